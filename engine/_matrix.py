@@ -1,0 +1,173 @@
+"""The systems × examples matrix of one (benchmark, metric): the unit all statistics work on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from ._contract import DataContractError, Problem
+
+__all__ = ["Pairing", "ScoreMatrix", "build_matrix", "orient"]
+
+Pairing = Literal["full", "partial", "none"]
+
+
+@dataclass(frozen=True)
+class ScoreMatrix:
+    """Scores of one benchmark and metric as a systems × examples array.
+
+    Attributes
+    ----------
+    values : ndarray, shape (n_systems, n_examples)
+        Per-example mean over runs; NaN where a system has no score for an example.
+    runs : ndarray of int, same shape
+        Number of runs behind each cell (0 where missing).
+    systems, examples : tuple of str
+        Row and column labels. Systems keep the order of first appearance in the
+        data (the "pre-registered" order that first-vs-rest and successive
+        comparisons rely on); examples are sorted.
+    higher_is_better : bool
+        Metric direction.
+    binary : bool
+        True when every cell is 0 or 1 (after averaging runs).
+    pairing : {"full", "partial", "none"}
+        ``full``: every system scored every example; ``partial``: some overlap;
+        ``none``: no example is shared by all systems.
+    """
+
+    benchmark: str
+    metric: str
+    systems: tuple[str, ...]
+    examples: tuple[str, ...]
+    values: np.ndarray
+    runs: np.ndarray
+    higher_is_better: bool = True
+    binary: bool = False
+    pairing: Pairing = "full"
+    common: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+
+    @property
+    def n_systems(self) -> int:
+        return len(self.systems)
+
+    @property
+    def n_examples(self) -> int:
+        return len(self.examples)
+
+    @property
+    def n_common(self) -> int:
+        """Number of examples scored by every system."""
+        return int(self.common.sum())
+
+    def dropped_when_paired(self) -> dict[str, int]:
+        """Examples each system loses when pairing on the examples every system has."""
+        has = ~np.isnan(self.values)
+        lost = (has & ~self.common[None, :]).sum(axis=1)
+        return {s: int(n) for s, n in zip(self.systems, lost, strict=True)}
+
+    def paired_values(self) -> np.ndarray:
+        """The columns every system has (no NaN): the input of paired tests."""
+        return self.values[:, self.common]
+
+    def oriented(self, *, paired: bool) -> np.ndarray:
+        """Scores turned so that larger is better (see :func:`orient`)."""
+        x = self.paired_values() if paired else self.values
+        return orient(x, higher_is_better=self.higher_is_better, binary=self.binary)
+
+    def subset(self, systems: list[str] | tuple[str, ...]) -> ScoreMatrix:
+        """The same matrix restricted to ``systems`` (in the given order)."""
+        index = {s: i for i, s in enumerate(self.systems)}
+        unknown = [s for s in systems if s not in index]
+        if unknown:
+            raise ValueError(f"systems: unknown system(s) {unknown!r}; known: {list(self.systems)!r}")
+        rows = [index[s] for s in systems]
+        return _make(self.benchmark, self.metric, tuple(systems), self.examples,
+                     self.values[rows], self.runs[rows], self.higher_is_better)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The matrix as a DataFrame (systems as index, examples as columns)."""
+        return pd.DataFrame(self.values, index=list(self.systems), columns=list(self.examples))
+
+
+def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray:
+    """Turn scores so that larger is better: ``x``, ``-x``, or ``1 - x`` for binary scores."""
+    if higher_is_better:
+        return x
+    return 1.0 - x if binary else -x
+
+
+def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple[str, ...],
+          values: np.ndarray, runs: np.ndarray, higher_is_better: bool) -> ScoreMatrix:
+    has = ~np.isnan(values)
+    common = has.all(axis=0)
+    pairing: Pairing = "full" if common.all() else ("partial" if common.any() else "none")
+    finite = values[has]
+    binary = bool(finite.size) and bool(np.isin(finite, (0.0, 1.0)).all())
+    return ScoreMatrix(benchmark, metric, systems, examples, values, runs,
+                       higher_is_better, binary, pairing, common)
+
+
+def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
+    present = list(dict.fromkeys(df[column]))
+    if wanted is None:
+        if len(present) == 1:
+            return str(present[0])
+        raise DataContractError([Problem(
+            "<data>", rule=f"several {column}s present ({', '.join(map(str, present[:10]))})",
+            column=column, fix=f"choose one with --{column} (or the {column} argument)")])
+    if wanted not in present:
+        raise DataContractError([Problem(
+            "<data>", rule=f"{column} {wanted!r} not found (present: "
+            f"{', '.join(map(str, present[:10]))})", column=column,
+            fix=f"pick one of the {column}s present")])
+    return wanted
+
+
+def build_matrix(
+    df: pd.DataFrame,
+    *,
+    benchmark: str | None = None,
+    metric: str | None = None,
+    higher_is_better: bool = True,
+) -> ScoreMatrix:
+    """Pivot a validated long table into the :class:`ScoreMatrix` of one benchmark and metric.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Output of :func:`validate_long` (or of the readers / the store).
+    benchmark, metric : str, optional
+        Which slice to take; may be omitted when the table holds only one.
+    higher_is_better : bool, keyword-only
+        Metric direction.
+
+    Returns
+    -------
+    ScoreMatrix
+        Cells are per-example means over runs; ``runs`` holds their counts.
+
+    Notes
+    -----
+    The pivot is one ``groupby`` + integer-coded scatter, O(rows), with no
+    Python loop over systems or examples.
+    """
+    bench = _pick(df, "benchmark", benchmark)
+    part = df[df["benchmark"] == bench]
+    met = _pick(part, "metric", metric)
+    part = part[part["metric"] == met]
+    sys_codes, systems = pd.factorize(part["system"], sort=False)
+    ex_codes, examples = pd.factorize(part["example_id"], sort=True)
+    shape = (len(systems), len(examples))
+    flat = sys_codes * shape[1] + ex_codes
+    totals = np.bincount(flat, weights=part["value"].to_numpy(float), minlength=shape[0] * shape[1])
+    counts = np.bincount(flat, minlength=shape[0] * shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
+    values = values.reshape(shape)
+    # Float noise such as 0.30000000000000004 from averaged runs should not break binary detection.
+    values = np.where(np.isclose(values, np.round(values), atol=1e-12), np.round(values), values)
+    return _make(bench, met, tuple(map(str, systems)), tuple(map(str, examples)),
+                 values, counts.reshape(shape), higher_is_better)
