@@ -1,0 +1,104 @@
+"""The command line: a thin layer that converts between files and the engine API.
+
+Each group of commands lives in its own ``_cli_*`` module exposing
+``register(subparsers)``; every command handler returns an exit code.
+Bad input (a :class:`ValueError`, which includes :class:`DataContractError`)
+prints one line on stderr and exits with 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["add_data_options", "emit", "load_data", "main"]
+
+EXIT_BAD_INPUT = 2
+
+
+def load_data(data: Sequence[str]) -> pd.DataFrame:
+    """Read DATA: one or more result files, or one results-store URL (``sqlite:///…``, …)."""
+    from ._readers import read_results
+
+    if len(data) == 1 and "://" in data[0]:
+        from ._store import open_store
+
+        return open_store(data[0]).load_frame()
+    frames = [read_results(path) for path in data]
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """DATA plus the options every analysis command shares."""
+    parser.add_argument("data", nargs="+", metavar="DATA",
+                        help="result file(s) (CSV/JSONL/Parquet, .gz too) or a store URL")
+    parser.add_argument("--benchmark", help="benchmark to analyse (needed when DATA has several)")
+    parser.add_argument("--metric", help="metric to analyse (needed when DATA has several)")
+    parser.add_argument("--format", choices=["table", "json"], default="table")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item"):  # numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no NaN/Infinity
+    return value
+
+
+def emit(payload: dict[str, Any], table: pd.DataFrame | None, fmt: str) -> None:
+    """Write ``payload`` as JSON, or ``table`` as aligned text."""
+    if fmt == "json":
+        json.dump(_jsonable(payload), sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif table is not None:
+        with pd.option_context("display.max_rows", None, "display.max_columns", None,
+                               "display.width", 200):
+            sys.stdout.write(table.to_string(index=False) + "\n")
+
+
+def _registrars() -> list[Callable[[Any], None]]:
+    from . import _cli_stats
+
+    found = [_cli_stats.register]
+    for name in ("_cli_health", "_cli_store"):
+        try:
+            module = __import__(f"engine.{name}", fromlist=["register"])
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.{name}":
+                raise
+            continue
+        found.append(module.register)
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine",
+                                     description="sigboard: significance-aware leaderboards")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for register in _registrars():
+        register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except (ValueError, OSError, EOFError) as exc:
+        first = str(exc).strip().splitlines()
+        lines = len(first)
+        message = first[0] if first else type(exc).__name__
+        more = f" (+{lines - 1} more problem(s))" if lines > 1 else ""
+        print(f"error: {message}{more}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code
