@@ -1,0 +1,53 @@
+# sigboard: the Streamlit leaderboard in a container.
+#   docker build -t sigboard .
+#   docker run -p 8501:8501 -v sigboard-data:/data sigboard                 # SQLite in the volume
+#   docker run -p 8501:8501 -e SIGBOARD_DB_URL=postgresql+psycopg://user:pw@db:5432/sigboard sigboard
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, so code changes don't reinstall them (all wheels: no compiler needed).
+COPY requirements.txt ./
+RUN pip install -r requirements.txt
+
+# An unprivileged user owns the data volume and nothing else.
+RUN groupadd --system --gid 10001 sigboard \
+    && useradd --system --uid 10001 --gid sigboard --home-dir /home/sigboard --create-home sigboard \
+    && mkdir -p /data \
+    && chown sigboard:sigboard /data
+
+COPY .streamlit/ ./.streamlit/
+COPY engine/ ./engine/
+COPY app/ ./app/
+COPY data/ ./data/
+
+# Configuration (all overridable with `docker run -e`):
+# - SIGBOARD_DB_URL: SQLAlchemy URL of the results store, e.g. a shared PostgreSQL for
+#   several replicas; when unset, the SQLite file SIGBOARD_DB_PATH in the /data volume.
+# - SIGBOARD_UPLOAD_TOKEN / SIGBOARD_UPLOAD_ALLOW: restrict uploads (token / e-mail allow-list).
+# - STREAMLIT_SERVER_MAX_UPLOAD_SIZE: largest upload in MB.
+ENV SIGBOARD_DB_PATH=/data/sigboard.db \
+    STREAMLIT_SERVER_HEADLESS=true \
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
+    STREAMLIT_SERVER_MAX_UPLOAD_SIZE=50 \
+    STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
+    STREAMLIT_SERVER_PORT=8501
+
+VOLUME ["/data"]
+
+USER sigboard
+
+EXPOSE 8501
+
+# python:3.11-slim has no curl: ask the health endpoint with the standard library.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"]
+
+CMD ["streamlit", "run", "app/main.py", \
+     "--server.address=0.0.0.0", "--server.port=8501", \
+     "--server.headless=true", "--browser.gatherUsageStats=false"]

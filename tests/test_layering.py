@@ -1,0 +1,120 @@
+"""The engine is UI-free: no engine module imports streamlit, altair or pyvis (or app/).
+
+Checked twice: statically (every ``import`` in ``engine/**/*.py``, including
+``importlib.import_module("…")`` / ``__import__("…")`` with a literal name) and at run
+time (import every engine module in a fresh interpreter, then look at ``sys.modules``,
+which also catches a UI library pulled in through a third-party dependency).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "engine"
+FORBIDDEN = {"streamlit", "altair", "pyvis", "app"}
+
+
+def _engine_files() -> list[Path]:
+    return sorted(ENGINE.rglob("*.py"))
+
+
+def _imported_names(source: str, relpath: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) for every import in ``source``, a file at ``relpath``."""
+    tree = ast.parse(source, filename=str(relpath))
+    package = ".".join(relpath.with_suffix("").parts[:-1])
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                up = node.level - 1
+                if up > len(base):
+                    found.append((node.lineno, "<relative import above the project root>"))
+                    continue
+                base = base[: len(base) - up] if up else base
+                name = ".".join([*base, *([node.module] if node.module else [])])
+                if not base:  # climbed out of engine/ to the top level
+                    name = node.module or "<top level>"
+            else:
+                name = node.module or ""
+            found.append((node.lineno, name))
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = (func.attr if isinstance(func, ast.Attribute)
+                      else func.id if isinstance(func, ast.Name) else "")
+            if (called in {"import_module", "__import__"} and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def test_engine_has_modules() -> None:
+    assert (ENGINE / "__init__.py").is_file()
+    assert len(_engine_files()) > 1
+
+
+@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_engine_module_imports_no_ui(path: Path) -> None:
+    bad = [f"{path.relative_to(ROOT)}:{line}: imports {name}"
+           for line, name in _imported_names(path.read_text(encoding="utf-8"),
+                                             path.relative_to(ROOT))
+           if name.split(".")[0] in FORBIDDEN or name.startswith("<")]
+    assert not bad, "\n".join(bad)
+
+
+def test_checker_catches_forbidden_imports() -> None:
+    """The static check itself: each spelling of a forbidden import is found."""
+    source = (
+        "import streamlit as st\n"
+        "from altair import Chart\n"
+        "import pyvis.network\n"
+        "from ..app import main\n"
+        "from . import _matrix\n"
+        "import importlib\n"
+        "importlib.import_module('streamlit')\n"
+        "import numpy\n"
+    )
+    names = [name for _, name in _imported_names(source, Path("engine/probe.py"))]
+    assert names.count("streamlit") == 2
+    assert {"altair", "pyvis.network", "app", "engine", "numpy"} <= set(names)
+
+
+def _subprocess_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+def test_importing_the_whole_engine_loads_no_ui_library() -> None:
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "import engine\n"
+        "for info in pkgutil.walk_packages(engine.__path__, 'engine.'):\n"
+        "    if info.name.rsplit('.', 1)[-1] != '__main__':\n"
+        "        importlib.import_module(info.name)\n"
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {sorted(FORBIDDEN)!r})\n"
+        "print(' '.join(bad))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_subprocess_env(),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"loaded by importing engine: {result.stdout.strip()}"
+
+
+def test_cli_help_runs() -> None:
+    result = subprocess.run([sys.executable, "-m", "engine", "--help"], cwd=ROOT,
+                            env=_subprocess_env(), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "usage" in result.stdout.lower()
+    for command in ("import", "leaderboard", "pairwise", "health", "compare"):
+        assert command in result.stdout, f"`python -m engine {command}` is missing from --help"
