@@ -1,9 +1,25 @@
 """sigboard's engine: every computation behind the leaderboard (no UI imports here)."""
 
 from ._contract import KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, Problem, validate_long
+from ._groups import Groups, TooManyCliquesError, find_groups
+from ._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 from ._matrix import ScoreMatrix, build_matrix, orient
+from ._pairwise import PairwiseResult, pairwise_tests
+from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
 
 __all__ = [
+    "LEADERBOARD_COLUMNS",
+    "BradleyTerry",
+    "Groups",
+    "Leaderboard",
+    "PairwiseResult",
+    "TooManyCliquesError",
+    "bradley_terry",
+    "elo_scale",
+    "find_groups",
+    "leaderboard",
+    "pairwise_tests",
+    "win_rates",
     "KEY_COLUMNS",
     "REQUIRED_COLUMNS",
     "DataContractError",

@@ -29,7 +29,8 @@ def load_data(data: Sequence[str]) -> pd.DataFrame:
     if len(data) == 1 and "://" in data[0]:
         from ._store import open_store
 
-        return open_store(data[0]).load_frame()
+        frame: pd.DataFrame = open_store(data[0]).load_frame()
+        return frame
     frames = [read_results(path) for path in data]
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
@@ -69,7 +70,7 @@ def emit(payload: dict[str, Any], table: pd.DataFrame | None, fmt: str) -> None:
 def _registrars() -> list[Callable[[Any], None]]:
     from . import _cli_stats
 
-    found = [_cli_stats.register]
+    found: list[Callable[[Any], None]] = [_cli_stats.register]
     for name in ("_cli_health", "_cli_store"):
         try:
             module = __import__(f"engine.{name}", fromlist=["register"])
@@ -94,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
+    except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted
+        sys.stderr.close()
+        return 0
     except (ValueError, OSError, EOFError) as exc:
         first = str(exc).strip().splitlines()
         lines = len(first)

@@ -149,7 +149,7 @@ def _check_single_system(df: pd.DataFrame, source: str) -> list[Problem]:
     lone = counts[counts < 2]
     if len(lone) != len(counts):
         return []  # at least one benchmark/metric can be compared; lone ones stay browsable
-    (bench, metric), _ = next(iter(lone.items()))
+    bench, metric = lone.index[0]
     return [Problem(
         source, rule=f"only one system ({df['system'].iloc[0]}) on benchmark {bench!r}, "
         f"metric {metric!r}: there is nothing to compare it with", column="system",
