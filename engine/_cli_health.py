@@ -1,0 +1,93 @@
+"""``python -m engine health``: benchmark health (noise thresholds, suspect examples, MDD).
+
+Which slices are analysed: every (benchmark, metric) present in DATA, narrowed by
+``--benchmark`` and ``--metric``. With exactly one slice the JSON output is the
+SPEC object (plus ``benchmark``, ``metric`` and the extra fields of
+:meth:`HealthReport.to_dict`); with several it is a list of such objects, in the
+order the benchmarks and metrics first appear in DATA.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import pandas as pd
+
+from ._cli import add_data_options, emit, load_data
+from ._health import HealthReport, benchmark_health
+from ._matrix import build_matrix
+
+__all__ = ["health_command", "register", "slices"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``health`` subcommand."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "health", help="benchmark health: noise thresholds, suspect examples, MDD",
+        description="Per benchmark and metric: p5_min/p5_max from sign tests over example "
+        "battles, examples no system or one system solves, suspect examples (Kendall "
+        "tau < 0), standard errors and the minimum detectable difference. Without "
+        "--benchmark/--metric every benchmark and metric in DATA is analysed.")
+    add_data_options(parser)
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="significance level of the sign tests and the MDD (default 0.05)")
+    parser.add_argument("--power", type=float, default=0.8,
+                        help="power of the minimum detectable difference (default 0.8)")
+    parser.add_argument("--threshold", type=float, default=0.5,
+                        help="a score above this wins an example battle (default 0.5)")
+    parser.add_argument("--bins", type=int, default=10,
+                        help="bins of the difficulty histogram (default 10)")
+    parser.set_defaults(handler=health_command)
+
+
+def slices(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> list[tuple[str, str]]:
+    """The (benchmark, metric) pairs to analyse, in order of first appearance.
+
+    An unknown ``benchmark``/``metric`` is passed through so that
+    :func:`build_matrix` reports it with the names that are present.
+    """
+    keys = df[["benchmark", "metric"]].drop_duplicates()
+    if benchmark is not None:
+        keys = keys[keys["benchmark"] == benchmark]
+    if metric is not None:
+        keys = keys[keys["metric"] == metric]
+    found = [(str(b), str(m)) for b, m in keys.itertuples(index=False)]
+    if found:
+        return found
+    return [(benchmark or str(df["benchmark"].iloc[0]), metric or str(df["metric"].iloc[0]))]
+
+
+def _direction(df: pd.DataFrame, metric: str) -> bool:
+    try:
+        from ._readers import metric_specs_of
+    except ImportError:  # pragma: no cover - readers are part of the engine
+        return True
+    spec = metric_specs_of(df).get(metric)
+    return True if spec is None else spec.higher_is_better
+
+
+def _row(report: HealthReport) -> dict[str, Any]:
+    return {
+        "benchmark": report.benchmark, "metric": report.metric, "size": report.size,
+        "systems": len(report.systems), "p5_min": report.p5_min, "p5_max": report.p5_max,
+        "no_solve": len(report.no_solve), "solved_by_one": len(report.solved_by_one),
+        "tau_neg": report.tau_neg, "sd_diff": report.sd_diff, "se_diff": report.se_diff,
+        "mdd": report.mdd, "dropped": report.n_dropped,
+    }
+
+
+def health_command(args: argparse.Namespace) -> int:
+    """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
+    df = load_data(args.data)
+    reports = []
+    for bench, met in slices(df, args.benchmark, args.metric):
+        matrix = build_matrix(df, benchmark=bench, metric=met,
+                              higher_is_better=_direction(df, met))
+        reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
+                                        threshold=args.threshold, bins=args.bins))
+    objects = [r.to_dict() for r in reports]
+    payload: Any = objects[0] if len(objects) == 1 else objects
+    table = pd.DataFrame([_row(r) for r in reports]).round(4)
+    emit(payload, table, args.format)
+    return 0
