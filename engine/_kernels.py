@@ -31,7 +31,7 @@ __all__ = [
 # Variances below this fraction of the systems' own variance are rounding noise
 # of the Gram-matrix identity var(a-b) = var(a) + var(b) - 2 cov(a, b).
 _RELATIVE_ZERO = 1e-12
-_BLOCK_CELLS = 4_000_000  # elements per comparison block in win_matrix (bounds memory)
+_FEW_LEVELS = 4  # up to this many distinct scores, win_matrix uses matrix products (one each)
 
 
 @dataclass(frozen=True)
@@ -144,23 +144,35 @@ def two_proportion_z(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative:
     return PairStats(z, _p_from_z(z, alternative), h, np.full(len(ia), np.nan))
 
 
-def win_matrix(x: np.ndarray) -> np.ndarray:
+def win_matrix(x: np.ndarray, *, binary: bool | None = None) -> np.ndarray:
     """``W[i, j]`` = number of examples on which system i scores strictly higher than j.
 
-    Binary scores use one matrix product, ``x (1 - x)^T``; other scores compare in
-    blocks of rows so memory stays bounded (``_BLOCK_CELLS`` booleans at a time).
+    Binary scores use one matrix product, ``x (1 - x)^T``; scores with few distinct
+    values (fractions of k samples) one product per value; other scores compare
+    one row at a time on exact integer codes of the values, so memory stays
+    O(S · E). ``binary`` may be passed when already known.
     """
     s, e = x.shape
     if s == 0 or e == 0:
         return np.zeros((s, s), dtype=np.int64)
-    if np.isin(x, (0.0, 1.0)).all():
+    if binary is None:
+        binary = bool(((x == 0.0) | (x == 1.0)).all())
+    if binary:
         xf = x.astype(np.float64)
         return np.rint(xf @ (1.0 - xf).T).astype(np.int64)
+    # Exact order-preserving integer codes: comparing small ints is faster than floats.
+    levels, codes = np.unique(x, return_inverse=True)
+    codes = codes.reshape(x.shape)
+    if len(levels) <= _FEW_LEVELS:
+        # W = Σ_k [x_i = v_k] · [x_j < v_k]^T: one matrix product per distinct score.
+        out_f = np.zeros((s, s))
+        for level in range(1, len(levels)):
+            out_f += (codes == level).astype(float) @ (codes < level).astype(float).T
+        return np.rint(out_f).astype(np.int64)
+    codes = codes.astype(np.int16 if len(levels) < 2**15 else np.int32)
     out = np.empty((s, s), dtype=np.int64)
-    block = max(1, _BLOCK_CELLS // (s * e))
-    for start in range(0, s, block):
-        rows = x[start:start + block]
-        out[start:start + block] = (rows[:, None, :] > x[None, :, :]).sum(axis=2)
+    for i in range(s):
+        out[i] = (codes[i] > codes).sum(axis=1, dtype=np.int64)
     return out
 
 

@@ -177,7 +177,8 @@ def _statistics(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, test: str, altern
                 n_resamples: int, rng: np.random.Generator) -> tuple[k.PairStats, np.ndarray]:
     """Run ``test`` on oriented scores; returns the pair statistics and the win matrix."""
     paired = test in _PAIRED_TESTS and not np.isnan(x).any()
-    wins = k.win_matrix(x) if paired else np.zeros((len(x), len(x)), dtype=np.int64)
+    binary = bool(((x == 0.0) | (x == 1.0)).all()) if paired else False
+    wins = k.win_matrix(x, binary=binary) if paired else np.zeros((len(x), len(x)), dtype=np.int64)
     if test == "t":
         return k.welch_t(x, ia, ja, alternative), wins
     if test == "z":

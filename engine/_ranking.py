@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 __all__ = ["BradleyTerry", "bradley_terry", "elo_scale", "win_rates"]
 
@@ -39,10 +40,9 @@ def win_rates(wins: np.ndarray) -> np.ndarray:
 
 
 def _needs_prior(a: np.ndarray) -> bool:
-    g = nx.DiGraph()
-    g.add_nodes_from(range(len(a)))
-    g.add_edges_from(zip(*np.nonzero(a > 0), strict=True))
-    return not nx.is_strongly_connected(g)
+    """True when the "i beat j at least half a time" graph is not strongly connected."""
+    n_components, _ = connected_components(csr_matrix(a > 0), directed=True, connection="strong")
+    return bool(n_components > 1)
 
 
 def bradley_terry(
