@@ -124,7 +124,11 @@ def welch_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> 
         df = (sa + sb) ** 2 / (sa**2 / np.maximum(na - 1, 1) + sb**2 / np.maximum(nb - 1, 1))
     df = np.where(np.isfinite(df), df, na + nb - 2)
     pooled = np.sqrt(((na - 1) * va + (nb - 1) * vb) / np.maximum(na + nb - 2, 1))
-    return PairStats(t, _p_from_t(t, df, alternative), _safe_ratio(diff, pooled), df)
+    p = _p_from_t(t, df, alternative)
+    # A side with a single score has no variance estimate: no evidence either way.
+    too_small = (na < 2) | (nb < 2)
+    t, p = np.where(too_small, np.nan, t), np.where(too_small, 1.0, p)
+    return PairStats(t, p, _safe_ratio(diff, pooled), df)
 
 
 def two_proportion_z(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:

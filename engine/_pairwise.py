@@ -285,7 +285,10 @@ def pairwise_tests(
     the z-test by broadcasting per-system summaries. Degenerate pairs:
     identical scores → statistic 0, p = 1, effect 0; a constant non-zero
     difference (zero variance) → statistic ±inf, p = 0 in its direction,
-    effect ±inf; no discordant example in McNemar/sign → p = 1.
+    effect ±inf (as scipy's ``ttest_rel``); no discordant example in
+    McNemar/sign (ties only) → statistic 0, p = 1; Welch's t with a system
+    scored on a single example → statistic NaN, p = 1; a single system →
+    ValueError; fewer than 2 shared examples → unpaired tests.
 
     References
     ----------
