@@ -7,7 +7,8 @@
 # 4. runs ruff on the whole tree, mypy on engine/, then pytest (2 workers).
 # Environment: SIGBOARD_REQUIRE_POSTGRES=1 / SIGBOARD_REQUIRE_BROWSER=1 turn a missing
 # PostgreSQL / Chromium into a failure instead of a skip (.ci/run sets both);
-# SIGBOARD_TEST_WORKERS (default 2) sets pytest-xdist's worker count.
+# SIGBOARD_TEST_WORKERS (default 2) sets pytest-xdist's worker count; a test that runs
+# longer than SIGBOARD_TEST_TIMEOUT seconds (default 600) fails instead of hanging.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -69,9 +70,9 @@ step "mypy (engine/)"
 "$VENV/bin/mypy" || status=1
 
 step "pytest"
-workers=${SIGBOARD_TEST_WORKERS:-2}
 set +e
-"$VENV/bin/python" -m pytest -n "$workers" "$@"
+"$VENV/bin/python" -m pytest -n "${SIGBOARD_TEST_WORKERS:-2}" \
+    --timeout "${SIGBOARD_TEST_TIMEOUT:-600}" "$@"
 rc=$?
 set -e
 case $rc in
