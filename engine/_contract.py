@@ -81,17 +81,19 @@ def _check_columns(df: pd.DataFrame, source: str) -> list[Problem]:
     ]
 
 
-def _check_keys(df: pd.DataFrame, source: str) -> list[Problem]:
-    problems = []
+def _clean_keys(df: pd.DataFrame, source: str) -> tuple[dict[str, pd.Series], list[Problem]]:
+    """Key columns as stripped strings (computed once), and a problem per column with blanks."""
+    cleaned, problems = {}, []
     for col in (*KEY_COLUMNS, *(["run"] if "run" in df.columns else [])):
-        values = df[col]
-        empty = values.isna() | (values.astype("string").str.strip() == "")
+        text = df[col].astype("string").str.strip()
+        empty = text.isna() | (text == "")
         if empty.any():
             problems.append(
                 Problem(source, rule="empty value in a key column", column=col,
                         rows=_row_numbers(empty), fix=f"give every row a {col}")
             )
-    return problems
+        cleaned[col] = text
+    return cleaned, problems
 
 
 def _to_numeric_values(df: pd.DataFrame, source: str) -> tuple[pd.Series, list[Problem]]:
@@ -192,14 +194,14 @@ def validate_long(
     if problems:
         raise DataContractError(problems)
     df = df.reset_index(drop=True)
-    problems = _check_keys(df, source)
+    keys, problems = _clean_keys(df, source)
     values, value_problems = _to_numeric_values(df, source)
     problems += value_problems + _check_runs(df, source)
     if problems:
         raise DataContractError(problems)
     out = df.copy()
     for col in KEY_COLUMNS:
-        out[col] = out[col].astype(str).str.strip()
+        out[col] = keys[col].astype(object)
     out["value"] = values
     if "run" in out.columns:
         out["run"] = pd.to_numeric(out["run"]).astype("int64")
