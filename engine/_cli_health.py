@@ -4,12 +4,16 @@ Which slices are analysed: every (benchmark, metric) present in DATA, narrowed b
 ``--benchmark`` and ``--metric``. With exactly one slice the JSON output is the
 SPEC object (plus ``benchmark``, ``metric`` and the extra fields of
 :meth:`HealthReport.to_dict`); with several it is a list of such objects, in the
-order the benchmarks and metrics first appear in DATA.
+order the benchmarks and metrics first appear in DATA. When several slices are
+analysed, a slice the report cannot handle (scores outside [0, 1], no example
+shared by every system) is skipped with a note on stderr; if every slice fails,
+or the one slice asked for does, the command exits with 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 import pandas as pd
@@ -80,14 +84,25 @@ def _row(report: HealthReport) -> dict[str, Any]:
 def health_command(args: argparse.Namespace) -> int:
     """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
     df = load_data(args.data)
-    reports = []
-    for bench, met in slices(df, args.benchmark, args.metric):
-        matrix = build_matrix(df, benchmark=bench, metric=met,
-                              higher_is_better=_direction(df, met))
-        reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
-                                        threshold=args.threshold, bins=args.bins))
+    reports: list[HealthReport] = []
+    todo = slices(df, args.benchmark, args.metric)
+    first_error: ValueError | None = None
+    for bench, met in todo:
+        try:
+            matrix = build_matrix(df, benchmark=bench, metric=met,
+                                  higher_is_better=_direction(df, met))
+            reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
+                                            threshold=args.threshold, bins=args.bins))
+        except ValueError as exc:
+            if len(todo) == 1:
+                raise
+            first_error = first_error or exc
+            print(f"note: skipped: {exc}", file=sys.stderr)
+    if not reports:
+        assert first_error is not None
+        raise first_error
     objects = [r.to_dict() for r in reports]
-    payload: Any = objects[0] if len(objects) == 1 else objects
+    payload: Any = objects[0] if len(todo) == 1 else objects
     table = pd.DataFrame([_row(r) for r in reports]).round(4)
     emit(payload, table, args.format)
     return 0

@@ -81,6 +81,7 @@ class HealthReport:
     ----------
     benchmark, metric : str
     alpha, power, threshold : float
+    bins : int
         Parameters the report was computed with.
     rating_source : {"mean", "given"}
         Whether ratings are the systems' means or a mapping passed in.
@@ -114,6 +115,7 @@ class HealthReport:
     alpha: float
     power: float
     threshold: float
+    bins: int
     rating_source: str
     size: int
     n_dropped: int
@@ -151,6 +153,7 @@ class HealthReport:
             "alpha": self.alpha,
             "power": self.power,
             "threshold": self.threshold,
+            "bins": self.bins,
             "rating": self.rating_source,
             "n_dropped": self.n_dropped,
             "se_system": {
@@ -334,7 +337,7 @@ def benchmark_health(
                                  "n_solved": solved.sum(axis=1)})
     return HealthReport(
         benchmark=matrix.benchmark, metric=matrix.metric, alpha=alpha, power=power,
-        threshold=threshold, rating_source=source, size=n,
+        threshold=threshold, bins=bins, rating_source=source, size=n,
         n_dropped=matrix.n_examples - n, systems=matrix.systems,
         p5_min=p5_min, p5_max=p5_max, no_solve=tuple(examples[n_solved == 0]),
         tau_neg=int(neg.sum()), sd_diff=sd_diff, se_diff=float(sd_diff / np.sqrt(n)),

@@ -355,3 +355,19 @@ def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
     assert "nope" in capsys.readouterr().err
     assert main(["health", str(path), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["no_solve"] == ["e6"]
+
+
+def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
+    from engine._cli import main
+
+    good = long_frame(HAND)
+    bad = good.assign(metric="bleu", value=good["value"] * 40)  # BLEU-like 0..40 scale
+    path = tmp_path / "r.csv"
+    pd.concat([good, bad]).to_csv(path, index=False)
+    assert main(["health", str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    objects = json.loads(captured.out)
+    assert isinstance(objects, list) and [o["metric"] for o in objects] == ["pass1"]
+    assert "skipped" in captured.err and "bleu" in captured.err
+    # Asked for explicitly, the unusable slice is an error (exit code 2).
+    assert main(["health", str(path), "--metric", "bleu"]) == 2
