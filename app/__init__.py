@@ -1,0 +1,1 @@
+"""sigboard's Streamlit app: pages, charts, URL state and cached engine calls."""

@@ -1,0 +1,1 @@
+"""Charts drawn from engine results: altair specs and the self-contained pyvis graph."""

@@ -1,0 +1,123 @@
+"""The significance graph (seed paper §5.1) as frames and as static altair charts.
+
+Vertices are systems at the height of their mean (up = better); an edge joins
+two systems whose difference is *not* significant, thicker when less
+significant; the best system is drawn in red bold. The clique view lays out
+every group of indistinguishable systems (and every isolated system) side by
+side in descending mean.
+"""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from engine import Leaderboard
+from engine._pairwise import EFFECT_THRESHOLDS
+
+BEST = "#d62728"
+NODE = "#3b5b92"
+EDGE = "#8a94a6"
+LABELLED = 20  # static chart: names written next to the best N vertices, tooltips for all
+
+
+def _columns(n: int) -> int:
+    """How many x positions to spread n vertices over (consecutive ranks never share one)."""
+    return n if n <= 6 else max(6, math.ceil(math.sqrt(n) * 1.6))
+
+
+def insignificance(pairs: pd.DataFrame, criterion: str, alpha: float) -> np.ndarray:
+    """0..1 per pair: how far from significant (1 = p-value 1 or effect size 0)."""
+    if criterion == "pvalue":
+        p = pairs["pvalue_adj"].to_numpy(float)
+        return np.clip((p - alpha) / (1 - alpha), 0, 1)
+    effect = np.abs(pairs["effect_size"].to_numpy(float))
+    return np.clip(1 - effect / EFFECT_THRESHOLDS[criterion], 0, 1)
+
+
+def graph_frames(board: Leaderboard) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Vertices (system, mean, rank, group, x, best) and edges (non-significant pairs)."""
+    nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]].copy()
+    nodes["x"] = np.arange(len(nodes)) % _columns(len(nodes))
+    nodes["best"] = np.arange(len(nodes)) == 0
+    pw = board.pairwise
+    pairs = pw.table[~pw.table["significant"].astype(bool)]
+    pairs = pairs[["system_a", "system_b", "pvalue_adj", "effect_size"]].copy()
+    pairs["weight"] = insignificance(pairs, pw.criterion, pw.alpha)
+    pos = nodes.set_index("system")
+    edges = pairs.assign(
+        x=pos.loc[pairs["system_a"], "x"].to_numpy(), y=pos.loc[pairs["system_a"], "mean"].to_numpy(),
+        x2=pos.loc[pairs["system_b"], "x"].to_numpy(), y2=pos.loc[pairs["system_b"], "mean"].to_numpy(),
+        width=0.5 + 4.5 * pairs["weight"].to_numpy(),
+    )
+    return nodes.reset_index(drop=True), edges.reset_index(drop=True)
+
+
+def _mean_scale(board: Leaderboard, values: pd.Series) -> alt.Scale:
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    pad = (high - low) * 0.06 or 0.01
+    return alt.Scale(domain=[low - pad, high + pad], reverse=not board.higher_is_better,
+                     zero=False, nice=False)
+
+
+def static_graph(board: Leaderboard, *, height: int = 520) -> alt.LayerChart:
+    """The significance graph as an altair chart (no JavaScript beyond Streamlit's own Vega)."""
+    nodes, edges = graph_frames(board)
+    y_scale = _mean_scale(board, nodes["mean"])
+    x_axis = alt.X("x:Q", axis=None, scale=alt.Scale(domain=[-0.6, nodes["x"].max() + 1.4]))
+    y_axis = alt.Y("mean:Q", title=f"mean {board.metric}", scale=y_scale)
+    edge_layer = alt.Chart(edges).mark_rule(color=EDGE, opacity=0.55).encode(
+        x=x_axis, y=alt.Y("y:Q", scale=y_scale, title=f"mean {board.metric}"), x2="x2:Q", y2="y2:Q",
+        strokeWidth=alt.StrokeWidth("width:Q", legend=None, scale=None),
+        tooltip=[alt.Tooltip("system_a:N", title="A"), alt.Tooltip("system_b:N", title="B"),
+                 alt.Tooltip("pvalue_adj:Q", title="adjusted p", format=".3g"),
+                 alt.Tooltip("effect_size:Q", title="effect size", format=".3f")],
+    )
+    tooltip = [alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f"),
+               alt.Tooltip("rank:Q"), alt.Tooltip("group:N")]
+    point_layer = alt.Chart(nodes).mark_circle(size=140, opacity=1).encode(
+        x=x_axis, y=y_axis, tooltip=tooltip,
+        color=alt.condition("datum.best", alt.value(BEST), alt.value(NODE)),
+    )
+    labelled = nodes[nodes["rank"] <= LABELLED] if len(nodes) > LABELLED else nodes
+    text = alt.Chart(labelled).encode(x=x_axis, y=y_axis, text="system:N", tooltip=tooltip)
+    others = text.mark_text(align="left", dx=9, fontSize=12, color="#1f2933").transform_filter(
+        "!datum.best")
+    best = text.mark_text(align="left", dx=10, fontSize=14, fontWeight="bold",
+                          color=BEST).transform_filter("datum.best")
+    label_layer = others + best
+    return (edge_layer + point_layer + label_layer).properties(height=height)
+
+
+def clique_frame(board: Leaderboard) -> pd.DataFrame:
+    """One row per (group, member): every clique and every system in none, best group first."""
+    means = board.table.set_index("system")["mean"]
+    groups = [list(c) for c in board.cliques]
+    covered = {s for c in groups for s in c}
+    groups += [[s] for s in board.table["system"] if s not in covered]
+    sign = 1 if board.higher_is_better else -1
+    groups.sort(key=lambda members: -sign * float(means[members].mean()))
+    rows = [{"group": i + 1, "system": s, "mean": float(means[s]), "size": len(members)}
+            for i, members in enumerate(groups) for s in members]
+    return pd.DataFrame(rows, columns=["group", "system", "mean", "size"])
+
+
+def clique_chart(board: Leaderboard, *, height: int = 420) -> alt.LayerChart:
+    """The clique view: each group a column of its members at the height of their means."""
+    frame = clique_frame(board)
+    y_scale = _mean_scale(board, frame["mean"])
+    best = board.table["system"].iloc[0]
+    frame["best"] = frame["system"] == best
+    x = alt.X("group:O", title="group (best first)", axis=alt.Axis(labelAngle=0))
+    y = alt.Y("mean:Q", scale=y_scale, title=f"mean {board.metric}")
+    span = frame.groupby("group", as_index=False).agg(low=("mean", "min"), high=("mean", "max"))
+    rules = alt.Chart(span).mark_rule(color=EDGE, strokeWidth=3).encode(
+        x=x, y=alt.Y("low:Q", scale=y_scale, title=f"mean {board.metric}"), y2="high:Q")
+    tooltip = [alt.Tooltip("group:O"), alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f")]
+    points = alt.Chart(frame).mark_circle(size=110, opacity=1).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.condition("datum.best", alt.value(BEST), alt.value(NODE)))
+    return (rules + points).properties(height=height)

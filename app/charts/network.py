@@ -1,0 +1,79 @@
+"""The interactive significance graph: pyvis, made fully self-contained.
+
+pyvis's template loads bootstrap (and, unless told otherwise, vis-network)
+from CDNs. ``cdn_resources="in_line"`` inlines vis-network from the files
+bundled in the pyvis package; :func:`self_contained` then removes every
+remaining external ``<script src>``/``<link href>`` so the page makes no
+request at all. Every system name is HTML-escaped before it reaches a label
+or a tooltip.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from pyvis.network import Network
+
+from engine import Leaderboard
+
+from .graph import BEST, EDGE, NODE, graph_frames
+
+_EXTERNAL_TAG = re.compile(
+    r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>"
+    r"|<link\b[^>]*\bhref\s*=\s*[\"']?(?:https?:)?//[^>]*>",
+    re.IGNORECASE | re.DOTALL,
+)
+_EXTERNAL_REF = re.compile(r"\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", re.IGNORECASE)
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
+WIDTH = 1000  # layout width in vis-network's coordinates (the canvas scales to fit)
+
+
+class ExternalResourceError(RuntimeError):
+    """The generated HTML still refers to something outside the page."""
+
+
+def self_contained(page: str) -> str:
+    """Remove external script/stylesheet tags; raise if any external reference is left."""
+    page = _EMPTY_HEADING.sub("", _EXTERNAL_TAG.sub("", page))
+    if _EXTERNAL_REF.search(page):
+        raise ExternalResourceError("the graph's HTML still loads an external resource")
+    return page
+
+
+def _label(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def network_html(board: Leaderboard, *, height: int = 520) -> str:
+    """The significance graph as one self-contained HTML document (vis-network inlined)."""
+    nodes, edges = graph_frames(board)
+    directed = board.pairwise.alternative != "two-sided"
+    net = Network(height=f"{height - 20}px", width="100%", directed=directed,
+                  cdn_resources="in_line", bgcolor="#ffffff")
+    net.toggle_physics(False)
+    low, high = float(nodes["mean"].min()), float(nodes["mean"].max())
+    span = (high - low) or 1.0
+    flip = 1 if board.higher_is_better else -1
+    columns = max(int(nodes["x"].max()) + 1, 1)
+    ids = {}
+    for i, row in nodes.iterrows():
+        ids[row["system"]] = int(i)
+        best = bool(row["best"])
+        net.add_node(
+            int(i), label=_label(row["system"]), shape="dot", size=14 if best else 10,
+            title=_label(f"{row['system']} — mean {row['mean']:.4f}, rank {row['rank']} "
+                         f"({row['rank_low']}–{row['rank_high']}), group {row['group']}"),
+            x=float(row["x"]) * WIDTH / columns,
+            y=-flip * (float(row["mean"]) - low) / span * height * 1.4,
+            color=BEST if best else NODE, physics=False,
+            font={"color": BEST if best else "#1f2933", "size": 18 if best else 14,
+                  "mod": "bold" if best else ""},
+        )
+    for row in edges.itertuples(index=False):
+        net.add_edge(ids[row.system_a], ids[row.system_b], width=float(row.width), color=EDGE,
+                     title=_label(f"{row.system_a} vs {row.system_b}: adjusted p = "
+                                  f"{row.pvalue_adj:.3g}, effect size {row.effect_size:.3f}"))
+    net.set_options('{"interaction": {"hover": true, "navigationButtons": false}, '
+                    '"edges": {"smooth": false}}')
+    return self_contained(net.generate_html(notebook=False))

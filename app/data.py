@@ -1,0 +1,91 @@
+"""Cached engine calls: the only place the app caches anything.
+
+Every cached function takes a ``token`` first: the store's identity plus its
+``data_version()``. The version is read (cheaply) on every run, so an upload
+made in any session or replica changes the token and every page recomputes
+from the new data at once. Results are shared read-only objects
+(``st.cache_resource``: no copies, no pickling); callers copy before changing
+a frame.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from engine import Leaderboard, ScoreMatrix, build_matrix, leaderboard
+from engine._health import HealthReport, benchmark_health
+from engine._store import ResultsStore, open_store
+
+_ENTRIES = 64
+
+
+def _db_key() -> str:
+    return f"{os.environ.get('SIGBOARD_DB_URL', '')}|{os.environ.get('SIGBOARD_DB_PATH', '')}"
+
+
+@st.cache_resource(show_spinner="Opening the results store…")
+def _open(db_key: str) -> ResultsStore:
+    store = open_store()
+    store.ensure_demo_data()
+    return store
+
+
+def store() -> ResultsStore:
+    """The results store named by ``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH`` (demo data loaded)."""
+    return _open(_db_key())
+
+
+def token() -> str:
+    """Cache key of the current data: the store plus its data version (read on every run)."""
+    return f"{_db_key()}@{store().data_version()}"
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def catalog(token: str) -> pd.DataFrame:
+    """One row per (benchmark, metric): systems, examples, rows, last upload, direction, binary."""
+    return store().catalog()
+
+
+def metric_row(token: str, benchmark: str, metric: str) -> pd.Series:
+    """The catalog row of one (benchmark, metric)."""
+    cat = catalog(token)
+    return cat[(cat["benchmark"] == benchmark) & (cat["metric"] == metric)].iloc[0]
+
+
+@st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
+def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
+    """The systems × examples matrix of one benchmark and metric, in the metric's direction."""
+    frame = store().load_frame(benchmark=benchmark, metric=metric)
+    higher = bool(metric_row(token, benchmark, metric)["higher_is_better"])
+    return build_matrix(frame, benchmark=benchmark, metric=metric, higher_is_better=higher)
+
+
+@st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
+def board(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
+          ) -> Leaderboard:
+    """The engine's leaderboard (with its pairwise tests and groups) for one set of options."""
+    opts = dict(options)
+    seed = opts.pop("seed")
+    return leaderboard(matrix(token, benchmark, metric), rng=seed, **opts)
+
+
+@st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
+def health(token: str, benchmark: str, metric: str, alpha: float) -> HealthReport:
+    """Benchmark health (gaps, suspects, difficulty) of one benchmark and metric."""
+    return benchmark_health(matrix(token, benchmark, metric), alpha=alpha)
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def system_metadata(token: str, benchmark: str) -> pd.DataFrame:
+    """Per-system metadata columns of a benchmark (``system`` plus anything uploaded)."""
+    return store().system_metadata(benchmark)
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def uploads(token: str) -> pd.DataFrame:
+    """Upload history, newest first."""
+    return store().uploads()

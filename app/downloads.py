@@ -1,0 +1,29 @@
+"""Downloads that are safe to open in a spreadsheet (OWASP CSV injection)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+#: A cell starting with one of these may be run as a formula by a spreadsheet.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> object:
+    """Prefix a text cell that a spreadsheet would read as a formula with ``'``.
+
+    Numbers are left alone (``-0.5`` is data, not a formula); only strings are
+    touched.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def safe_csv(frame: pd.DataFrame) -> bytes:
+    """``frame`` as UTF-8 CSV with every formula-like text cell (and header) neutralised."""
+    safe = frame.copy()
+    safe.columns = [neutralise(str(c)) for c in safe.columns]
+    for column in safe.columns:
+        if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
+            safe[column] = safe[column].map(neutralise)
+    return safe.to_csv(index=False).encode("utf-8")

@@ -1,0 +1,50 @@
+"""sigboard's Streamlit entry: page config, the one navigation registry, URL state, sidebar links.
+
+Run from the repository root: ``streamlit run app/main.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+
+from app import data, state  # noqa: E402
+
+st.set_page_config(page_title="sigboard", page_icon=":material/leaderboard:", layout="wide")
+
+PAGES = {
+    "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",
+                        url_path="overview", default=True),
+    "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
+                           icon=":material/leaderboard:", url_path="leaderboard"),
+    "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
+                        url_path="pairwise"),
+    "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
+                        url_path="examples"),
+    "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",
+                      url_path="upload"),
+    "methods": st.Page("views/methods.py", title="Methods", icon=":material/menu_book:",
+                       url_path="methods"),
+}
+
+navigation = st.navigation(list(PAGES.values()), position="hidden")
+state.register_pages(PAGES)
+
+st.sidebar.markdown("### :material/leaderboard: sigboard")
+links = st.sidebar.container()
+view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
+state.set_view(view)
+state.warn(problems)
+
+navigation.run()
+
+with links:  # drawn after the page so that the links carry its final view
+    for name, page in PAGES.items():
+        state.link(name, page.title, icon=page.icon)
+    st.caption("Every setting is in the address bar: copy it to share this exact view.")

@@ -1,0 +1,96 @@
+"""Methods: which test runs when, and why, in plain words, with the references."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+st.title("Methods")
+st.markdown("""
+sigboard compares systems **example by example**. An average hides noise: on a 164-example
+benchmark a 5-point gap is often luck. So every comparison below is a statistical test, and the
+leaderboard only separates systems whose difference is unlikely to be chance.
+
+### Which test runs when
+The test follows from two facts about the data (seed paper, Table 1):
+
+| systems scored on… | scores | test | effect size |
+|---|---|---|---|
+| same examples (**paired**) | 0/1 | exact **McNemar** (only split examples count) | paired Cohen's d |
+| same examples (**paired**) | numbers | **paired t-test** on per-example differences | d_z |
+| different examples | 0/1 | **two-proportion z-test** | Cohen's h |
+| different examples | numbers | **Welch's t-test** (unequal variances allowed) | Cohen's d |
+
+d_z is the mean of the per-example differences divided by their standard deviation; Cohen's d
+divides the difference of means by the pooled standard deviation.
+
+*Why paired when possible?* Two systems answering the same questions share the questions'
+difficulty. Comparing them question by question removes that shared noise, so a paired test
+finds real differences with far fewer examples.
+
+*Partial overlap.* When some systems miss some examples, paired tests use the examples every
+system has, and the page says how many were left out. You can switch to unpaired tests
+(setting **Pairing**).
+
+*Repeated runs.* Several runs of a system on the same example are averaged per example first;
+the test then runs on those means.
+
+You can also pick a **Wilcoxon signed-rank**, **sign** or **permutation** test (the permutation
+test is seeded by the **Random seed** in the link, so its p-values reproduce; it reports no
+effect size).
+
+### Many comparisons at once
+Comparing 20 systems means 190 pairs: at alpha = 0.05, about 10 would look significant by
+chance alone. P-values are therefore **adjusted for multiplicity** — by default with the
+**Holm–Šídák** step-down procedure, which keeps the chance of *any* false alarm below alpha.
+Holm, Bonferroni (both stricter), Benjamini–Hochberg (controls the share of false discoveries
+instead) and none are available.
+
+**Comparison sets.** *All pairs* is the default. *First vs rest* and *successive pairs* — and
+one-sided alternatives — are only valid when the order of systems (their upload order) was
+fixed **before** looking at the results, for example by model size.
+
+**Significant** means adjusted p < alpha; alternatively, an effect size of at least 0.2 (small),
+0.5 (medium) or 0.8 (large) (Cohen 1988; Sawilowsky 2009). Effect sizes say how *big* a
+difference is, which a p-value does not: with many examples tiny differences become significant.
+
+### Reading the results
+- **Groups.** Draw a graph with an edge between every two systems that are *not* significantly
+  different. Each maximal clique (everyone linked to everyone) is a group of systems that cannot
+  be told apart; groups are letters in the leaderboard: systems sharing a letter tie.
+- **Rank range.** Best rank = 1 + the number of systems significantly better; worst rank = the
+  number of systems not significantly worse.
+- **Significance graph.** Height = mean; edges join non-significant pairs, thicker = less
+  significant; the best system is in red. Top systems with no edges are clearly best.
+- **PWPP.** Each pair is a segment at its adjusted p-value; the axis gives the region below
+  alpha as much room as the rest, so significant pairs stand out on the left.
+- **Win rate, Bradley–Terry, Elo.** Example-level battles: who scores better on each example.
+  Win rate is the share of decisive battles won; Bradley–Terry fits strengths to all battles at
+  once; Elo puts those strengths on the familiar chess-like scale.
+- **Confidence intervals** of means are t intervals, Wilson intervals for 0/1 scores.
+
+### Benchmark health (Examples page)
+- **p5_min / p5_max**: the smallest gap between two systems that is significant, and the
+  largest that is not — how far apart systems must be on this benchmark before you believe it.
+- **Suspect examples**: examples that *worse* systems solve more often than better ones
+  (Kendall tau < 0) — often a wrong label or a broken test.
+- **Solved by none / by exactly one**, a difficulty histogram, and the minimum detectable
+  difference at 80 % power.
+
+### References
+- Seed paper: multi-metric statistical evaluation and visualisation of LLM systems — tests
+  (Table 1), comparison sets, Holm–Šídák, connected graph, cliques, heatmaps, PWPP.
+- S. Holm (1979). A simple sequentially rejective multiple test procedure. *Scand. J. Statist.*
+  6, 65–70; Z. Šidák (1967), *JASA* 62, 626–633.
+- Q. McNemar (1947). Note on the sampling error of the difference between correlated
+  proportions. *Psychometrika* 12, 153–157.
+- B. L. Welch (1947). The generalization of "Student's" problem. *Biometrika* 34, 28–35.
+- J. Cohen (1988). *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed.
+- S. Sawilowsky (2009). New effect size rules of thumb. *JMASM* 8(2), 597–599.
+- Y. Benjamini, Y. Hochberg (1995). Controlling the false discovery rate. *JRSS B* 57, 289–300.
+- E. B. Wilson (1927). Probable inference… *JASA* 22, 209–212.
+- R. A. Bradley, M. E. Terry (1952). Rank analysis of incomplete block designs. *Biometrika* 39.
+- M. Peyrard et al. (2021). Better than average: paired evaluation of NLP systems. *ACL*.
+- R. V. Lenth (2024). emmeans: estimated marginal means (the `pwpp` plot). R package.
+- S. I. Wang et al. (2024). Eval-Arena: noise and errors by leaderboard showdowns.
+- D. Al Mohamad, J. Goeman, E. van Zwet (2022). Simultaneous confidence intervals for ranks.
+""")
