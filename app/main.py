@@ -15,8 +15,9 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import data, state  # noqa: E402
+from app.branding import FAVICON  # noqa: E402
 
-st.set_page_config(page_title="sigboard", page_icon=":material/leaderboard:", layout="wide")
+st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
 PAGES = {
     "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",

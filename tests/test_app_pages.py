@@ -1,0 +1,219 @@
+"""AppTest tests of the Streamlit app: every page renders, main interactions, uploads, URL state.
+
+Each test gets its own SQLite store (a copy of one built per worker with the
+bundled demo data), so nothing touches ``var/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine._store import open_store
+
+ROOT = Path(__file__).resolve().parents[1]
+MAIN = str(ROOT / "app" / "main.py")
+SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
+PAGES = ["views/overview.py", "views/leaderboard.py", "views/pairwise.py", "views/examples.py",
+         "views/upload.py", "views/methods.py"]
+TIMEOUT = 120
+
+GOOD_CSV = (b"benchmark,system,example_id,metric,value\n"
+            + b"".join(f"humaneval,brand-new-model,HumanEval/{i},pass1,{i % 2}\n".encode()
+                       for i in range(164)))
+BAD_CSV = (b"benchmark,system,example_id,metric,value\n"
+           b"humaneval,broken-model,HumanEval/0,pass1,1\n"
+           b"humaneval,broken-model,HumanEval/1,pass1,not-a-number\n"
+           b"humaneval,,HumanEval/2,pass1,1\n")
+
+
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store holding the bundled demo data (built once per test worker)."""
+    path = tmp_path_factory.mktemp("template") / "sigboard.db"
+    store = open_store(f"sqlite:///{path}")
+    store.ensure_demo_data()
+    if "humaneval" not in set(store.catalog()["benchmark"]):  # demo not bundled yet
+        for name in ("humaneval.jsonl.gz", "humaneval_hf.jsonl.gz"):
+            store.import_file(SHARED / name)
+    store.close()
+    return path
+
+
+@pytest.fixture
+def db(template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "sigboard.db"
+    shutil.copy(template_db, path)
+    monkeypatch.delenv("SIGBOARD_DB_URL", raising=False)
+    monkeypatch.delenv("SIGBOARD_UPLOAD_TOKEN", raising=False)
+    monkeypatch.delenv("SIGBOARD_UPLOAD_ALLOW", raising=False)
+    monkeypatch.setenv("SIGBOARD_DB_PATH", str(path))
+    return path
+
+
+def app(page: str | None = None, **params: str) -> AppTest:
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page:
+        at.switch_page(page)
+    return at.run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def table(at: AppTest, index: int = 0):
+    return at.dataframe[index].value
+
+
+def params(at: AppTest) -> dict[str, str]:
+    return {k: v for k, v in at.query_params.items()}
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_renders_with_the_demo_data(db: Path, page: str) -> None:
+    at = app(page, benchmark="humaneval")
+    no_exception(at)
+    assert at.title, "every page has a title"
+    assert not at.warning
+
+
+def test_overview_lists_benchmarks_with_health_and_links(db: Path) -> None:
+    at = app()
+    no_exception(at)
+    overview = table(at)
+    assert {"humaneval"} <= set(overview["benchmark"])
+    assert {"p5_min", "p5_max", "suspects", "systems", "examples"} <= set(overview.columns)
+    row = overview[overview["benchmark"] == "humaneval"].iloc[0]
+    assert row["systems"] == 78 and row["examples"] == 164
+    links = [p.proto.query_string for p in at.main.get("page_link")]
+    assert any("benchmark=humaneval" in q for q in links)
+
+
+def test_leaderboard_table_and_settings_change(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    no_exception(at)
+    board = table(at)
+    assert len(board) == 78
+    assert {"rank", "rank range", "group", "mean", "CI", "win rate", "Elo"} <= set(board.columns)
+    groups_before = list(board["group"])
+    at.number_input(key="url_alpha").set_value(0.2).run()
+    no_exception(at)
+    assert params(at)["alpha"] == "0.2"
+    assert list(table(at)["group"]) != groups_before, "a larger alpha splits more groups"
+    at.selectbox(key="url_correction").set_value("bonferroni").run()
+    assert params(at)["correction"] == "bonferroni"
+
+
+def test_leaderboard_search_filters_rows_and_is_in_the_url(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    at.text_input(key="url_q").input("claude").run()
+    no_exception(at)
+    shown = table(at)
+    assert len(shown) >= 1 and shown["system"].str.contains("claude", case=False).all()
+    assert params(at)["q"] == "claude"
+
+
+def test_leaderboard_offers_a_csv_download(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    assert at.get("download_button"), "the table can be downloaded"
+
+
+def test_pairwise_pair_from_url_and_changed_by_widget(db: Path) -> None:
+    at = app("views/pairwise.py", benchmark="humaneval", a="gpt-3.5-turbo",
+             b="claude-3-opus-20240229")
+    no_exception(at)
+    assert at.selectbox(key="url_a").value == "gpt-3.5-turbo"
+    assert at.selectbox(key="url_b").value == "claude-3-opus-20240229"
+    text = " ".join(m.value for m in at.markdown)
+    assert "adjusted p" in text and "gpt\\-3\\.5\\-turbo" in text
+    assert at.table, "binary metric: the 2x2 table is shown"
+    at.selectbox(key="url_b").set_value("openchat").run()
+    no_exception(at)
+    assert params(at)["b"] == "openchat"
+
+
+def test_examples_page_shows_suspects_and_health(db: Path) -> None:
+    at = app("views/examples.py", benchmark="humaneval")
+    no_exception(at)
+    labels = {m.label for m in at.metric}
+    assert {"p5_min", "p5_max", "suspects"} <= labels
+    suspects = table(at, 0)
+    assert list(suspects["tau"]) == sorted(suspects["tau"])
+
+
+def test_query_parameters_restore_a_view(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", alpha="0.01",
+             correction="bonferroni", compare="all", criterion="medium", seed="7", q="deepseek")
+    no_exception(at)
+    assert not at.warning
+    assert at.number_input(key="url_alpha").value == pytest.approx(0.01)
+    assert at.selectbox(key="url_correction").value == "bonferroni"
+    assert at.selectbox(key="url_criterion").value == "medium"
+    assert at.number_input(key="url_seed").value == 7
+    assert table(at)["system"].str.contains("deepseek", case=False).all()
+
+
+def test_invalid_parameters_fall_back_with_a_note(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="no-such-benchmark", alpha="lots",
+             correction="magic", seed="-3")
+    no_exception(at)
+    notes = " ".join(w.value for w in at.warning)
+    for name in ("benchmark", "alpha", "correction", "seed"):
+        assert f"`{name}`" in notes
+    current = params(at)
+    assert current["alpha"] == "0.05" and current["correction"] == "holm-sidak"
+
+
+def test_links_between_pages_carry_the_view(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", alpha="0.01")
+    links = {p.value: parse_qs(p.proto.query_string) for p in at.sidebar.get("page_link")}
+    assert links["Pairwise"]["alpha"] == ["0.01"]
+    assert links["Pairwise"]["benchmark"] == ["humaneval"]
+
+
+def test_bad_upload_shows_every_problem_and_stores_nothing(db: Path) -> None:
+    before = open_store(f"sqlite:///{db}").dump()
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload("bad.csv", BAD_CSV, "text/csv").run()
+    no_exception(at)
+    assert at.error, "the problems are announced"
+    problems = table(at, 0)
+    assert {"file", "column", "rows", "problem", "how to fix"} <= set(problems.columns)
+    assert len(problems) >= 2 and set(problems["file"]) == {"bad.csv"}
+    assert not at.get("form_submit_button") or all(
+        "Commit" not in b.proto.label for b in at.get("form_submit_button"))
+    assert open_store(f"sqlite:///{db}").dump() == before
+
+
+def test_good_upload_appears_on_the_leaderboard(db: Path) -> None:
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload("new.csv", GOOD_CSV, "text/csv").run()
+    no_exception(at)
+    commit = [b for b in at.get("form_submit_button") if "Commit" in b.proto.label]
+    commit[0].click().run()
+    no_exception(at)
+    assert any("stored as upload" in s.value for s in at.success)
+    board = app("views/leaderboard.py", benchmark="humaneval")
+    assert "brand-new-model" in set(table(board)["system"])
+    assert len(table(board)) == 79
+
+
+def test_upload_restricted_by_token(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIGBOARD_UPLOAD_TOKEN", "s3cret")
+    at = app("views/upload.py")
+    no_exception(at)
+    assert not at.get("file_uploader"), "read-only without the token"
+    assert not at.get("button") or all("Sign in" not in b.label for b in at.button), \
+        "no login button without an [auth] secrets section"
+    at.text_input(key="sigboard_upload_unlock_field").input("wrong").run()
+    assert at.error
+    at.text_input(key="sigboard_upload_unlock_field").input("s3cret").run()
+    no_exception(at)
+    assert at.get("file_uploader"), "the token unlocks uploading"
