@@ -42,8 +42,9 @@ __all__ = ["MetricSpec", "read_bytes", "read_results", "split_metadata", "metric
 _BLOCK_SIZE = 16 << 20
 #: Hard limit on one file after decompression (defends against gzip bombs).
 MAX_BYTES = 2 << 30
-#: Longest text accepted in a key column (system, example id, benchmark, metric).
-MAX_KEY_CHARS = 1000
+#: Longest text accepted in a key column (system, example id, benchmark, metric), in
+#: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
+MAX_KEY_BYTES = 1000
 
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
             ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
@@ -416,16 +417,24 @@ def _check_binary(df: pd.DataFrame, label: str, specs: Mapping[str, MetricSpec],
         raise DataContractError(problems)
 
 
-def _check_key_lengths(df: pd.DataFrame, label: str, rownums: np.ndarray | None) -> None:
+def _check_key_text(df: pd.DataFrame, label: str, rownums: np.ndarray | None) -> None:
+    """Key texts must fit an index entry (UTF-8 bytes) and hold no NUL character."""
     for col in KEY_COLUMNS:
-        lengths = df[col].str.len().to_numpy()
-        if (lengths > MAX_KEY_CHARS).any():
-            pos = np.flatnonzero(lengths > MAX_KEY_CHARS)
-            rows = tuple(int(rownums[p]) if rownums is not None else int(p) + 1 for p in pos)
-            raise DataContractError([Problem(
-                label, rule=f"a {col} is {int(lengths.max())} characters long "
-                f"(limit {MAX_KEY_CHARS})", column=col, rows=rows,
-                fix=f"shorten the {col}; put long text in a metadata column")])
+        codes, uniques = pd.factorize(df[col], sort=False)
+        sizes = np.fromiter((len(str(u).encode("utf-8")) for u in uniques), dtype=np.int64,
+                            count=len(uniques))
+        nul = np.fromiter(("\x00" in str(u) for u in uniques), dtype=bool, count=len(uniques))
+        for bad, rule, fix in (
+            (sizes > MAX_KEY_BYTES, f"a {col} is {int(sizes.max(initial=0))} bytes long "
+             f"(limit {MAX_KEY_BYTES} bytes in UTF-8)",
+             f"shorten the {col}; put long text in a metadata column"),
+            (nul, f"a {col} contains a NUL character (\\x00)",
+             f"remove control characters from the {col}"),
+        ):
+            if bad.any():
+                pos = np.flatnonzero(bad[codes])
+                rows = tuple(int(rownums[p]) if rownums is not None else int(p) + 1 for p in pos)
+                raise DataContractError([Problem(label, rule=rule, column=col, rows=rows, fix=fix)])
 
 
 def _to_long(
@@ -480,7 +489,7 @@ def _to_long(
         elif m in _KNOWN_METRICS:
             hib, binary = _KNOWN_METRICS[m]
             specs[m] = MetricSpec(higher_is_better=hib, binary=binary)
-    _check_key_lengths(out, label, rownums)
+    _check_key_text(out, label, rownums)
     _check_binary(out, label, specs, rownums, wide)
     return out, specs
 

@@ -1,0 +1,560 @@
+"""The results store: uploads with provenance, in SQLite (default) or any SQLAlchemy database.
+
+Semantics (see also :mod:`engine._store_schema`):
+
+* **One upload = one transaction.** Validation happens before anything is written;
+  a rejected upload leaves the store exactly as it was (the data version too).
+* **Identical content is stored once**: the SHA-256 of the raw bytes (or of the
+  table, order-independent, when there are no bytes) is unique; a repeat returns
+  ``duplicate_of`` and stores nothing.
+* **Collisions** with stored ``(benchmark, system, metric, example_id, run)`` keys
+  are rejected with :class:`ConflictError` listing them, unless ``on_conflict`` is
+  ``"replace"`` — every stored row of each (benchmark, system, metric) that collides
+  goes, then the upload is stored — or ``"add-run"`` — the upload's rows of each
+  colliding (benchmark, system, metric) get run numbers after the highest stored one.
+* **Writers are serialised** (SQLite ``BEGIN IMMEDIATE`` + busy timeout; PostgreSQL
+  row lock on the data-version counter); readers never block.
+* :meth:`ResultsStore.data_version` changes on every committed write, deletes included.
+
+:meth:`ResultsStore.load_frame` always returns a ``run`` column (0 for single runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+import pandas as pd
+from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, select, tuple_
+
+from . import _store_io as sio
+from . import _store_schema as S
+from ._contract import DataContractError, Problem, validate_long
+from ._readers import MetricSpec, metric_specs_of, read_bytes, read_results_bytes, split_metadata
+
+__all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "open_store"]
+
+OnConflict = Literal["reject", "replace", "add-run"]
+_CHUNK = 100_000
+_KEYS = ("benchmark_id", "metric_id", "system_id", "example_key", "run")
+_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class UploadReport:
+    """What an import did. ``duplicate_of`` is set (and nothing stored) for known content."""
+
+    upload_id: int | None
+    rows: int
+    duplicate_of: int | None = None
+    replaced: int = 0
+    message: str = ""
+
+
+class ConflictError(DataContractError):
+    """An upload collides with stored keys; ``collisions`` holds the colliding keys."""
+
+    def __init__(self, problems: list[Problem], collisions: pd.DataFrame) -> None:
+        super().__init__(problems)
+        self.collisions = collisions
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def frame_hash(df: pd.DataFrame) -> str:
+    """SHA-256 of a table's content that does not depend on row or column order."""
+    cols = sorted(map(str, df.columns))
+    rows = pd.util.hash_pandas_object(df[cols].astype(str), index=False).to_numpy(np.uint64)
+    mixed = (rows * np.uint64(0x9E3779B97F4A7C15)) ^ (rows >> np.uint64(29))
+    with np.errstate(over="ignore"):
+        parts = [len(rows), int(rows.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(rows))
+                 if len(rows) else 0, int(mixed.sum(dtype=np.uint64))]
+    return hashlib.sha256(json.dumps([cols, parts]).encode()).hexdigest()
+
+
+def _json_scalar(value: Any) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if value is pd.NA or value is pd.NaT:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(str(value))
+    if not isinstance(value, str | int | float | bool):
+        value = str(value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _meta_rows(frame: pd.DataFrame, keys: tuple[str, str], upload_id: int) -> list[dict[str, Any]]:
+    names = [c for c in frame.columns if c not in keys]
+    out: list[dict[str, Any]] = []
+    for name in names:
+        for k1, k2, v in zip(frame[keys[0]], frame[keys[1]], frame[name], strict=True):
+            encoded = _json_scalar(v)
+            if encoded is not None:
+                out.append({"upload_id": upload_id, "benchmark": k1, keys[1]: k2,
+                            "name": str(name), "value": encoded})
+    return out
+
+
+class ResultsStore:
+    """Results store bound to one database (see the module docstring for semantics)."""
+
+    #: Test hook called after each inserted chunk of an upload (rows so far).
+    after_chunk: Callable[[int], None] | None = None
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.url = engine.url.render_as_string(hide_password=True)
+        self.schema_version = S.upgrade(engine)
+
+    # ------------------------------------------------------------------ helpers
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self.engine.connect().execution_options(sigboard_write=True) as conn, conn.begin():
+            S.write_lock(conn)
+            yield conn
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ reads
+    def data_version(self) -> str:
+        """Changes on every committed write (imports, replacements, deletes)."""
+        with self._read() as conn:
+            value = conn.execute(select(S.meta.c.value)
+                                 .where(S.meta.c.key == "data_version")).scalar()
+        return str(int(value or 0))
+
+    def load_frame(self, benchmark: str | None = None, metric: str | None = None) -> pd.DataFrame:
+        """Stored results as the canonical long table, in upload order.
+
+        Columns ``benchmark, system, example_id, metric, value, run`` (``run`` always
+        present, 0 for single runs). When ``benchmark`` is given,
+        ``df.attrs["metric_specs"]`` maps each metric to its :class:`MetricSpec`.
+        """
+        with self._read() as conn:
+            ids = sio.lookup(conn, [t for t in (benchmark, metric) if t is not None])
+            missing = [t for t in (benchmark, metric) if t is not None and t not in ids]
+            where = [(col, ids.get(t, -1)) for col, t in (("benchmark_id", benchmark),
+                                                          ("metric_id", metric)) if t is not None]
+            rows = sio.read_results(conn, [("benchmark_id", -1)] if missing else where)
+            texts = sio.label_texts(conn, [*ids.values(), *np.unique(np.concatenate([
+                rows[c].to_numpy() for c in sio.ID_COLUMNS.values() if c in rows.columns]))])
+        wanted = {"benchmark": benchmark, "metric": metric}
+        df = pd.DataFrame({col: (sio.decode(rows[key].to_numpy(), texts) if key in rows.columns
+                                 else pd.Series([wanted[col]] * len(rows), dtype=str))
+                           for col, key in sio.ID_COLUMNS.items()})
+        df = df[["benchmark", "system", "example_id", "metric"]]
+        df["value"] = rows["value"].to_numpy(np.float64)
+        df["run"] = rows["run"].to_numpy(np.int64)
+        if benchmark is not None:
+            df.attrs["metric_specs"] = {m: self.metric_spec(benchmark, m)
+                                        for m in df["metric"].unique()}
+        return df
+
+    def catalog(self) -> pd.DataFrame:
+        """One row per (benchmark, metric): systems, examples, rows, runs, last upload, spec."""
+        r, u, m = S.results.c, S.uploads.c, S.metrics_table.c
+        nonbinary = func.sum(case((r.value.in_([0.0, 1.0]), 0), else_=1))
+        query = (select(r.benchmark_id, r.metric_id,
+                        func.count(func.distinct(r.system_id)).label("systems"),
+                        func.count(func.distinct(r.example_key)).label("examples"),
+                        func.count().label("rows"), func.max(r.run).label("max_run"),
+                        func.max(r.upload_id).label("last_upload_id"),
+                        nonbinary.label("nonbinary"))
+                 .group_by(r.benchmark_id, r.metric_id))
+        with self._read() as conn:
+            stats = conn.execute(query).all()
+            texts = sio.label_texts(conn, [i for row in stats for i in row[:2]])
+            specs = {(b, mm): (h, bi) for b, mm, h, bi in conn.execute(
+                select(m.benchmark, m.metric, m.higher_is_better, m.binary)).all()}
+            times = dict(conn.execute(select(u.id, u.created_at)).all())
+        out = []
+        for b_id, m_id, systems, examples, rows, max_run, last_id, nonbin in stats:
+            b, mm = texts[int(b_id)], texts[int(m_id)]
+            hib, declared = specs.get((b, mm), (True, None))
+            binary = bool(declared) if declared is not None else int(nonbin or 0) == 0
+            out.append({"benchmark": b, "metric": mm, "systems": int(systems),
+                        "examples": int(examples), "rows": int(rows), "runs": int(max_run) + 1,
+                        "last_upload": times.get(last_id), "higher_is_better": bool(hib),
+                        "binary": binary})
+        cols = ["benchmark", "metric", "systems", "examples", "rows", "runs", "last_upload",
+                "higher_is_better", "binary"]
+        return pd.DataFrame(out, columns=cols).sort_values(["benchmark", "metric"],
+                                                           ignore_index=True)
+
+    def uploads(self) -> pd.DataFrame:
+        """Every upload, newest first, with the rows it still has in the store."""
+        u, r = S.uploads.c, S.results.c
+        live = (select(r.upload_id, func.count().label("n")).group_by(r.upload_id).subquery())
+        query = (select(u.id.label("upload_id"), u.filename, u.content_hash, u.rows,
+                        func.coalesce(live.c.n, 0).label("rows_stored"), u.created_at,
+                        u.uploader, u.note, u.on_conflict)
+                 .outerjoin(live, live.c.upload_id == u.id).order_by(u.id.desc()))
+        with self._read() as conn:
+            rows = conn.execute(query).all()
+        cols = ["upload_id", "filename", "content_hash", "rows", "rows_stored", "created_at",
+                "uploader", "note", "on_conflict"]
+        return pd.DataFrame.from_records(rows, columns=cols)
+
+    def metric_spec(self, benchmark: str, metric: str) -> MetricSpec:
+        """Direction and modality; ``binary`` is the declaration, else detected from values."""
+        m, r = S.metrics_table.c, S.results.c
+        with self._read() as conn:
+            row = conn.execute(select(m.higher_is_better, m.binary).where(
+                m.benchmark == benchmark, m.metric == metric)).first()
+            if row is not None and row[1] is not None:
+                return MetricSpec(bool(row[0]), bool(row[1]))
+            ids = sio.lookup(conn, [benchmark, metric])
+            detected = False
+            if benchmark in ids and metric in ids:
+                key = (r.benchmark_id == ids[benchmark], r.metric_id == ids[metric])
+                nonbin = conn.execute(select(func.count()).select_from(S.results).where(
+                    *key, r.value.not_in([0.0, 1.0]))).scalar()
+                anyrow = conn.execute(select(r.run).where(*key).limit(1)).first()
+                detected = anyrow is not None and not nonbin
+        hib = bool(row[0]) if row is not None else True
+        return MetricSpec(hib, binary=detected)
+
+    def _metadata(self, table: Any, key: str, benchmark: str) -> pd.DataFrame:
+        c = table.c
+        with self._read() as conn:
+            rows = conn.execute(select(c[key], c.name, c.value).where(c.benchmark == benchmark)
+                                .order_by(c.upload_id, c.id)).all()
+        if not rows:
+            return pd.DataFrame(columns=[key])
+        long = pd.DataFrame.from_records(rows, columns=[key, "name", "value"])
+        long = long.drop_duplicates([key, "name"], keep="last")  # newest upload wins
+        long["value"] = [json.loads(v) for v in long["value"]]
+        wide = long.pivot(index=key, columns="name", values="value")
+        order = list(dict.fromkeys(long[key]))
+        wide = wide.reindex(order).reset_index()
+        wide.columns.name = None
+        return wide
+
+    def system_metadata(self, benchmark: str) -> pd.DataFrame:
+        """``system`` plus one column per system attribute stored for ``benchmark``."""
+        return self._metadata(S.system_meta, "system", benchmark)
+
+    def example_metadata(self, benchmark: str) -> pd.DataFrame:
+        """``example_id`` plus one column per example attribute stored for ``benchmark``."""
+        return self._metadata(S.example_meta, "example_id", benchmark)
+
+    def dump(self) -> list[tuple[Any, ...]]:
+        """Every row of every table, in a stable order (for "store unchanged" checks)."""
+        out: list[tuple[Any, ...]] = []
+        with self._read() as conn:
+            for table in S.metadata.sorted_tables:
+                cols = list(table.c)
+                for row in conn.execute(select(*cols).order_by(*cols)).all():
+                    out.append((table.name, *row))
+        return out
+
+    # ------------------------------------------------------------------ writes
+    def import_file(
+        self,
+        source: str | Path | IO[bytes],
+        *,
+        name: str | None = None,
+        fmt: str | None = None,
+        uploader: str = "",
+        note: str = "",
+        on_conflict: OnConflict = "reject",
+        metrics: Mapping[str, MetricSpec] | None = None,
+    ) -> UploadReport:
+        """Read a file (see :func:`engine._readers.read_results`) and import it as one upload."""
+        from ._readers import _source_name
+
+        label = _source_name(source, name)
+        content = read_bytes(source, name=name)
+        digest = hashlib.sha256(content).hexdigest()
+        known = self._find_hash(digest)
+        if known is not None:
+            return self._duplicate_report(known, label)
+        df = read_results_bytes(content, label=label, fmt=fmt, metrics=metrics)
+        return self._import(df, filename=label, digest=digest, uploader=uploader, note=note,
+                            on_conflict=on_conflict, metrics=metrics, validated=True)
+
+    def import_frame(
+        self,
+        df: pd.DataFrame,
+        *,
+        filename: str,
+        content: bytes | None = None,
+        uploader: str = "",
+        note: str = "",
+        on_conflict: OnConflict = "reject",
+        metrics: Mapping[str, MetricSpec] | None = None,
+    ) -> UploadReport:
+        """Validate and store ``df`` as one upload (see the module docstring)."""
+        digest = hashlib.sha256(content).hexdigest() if content is not None else None
+        return self._import(df, filename=filename, digest=digest, uploader=uploader, note=note,
+                            on_conflict=on_conflict, metrics=metrics, validated=False)
+
+    def _find_hash(self, digest: str) -> tuple[int, str, str] | None:
+        u = S.uploads.c
+        with self._read() as conn:
+            row = conn.execute(select(u.id, u.filename, u.created_at)
+                               .where(u.content_hash == digest)).first()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
+
+    @staticmethod
+    def _duplicate_report(known: tuple[int, str, str], label: str) -> UploadReport:
+        upload_id, filename, created = known
+        return UploadReport(None, 0, duplicate_of=upload_id, message=(
+            f"{label}: identical content is already stored as upload {upload_id} "
+            f"({filename}, {created}); nothing was stored"))
+
+    def _import(self, df: pd.DataFrame, *, filename: str, digest: str | None, uploader: str,
+                note: str, on_conflict: OnConflict, metrics: Mapping[str, MetricSpec] | None,
+                validated: bool) -> UploadReport:
+        if on_conflict not in ("reject", "replace", "add-run"):
+            raise ValueError(f"on_conflict must be reject, replace or add-run, not {on_conflict!r}")
+        specs = {**metric_specs_of(df), **(metrics or {})}
+        if not validated:
+            df = validate_long(df, source=filename, require_comparison=False)
+            _check_declared_binary(df, filename, specs)
+        if digest is None:
+            digest = frame_hash(df)
+        data, sys_meta, ex_meta = split_metadata(df)
+        factorized = {col: pd.factorize(data[col], sort=False) for col in sio.ID_COLUMNS}
+        run = (data["run"].to_numpy(np.int64) if "run" in data.columns
+               else np.zeros(len(data), dtype=np.int64))
+        with self._write() as conn:
+            u = S.uploads.c
+            known = conn.execute(select(u.id, u.filename, u.created_at)
+                                 .where(u.content_hash == digest)).first()
+            if known is not None:
+                conn.rollback()
+                return self._duplicate_report((int(known[0]), str(known[1]), str(known[2])),
+                                              filename)
+            self._check_stored_binary(conn, data, filename, specs)
+            ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
+            cols = {key: sio.encode(*factorized[col], ids)
+                    for col, key in sio.ID_COLUMNS.items()}
+            cols["run"] = run
+            replaced = 0
+            stored = self._stored_keys(conn, cols)
+            if len(stored):
+                replaced = self._resolve(conn, cols, stored, filename, on_conflict)
+            upload_id = self._insert_upload(conn, filename=filename, content_hash=digest,
+                                            rows=len(data), created_at=_now(), uploader=uploader,
+                                            note=note, on_conflict=on_conflict)
+            cols["upload_id"] = np.full(len(data), upload_id, dtype=np.int64)
+            cols["pos"] = np.arange(len(data), dtype=np.int64)
+            cols["value"] = data["value"].to_numpy(np.float64)
+            sio.insert_results(conn, cols, len(data), self.after_chunk)
+            for table, frame, key in ((S.system_meta, sys_meta, "system"),
+                                      (S.example_meta, ex_meta, "example_id")):
+                rows = _meta_rows(frame, ("benchmark", key), upload_id)
+                if rows:
+                    conn.execute(insert(table), rows)
+            self._upsert_metrics(conn, data, specs, upload_id)
+            if conn.dialect.name == "postgresql" and len(data) >= 50_000:
+                conn.exec_driver_sql("ANALYZE results")
+        what = f"{len(data)} rows stored as upload {upload_id}"
+        if replaced:
+            what += f", {replaced} stored rows replaced"
+        return UploadReport(upload_id, len(data), replaced=replaced, message=f"{filename}: {what}")
+
+    def _check_stored_binary(self, conn: Connection, data: pd.DataFrame, filename: str,
+                             specs: Mapping[str, MetricSpec]) -> None:
+        m = S.metrics_table.c
+        pairs = data[["benchmark", "metric"]].drop_duplicates()
+        declared = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
+            m.binary.is_(True))).all()}
+        problems = []
+        for b, mm in pairs.itertuples(index=False):
+            if (b, mm) not in declared or (mm in specs and specs[mm].binary is False):
+                continue
+            mask = ((data["benchmark"] == b) & (data["metric"] == mm)
+                    & ~data["value"].isin([0.0, 1.0])).to_numpy()
+            if mask.any():
+                rows = tuple(int(p) + 1 for p in np.flatnonzero(mask))
+                problems.append(Problem(
+                    filename, rule=f"metric {mm!r} of benchmark {b!r} is declared binary in the "
+                    f"store, but this upload has the value {data['value'].to_numpy()[mask][0]:g}",
+                    column="value", rows=rows, fix="score it 0 or 1, or declare it numeric"))
+        if problems:
+            raise DataContractError(problems)
+
+    @staticmethod
+    def _insert_upload(conn: Connection, **values: Any) -> int:
+        key = conn.execute(insert(S.uploads).values(**values)).inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def _stored_keys(self, conn: Connection, cols: dict[str, np.ndarray]) -> pd.DataFrame:
+        """Stored (benchmark, metric, system, example, run) ids of the upload's systems."""
+        r = S.results.c
+        group = ["benchmark_id", "metric_id", "system_id"]
+        upload = pd.DataFrame({k: cols[k] for k in group}).drop_duplicates()
+        frames = []
+        for pair, part in upload.groupby(["benchmark_id", "metric_id"], sort=False):
+            b, mm = (int(x) for x in pair)  # type: ignore[union-attr,call-overload]
+            systems = [int(x) for x in part["system_id"]]
+            for i in range(0, len(systems), 1000):
+                rows = conn.execute(select(r.benchmark_id, r.metric_id, r.system_id,
+                                           r.example_key, r.run)
+                                    .where(r.benchmark_id == b, r.metric_id == mm,
+                                           r.system_id.in_(systems[i:i + 1000]))).all()
+                if rows:
+                    frames.append(pd.DataFrame.from_records(rows, columns=[*_KEYS]))
+        if not frames:
+            return pd.DataFrame(columns=[*_KEYS])
+        return pd.concat(frames, ignore_index=True).astype("int64")
+
+    def _resolve(self, conn: Connection, cols: dict[str, np.ndarray], stored: pd.DataFrame,
+                 filename: str, on_conflict: OnConflict) -> int:
+        """Apply the conflict policy; returns rows replaced (``cols['run']`` may shift)."""
+        upload = pd.DataFrame({k: cols[k] for k in _KEYS})
+        hits = upload.merge(stored, on=list(_KEYS), how="inner")
+        if hits.empty:
+            return 0
+        group = ["benchmark_id", "metric_id", "system_id"]
+        if on_conflict == "reject":
+            texts = sio.label_texts(conn, np.unique(hits[group + ["example_key"]].to_numpy()))
+            named = pd.DataFrame({
+                "benchmark": [texts[i] for i in hits["benchmark_id"]],
+                "system": [texts[i] for i in hits["system_id"]],
+                "metric": [texts[i] for i in hits["metric_id"]],
+                "example_id": [texts[i] for i in hits["example_key"]],
+                "run": hits["run"].to_numpy()})
+            shown = "; ".join(
+                f"benchmark={h.benchmark}, system={h.system}, metric={h.metric}, "
+                f"example_id={h.example_id}, run={h.run}"
+                for h in named.head(_SHOWN).itertuples(index=False))
+            more = f" and {len(hits) - _SHOWN} more" if len(hits) > _SHOWN else ""
+            raise ConflictError([Problem(
+                filename, column="system",
+                rule=f"{len(hits)} row(s) collide with stored results ({shown}{more})",
+                fix="choose on-conflict 'replace' to replace the stored rows of these systems, "
+                    "or 'add-run' to store this upload as a new run")], named)
+        colliding = hits[group].drop_duplicates()
+        r = S.results.c
+        if on_conflict == "replace":
+            removed = 0
+            for b, mm, sy in colliding.itertuples(index=False):
+                res = conn.execute(delete(S.results).where(
+                    r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy)))
+                removed += int(res.rowcount or 0)
+            return removed
+        # add-run: the upload's rows of each colliding group move after the highest stored run
+        top = stored.groupby(group, sort=False)["run"].max().rename("top").reset_index()
+        first = upload.groupby(group, sort=False)["run"].min().rename("first").reset_index()
+        shift = colliding.merge(top, on=group).merge(first, on=group)
+        shift["delta"] = shift["top"] + 1 - shift["first"]
+        delta = upload[group].merge(shift[[*group, "delta"]], on=group, how="left", sort=False)
+        cols["run"] = cols["run"] + delta["delta"].fillna(0).to_numpy(np.int64)
+        return 0
+
+    def _upsert_metrics(self, conn: Connection, data: pd.DataFrame,
+                        specs: Mapping[str, MetricSpec], upload_id: int) -> None:
+        m = S.metrics_table.c
+        pairs = list(data[["benchmark", "metric"]].drop_duplicates().itertuples(index=False))
+        existing = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
+            tuple_(m.benchmark, m.metric).in_([tuple(p) for p in pairs]))).all()} if pairs else set()
+        for b, mm in pairs:
+            spec = specs.get(mm)
+            if (b, mm) not in existing:
+                spec = spec or MetricSpec()
+                conn.execute(insert(S.metrics_table).values(
+                    benchmark=b, metric=mm, higher_is_better=spec.higher_is_better,
+                    binary=spec.binary, upload_id=upload_id))
+            elif spec is not None:
+                conn.execute(S.metrics_table.update().where(and_(
+                    m.benchmark == b, m.metric == mm)).values(
+                    higher_is_better=spec.higher_is_better, binary=spec.binary,
+                    upload_id=upload_id))
+
+    def delete_upload(self, upload_id: int) -> int:
+        """Delete an upload with its results and metadata; returns the result rows removed."""
+        u, r, m = S.uploads.c, S.results.c, S.metrics_table.c
+        with self._write() as conn:
+            if conn.execute(select(u.id).where(u.id == upload_id)).first() is None:
+                conn.rollback()
+                raise ValueError(f"upload {upload_id}: no such upload (list them with "
+                                 "`python -m engine uploads`)")
+            pairs = conn.execute(select(r.benchmark_id, r.metric_id)
+                                 .where(r.upload_id == upload_id).distinct()).all()
+            removed = int(conn.execute(delete(S.results).where(r.upload_id == upload_id))
+                          .rowcount or 0)
+            for table in (S.system_meta, S.example_meta):
+                conn.execute(delete(table).where(table.c.upload_id == upload_id))
+            conn.execute(delete(S.uploads).where(u.id == upload_id))
+            texts = sio.label_texts(conn, [i for pair in pairs for i in pair])
+            for b, mm in pairs:
+                left = conn.execute(select(r.run).where(r.benchmark_id == b, r.metric_id == mm)
+                                    .limit(1)).first()
+                if left is None:
+                    conn.execute(delete(S.metrics_table).where(
+                        m.benchmark == texts[b], m.metric == texts[mm]))
+        return removed
+
+    def is_empty(self) -> bool:
+        with self._read() as conn:
+            return conn.execute(select(S.uploads.c.id).limit(1)).first() is None
+
+    def ensure_demo_data(self, directory: str | Path | None = None) -> list[UploadReport]:
+        """Load the bundled demo (``data/*.jsonl.gz``) once, into an empty store.
+
+        Idempotent and safe when several replicas start together: each file is one
+        upload deduplicated by content hash, and a flag records that the demo ran.
+        """
+        with self._read() as conn:
+            done = conn.execute(select(S.meta.c.value)
+                                .where(S.meta.c.key == "demo_loaded")).scalar()
+        if done or not self.is_empty():
+            return []
+        folder = Path(directory) if directory else Path(__file__).resolve().parent.parent / "data"
+        reports = [self.import_file(path, uploader="sigboard demo", note="bundled demo data")
+                   for path in sorted(folder.glob("*.jsonl.gz"))]
+        with self._write() as conn:
+            conn.execute(S.meta.update().where(S.meta.c.key == "demo_loaded").values(value=1))
+        return reports
+
+
+def _check_declared_binary(df: pd.DataFrame, filename: str,
+                           specs: Mapping[str, MetricSpec]) -> None:
+    problems = []
+    for metric, spec in specs.items():
+        if spec.binary is not True:
+            continue
+        mask = ((df["metric"] == metric) & ~df["value"].isin([0.0, 1.0])).to_numpy()
+        if mask.any():
+            problems.append(Problem(
+                filename, rule=f"metric {metric!r} is declared binary but has the value "
+                f"{df['value'].to_numpy()[mask][0]:g}", column="value",
+                rows=tuple(int(p) + 1 for p in np.flatnonzero(mask)),
+                fix="score binary metrics as 0 or 1, or declare the metric numeric"))
+    if problems:
+        raise DataContractError(problems)
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def open_store(url: str | None = None) -> ResultsStore:
+    """The store at ``url`` (default: ``$SIGBOARD_DB_URL`` or the SQLite file, see schema)."""
+    resolved = url or S.default_url()
+    engine = _ENGINES.get(resolved)
+    if engine is None:
+        engine = _ENGINES[resolved] = S.make_engine(resolved)
+    return ResultsStore(engine)

@@ -1,0 +1,161 @@
+"""Bulk I/O of the results store: interning key labels, inserting and reading result rows.
+
+PostgreSQL goes through psycopg 3's COPY (binary format built with numpy, no Python
+loop per row); SQLite through ``executemany`` on the raw sqlite3 cursor; any other
+SQLAlchemy dialect through a Core ``insert()`` executemany.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sqlalchemy import Connection, insert, select
+
+from . import _store_schema as S
+
+__all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "read_results"]
+
+#: Integer key columns of ``results`` and the text column each one interns.
+ID_COLUMNS = {"benchmark": "benchmark_id", "metric": "metric_id", "system": "system_id",
+              "example_id": "example_key"}
+_IN_CHUNK = 5000
+_ROW_CHUNK = 100_000
+_RESULT_COLS = ("benchmark_id", "metric_id", "system_id", "example_key", "run", "upload_id",
+                "pos", "value")
+
+
+def lookup(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
+    """Ids of the labels that exist among ``texts``."""
+    wanted = list(dict.fromkeys(texts))
+    found: dict[str, int] = {}
+    c = S.labels.c
+    for i in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[i:i + _IN_CHUNK]
+        for text, ident in conn.execute(select(c.text, c.id).where(c.text.in_(chunk))).all():
+            found[str(text)] = int(ident)
+    return found
+
+
+def intern(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
+    """Ids of ``texts`` in ``labels``, inserting the missing ones (caller holds the write lock)."""
+    wanted = list(dict.fromkeys(texts))
+    found = lookup(conn, wanted)
+    missing = [t for t in wanted if t not in found]
+    if missing:
+        conn.execute(insert(S.labels), [{"text": t} for t in missing])
+        found.update(lookup(conn, missing))
+    return found
+
+
+def label_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
+    """Texts of the label ids."""
+    wanted = [int(i) for i in dict.fromkeys(ids)]
+    out: dict[int, str] = {}
+    c = S.labels.c
+    for i in range(0, len(wanted), _IN_CHUNK):
+        chunk = wanted[i:i + _IN_CHUNK]
+        for ident, text in conn.execute(select(c.id, c.text).where(c.id.in_(chunk))).all():
+            out[int(ident)] = str(text)
+    return out
+
+
+def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:
+    """Label ids for a factorized text column."""
+    table = np.fromiter((ids[str(u)] for u in uniques), dtype=np.int64, count=len(uniques))
+    out: np.ndarray = table[codes]
+    return out
+
+
+def decode(codes: np.ndarray, texts: dict[int, str]) -> pd.Series:
+    """Text column for an array of label ids."""
+    uniques, inverse = np.unique(codes, return_inverse=True)
+    labels = np.array([texts[int(u)] for u in uniques], dtype=object)
+    return pd.Series(labels[inverse] if len(codes) else np.array([], dtype=object), dtype=str)
+
+
+def _pg_binary(frame: dict[str, np.ndarray], n: int) -> bytes:
+    """PostgreSQL binary COPY payload for int4 key columns and a float8 value."""
+    fields: list[tuple[str, str]] = [("count", ">i2")]
+    for col in _RESULT_COLS:
+        fields += [(f"{col}_len", ">i4"), (col, ">f8" if col == "value" else ">i4")]
+    rows = np.empty(n, dtype=np.dtype(fields))
+    rows["count"] = len(_RESULT_COLS)
+    for col in _RESULT_COLS:
+        rows[f"{col}_len"] = 8 if col == "value" else 4
+        rows[col] = frame[col]
+    header = b"PGCOPY\n\xff\r\n\x00" + (0).to_bytes(4, "big") + (0).to_bytes(4, "big")
+    return header + rows.tobytes() + (-1).to_bytes(2, "big", signed=True)
+
+
+def insert_results(conn: Connection, frame: dict[str, np.ndarray], n: int,
+                   after_chunk: Callable[[int], None] | None = None) -> None:
+    """Insert ``n`` result rows given as integer/float columns (see ``_RESULT_COLS``)."""
+    dialect = conn.dialect.name
+    for start in range(0, n, _ROW_CHUNK):
+        stop = min(start + _ROW_CHUNK, n)
+        part = {c: frame[c][start:stop] for c in _RESULT_COLS}
+        if dialect == "postgresql":
+            raw = conn.connection.driver_connection
+            assert raw is not None
+            with raw.cursor() as cur, cur.copy(
+                    f"COPY results ({', '.join(_RESULT_COLS)}) FROM STDIN (FORMAT binary)") as cp:
+                cp.write(_pg_binary(part, stop - start))
+        else:
+            columns = [part[c].tolist() for c in _RESULT_COLS]
+            rows = list(zip(*columns, strict=True))
+            if dialect == "sqlite":
+                cur = conn.connection.cursor()
+                cur.executemany(f"INSERT INTO results ({', '.join(_RESULT_COLS)}) "
+                                f"VALUES ({', '.join('?' * len(_RESULT_COLS))})", rows)
+                cur.close()
+            else:
+                conn.execute(insert(S.results), [dict(zip(_RESULT_COLS, r, strict=True))
+                                                 for r in rows])
+        if after_chunk is not None:
+            after_chunk(stop)
+
+
+def read_results(conn: Connection, where: Sequence[tuple[str, int]]) -> pd.DataFrame:
+    """Result rows (key ids without the filtered ones, run, value) in upload order.
+
+    ``where`` holds ``(column, id)`` equality filters on ``benchmark_id``/``metric_id``.
+    """
+    fixed = {col for col, _ in where}
+    cols = [c for c in ("benchmark_id", "metric_id", "system_id", "example_key")
+            if c not in fixed] + ["run", "value"]
+    clause = " AND ".join(f"{col} = {int(val)}" for col, val in where)
+    sql = (f"SELECT {', '.join(cols)} FROM results" + (f" WHERE {clause}" if clause else "")
+           + " ORDER BY upload_id, pos")
+    if conn.dialect.name == "postgresql":
+        return _pg_copy_out(conn, sql, cols)
+    cur = conn.connection.cursor()
+    cur.execute(sql)
+    rows: list[Any] = list(cur.fetchall())
+    cur.close()
+    if not rows:
+        return pd.DataFrame({c: np.array([], dtype=np.float64 if c == "value" else np.int64)
+                             for c in cols})
+    arr = np.array(rows, dtype=np.float64)
+    out: dict[str, np.ndarray] = {c: arr[:, i].astype(np.int64) for i, c in enumerate(cols)}
+    out["value"] = arr[:, cols.index("value")]
+    return pd.DataFrame(out)[cols]
+
+
+def _pg_copy_out(conn: Connection, sql: str, cols: list[str]) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    buf = bytearray()
+    with raw.cursor() as cur, cur.copy(f"COPY ({sql}) TO STDOUT (FORMAT csv, HEADER true)") as cp:
+        for block in cp:
+            buf += block
+    types = {c: (pa.float64() if c == "value" else pa.int64()) for c in cols}
+    table = pacsv.read_csv(pa.py_buffer(bytes(buf)),
+                           convert_options=pacsv.ConvertOptions(column_types=types))
+    frame: pd.DataFrame = table.to_pandas()
+    return frame
