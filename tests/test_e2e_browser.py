@@ -1,0 +1,248 @@
+"""Real-browser tests: Playwright drives Debian's chromium against ``streamlit run`` on 127.0.0.1.
+
+Skipped when chromium or Playwright is missing, unless ``SIGBOARD_REQUIRE_BROWSER=1``
+(CI), which turns that into a failure.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from engine._store import open_store
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+XSS = "<img src=x onerror=alert(1)>"
+WAIT = 90_000  # ms: a cold leaderboard on 2 shared cores
+
+
+def _require_browser() -> None:
+    missing = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing = "the playwright package is not installed"
+    if missing is None and not os.access(CHROMIUM, os.X_OK):
+        missing = f"{CHROMIUM} is missing (apt-get install chromium)"
+    if missing:
+        if os.environ.get("SIGBOARD_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests are required but {missing}")
+        pytest.skip(missing)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _xss_csv() -> bytes:
+    rows = ["benchmark,system,example_id,metric,value"]
+    for i, system in enumerate(["plain-model", XSS, "other-model"]):
+        rows += [f"xss-bench,\"{system}\",ex{j},pass1,{int((j + i) % 3 == 0)}" for j in range(30)]
+    return ("\n".join(rows) + "\n").encode()
+
+
+def _demo_store(path: Path) -> None:
+    store = open_store(f"sqlite:///{path}")
+    store.ensure_demo_data()
+    have = set(store.catalog()["benchmark"])
+    for name, bench in (("humaneval.jsonl.gz", "humaneval"), ("humaneval_hf.jsonl.gz", "humaneval"),
+                        ("mbpp.jsonl.gz", "mbpp")):
+        if bench not in have:  # demo not bundled yet: the same public files
+            store.import_file(SHARED / name)
+    buffer = io.BytesIO(_xss_csv())
+    buffer.name = "xss.csv"
+    store.import_file(buffer)
+    store.close()
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError("streamlit did not become healthy")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    _require_browser()
+    db = tmp_path_factory.mktemp("e2e") / "sigboard.db"
+    _demo_store(db)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("SIGBOARD_DB_URL", "SIGBOARD_UPLOAD_TOKEN", "SIGBOARD_UPLOAD_ALLOW")}
+    env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address", "127.0.0.1",
+         "--server.port", str(port), "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Offline:
+    """Blocks every request that does not go to the loopback server; records what it blocked."""
+
+    def __init__(self, context: object) -> None:
+        self.blocked: list[str] = []
+        context.route("**/*", self._route)
+
+    def _route(self, route: object) -> None:
+        url = route.request.url
+        host = urlparse(url).hostname or ""
+        if url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+
+def _context(browser: object) -> tuple[object, object, Offline, list[str]]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    offline = Offline(context)
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    return context, page, offline, dialogs
+
+
+def _title(page: object, text: str) -> None:
+    page.get_by_role("heading", level=1).filter(has_text=text).wait_for(timeout=WAIT)
+
+
+def _choose(page: object, label: str, option: str) -> None:
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).first.click()
+
+
+def _selected(page: object, label: str) -> str:
+    return page.get_by_role("combobox", name=label, exact=True).input_value()
+
+
+def _wait_url(page: object, name: str, value: str) -> None:
+    page.wait_for_function(
+        "([k, v]) => new URL(location.href).searchParams.get(k) === v", arg=[name, value],
+        timeout=WAIT)
+
+
+def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser)
+    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    _title(page, "Leaderboard · humaneval")
+    _choose(page, "Benchmark", "mbpp")
+    _title(page, "Leaderboard · mbpp")
+    _wait_url(page, "benchmark", "mbpp")
+    page.locator("[data-testid=stSidebar]").get_by_role("link", name="Pairwise").click()
+    _title(page, "Pairwise · mbpp")
+    page.get_by_role("combobox", name="System B", exact=True).click()
+    options = page.get_by_role("option")
+    pick = options.nth(options.count() - 1).inner_text().strip()
+    options.nth(options.count() - 1).click()
+    _wait_url(page, "b", pick)
+    shared = page.evaluate("location.href")
+    a = _selected(page, "System A")
+    context.close()
+
+    fresh, page2, offline2, _ = _context(browser)
+    page2.goto(shared)
+    _title(page2, "Pairwise · mbpp")
+    assert _selected(page2, "System A") == a
+    assert _selected(page2, "System B") == pick
+    query = parse_qs(urlparse(page2.url).query)
+    assert query["benchmark"] == ["mbpp"] and query["b"] == [pick]
+    fresh.close()
+    assert offline.blocked == [] and offline2.blocked == []
+
+
+def test_upload_bad_then_good_file(browser: object, server: str, tmp_path: Path) -> None:
+    bad, good = tmp_path / "bad.csv", tmp_path / "good.csv"
+    bad.write_text("benchmark,system,example_id,metric,value\nmbpp,x,Mbpp/2,pass1,oops\n")
+    good.write_text("benchmark,system,example_id,metric,value\n"
+                    + "".join(f"e2e-bench,sys-{s},ex{j},pass1,{(j * s) % 2}\n"
+                              for s in (1, 2, 3) for j in range(20)))
+    context, page, offline, _ = _context(browser)
+    page.goto(f"{server}/upload")
+    _title(page, "Upload results")
+    page.locator("input[type=file]").set_input_files(str(bad))
+    page.get_by_text("problem(s) found").wait_for(timeout=WAIT)
+    assert page.get_by_role("button", name="Commit to the store").count() == 0
+    page.locator("input[type=file]").set_input_files(str(good))
+    page.get_by_text("rows read without problems").wait_for(timeout=WAIT)
+    page.get_by_role("button", name="Commit to the store").click()
+    page.get_by_text("stored as upload").wait_for(timeout=WAIT)
+    page.get_by_role("link", name="See e2e-bench on the leaderboard").click()
+    _title(page, "Leaderboard · e2e-bench")
+    context.close()
+    assert offline.blocked == []
+
+
+def test_significance_graph_renders_offline(browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser)
+    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    _title(page, "Leaderboard · humaneval")
+    graph = page.frame_locator("iframe").first
+    graph.locator("#mynetwork canvas").wait_for(timeout=WAIT)
+    page.get_by_role("tab", name="Static").click()
+    page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
+                 ).first.wait_for(timeout=WAIT)
+    context.close()
+    assert offline.blocked == [], offline.blocked
+
+
+def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) -> None:
+    context, page, offline, dialogs = _context(browser)
+    page.goto(f"{server}/pairwise?benchmark=xss-bench&a=plain-model&b={XSS}")
+    _title(page, "Pairwise · xss-bench")
+    assert _selected(page, "System B") == XSS, "the name is shown literally"
+    page.get_by_text(f"vs {XSS}").first.wait_for(timeout=WAIT)
+    page.goto(f"{server}/leaderboard?benchmark=xss-bench")
+    _title(page, "Leaderboard · xss-bench")
+    page.frame_locator("iframe").first.locator("#mynetwork canvas").wait_for(timeout=WAIT)
+    time.sleep(1)
+    assert page.locator("img[src=x]").count() == 0
+    assert page.frame_locator("iframe").first.locator("img[src=x]").count() == 0
+    assert dialogs == []
+    context.close()
+    assert offline.blocked == []
