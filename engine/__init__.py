@@ -2,14 +2,26 @@
 
 from ._contract import KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, Problem, validate_long
 from ._groups import Groups, TooManyCliquesError, find_groups
+from ._health import HealthReport, benchmark_health
 from ._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 from ._matrix import ScoreMatrix, build_matrix, orient
 from ._pairwise import PairwiseResult, pairwise_tests
 from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
+from ._readers import MetricSpec, read_results, split_metadata
+from ._store import ConflictError, ResultsStore, UploadReport, open_store
 
 __all__ = [
     "LEADERBOARD_COLUMNS",
     "BradleyTerry",
+    "ConflictError",
+    "HealthReport",
+    "MetricSpec",
+    "ResultsStore",
+    "UploadReport",
+    "benchmark_health",
+    "open_store",
+    "read_results",
+    "split_metadata",
     "Groups",
     "Leaderboard",
     "PairwiseResult",

@@ -68,18 +68,9 @@ def emit(payload: dict[str, Any], table: pd.DataFrame | None, fmt: str) -> None:
 
 
 def _registrars() -> list[Callable[[Any], None]]:
-    from . import _cli_stats
+    from . import _cli_health, _cli_stats, _cli_store
 
-    found: list[Callable[[Any], None]] = [_cli_stats.register]
-    for name in ("_cli_health", "_cli_store"):
-        try:
-            module = __import__(f"engine.{name}", fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.{name}":
-                raise
-            continue
-        found.append(module.register)
-    return found
+    return [_cli_stats.register, _cli_health.register, _cli_store.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
