@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["add_data_options", "emit", "load_data", "main"]
+__all__ = ["add_data_options", "declared_higher_is_better", "emit", "load_data", "main"]
 
 EXIT_BAD_INPUT = 2
 
@@ -33,6 +33,19 @@ def load_data(data: Sequence[str]) -> pd.DataFrame:
         return frame
     frames = [read_results(path) for path in data]
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def declared_higher_is_better(data: Sequence[str], df: pd.DataFrame, benchmark: str,
+                              metric: str) -> bool:
+    """The metric direction declared in the store (for a URL) or by the file reader."""
+    from ._readers import metric_specs_of
+
+    if len(data) == 1 and "://" in data[0]:
+        from ._store import open_store
+
+        return open_store(data[0]).metric_spec(benchmark, metric).higher_is_better
+    spec = metric_specs_of(df).get(metric)
+    return True if spec is None else spec.higher_is_better
 
 
 def add_data_options(parser: argparse.ArgumentParser) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import Any
 
-from ._cli import add_data_options, emit, load_data
+from ._cli import add_data_options, declared_higher_is_better, emit, load_data
 from ._leaderboard import leaderboard
 from ._matrix import ScoreMatrix, build_matrix
 from ._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, pairwise_tests
@@ -16,14 +17,13 @@ __all__ = ["register"]
 EXIT_WORSE = 1
 
 
-def _direction(args: argparse.Namespace) -> bool:
-    return not args.lower_is_better
-
-
 def _matrix(args: argparse.Namespace) -> ScoreMatrix:
+    """The matrix DATA asks for; --lower-is-better overrides the declared direction."""
     df = load_data(args.data)
-    return build_matrix(df, benchmark=args.benchmark, metric=args.metric,
-                        higher_is_better=_direction(args))
+    m = build_matrix(df, benchmark=args.benchmark, metric=args.metric)
+    higher = not args.lower_is_better and declared_higher_is_better(args.data, df, m.benchmark,
+                                                                    m.metric)
+    return m if higher else replace(m, higher_is_better=False)
 
 
 def _test_options(args: argparse.Namespace) -> dict[str, Any]:
