@@ -542,6 +542,10 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
             label, rule=f"the file is larger than {MAX_BYTES >> 20} MB",
             fix="split it into several uploads")])
     data = _decompress(data, label)
+    if data[:4] == b"PK\x03\x04":
+        raise DataContractError([Problem(
+            label, rule="the file is a ZIP archive (an Excel workbook?), not CSV, JSON Lines "
+            "or Parquet", fix="export the sheet as CSV, or unzip the archive first")])
     kind = _detect_format(data, label, fmt)
     if kind in ("csv", "tsv"):
         sep = "\t" if kind == "tsv" else ","

@@ -1,0 +1,88 @@
+"""Shared fixtures: the public data sets, and throw-away results stores.
+
+PostgreSQL: tests that take ``pg_url`` (or ``store_url`` with the ``postgres`` param)
+get a fresh database with a random name on the server at 127.0.0.1:5432, dropped
+afterwards. Without a server they skip, unless ``SIGBOARD_REQUIRE_POSTGRES=1``
+(``.ci/run``), where a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+PG_ADMIN_URL = os.environ.get("SIGBOARD_TEST_PG_ADMIN",
+                              "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data`` (real evaluation results, see its README)."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    return SHARED_DATA
+
+
+def _dispose(url: str) -> None:
+    from engine import _store
+
+    engine = _store._ENGINES.pop(url, None)
+    if engine is not None:
+        engine.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
+    """URL of a fresh SQLite results store in a temporary directory."""
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    yield url
+    _dispose(url)
+
+
+def _pg_admin():  # type: ignore[no-untyped-def]
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT",
+                           connect_args={"connect_timeout": 3})
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001
+        engine.dispose()
+        message = f"PostgreSQL not reachable at {PG_ADMIN_URL}: {exc}"
+        if os.environ.get("SIGBOARD_REQUIRE_POSTGRES") == "1":
+            pytest.fail(message + " (SIGBOARD_REQUIRE_POSTGRES=1 makes this a failure)")
+        pytest.skip(message)
+    return engine
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """URL of a fresh PostgreSQL database (random name), dropped after the test."""
+    from sqlalchemy import text
+
+    admin = _pg_admin()
+    name = f"sigboard_test_{secrets.token_hex(6)}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        yield url
+    finally:
+        _dispose(url)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest) -> str:
+    """A fresh store URL, once on SQLite and once on PostgreSQL."""
+    name = "sqlite_url" if request.param == "sqlite" else "pg_url"
+    return str(request.getfixturevalue(name))
