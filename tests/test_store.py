@@ -1,0 +1,311 @@
+"""Results store semantics, on SQLite and on PostgreSQL (``store_url`` runs both).
+
+Reference values are built in the tests (small frames whose stored content is known
+by construction) or come from ../shared/data/README.md (humaneval + humaneval_hf =
+one 78-system benchmark of 164 examples).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import inspect, text
+
+from engine import _store_schema as S
+from engine._cli import main
+from engine._contract import DataContractError
+from engine._readers import MetricSpec
+from engine._store import ConflictError, frame_hash, open_store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def grid(systems: list[str], examples: int, *, bench: str = "b", metric: str = "acc",
+         seed: int = 0, binary: bool = True) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = [(bench, s, f"ex{e}", metric) for s in systems for e in range(examples)]
+    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric"])
+    df["value"] = (rng.random(len(df)) < 0.5).astype(float) if binary else rng.random(len(df))
+    return df
+
+
+def canon(df: pd.DataFrame) -> pd.DataFrame:
+    cols = ["benchmark", "system", "example_id", "metric", "run", "value"]
+    out = df.assign(run=df["run"] if "run" in df.columns else 0)[cols]
+    return out.astype({c: str for c in cols[:4]}).sort_values(cols[:5]).reset_index(drop=True)
+
+
+def test_import_and_load_roundtrip(store_url: str) -> None:
+    store = open_store(store_url)
+    v0 = store.data_version()
+    df = grid(["A", "B", "C"], 20, binary=False)
+    report = store.import_frame(df, filename="x.csv", uploader="ann", note="first")
+    assert report.upload_id == 1 and report.rows == 60 and report.duplicate_of is None
+    assert store.data_version() != v0
+    back = store.load_frame("b", "acc")
+    assert list(back.columns) == ["benchmark", "system", "example_id", "metric", "value", "run"]
+    pd.testing.assert_frame_equal(canon(back), canon(df), check_dtype=False)
+    assert back["system"].drop_duplicates().tolist() == ["A", "B", "C"]  # upload order kept
+    ups = store.uploads()
+    assert ups.loc[0, ["filename", "rows", "rows_stored", "uploader", "note"]].tolist() == \
+        ["x.csv", 60, 60, "ann", "first"]
+    assert len(store.load_frame("nope")) == 0 and len(store.load_frame("b", "nope")) == 0
+
+
+def test_identical_content_is_stored_once(store_url: str, tmp_path: Path) -> None:
+    store = open_store(store_url)
+    path = tmp_path / "r.csv"
+    grid(["A", "B"], 5).to_csv(path, index=False)
+    first = store.import_file(path)
+    before, version = store.dump(), store.data_version()
+    again = store.import_file(io.BytesIO(path.read_bytes()), name="copy.csv")
+    assert again.upload_id is None and again.duplicate_of == first.upload_id
+    assert "already stored as upload 1" in again.message
+    assert store.dump() == before and store.data_version() == version
+    # a frame without bytes: the hash ignores row order
+    df = grid(["C"], 5)
+    store.import_frame(df, filename="c")
+    dup = store.import_frame(df.sample(frac=1, random_state=1), filename="c-shuffled")
+    assert dup.duplicate_of is not None
+
+
+def test_collision_rejected_with_list_and_store_unchanged(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 10), filename="one.csv")
+    before, version = store.dump(), store.data_version()
+    clash = grid(["B", "C"], 12, seed=5)
+    with pytest.raises(ConflictError) as info:
+        store.import_frame(clash, filename="two.csv")
+    message = str(info.value)
+    assert message.startswith("two.csv, column 'system': 10 row(s) collide with stored results")
+    assert "benchmark=b, system=B, metric=acc, example_id=ex0, run=0" in message
+    assert "and 5 more" in message and "Fix:" in message and "add-run" in message
+    assert len(info.value.collisions) == 10
+    assert set(info.value.collisions["system"]) == {"B"}
+    assert store.dump() == before and store.data_version() == version
+
+
+def test_replace_drops_old_rows_of_colliding_systems(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 10), filename="one.csv")
+    new = grid(["B"], 4, seed=9, binary=False)
+    report = store.import_frame(new, filename="b-again.csv", on_conflict="replace")
+    assert report.replaced == 10 and report.rows == 4
+    back = store.load_frame("b", "acc")
+    assert len(back) == 14
+    pd.testing.assert_frame_equal(canon(back[back["system"] == "B"]), canon(new),
+                                  check_dtype=False)
+    assert store.uploads().set_index("upload_id")["rows_stored"].to_dict() == {2: 4, 1: 10}
+
+
+def test_add_run_stores_new_runs(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 6), filename="r0.csv")
+    store.import_frame(grid(["B"], 6, seed=1), filename="r1.csv", on_conflict="add-run")
+    store.import_frame(grid(["B", "C"], 6, seed=2), filename="r2.csv", on_conflict="add-run")
+    back = store.load_frame("b", "acc")
+    runs = back.groupby("system")["run"].apply(lambda r: sorted(set(r))).to_dict()
+    assert runs == {"A": [0], "B": [0, 1, 2], "C": [0]}  # C did not collide: stays run 0
+    cat = store.catalog()
+    assert cat.loc[0, ["systems", "examples", "rows", "runs"]].tolist() == [3, 6, 30, 3]
+
+
+def test_delete_upload_and_data_version(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 5), filename="one.csv")
+    store.import_frame(grid(["C"], 5, metric="f1", binary=False), filename="two.csv",
+                       metrics={"f1": MetricSpec(higher_is_better=False)})
+    versions = {store.data_version()}
+    assert store.delete_upload(2) == 5
+    versions.add(store.data_version())
+    assert len(versions) == 2
+    assert set(store.catalog()["metric"]) == {"acc"}
+    assert store.metric_spec("b", "f1") == MetricSpec(True, False)  # definition went too
+    with pytest.raises(ValueError, match="no such upload"):
+        store.delete_upload(2)
+    assert store.delete_upload(1) == 10 and store.is_empty()
+    assert store.catalog().empty and store.uploads().empty
+
+
+def test_catalog_metric_specs_and_stored_binary(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 5), filename="acc.csv",
+                       metrics={"acc": MetricSpec(binary=True)})
+    store.import_frame(grid(["A", "B"], 5, metric="ms", binary=False), filename="ms.csv",
+                       metrics={"ms": MetricSpec(higher_is_better=False)})
+    cat = store.catalog().set_index("metric")
+    assert cat.loc["acc", ["systems", "examples", "rows"]].tolist() == [2, 5, 10]
+    assert bool(cat.loc["acc", "binary"]) and not bool(cat.loc["ms", "binary"])
+    assert not bool(cat.loc["ms", "higher_is_better"])
+    assert store.metric_spec("b", "ms") == MetricSpec(False, False)
+    assert store.load_frame("b").attrs["metric_specs"]["acc"] == MetricSpec(True, True)
+    before = store.dump()
+    frac = grid(["C"], 5, binary=False)
+    with pytest.raises(DataContractError, match="declared binary in the store"):
+        store.import_frame(frac, filename="frac.csv")
+    assert store.dump() == before
+
+
+def test_metadata_newest_upload_wins(store_url: str) -> None:
+    store = open_store(store_url)
+    df = grid(["A", "B"], 3).assign(size=lambda d: d["system"].map({"A": "7b", "B": "70b"}),
+                                    topic=lambda d: d["example_id"].str.upper())
+    store.import_frame(df, filename="one.csv")
+    df2 = grid(["A"], 3, metric="f1").assign(size="8b")
+    store.import_frame(df2, filename="two.csv")
+    assert store.system_metadata("b").set_index("system")["size"].to_dict() == \
+        {"A": "8b", "B": "70b"}
+    assert store.example_metadata("b").set_index("example_id")["topic"].to_dict() == \
+        {"ex0": "EX0", "ex1": "EX1", "ex2": "EX2"}
+    store.delete_upload(2)
+    assert store.system_metadata("b").set_index("system")["size"].to_dict() == \
+        {"A": "7b", "B": "70b"}
+
+
+def test_html_and_formula_names_stored_verbatim(store_url: str) -> None:
+    store = open_store(store_url)
+    names = ['<img src=x onerror="alert(1)">', "=cmd|' /C calc'!A0", "+SUM(1)", "@x", "a\"b,c'd",
+             "naïve 模型 🚀", "tab\there"]
+    df = pd.DataFrame({"benchmark": "<b>bench</b>", "system": names, "example_id": "=1+1",
+                       "metric": "-m", "value": 1.0})
+    store.import_frame(df, filename="<evil>.csv")
+    back = store.load_frame("<b>bench</b>", "-m")
+    assert back["system"].tolist() == names and set(back["example_id"]) == {"=1+1"}
+    assert store.uploads()["filename"].tolist() == ["<evil>.csv"]
+
+
+def test_sqlite_wal_and_busy_timeout(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    for _ in range(2):  # every pooled connection
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == S.BUSY_TIMEOUT_MS
+
+
+def test_default_url_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("SIGBOARD_DB_URL", raising=False)
+    monkeypatch.setenv("SIGBOARD_DB_PATH", str(tmp_path / "x" / "s.db"))
+    assert S.default_url() == f"sqlite:///{tmp_path / 'x' / 's.db'}"
+    monkeypatch.setenv("SIGBOARD_DB_URL", "postgresql+psycopg://u@h/db")
+    assert S.default_url() == "postgresql+psycopg://u@h/db"
+    monkeypatch.delenv("SIGBOARD_DB_URL")
+    monkeypatch.delenv("SIGBOARD_DB_PATH")
+    assert S.default_url() == f"sqlite:///{ROOT / 'var' / 'sigboard.db'}"
+
+
+def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = open_store(sqlite_url)
+    assert store.schema_version == S.SCHEMA_VERSION == 1
+    store.import_frame(grid(["A", "B"], 3), filename="one.csv")
+    version = store.data_version()
+
+    def v1_to_v2(conn) -> None:  # type: ignore[no-untyped-def]
+        conn.execute(text("CREATE INDEX ix_test_upgrade ON uploads (created_at)"))
+
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 2)
+    monkeypatch.setitem(S.MIGRATIONS, 1, v1_to_v2)
+    upgraded = open_store(sqlite_url)
+    assert upgraded.schema_version == 2 and upgraded.data_version() != version
+    assert "ix_test_upgrade" in {i["name"] for i in inspect(upgraded.engine).get_indexes("uploads")}
+    assert len(upgraded.load_frame()) == 6  # data kept
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 1)
+    with pytest.raises(ValueError, match="newer than this sigboard"):
+        open_store(sqlite_url)
+
+
+def test_demo_data_loaded_once(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    reports = store.ensure_demo_data()
+    assert len(reports) == 8 and all(r.upload_id for r in reports)
+    cat = store.catalog().set_index("benchmark")
+    assert cat.loc["humaneval", ["systems", "examples"]].tolist() == [78, 164]  # README
+    assert bool(cat.loc["humaneval", "binary"]) and not bool(cat.loc["lcb_codegen", "binary"])
+    version = store.data_version()
+    assert store.ensure_demo_data() == [] and store.data_version() == version
+    store.delete_upload(1)
+    assert store.ensure_demo_data() == []  # only on first start, not after deletions
+
+
+def test_demo_files_match_shared_data(shared_data: Path) -> None:
+    bundled = sorted(p.name for p in (ROOT / "data").glob("*.jsonl.gz"))
+    assert bundled == sorted(p.name for p in (shared_data / "eval-arena").glob("*.jsonl.gz"))
+    for name in bundled:
+        assert (ROOT / "data" / name).read_bytes() == \
+            (shared_data / "eval-arena" / name).read_bytes()
+
+
+def test_cli_import_list_delete(sqlite_url: str, tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.csv"
+    grid(["A", "B"], 4).to_csv(path, index=False)
+    assert main(["import", str(path), "--db", sqlite_url, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["uploads"][0]["rows"] == 8 and out["uploads"][0]["upload_id"] == 1
+    assert main(["import", str(path), "--db", sqlite_url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["uploads"][0]["duplicate_of"] == 1
+    clash = tmp_path / "clash.csv"
+    grid(["B"], 4, seed=3).to_csv(clash, index=False)
+    assert main(["import", str(clash), "--db", sqlite_url]) == 2
+    assert "collide with stored results" in capsys.readouterr().err
+    assert main(["import", str(clash), "--db", sqlite_url, "--on-conflict", "add-run"]) == 0
+    capsys.readouterr()
+    assert main(["uploads", sqlite_url, "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["uploads"]
+    assert [u["upload_id"] for u in listed] == [2, 1]
+    assert main(["delete", "2", "--db", sqlite_url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows_removed"] == 4
+    assert main(["delete", "2", sqlite_url]) == 2
+    assert "no such upload" in capsys.readouterr().err
+    assert main(["import", str(path), "--db", "not-a-url"]) == 2
+
+
+def test_cli_declares_metrics(sqlite_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    grid(["A", "B"], 4, binary=False).to_csv(path, index=False)
+    assert main(["import", str(path), "--db", sqlite_url, "--lower-is-better", "acc"]) == 0
+    assert open_store(sqlite_url).metric_spec("b", "acc") == MetricSpec(False, False)
+    other = tmp_path / "r2.csv"
+    grid(["A", "B"], 4, binary=False, seed=7).to_csv(other, index=False)
+    assert main(["import", str(other), "--db", sqlite_url, "--binary", "acc",
+                 "--on-conflict", "replace"]) == 2  # 0.x values declared binary
+
+
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.permutations(list(range(24))), st.sampled_from(["reject", "add-run"]))
+def test_row_order_does_not_change_what_is_stored(tmp_path_factory: pytest.TempPathFactory,
+                                                  order: list[int], mode: str) -> None:
+    df = grid(["A", "B", "C"], 8, binary=False, seed=4)
+    results = []
+    for frame in (df, df.iloc[order]):
+        url = f"sqlite:///{tmp_path_factory.mktemp('perm') / 's.db'}"
+        store = open_store(url)
+        store.import_frame(frame, filename="x.csv", on_conflict=mode)  # type: ignore[arg-type]
+        results.append(canon(store.load_frame()))
+        store.close()
+    pd.testing.assert_frame_equal(results[0], results[1])
+    assert frame_hash(df) == frame_hash(df.iloc[order])
+
+
+def test_sqlite_dump_unchanged_by_rejections(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    store.import_frame(grid(["A", "B"], 4), filename="one.csv")
+    path = sqlite_url.removeprefix("sqlite:///")
+
+    def dump() -> list[str]:
+        with sqlite3.connect(path) as conn:
+            return list(conn.iterdump())
+
+    before = dump()
+    for bad in (grid(["A"], 2), grid(["A"], 2).assign(value=np.nan)):
+        with pytest.raises(DataContractError):
+            store.import_frame(bad, filename="bad.csv")
+    assert dump() == before
