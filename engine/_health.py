@@ -23,10 +23,27 @@ __all__ = ["HealthReport", "benchmark_health", "kendall_tau_b_binary", "sign_tes
 def sign_test_pvalues(wins_a: np.ndarray, wins_b: np.ndarray) -> np.ndarray:
     """Two-sided exact sign test p-values for arrays of (A wins, B wins) counts.
 
+    Parameters
+    ----------
+    wins_a, wins_b : array_like of int, same shape
+        Decisive battles won by A and by B (ties are not counted).
+
+    Returns
+    -------
+    ndarray of float, same shape
+        The p-values.
+
+    Notes
+    -----
     ``p = min(1, 2 · F(min(a, b); a + b, 1/2))`` with ``F`` the binomial CDF,
     i.e. ``Pr[X ≤ min(a, b) ∨ X ≥ max(a, b)]`` for ``X ~ Binom(a + b, 1/2)``
-    (eval-arena's p-value); ``a + b = 0`` gives 1. Equals
+    (eval-arena's p-value, = exact McNemar); ``a + b = 0`` gives 1. Equals
     ``scipy.stats.binomtest(a, a + b).pvalue`` element-wise.
+
+    Examples
+    --------
+    >>> sign_test_pvalues(np.array([10, 3, 0]), np.array([0, 1, 0])).round(6).tolist()
+    [0.001953, 0.625, 1.0]
     """
     a = np.asarray(wins_a, dtype=float)
     b = np.asarray(wins_b, dtype=float)
@@ -56,6 +73,12 @@ def kendall_tau_b_binary(solved: np.ndarray, quality: np.ndarray) -> np.ndarray:
     ``tau_b = S / sqrt((n0 − n1)(n0 − n2))`` with ``n0 = n(n−1)/2``,
     ``n1 = C(k, 2) + C(n − k, 2)`` (ties in ``x``, ``k`` solvers) and
     ``n2 = Σ_t t(t−1)/2`` over tie groups of ``quality`` (Kendall 1945).
+
+    Examples
+    --------
+    >>> solved = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    >>> kendall_tau_b_binary(solved, np.array([0.9, 0.5, 0.1])).round(4).tolist()
+    [0.8165, -0.8165]
     """
     x = np.asarray(solved, dtype=float)
     q = np.asarray(quality, dtype=float)

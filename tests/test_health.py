@@ -88,7 +88,8 @@ def solved_and_quality(draw):
     n_ex = draw(st.integers(1, 6))
     solved = draw(hnp.arrays(np.int8, (n_sys, n_ex), elements=st.integers(0, 1)))
     # Few distinct quality values so that ties in the ratings are common.
-    quality = draw(hnp.arrays(float, n_sys, elements=st.sampled_from([0.0, 0.25, 0.5, 1.0])))
+    values = st.one_of(st.sampled_from([0.0, 0.25, 0.5, 1.0]), st.floats(0, 1, width=32))
+    quality = draw(hnp.arrays(float, n_sys, elements=values))
     return solved.astype(float), quality
 
 
@@ -371,3 +372,12 @@ def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
     assert "skipped" in captured.err and "bleu" in captured.err
     # Asked for explicitly, the unusable slice is an error (exit code 2).
     assert main(["health", str(path), "--metric", "bleu"]) == 2
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import engine._health as health
+
+    result = doctest.testmod(health)
+    assert result.failed == 0 and result.attempted >= 3
