@@ -15,40 +15,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._kernels import exact_sign_pvalues, win_matrix
 from ._matrix import ScoreMatrix
 
-__all__ = ["HealthReport", "benchmark_health", "kendall_tau_b_binary", "sign_test_pvalues"]
-
-
-def sign_test_pvalues(wins_a: np.ndarray, wins_b: np.ndarray) -> np.ndarray:
-    """Two-sided exact sign test p-values for arrays of (A wins, B wins) counts.
-
-    Parameters
-    ----------
-    wins_a, wins_b : array_like of int, same shape
-        Decisive battles won by A and by B (ties are not counted).
-
-    Returns
-    -------
-    ndarray of float, same shape
-        The p-values.
-
-    Notes
-    -----
-    ``p = min(1, 2 · F(min(a, b); a + b, 1/2))`` with ``F`` the binomial CDF,
-    i.e. ``Pr[X ≤ min(a, b) ∨ X ≥ max(a, b)]`` for ``X ~ Binom(a + b, 1/2)``
-    (eval-arena's p-value, = exact McNemar); ``a + b = 0`` gives 1. Equals
-    ``scipy.stats.binomtest(a, a + b).pvalue`` element-wise.
-
-    Examples
-    --------
-    >>> sign_test_pvalues(np.array([10, 3, 0]), np.array([0, 1, 0])).round(6).tolist()
-    [0.001953, 0.625, 1.0]
-    """
-    a = np.asarray(wins_a, dtype=float)
-    b = np.asarray(wins_b, dtype=float)
-    p: np.ndarray = np.minimum(1.0, 2.0 * stats.binom.cdf(np.minimum(a, b), a + b, 0.5))
-    return p
+__all__ = ["HealthReport", "benchmark_health", "kendall_tau_b_binary"]
 
 
 def kendall_tau_b_binary(solved: np.ndarray, quality: np.ndarray) -> np.ndarray:
@@ -307,9 +277,10 @@ def benchmark_health(
     rating, source = _ratings(matrix, means, ratings)
 
     # Example battles and sign tests, all pairs at once.
+    # (the exact sign test is the pairwise engine's exact McNemar kernel)
     won = (x > threshold).astype(float)
-    wins = won @ (1.0 - won).T
-    pvalue = sign_test_pvalues(wins, wins.T)
+    wins = win_matrix(won, binary=True)
+    pvalue = exact_sign_pvalues(wins, wins.T, "two-sided")
     gap = np.abs(wins - wins.T) / n
     off = ~np.eye(n_sys, dtype=bool)
     sig, nonsig = off & (pvalue < alpha), off & (pvalue > alpha)

@@ -22,8 +22,14 @@ from hypothesis.extra import numpy as hnp
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
 
-from engine._health import benchmark_health, kendall_tau_b_binary, sign_test_pvalues
+from engine._health import benchmark_health, kendall_tau_b_binary
+from engine._kernels import exact_sign_pvalues
 from engine._matrix import build_matrix
+
+
+def sign_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The two-sided exact sign test as the health report calls it."""
+    return exact_sign_pvalues(a, b, "two-sided")
 
 ARENA = Path(__file__).resolve().parents[2] / "shared" / "data" / "eval-arena"
 needs_arena = pytest.mark.skipif(not ARENA.is_dir(), reason="../shared/data/eval-arena missing")
