@@ -69,7 +69,7 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def emit(payload: dict[str, Any], table: pd.DataFrame | None, fmt: str) -> None:
+def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: str) -> None:
     """Write ``payload`` as JSON, or ``table`` as aligned text."""
     if fmt == "json":
         json.dump(_jsonable(payload), sys.stdout, indent=1, ensure_ascii=False)
