@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from app.charts.network import network_html
 from engine import Leaderboard, ScoreMatrix, build_matrix, leaderboard
 from engine._health import HealthReport, benchmark_health
 from engine._store import ResultsStore, open_store
@@ -71,6 +72,13 @@ def board(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any
     opts = dict(options)
     seed = opts.pop("seed")
     return leaderboard(matrix(token, benchmark, metric), rng=seed, **opts)
+
+
+@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
+def graph_html(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
+               ) -> str:
+    """The self-contained interactive significance graph of :func:`board` (built once)."""
+    return network_html(board(token, benchmark, metric, options))
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)

@@ -19,6 +19,10 @@ import streamlit as st
 from engine._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
 PAIRINGS = ("auto", "paired", "unpaired")
+#: Panels of the significance graph and of the all-pairs section (URL values → tab labels).
+GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Groups (cliques)"}
+MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
+               "table": "Table"}
 ALPHA_RANGE = (0.001, 0.5)
 SEED_MAX = 2**32 - 1
 MAX_TEXT = 200
@@ -47,6 +51,8 @@ class View:
     fcol: str = ""
     fval: tuple[str, ...] = ()
     cols: tuple[str, ...] = ()
+    graph: str = "static"
+    panel: str = "pvalues"
 
     @property
     def paired_flag(self) -> bool | None:
@@ -171,6 +177,8 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         fcol=_text(raw, "fcol", problems),
         fval=tuple(v for v in raw.get("fval") or () if v),
         cols=tuple(v for v in raw.get("cols") or () if v),
+        graph=_choice(raw, "graph", tuple(GRAPH_TABS), default.graph, problems),
+        panel=_choice(raw, "panel", tuple(MATRIX_TABS), default.panel, problems),
     )
     return view, problems
 
@@ -279,6 +287,23 @@ def bound(widget: Callable[..., Any], label: str, param: str, current: Any, *,
     key = f"url_{param}"
     st.session_state[key] = list(current) if isinstance(current, tuple) else current
     return widget(label, key=key, on_change=_push, args=(param, key, clears), **kwargs)
+
+
+def _push_tab(param: str, key: str, tabs: Mapping[str, str]) -> None:
+    labels = {label: value for value, label in tabs.items()}
+    st.query_params[param] = labels.get(st.session_state[key], next(iter(tabs)))
+
+
+def bound_tabs(param: str, current: str, tabs: Mapping[str, str]) -> dict[str, Any]:
+    """Tabs whose selection is URL parameter ``param``; only the open one should be drawn.
+
+    Returns the tab containers by URL value; ``container.open`` tells which one is selected.
+    """
+    key = f"url_{param}"
+    st.session_state[key] = tabs[current]
+    containers = st.tabs(list(tabs.values()), key=key, on_change=_push_tab,
+                         args=(param, key, tabs))
+    return dict(zip(tabs, containers, strict=True))
 
 
 def register_pages(pages: Mapping[str, Any]) -> None:

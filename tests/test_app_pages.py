@@ -84,6 +84,25 @@ def test_every_page_renders_with_the_demo_data(db: Path, page: str) -> None:
     assert not at.warning
 
 
+@pytest.mark.parametrize("graph", ["static", "interactive", "groups"])
+def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", graph=graph)
+    no_exception(at)
+    assert params(at)["graph"] == graph
+    drawn = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    frames = at.get("iframe")
+    assert (frames if graph == "interactive" else drawn), "the open view draws its chart"
+    if graph == "groups":
+        assert "systems" in table(at, 1).columns
+
+
+@pytest.mark.parametrize("panel", ["pvalues", "effects", "pwpp", "table"])
+def test_every_all_pairs_panel_renders(db: Path, panel: str) -> None:
+    at = app("views/pairwise.py", benchmark="humaneval", panel=panel)
+    no_exception(at)
+    assert params(at)["panel"] == panel
+
+
 def test_overview_lists_benchmarks_with_health_and_links(db: Path) -> None:
     at = app()
     no_exception(at)

@@ -220,7 +220,7 @@ def test_upload_bad_then_good_file(browser: object, server: str, tmp_path: Path)
 
 def test_significance_graph_renders_offline(browser: object, server: str) -> None:
     context, page, offline, _ = _context(browser)
-    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    page.goto(f"{server}/leaderboard?benchmark=humaneval&graph=interactive")
     _title(page, "Leaderboard · humaneval")
     graph = page.frame_locator("iframe").first
     graph.locator("#mynetwork canvas").wait_for(timeout=WAIT)
@@ -237,7 +237,7 @@ def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) 
     _title(page, "Pairwise · xss-bench")
     assert _selected(page, "System B") == XSS, "the name is shown literally"
     page.get_by_text(f"vs {XSS}").first.wait_for(timeout=WAIT)
-    page.goto(f"{server}/leaderboard?benchmark=xss-bench")
+    page.goto(f"{server}/leaderboard?benchmark=xss-bench&graph=interactive")
     _title(page, "Leaderboard · xss-bench")
     page.frame_locator("iframe").first.locator("#mynetwork canvas").wait_for(timeout=WAIT)
     time.sleep(1)

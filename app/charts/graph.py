@@ -51,7 +51,7 @@ def graph_frames(board: Leaderboard) -> tuple[pd.DataFrame, pd.DataFrame]:
     edges = pairs.assign(
         x=pos.loc[pairs["system_a"], "x"].to_numpy(), y=pos.loc[pairs["system_a"], "mean"].to_numpy(),
         x2=pos.loc[pairs["system_b"], "x"].to_numpy(), y2=pos.loc[pairs["system_b"], "mean"].to_numpy(),
-        width=0.5 + 4.5 * pairs["weight"].to_numpy(),
+        width=0.3 + 3.2 * pairs["weight"].to_numpy(),
     )
     return nodes.reset_index(drop=True), edges.reset_index(drop=True)
 

@@ -26,6 +26,7 @@ _EXTERNAL_TAG = re.compile(
 )
 _EXTERNAL_REF = re.compile(r"\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", re.IGNORECASE)
 _EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
+_FIT = "<script>network.fit(); setTimeout(function () { network.fit(); }, 0);</script>\n</body>"
 WIDTH = 1000  # layout width in vis-network's coordinates (the canvas scales to fit)
 
 
@@ -76,4 +77,5 @@ def network_html(board: Leaderboard, *, height: int = 520) -> str:
                                   f"{row.pvalue_adj:.3g}, effect size {row.effect_size:.3f}"))
     net.set_options('{"interaction": {"hover": true, "navigationButtons": false}, '
                     '"edges": {"smooth": false}}')
-    return self_contained(net.generate_html(notebook=False))
+    head, _, tail = net.generate_html(notebook=False).rpartition("</body>")
+    return self_contained(head + _FIT + tail)

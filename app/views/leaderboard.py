@@ -6,7 +6,6 @@ import streamlit as st
 
 from app import data, state, widgets
 from app.charts.graph import clique_chart, clique_frame, static_graph
-from app.charts.network import network_html
 from app.downloads import safe_csv
 from app.tables import COLUMN_CONFIG, DEFAULT_COLUMNS, filter_rows, leaderboard_rows
 
@@ -21,8 +20,9 @@ st.title(f"Leaderboard · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 
+options = tuple(view.test_options().items())
 try:
-    board = data.board(token, view.benchmark, view.metric, tuple(view.test_options().items()))
+    board = data.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {exc}")
     st.stop()
@@ -78,14 +78,17 @@ with right:
 st.subheader("Significance graph")
 st.caption("Height = mean; an edge joins two systems whose difference is not significant, thicker "
            "when less significant; the best system is in red bold.")
-interactive, static, cliques = st.tabs(["Interactive", "Static", "Groups (cliques)"])
-with interactive:
-    st.iframe(network_html(board), height=560)
-with static:
-    st.altair_chart(static_graph(board), width="stretch")
-with cliques:
-    if board.pairwise.compare != "all":
-        st.info("Groups need all pairs compared; they are approximate for other comparison sets.")
-    st.altair_chart(clique_chart(board), width="stretch")
-    groups = clique_frame(board).groupby("group")["system"].agg(lambda s: ", ".join(s))
-    st.dataframe(groups.rename("systems").reset_index(), hide_index=True, width="stretch")
+tabs = state.bound_tabs("graph", view.graph, state.GRAPH_TABS)
+if tabs["static"].open:
+    tabs["static"].altair_chart(static_graph(board), width="stretch")
+if tabs["interactive"].open:
+    tabs["interactive"].iframe(data.graph_html(token, view.benchmark, view.metric, options),
+                               height=560)
+if tabs["groups"].open:
+    with tabs["groups"]:
+        if board.pairwise.compare != "all":
+            st.info("Groups need all pairs compared; with another comparison set they are "
+                    "approximate.")
+        st.altair_chart(clique_chart(board), width="stretch")
+        groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
+        st.dataframe(groups.rename("systems").reset_index(), hide_index=True, width="stretch")

@@ -66,17 +66,16 @@ if matrix.binary and result.paired:
     st.table(two_by_two(x, y, view.a, view.b))
 
 st.subheader("All pairs")
-pvalues, effects, pwpp_tab, table = st.tabs(
-    ["Adjusted p-values", "Effect sizes", "PWPP", "Table"])
-with pvalues:
-    st.altair_chart(pvalue_heatmap(result, order), width="content")
-with effects:
-    st.caption("Positive (red) when the row system is better than the column system.")
-    st.altair_chart(effect_heatmap(result, order), width="content")
-with pwpp_tab:
+tabs = state.bound_tabs("panel", view.panel, state.MATRIX_TABS)
+if tabs["pvalues"].open:
+    tabs["pvalues"].altair_chart(pvalue_heatmap(result, order), width="content")
+if tabs["effects"].open:
+    tabs["effects"].caption("Positive (red) when the row system is better than the column one.")
+    tabs["effects"].altair_chart(effect_heatmap(result, order), width="content")
+if tabs["pwpp"].open:
     top = order[:PWPP_SYSTEMS]
     if len(order) > PWPP_SYSTEMS:
-        st.caption(f"Pairs among the best {PWPP_SYSTEMS} of {len(order)} systems.")
-    st.altair_chart(pwpp(result, top), width="stretch")
-with table:
-    st.dataframe(result.table, hide_index=True, width="stretch")
+        tabs["pwpp"].caption(f"Pairs among the best {PWPP_SYSTEMS} of {len(order)} systems.")
+    tabs["pwpp"].altair_chart(pwpp(result, top), width="stretch")
+if tabs["table"].open:
+    tabs["table"].dataframe(result.table, hide_index=True, width="stretch")
