@@ -1,0 +1,236 @@
+"""find_groups: maximal cliques of the non-significance graph, compact letters, rank ranges
+(SPEC "Groups that cannot be told apart"; seed paper §5.1)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine._groups import MAX_CLIQUES, Groups, TooManyCliquesError, find_groups, letter_tokens
+
+
+def _pairs(rows: list[tuple[str, str, bool, bool]], p: float = 0.5) -> pd.DataFrame:
+    """A pairwise table: (system_a, system_b, significant, a_better) per pair."""
+    table = pd.DataFrame(
+        [(a, b, 0.001 if sig else p, sig, better) for a, b, sig, better in rows],
+        columns=["system_a", "system_b", "pvalue_adj", "significant", "a_better"])
+    return table.astype({"pvalue_adj": float, "significant": bool, "a_better": bool})
+
+
+def _three() -> Groups:
+    # A > C significant; A ~ B and B ~ C not significant (means A > B > C).
+    pairs = _pairs([("A", "B", False, True), ("A", "C", True, True), ("B", "C", False, True)])
+    return find_groups(["A", "B", "C"], [0.9, 0.8, 0.7], pairs)
+
+
+def test_hand_built_three_systems() -> None:
+    g = _three()
+    assert g.complete
+    assert g.cliques == (("A", "B"), ("B", "C"))  # best clique first, members best first
+    assert g.letters == {"A": "a", "B": "ab", "C": "b"}
+    # best rank = 1 + #significantly better; worst rank = #not significantly worse (incl. itself)
+    assert g.rank_low == {"A": 1, "B": 1, "C": 2}
+    assert g.rank_high == {"A": 2, "B": 3, "C": 3}
+    assert set(g.graph.nodes) == {"A", "B", "C"}
+    assert {frozenset(e) for e in g.graph.edges} == {frozenset("AB"), frozenset("BC")}
+    assert g.graph.edges["A", "B"]["pvalue_adj"] == 0.5
+    assert g.min_size == 2
+
+
+def test_direction_of_significance_comes_from_a_better() -> None:
+    # same graph, but the significant pair is written (C, A) with a_better False
+    pairs = _pairs([("A", "B", False, True), ("C", "A", True, False), ("B", "C", False, True)])
+    g = find_groups(["A", "B", "C"], [0.9, 0.8, 0.7], pairs)
+    assert g.rank_low == {"A": 1, "B": 1, "C": 2}
+    assert g.rank_high == {"A": 2, "B": 3, "C": 3}
+
+
+def test_all_significant_gives_singletons() -> None:
+    systems = ["A", "B", "C", "D"]
+    pairs = _pairs([(a, b, True, True) for a, b in itertools.combinations(systems, 2)])
+    g = find_groups(systems, [4, 3, 2, 1], pairs)
+    assert g.cliques == ()  # no clique of size ≥ 2
+    assert g.letters == {"A": "a", "B": "b", "C": "c", "D": "d"}  # isolated systems: own letter
+    assert g.rank_low == {"A": 1, "B": 2, "C": 3, "D": 4}
+    assert g.rank_high == g.rank_low
+    g1 = find_groups(systems, [4, 3, 2, 1], pairs, min_size=1)
+    assert g1.cliques == (("A",), ("B",), ("C",), ("D",))
+
+
+def test_none_significant_gives_one_group() -> None:
+    systems = ["A", "B", "C"]
+    pairs = _pairs([(a, b, False, True) for a, b in itertools.combinations(systems, 2)])
+    g = find_groups(systems, [1.0, 3.0, 2.0], pairs)
+    assert g.cliques == (("B", "C", "A"),)  # members in descending quality
+    assert g.letters == {"A": "a", "B": "a", "C": "a"}
+    assert g.rank_low == {"A": 1, "B": 1, "C": 1}
+    assert g.rank_high == {"A": 3, "B": 3, "C": 3}
+
+
+def test_uncompared_system_is_isolated() -> None:
+    # compare="first": only A-B and A-C tested; D appears in no pair
+    pairs = _pairs([("A", "B", False, True), ("A", "C", True, True)])
+    g = find_groups(["A", "B", "C", "D"], [4, 3, 2, 1], pairs)
+    assert g.cliques == (("A", "B"),)
+    assert g.letters["D"] and g.letters["D"] not in (g.letters["A"] + g.letters["B"])
+    assert g.rank_low["D"] == 1 and g.rank_high["D"] == 4
+
+
+def test_min_size_filters_cliques_not_letters() -> None:
+    pairs = _pairs([("A", "B", False, True), ("A", "C", True, True), ("B", "C", True, True)])
+    g = find_groups(["A", "B", "C"], [3, 2, 1], pairs, min_size=3)
+    assert g.cliques == ()
+    assert g.letters == {"A": "a", "B": "a", "C": "b"}
+    with pytest.raises(ValueError, match="min_size"):
+        find_groups(["A", "B", "C"], [3, 2, 1], pairs, min_size=0)
+
+
+def test_quality_length_must_match() -> None:
+    with pytest.raises(ValueError):
+        find_groups(["A", "B"], [1.0], _pairs([("A", "B", False, True)]))
+
+
+def test_letter_tokens() -> None:
+    t = letter_tokens(60)
+    assert t[:3] == ["a", "b", "c"] and t[25] == "z" and t[26] == "A" and t[51] == "Z"
+    assert t[52] == "a1" and t[59] == "h1"
+    assert len(set(letter_tokens(200))) == 200
+
+
+def _perfect_matching_complement(k: int) -> tuple[list[str], pd.DataFrame]:
+    """2k systems where only (s0, s1), (s2, s3), … are significant: the non-significance
+    graph is the complement of a perfect matching, the cocktail-party graph, whose maximal
+    cliques pick one vertex from every matched pair: 2^k of them (Moon & Moser 1965)."""
+    systems = [f"s{i:02d}" for i in range(2 * k)]
+    rows = [(a, b, j == i + 1 and i % 2 == 0, True)
+            for (i, a), (j, b) in itertools.combinations(enumerate(systems), 2)]
+    return systems, _pairs(rows)
+
+
+def test_clique_guard_stops_quickly() -> None:
+    systems, pairs = _perfect_matching_complement(20)  # 2^20 ≈ 1e6 maximal cliques
+    quality = list(range(len(systems), 0, -1))
+    start = time.process_time()
+    g = find_groups(systems, quality, pairs, max_cliques=100)
+    assert time.process_time() - start < 5.0  # stops after ~101 cliques, not 1e6
+    assert not g.complete
+    assert g.cliques == ()
+    assert set(g.letters.values()) == {""}
+    # rank ranges do not need cliques and are still given
+    assert g.rank_low["s00"] == 1 and g.rank_low["s01"] == 2
+    assert g.rank_high["s00"] == 39 and g.rank_high["s01"] == 40
+
+
+def test_clique_guard_counts_exactly() -> None:
+    # k = 7: exactly 2^7 = 128 maximal cliques
+    systems, pairs = _perfect_matching_complement(7)
+    quality = list(range(len(systems), 0, -1))
+    g = find_groups(systems, quality, pairs, max_cliques=128)
+    assert g.complete and len(g.cliques) == 128
+    assert all(len(c) == 7 for c in g.cliques)
+    assert not find_groups(systems, quality, pairs, max_cliques=127).complete
+    assert MAX_CLIQUES >= 128
+
+
+def test_too_many_cliques_error_is_a_runtime_error() -> None:
+    from engine._groups import _maximal_cliques
+
+    systems, pairs = _perfect_matching_complement(5)
+    g = nx.complement(nx.Graph([(systems[i], systems[i + 1]) for i in range(0, 10, 2)]))
+    with pytest.raises(TooManyCliquesError, match="more than 10 maximal cliques"):
+        _maximal_cliques(g, 10)
+    assert issubclass(TooManyCliquesError, RuntimeError)
+
+
+# ---------------------------------------------------------------- properties
+
+
+@st.composite
+def significance_tables(draw: st.DrawFn) -> tuple[list[str], list[float], pd.DataFrame]:
+    n = draw(st.integers(1, 8))
+    systems = [f"s{i}" for i in range(n)]
+    quality = draw(st.lists(st.integers(0, 5).map(float), min_size=n, max_size=n))
+    rows = []
+    for i, j in itertools.combinations(range(n), 2):
+        sig = draw(st.booleans())
+        # a significant difference goes the way of the means (ties: either way)
+        better = quality[i] > quality[j] or (quality[i] == quality[j] and draw(st.booleans()))
+        rows.append((systems[i], systems[j], sig, better))
+    return systems, quality, _pairs(rows)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=significance_tables())
+def test_groups_properties(case: tuple[list[str], list[float], pd.DataFrame]) -> None:
+    systems, quality, pairs = case
+    g = find_groups(systems, quality, pairs, min_size=1)
+    sig = {frozenset((a, b)) for a, b, s in
+           pairs[["system_a", "system_b", "significant"]].itertuples(index=False) if s}
+    calm = nx.Graph()
+    calm.add_nodes_from(systems)
+    calm.add_edges_from(p for p in itertools.combinations(systems, 2) if frozenset(p) not in sig)
+    expected = {frozenset(c) for c in nx.find_cliques(calm)}
+    # cliques: exactly the maximal cliques of the non-significance graph, best first
+    assert {frozenset(c) for c in g.cliques} == expected
+    score = dict(zip(systems, quality, strict=True))
+    for c in g.cliques:
+        assert [score[s] for s in c] == sorted((score[s] for s in c), reverse=True)
+    tops = [score[c[0]] for c in g.cliques]
+    assert tops == sorted(tops, reverse=True)
+    # compact letters: two systems share a letter iff they are not significantly different
+    for a, b in itertools.combinations(systems, 2):
+        share = bool(set(g.letters[a]) & set(g.letters[b]))
+        assert share == (frozenset((a, b)) not in sig), (a, b, g.letters)
+    assert all(g.letters[s] for s in systems)
+    # rank ranges: 1 ≤ low ≤ high ≤ n
+    n = len(systems)
+    for s in systems:
+        assert 1 <= g.rank_low[s] <= g.rank_high[s] <= n
+
+
+@pytest.mark.xfail(strict=True, reason="find_groups orders clique members that tie on quality in "
+                   "the order networkx lists them (graph insertion order and string hashing), so "
+                   "Groups.cliques — and the leaderboard's cliques — depend on the row order of "
+                   "the data and on PYTHONHASHSEED")
+def test_tied_members_have_a_canonical_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # networkx documents no order for find_cliques' output (it iterates over sets). Listing
+    # the same cliques in another order must not change the groups: ties need a canonical
+    # order (e.g. by system name, as the leaderboard table sorts tied systems).
+    systems = ["A", "B", "C", "D", "E"]
+    sig = {("A", "E"), ("B", "E")}
+    rows = [(a, b, (a, b) in sig, True) for a, b in itertools.combinations(systems, 2)]
+    quality = [2.0, 2.0, 1.0, 1.0, 0.0]  # A and B tie, C and D tie
+    base = find_groups(systems, quality, _pairs(rows))
+    original = nx.find_cliques
+    monkeypatch.setattr(nx, "find_cliques", lambda g: [c[::-1] for c in original(g)][::-1])
+    other = find_groups(systems, quality, _pairs(rows))
+    assert [set(c) for c in base.cliques] == [set(c) for c in other.cliques]  # same groups
+    assert base.cliques == other.cliques  # fails: ('B', 'A', 'D', 'C') vs ('A', 'B', 'C', 'D')
+    assert base.cliques[0] == ("A", "B", "C", "D")
+
+
+def test_letters_follow_cliques_in_order() -> None:
+    # four systems in a chain of non-significance A~B~C~D, everything else significant
+    sig = {("A", "C"), ("A", "D"), ("B", "D")}
+    rows = [(a, b, (a, b) in sig, True) for a, b in itertools.combinations("ABCD", 2)]
+    g = find_groups(list("ABCD"), [4, 3, 2, 1], _pairs(rows))
+    assert g.cliques == (("A", "B"), ("B", "C"), ("C", "D"))
+    assert g.letters == {"A": "a", "B": "ab", "C": "bc", "D": "c"}
+    assert g.rank_low == {"A": 1, "B": 1, "C": 2, "D": 3}
+    assert g.rank_high == {"A": 2, "B": 3, "C": 4, "D": 4}
+
+
+def test_many_groups_use_separated_tokens() -> None:
+    # 60 isolated systems → 60 singleton groups; beyond 52 tokens letters are space-separated
+    systems = [f"s{i:02d}" for i in range(60)]
+    rows = [(a, b, True, True) for a, b in itertools.combinations(systems, 2)]
+    g = find_groups(systems, list(np.arange(60, 0, -1.0)), _pairs(rows))
+    assert g.letters["s00"] == "a" and g.letters["s52"] == "a1"
+    assert len(set(g.letters.values())) == 60
