@@ -202,12 +202,10 @@ class ResultsStore:
 
     def uploads(self) -> pd.DataFrame:
         """Every upload, newest first, with the rows it still has in the store."""
-        u, r = S.uploads.c, S.results.c
-        live = (select(r.upload_id, func.count().label("n")).group_by(r.upload_id).subquery())
+        u = S.uploads.c
         query = (select(u.id.label("upload_id"), u.filename, u.content_hash, u.rows,
-                        func.coalesce(live.c.n, 0).label("rows_stored"), u.created_at,
-                        u.uploader, u.note, u.on_conflict)
-                 .outerjoin(live, live.c.upload_id == u.id).order_by(u.id.desc()))
+                        u.rows_stored, u.created_at, u.uploader, u.note, u.on_conflict)
+                 .order_by(u.id.desc()))
         with self._read() as conn:
             rows = conn.execute(query).all()
         cols = ["upload_id", "filename", "content_hash", "rows", "rows_stored", "created_at",
@@ -355,7 +353,8 @@ class ResultsStore:
             if len(stored):
                 replaced = self._resolve(conn, cols, stored, filename, on_conflict)
             upload_id = self._insert_upload(conn, filename=filename, content_hash=digest,
-                                            rows=len(data), created_at=_now(), uploader=uploader,
+                                            rows=len(data), rows_stored=len(data),
+                                            created_at=_now(), uploader=uploader,
                                             note=note, on_conflict=on_conflict)
             cols["upload_id"] = np.full(len(data), upload_id, dtype=np.int64)
             cols["pos"] = np.arange(len(data), dtype=np.int64)
@@ -451,10 +450,15 @@ class ResultsStore:
         r = S.results.c
         if on_conflict == "replace":
             removed = 0
+            u = S.uploads.c
             for b, mm, sy in colliding.itertuples(index=False):
-                res = conn.execute(delete(S.results).where(
-                    r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy)))
-                removed += int(res.rowcount or 0)
+                where = (r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy))
+                lost = conn.execute(select(r.upload_id, func.count()).where(*where)
+                                    .group_by(r.upload_id)).all()
+                for upload_id, n in lost:
+                    conn.execute(S.uploads.update().where(u.id == upload_id)
+                                 .values(rows_stored=u.rows_stored - n))
+                removed += int(conn.execute(delete(S.results).where(*where)).rowcount or 0)
             return removed
         # add-run: the upload's rows of each colliding group move after the highest stored run
         top = stored.groupby(group, sort=False)["run"].max().rename("top").reset_index()

@@ -16,7 +16,7 @@ default) and PostgreSQL through psycopg 3. Tables:
     One row per observation. The primary key ``(benchmark, metric, system, example,
     run)`` is both the collision check and the access path of the app's main read
     (one benchmark + metric at a time; a clustered WITHOUT ROWID table on SQLite);
-    ``upload_id`` is indexed for deletes, ``pos`` keeps the upload's row order.
+    ``pos`` keeps the upload's row order.
 ``system_meta`` / ``example_meta``
     Metadata as (name, JSON value) rows per (benchmark, system) / (benchmark,
     example_id), tagged with the upload that brought them (the newest upload wins).
@@ -81,6 +81,7 @@ uploads = Table(
     Column("filename", Text, nullable=False),
     Column("content_hash", String(64), nullable=False),
     Column("rows", Integer, nullable=False),
+    Column("rows_stored", Integer, nullable=False),  # rows minus those replaced since
     Column("created_at", String(40), nullable=False),
     Column("uploader", Text, nullable=False),
     Column("note", Text, nullable=False),
@@ -102,11 +103,11 @@ results = Table(
     Column("system_id", Integer, primary_key=True, autoincrement=False),
     Column("example_key", Integer, primary_key=True, autoincrement=False),
     Column("run", Integer, primary_key=True, autoincrement=False),
-    # no foreign key on upload_id: a per-row check would slow bulk loads
+    # No foreign key and no index on upload_id: a per-row check or a second b-tree
+    # would slow bulk loads; deleting an upload (rare) scans the table instead.
     Column("upload_id", Integer, nullable=False),
     Column("pos", Integer, nullable=False),  # row position within its upload
     Column("value", Double, nullable=False),
-    Index("ix_results_upload", "upload_id"),
     sqlite_with_rowid=False,
 )
 system_meta = Table(
