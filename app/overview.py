@@ -38,7 +38,7 @@ def health_summary(token: str, catalog: pd.DataFrame, alpha: float) -> pd.DataFr
         rows.append(_health_row(token, row.benchmark, row.metric, alpha))
         bar.progress((i + 1) / len(catalog), text=f"Checked {row.benchmark} · {row.metric}")
     bar.empty()
-    health = pd.DataFrame(rows, index=catalog.index)
+    health = pd.DataFrame(rows, index=catalog.index).astype({"suspects": "Int64"})
     base = catalog[["benchmark", "metric", "systems", "examples", "rows", "last_upload"]].copy()
     base["last_upload"] = pd.to_datetime(base["last_upload"], utc=True, errors="coerce")
     return pd.concat([base, health], axis=1)

@@ -32,6 +32,11 @@ COLUMN_CONFIG = {
 }
 
 
+def fit_height(rows: int, cap: int = 420) -> int:
+    """A dataframe height that shows ``rows`` rows without blank space (scrolls past ``cap``)."""
+    return min(cap, 38 + 35 * max(rows, 1))
+
+
 def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame) -> pd.DataFrame:
     """The engine's table with display columns and the systems' metadata joined on."""
     t = board.table

@@ -29,6 +29,18 @@ def _columns(n: int) -> int:
     return n if n <= 6 else max(6, math.ceil(math.sqrt(n) * 1.6))
 
 
+def x_positions(n: int) -> np.ndarray:
+    """Horizontal slots by rank (the position itself means nothing, seed paper §5.1).
+
+    Neighbours in rank usually have close means, so they are put several
+    columns apart (a stride coprime with the column count) and their labels
+    do not collide.
+    """
+    cols = _columns(n)
+    stride = next((k for k in range(max(cols // 3, 1), 0, -1) if math.gcd(k, cols) == 1), 1)
+    return (np.arange(n) * stride) % cols
+
+
 def insignificance(pairs: pd.DataFrame, criterion: str, alpha: float) -> np.ndarray:
     """0..1 per pair: how far from significant (1 = p-value 1 or effect size 0)."""
     if criterion == "pvalue":
@@ -41,7 +53,7 @@ def insignificance(pairs: pd.DataFrame, criterion: str, alpha: float) -> np.ndar
 def graph_frames(board: Leaderboard) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Vertices (system, mean, rank, group, x, best) and edges (non-significant pairs)."""
     nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]].copy()
-    nodes["x"] = np.arange(len(nodes)) % _columns(len(nodes))
+    nodes["x"] = x_positions(len(nodes))
     nodes["best"] = np.arange(len(nodes)) == 0
     pw = board.pairwise
     pairs = pw.table[~pw.table["significant"].astype(bool)]
@@ -67,7 +79,7 @@ def static_graph(board: Leaderboard, *, height: int = 520) -> alt.LayerChart:
     """The significance graph as an altair chart (no JavaScript beyond Streamlit's own Vega)."""
     nodes, edges = graph_frames(board)
     y_scale = _mean_scale(board, nodes["mean"])
-    x_axis = alt.X("x:Q", axis=None, scale=alt.Scale(domain=[-0.6, nodes["x"].max() + 1.4]))
+    x_axis = alt.X("x:Q", axis=None, scale=alt.Scale(domain=[-0.6, nodes["x"].max() + 2.4]))
     y_axis = alt.Y("mean:Q", title=f"mean {board.metric}", scale=y_scale)
     edge_layer = alt.Chart(edges).mark_rule(color=EDGE, opacity=0.55).encode(
         x=x_axis, y=alt.Y("y:Q", scale=y_scale, title=f"mean {board.metric}"), x2="x2:Q", y2="y2:Q",
@@ -78,10 +90,11 @@ def static_graph(board: Leaderboard, *, height: int = 520) -> alt.LayerChart:
     )
     tooltip = [alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f"),
                alt.Tooltip("rank:Q"), alt.Tooltip("group:N")]
-    point_layer = alt.Chart(nodes).mark_circle(size=140, opacity=1).encode(
-        x=x_axis, y=y_axis, tooltip=tooltip,
-        color=alt.condition("datum.best", alt.value(BEST), alt.value(NODE)),
-    )
+    points = alt.Chart(nodes).mark_circle(opacity=1).encode(x=x_axis, y=y_axis, tooltip=tooltip)
+    point_layer = (points.mark_circle(size=140, opacity=1, color=NODE)
+                   .transform_filter("!datum.best")
+                   + points.mark_circle(size=220, opacity=1, color=BEST)
+                   .transform_filter("datum.best"))
     labelled = nodes[nodes["rank"] <= LABELLED] if len(nodes) > LABELLED else nodes
     text = alt.Chart(labelled).encode(x=x_axis, y=y_axis, text="system:N", tooltip=tooltip)
     others = text.mark_text(align="left", dx=9, fontSize=12, color="#1f2933").transform_filter(
@@ -117,7 +130,7 @@ def clique_chart(board: Leaderboard, *, height: int = 420) -> alt.LayerChart:
     rules = alt.Chart(span).mark_rule(color=EDGE, strokeWidth=3).encode(
         x=x, y=alt.Y("low:Q", scale=y_scale, title=f"mean {board.metric}"), y2="high:Q")
     tooltip = [alt.Tooltip("group:O"), alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f")]
-    points = alt.Chart(frame).mark_circle(size=110, opacity=1).encode(
-        x=x, y=y, tooltip=tooltip,
-        color=alt.condition("datum.best", alt.value(BEST), alt.value(NODE)))
-    return (rules + points).properties(height=height)
+    points = alt.Chart(frame).encode(x=x, y=y, tooltip=tooltip)
+    others = points.mark_circle(size=110, opacity=1, color=NODE).transform_filter("!datum.best")
+    best = points.mark_circle(size=170, opacity=1, color=BEST).transform_filter("datum.best")
+    return (rules + others + best).properties(height=height)

@@ -24,7 +24,7 @@ def _long(square: pd.DataFrame, order: Sequence[str], value: str) -> pd.DataFram
 
 
 def _cell_size(n: int) -> int:
-    return int(max(9, min(34, 700 / max(n, 1))))
+    return int(max(11, min(34, 700 / max(n, 1))))
 
 
 def pvalue_heatmap(result: PairwiseResult, order: Sequence[str]) -> alt.Chart:
@@ -54,9 +54,10 @@ def _heatmap(frame: pd.DataFrame, order: Sequence[str], *, color: alt.Color, val
     n = len(order)
     size = _cell_size(n)
     labels = n <= 60
-    x = alt.X("B:N", sort=list(order), title="system B",
-              axis=alt.Axis(labels=labels, labelLimit=160, labelAngle=-45))
-    y = alt.Y("A:N", sort=list(order), title="system A", axis=alt.Axis(labels=labels, labelLimit=200))
+    x = alt.X("B:N", sort=list(order), title="system B", axis=alt.Axis(
+        labels=labels, labelLimit=180, labelAngle=-60, labelOverlap=False, labelFontSize=10))
+    y = alt.Y("A:N", sort=list(order), title="system A", axis=alt.Axis(
+        labels=labels, labelLimit=220, labelOverlap=False, labelFontSize=10))
     base = alt.Chart(frame).encode(x=x, y=y)
     rect = base.mark_rect().encode(
         color=color, tooltip=[alt.Tooltip("A:N"), alt.Tooltip("B:N"),
@@ -113,14 +114,17 @@ def pwpp(result: PairwiseResult, order: Sequence[str]) -> alt.LayerChart:
     colour = alt.Color("verdict:N", title=None, scale=alt.Scale(
         domain=["significant", "not significant"], range=[SIGNIFICANT, NOT_SIGNIFICANT]))
     tooltip = [alt.Tooltip("A:N"), alt.Tooltip("B:N"), alt.Tooltip("p:Q", format=".3g")]
-    y_sort = list(order)
+    y_scale = alt.Scale(domain=list(order))  # one explicit order shared by every layer
+    y_axis = alt.Axis(labelLimit=240)
     segments = alt.Chart(frame).mark_rule(strokeWidth=1.5, opacity=0.8).encode(
-        x=x, y=alt.Y("A:N", sort=y_sort, title=None), y2="B:N", color=colour, tooltip=tooltip)
+        x=x, y=alt.Y("A:N", scale=y_scale, title=None, axis=y_axis), y2="B:N", color=colour,
+        tooltip=tooltip)
     ends = pd.concat([frame.assign(system=frame["A"]), frame.assign(system=frame["B"])])
     dots = alt.Chart(ends).mark_circle(size=36, opacity=0.9).encode(
-        x=x, y=alt.Y("system:N", sort=y_sort, title=None), color=colour, tooltip=tooltip)
+        x=x, y=alt.Y("system:N", scale=y_scale, title=None, axis=y_axis), color=colour,
+        tooltip=tooltip)
     cut = alt.Chart(pd.DataFrame({"pos": [0.5]})).mark_rule(strokeDash=[4, 4], color="#1f2933")
-    return (cut.encode(x=x) + segments + dots).properties(height=max(220, 22 * len(order)))
+    return (cut.encode(x=x) + segments + dots).properties(height=alt.Step(22))
 
 
 def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) -> alt.LayerChart:
@@ -128,16 +132,21 @@ def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) 
     frame = pd.DataFrame({a: x, b: y})
     low = float(np.nanmin([np.nanmin(x), np.nanmin(y)]))
     high = float(np.nanmax([np.nanmax(x), np.nanmax(y)]))
-    scale = alt.Scale(domain=[low, high], nice=True, zero=False)
-    enc_x = alt.X("x:Q", title=a, scale=scale)
-    enc_y = alt.Y("y:Q", title=b, scale=scale)
+    if binary:
+        scale = alt.Scale(domain=[-0.3, 1.3], nice=False)
+        axis = alt.Axis(values=[0, 1], grid=False)
+    else:
+        scale, axis = alt.Scale(domain=[low, high], nice=True, zero=False), alt.Axis()
+    enc_x = alt.X("x:Q", title=a, scale=scale, axis=axis)
+    enc_y = alt.Y("y:Q", title=b, scale=scale, axis=axis)
     diagonal = alt.Chart(pd.DataFrame({"x": [low, high], "y": [low, high]})).mark_line(
         color="#8a94a6", strokeDash=[5, 4]).encode(x=enc_x, y=enc_y)
     frame.columns = ["x", "y"]
     if binary:
         counts = frame.value_counts().rename("examples").reset_index()
         points = alt.Chart(counts).mark_circle(color="#3b5b92", opacity=0.8).encode(
-            x=enc_x, y=enc_y, size=alt.Size("examples:Q", scale=alt.Scale(range=[80, 2400])),
+            x=enc_x, y=enc_y,
+            size=alt.Size("examples:Q", scale=alt.Scale(range=[200, 4000]), legend=None),
             tooltip=["x:Q", "y:Q", "examples:Q"])
         labels = alt.Chart(counts).mark_text(color="white", fontWeight="bold").encode(
             x=enc_x, y=enc_y, text="examples:Q")
@@ -147,11 +156,18 @@ def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) 
     return (diagonal + points).properties(height=360)
 
 
-def difference_histogram(diff: np.ndarray, a: str, b: str) -> alt.LayerChart:
+def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> alt.LayerChart:
     """Histogram of per-example differences A − B, with a rule at 0."""
     frame = pd.DataFrame({"diff": diff})
+    title = f"{a} − {b} (per example)"
+    if binary:  # only −1, 0, 1: one bar each
+        x = alt.X("diff:Q", title=title, scale=alt.Scale(domain=[-1.5, 1.5]),
+                  axis=alt.Axis(values=[-1, 0, 1], grid=False))
+        bars = alt.Chart(frame).mark_bar(color="#3b5b92", size=60).encode(
+            x=x, y=alt.Y("count():Q", title="examples"), tooltip=["diff:Q", "count():Q"])
+        return bars.properties(height=360)
     bars = alt.Chart(frame).mark_bar(color="#3b5b92").encode(
-        x=alt.X("diff:Q", bin=alt.Bin(maxbins=40), title=f"{a} − {b} (per example)"),
+        x=alt.X("diff:Q", bin=alt.Bin(maxbins=40), title=title),
         y=alt.Y("count():Q", title="examples"))
     zero = alt.Chart(pd.DataFrame({"diff": [0.0]})).mark_rule(color=SIGNIFICANT).encode(x="diff:Q")
     return (bars + zero).properties(height=360)

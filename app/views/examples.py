@@ -6,6 +6,7 @@ import streamlit as st
 
 from app import data, state, widgets
 from app.charts.examples import difficulty_histogram, example_system_heatmap
+from app.tables import fit_height
 
 token = data.token()
 catalog = data.catalog(token)
@@ -35,20 +36,22 @@ if report is not None:
     cols[5].metric("min. detectable diff.", f"{report.mdd:.3f}",
                    help=f"at alpha {report.alpha:g}, power {report.power:g}")
 
-    suspects, none, one = st.columns([2, 1, 2])
+    suspects, none, one = st.columns([2, 1.4, 2])
     with suspects:
         st.subheader("Suspect examples")
         st.caption("Solved more often by worse systems (tau < 0, lowest first): check their "
                    "labels and tests.")
-        st.dataframe(report.suspects, hide_index=True, width="stretch", height=300,
+        st.dataframe(report.suspects, hide_index=True, width="stretch",
+                     height=fit_height(len(report.suspects)),
                      column_config={"tau": st.column_config.NumberColumn(format="%.3f")})
     with none:
         st.subheader("Solved by none")
         st.dataframe({"example_id": list(report.no_solve)}, hide_index=True, width="stretch",
-                     height=300)
+                     height=fit_height(len(report.no_solve)))
     with one:
         st.subheader("Solved by exactly one")
-        st.dataframe(report.solved_by_one, hide_index=True, width="stretch", height=300,
+        st.dataframe(report.solved_by_one, hide_index=True, width="stretch",
+                     height=fit_height(len(report.solved_by_one)),
                      column_config={"rating": st.column_config.NumberColumn(format="%.3f")})
     st.subheader("Difficulty")
     st.altair_chart(difficulty_histogram(report.difficulty), width="stretch")

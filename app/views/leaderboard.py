@@ -7,7 +7,7 @@ import streamlit as st
 from app import data, state, widgets
 from app.charts.graph import clique_chart, clique_frame, static_graph
 from app.downloads import safe_csv
-from app.tables import COLUMN_CONFIG, DEFAULT_COLUMNS, filter_rows, leaderboard_rows
+from app.tables import COLUMN_CONFIG, DEFAULT_COLUMNS, filter_rows, fit_height, leaderboard_rows
 
 token = data.token()
 catalog = data.catalog(token)
@@ -61,7 +61,7 @@ if len(shown) < len(rows):
     st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
                          on_select="rerun", selection_mode="multi-row", key="leaderboard_table",
-                         height=min(38 + 35 * len(shown), 560))
+                         height=fit_height(len(shown), 560))
 picked = [shown["system"].iloc[i] for i in selection.selection.rows][:2]
 left, right = st.columns([3, 2])
 with left:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app import data, state
@@ -27,8 +28,12 @@ columns = st.columns(3)
 for i, row in enumerate(summary.itertuples(index=False)):
     with columns[i % 3], st.container(border=True):
         st.markdown(f"**{row.benchmark}** · {row.metric}")
-        st.caption(f"{row.systems} systems · {row.examples} examples · "
-                   f"{row.suspects if row.suspects == row.suspects else '–'} suspect examples")
-        state.link("leaderboard", "Leaderboard", icon=":material/leaderboard:",
-                   benchmark=row.benchmark, metric=row.metric, a="", b="", fcol="", fval=(),
-                   cols=())
+        suspects = "–" if pd.isna(row.suspects) else row.suspects
+        st.caption(f"{row.systems} systems · {row.examples} examples · {suspects} suspect examples")
+        target = {"benchmark": row.benchmark, "metric": row.metric, "a": "", "b": "",
+                  "fcol": "", "fval": (), "cols": ()}
+        left, right = st.columns(2)
+        with left:
+            state.link("leaderboard", "Leaderboard", icon=":material/leaderboard:", **target)
+        with right:
+            state.link("examples", "Examples", icon=":material/quiz:", **target)

@@ -58,7 +58,8 @@ with scatter:
     st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary), width="stretch")
 with histogram:
     if result.paired:
-        st.altair_chart(difference_histogram(x - y, view.a, view.b), width="stretch")
+        st.altair_chart(difference_histogram(x - y, view.a, view.b, binary=matrix.binary),
+                        width="stretch")
     else:
         st.caption("Unpaired comparison: there are no per-example differences to show.")
 if matrix.binary and result.paired:
