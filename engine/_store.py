@@ -159,7 +159,7 @@ class ResultsStore:
                 rows[c].to_numpy() for c in sio.ID_COLUMNS.values() if c in rows.columns]))])
         wanted = {"benchmark": benchmark, "metric": metric}
         df = pd.DataFrame({col: (sio.decode(rows[key].to_numpy(), texts) if key in rows.columns
-                                 else pd.Series([wanted[col]] * len(rows), dtype=str))
+                                 else sio.constant(str(wanted[col]), len(rows)))
                            for col, key in sio.ID_COLUMNS.items()})
         df = df[["benchmark", "system", "example_id", "metric"]]
         df["value"] = rows["value"].to_numpy(np.float64)

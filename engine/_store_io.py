@@ -71,9 +71,19 @@ def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:
 
 def decode(codes: np.ndarray, texts: dict[int, str]) -> pd.Series:
     """Text column for an array of label ids."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     uniques, inverse = np.unique(codes, return_inverse=True)
-    labels = np.array([texts[int(u)] for u in uniques], dtype=object)
-    return pd.Series(labels[inverse] if len(codes) else np.array([], dtype=object), dtype=str)
+    dictionary = pa.array([texts[int(u)] for u in uniques], type=pa.large_string())
+    taken = pc.take(dictionary, pa.array(inverse.astype(np.int64)))
+    dtype = pd.StringDtype("pyarrow", na_value=np.nan)  # pandas' default "str" dtype
+    return pd.Series(taken.to_pandas(types_mapper={pa.large_string(): dtype}.get), dtype=dtype)
+
+
+def constant(text: str, n: int) -> pd.Series:
+    """A text column holding ``text`` ``n`` times."""
+    return decode(np.zeros(n, dtype=np.int64), {0: text})
 
 
 def _pg_binary(frame: dict[str, np.ndarray], n: int) -> bytes:
