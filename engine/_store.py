@@ -46,6 +46,7 @@ OnConflict = Literal["reject", "replace", "add-run"]
 _CHUNK = 100_000
 _KEYS = ("benchmark_id", "metric_id", "system_id", "example_key", "run")
 _SHOWN = 5
+_DEMO_UPLOADER = "sigboard demo"
 
 
 @dataclass(frozen=True)
@@ -522,13 +523,17 @@ class ResultsStore:
         Idempotent and safe when several replicas start together: each file is one
         upload deduplicated by content hash, and a flag records that the demo ran.
         """
+        u = S.uploads.c
         with self._read() as conn:
             done = conn.execute(select(S.meta.c.value)
                                 .where(S.meta.c.key == "demo_loaded")).scalar()
-        if done or not self.is_empty():
+            # a store with user data is not "empty"; one with part of the demo (another
+            # replica is loading it, or one died half-way) is completed
+            own = conn.execute(select(u.id).where(u.uploader != _DEMO_UPLOADER).limit(1)).first()
+        if done or own is not None:
             return []
         folder = Path(directory) if directory else Path(__file__).resolve().parent.parent / "data"
-        reports = [self.import_file(path, uploader="sigboard demo", note="bundled demo data")
+        reports = [self.import_file(path, uploader=_DEMO_UPLOADER, note="bundled demo data")
                    for path in sorted(folder.glob("*.jsonl.gz"))]
         with self._write() as conn:
             conn.execute(S.meta.update().where(S.meta.c.key == "demo_loaded").values(value=1))

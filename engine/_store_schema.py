@@ -52,6 +52,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "default_url", "make_engine", "upgrade",
            "meta", "uploads", "labels", "results", "system_meta", "example_meta", "metrics_table",
@@ -211,9 +212,18 @@ def _schema_lock(conn: Connection) -> None:
 def upgrade(engine: Engine) -> int:
     """Create the schema, or upgrade it to :data:`SCHEMA_VERSION`; returns the version.
 
-    Runs in one transaction under a lock, so several processes starting at once
-    against an empty database are safe.
+    A store already at this version costs one read. Otherwise it runs in one
+    transaction under a lock, so several processes starting at once against an empty
+    database are safe.
     """
+    try:
+        with engine.connect() as conn, conn.begin():
+            current = conn.execute(select(meta.c.value)
+                                   .where(meta.c.key == "schema_version")).scalar()
+        if current == SCHEMA_VERSION:
+            return SCHEMA_VERSION
+    except DBAPIError:
+        pass  # no schema yet: create it below
     with engine.connect().execution_options(sigboard_write=True) as conn, conn.begin():
         _schema_lock(conn)
         if not inspect(conn).has_table(meta.name):

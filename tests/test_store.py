@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -221,10 +222,15 @@ def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.Mo
         open_store(sqlite_url)
 
 
-def test_demo_data_loaded_once(sqlite_url: str) -> None:
-    store = open_store(sqlite_url)
-    reports = store.ensure_demo_data()
-    assert len(reports) == 8 and all(r.upload_id for r in reports)
+@pytest.mark.parametrize("replicas", [3])
+def test_demo_data_loaded_once(store_url: str, replicas: int) -> None:
+    """Several app replicas starting at once load the demo exactly once."""
+    with ThreadPoolExecutor(replicas) as pool:
+        runs = list(pool.map(lambda _: open_store(store_url).ensure_demo_data(), range(replicas)))
+    stored = [r for reports in runs for r in reports if r.upload_id is not None]
+    assert len(stored) == 8  # one upload per bundled file, whoever stored it
+    store = open_store(store_url)
+    assert len(store.uploads()) == 8
     cat = store.catalog().set_index("benchmark")
     assert cat.loc["humaneval", ["systems", "examples"]].tolist() == [78, 164]  # README
     assert bool(cat.loc["humaneval", "binary"]) and not bool(cat.loc["lcb_codegen", "binary"])
