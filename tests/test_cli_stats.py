@@ -190,11 +190,13 @@ def test_compare_exits_1_when_candidate_is_significantly_worse(tmp_path: Path) -
     assert "mcnemar" in proc.stdout
 
 
-def test_compare_exits_0_when_candidate_is_better(tmp_path: Path) -> None:
+def test_compare_exits_0_when_candidate_is_better(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # in-process (the subprocess tests above already cover `python -m engine`'s exit codes)
     f = _csv(tmp_path / "r.csv", BASELINE_GOOD)
-    proc = _run("compare", str(f), "--baseline", "cand", "--candidate", "base", "--format", "json")
-    assert proc.returncode == 0, proc.stderr
-    d = _strict_json(proc.stdout)
+    code = main(["compare", str(f), "--baseline", "cand", "--candidate", "base", "--format", "json"])
+    assert code == 0
+    d = _strict_json(capsys.readouterr().out)
     assert d["verdict"] == "significantly better" and d["worse"] is False
     assert (d["baseline"], d["candidate"]) == ("cand", "base")
     assert d["diff"] == pytest.approx(1 - 1 / 3)

@@ -392,3 +392,67 @@ def test_single_score_side_welch() -> None:
     df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
     row = _one(pairwise_tests(build_matrix(validate_long(df))))
     assert np.isnan(row["statistic"]) and row["pvalue"] == 1.0 and not row["significant"]
+
+
+@pytest.mark.xfail(strict=True, reason="test='permutation' with paired=False on data that could be "
+                   "paired runs the paired sign-flip test: _statistics() decides pairing from "
+                   "'no NaN' instead of the pairing chosen by _choose()")
+def test_unpaired_permutation_on_pairable_data() -> None:
+    # A = [1, 2, 3], B = [4, 5, 6] share their example ids, but the user asks for unpaired
+    # tests. Two-sample permutation test of the mean difference: of the C(6, 3) = 20 splits,
+    # only the observed one reaches -3 (and one reaches +3) → p = 2 · 1/20 = 0.1
+    # (scipy.stats.permutation_test, permutation_type="independent"). The paired sign-flip
+    # test gives 2/8 = 0.25 instead.
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0])
+    ref = stats.permutation_test((a, b), lambda u, v, axis: u.mean(axis) - v.mean(axis),
+                                 permutation_type="independent", vectorized=True,
+                                 n_resamples=np.inf)
+    assert ref.pvalue == pytest.approx(0.1)
+    res = pairwise_tests(_matrix({"A": a, "B": b}), test="permutation", paired=False)
+    assert not res.paired
+    assert _one(res)["pvalue"] == pytest.approx(0.1)  # actual: 0.25
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize(("test", "paired"), [
+    ("mcnemar", True), ("sign", True), ("wilcoxon", True), ("permutation", True),
+    pytest.param("auto", True, marks=pytest.mark.xfail(strict=True, reason="one-sided paired t on "
+                 "identical columns gives p = 0.5, documented p = 1")),
+    pytest.param("auto", False, marks=pytest.mark.xfail(strict=True, reason="one-sided Welch t / "
+                 "z on identical columns gives p = 0.5, documented p = 1")),
+])
+def test_identical_columns_one_sided(test: str, paired: bool, alternative: str) -> None:
+    # pairwise_tests Notes: "identical scores → statistic 0, p = 1, effect 0" — with no
+    # alternative singled out. McNemar/sign/Wilcoxon/permutation give p = 1 for both one-sided
+    # alternatives; the t- and z-tests give 0.5 (the CDF at statistic 0).
+    for same in ([1.0, 0.0, 1.0, 1.0], [0.5, 2.0, 1.25, 3.0]):
+        if test == "mcnemar" and same[1] == 2.0:
+            continue
+        res = pairwise_tests(_matrix({"A": same, "B": same}), test=test, paired=paired,
+                             alternative=alternative)
+        row = _one(res)
+        assert row["statistic"] == 0
+        assert row["pvalue"] == 1.0
+
+
+@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # scipy, on the constant sample
+def test_welch_with_one_constant_sample() -> None:
+    # one side has zero variance, the other not: Welch's t is still defined (df = n_b - 1);
+    # reference: scipy.stats.ttest_ind(equal_var=False)
+    a, b = [1.0, 1.0, 1.0], [0.0, 1.0, 2.0, 3.5]
+    row = _one(pairwise_tests(_matrix({"A": a, "B": b}, shared=False)))
+    ref = stats.ttest_ind(a, b, equal_var=False)
+    assert row["statistic"] == pytest.approx(ref.statistic)
+    assert row["pvalue"] == pytest.approx(ref.pvalue)
+    assert row["df"] == pytest.approx(3.0)
+
+
+@pytest.mark.xfail(strict=True, reason="Welch with one score per side: p = 1 ('no evidence') but "
+                   "Cohen's d = ±inf (pooled SD with 0 degrees of freedom is taken as 0), so an "
+                   "effect-size criterion calls the pair significant")
+def test_single_score_sides_are_not_significant_by_effect_size() -> None:
+    res = pairwise_tests(_matrix({"A": [0.5], "B": [0.2]}), criterion="large")
+    row = _one(res)
+    assert row["pvalue"] == 1.0
+    assert np.isnan(row["effect_size"])  # undefined like the statistic (actual: inf)
+    assert not row["significant"]  # actual: True
