@@ -47,6 +47,7 @@ _CHUNK = 100_000
 _KEYS = ("benchmark_id", "metric_id", "system_id", "example_key", "run")
 _SHOWN = 5
 _DEMO_UPLOADER = "sigboard demo"
+_MAX_RUN = 2**31 - 1  # stored as a 32-bit integer
 
 
 @dataclass(frozen=True)
@@ -336,6 +337,11 @@ class ResultsStore:
         factorized = {col: pd.factorize(data[col], sort=False) for col in sio.ID_COLUMNS}
         run = (data["run"].to_numpy(np.int64) if "run" in data.columns
                else np.zeros(len(data), dtype=np.int64))
+        if len(run) and run.max() > _MAX_RUN:
+            raise DataContractError([Problem(
+                filename, rule=f"run {int(run.max())} is larger than {_MAX_RUN}", column="run",
+                rows=tuple(int(p) + 1 for p in np.flatnonzero(run > _MAX_RUN)),
+                fix="number repeated runs 0, 1, 2, …")])
         with self._write() as conn:
             u = S.uploads.c
             known = conn.execute(select(u.id, u.filename, u.created_at)

@@ -81,6 +81,8 @@ case("array_line.jsonl", '{"benchmark_id":"b","model":"s","example_id":"e1","pas
      "[1, 2, 3]\n", "line 2 is a JSON list, not an object", rows=[2])
 case("scalar.json", "42\n", "the JSON is not a list of objects")
 case("corrupt.parquet", b"PAR1" + b"\x00garbage" * 20 + b"PAR1", "not a readable Parquet file")
+case("huge_run.csv", "benchmark,system,example_id,metric,value,run\nb,s,e1,acc,1,0\n"
+     "b,s,e1,acc,0,99999999999\n", "run 99999999999 is larger than", column="run", rows=[2])
 case("nul_in_name.csv", HEAD + "b,sys\x00A,e1,acc,1\n", "contains a NUL character",
      column="system", rows=[1])
 case("spreadsheet.xlsx", b"PK\x03\x04" + b"\x00" * 60, "ZIP archive")
