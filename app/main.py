@@ -43,9 +43,15 @@ view, problems = state.parse_view(state.raw_params(), data.catalog(data.token())
 state.set_view(view)
 state.warn(problems)
 
-navigation.run()
 
-with links:  # drawn after the page so that the links carry its final view
-    for name, page in PAGES.items():
-        state.link(name, page.title, icon=page.icon)
-    st.caption("Every setting is in the address bar: copy it to share this exact view.")
+def _draw_links() -> None:
+    with links:
+        for name, page in PAGES.items():
+            state.link(name, page.title, icon=page.icon)
+        st.caption("Every setting is in the address bar: copy it to share this exact view.")
+
+
+try:
+    navigation.run()
+finally:  # after the page (even one that stopped early), so the links carry its final view
+    _draw_links()

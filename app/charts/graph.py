@@ -21,7 +21,7 @@ from engine._pairwise import EFFECT_THRESHOLDS
 BEST = "#d62728"
 NODE = "#3b5b92"
 EDGE = "#8a94a6"
-LABELLED = 20  # static chart: names written next to the best N vertices, tooltips for all
+LABELLED = 15  # static chart: names written next to the best N vertices, tooltips for all
 
 
 def _columns(n: int) -> int:
@@ -75,13 +75,15 @@ def _mean_scale(board: Leaderboard, values: pd.Series) -> alt.Scale:
                      zero=False, nice=False)
 
 
-def static_graph(board: Leaderboard, *, height: int = 520) -> alt.LayerChart:
+def static_graph(board: Leaderboard) -> alt.LayerChart:
     """The significance graph as an altair chart (no JavaScript beyond Streamlit's own Vega)."""
     nodes, edges = graph_frames(board)
+    height = min(900, max(420, 9 * len(nodes)))
     y_scale = _mean_scale(board, nodes["mean"])
     x_axis = alt.X("x:Q", axis=None, scale=alt.Scale(domain=[-0.6, nodes["x"].max() + 2.4]))
     y_axis = alt.Y("mean:Q", title=f"mean {board.metric}", scale=y_scale)
-    edge_layer = alt.Chart(edges).mark_rule(color=EDGE, opacity=0.55).encode(
+    opacity = 0.55 if len(edges) < 300 else 0.25
+    edge_layer = alt.Chart(edges).mark_rule(color=EDGE, opacity=opacity).encode(
         x=x_axis, y=alt.Y("y:Q", scale=y_scale, title=f"mean {board.metric}"), x2="x2:Q", y2="y2:Q",
         strokeWidth=alt.StrokeWidth("width:Q", legend=None, scale=None),
         tooltip=[alt.Tooltip("system_a:N", title="A"), alt.Tooltip("system_b:N", title="B"),
