@@ -255,7 +255,8 @@ def test_effect_size_criterion() -> None:
 
 
 def test_one_sided_alternatives_sleep() -> None:
-    # R: t.test(..., paired = TRUE, alternative = "less") → p-value = 0.001416 (= 0.002833 / 2)
+    # one-sided p is half of R's two-sided paired p-value 0.002833 (t < 0, symmetric t
+    # distribution): 0.0014165 for "less", 1 - 0.0014165 for "greater"
     m = _matrix({"g1": SLEEP_1, "g2": SLEEP_2})
     assert _one(pairwise_tests(m, alternative="less"))["pvalue"] == pytest.approx(0.0014165, abs=1e-6)
     assert _one(pairwise_tests(m, alternative="greater"))["pvalue"] == pytest.approx(1 - 0.0014165,

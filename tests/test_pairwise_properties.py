@@ -290,20 +290,21 @@ def test_permuting_systems_permutes_the_output(data: st.DataObject, test_paired:
     for r in perm.table.itertuples():
         swapped = (r.system_a, r.system_b) not in ref
         b = ref[(r.system_b, r.system_a)] if swapped else ref[(r.system_a, r.system_b)]
-        assert np.isclose(r.pvalue, b.pvalue, rtol=1e-9, atol=1e-15)
-        assert np.isclose(r.pvalue_adj, b.pvalue_adj, rtol=1e-9, atol=1e-15)
+        # rtol: the Gram-matrix products may round differently once rows are permuted
+        assert np.isclose(r.pvalue, b.pvalue, rtol=1e-7, atol=1e-15)
+        assert np.isclose(r.pvalue_adj, b.pvalue_adj, rtol=1e-7, atol=1e-15)
         assert r.significant == b.significant
         sign = -1 if swapped else 1
         if signed:
-            assert np.isclose(r.statistic, sign * b.statistic, rtol=1e-9, atol=1e-12, equal_nan=True)
-        assert np.isclose(r.effect_size, sign * b.effect_size, rtol=1e-9, atol=1e-12,
+            assert np.isclose(r.statistic, sign * b.statistic, rtol=1e-7, atol=1e-12, equal_nan=True)
+        assert np.isclose(r.effect_size, sign * b.effect_size, rtol=1e-7, atol=1e-12,
                           equal_nan=True)
         if base.paired:
             wins = (b.wins_b, b.wins_a) if swapped else (b.wins_a, b.wins_b)
             assert (r.wins_a, r.wins_b) == wins
     # the square views agree once the labels are aligned
     pd.testing.assert_frame_equal(perm.matrix().loc[list(m.systems), list(m.systems)],
-                                  base.matrix(), check_exact=False, rtol=1e-9, atol=1e-15)
+                                  base.matrix(), check_exact=False, rtol=1e-7, atol=1e-15)
 
 
 @SETTINGS
