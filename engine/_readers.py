@@ -57,7 +57,8 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 #: Numeric columns with these names are metadata, never metrics, in a wide file.
 _META_NAME = re.compile(
-    r"(^|_)(index|idx|id|len|length|tokens|seed|size|params|year|date|time|count|n)($|_)", re.I)
+    r"(^|_)(index|idx|id|len|length|tokens|seed|size|params|year|date|time|count|n|"
+    r"temperature|temp|top_p|top_k|max_tokens|version|release|batch|lr|epoch|step)($|_)", re.I)
 #: Metrics of the public formats whose direction/modality we know.
 _KNOWN_METRICS: dict[str, tuple[bool, bool | None]] = {
     "mqm_avg_score": (True, False),   # MQM penalties are negative: closer to 0 is better

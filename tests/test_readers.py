@@ -113,14 +113,15 @@ def test_aliases_and_uploaded_buffer_without_suffix() -> None:
 
 def test_wide_csv_two_metrics_and_stem_benchmark(tmp_path: Path) -> None:
     path = tmp_path / "my_bench.csv"
-    path.write_text("model,example_id,rougeL,edit_sim,size\nA,e1,0.5,0.1,7b\nA,e2,0.25,0.2,7b\n"
-                    "B,e1,0.75,0.3,13b\n")
+    path.write_text("model,example_id,rougeL,edit_sim,size,temperature\n"
+                    "A,e1,0.5,0.1,7b,0.2\nA,e2,0.25,0.2,7b,0.2\nB,e1,0.75,0.3,13b,0.7\n")
     df = read_results(path)
     assert set(df["benchmark"]) == {"my_bench"}
     assert sorted(set(df["metric"])) == ["edit_sim", "rougeL"]
     assert len(df) == 6
     _, systems, _ = split_metadata(df)
     assert systems.set_index("system")["size"].to_dict() == {"A": "7b", "B": "13b"}
+    assert systems.set_index("system")["temperature"].to_dict() == {"A": 0.2, "B": 0.7}
 
 
 def test_declared_metrics_choose_wide_columns_and_direction(tmp_path: Path) -> None:
