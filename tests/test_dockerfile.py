@@ -153,3 +153,25 @@ def test_requirements_are_pinned(name: str) -> None:
         if name == "requirements-test.txt" and line == "-r requirements.txt":
             continue
         assert _PIN.fullmatch(line), f"{name}: not pinned as name==version: {line!r}"
+
+
+def _bash_blocks(markdown: str) -> list[str]:
+    return [block.strip() for block in re.findall(r"```bash\n(.*?)```", markdown, flags=re.S)]
+
+
+def test_readme_two_commands_match_the_repository() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = _bash_blocks(readme)
+    run_app, run_tests = blocks[0], blocks[1]
+    assert "\n" not in run_app, "the first command must be a single line"
+    for part in ("python3 -m venv .venv", "pip install -r requirements.txt",
+                 "streamlit run app/main.py", "--server.address 127.0.0.1"):
+        assert part in run_app, part
+    assert run_tests == "./scripts/test.sh"
+    script = ROOT / "scripts" / "test.sh"
+    assert script.is_file() and script.stat().st_mode & 0o111, "scripts/test.sh not executable"
+    ci = ROOT / ".ci" / "run"
+    assert ci.stat().st_mode & 0o111, ".ci/run not executable"
+    assert "scripts/test.sh" in ci.read_text(encoding="utf-8")
+    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme):
+        assert (ROOT / image).is_file(), f"README image missing: {image}"
