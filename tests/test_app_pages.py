@@ -6,6 +6,7 @@ bundled demo data), so nothing touches ``var/``.
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -236,3 +237,51 @@ def test_upload_restricted_by_token(db: Path, monkeypatch: pytest.MonkeyPatch) -
     at.text_input(key="sigboard_upload_unlock_field").input("s3cret").run()
     no_exception(at)
     assert at.get("file_uploader"), "the token unlocks uploading"
+
+
+def test_examples_page_follows_a_benchmark_change(db: Path) -> None:
+    at = app("views/examples.py", benchmark="humaneval")
+    at.selectbox(key="url_benchmark").set_value("mbpp").run()
+    no_exception(at)
+    assert params(at)["benchmark"] == "mbpp"
+    assert at.title[0].value == "Examples · mbpp"
+
+
+def test_upload_history_delete_removes_the_rows(db: Path) -> None:
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload("new.csv", GOOD_CSV, "text/csv").run()
+    [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
+    newest = int(open_store(f"sqlite:///{db}").uploads()["upload_id"].iloc[0])
+    at = app("views/upload.py")
+    form = [s for s in at.selectbox if s.label.startswith("Delete an upload")][0]
+    form.set_value(newest)
+    at.checkbox[0].check()
+    [b for b in at.get("form_submit_button") if "Delete" in b.proto.label][0].click().run()
+    no_exception(at)
+    assert newest not in set(open_store(f"sqlite:///{db}").uploads()["upload_id"])
+    assert "brand-new-model" not in set(table(app("views/leaderboard.py",
+                                                  benchmark="humaneval"))["system"])
+
+
+def test_allow_list_without_login_configured_is_read_only(db: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIGBOARD_UPLOAD_ALLOW", "someone@example.org")
+    at = app("views/upload.py")
+    no_exception(at)
+    assert not at.get("file_uploader")
+    assert not [b for b in at.button if "Sign in" in b.label], "no [auth] secrets: no login"
+    assert not [s for s in at.selectbox if s.label.startswith("Delete")], "no deleting either"
+
+
+def test_metadata_filter_from_the_url(db: Path) -> None:
+    rows = "".join(f"meta-bench,{s},e{j},acc,{(j + k) % 2},{fam}\n"
+                   for k, (s, fam) in enumerate([("m1", "llama"), ("m2", "llama"), ("m3", "gpt")])
+                   for j in range(12))
+    store = open_store(f"sqlite:///{db}")
+    buffer = io.BytesIO(b"benchmark,system,example_id,metric,value,family\n" + rows.encode())
+    buffer.name = "meta.csv"
+    store.import_file(buffer)
+    at = app("views/leaderboard.py", benchmark="meta-bench", fcol="family", fval="llama")
+    no_exception(at)
+    shown = table(at)
+    assert set(shown["system"]) == {"m1", "m2"} and set(shown["family"]) == {"llama"}

@@ -34,7 +34,8 @@ widgets.notes(board.notes)
 
 rows = leaderboard_rows(board, data.system_metadata(token, view.benchmark))
 meta_columns = [c for c in rows.columns if c not in (*DEFAULT_COLUMNS, "system")]
-view, problems = state.check_choices(view, "cols", [*DEFAULT_COLUMNS, *meta_columns])
+all_columns = [*DEFAULT_COLUMNS, *meta_columns]
+view, problems = state.check_choices(view, "cols", all_columns)
 view, more = state.check_choices(view, "fcol", meta_columns)
 state.warn(problems + more)
 
@@ -51,12 +52,11 @@ with meta:
         state.warn(bad)
         state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval, options=values)
 with chosen:
-    state.bound(st.multiselect, "Columns", "cols", view.cols or DEFAULT_COLUMNS,
-                options=[*DEFAULT_COLUMNS, *meta_columns])
+    state.bound(st.multiselect, "Columns", "cols", view.cols or all_columns, options=all_columns)
 state.set_view(view)
 
 shown = filter_rows(rows, view)
-columns = ["system", *(view.cols or DEFAULT_COLUMNS)]
+columns = ["system", *(view.cols or all_columns)]
 if len(shown) < len(rows):
     st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
