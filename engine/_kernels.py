@@ -71,6 +71,11 @@ def _safe_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.where((den == 0) & (num != 0), np.copysign(np.inf, num), out)
 
 
+def _no_difference_is_p1(p: np.ndarray, spread: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    """Identical scores carry no evidence for any alternative: p = 1 (not the 0.5 of t = 0)."""
+    return np.where((spread == 0) & (diff == 0), 1.0, p)
+
+
 def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:
     """Paired t-test and paired Cohen's d (d_z) for every pair, from one Gram matrix.
 
@@ -92,7 +97,8 @@ def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) ->
     sd = np.sqrt(var)
     t = _safe_ratio(mean_diff, sd / np.sqrt(n))
     df = np.full(len(ia), float(n - 1))
-    return PairStats(t, _p_from_t(t, df, alternative), _safe_ratio(mean_diff, sd), df)
+    p = _no_difference_is_p1(_p_from_t(t, df, alternative), sd, mean_diff)
+    return PairStats(t, p, _safe_ratio(mean_diff, sd), df)
 
 
 def _summaries(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -124,11 +130,12 @@ def welch_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> 
         df = (sa + sb) ** 2 / (sa**2 / np.maximum(na - 1, 1) + sb**2 / np.maximum(nb - 1, 1))
     df = np.where(np.isfinite(df), df, na + nb - 2)
     pooled = np.sqrt(((na - 1) * va + (nb - 1) * vb) / np.maximum(na + nb - 2, 1))
-    p = _p_from_t(t, df, alternative)
+    p = _no_difference_is_p1(_p_from_t(t, df, alternative), se, diff)
+    effect = _safe_ratio(diff, pooled)
     # A side with a single score has no variance estimate: no evidence either way.
     too_small = (na < 2) | (nb < 2)
     t, p = np.where(too_small, np.nan, t), np.where(too_small, 1.0, p)
-    return PairStats(t, p, _safe_ratio(diff, pooled), df)
+    return PairStats(t, p, np.where(too_small, np.nan, effect), df)
 
 
 def two_proportion_z(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:
@@ -145,7 +152,8 @@ def two_proportion_z(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative:
     se = np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb))
     z = _safe_ratio(pa - pb, se)
     h = 2 * np.arcsin(np.sqrt(pa)) - 2 * np.arcsin(np.sqrt(pb))
-    return PairStats(z, _p_from_z(z, alternative), h, np.full(len(ia), np.nan))
+    p = _no_difference_is_p1(_p_from_z(z, alternative), se, pa - pb)
+    return PairStats(z, p, h, np.full(len(ia), np.nan))
 
 
 def win_matrix(x: np.ndarray, *, binary: bool | None = None) -> np.ndarray:

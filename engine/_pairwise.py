@@ -173,10 +173,10 @@ def _unpaired_permutation(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alterna
     return out
 
 
-def _statistics(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, test: str, alternative: str,
-                n_resamples: int, rng: np.random.Generator) -> tuple[k.PairStats, np.ndarray]:
+def _statistics(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, test: str, paired: bool,
+                alternative: str, n_resamples: int, rng: np.random.Generator
+                ) -> tuple[k.PairStats, np.ndarray]:
     """Run ``test`` on oriented scores; returns the pair statistics and the win matrix."""
-    paired = test in _PAIRED_TESTS and not np.isnan(x).any()
     binary = bool(((x == 0.0) | (x == 1.0)).all()) if paired else False
     wins = k.win_matrix(x, binary=binary) if paired else np.zeros((len(x), len(x)), dtype=np.int64)
     if test == "t":
@@ -283,7 +283,9 @@ def pairwise_tests(
     All pairs are computed at once: paired t from the Gram matrix of centred
     scores, exact McNemar from discordant counts ``X (1 - X)^T``, Welch's t and
     the z-test by broadcasting per-system summaries. Degenerate pairs:
-    identical scores → statistic 0, p = 1, effect 0; a constant non-zero
+    identical paired scores (every difference 0), or two constant unpaired
+    samples with the same value → statistic 0, p = 1 for every alternative,
+    effect 0; a constant non-zero
     difference (zero variance) → statistic ±inf, p = 0 in its direction,
     effect ±inf (as scipy's ``ttest_rel``); no discordant example in
     McNemar/sign (ties only) → statistic 0, p = 1; Welch's t with a system
@@ -309,7 +311,7 @@ def pairwise_tests(
     generator = np.random.default_rng(rng)
     x = matrix.oriented(paired=is_paired)
     ia, ja = _pairs(matrix.n_systems, compare)
-    res, wins = _statistics(x, ia, ja, test, alternative, n_resamples, generator)
+    res, wins = _statistics(x, ia, ja, test, is_paired, alternative, n_resamples, generator)
     p_adj = _adjust(res.pvalue, correction, alpha)
     raw = matrix.paired_values() if is_paired else matrix.values
     table = _table(matrix, raw, x, ia, ja, test, res, p_adj, wins, is_paired)

@@ -395,9 +395,6 @@ def test_single_score_side_welch() -> None:
     assert np.isnan(row["statistic"]) and row["pvalue"] == 1.0 and not row["significant"]
 
 
-@pytest.mark.xfail(strict=True, reason="test='permutation' with paired=False on data that could be "
-                   "paired runs the paired sign-flip test: _statistics() decides pairing from "
-                   "'no NaN' instead of the pairing chosen by _choose()")
 def test_unpaired_permutation_on_pairable_data() -> None:
     # A = [1, 2, 3], B = [4, 5, 6] share their example ids, but the user asks for unpaired
     # tests. Two-sample permutation test of the mean difference: of the C(6, 3) = 20 splits,
@@ -411,16 +408,13 @@ def test_unpaired_permutation_on_pairable_data() -> None:
     assert ref.pvalue == pytest.approx(0.1)
     res = pairwise_tests(_matrix({"A": a, "B": b}), test="permutation", paired=False)
     assert not res.paired
-    assert _one(res)["pvalue"] == pytest.approx(0.1)  # actual: 0.25
+    assert _one(res)["pvalue"] == pytest.approx(0.1)  # the paired sign-flip test would give 0.25
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less"])
 @pytest.mark.parametrize(("test", "paired"), [
     ("mcnemar", True), ("sign", True), ("wilcoxon", True), ("permutation", True),
-    pytest.param("auto", True, marks=pytest.mark.xfail(strict=True, reason="one-sided paired t on "
-                 "identical columns gives p = 0.5, documented p = 1")),
-    pytest.param("auto", False, marks=pytest.mark.xfail(strict=True, reason="one-sided Welch t / "
-                 "z on identical columns gives p = 0.5, documented p = 1")),
+    ("auto", True),
 ])
 def test_identical_columns_one_sided(test: str, paired: bool, alternative: str) -> None:
     # pairwise_tests Notes: "identical scores → statistic 0, p = 1, effect 0" — with no
@@ -437,6 +431,18 @@ def test_identical_columns_one_sided(test: str, paired: bool, alternative: str) 
 
 
 @pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # scipy, on the constant sample
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_unpaired_equal_means_one_sided_is_one_half(alternative: str) -> None:
+    # Unpaired samples with equal means but spread: t = 0 and a one-sided p of 0.5, exactly as
+    # scipy.stats.ttest_ind(equal_var=False) (only *paired* identical columns, where every
+    # difference is 0, get the documented p = 1).
+    same = [0.5, 2.0, 1.25, 3.0]
+    ref = stats.ttest_ind(same, same, equal_var=False, alternative=alternative)
+    row = _one(pairwise_tests(_matrix({"A": same, "B": same}), paired=False, alternative=alternative))
+    assert row["statistic"] == pytest.approx(ref.statistic)
+    assert row["pvalue"] == pytest.approx(ref.pvalue) == 0.5
+
+
 def test_welch_with_one_constant_sample() -> None:
     # one side has zero variance, the other not: Welch's t is still defined (df = n_b - 1);
     # reference: scipy.stats.ttest_ind(equal_var=False)
@@ -448,12 +454,9 @@ def test_welch_with_one_constant_sample() -> None:
     assert row["df"] == pytest.approx(3.0)
 
 
-@pytest.mark.xfail(strict=True, reason="Welch with one score per side: p = 1 ('no evidence') but "
-                   "Cohen's d = ±inf (pooled SD with 0 degrees of freedom is taken as 0), so an "
-                   "effect-size criterion calls the pair significant")
 def test_single_score_sides_are_not_significant_by_effect_size() -> None:
     res = pairwise_tests(_matrix({"A": [0.5], "B": [0.2]}), criterion="large")
     row = _one(res)
     assert row["pvalue"] == 1.0
-    assert np.isnan(row["effect_size"])  # undefined like the statistic (actual: inf)
-    assert not row["significant"]  # actual: True
+    assert np.isnan(row["effect_size"])  # undefined like the statistic
+    assert not row["significant"]
