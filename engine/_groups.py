@@ -134,7 +134,7 @@ def find_groups(
     except TooManyCliquesError:
         return Groups((), {s: "" for s in systems}, low, high, g, min_size, complete=False)
     ordered = sorted(
-        (tuple(sorted(c, key=lambda s: -score[s])) for c in raw),
+        (tuple(sorted(c, key=lambda s: (-score[s], s))) for c in raw),
         key=lambda c: (-score[c[0]], -float(np.mean([score[s] for s in c])), c),
     )
     tokens = letter_tokens(len(ordered))

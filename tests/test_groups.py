@@ -195,10 +195,6 @@ def test_groups_properties(case: tuple[list[str], list[float], pd.DataFrame]) ->
         assert 1 <= g.rank_low[s] <= g.rank_high[s] <= n
 
 
-@pytest.mark.xfail(strict=True, reason="find_groups orders clique members that tie on quality in "
-                   "the order networkx lists them (graph insertion order and string hashing), so "
-                   "Groups.cliques — and the leaderboard's cliques — depend on the row order of "
-                   "the data and on PYTHONHASHSEED")
 def test_tied_members_have_a_canonical_order(monkeypatch: pytest.MonkeyPatch) -> None:
     # networkx documents no order for find_cliques' output (it iterates over sets). Listing
     # the same cliques in another order must not change the groups: ties need a canonical
