@@ -24,28 +24,26 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, select, tuple_
+from sqlalchemy import Connection, Engine, case, delete, func, insert, select
 
 from . import _store_io as sio
 from . import _store_schema as S
+from . import _store_write as sw
 from ._contract import DataContractError, Problem, validate_long
 from ._readers import MetricSpec, metric_specs_of, read_bytes, read_results_bytes, split_metadata
+from ._store_write import ConflictError, OnConflict, frame_hash
 
-__all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "open_store"]
+__all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame_hash",
+           "open_store"]
 
-OnConflict = Literal["reject", "replace", "add-run"]
-_CHUNK = 100_000
-_KEYS = ("benchmark_id", "metric_id", "system_id", "example_key", "run")
-_SHOWN = 5
 _DEMO_UPLOADER = "sigboard demo"
 _MAX_RUN = 2**31 - 1  # stored as a 32-bit integer
 
@@ -61,53 +59,8 @@ class UploadReport:
     message: str = ""
 
 
-class ConflictError(DataContractError):
-    """An upload collides with stored keys; ``collisions`` holds the colliding keys."""
-
-    def __init__(self, problems: list[Problem], collisions: pd.DataFrame) -> None:
-        super().__init__(problems)
-        self.collisions = collisions
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def frame_hash(df: pd.DataFrame) -> str:
-    """SHA-256 of a table's content that does not depend on row or column order."""
-    cols = sorted(map(str, df.columns))
-    rows = pd.util.hash_pandas_object(df[cols].astype(str), index=False).to_numpy(np.uint64)
-    mixed = (rows * np.uint64(0x9E3779B97F4A7C15)) ^ (rows >> np.uint64(29))
-    with np.errstate(over="ignore"):
-        parts = [len(rows), int(rows.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(rows))
-                 if len(rows) else 0, int(mixed.sum(dtype=np.uint64))]
-    return hashlib.sha256(json.dumps([cols, parts]).encode()).hexdigest()
-
-
-def _json_scalar(value: Any) -> str | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    if value is pd.NA or value is pd.NaT:
-        return None
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return json.dumps(str(value))
-    if not isinstance(value, str | int | float | bool):
-        value = str(value)
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _meta_rows(frame: pd.DataFrame, keys: tuple[str, str], upload_id: int) -> list[dict[str, Any]]:
-    names = [c for c in frame.columns if c not in keys]
-    out: list[dict[str, Any]] = []
-    for name in names:
-        for k1, k2, v in zip(frame[keys[0]], frame[keys[1]], frame[name], strict=True):
-            encoded = _json_scalar(v)
-            if encoded is not None:
-                out.append({"upload_id": upload_id, "benchmark": k1, keys[1]: k2,
-                            "name": str(name), "value": encoded})
-    return out
 
 
 class ResultsStore:
@@ -330,9 +283,9 @@ class ResultsStore:
         specs = {**metric_specs_of(df), **(metrics or {})}
         if not validated:
             df = validate_long(df, source=filename, require_comparison=False)
-            _check_declared_binary(df, filename, specs)
+            sw.check_declared_binary(df, filename, specs)
         if digest is None:
-            digest = frame_hash(df)
+            digest = sw.frame_hash(df)
         data, sys_meta, ex_meta = split_metadata(df)
         factorized = {col: pd.factorize(data[col], sort=False) for col in sio.ID_COLUMNS}
         run = (data["run"].to_numpy(np.int64) if "run" in data.columns
@@ -350,16 +303,16 @@ class ResultsStore:
                 conn.rollback()
                 return self._duplicate_report((int(known[0]), str(known[1]), str(known[2])),
                                               filename)
-            self._check_stored_binary(conn, data, filename, specs)
+            sw.check_stored_binary(conn, data, filename, specs)
             ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
             cols = {key: sio.encode(*factorized[col], ids)
                     for col, key in sio.ID_COLUMNS.items()}
             cols["run"] = run
             replaced = 0
-            stored = self._stored_keys(conn, cols)
+            stored = sw.stored_keys(conn, cols)
             if len(stored):
-                replaced = self._resolve(conn, cols, stored, filename, on_conflict)
-            upload_id = self._insert_upload(conn, filename=filename, content_hash=digest,
+                replaced = sw.resolve(conn, cols, stored, filename, on_conflict)
+            upload_id = sw.insert_upload(conn, filename=filename, content_hash=digest,
                                             rows=len(data), rows_stored=len(data),
                                             created_at=_now(), uploader=uploader,
                                             note=note, on_conflict=on_conflict)
@@ -369,131 +322,16 @@ class ResultsStore:
             sio.insert_results(conn, cols, len(data), self.after_chunk)
             for table, frame, key in ((S.system_meta, sys_meta, "system"),
                                       (S.example_meta, ex_meta, "example_id")):
-                rows = _meta_rows(frame, ("benchmark", key), upload_id)
+                rows = sw.meta_rows(frame, ("benchmark", key), upload_id)
                 if rows:
                     conn.execute(insert(table), rows)
-            self._upsert_metrics(conn, data, specs, upload_id)
+            sw.upsert_metrics(conn, data, specs, upload_id)
             if conn.dialect.name == "postgresql" and len(data) >= 50_000:
                 conn.exec_driver_sql("ANALYZE results")
         what = f"{len(data)} rows stored as upload {upload_id}"
         if replaced:
             what += f", {replaced} stored rows replaced"
         return UploadReport(upload_id, len(data), replaced=replaced, message=f"{filename}: {what}")
-
-    def _check_stored_binary(self, conn: Connection, data: pd.DataFrame, filename: str,
-                             specs: Mapping[str, MetricSpec]) -> None:
-        m = S.metrics_table.c
-        pairs = data[["benchmark", "metric"]].drop_duplicates()
-        declared = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
-            m.binary.is_(True))).all()}
-        problems = []
-        for b, mm in pairs.itertuples(index=False):
-            if (b, mm) not in declared or (mm in specs and specs[mm].binary is False):
-                continue
-            mask = ((data["benchmark"] == b) & (data["metric"] == mm)
-                    & ~data["value"].isin([0.0, 1.0])).to_numpy()
-            if mask.any():
-                rows = tuple(int(p) + 1 for p in np.flatnonzero(mask))
-                problems.append(Problem(
-                    filename, rule=f"metric {mm!r} of benchmark {b!r} is declared binary in the "
-                    f"store, but this upload has the value {data['value'].to_numpy()[mask][0]:g}",
-                    column="value", rows=rows, fix="score it 0 or 1, or declare it numeric"))
-        if problems:
-            raise DataContractError(problems)
-
-    @staticmethod
-    def _insert_upload(conn: Connection, **values: Any) -> int:
-        key = conn.execute(insert(S.uploads).values(**values)).inserted_primary_key
-        assert key is not None
-        return int(key[0])
-
-    def _stored_keys(self, conn: Connection, cols: dict[str, np.ndarray]) -> pd.DataFrame:
-        """Stored (benchmark, metric, system, example, run) ids of the upload's systems."""
-        r = S.results.c
-        group = ["benchmark_id", "metric_id", "system_id"]
-        upload = pd.DataFrame({k: cols[k] for k in group}).drop_duplicates()
-        frames = []
-        for pair, part in upload.groupby(["benchmark_id", "metric_id"], sort=False):
-            b, mm = (int(x) for x in pair)  # type: ignore[union-attr,call-overload]
-            systems = [int(x) for x in part["system_id"]]
-            for i in range(0, len(systems), 1000):
-                rows = conn.execute(select(r.benchmark_id, r.metric_id, r.system_id,
-                                           r.example_key, r.run)
-                                    .where(r.benchmark_id == b, r.metric_id == mm,
-                                           r.system_id.in_(systems[i:i + 1000]))).all()
-                if rows:
-                    frames.append(pd.DataFrame.from_records(rows, columns=[*_KEYS]))
-        if not frames:
-            return pd.DataFrame(columns=[*_KEYS])
-        return pd.concat(frames, ignore_index=True).astype("int64")
-
-    def _resolve(self, conn: Connection, cols: dict[str, np.ndarray], stored: pd.DataFrame,
-                 filename: str, on_conflict: OnConflict) -> int:
-        """Apply the conflict policy; returns rows replaced (``cols['run']`` may shift)."""
-        upload = pd.DataFrame({k: cols[k] for k in _KEYS})
-        hits = upload.merge(stored, on=list(_KEYS), how="inner")
-        if hits.empty:
-            return 0
-        group = ["benchmark_id", "metric_id", "system_id"]
-        if on_conflict == "reject":
-            texts = sio.label_texts(conn, np.unique(hits[group + ["example_key"]].to_numpy()))
-            named = pd.DataFrame({
-                "benchmark": [texts[i] for i in hits["benchmark_id"]],
-                "system": [texts[i] for i in hits["system_id"]],
-                "metric": [texts[i] for i in hits["metric_id"]],
-                "example_id": [texts[i] for i in hits["example_key"]],
-                "run": hits["run"].to_numpy()})
-            shown = "; ".join(
-                f"benchmark={h.benchmark}, system={h.system}, metric={h.metric}, "
-                f"example_id={h.example_id}, run={h.run}"
-                for h in named.head(_SHOWN).itertuples(index=False))
-            more = f" and {len(hits) - _SHOWN} more" if len(hits) > _SHOWN else ""
-            raise ConflictError([Problem(
-                filename, column="system",
-                rule=f"{len(hits)} row(s) collide with stored results ({shown}{more})",
-                fix="choose on-conflict 'replace' to replace the stored rows of these systems, "
-                    "or 'add-run' to store this upload as a new run")], named)
-        colliding = hits[group].drop_duplicates()
-        r = S.results.c
-        if on_conflict == "replace":
-            removed = 0
-            u = S.uploads.c
-            for b, mm, sy in colliding.itertuples(index=False):
-                where = (r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy))
-                lost = conn.execute(select(r.upload_id, func.count()).where(*where)
-                                    .group_by(r.upload_id)).all()
-                for upload_id, n in lost:
-                    conn.execute(S.uploads.update().where(u.id == upload_id)
-                                 .values(rows_stored=u.rows_stored - n))
-                removed += int(conn.execute(delete(S.results).where(*where)).rowcount or 0)
-            return removed
-        # add-run: the upload's rows of each colliding group move after the highest stored run
-        top = stored.groupby(group, sort=False)["run"].max().rename("top").reset_index()
-        first = upload.groupby(group, sort=False)["run"].min().rename("first").reset_index()
-        shift = colliding.merge(top, on=group).merge(first, on=group)
-        shift["delta"] = shift["top"] + 1 - shift["first"]
-        delta = upload[group].merge(shift[[*group, "delta"]], on=group, how="left", sort=False)
-        cols["run"] = cols["run"] + delta["delta"].fillna(0).to_numpy(np.int64)
-        return 0
-
-    def _upsert_metrics(self, conn: Connection, data: pd.DataFrame,
-                        specs: Mapping[str, MetricSpec], upload_id: int) -> None:
-        m = S.metrics_table.c
-        pairs = list(data[["benchmark", "metric"]].drop_duplicates().itertuples(index=False))
-        existing = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
-            tuple_(m.benchmark, m.metric).in_([tuple(p) for p in pairs]))).all()} if pairs else set()
-        for b, mm in pairs:
-            spec = specs.get(mm)
-            if (b, mm) not in existing:
-                spec = spec or MetricSpec()
-                conn.execute(insert(S.metrics_table).values(
-                    benchmark=b, metric=mm, higher_is_better=spec.higher_is_better,
-                    binary=spec.binary, upload_id=upload_id))
-            elif spec is not None:
-                conn.execute(S.metrics_table.update().where(and_(
-                    m.benchmark == b, m.metric == mm)).values(
-                    higher_is_better=spec.higher_is_better, binary=spec.binary,
-                    upload_id=upload_id))
 
     def delete_upload(self, upload_id: int) -> int:
         """Delete an upload with its results and metadata; returns the result rows removed."""
@@ -544,23 +382,6 @@ class ResultsStore:
         with self._write() as conn:
             conn.execute(S.meta.update().where(S.meta.c.key == "demo_loaded").values(value=1))
         return reports
-
-
-def _check_declared_binary(df: pd.DataFrame, filename: str,
-                           specs: Mapping[str, MetricSpec]) -> None:
-    problems = []
-    for metric, spec in specs.items():
-        if spec.binary is not True:
-            continue
-        mask = ((df["metric"] == metric) & ~df["value"].isin([0.0, 1.0])).to_numpy()
-        if mask.any():
-            problems.append(Problem(
-                filename, rule=f"metric {metric!r} is declared binary but has the value "
-                f"{df['value'].to_numpy()[mask][0]:g}", column="value",
-                rows=tuple(int(p) + 1 for p in np.flatnonzero(mask)),
-                fix="score binary metrics as 0 or 1, or declare the metric numeric"))
-    if problems:
-        raise DataContractError(problems)
 
 
 _ENGINES: dict[str, Engine] = {}
