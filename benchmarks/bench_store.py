@@ -52,12 +52,19 @@ def run(url: str, path: Path, label: str) -> None:
     report = store.import_file(path)
     t1 = time.perf_counter()
     frame = store.load_frame("bench0", "acc")
+    t_load = time.perf_counter()
     matrix = build_matrix(frame, benchmark="bench0", metric="acc")
     t2 = time.perf_counter()
+    store.catalog()
+    t3 = time.perf_counter()
+    for _ in range(100):
+        store.data_version()
+    t4 = time.perf_counter()
     print(f"{label:10s} import {report.rows:>9,d} rows: {t1 - t0:6.2f} s "
           f"({report.rows / (t1 - t0):,.0f} rows/s); load bench0/acc "
           f"{len(frame):,d} rows as {matrix.n_systems}x{matrix.n_examples} matrix: "
-          f"{t2 - t1:5.2f} s")
+          f"{t2 - t1:5.2f} s (load_frame {t_load - t1:4.2f} s); catalog {t3 - t2:4.2f} s; data_version "
+          f"{(t4 - t3) * 10:4.2f} ms")
     store.close()
 
 
