@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, state, widgets
-from app.charts.graph import clique_chart, clique_frame, static_graph
+from app import data, sections, state, widgets
 from app.downloads import safe_csv
-from app.tables import COLUMN_CONFIG, DEFAULT_COLUMNS, filter_rows, fit_height, leaderboard_rows
+from app.tables import COLUMN_CONFIG, filter_rows, fit_height, leaderboard_rows
 
 token = data.token()
 catalog = data.catalog(token)
@@ -33,30 +32,8 @@ st.caption(f"{len(board.table)} systems · {direction} {view.metric} is better �
 widgets.notes(board.notes)
 
 rows = leaderboard_rows(board, data.system_metadata(token, view.benchmark))
-meta_columns = [c for c in rows.columns if c not in (*DEFAULT_COLUMNS, "system")]
-all_columns = [*DEFAULT_COLUMNS, *meta_columns]
-view, problems = state.check_choices(view, "cols", all_columns)
-view, more = state.check_choices(view, "fcol", meta_columns)
-state.warn(problems + more)
-
-search, meta, chosen = st.columns([2, 2, 3])
-with search:
-    state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
-with meta:
-    state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
-                format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
-                disabled=not meta_columns)
-    if view.fcol:
-        values = sorted(rows[view.fcol].dropna().astype(str).unique())
-        view, bad = state.check_choices(view, "fval", values)
-        state.warn(bad)
-        state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval, options=values)
-with chosen:
-    state.bound(st.multiselect, "Columns", "cols", view.cols or all_columns, options=all_columns)
-state.set_view(view)
-
+view, columns = sections.table_controls(view, rows)
 shown = filter_rows(rows, view)
-columns = ["system", *(view.cols or all_columns)]
 if len(shown) < len(rows):
     st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
@@ -75,20 +52,4 @@ with right:
                        file_name=f"{view.benchmark}-{view.metric}-leaderboard.csv",
                        mime="text/csv", on_click="ignore")
 
-st.subheader("Significance graph")
-st.caption("Height = mean; an edge joins two systems whose difference is not significant, thicker "
-           "when less significant; the best system is in red bold.")
-tabs = state.bound_tabs("graph", view.graph, state.GRAPH_TABS)
-if tabs["static"].open:
-    tabs["static"].altair_chart(static_graph(board), width="stretch")
-if tabs["interactive"].open:
-    tabs["interactive"].iframe(data.graph_html(token, view.benchmark, view.metric, options),
-                               height=560)
-if tabs["groups"].open:
-    with tabs["groups"]:
-        if board.pairwise.compare != "all":
-            st.info("Groups need all pairs compared; with another comparison set they are "
-                    "approximate.")
-        st.altair_chart(clique_chart(board), width="stretch")
-        groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
-        st.dataframe(groups.rename("systems").reset_index(), hide_index=True, width="stretch")
+sections.significance_graph(board, view, token, options)

@@ -1,0 +1,117 @@
+"""Page sections with several widgets and charts, kept out of the page scripts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from app import data, state
+from app.charts.graph import clique_chart, clique_frame, static_graph
+from app.charts.pairwise import (
+    difference_histogram,
+    effect_heatmap,
+    pair_scatter,
+    pvalue_heatmap,
+    pwpp,
+    two_by_two,
+)
+from app.pairs import PWPP_SYSTEMS, pair_scores, pair_summary
+from app.state import View
+from app.tables import DEFAULT_COLUMNS
+from engine import Leaderboard, PairwiseResult, ScoreMatrix
+
+
+def table_controls(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
+    """Search, metadata filter and column choice above the leaderboard; returns the columns."""
+    meta_columns = [c for c in rows.columns if c not in (*DEFAULT_COLUMNS, "system")]
+    all_columns = [*DEFAULT_COLUMNS, *meta_columns]
+    view, problems = state.check_choices(view, "cols", all_columns)
+    view, more = state.check_choices(view, "fcol", meta_columns)
+    state.warn(problems + more)
+    search, meta, chosen = st.columns([2, 2, 3])
+    with search:
+        state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
+    with meta:
+        state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
+                    format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
+                    disabled=not meta_columns)
+        if view.fcol:
+            values = sorted(rows[view.fcol].dropna().astype(str).unique())
+            view, bad = state.check_choices(view, "fval", values)
+            state.warn(bad)
+            state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval, options=values)
+    with chosen:
+        state.bound(st.multiselect, "Columns", "cols", view.cols or all_columns,
+                    options=all_columns)
+    state.set_view(view)
+    return view, ["system", *(view.cols or all_columns)]
+
+
+def significance_graph(board: Leaderboard, view: View, token: str,
+                       options: tuple[tuple[str, Any], ...]) -> None:
+    """The graph in three views (static, interactive, cliques); only the open one is drawn."""
+    st.subheader("Significance graph")
+    st.caption("Height = mean; an edge joins two systems whose difference is not significant, "
+               "thicker when less significant; the best system is in red bold.")
+    tabs = state.bound_tabs("graph", view.graph, state.GRAPH_TABS)
+    if tabs["static"].open:
+        tabs["static"].altair_chart(static_graph(board), width="stretch")
+    if tabs["interactive"].open:
+        tabs["interactive"].iframe(data.graph_html(token, view.benchmark, view.metric, options),
+                                   height=560)
+    if tabs["groups"].open:
+        with tabs["groups"]:
+            if board.pairwise.compare != "all":
+                st.info("Groups need all pairs compared; with another comparison set they are "
+                        "approximate.")
+            st.altair_chart(clique_chart(board), width="stretch")
+            groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
+            st.dataframe(groups.rename("systems").reset_index(), hide_index=True,
+                         width="stretch")
+
+
+def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
+    """Pick two systems; their test, per-example scatter, differences and 2×2 table."""
+    order = list(board.table["system"])
+    left, right = st.columns(2)
+    with left:
+        state.bound(st.selectbox, "System A", "a", view.a, options=order)
+    with right:
+        state.bound(st.selectbox, "System B", "b", view.b,
+                    options=[s for s in order if s != view.a] or order)
+    paired = board.pairwise.paired
+    x, y = pair_scores(matrix, view.a, view.b, paired=paired)
+    st.markdown(pair_summary(board.pairwise, view.a, view.b, len(x),
+                             higher_is_better=board.higher_is_better))
+    scatter, histogram = st.columns(2)
+    with scatter:
+        st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary),
+                        width="stretch")
+    with histogram:
+        if paired:
+            st.altair_chart(difference_histogram(x - y, view.a, view.b, binary=matrix.binary),
+                            width="stretch")
+        else:
+            st.caption("Unpaired comparison: there are no per-example differences to show.")
+    if matrix.binary and paired:
+        st.markdown("**2×2 table** (discordant cells drive McNemar's test)")
+        st.table(two_by_two(x, y, view.a, view.b))
+
+
+def all_pairs(result: PairwiseResult, order: list[str], view: View) -> None:
+    """Adjusted p-values, effect sizes, the PWPP and the raw table; only the open tab is drawn."""
+    tabs = state.bound_tabs("panel", view.panel, state.MATRIX_TABS)
+    if tabs["pvalues"].open:
+        tabs["pvalues"].altair_chart(pvalue_heatmap(result, order), width="content")
+    if tabs["effects"].open:
+        tabs["effects"].caption("Positive (red): the row system is better than the column one.")
+        tabs["effects"].altair_chart(effect_heatmap(result, order), width="content")
+    if tabs["pwpp"].open:
+        top = order[:PWPP_SYSTEMS]
+        if len(order) > PWPP_SYSTEMS:
+            tabs["pwpp"].caption(f"Pairs among the best {PWPP_SYSTEMS} of {len(order)} systems.")
+        tabs["pwpp"].altair_chart(pwpp(result, top), width="stretch")
+    if tabs["table"].open:
+        tabs["table"].dataframe(result.table, hide_index=True, width="stretch")
