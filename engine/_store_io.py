@@ -70,15 +70,11 @@ def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:
 
 
 def decode(codes: np.ndarray, texts: dict[int, str]) -> pd.Series:
-    """Text column for an array of label ids."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+    """Text column (object dtype, as :func:`validate_long` returns) for label ids."""
     uniques, inverse = np.unique(codes, return_inverse=True)
-    dictionary = pa.array([texts[int(u)] for u in uniques], type=pa.large_string())
-    taken = pc.take(dictionary, pa.array(inverse.astype(np.int64)))
-    dtype = pd.StringDtype("pyarrow", na_value=np.nan)  # pandas' default "str" dtype
-    return pd.Series(taken.to_pandas(types_mapper={pa.large_string(): dtype}.get), dtype=dtype)
+    labels = np.empty(len(uniques), dtype=object)
+    labels[:] = [texts[int(u)] for u in uniques]
+    return pd.Series(labels[inverse], dtype=object)
 
 
 def constant(text: str, n: int) -> pd.Series:

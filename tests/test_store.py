@@ -22,7 +22,7 @@ from sqlalchemy import inspect, text
 
 from engine import _store_schema as S
 from engine._cli import main
-from engine._contract import DataContractError
+from engine._contract import DataContractError, validate_long
 from engine._readers import MetricSpec
 from engine._store import ConflictError, frame_hash, open_store
 
@@ -200,6 +200,21 @@ def test_default_url_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.delenv("SIGBOARD_DB_URL")
     monkeypatch.delenv("SIGBOARD_DB_PATH")
     assert S.default_url() == f"sqlite:///{ROOT / 'var' / 'sigboard.db'}"
+
+
+def test_postgres_url_without_driver_uses_psycopg() -> None:
+    engine = S.make_engine("postgresql://u@127.0.0.1:1/db")
+    assert engine.url.drivername == "postgresql+psycopg"
+    engine.dispose()
+
+
+def test_loaded_frame_is_canonical(store_url: str) -> None:
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 4).assign(run=[0, 1] * 4), filename="r.csv")
+    back = store.load_frame()
+    again = validate_long(back)
+    pd.testing.assert_frame_equal(back, again)
+    assert back["run"].tolist() == [0, 1] * 4 and back["value"].dtype == np.float64
 
 
 def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
