@@ -430,7 +430,6 @@ def test_identical_columns_one_sided(test: str, paired: bool, alternative: str) 
         assert row["pvalue"] == 1.0
 
 
-@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # scipy, on the constant sample
 @pytest.mark.parametrize("alternative", ["greater", "less"])
 def test_unpaired_equal_means_one_sided_is_one_half(alternative: str) -> None:
     # Unpaired samples with equal means but spread: t = 0 and a one-sided p of 0.5, exactly as
@@ -443,6 +442,7 @@ def test_unpaired_equal_means_one_sided_is_one_half(alternative: str) -> None:
     assert row["pvalue"] == pytest.approx(ref.pvalue) == 0.5
 
 
+@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # scipy, on the constant sample
 def test_welch_with_one_constant_sample() -> None:
     # one side has zero variance, the other not: Welch's t is still defined (df = n_b - 1);
     # reference: scipy.stats.ttest_ind(equal_var=False)
