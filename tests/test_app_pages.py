@@ -285,3 +285,15 @@ def test_metadata_filter_from_the_url(db: Path) -> None:
     no_exception(at)
     shown = table(at)
     assert set(shown["system"]) == {"m1", "m2"} and set(shown["family"]) == {"llama"}
+
+
+def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
+    at.query_params["benchmark"] = "humaneval"
+    at.query_params["cols"] = ["rank", "mean"]
+    at.switch_page("views/leaderboard.py").run()
+    no_exception(at)
+    assert list(table(at).columns) == ["system", "rank", "mean"]
+    at.multiselect(key="url_cols").select("Elo").run()
+    assert list(table(at).columns) == ["system", "rank", "mean", "Elo"]
+    assert at.query_params["cols"] == ["rank", "mean", "Elo"]
