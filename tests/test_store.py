@@ -237,18 +237,30 @@ def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.Mo
         open_store(sqlite_url)
 
 
-@pytest.mark.parametrize("replicas", [3])
-def test_demo_data_loaded_once(store_url: str, replicas: int) -> None:
-    """Several app replicas starting at once load the demo exactly once."""
-    with ThreadPoolExecutor(replicas) as pool:
-        runs = list(pool.map(lambda _: open_store(store_url).ensure_demo_data(), range(replicas)))
+def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
+    """Several app replicas starting at once load the demo exactly once.
+
+    SQLite loads the whole bundled demo; PostgreSQL the two humaneval files (same
+    reference figures, a tenth of the rows) to keep the test quick.
+    """
+    folder = ROOT / "data"
+    if store_url.startswith("postgresql"):
+        folder = tmp_path / "demo"
+        folder.mkdir()
+        for name in ("humaneval.jsonl.gz", "humaneval_hf.jsonl.gz"):
+            (folder / name).write_bytes((ROOT / "data" / name).read_bytes())
+    files = len(list(folder.glob("*.jsonl.gz")))
+    with ThreadPoolExecutor(3) as pool:
+        runs = list(pool.map(lambda _: open_store(store_url).ensure_demo_data(folder), range(3)))
     stored = [r for reports in runs for r in reports if r.upload_id is not None]
-    assert len(stored) == 8  # one upload per bundled file, whoever stored it
+    assert len(stored) == files  # one upload per bundled file, whoever stored it
     store = open_store(store_url)
-    assert len(store.uploads()) == 8
+    assert len(store.uploads()) == files
     cat = store.catalog().set_index("benchmark")
     assert cat.loc["humaneval", ["systems", "examples"]].tolist() == [78, 164]  # README
-    assert bool(cat.loc["humaneval", "binary"]) and not bool(cat.loc["lcb_codegen", "binary"])
+    assert bool(cat.loc["humaneval", "binary"])
+    if files == 8:
+        assert not bool(cat.loc["lcb_codegen", "binary"])  # fractions of samples
     version = store.data_version()
     assert store.ensure_demo_data() == [] and store.data_version() == version
     store.delete_upload(1)
@@ -299,20 +311,16 @@ def test_cli_declares_metrics(sqlite_url: str, tmp_path: Path) -> None:
                  "--on-conflict", "replace"]) == 2  # 0.x values declared binary
 
 
-@settings(max_examples=4, deadline=None,
+@settings(max_examples=5, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.permutations(list(range(24))), st.sampled_from(["reject", "add-run"]))
 def test_row_order_does_not_change_what_is_stored(tmp_path_factory: pytest.TempPathFactory,
                                                   order: list[int], mode: str) -> None:
-    df = grid(["A", "B", "C"], 8, binary=False, seed=4)
-    results = []
-    for frame in (df, df.iloc[order]):
-        url = f"sqlite:///{tmp_path_factory.mktemp('perm') / 's.db'}"
-        store = open_store(url)
-        store.import_frame(frame, filename="x.csv", on_conflict=mode)  # type: ignore[arg-type]
-        results.append(canon(store.load_frame()))
-        store.close()
-    pd.testing.assert_frame_equal(results[0], results[1])
+    df = grid(["A", "B", "C"], 8, binary=False, seed=4)  # 24 rows, keys unique by construction
+    store = open_store(f"sqlite:///{tmp_path_factory.mktemp('perm') / 's.db'}")
+    store.import_frame(df.iloc[order], filename="x.csv", on_conflict=mode)  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(canon(store.load_frame()), canon(df), check_dtype=False)
+    store.close()
     assert frame_hash(df) == frame_hash(df.iloc[order])
 
 
