@@ -222,12 +222,17 @@ def test_wilcoxon_equals_scipy(x: np.ndarray, alternative: str) -> None:
 
 
 def test_wilcoxon_small_sample_with_ties_equals_scipy() -> None:
-    # n = 6 with ties and a zero: scipy's exhaustive-permutation path (2^5 sign patterns)
-    x = np.array([[1.0, 2.0, 2.0, 3.0, 0.5, 4.0], [0.0, 1.0, 1.0, 3.0, 1.5, 1.0]])
+    # n = 6: the pair (0, 1) has ties and a zero difference (scipy: exhaustive permutations),
+    # the pairs with system 2 have neither (scipy: exact null distribution). The engine runs
+    # all pairs in one batched call; each must still match scipy on that pair alone.
+    x = np.array([[1.0, 2.0, 2.0, 3.0, 0.5, 4.0], [0.0, 1.0, 1.0, 3.0, 1.5, 1.0],
+                  [0.11, 0.52, 0.93, 0.24, 0.75, 0.36]])
     for alternative in ALTERNATIVES:
-        row = pairwise_tests(to_matrix(x), test="wilcoxon", alternative=alternative).table.iloc[0]
-        ref = stats.wilcoxon(x[0] - x[1], alternative=alternative)
-        assert _close(row.pvalue, ref.pvalue)
+        res = pairwise_tests(to_matrix(x), test="wilcoxon", alternative=alternative)
+        for row, (i, j) in zip(res.table.itertuples(), _pairs(3), strict=True):
+            ref = stats.wilcoxon(x[i] - x[j], alternative=alternative)
+            assert _close(row.pvalue, ref.pvalue)
+            assert row.statistic == ref.statistic
 
 
 def _mean_diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
