@@ -182,8 +182,8 @@ def benchmark_from_name(label: str) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
-def _parse_csv(text_bytes: bytes, label: str, sep: str) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """Parse delimited text; returns the frame and (when rows were dropped) file row numbers."""
+def _parse_csv(text_bytes: bytes, label: str, sep: str) -> pd.DataFrame:
+    """Parse delimited text (the header must be on the first line)."""
     text = _check_utf8(text_bytes, label, header=True)
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -191,14 +191,14 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> tuple[pd.DataFrame, n
     first_line = text.split("\n", 1)[0].rstrip("\r")
     if not first_line.strip():
         if not text.strip():
-            return pd.DataFrame(), None
+            return pd.DataFrame()
         raise DataContractError([Problem(label, rule="the first line (the header) is empty",
                                          fix="put the column names on the first line")])
     if sep == "\t" and "\t" not in first_line and " " in first_line.strip():
         # WMT MQM style: space-separated header, rows separated by tabs and/or spaces.
         frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=str, keep_default_na=False,
                             na_values=[], engine="c")
-        return frame, None
+        return frame
     header = next(iter(pd.read_csv(io.StringIO(first_line + "\n"), sep=sep, dtype=str,
                                    header=None).iloc[0:1].itertuples(index=False)), ())
     names = [str(h) for h in header]
@@ -206,7 +206,7 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> tuple[pd.DataFrame, n
     if dup:
         raise DataContractError([Problem(label, rule=f"duplicate column name(s): {', '.join(dup)}",
                                          column=dup[0], fix="give every column its own name")])
-    return _parse_delimited_fast(text_bytes, text, label, sep, names), None
+    return _parse_delimited_fast(text_bytes, text, label, sep, names)
 
 
 def _parse_delimited_fast(data: bytes, text: str, label: str, sep: str,
@@ -548,6 +548,22 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
             label, rule="the file is a ZIP archive (an Excel workbook?), not CSV, JSON Lines "
             "or Parquet", fix="export the sheet as CSV, or unzip the archive first")])
     kind = _detect_format(data, label, fmt)
+    try:
+        frame = _parse(data, label, kind)
+    except DataContractError:
+        raise
+    except (ValueError, TypeError, pd.errors.ParserError, OverflowError) as exc:
+        # pyarrow's errors derive from ValueError too; nothing unparsed gets through
+        raise DataContractError([Problem(
+            label, rule=f"the file cannot be read as {kind.upper()} ({str(exc).strip()[:200]})",
+            fix=f"check that the file is valid {kind.upper()} (quotes closed, one record "
+            "per line), or name it with the right extension")]) from None
+    out, specs = _to_long(frame, label, metrics)
+    out.attrs["metric_specs"] = specs
+    return out
+
+
+def _parse(data: bytes, label: str, kind: str) -> pd.DataFrame:
     if kind in ("csv", "tsv"):
         sep = "\t" if kind == "tsv" else ","
         if kind == "csv":
@@ -556,16 +572,12 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
                 sep = "\t"
             elif b"," not in first and b";" in first:
                 sep = ";"
-        frame, _ = _parse_csv(data, label, sep)
-    elif kind == "jsonl":
-        frame = _parse_jsonl(data, label)
-    elif kind == "json":
-        frame = _parse_json(data, label)
-    else:
-        frame = _parse_parquet(data, label)
-    out, specs = _to_long(frame, label, metrics)
-    out.attrs["metric_specs"] = specs
-    return out
+        return _parse_csv(data, label, sep)
+    if kind == "jsonl":
+        return _parse_jsonl(data, label)
+    if kind == "json":
+        return _parse_json(data, label)
+    return _parse_parquet(data, label)
 
 
 def metric_specs_of(df: pd.DataFrame) -> dict[str, MetricSpec]:
