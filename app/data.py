@@ -13,10 +13,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
+from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
+from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
+from app.pairs import PWPP_SYSTEMS
 from engine import Leaderboard, ScoreMatrix, build_matrix, leaderboard
 from engine._health import HealthReport, benchmark_health
 from engine._store import ResultsStore, open_store
@@ -79,6 +83,32 @@ def graph_html(token: str, benchmark: str, metric: str, options: tuple[tuple[str
                ) -> str:
     """The self-contained interactive significance graph of :func:`board` (built once)."""
     return network_html(board(token, benchmark, metric, options))
+
+
+_GRAPHS = {"static": static_graph, "groups": clique_chart}
+_PANELS = {"pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
+
+
+@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
+def graph_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...],
+               kind: str) -> dict[str, Any]:
+    """The Vega-Lite spec of the static graph or the clique view (built and validated once)."""
+    return _spec(_GRAPHS[kind](board(token, benchmark, metric, options)))
+
+
+@st.cache_resource(show_spinner="Drawing the pairwise chart…", max_entries=_ENTRIES)
+def panel_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...],
+               kind: str) -> dict[str, Any]:
+    """The Vega-Lite spec of a pairwise heatmap or of the PWPP (best systems first)."""
+    lb = board(token, benchmark, metric, options)
+    order = list(lb.table["system"])
+    return _spec(_PANELS[kind](lb.pairwise, order[:PWPP_SYSTEMS] if kind == "pwpp" else order))
+
+
+def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """A chart's Vega-Lite dict with its data inline (no 5,000-row cap: heatmaps have more)."""
+    with alt.data_transformers.enable("default", max_rows=None):
+        return chart.to_dict()
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)

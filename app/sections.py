@@ -8,19 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from app import data, state
-from app.charts.graph import clique_chart, clique_frame, static_graph
-from app.charts.pairwise import (
-    difference_histogram,
-    effect_heatmap,
-    pair_scatter,
-    pvalue_heatmap,
-    pwpp,
-    two_by_two,
-)
+from app.charts.graph import clique_frame
+from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
 from app.pairs import PWPP_SYSTEMS, pair_scores, pair_summary
 from app.state import View
 from app.tables import DEFAULT_COLUMNS
-from engine import Leaderboard, PairwiseResult, ScoreMatrix
+from engine import Leaderboard, ScoreMatrix
 
 
 def table_controls(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
@@ -57,7 +50,9 @@ def significance_graph(board: Leaderboard, view: View, token: str,
                "thicker when less significant; the best system is in red bold.")
     tabs = state.bound_tabs("graph", view.graph, state.GRAPH_TABS)
     if tabs["static"].open:
-        tabs["static"].altair_chart(static_graph(board), width="stretch")
+        tabs["static"].vega_lite_chart(
+            spec=data.graph_spec(token, view.benchmark, view.metric, options, "static"),
+            width="stretch")
     if tabs["interactive"].open:
         tabs["interactive"].iframe(data.graph_html(token, view.benchmark, view.metric, options),
                                    height=560)
@@ -66,7 +61,9 @@ def significance_graph(board: Leaderboard, view: View, token: str,
             if board.pairwise.compare != "all":
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
-            st.altair_chart(clique_chart(board), width="stretch")
+            st.vega_lite_chart(
+                spec=data.graph_spec(token, view.benchmark, view.metric, options, "groups"),
+                width="stretch")
             groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
             st.dataframe(groups.rename("systems").reset_index(), hide_index=True,
                          width="stretch")
@@ -100,18 +97,18 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
         st.table(two_by_two(x, y, view.a, view.b))
 
 
-def all_pairs(result: PairwiseResult, order: list[str], view: View) -> None:
+def all_pairs(board: Leaderboard, view: View, token: str,
+              options: tuple[tuple[str, Any], ...]) -> None:
     """Adjusted p-values, effect sizes, the PWPP and the raw table; only the open tab is drawn."""
     tabs = state.bound_tabs("panel", view.panel, state.MATRIX_TABS)
-    if tabs["pvalues"].open:
-        tabs["pvalues"].altair_chart(pvalue_heatmap(result, order), width="content")
+    n = len(board.table)
     if tabs["effects"].open:
         tabs["effects"].caption("Positive (red): the row system is better than the column one.")
-        tabs["effects"].altair_chart(effect_heatmap(result, order), width="content")
-    if tabs["pwpp"].open:
-        top = order[:PWPP_SYSTEMS]
-        if len(order) > PWPP_SYSTEMS:
-            tabs["pwpp"].caption(f"Pairs among the best {PWPP_SYSTEMS} of {len(order)} systems.")
-        tabs["pwpp"].altair_chart(pwpp(result, top), width="stretch")
+    if tabs["pwpp"].open and n > PWPP_SYSTEMS:
+        tabs["pwpp"].caption(f"Pairs among the best {PWPP_SYSTEMS} of {n} systems.")
+    for kind in ("pvalues", "effects", "pwpp"):
+        if tabs[kind].open:
+            spec = data.panel_spec(token, view.benchmark, view.metric, options, kind)
+            tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["table"].open:
-        tabs["table"].dataframe(result.table, hide_index=True, width="stretch")
+        tabs["table"].dataframe(board.pairwise.table, hide_index=True, width="stretch")

@@ -16,8 +16,9 @@ if catalog.empty:
 st.title(f"Pairwise · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
+options = tuple(view.test_options().items())
 try:
-    board = data.board(token, view.benchmark, view.metric, tuple(view.test_options().items()))
+    board = data.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {exc}")
     st.stop()
@@ -38,4 +39,4 @@ if len(order) < 2:
 sections.pair_drilldown(board, view, data.matrix(token, view.benchmark, view.metric))
 
 st.subheader("All pairs")
-sections.all_pairs(result, order, view)
+sections.all_pairs(board, view, token, options)
