@@ -80,6 +80,9 @@ class ScoreMatrix:
     def subset(self, systems: list[str] | tuple[str, ...]) -> ScoreMatrix:
         """The same matrix restricted to ``systems`` (in the given order)."""
         index = {s: i for i, s in enumerate(self.systems)}
+        repeated = sorted({s for s in systems if list(systems).count(s) > 1})
+        if repeated:
+            raise ValueError(f"systems: each system may appear once; repeated: {repeated!r}")
         unknown = [s for s in systems if s not in index]
         if unknown:
             raise ValueError(f"systems: unknown system(s) {unknown!r}; known: {list(self.systems)!r}")

@@ -149,14 +149,25 @@ def _pairs(n: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _wilcoxon(diffs: np.ndarray, alternative: str) -> tuple[np.ndarray, np.ndarray]:
-    """scipy's Wilcoxon signed-rank test, batched over pairs; all-zero rows get p = 1."""
+    """scipy's Wilcoxon signed-rank test, batched over pairs; all-zero rows get p = 1.
+
+    For n ≤ 13 with ties or zero differences scipy enumerates sign permutations
+    (seconds per pair here), so those rows use its normal approximation
+    (``method="approx"``); every other row uses scipy's default method.
+    """
     stat = np.zeros(len(diffs))
     p = np.ones(len(diffs))
-    live = np.flatnonzero((diffs != 0).any(axis=1))
-    for start in range(0, len(live), 2048):
-        rows = live[start:start + 2048]
-        res = stats.wilcoxon(diffs[rows], alternative=alternative, axis=1)
-        stat[rows], p[rows] = res.statistic, res.pvalue
+    live = (diffs != 0).any(axis=1)
+    tied = np.zeros(len(diffs), dtype=bool)
+    if diffs.shape[1] <= 13:
+        mags = np.sort(np.abs(diffs), axis=1)
+        tied = (mags == 0).any(axis=1) | (np.diff(mags, axis=1) == 0).any(axis=1)
+    for rows_mask, method in ((live & ~tied, "auto"), (live & tied, "approx")):
+        rows_all = np.flatnonzero(rows_mask)
+        for start in range(0, len(rows_all), 2048):
+            rows = rows_all[start:start + 2048]
+            res = stats.wilcoxon(diffs[rows], alternative=alternative, axis=1, method=method)
+            stat[rows], p[rows] = res.statistic, res.pvalue
     return stat, np.nan_to_num(p, nan=1.0)
 
 

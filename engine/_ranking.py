@@ -79,8 +79,8 @@ def bradley_terry(
     Systems" (seed 002), appendix F.
     """
     s = len(wins)
-    if s == 0:
-        return BradleyTerry(np.zeros(0), 0, True, 0.0, tol)
+    if s <= 1:  # nothing to compare: a lone system holds all the strength
+        return BradleyTerry(np.ones(s), 0, True, 0.0, tol)
     w = wins.astype(float)
     battles = np.broadcast_to(np.asarray(n_battles, dtype=float), w.shape)
     a = w + (battles - w - w.T) / 2.0

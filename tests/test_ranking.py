@@ -82,8 +82,6 @@ def test_degenerate_sizes() -> None:
     np.testing.assert_allclose(bt.strength, [0.5, 0.5])
 
 
-@pytest.mark.xfail(strict=True, reason="bradley_terry on a single system returns strength [nan] "
-                   "(0/0 in the MM renormalisation) instead of [1.0]")
 def test_single_system_has_all_the_strength() -> None:
     # Strengths sum to 1 (BradleyTerry docstring); the code even marks s == 1 as converged.
     with np.errstate(invalid="raise"):
