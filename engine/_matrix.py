@@ -114,7 +114,7 @@ def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple
 
 
 def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
-    present = list(dict.fromkeys(df[column]))
+    present = list(pd.unique(df[column]))
     if wanted is None:
         if len(present) == 1:
             return str(present[0])
