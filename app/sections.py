@@ -16,13 +16,32 @@ from app.tables import DEFAULT_COLUMNS
 from engine import Leaderboard, ScoreMatrix
 
 
-def table_controls(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
-    """Search, metadata filter and column choice above the leaderboard; returns the columns."""
-    meta_columns = [c for c in rows.columns if c not in (*DEFAULT_COLUMNS, "system")]
+def table_view(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
+    """Validate the table's URL parameters (columns, metadata filter); returns the columns shown."""
+    meta_columns = _meta_columns(rows)
     all_columns = [*DEFAULT_COLUMNS, *meta_columns]
     view, problems = state.check_choices(view, "cols", all_columns)
     view, more = state.check_choices(view, "fcol", meta_columns)
+    if view.fcol:
+        view, bad = state.check_choices(view, "fval", _values(rows, view.fcol))
+        more += bad
     state.warn(problems + more)
+    state.set_view(view)
+    return view, ["system", *(view.cols or all_columns)]
+
+
+def _meta_columns(rows: pd.DataFrame) -> list[str]:
+    return [c for c in rows.columns if c not in (*DEFAULT_COLUMNS, "system")]
+
+
+def _values(rows: pd.DataFrame, column: str) -> list[str]:
+    return sorted(rows[column].dropna().astype(str).unique())
+
+
+def table_controls(view: View, rows: pd.DataFrame) -> None:
+    """Search, metadata filter and column choice of the leaderboard (``view`` already valid)."""
+    meta_columns = _meta_columns(rows)
+    all_columns = [*DEFAULT_COLUMNS, *meta_columns]
     search, meta, chosen = st.columns([2, 2, 3])
     with search:
         state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
@@ -31,15 +50,11 @@ def table_controls(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
                     format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
                     disabled=not meta_columns)
         if view.fcol:
-            values = sorted(rows[view.fcol].dropna().astype(str).unique())
-            view, bad = state.check_choices(view, "fval", values)
-            state.warn(bad)
-            state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval, options=values)
+            state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval,
+                        options=_values(rows, view.fcol))
     with chosen:
         state.bound(st.multiselect, "Columns", "cols", view.cols or all_columns,
                     options=all_columns)
-    state.set_view(view)
-    return view, ["system", *(view.cols or all_columns)]
 
 
 def significance_graph(board: Leaderboard, view: View, token: str,

@@ -1,4 +1,9 @@
-"""Leaderboard: ranked systems with groups, the significance graph and the clique view."""
+"""Leaderboard: ranked systems with groups, the significance graph and the clique view.
+
+The table is sent before the widgets above it (they go into containers placed
+earlier): the browser then loads the table's code first and shows it sooner.
+Widgets take their values from the URL, so the table does not need them first.
+"""
 
 from __future__ import annotations
 
@@ -16,29 +21,37 @@ if catalog.empty:
     st.stop()
 
 st.title(f"Leaderboard · {view.benchmark}")
-widgets.benchmark_metric(view, catalog)
-widgets.test_settings(view)
-
+pickers, summary, controls = st.container(), st.container(), st.container()
 options = tuple(view.test_options().items())
 try:
     board = data.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
+    with pickers:
+        widgets.benchmark_metric(view, catalog)
+    widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {exc}")
     st.stop()
 
-direction = "higher" if board.higher_is_better else "lower"
-st.caption(f"{len(board.table)} systems · {direction} {view.metric} is better · "
-           + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
-widgets.notes(board.notes)
-
 rows = leaderboard_rows(board, data.system_metadata(token, view.benchmark))
-view, columns = sections.table_controls(view, rows)
+view, columns = sections.table_view(view, rows)
 shown = filter_rows(rows, view)
-if len(shown) < len(rows):
-    st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
                          on_select="rerun", selection_mode="multi-row", key="leaderboard_table",
                          height=fit_height(len(shown), 560))
+
+with pickers:
+    widgets.benchmark_metric(view, catalog)
+with summary:
+    direction = "higher" if board.higher_is_better else "lower"
+    st.caption(f"{len(board.table)} systems · {direction} {view.metric} is better · "
+               + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
+    widgets.notes(board.notes)
+with controls:
+    sections.table_controls(view, rows)
+    if len(shown) < len(rows):
+        st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
+widgets.test_settings(view)
+
 picked = [shown["system"].iloc[i] for i in selection.selection.rows][:2]
 left, right = st.columns([3, 2])
 with left:
