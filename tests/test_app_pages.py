@@ -297,3 +297,25 @@ def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
     at.multiselect(key="url_cols").select("Elo").run()
     assert list(table(at).columns) == ["system", "rank", "mean", "Elo"]
     assert at.query_params["cols"] == ["rank", "mean", "Elo"]
+
+
+def _commit(at: AppTest, name: str, content: bytes, choice: str | None = None) -> AppTest:
+    at.file_uploader(key="upload_files").upload(name, content, "text/csv").run()
+    if choice is not None:
+        at.radio[-1].set_value(choice)
+    [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
+    no_exception(at)
+    return at
+
+
+def test_conflicting_upload_is_rejected_unless_added_as_a_run(db: Path) -> None:
+    _commit(app("views/upload.py"), "new.csv", GOOD_CSV)
+    changed = GOOD_CSV.replace(b",pass1,0\n", b",pass1,1\n")
+    before = open_store(f"sqlite:///{db}").dump()
+    rejected = _commit(app("views/upload.py"), "again.csv", changed, "reject")
+    assert rejected.error and "nothing was stored" in rejected.error[0].value
+    assert open_store(f"sqlite:///{db}").dump() == before
+    added = _commit(app("views/upload.py"), "again.csv", changed, "add-run")
+    assert any("stored as upload" in s.value for s in added.success)
+    board = table(app("views/leaderboard.py", benchmark="humaneval"))
+    assert board.loc[board["system"] == "brand-new-model", "runs"].iloc[0] == 2
