@@ -247,13 +247,6 @@ def view() -> View:
     return current if isinstance(current, View) else View()
 
 
-def update(**changes: Any) -> View:
-    """Change some fields of the current view (after page-level validation) and return it."""
-    new = replace(view(), **changes)
-    set_view(new)
-    return new
-
-
 def warn(problems: Sequence[str]) -> None:
     """Show one visible note per invalid parameter."""
     for message in problems:
