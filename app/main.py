@@ -38,20 +38,21 @@ navigation = st.navigation(list(PAGES.values()), position="hidden")
 state.register_pages(PAGES)
 
 st.sidebar.markdown("### :material/leaderboard: sigboard")
-links = st.sidebar.container()
+links = st.sidebar.empty()
 view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
 state.set_view(view)
 state.warn(problems)
 
 
 def _draw_links() -> None:
-    with links:
+    with links.container():
         for name, page in PAGES.items():
             state.link(name, page.title, icon=page.icon)
         st.caption("Every setting is in the address bar: copy it to share this exact view.")
 
 
+_draw_links()  # at once, so no link from the previous run lingers while the page runs
 try:
     navigation.run()
-finally:  # after the page (even one that stopped early), so the links carry its final view
+finally:  # again after the page (even one that stopped early): links carry its final view
     _draw_links()

@@ -152,7 +152,14 @@ def _title(page: object, text: str) -> None:
     page.get_by_role("heading", level=1).filter(has_text=text).wait_for(timeout=WAIT)
 
 
+def _idle(page: object) -> None:
+    """Wait until the app has finished its current run (so widgets and links are current)."""
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]",
+                           timeout=WAIT)
+
+
 def _choose(page: object, label: str, option: str) -> None:
+    _idle(page)
     page.get_by_role("combobox", name=label, exact=True).click()
     page.get_by_role("option", name=option, exact=True).first.click()
 
@@ -174,12 +181,19 @@ def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None
     _choose(page, "Benchmark", "mbpp")
     _title(page, "Leaderboard · mbpp")
     _wait_url(page, "benchmark", "mbpp")
-    page.locator("[data-testid=stSidebar]").get_by_role("link", name="Pairwise").click()
+    link = page.locator("[data-testid=stSidebar]").get_by_role("link", name="Pairwise")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSidebar] a')]"
+                           ".some(a => a.href.includes('/pairwise') && "
+                           "a.href.includes('benchmark=mbpp'))", timeout=WAIT)
+    link.click()
     _title(page, "Pairwise · mbpp")
+    _idle(page)
     page.get_by_role("combobox", name="System B", exact=True).click()
-    options = page.get_by_role("option")
-    pick = options.nth(options.count() - 1).inner_text().strip()
-    options.nth(options.count() - 1).click()
+    option = page.get_by_role("option").nth(2)
+    option.wait_for(timeout=WAIT)
+    pick = option.inner_text().strip()
+    assert pick and pick != _selected(page, "System B")
+    option.click()
     _wait_url(page, "b", pick)
     shared = page.evaluate("location.href")
     a = _selected(page, "System A")
