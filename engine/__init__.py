@@ -5,12 +5,28 @@ from ._groups import Groups, TooManyCliquesError, find_groups
 from ._health import HealthReport, benchmark_health
 from ._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 from ._matrix import ScoreMatrix, build_matrix, orient
-from ._pairwise import PairwiseResult, pairwise_tests
+from ._pairwise import (
+    ALTERNATIVES,
+    COMPARISONS,
+    CORRECTIONS,
+    CRITERIA,
+    EFFECT_THRESHOLDS,
+    TESTS,
+    PairwiseResult,
+    pairwise_tests,
+)
 from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
-from ._readers import MetricSpec, read_results, split_metadata
+from ._readers import MetricSpec, read_results, read_results_bytes, split_metadata
 from ._store import ConflictError, ResultsStore, UploadReport, open_store
 
 __all__ = [
+    "ALTERNATIVES",
+    "COMPARISONS",
+    "CORRECTIONS",
+    "CRITERIA",
+    "EFFECT_THRESHOLDS",
+    "TESTS",
+    "read_results_bytes",
     "LEADERBOARD_COLUMNS",
     "BradleyTerry",
     "ConflictError",
