@@ -185,6 +185,7 @@ def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSidebar] a')]"
                            ".some(a => a.href.includes('/pairwise') && "
                            "a.href.includes('benchmark=mbpp'))", timeout=WAIT)
+    _idle(page)  # the mbpp run has finished drawing, as when a person reads it and clicks on
     link.click()
     _title(page, "Pairwise · mbpp")
     _idle(page)
