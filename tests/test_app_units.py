@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from app.auth import Policy
+from app.charts.graph import static_graph
 from app.charts.network import ExternalResourceError, network_html, self_contained
 from app.charts.pairwise import skew_position
 from app.downloads import neutralise, safe_csv
@@ -95,6 +96,14 @@ def test_network_html_is_self_contained_and_escapes_names() -> None:
     assert XSS not in page and "<script>alert(2)" not in page
     # html.escape first, then pyvis's JSON (tojson turns & into \u0026): text, never markup.
     assert "\\u0026lt;img src=x onerror=alert(1)\\u0026gt;" in page
+
+
+def test_static_graph_is_drawn_on_a_canvas_with_only_the_encoded_columns() -> None:
+    spec = static_graph(_board(["a", "b", "c", "d"])).to_dict()
+    assert spec["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
+    assert spec["config"]["mark"]["aria"] is False
+    rows = [row for data in spec["datasets"].values() for row in data]
+    assert rows and not any("weight" in row or "rank_low" in row for row in rows)
 
 
 def test_self_contained_strips_cdn_tags_and_refuses_leftovers() -> None:
