@@ -233,9 +233,9 @@ class ResultsStore:
         metrics: Mapping[str, MetricSpec] | None = None,
     ) -> UploadReport:
         """Read a file (see :func:`engine._readers.read_results`) and import it as one upload."""
-        from ._readers import _source_name
+        from ._formats import source_name
 
-        label = _source_name(source, name)
+        label = source_name(source, name)
         content = read_bytes(source, name=name)
         digest = hashlib.sha256(content).hexdigest()
         known = self._find_hash(digest)
