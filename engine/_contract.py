@@ -152,8 +152,10 @@ def _check_single_system(df: pd.DataFrame, source: str) -> list[Problem]:
     if len(lone) != len(counts):
         return []  # at least one benchmark/metric can be compared; lone ones stay browsable
     bench, metric = lone.index[0]
+    in_slice = (df["benchmark"] == bench) & (df["metric"] == metric)
+    system = df.loc[in_slice, "system"].iloc[0]
     return [Problem(
-        source, rule=f"only one system ({df['system'].iloc[0]}) on benchmark {bench!r}, "
+        source, rule=f"only one system ({system}) on benchmark {bench!r}, "
         f"metric {metric!r}: there is nothing to compare it with", column="system",
         fix="add the results of at least one more system on the same examples")]
 

@@ -255,3 +255,13 @@ def test_problem_str_format() -> None:
     p = Problem("f.csv", rule="r", fix="do x", column="value", rows=(7,))
     assert str(p) == "f.csv, column 'value', row 7: r. Fix: do x"
     assert str(Problem("f.csv", rule="r", fix="do x")) == "f.csv: r. Fix: do x"
+
+
+def test_single_system_message_names_the_system_of_that_benchmark() -> None:
+    # Two benchmarks with one system each, listed so that the first row belongs to the other
+    # benchmark: the message must name b1's own system (s1), not the first row's (s2).
+    df = pd.DataFrame({"benchmark": ["b2", "b1"], "system": ["s2", "s1"], "example_id": ["e", "e"],
+                       "metric": ["m", "m"], "value": [0.0, 1.0]})
+    with pytest.raises(DataContractError) as err:
+        validate_long(df)
+    assert "only one system (s1) on benchmark 'b1'" in str(err.value)
