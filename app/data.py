@@ -21,9 +21,16 @@ from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
 from app.pairs import PWPP_SYSTEMS
-from engine import Leaderboard, ScoreMatrix, build_matrix, leaderboard
-from engine._health import HealthReport, benchmark_health
-from engine._store import ResultsStore, open_store
+from engine import (
+    HealthReport,
+    Leaderboard,
+    ResultsStore,
+    ScoreMatrix,
+    benchmark_health,
+    build_matrix,
+    leaderboard,
+    open_store,
+)
 
 _ENTRIES = 64
 

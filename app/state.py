@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from engine._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
 PAIRINGS = ("auto", "paired", "unpaired")
 #: Panels of the significance graph and of the all-pairs section (URL values → tab labels).

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from engine import DataContractError, Problem
-from engine._readers import MetricSpec, metric_specs_of, read_results_bytes
+from engine import DataContractError, MetricSpec, Problem, metric_specs_of, read_results_bytes
 
 CONFLICT_CHOICES = {"reject": "Reject (keep what is stored)",
                     "replace": "Replace the stored results of the same systems",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import state
+from app import data, state
 from app.state import PAIRINGS, View
-from engine._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
 _CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
                      "fdr_bh": "Benjamini–Hochberg (FDR)", "none": "none"}
@@ -19,6 +19,17 @@ _TEST_NAMES = {"auto": "automatic (Table 1)", "t": "Welch's t", "z": "two-propor
                "sign": "sign test", "permutation": "permutation"}
 _PAIRED_NAMES = {"auto": "automatic", "paired": "paired", "unpaired": "unpaired"}
 _PAIR_CLEARS = ("a", "b")
+
+
+def page_context() -> tuple[str, pd.DataFrame, View]:
+    """Data version, catalog and URL view of a benchmark page; stops with a hint on an empty store."""
+    token = data.token()
+    catalog = data.catalog(token)
+    view = state.view()
+    if catalog.empty:
+        st.info("The store is empty: upload results on the Upload page.")
+        st.stop()
+    return token, catalog, view
 
 
 def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:

@@ -16,7 +16,7 @@ from ._pairwise import (
     pairwise_tests,
 )
 from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
-from ._readers import MetricSpec, read_results, read_results_bytes, split_metadata
+from ._readers import MetricSpec, metric_specs_of, read_results, read_results_bytes, split_metadata
 from ._store import ConflictError, ResultsStore, UploadReport, open_store
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "CRITERIA",
     "EFFECT_THRESHOLDS",
     "TESTS",
+    "metric_specs_of",
     "read_results_bytes",
     "LEADERBOARD_COLUMNS",
     "BradleyTerry",

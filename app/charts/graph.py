@@ -15,8 +15,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine import Leaderboard
-from engine._pairwise import EFFECT_THRESHOLDS
+from engine import EFFECT_THRESHOLDS, Leaderboard
 
 BEST = "#d62728"
 NODE = "#3b5b92"

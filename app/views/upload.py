@@ -15,8 +15,7 @@ from app.uploads import (
     spec_widgets,
     summary,
 )
-from engine import DataContractError
-from engine._readers import MetricSpec
+from engine import DataContractError, MetricSpec
 
 st.title("Upload results")
 policy = auth.Policy.from_env()
