@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, state, widgets
+from app import data, widgets
 from app.charts.examples import difficulty_histogram, example_system_heatmap
 from app.tables import fit_height
 
-token = data.token()
-catalog = data.catalog(token)
-view = state.view()
-if catalog.empty:
-    st.info("The store is empty: upload results on the Upload page.")
-    st.stop()
+token, catalog, view = widgets.page_context()
 
 st.title(f"Examples · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)

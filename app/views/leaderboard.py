@@ -13,12 +13,7 @@ from app import data, sections, state, widgets
 from app.downloads import safe_csv
 from app.tables import COLUMN_CONFIG, filter_rows, fit_height, leaderboard_rows
 
-token = data.token()
-catalog = data.catalog(token)
-view = state.view()
-if catalog.empty:
-    st.info("The store is empty: upload results on the Upload page.")
-    st.stop()
+token, catalog, view = widgets.page_context()
 
 st.title(f"Leaderboard · {view.benchmark}")
 pickers, summary, controls = st.container(), st.container(), st.container()

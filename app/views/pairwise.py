@@ -6,12 +6,7 @@ import streamlit as st
 
 from app import data, sections, state, widgets
 
-token = data.token()
-catalog = data.catalog(token)
-view = state.view()
-if catalog.empty:
-    st.info("The store is empty: upload results on the Upload page.")
-    st.stop()
+token, catalog, view = widgets.page_context()
 
 st.title(f"Pairwise · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
