@@ -1,4 +1,4 @@
-"""The app's favicon, drawn locally (a material-icon favicon would be fetched from a font CDN)."""
+"""The app's favicon and sidebar mark, drawn locally (nothing fetched from a font CDN)."""
 
 from __future__ import annotations
 
@@ -16,3 +16,15 @@ def favicon() -> Image.Image:
 
 
 FAVICON = favicon()
+
+
+#: The sidebar's brand line: the favicon's bars as inline SVG next to the name.
+BRAND_HTML = (
+    '<div style="display:flex;align-items:center;gap:.5rem;font-size:1.35rem;font-weight:700;'
+    'color:#1f2933;margin:.1rem 0 .25rem">'
+    '<svg width="26" height="26" viewBox="0 0 64 64" aria-hidden="true">'
+    '<rect width="64" height="64" rx="12" fill="#3b5b92"/>'
+    + "".join(f'<rect x="{x}" y="{y}" width="11" height="{52 - y}" fill="#fff"/>'
+              for x, y in ((10, 30), (26, 12), (42, 22)))
+    + "</svg>sigboard</div>"
+)

@@ -20,6 +20,7 @@ import streamlit as st
 from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
+from app.charts.render import chart_svg
 from app.pairs import PWPP_SYSTEMS
 from engine import (
     HealthReport,
@@ -33,6 +34,7 @@ from engine import (
 )
 
 _ENTRIES = 64
+GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
 
 
 def _db_key() -> str:
@@ -92,15 +94,21 @@ def graph_html(token: str, benchmark: str, metric: str, options: tuple[tuple[str
     return network_html(board(token, benchmark, metric, options))
 
 
-_GRAPHS = {"static": static_graph, "groups": clique_chart}
+@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
+def graph_svg(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
+              ) -> str:
+    """The static significance graph of :func:`board` as an SVG document (drawn once)."""
+    return chart_svg(static_graph(board(token, benchmark, metric, options)), width=GRAPH_WIDTH)
+
+
 _PANELS = {"pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
 
 
-@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...],
-               kind: str) -> dict[str, Any]:
-    """The Vega-Lite spec of the static graph or the clique view (built and validated once)."""
-    return _spec(_GRAPHS[kind](board(token, benchmark, metric, options)))
+@st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
+def clique_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
+                ) -> dict[str, Any]:
+    """The Vega-Lite spec of the clique view of :func:`board` (built and validated once)."""
+    return _spec(clique_chart(board(token, benchmark, metric, options)))
 
 
 @st.cache_resource(show_spinner="Drawing the pairwise chart…", max_entries=_ENTRIES)

@@ -15,7 +15,7 @@ if str(ROOT) not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import data, state  # noqa: E402
-from app.branding import FAVICON  # noqa: E402
+from app.branding import BRAND_HTML, FAVICON  # noqa: E402
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
@@ -37,7 +37,10 @@ PAGES = {
 navigation = st.navigation(list(PAGES.values()), position="hidden")
 state.register_pages(PAGES)
 
-st.sidebar.markdown("### :material/leaderboard: sigboard")
+# st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
+# renderer while the page still runs, so the leaderboard's ranked table (also st.html) does
+# not wait for it behind the widgets' code.
+st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
 state.set_view(view)

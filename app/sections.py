@@ -11,8 +11,9 @@ from app import data, state
 from app.charts.graph import clique_frame
 from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
 from app.pairs import PWPP_SYSTEMS, pair_scores, pair_summary
+from app.ranked import ranked_html
 from app.state import View
-from app.tables import DEFAULT_COLUMNS
+from app.tables import COLUMN_CONFIG, DEFAULT_COLUMNS, HELP, fit_height
 from engine import Leaderboard, ScoreMatrix
 
 
@@ -57,6 +58,32 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
                     options=all_columns)
 
 
+def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
+                 columns: list[str]) -> list[int] | None:
+    """The table in two views: ranked HTML (default) or the sortable, selectable grid.
+
+    Returns the selected row positions of the grid, or None when the ranked view is open.
+    """
+    tabs = state.bound_tabs("table", view.table, state.TABLE_TABS)
+    if tabs["ranked"].open:
+        t = board.table
+        best = list(t["system"].astype(str).iloc[:2])
+        names = list(shown["system"]) if len(best) == 2 else []
+        pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
+        links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
+        top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
+        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP))
+        if top:
+            tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
+                                   "significantly better).")
+        return None
+    with tabs["grid"]:
+        selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
+                                 on_select="rerun", selection_mode="multi-row",
+                                 key="leaderboard_table", height=fit_height(len(shown), 560))
+    return list(selection.selection.rows)
+
+
 def significance_graph(board: Leaderboard, view: View, token: str,
                        options: tuple[tuple[str, Any], ...]) -> None:
     """The graph in three views (static, interactive, cliques); only the open one is drawn."""
@@ -65,9 +92,12 @@ def significance_graph(board: Leaderboard, view: View, token: str,
                "thicker when less significant; the best system is in red bold.")
     tabs = state.bound_tabs("graph", view.graph, state.GRAPH_TABS)
     if tabs["static"].open:
-        tabs["static"].vega_lite_chart(
-            spec=data.graph_spec(token, view.benchmark, view.metric, options, "static"),
-            width="stretch")
+        with tabs["static"]:
+            svg = data.graph_svg(token, view.benchmark, view.metric, options)
+            st.image(svg, width="stretch")
+            st.download_button("Download SVG", svg, icon=":material/download:",
+                               file_name=f"{view.benchmark}-{view.metric}-graph.svg",
+                               mime="image/svg+xml", on_click="ignore")
     if tabs["interactive"].open:
         tabs["interactive"].iframe(data.graph_html(token, view.benchmark, view.metric, options),
                                    height=560)
@@ -77,7 +107,7 @@ def significance_graph(board: Leaderboard, view: View, token: str,
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
             st.vega_lite_chart(
-                spec=data.graph_spec(token, view.benchmark, view.metric, options, "groups"),
+                spec=data.clique_spec(token, view.benchmark, view.metric, options),
                 width="stretch")
             groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
             st.dataframe(groups.rename("systems").reset_index(), hide_index=True,

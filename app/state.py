@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -19,7 +20,9 @@ import streamlit as st
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
 PAIRINGS = ("auto", "paired", "unpaired")
-#: Panels of the significance graph and of the all-pairs section (URL values → tab labels).
+#: Views of the leaderboard table, panels of the significance graph and of the all-pairs
+#: section (URL values → tab labels).
+TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
 GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Groups (cliques)"}
 MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
                "table": "Table"}
@@ -51,6 +54,7 @@ class View:
     fcol: str = ""
     fval: tuple[str, ...] = ()
     cols: tuple[str, ...] = ()
+    table: str = "ranked"
     graph: str = "static"
     panel: str = "pvalues"
 
@@ -177,6 +181,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         fcol=_text(raw, "fcol", problems),
         fval=tuple(v for v in raw.get("fval") or () if v),
         cols=tuple(v for v in raw.get("cols") or () if v),
+        table=_choice(raw, "table", tuple(TABLE_TABS), default.table, problems),
         graph=_choice(raw, "graph", tuple(GRAPH_TABS), default.graph, problems),
         panel=_choice(raw, "panel", tuple(MATRIX_TABS), default.panel, problems),
     )
@@ -307,6 +312,17 @@ def register_pages(pages: Mapping[str, Any]) -> None:
 def page(name: str) -> Any:
     """The registered ``st.Page`` called ``name`` (its url_path)."""
     return st.session_state[_PAGES_KEY][name]
+
+
+def hrefs(name: str, changes: Sequence[Mapping[str, str]]) -> list[str]:
+    """Relative URLs of page ``name``: the current view with each set of ``changes`` applied.
+
+    The view's other parameters are encoded once (a link per leaderboard row must be cheap).
+    """
+    keys = {k for change in changes for k in change}
+    base = {k: v for k, v in view().params().items() if k not in keys}
+    prefix = f"{page(name).url_path}?{urlencode(base, doseq=True)}"
+    return [f"{prefix}&{urlencode(change)}" for change in changes]
 
 
 def link(name: str, label: str, *, icon: str | None = None, **changes: Any) -> None:

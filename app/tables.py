@@ -11,24 +11,27 @@ from engine import Leaderboard
 DEFAULT_COLUMNS = ("rank", "rank range", "group", "mean", "CI", "n", "runs", "win rate",
                    "BT strength", "Elo")
 
+#: What each leaderboard column means (tooltips of the grid and of the ranked table).
+HELP = {
+    "rank": "1 = best mean",
+    "rank range": "best rank = 1 + systems significantly better; worst rank = systems not "
+                  "significantly worse",
+    "group": "systems sharing a letter cannot be told apart",
+    "CI": "t interval (Wilson for binary scores) at level 1 − alpha",
+    "n": "examples scored",
+    "runs": "most runs on one example",
+    "win rate": "share of decisive example battles won",
+    "BT strength": "Bradley–Terry strength (sums to 1)",
+    "Elo": "Elo-scale rating",
+}
+_FORMATS = {"mean": "%.4f", "win rate": "percent", "BT strength": "%.4f", "Elo": "%.0f"}
+
 COLUMN_CONFIG = {
     "system": st.column_config.TextColumn("system", pinned=True),
-    "rank": st.column_config.NumberColumn("rank", help="1 = best mean"),
-    "rank range": st.column_config.TextColumn(
-        "rank range", help="best rank = 1 + systems significantly better; worst rank = systems "
-        "not significantly worse"),
-    "group": st.column_config.TextColumn(
-        "group", help="systems sharing a letter cannot be told apart"),
-    "mean": st.column_config.NumberColumn("mean", format="%.4f"),
-    "CI": st.column_config.TextColumn("CI", help="t interval (Wilson for binary scores) at "
-                                          "level 1 − alpha"),
-    "n": st.column_config.NumberColumn("n", help="examples scored"),
-    "runs": st.column_config.NumberColumn("runs", help="most runs on one example"),
-    "win rate": st.column_config.NumberColumn(
-        "win rate", format="percent", help="share of decisive example battles won"),
-    "BT strength": st.column_config.NumberColumn("BT strength", format="%.4f",
-                                                 help="Bradley–Terry strength (sums to 1)"),
-    "Elo": st.column_config.NumberColumn("Elo", format="%.0f", help="Elo-scale rating"),
+    **{name: st.column_config.TextColumn(name, help=HELP[name])
+       for name in ("rank range", "group", "CI")},
+    **{name: st.column_config.NumberColumn(name, help=HELP.get(name), format=_FORMATS.get(name))
+       for name in ("rank", "mean", "n", "runs", "win rate", "BT strength", "Elo")},
 }
 
 

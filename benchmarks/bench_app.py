@@ -45,9 +45,10 @@ LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
 TABLE_READY = """([alpha]) => {
   const caption = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
     .some(c => c.innerText.includes('(alpha = ' + alpha + ')'));
-  const table = document.querySelector('[data-testid=stMain] [data-testid=stDataFrame] canvas');
+  const table = document.querySelector('[data-testid=stMain] table[aria-label=leaderboard]');
   const box = table && table.closest('[data-testid=stElementContainer]');
-  return caption && box && box.getAttribute('data-stale') !== 'true';
+  return caption && box && box.getAttribute('data-stale') !== 'true'
+    && table.tBodies[0].rows.length === Number(table.dataset.rows);
 }"""
 
 

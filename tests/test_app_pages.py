@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import io
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlparse
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -73,6 +75,48 @@ def table(at: AppTest, index: int = 0):
     return at.dataframe[index].value
 
 
+class _RankedTable(HTMLParser):
+    """Header, cells and row links of the leaderboard's ranked HTML table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.header: list[str] = []
+        self.rows: list[list[str]] = []
+        self.links: dict[str, str] = {}
+        self._cell: list[str] | None = None
+        self._href = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell, self._href = [], ""
+        elif tag == "a":
+            self._href = dict(attrs).get("href") or ""
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            text = "".join(self._cell)
+            (self.header if tag == "th" else self.rows[-1]).append(text)
+            if self._href:
+                self.links[text] = self._href
+            self._cell = None
+
+
+def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The leaderboard's ranked table (the default view) as text cells, and its row links."""
+    bodies = [h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body]
+    assert len(bodies) == 1, "one ranked table on the page"
+    parser = _RankedTable()
+    parser.feed(bodies[0])
+    rows = [r for r in parser.rows if r]
+    return pd.DataFrame(rows, columns=parser.header), parser.links
+
+
 def params(at: AppTest) -> dict[str, str]:
     return {k: v for k, v in at.query_params.items()}
 
@@ -90,11 +134,14 @@ def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", graph=graph)
     no_exception(at)
     assert params(at)["graph"] == graph
-    drawn = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
-    frames = at.get("iframe")
-    assert (frames if graph == "interactive" else drawn), "the open view draws its chart"
+    drawn = {"static": at.get("image"), "interactive": at.get("iframe"),
+             "groups": at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")}[graph]
+    assert drawn, "the open view draws its chart"
+    if graph == "static":
+        assert at.get("image")[0].proto.imgs[0].url.startswith("data:image/svg+xml"), \
+            "the static graph is an SVG drawn on the server"
     if graph == "groups":
-        assert "systems" in table(at, 1).columns
+        assert "systems" in table(at, 0).columns
 
 
 @pytest.mark.parametrize("panel", ["pvalues", "effects", "pwpp", "table"])
@@ -119,14 +166,15 @@ def test_overview_lists_benchmarks_with_health_and_links(db: Path) -> None:
 def test_leaderboard_table_and_settings_change(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)
-    board = table(at)
+    board, _ = ranked(at)
     assert len(board) == 78
     assert {"rank", "rank range", "group", "mean", "CI", "win rate", "Elo"} <= set(board.columns)
+    assert list(board["rank"][:3]) == ["1", "2", "3"] and board["win rate"][0].endswith("%")
     groups_before = list(board["group"])
     at.number_input(key="url_alpha").set_value(0.2).run()
     no_exception(at)
     assert params(at)["alpha"] == "0.2"
-    assert list(table(at)["group"]) != groups_before, "a larger alpha splits more groups"
+    assert list(ranked(at)[0]["group"]) != groups_before, "a larger alpha splits more groups"
     at.selectbox(key="url_correction").set_value("bonferroni").run()
     assert params(at)["correction"] == "bonferroni"
 
@@ -135,9 +183,33 @@ def test_leaderboard_search_filters_rows_and_is_in_the_url(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     at.text_input(key="url_q").input("claude").run()
     no_exception(at)
-    shown = table(at)
+    shown, _ = ranked(at)
     assert len(shown) >= 1 and shown["system"].str.contains("claude", case=False).all()
     assert params(at)["q"] == "claude"
+
+
+def test_ranked_rows_link_to_the_pair_with_the_best_system(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", alpha="0.01")
+    board, links = ranked(at)
+    best, second = board["system"][0], board["system"][1]
+    assert set(links) == set(board["system"])
+    for system, other in ((second, best), (best, second)):
+        url = urlparse(links[system])
+        query = parse_qs(url.query)
+        assert url.path == "pairwise"
+        assert query["a"] == [system] and query["b"] == [other]
+        assert query["alpha"] == ["0.01"] and query["benchmark"] == ["humaneval"]
+
+
+def test_grid_view_sorts_and_selects(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", table="grid", q="gpt")
+    no_exception(at)
+    assert params(at)["table"] == "grid"
+    grid = table(at)
+    assert len(grid) >= 1 and grid["system"].str.contains("gpt", case=False).all()
+    assert not [h for h in at.get("html") if "leaderboard" in h.proto.body], "one view at a time"
+    captions = " ".join(c.value for c in at.caption)
+    assert "Select one or two rows" in captions
 
 
 def test_leaderboard_offers_a_csv_download(db: Path) -> None:
@@ -177,7 +249,7 @@ def test_query_parameters_restore_a_view(db: Path) -> None:
     assert at.selectbox(key="url_correction").value == "bonferroni"
     assert at.selectbox(key="url_criterion").value == "medium"
     assert at.number_input(key="url_seed").value == 7
-    assert table(at)["system"].str.contains("deepseek", case=False).all()
+    assert ranked(at)[0]["system"].str.contains("deepseek", case=False).all()
 
 
 def test_invalid_parameters_fall_back_with_a_note(db: Path) -> None:
@@ -221,8 +293,8 @@ def test_good_upload_appears_on_the_leaderboard(db: Path) -> None:
     no_exception(at)
     assert any("stored as upload" in s.value for s in at.success)
     board = app("views/leaderboard.py", benchmark="humaneval")
-    assert "brand-new-model" in set(table(board)["system"])
-    assert len(table(board)) == 79
+    shown, _ = ranked(board)
+    assert "brand-new-model" in set(shown["system"]) and len(shown) == 79
 
 
 def test_upload_restricted_by_token(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -259,8 +331,8 @@ def test_upload_history_delete_removes_the_rows(db: Path) -> None:
     [b for b in at.get("form_submit_button") if "Delete" in b.proto.label][0].click().run()
     no_exception(at)
     assert newest not in set(open_store(f"sqlite:///{db}").uploads()["upload_id"])
-    assert "brand-new-model" not in set(table(app("views/leaderboard.py",
-                                                  benchmark="humaneval"))["system"])
+    board, _ = ranked(app("views/leaderboard.py", benchmark="humaneval"))
+    assert "brand-new-model" not in set(board["system"])
 
 
 def test_allow_list_without_login_configured_is_read_only(db: Path,
@@ -283,7 +355,7 @@ def test_metadata_filter_from_the_url(db: Path) -> None:
     store.import_file(buffer)
     at = app("views/leaderboard.py", benchmark="meta-bench", fcol="family", fval="llama")
     no_exception(at)
-    shown = table(at)
+    shown, _ = ranked(at)
     assert set(shown["system"]) == {"m1", "m2"} and set(shown["family"]) == {"llama"}
 
 
@@ -293,9 +365,9 @@ def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
     at.query_params["cols"] = ["rank", "mean"]
     at.switch_page("views/leaderboard.py").run()
     no_exception(at)
-    assert list(table(at).columns) == ["system", "rank", "mean"]
+    assert list(ranked(at)[0].columns) == ["system", "rank", "mean"]
     at.multiselect(key="url_cols").select("Elo").run()
-    assert list(table(at).columns) == ["system", "rank", "mean", "Elo"]
+    assert list(ranked(at)[0].columns) == ["system", "rank", "mean", "Elo"]
     assert at.query_params["cols"] == ["rank", "mean", "Elo"]
 
 
@@ -317,5 +389,5 @@ def test_conflicting_upload_is_rejected_unless_added_as_a_run(db: Path) -> None:
     assert open_store(f"sqlite:///{db}").dump() == before
     added = _commit(app("views/upload.py"), "again.csv", changed, "add-run")
     assert any("stored as upload" in s.value for s in added.success)
-    board = table(app("views/leaderboard.py", benchmark="humaneval"))
-    assert board.loc[board["system"] == "brand-new-model", "runs"].iloc[0] == 2
+    board, _ = ranked(app("views/leaderboard.py", benchmark="humaneval"))
+    assert board.loc[board["system"] == "brand-new-model", "runs"].iloc[0] == "2"

@@ -10,9 +10,11 @@ import pandas as pd
 import pytest
 
 from app.auth import Policy
+from app.charts.graph import BEST as BEST_COLOUR
 from app.charts.graph import static_graph
 from app.charts.network import ExternalResourceError, network_html, self_contained
 from app.charts.pairwise import skew_position
+from app.charts.render import chart_svg
 from app.downloads import neutralise, safe_csv
 from app.state import View, check_pair, parse_view
 from engine import build_matrix, leaderboard
@@ -98,12 +100,22 @@ def test_network_html_is_self_contained_and_escapes_names() -> None:
     assert "\\u0026lt;img src=x onerror=alert(1)\\u0026gt;" in page
 
 
-def test_static_graph_is_drawn_on_a_canvas_with_only_the_encoded_columns() -> None:
+def test_static_graph_carries_only_the_encoded_columns() -> None:
     spec = static_graph(_board(["a", "b", "c", "d"])).to_dict()
-    assert spec["usermeta"] == {"embedOptions": {"renderer": "canvas"}}
     assert spec["config"]["mark"]["aria"] is False
     rows = [row for data in spec["datasets"].values() for row in data]
     assert rows and not any("weight" in row or "rank_low" in row for row in rows)
+
+
+def test_static_graph_svg_is_self_contained_and_shows_names_as_text() -> None:
+    svg = chart_svg(static_graph(_board(["good", XSS, "a&b"])), width=400)
+    assert svg.startswith("<svg") and 'viewBox="' in svg
+    # the only URLs are XML namespace names, never something to fetch
+    urls = set(re.findall(r"https?://[^\s\"']+", svg))
+    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}, urls
+    assert "<img" not in svg and "&lt;img src=x onerror=alert(1)&gt;" in svg
+    assert "a&amp;b" in svg
+    assert BEST_COLOUR.lower() in svg.lower(), "the best system is drawn in red"
 
 
 def test_self_contained_strips_cdn_tags_and_refuses_leftovers() -> None:

@@ -240,6 +240,11 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     graph = page.frame_locator("iframe").first
     graph.locator("#mynetwork canvas").wait_for(timeout=WAIT)
     page.get_by_role("tab", name="Static").click()
+    image = page.locator("[data-testid=stMain] [data-testid=stImage] img").first
+    image.wait_for(timeout=WAIT)
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
+                           arg=image.element_handle(), timeout=WAIT)
+    page.get_by_role("tab", name="Groups (cliques)").click()
     page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
                  ).first.wait_for(timeout=WAIT)
     context.close()
@@ -254,6 +259,8 @@ def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) 
     page.get_by_text(f"vs {XSS}").first.wait_for(timeout=WAIT)
     page.goto(f"{server}/leaderboard?benchmark=xss-bench&graph=interactive")
     _title(page, "Leaderboard · xss-bench")
+    board = page.locator("[data-testid=stMain] table[aria-label=leaderboard]")
+    board.get_by_text(XSS, exact=True).wait_for(timeout=WAIT)
     page.frame_locator("iframe").first.locator("#mynetwork canvas").wait_for(timeout=WAIT)
     time.sleep(1)
     assert page.locator("img[src=x]").count() == 0

@@ -75,7 +75,7 @@ def _mean_scale(board: Leaderboard, values: pd.Series) -> alt.Scale:
 
 
 def static_graph(board: Leaderboard) -> alt.LayerChart:
-    """The significance graph as an altair chart (no JavaScript beyond Streamlit's own Vega)."""
+    """The significance graph as an altair chart (the app draws it to SVG on the server)."""
     nodes, edges = graph_frames(board)
     # only what the chart encodes: the spec (sent on every run) stays small
     edges = edges[["system_a", "system_b", "pvalue_adj", "effect_size", "x", "y", "x2", "y2",
@@ -108,12 +108,9 @@ def static_graph(board: Leaderboard) -> alt.LayerChart:
     best = text.mark_text(align="left", dx=10, fontSize=14, fontWeight="bold",
                           color=BEST).transform_filter("datum.best")
     label_layer = others + best
-    # A canvas and no per-mark ARIA text (Streamlit's own choice from 2,000 marks on): with
-    # ~1,200 edges for 78 systems, SVG plus a description per mark makes the browser draw
-    # several times longer, holding up the leaderboard table above it. Tooltips still work.
-    return ((edge_layer + point_layer + label_layer)
-            .properties(height=height, usermeta={"embedOptions": {"renderer": "canvas"}})
-            .configure_mark(aria=False))
+    # No per-mark ARIA text: with ~1,200 edges for 78 systems it would double the drawing.
+    return (edge_layer + point_layer + label_layer).properties(height=height).configure_mark(
+        aria=False)
 
 
 def clique_frame(board: Leaderboard) -> pd.DataFrame:

@@ -1,8 +1,9 @@
 """Leaderboard: ranked systems with groups, the significance graph and the clique view.
 
 The table is sent before the widgets above it (they go into containers placed
-earlier): the browser then loads the table's code first and shows it sooner.
-Widgets take their values from the URL, so the table does not need them first.
+earlier), so it is on screen first; widgets take their values from the URL, so
+the table does not need them first. Its default view is static HTML, which needs
+no new browser code (see ``app/ranked.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import streamlit as st
 
 from app import data, sections, state, widgets
 from app.downloads import safe_csv
-from app.tables import COLUMN_CONFIG, filter_rows, fit_height, leaderboard_rows
+from app.tables import filter_rows, leaderboard_rows
 
 token, catalog, view = widgets.page_context()
 
@@ -30,9 +31,7 @@ except ValueError as exc:
 rows = leaderboard_rows(board, data.system_metadata(token, view.benchmark))
 view, columns = sections.table_view(view, rows)
 shown = filter_rows(rows, view)
-selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
-                         on_select="rerun", selection_mode="multi-row", key="leaderboard_table",
-                         height=fit_height(len(shown), 560))
+selection = sections.ranked_table(board, view, shown, columns)
 
 with pickers:
     widgets.benchmark_metric(view, catalog)
@@ -47,16 +46,22 @@ with controls:
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 widgets.test_settings(view)
 
-picked = [shown["system"].iloc[i] for i in selection.selection.rows][:2]
 left, right = st.columns([3, 2])
 with left:
-    if len(picked) == 2 or (len(picked) == 1 and picked[0] != rows["system"].iloc[0]):
-        a, b = (picked + [rows["system"].iloc[0]])[:2]
-        state.link("pairwise", f"Compare {a} with {b}", icon=":material/compare_arrows:", a=a, b=b)
+    if selection is None:
+        st.caption("Click a system to compare it with the best one on the Pairwise page; "
+                   "*Sort & select* sorts the table and picks any two.")
     else:
-        st.caption("Select one or two rows to compare them on the Pairwise page.")
+        picked = [shown["system"].iloc[i] for i in selection][:2]
+        best = rows["system"].iloc[0]
+        if len(picked) == 2 or (len(picked) == 1 and picked[0] != best):
+            a, b = (picked + [best])[:2]
+            state.link("pairwise", f"Compare {a} with {b}", icon=":material/compare_arrows:",
+                       a=a, b=b)
+        else:
+            st.caption("Select one or two rows to compare them on the Pairwise page.")
 with right:
-    st.download_button("Download CSV", safe_csv(shown[columns]), icon=":material/download:",
+    st.download_button("Download CSV", lambda: safe_csv(shown[columns]), icon=":material/download:",
                        file_name=f"{view.benchmark}-{view.metric}-leaderboard.csv",
                        mime="text/csv", on_click="ignore")
 

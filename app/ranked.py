@@ -1,0 +1,117 @@
+"""The leaderboard as a static ranked HTML table: the light first screen of the Leaderboard page.
+
+Why not ``st.dataframe``: the data grid's browser code (about 1.5 MB) loads and
+compiles on first use, which more than doubles a cold page load. This table is
+plain HTML sent through ``st.html`` (a 30 KB sanitiser), so the ranking is on
+screen about as fast as a one-line page; the grid stays one tab away for sorting
+and row selection.
+
+Every value is HTML-escaped here, and ``st.html`` runs DOMPurify on the result,
+so a system named ``<img src=x onerror=…>`` is shown as text. Pure functions, no
+Streamlit: unit-testable.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Collection, Mapping, Sequence
+from numbers import Integral, Real
+
+import pandas as pd
+
+_INTEGERS = frozenset({"rank", "n", "runs"})
+_DECIMALS = {"mean": 4, "BT strength": 4, "Elo": 0}
+_PERCENT = frozenset({"win rate"})
+_STYLE = """<style>
+.sb-ranked{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
+.sb-ranked table{border-collapse:separate;border-spacing:0;width:100%;margin:0;
+  font-size:.875rem;font-variant-numeric:tabular-nums;color:inherit}
+.sb-ranked th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:left;
+  font-weight:600;white-space:nowrap;padding:.4rem .65rem;border:0;
+  border-bottom:1px solid rgba(31,41,51,.2)}
+.sb-ranked td{padding:.3rem .65rem;white-space:nowrap;border:0;
+  border-bottom:1px solid rgba(31,41,51,.07)}
+.sb-ranked .num{text-align:right}
+.sb-ranked .group{font-family:"Source Code Pro",monospace}
+.sb-ranked tr.top td{background:#eef3fb}
+.sb-ranked tr.top td.system{font-weight:600}
+.sb-ranked a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
+.sb-ranked a:hover{color:#3b5b92;border-bottom-style:solid}
+</style>"""
+
+
+def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[str] = (),
+                links: Mapping[str, str] | None = None,
+                help: Mapping[str, str] | None = None, max_height: int = 560) -> str:
+    """The rows as an escaped HTML table, in their order, with a sticky header.
+
+    Parameters
+    ----------
+    rows : DataFrame
+        Display rows (``app.tables.leaderboard_rows``), one per system, in rank order.
+    columns : sequence of str
+        Columns to show, in order; must be columns of ``rows``.
+    top : collection of str
+        Systems whose rows are shaded: those that could rank first.
+    links : mapping, optional
+        System name → relative URL; the name becomes a link.
+    help : mapping, optional
+        Column name → tooltip of its header.
+    max_height : int
+        Pixels before the table scrolls (the header stays visible).
+
+    Returns
+    -------
+    str
+        A ``<style>`` block and a ``<div class="sb-ranked">`` holding the ``<table>``;
+        the table carries ``data-rows`` (the row count) for tests and benchmarks.
+    """
+    links, help = links or {}, help or {}
+    head = "".join(_header(c, help.get(c)) for c in columns)
+    body = "".join(_row(record, columns, top, links) for record in rows.to_dict("records"))
+    return (f'{_STYLE}<div class="sb-ranked" style="max-height:{int(max_height)}px">'
+            f'<table aria-label="leaderboard" data-rows="{len(rows)}">'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def format_cell(column: str, value: object) -> str:
+    """A value as the table shows it (unescaped): fixed decimals, percent, blank for missing."""
+    if value is None or (isinstance(value, Real) and math.isnan(float(value))):
+        return ""
+    if value is pd.NA or value is pd.NaT:
+        return ""
+    if column in _PERCENT and isinstance(value, Real):
+        return f"{100 * float(value):.1f}%"
+    if column in _DECIMALS and isinstance(value, Real):
+        return f"{float(value):.{_DECIMALS[column]}f}"
+    if column in _INTEGERS and isinstance(value, Real) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, Real) and not isinstance(value, Integral | bool):
+        return f"{float(value):g}"
+    return str(value)
+
+
+def _header(column: str, tip: str | None) -> str:
+    title = f' title="{html.escape(tip)}"' if tip else ""
+    return f'<th class="{_kind(column)}"{title}>{html.escape(column)}</th>'
+
+
+def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[str],
+         links: Mapping[str, str]) -> str:
+    system = str(record["system"])
+    cells = []
+    for column in columns:
+        text = html.escape(format_cell(column, record[column]))
+        if column == "system" and system in links:
+            text = (f'<a href="{html.escape(links[system])}" '
+                    f'title="Compare on the Pairwise page">{text}</a>')
+        cells.append(f'<td class="{_kind(column)}">{text}</td>')
+    shade = ' class="top"' if system in top else ""
+    return f"<tr{shade}>{''.join(cells)}</tr>"
+
+
+def _kind(column: str) -> str:
+    if column in _INTEGERS or column in _DECIMALS or column in _PERCENT:
+        return "num"
+    return {"system": "system", "group": "group"}.get(column, "text")
