@@ -37,10 +37,10 @@ PAGES = {
 navigation = st.navigation(list(PAGES.values()), position="hidden")
 state.register_pages(PAGES)
 
-# st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
-# renderer while the page still runs, so the leaderboard's ranked table (also st.html) does
-# not wait for it behind the widgets' code.
-st.sidebar.html(BRAND_HTML)
+# Markdown with HTML, first of all elements: besides the mark, it makes the browser fetch
+# markdown's HTML plugin while the page still runs, so the leaderboard's ranked table (also
+# HTML in markdown) is drawn the moment it arrives.
+st.sidebar.markdown(BRAND_HTML, unsafe_allow_html=True)
 links = st.sidebar.empty()
 view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
 state.set_view(view)
@@ -54,7 +54,9 @@ def _draw_links() -> None:
         st.caption("Every setting is in the address bar: copy it to share this exact view.")
 
 
-_draw_links()  # at once, so no link from the previous run lingers while the page runs
+if st.session_state.get("sigboard_links_drawn"):
+    _draw_links()  # at once, so no link from the previous run lingers while the page runs
+st.session_state["sigboard_links_drawn"] = True
 try:
     navigation.run()
 finally:  # again after the page (even one that stopped early): links carry its final view

@@ -2,13 +2,16 @@
 
 Why not ``st.dataframe``: the data grid's browser code (about 1.5 MB) loads and
 compiles on first use, which more than doubles a cold page load. This table is
-plain HTML sent through ``st.html`` (a 30 KB sanitiser), so the ranking is on
-screen about as fast as a one-line page; the grid stays one tab away for sorting
-and row selection.
+plain HTML rendered by Streamlit's markdown element (``unsafe_allow_html``),
+whose code the browser already has: the ranking is on screen about as fast as a
+one-line page, and the grid stays one tab away for sorting and row selection.
+(``st.html`` would load its renderer lazily, and React holds back content that
+waited for lazy code, by up to half a second.)
 
-Every value is HTML-escaped here, and ``st.html`` runs DOMPurify on the result,
-so a system named ``<img src=x onerror=…>`` is shown as text. Pure functions, no
-Streamlit: unit-testable.
+Markdown passes this HTML through unsanitised, so *every* value is escaped here:
+``html.escape`` plus ``$`` and ``:`` as entities, so that a name never starts
+math or an emoji shortcode either. A system named ``<img src=x onerror=…>`` is
+shown as text. Pure functions, no Streamlit: unit-testable.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import pandas as pd
 _INTEGERS = frozenset({"rank", "n", "runs"})
 _DECIMALS = {"mean": 4, "BT strength": 4, "Elo": 0}
 _PERCENT = frozenset({"win rate"})
+_MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
+                                    "*": "&#42;", "_": "&#95;", "~": "&#126;"})
 _STYLE = """<style>
 .sb-ranked{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
 .sb-ranked table{border-collapse:separate;border-spacing:0;width:100%;margin:0;
@@ -32,13 +37,10 @@ _STYLE = """<style>
   border-bottom:1px solid rgba(31,41,51,.2)}
 .sb-ranked td{padding:.3rem .65rem;white-space:nowrap;border:0;
   border-bottom:1px solid rgba(31,41,51,.07)}
-.sb-ranked .num{text-align:right}
-.sb-ranked .group{font-family:"Source Code Pro",monospace}
 .sb-ranked tr.top td{background:#eef3fb}
-.sb-ranked tr.top td.system{font-weight:600}
 .sb-ranked a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
 .sb-ranked a:hover{color:#3b5b92;border-bottom-style:solid}
-</style>"""
+</style>""".replace("\n", "")  # one line: markdown ends an HTML block at a blank line
 
 
 def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[str] = (),
@@ -70,7 +72,8 @@ def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[s
     links, help = links or {}, help or {}
     head = "".join(_header(c, help.get(c)) for c in columns)
     body = "".join(_row(record, columns, top, links) for record in rows.to_dict("records"))
-    return (f'{_STYLE}<div class="sb-ranked" style="max-height:{int(max_height)}px">'
+    return (f"{_STYLE}{_column_style(columns)}"
+            f'<div class="sb-ranked" style="max-height:{int(max_height)}px">'
             f'<table aria-label="leaderboard" data-rows="{len(rows)}">'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
@@ -92,9 +95,29 @@ def format_cell(column: str, value: object) -> str:
     return str(value)
 
 
+def escape(text: str) -> str:
+    """``text`` safe inside HTML passed through Streamlit markdown (tags, quotes, math, emoji)."""
+    return html.escape(text, quote=True).translate(_MARKDOWN_ENTITIES)
+
+
+def _column_style(columns: Sequence[str]) -> str:
+    """Per-column CSS (numbers right-aligned, group letters monospaced, the name bold on top
+    rows) by position: one rule per column instead of a class on every cell."""
+    rules = []
+    for i, column in enumerate(columns, start=1):
+        cells = f".sb-ranked td:nth-child({i})"
+        if column in _INTEGERS or column in _DECIMALS or column in _PERCENT:
+            rules.append(f"{cells},.sb-ranked th:nth-child({i}){{text-align:right}}")
+        elif column == "group":
+            rules.append(f'{cells}{{font-family:"Source Code Pro",monospace}}')
+        elif column == "system":
+            rules.append(f".sb-ranked tr.top td:nth-child({i}){{font-weight:600}}")
+    return f"<style>{''.join(rules)}</style>"
+
+
 def _header(column: str, tip: str | None) -> str:
-    title = f' title="{html.escape(tip)}"' if tip else ""
-    return f'<th class="{_kind(column)}"{title}>{html.escape(column)}</th>'
+    title = f' title="{escape(tip)}"' if tip else ""
+    return f"<th{title}>{escape(column)}</th>"
 
 
 def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[str],
@@ -102,16 +125,10 @@ def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[s
     system = str(record["system"])
     cells = []
     for column in columns:
-        text = html.escape(format_cell(column, record[column]))
+        text = escape(format_cell(column, record[column]))
         if column == "system" and system in links:
-            text = (f'<a href="{html.escape(links[system])}" '
-                    f'title="Compare on the Pairwise page">{text}</a>')
-        cells.append(f'<td class="{_kind(column)}">{text}</td>')
+            # target=_self: markdown links open a new tab unless told otherwise
+            text = f'<a href="{escape(links[system])}" target="_self">{text}</a>'
+        cells.append(f"<td>{text}</td>")
     shade = ' class="top"' if system in top else ""
     return f"<tr{shade}>{''.join(cells)}</tr>"
-
-
-def _kind(column: str) -> str:
-    if column in _INTEGERS or column in _DECIMALS or column in _PERCENT:
-        return "num"
-    return {"system": "system", "group": "group"}.get(column, "text")

@@ -40,20 +40,23 @@ def _values(rows: pd.DataFrame, column: str) -> list[str]:
 
 
 def table_controls(view: View, rows: pd.DataFrame) -> None:
-    """Search, metadata filter and column choice of the leaderboard (``view`` already valid)."""
+    """Search, then metadata filter and column choice in a popover (``view`` already valid).
+
+    The popover's widgets are drawn only when it opens: the first screen stays light.
+    """
     meta_columns = _meta_columns(rows)
     all_columns = [*DEFAULT_COLUMNS, *meta_columns]
-    search, meta, chosen = st.columns([2, 2, 3])
+    search, more = st.columns([3, 2], vertical_alignment="bottom")
     with search:
         state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
-    with meta:
+    # a fixed label: the popover stays open while its widgets rerun the page
+    with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
         state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
                     format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
                     disabled=not meta_columns)
         if view.fcol:
             state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval,
                         options=_values(rows, view.fcol))
-    with chosen:
         state.bound(st.multiselect, "Columns", "cols", view.cols or all_columns,
                     options=all_columns)
 
@@ -72,7 +75,8 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
         links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
         top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
-        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP))
+        tabs["ranked"].markdown(ranked_html(shown, columns, top=top, links=links, help=HELP),
+                                unsafe_allow_html=True)
         if top:
             tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
                                    "significantly better).")

@@ -46,8 +46,15 @@ def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:
 
 
 def test_settings(view: View) -> None:
-    """The test options in the sidebar: alpha, correction, comparisons, alternative, criterion."""
-    with st.sidebar.expander("Test settings", expanded=True, icon=":material/tune:"):
+    """The test options in a sidebar popover, with a one-line summary of them under it.
+
+    A popover rather than an open expander: its widgets are drawn only when it is
+    opened, so a page's first screen does not wait for nine of them.
+    """
+    st.sidebar.caption(f":material/tune: α = {view.alpha:g} · {_CORRECTION_NAMES[view.correction]}"
+                       f" · {_COMPARE_NAMES[view.compare]} · {view.alternative} · "
+                       f"{_TEST_NAMES[view.test]} test")
+    with st.sidebar.popover("Test settings", icon=":material/tune:", width="stretch"):
         state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=state.ALPHA_RANGE[0],
                     max_value=state.ALPHA_RANGE[1], step=0.01, format="%.3f",
                     help="Significance level of the (adjusted) p-values.")

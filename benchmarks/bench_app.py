@@ -12,7 +12,7 @@ whole script is ``st.write("ready")`` — and measures with Debian's chromium:
    server's caches (``server cold``); later ones are fresh browsers on a warm
    server. Target: ≤ 1.5 × the minimal page.
 2. **settings change → updated table**: on a loaded leaderboard, alpha is set to a
-   new value (Enter); time until the table of the new run is on screen (its
+   new value in the sidebar's test settings (Enter); time until the table of the new run is on screen (its
    caption names the new alpha and the table is no longer stale). Each value is
    new, so the engine really recomputes (no cache hit). Target: ≤ 1 s.
 
@@ -108,6 +108,8 @@ def _load(browser, url: str, ready, outside: Outside) -> tuple[float, object, ob
 
 def _change_alpha(page, value: float) -> float:  # noqa: ANN001
     field = page.get_by_label("Alpha", exact=True)
+    if not field.is_visible():  # the settings live in a sidebar popover
+        page.get_by_role("button", name="Test settings").click()
     field.fill(f"{value:.3f}")
     start = time.perf_counter()
     field.press("Enter")

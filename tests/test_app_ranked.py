@@ -49,6 +49,13 @@ def test_cells_are_formatted_like_the_grid(column: str, value: object, shown: st
     assert format_cell(column, value) == shown
 
 
+def test_markdown_syntax_in_names_is_neutralised() -> None:
+    rows = _rows().assign(system=["$x^2$ :smile: *b* _i_ `c`", "b", "c"])
+    page = ranked_html(rows, ["system"])
+    assert "&#36;x^2&#36; &#58;smile&#58; &#42;b&#42; &#95;i&#95; &#96;c&#96;" in page
+    assert "\n" not in page, "one line: markdown never ends the HTML block early"
+
+
 def test_rows_keep_their_order_and_count() -> None:
     page = ranked_html(_rows(), COLUMNS)
     assert 'data-rows="3"' in page
@@ -60,11 +67,18 @@ def test_top_systems_are_shaded_and_names_link() -> None:
     page = ranked_html(_rows(), COLUMNS, top={"best"},
                        links={"best": "pairwise?a=best&b=x", XSS: "pairwise?a=%3Cimg"})
     assert page.count('class="top"') == 1
-    assert '<a href="pairwise?a=best&amp;b=x"' in page
-    assert '<a href="pairwise?a=%3Cimg"' in page
+    assert '<a href="pairwise?a=best&amp;b=x" target="_self">' in page
+    assert '<a href="pairwise?a=%3Cimg" target="_self">' in page
     assert page.count("<a ") == 2, "only systems with a link get one"
 
 
 def test_header_tooltips_are_escaped() -> None:
     page = ranked_html(_rows(), COLUMNS, help={"rank": 'rank "1" < 2'})
-    assert '<th class="num" title="rank &quot;1&quot; &lt; 2">rank</th>' in page
+    assert '<th title="rank &quot;1&quot; &lt; 2">rank</th>' in page
+
+
+def test_numeric_columns_are_right_aligned_by_position() -> None:
+    page = ranked_html(_rows(), COLUMNS)
+    assert ".sb-ranked td:nth-child(2),.sb-ranked th:nth-child(2){text-align:right}" in page
+    assert "td:nth-child(3){font-family" in page, "group letters are monospaced"
+    assert "nth-child(7){text-align" not in page, "metadata text stays left-aligned"

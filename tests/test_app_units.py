@@ -140,3 +140,10 @@ def test_upload_policy() -> None:
     assert not policy.open and policy.token_ok("tok") and not policy.token_ok("tok2")
     assert policy.email_ok("A@x.org") and not policy.email_ok("b@x.org")
     assert not Policy("", frozenset()).token_ok("")
+
+
+def test_svg_numbers_are_shortened_in_attributes_only() -> None:
+    svg = chart_svg(static_graph(_board(["model-v0.123456", "b", "c"])), width=400)
+    assert "model-v0.123456" in svg, "label text is never altered"
+    assert not re.search(r'="[^"]*\d\.\d{3}', svg), "attributes keep two decimals"
+    assert 'aria-hidden="true"' not in svg
