@@ -37,10 +37,10 @@ PAGES = {
 navigation = st.navigation(list(PAGES.values()), position="hidden")
 state.register_pages(PAGES)
 
-# Markdown with HTML, first of all elements: besides the mark, it makes the browser fetch
-# markdown's HTML plugin while the page still runs, so the leaderboard's ranked table (also
-# HTML in markdown) is drawn the moment it arrives.
-st.sidebar.markdown(BRAND_HTML, unsafe_allow_html=True)
+# st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
+# renderer while the page still runs, so the leaderboard's ranked table (also st.html) is
+# less likely to wait for it.
+st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
 state.set_view(view)

@@ -75,8 +75,7 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
         links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
         top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
-        tabs["ranked"].markdown(ranked_html(shown, columns, top=top, links=links, help=HELP),
-                                unsafe_allow_html=True)
+        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP))
         if top:
             tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
                                    "significantly better).")

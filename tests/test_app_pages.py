@@ -109,7 +109,7 @@ class _RankedTable(HTMLParser):
 
 def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
     """The leaderboard's ranked table (the default view) as text cells, and its row links."""
-    bodies = [m.value for m in at.markdown if 'aria-label="leaderboard"' in m.value]
+    bodies = [h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body]
     assert len(bodies) == 1, "one ranked table on the page"
     parser = _RankedTable()
     parser.feed(bodies[0])
@@ -207,7 +207,7 @@ def test_grid_view_sorts_and_selects(db: Path) -> None:
     assert params(at)["table"] == "grid"
     grid = table(at)
     assert len(grid) >= 1 and grid["system"].str.contains("gpt", case=False).all()
-    assert not [m for m in at.markdown if 'aria-label="leaderboard"' in m.value], \
+    assert not [h for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body], \
         "one view at a time"
     captions = " ".join(c.value for c in at.caption)
     assert "Select one or two rows" in captions
