@@ -98,7 +98,7 @@ def significance_graph(board: Leaderboard, view: View, token: str,
         with tabs["static"]:
             svg = data.graph_svg(token, view.benchmark, view.metric, options)
             st.image(svg, width="stretch")
-            st.download_button("Download SVG", svg, icon=":material/download:",
+            st.download_button("Download SVG", lambda: svg, icon=":material/download:",
                                file_name=f"{view.benchmark}-{view.metric}-graph.svg",
                                mime="image/svg+xml", on_click="ignore")
     if tabs["interactive"].open:

@@ -7,14 +7,16 @@ sigboard (a temporary SQLite store with the bundled demo data) and a page whose
 whole script is ``st.write("ready")`` — and measures with Debian's chromium:
 
 1. **cold load**: a fresh browser context opens the page; time until the content
-   is on screen (sigboard: the 78-system ``humaneval`` leaderboard table with its
-   caption; minimal page: its text). The first sigboard load also fills the
-   server's caches (``server cold``); later ones are fresh browsers on a warm
-   server. Target: ≤ 1.5 × the minimal page.
-2. **settings change → updated table**: on a loaded leaderboard, alpha is set to a
-   new value in the sidebar's test settings (Enter); time until the table of the new run is on screen (its
-   caption names the new alpha and the table is no longer stale). Each value is
-   new, so the engine really recomputes (no cache hit). Target: ≤ 1 s.
+   is on screen (sigboard: all 78 rows of the ``humaneval`` ranked table — the
+   page's default view — plus the caption naming the test and alpha; minimal
+   page: its text). The first sigboard load also fills the server's caches
+   (``server cold``); later ones are fresh browsers on a warm server.
+   Target: ≤ 1.5 × the minimal page.
+2. **settings change → updated table**: on a loaded leaderboard, alpha is set to
+   a new value in the sidebar's test settings (Enter); time until the table of
+   the new run is on screen (its caption names the new alpha and the table is no
+   longer stale). Each value is new, so the engine really recomputes (no cache
+   hit). Target: ≤ 1 s.
 
 Every request that does not go to 127.0.0.1 is counted (it must be 0).
 """
@@ -119,7 +121,7 @@ def _change_alpha(page, value: float) -> float:  # noqa: ANN001
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--trials", type=int, default=9)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
