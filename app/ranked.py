@@ -31,11 +31,11 @@ _MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "
 _STYLE = """<style>
 .sb-ranked{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
 .sb-ranked table{border-collapse:separate;border-spacing:0;width:100%;margin:0;
-  font-size:.875rem;font-variant-numeric:tabular-nums;color:inherit}
+  font-size:.84rem;font-variant-numeric:tabular-nums;color:inherit}
 .sb-ranked th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:left;
-  font-weight:600;white-space:nowrap;padding:.4rem .65rem;border:0;
+  font-weight:600;white-space:nowrap;padding:.4rem .5rem;border:0;
   border-bottom:1px solid rgba(31,41,51,.2)}
-.sb-ranked td{padding:.3rem .65rem;white-space:nowrap;border:0;
+.sb-ranked td{padding:.3rem .5rem;white-space:nowrap;border:0;
   border-bottom:1px solid rgba(31,41,51,.07)}
 .sb-ranked tr.top td{background:#eef3fb}
 .sb-ranked a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
@@ -109,7 +109,9 @@ def _column_style(columns: Sequence[str]) -> str:
         if column in _INTEGERS or column in _DECIMALS or column in _PERCENT:
             rules.append(f"{cells},.sb-ranked th:nth-child({i}){{text-align:right}}")
         elif column == "group":
-            rules.append(f'{cells}{{font-family:"Source Code Pro",monospace}}')
+            # long letter strings wrap instead of pushing the last columns off screen
+            rules.append(f'{cells}{{font-family:"Source Code Pro",monospace;white-space:normal;'
+                         "overflow-wrap:anywhere;min-width:3rem;max-width:8rem}")
         elif column == "system":
             rules.append(f".sb-ranked tr.top td:nth-child({i}){{font-weight:600}}")
     return f"<style>{''.join(rules)}</style>"

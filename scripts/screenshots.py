@@ -1,0 +1,111 @@
+"""Regenerate the page screenshots under ``docs/`` from the bundled demo data.
+
+Run from the repository root: ``.venv/bin/python scripts/screenshots.py``
+
+Starts ``streamlit run app/main.py`` on 127.0.0.1 with a temporary SQLite store
+(the demo data), opens each view in Debian's chromium and writes one PNG per
+view. Every request that leaves 127.0.0.1 is blocked, so the pictures also show
+that the pages draw offline.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine import open_store  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+DOCS = ROOT / "docs"
+#: file name → (URL path and query, viewport height, text of a tab to open first or "")
+VIEWS = {
+    "overview.png": ("overview", 1000, ""),
+    "leaderboard.png": ("leaderboard?benchmark=humaneval", 1000, ""),
+    "leaderboard-page.png": ("leaderboard?benchmark=humaneval", 2000, ""),
+    "significance-graph.png": ("leaderboard?benchmark=CRUXEval-input&graph=interactive", 2000, ""),
+    "cliques.png": ("leaderboard?benchmark=CRUXEval-input&graph=groups", 2000, "Groups (cliques)"),
+    "pairwise.png": ("pairwise?benchmark=humaneval&a=gpt-3.5-turbo&b=claude-3-opus-20240229",
+                     2000, ""),
+    "pwpp.png": ("pairwise?benchmark=CRUXEval-input&panel=pwpp", 2000, "PWPP"),
+    "examples.png": ("examples?benchmark=mbpp", 2000, ""),
+    "upload.png": ("upload", 1200, ""),
+    "methods.png": ("methods", 1400, ""),
+}
+
+
+def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "SIGBOARD_DB_PATH": str(db)}
+    env.pop("SIGBOARD_DB_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address",
+         "127.0.0.1", "--server.port", str(port), "--server.headless", "true"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("streamlit did not start")
+
+
+def _offline(route) -> None:  # noqa: ANN001
+    url = route.request.url
+    if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def _idle(page) -> None:  # noqa: ANN001
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]",
+                           timeout=120_000)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "sigboard.db"
+        store = open_store(f"sqlite:///{db}")
+        store.ensure_demo_data()
+        store.close()
+        proc, url = _serve(db)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                for name, (path, height, tab) in VIEWS.items():
+                    context = browser.new_context(viewport={"width": 1400, "height": height})
+                    context.route("**/*", _offline)
+                    page = context.new_page()
+                    page.goto(f"{url}/{path}")
+                    page.get_by_role("heading", level=1).first.wait_for(timeout=120_000)
+                    _idle(page)
+                    if tab:
+                        page.get_by_role("tab", name=tab).scroll_into_view_if_needed()
+                    time.sleep(2)  # charts and the interactive graph settle
+                    page.screenshot(path=str(DOCS / name))
+                    print(f"docs/{name}")
+                    context.close()
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
