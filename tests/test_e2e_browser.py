@@ -181,14 +181,17 @@ def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None
     _choose(page, "Benchmark", "mbpp")
     _title(page, "Leaderboard · mbpp")
     _wait_url(page, "benchmark", "mbpp")
-    link = page.locator("[data-testid=stSidebar]").get_by_role("link", name="Pairwise")
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=stSidebar] a')]"
+    table = page.locator("[data-testid=stMain] table[aria-label=leaderboard]")
+    row_link = table.locator("tbody tr").nth(2).get_by_role("link")
+    page.wait_for_function("() => [...document.querySelectorAll('table[aria-label=leaderboard] a')]"
                            ".some(a => a.href.includes('/pairwise') && "
                            "a.href.includes('benchmark=mbpp'))", timeout=WAIT)
     _idle(page)  # the mbpp run has finished drawing, as when a person reads it and clicks on
-    link.click()
+    opened = row_link.inner_text().strip()
+    row_link.click()  # a system in the ranked table: its pair with the best system
     _title(page, "Pairwise · mbpp")
     _idle(page)
+    assert _selected(page, "System A") == opened
     page.get_by_role("combobox", name="System B", exact=True).click()
     option = page.get_by_role("option").nth(2)
     option.wait_for(timeout=WAIT)
