@@ -49,7 +49,7 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
     search, more = st.columns([3, 2], vertical_alignment="bottom")
     with search:
         state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
-    # a fixed label: the popover stays open while its widgets rerun the page
+    # a fixed label: the popover keeps its identity (and stays open) across reruns
     with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
         state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
                     format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
