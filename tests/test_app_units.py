@@ -147,3 +147,14 @@ def test_svg_numbers_are_shortened_in_attributes_only() -> None:
     assert "model-v0.123456" in svg, "label text is never altered"
     assert not re.search(r'="[^"]*\d\.\d{3}', svg), "attributes keep two decimals"
     assert 'aria-hidden="true"' not in svg
+
+
+def test_svg_worker_is_restarted_after_it_dies() -> None:
+    from app.charts import render
+
+    chart = static_graph(_board(["a", "b", "c"]))
+    first = chart_svg(chart, width=300)
+    assert render._child is not None
+    render._child.kill()
+    render._child.wait()
+    assert chart_svg(chart, width=300) == first, "a new worker draws the same SVG"

@@ -4,34 +4,61 @@ An SVG image needs no JavaScript in the browser: no Vega bundle to fetch and
 compile, no chart data to marshal on every run. The leaderboard's default
 significance graph is drawn this way so that it never holds up the ranked table
 above it. vl-convert bundles Vega itself and fetches nothing at run time.
+
+Drawing happens in one long-lived child process (``_svg_worker``): the calling
+script thread waits on a pipe without holding the interpreter lock, so the
+server keeps serving every other request meanwhile.
 """
 
 from __future__ import annotations
 
-import re
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import altair as alt
-import vl_convert
 
-_LONG_DECIMALS = re.compile(r"(\d\.\d{2})\d+")
-_ATTRIBUTE = re.compile(r'="([^"]*)"')
-_HIDDEN = ' aria-hidden="true"'
+_ROOT = Path(__file__).resolve().parents[2]
+_lock = threading.Lock()
+_child: subprocess.Popen[bytes] | None = None
 
 
 def chart_svg(chart: alt.TopLevelMixin, *, width: int) -> str:
-    """``chart`` drawn ``width`` pixels wide as a standalone SVG document (with a viewBox).
-
-    Coordinates keep two decimals (a hundredth of a pixel) and per-mark
-    ``aria-hidden`` attributes go (the image as a whole has its alt text): a
-    graph with 1,200 edges shrinks by about 40% and is sent on every run.
-    """
+    """``chart`` drawn ``width`` pixels wide as a standalone SVG document (with a viewBox)."""
     with alt.data_transformers.enable("default", max_rows=None):
         spec = chart.properties(width=width).to_dict()
-    # data is inline: no base URL is allowed, so rendering can never reach the network
-    svg = str(vl_convert.vegalite_to_svg(spec, allowed_base_urls=[]))
-    return _ATTRIBUTE.sub(_shorten, svg.replace(_HIDDEN, ""))
+    line = json.dumps(spec, separators=(",", ":")).encode() + b"\n"
+    with _lock:  # one drawing at a time through the one pipe
+        try:
+            return _draw(line)
+        except (OSError, ValueError):  # the child died (killed, out of memory): a new one, once
+            _stop()
+            return _draw(line)
 
 
-def _shorten(attribute: re.Match[str]) -> str:
-    """An attribute with its numbers cut to two decimals (text content is never touched)."""
-    return '="' + _LONG_DECIMALS.sub(r"\1", attribute.group(1)) + '"'
+def _draw(line: bytes) -> str:
+    child = _start()
+    if child.stdin is None or child.stdout is None:  # never: Popen was given both pipes
+        raise OSError("the SVG worker has no pipes")
+    child.stdin.write(line)
+    child.stdin.flush()
+    size = int(child.stdout.readline())
+    return child.stdout.read(size).decode()
+
+
+def _start() -> subprocess.Popen[bytes]:
+    global _child
+    if _child is None or _child.poll() is not None:
+        _child = subprocess.Popen([sys.executable, "-m", "app.charts._svg_worker"], cwd=_ROOT,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    return _child
+
+
+def _stop() -> None:
+    global _child
+    if _child is not None:
+        _child.kill()
+        _child.wait()
+    _child = None
