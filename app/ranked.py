@@ -17,15 +17,16 @@ unit-testable.
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Integral, Real
 
 import pandas as pd
 
-_INTEGERS = frozenset({"rank", "n", "runs"})
-_DECIMALS = {"mean": 4, "BT strength": 4, "Elo": 0}
-_PERCENT = frozenset({"win rate"})
+#: How the numeric leaderboard columns are shown (the grid's formats derive from these too).
+INTEGERS = frozenset({"rank", "n", "runs"})
+DECIMALS = {"mean": 4, "BT strength": 4, "Elo": 0}
+PERCENT = frozenset({"win rate"})
+NUMERIC = INTEGERS | DECIMALS.keys() | PERCENT
 _MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
                                     "*": "&#42;", "_": "&#95;", "~": "&#126;"})
 _STYLE = """<style>
@@ -80,15 +81,13 @@ def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[s
 
 def format_cell(column: str, value: object) -> str:
     """A value as the table shows it (unescaped): fixed decimals, percent, blank for missing."""
-    if value is None or (isinstance(value, Real) and math.isnan(float(value))):
+    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
         return ""
-    if value is pd.NA or value is pd.NaT:
-        return ""
-    if column in _PERCENT and isinstance(value, Real):
+    if column in PERCENT and isinstance(value, Real):
         return f"{100 * float(value):.1f}%"
-    if column in _DECIMALS and isinstance(value, Real):
-        return f"{float(value):.{_DECIMALS[column]}f}"
-    if column in _INTEGERS and isinstance(value, Real) and float(value).is_integer():
+    if column in DECIMALS and isinstance(value, Real):
+        return f"{float(value):.{DECIMALS[column]}f}"
+    if column in INTEGERS and isinstance(value, Real) and float(value).is_integer():
         return str(int(value))
     if isinstance(value, Real) and not isinstance(value, Integral | bool):
         return f"{float(value):g}"
@@ -106,7 +105,7 @@ def _column_style(columns: Sequence[str]) -> str:
     rules = []
     for i, column in enumerate(columns, start=1):
         cells = f".sb-ranked td:nth-child({i})"
-        if column in _INTEGERS or column in _DECIMALS or column in _PERCENT:
+        if column in NUMERIC:
             rules.append(f"{cells},.sb-ranked th:nth-child({i}){{text-align:right}}")
         elif column == "group":
             # long letter strings wrap instead of pushing the last columns off screen

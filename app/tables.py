@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app.ranked import DECIMALS, NUMERIC, PERCENT
 from app.state import View
 from engine import Leaderboard
 
@@ -24,14 +25,15 @@ HELP = {
     "BT strength": "Bradley–Terry strength (sums to 1)",
     "Elo": "Elo-scale rating",
 }
-_FORMATS = {"mean": "%.4f", "win rate": "percent", "BT strength": "%.4f", "Elo": "%.0f"}
+_FORMATS = {**{name: f"%.{places}f" for name, places in DECIMALS.items()},
+            **dict.fromkeys(PERCENT, "percent")}
 
 COLUMN_CONFIG = {
     "system": st.column_config.TextColumn("system", pinned=True),
     **{name: st.column_config.TextColumn(name, help=HELP[name])
        for name in ("rank range", "group", "CI")},
     **{name: st.column_config.NumberColumn(name, help=HELP.get(name), format=_FORMATS.get(name))
-       for name in ("rank", "mean", "n", "runs", "win rate", "BT strength", "Elo")},
+       for name in NUMERIC},
 }
 
 
