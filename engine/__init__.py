@@ -1,5 +1,7 @@
 """sigboard's engine: every computation behind the leaderboard (no UI imports here)."""
 
+from ._across import ACROSS_VALUES, MetricsTable, pairs_across_metrics
+from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
 from ._contract import KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, Problem, validate_long
 from ._groups import Groups, TooManyCliquesError, find_groups
 from ._health import HealthReport, benchmark_health
@@ -20,6 +22,12 @@ from ._readers import MetricSpec, metric_specs_of, read_results, read_results_by
 from ._store import ConflictError, ResultsStore, UploadReport, open_store
 
 __all__ = [
+    "ACROSS_VALUES",
+    "BOOTSTRAP_COLUMNS",
+    "BootstrapResult",
+    "MetricsTable",
+    "bootstrap_ranks",
+    "pairs_across_metrics",
     "ALTERNATIVES",
     "COMPARISONS",
     "CORRECTIONS",
