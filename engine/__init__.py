@@ -3,6 +3,7 @@
 from ._across import ACROSS_VALUES, MetricsTable, pairs_across_metrics
 from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
 from ._contract import KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, Problem, validate_long
+from ._describe import BOX_COLUMNS, BoxStats, box_stats
 from ._groups import Groups, TooManyCliquesError, find_groups
 from ._health import HealthReport, benchmark_health
 from ._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
@@ -25,6 +26,9 @@ __all__ = [
     "ACROSS_VALUES",
     "BOOTSTRAP_COLUMNS",
     "BootstrapResult",
+    "BOX_COLUMNS",
+    "BoxStats",
+    "box_stats",
     "MetricsTable",
     "bootstrap_ranks",
     "pairs_across_metrics",
