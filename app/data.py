@@ -17,20 +17,26 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from app.charts.distributions import box_chart
 from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
 from app.charts.render import chart_svg
 from app.pairs import PWPP_SYSTEMS
 from engine import (
+    BootstrapResult,
     HealthReport,
     Leaderboard,
+    MetricsTable,
     ResultsStore,
     ScoreMatrix,
     benchmark_health,
+    bootstrap_ranks,
+    box_stats,
     build_matrix,
     leaderboard,
     open_store,
+    pairs_across_metrics,
 )
 
 _ENTRIES = 64
@@ -142,3 +148,43 @@ def system_metadata(token: str, benchmark: str) -> pd.DataFrame:
 def uploads(token: str) -> pd.DataFrame:
     """Upload history, newest first."""
     return store().uploads()
+
+
+@st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
+def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int, paired: bool | None,
+              seed: int) -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank."""
+    return bootstrap_ranks(matrix(token, benchmark, metric), n_resamples=n_resamples,
+                           paired=paired, rng=seed)
+
+
+@st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
+def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                      paired: bool | None, seed: int, color: str) -> dict[str, Any]:
+    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks."""
+    result = bootstrap(token, benchmark, metric, n_resamples, paired, seed)
+    if kind == "values":
+        m = matrix(token, benchmark, metric)
+        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
+    elif kind == "ranks":
+        stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
+    else:
+        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
+    meta = system_metadata(token, benchmark)
+    hue = meta.set_index("system")[color] if color else None
+    return _spec(box_chart(stats, list(result.summary["system"]), title=title, color=hue,
+                           integer=kind == "ranks"))
+
+
+@st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)
+def across(token: str, benchmark: str, options: tuple[tuple[str, Any], ...], value: str
+           ) -> tuple[MetricsTable, tuple[str, ...]]:
+    """The heatmap table across the benchmark's metrics, and one note per metric left out."""
+    cat = catalog(token)
+    results, skipped = [], []
+    for metric in cat.loc[cat["benchmark"] == benchmark, "metric"].astype(str):
+        try:
+            results.append(board(token, benchmark, metric, options).pairwise)
+        except ValueError as exc:  # e.g. McNemar chosen and this metric is not binary
+            skipped.append(f"{metric} left out: {exc}")
+    return pairs_across_metrics(results, value=value), tuple(skipped)

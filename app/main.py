@@ -26,6 +26,8 @@ PAGES = {
                            icon=":material/leaderboard:", url_path="leaderboard"),
     "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
                         url_path="pairwise"),
+    "distributions": st.Page("views/distributions.py", title="Distributions",
+                             icon=":material/candlestick_chart:", url_path="distributions"),
     "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
                         url_path="examples"),
     "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",

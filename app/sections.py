@@ -7,9 +7,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app import data, state
+from app import data, state, widgets
+from app.across import MAX_ROWS, styled
 from app.charts.graph import clique_frame
 from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
+from app.downloads import safe_csv
 from app.pairs import PWPP_SYSTEMS, pair_scores, pair_summary
 from app.ranked import ranked_html
 from app.state import View
@@ -158,5 +160,35 @@ def all_pairs(board: Leaderboard, view: View, token: str,
         if tabs[kind].open:
             spec = data.panel_spec(token, view.benchmark, view.metric, options, kind)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
+    if tabs["metrics"].open:
+        with tabs["metrics"]:
+            metrics_table(view, token, options)
     if tabs["table"].open:
         tabs["table"].dataframe(board.pairwise.table, hide_index=True, width="stretch")
+
+
+def metrics_table(view: View, token: str, options: tuple[tuple[str, Any], ...]) -> None:
+    """Seed paper §5.2: every pair (rows) on every metric of the benchmark (columns)."""
+    value = "pvalue_adj" if view.criterion == "pvalue" else "effect_size"
+    try:
+        result, skipped = data.across(token, view.benchmark, options, value)
+    except ValueError as exc:
+        st.warning(f"No metric of this benchmark can be tested with these settings: {exc}")
+        return
+    shown = "adjusted p-value" if value == "pvalue_adj" else "effect size (+: first system better)"
+    st.caption(f"Each cell: the {shown} where the pair differs significantly on that metric, "
+               "blank where it does not. Red: the first system is better; blue: the second; "
+               "darker = more significant. Rows: most significant across metrics first (HMP = "
+               "harmonic mean of the raw p-values). *conflict*: metrics disagree on the winner.")
+    if len(result.metrics) == 1:
+        st.info(f"`{view.benchmark}` has one metric, {result.metrics[0]}: upload more metrics "
+                "for the same examples to compare them side by side.", icon=":material/info:")
+    widgets.notes(list(skipped))
+    n = len(result.table)
+    if n > MAX_ROWS:
+        st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
+    st.dataframe(styled(result, alpha=view.alpha), hide_index=True, width="stretch",
+                 height=fit_height(min(n, MAX_ROWS), 560))
+    st.download_button("Download CSV", lambda: safe_csv(result.table), icon=":material/download:",
+                       file_name=f"{view.benchmark}-pairs-across-metrics.csv", mime="text/csv",
+                       on_click="ignore")

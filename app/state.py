@@ -25,7 +25,9 @@ PAIRINGS = ("auto", "paired", "unpaired")
 TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
 GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Groups (cliques)"}
 MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
-               "table": "Table"}
+               "metrics": "Across metrics", "table": "Table"}
+DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
+BOOT_CHOICES = (200, 1000, 2000, 5000, 10000)
 ALPHA_RANGE = (0.001, 0.5)
 SEED_MAX = 2**32 - 1
 MAX_TEXT = 200
@@ -57,6 +59,9 @@ class View:
     table: str = "ranked"
     graph: str = "static"
     panel: str = "pvalues"
+    dist: str = "means"
+    boot: int = 1000
+    color: str = ""
 
     @property
     def paired_flag(self) -> bool | None:
@@ -184,6 +189,10 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         table=_choice(raw, "table", tuple(TABLE_TABS), default.table, problems),
         graph=_choice(raw, "graph", tuple(GRAPH_TABS), default.graph, problems),
         panel=_choice(raw, "panel", tuple(MATRIX_TABS), default.panel, problems),
+        dist=_choice(raw, "dist", tuple(DIST_TABS), default.dist, problems),
+        boot=int(_choice(raw, "boot", [str(n) for n in BOOT_CHOICES], str(default.boot),
+                         problems)),
+        color=_text(raw, "color", problems),
     )
     return view, problems
 
@@ -208,7 +217,7 @@ def check_pair(view: View, systems: Sequence[str]) -> tuple[View, list[str]]:
 
 
 def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, list[str]]:
-    """Drop values of list parameter ``name`` (``cols``/``fval``) or ``fcol`` not in ``allowed``."""
+    """Drop values of list parameter ``name`` (``cols``/``fval``) or of a text one not in ``allowed``."""
     current = getattr(view, name)
     if isinstance(current, tuple):
         kept = tuple(v for v in current if v in allowed)

@@ -1,6 +1,7 @@
 """Regenerate the page screenshots under ``docs/`` from the bundled demo data.
 
-Run from the repository root: ``.venv/bin/python scripts/screenshots.py``
+Run from the repository root: ``.venv/bin/python scripts/screenshots.py [NAME.png ...]``
+(no names: every view).
 
 Starts ``streamlit run app/main.py`` on 127.0.0.1 with a temporary SQLite store
 (the demo data), opens each view in Debian's chromium and writes one PNG per
@@ -36,6 +37,8 @@ VIEWS = {
     "pairwise.png": ("pairwise?benchmark=humaneval&a=gpt-3.5-turbo&b=claude-3-opus-20240229",
                      2000, ""),
     "pwpp.png": ("pairwise?benchmark=CRUXEval-input&panel=pwpp", 2000, "PWPP"),
+    "distributions.png": ("distributions?benchmark=CRUXEval-input&dist=ranks",
+                          2000, "Bootstrap ranks"),
     "examples.png": ("examples?benchmark=mbpp", 2000, ""),
     "upload.png": ("upload", 1200, ""),
     "methods.png": ("methods", 1400, ""),
@@ -88,7 +91,10 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+                wanted = sys.argv[1:] or list(VIEWS)
                 for name, (path, height, tab) in VIEWS.items():
+                    if name not in wanted:
+                        continue
                     context = browser.new_context(viewport={"width": 1400, "height": height})
                     context.route("**/*", _offline)
                     page = context.new_page()

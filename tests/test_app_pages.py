@@ -21,8 +21,9 @@ from engine._store import open_store
 ROOT = Path(__file__).resolve().parents[1]
 MAIN = str(ROOT / "app" / "main.py")
 SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
-PAGES = ["views/overview.py", "views/leaderboard.py", "views/pairwise.py", "views/examples.py",
-         "views/upload.py", "views/methods.py"]
+PAGES = ["views/overview.py", "views/leaderboard.py", "views/pairwise.py",
+         "views/distributions.py", "views/examples.py", "views/upload.py", "views/methods.py"]
+BT_EVAL = ROOT.parent / "shared" / "data" / "bt-eval" / "bt_eval_scores_long.csv.gz"
 TIMEOUT = 120
 
 GOOD_CSV = (b"benchmark,system,example_id,metric,value\n"
@@ -144,7 +145,7 @@ def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
         assert "systems" in table(at, 0).columns
 
 
-@pytest.mark.parametrize("panel", ["pvalues", "effects", "pwpp", "table"])
+@pytest.mark.parametrize("panel", ["pvalues", "effects", "pwpp", "metrics", "table"])
 def test_every_all_pairs_panel_renders(db: Path, panel: str) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", panel=panel)
     no_exception(at)

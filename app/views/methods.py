@@ -67,6 +67,26 @@ difference is, which a p-value does not: with many examples tiny differences bec
   Win rate is the share of decisive battles won; Bradley–Terry fits strengths to all battles at
   once; Elo puts those strengths on the familiar chess-like scale.
 - **Confidence intervals** of means are t intervals, Wilson intervals for 0/1 scores.
+- **Across metrics** (Pairwise page). When a benchmark has several metrics, every pair of
+  systems is tested on each of them with the same settings; the table shows a cell only where
+  the pair differs significantly on that metric, red when the first system is better and blue
+  when the second is. Rows come most significant first, by the harmonic mean of the pair's raw
+  p-values over the metrics (Wilson 2019; with equal weights this orders the pairs exactly as
+  Wilson's multiplicity-adjusted harmonic mean p-value would). A row with both colours means
+  the metrics disagree about which system is better.
+
+### Distributions (bootstrap)
+- **Bootstrap means.** The examples are redrawn with replacement many times (1,000 by
+  default) and every system's mean is recomputed on each redraw. With paired data one redraw
+  is shared by all systems, as the paired tests share examples; otherwise each system's own
+  examples are redrawn. The spread of the box is how much the mean would move on another
+  sample of examples like these.
+- **Bootstrap ranks.** On each redraw the systems are ranked by their means (1 = best, ties
+  share the best rank). Boxes that do not overlap mean the order is stable; *P(first)* is the
+  share of redraws in which a system ranks first. The rank interval is a percentile interval
+  per system, not a simultaneous one: for a guarantee over all systems at once use the rank
+  range of the leaderboard, which comes from the corrected pairwise tests.
+- **Scores.** The per-example scores themselves; for 0/1 scores the box says little.
 
 ### Benchmark health (Examples page)
 - **p5_min / p5_max**: the smallest gap between two systems that is significant, and the
@@ -93,4 +113,8 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - R. V. Lenth (2024). emmeans: estimated marginal means (the `pwpp` plot). R package.
 - S. I. Wang et al. (2024). Eval-Arena: noise and errors by leaderboard showdowns.
 - D. Al Mohamad, J. Goeman, E. van Zwet (2022). Simultaneous confidence intervals for ranks.
+- B. Efron, R. J. Tibshirani (1993). *An Introduction to the Bootstrap*. Chapman & Hall.
+- D. J. Wilson (2019). The harmonic mean p-value for combining dependent tests. *PNAS* 116(4),
+  1195–1200.
+- J. W. Tukey (1977). *Exploratory Data Analysis* (boxplots). Addison-Wesley.
 """)

@@ -1,0 +1,76 @@
+"""Distributions: boxplots of scores, bootstrap means and bootstrap ranks, with rank intervals."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app import data, state, widgets
+from app.downloads import safe_csv
+from app.tables import fit_height
+
+token, catalog, view = widgets.page_context()
+
+st.title(f"Distributions · {view.benchmark}")
+widgets.benchmark_metric(view, catalog)
+widgets.test_settings(view)
+meta_columns = [c for c in data.system_metadata(token, view.benchmark).columns if c != "system"]
+view, problems = state.check_choices(view, "color", meta_columns)
+state.warn(problems)
+state.set_view(view)
+
+resamples, colour = st.columns(2)
+with resamples:
+    state.bound(st.selectbox, "Bootstrap resamples", "boot", view.boot,
+                options=state.BOOT_CHOICES, format_func="{:,}".format,
+                help="More resamples: smoother distributions, longer to compute.")
+with colour:
+    state.bound(st.selectbox, "Colour by", "color", view.color, options=["", *meta_columns],
+                format_func=lambda c: c or "(one colour)", disabled=not meta_columns,
+                help="A system attribute uploaded as metadata.")
+try:
+    result = data.bootstrap(token, view.benchmark, view.metric, view.boot, view.paired_flag,
+                            view.seed)
+except ValueError as exc:
+    st.error(f"These settings cannot be bootstrapped on this benchmark: {exc}")
+    st.stop()
+
+pairing = ("paired: each resample draws the examples once, for every system"
+           if result.paired else "unpaired: each system's own examples are resampled")
+st.caption(f"{result.n_resamples:,} bootstrap resamples of the examples ({pairing}; seed "
+           f"{view.seed}). Boxes: quartiles; whiskers: 1.5 × IQR; systems from best mean down.")
+captions = {
+    "means": "How much each system's mean moves when the examples are redrawn.",
+    "ranks": "Where each system ranks across resamples: separated boxes mean the order is "
+             "reliable; overlapping ones mean it is not.",
+    "values": "Each system's per-example scores" + (
+        " — binary here, so the boxes only show 0 and 1; the bootstrap means say more."
+        if data.matrix(token, view.benchmark, view.metric).binary else "."),
+}
+tabs = state.bound_tabs("dist", view.dist, state.DIST_TABS)
+for kind, tab in tabs.items():
+    if tab.open:
+        tab.caption(captions[kind])
+        tab.vega_lite_chart(spec=data.distribution_spec(
+            token, view.benchmark, view.metric, kind, view.boot, view.paired_flag, view.seed,
+            view.color), width="stretch")
+
+st.subheader("Ranks and intervals")
+level = f"{result.confidence:.0%}"
+st.caption(f"Percentile intervals at {level}, per system (not simultaneous). *P(first)*: share "
+           "of resamples in which the system has the best mean (ties count for each).")
+summary = result.summary
+st.dataframe(summary, hide_index=True, width="stretch", height=fit_height(len(summary), 560),
+             column_config={
+                 "system": st.column_config.TextColumn("system", pinned=True),
+                 "mean": st.column_config.NumberColumn(format="%.4f"),
+                 "ci_low": st.column_config.NumberColumn(f"mean {level} low", format="%.4f"),
+                 "ci_high": st.column_config.NumberColumn(f"mean {level} high", format="%.4f"),
+                 "rank": st.column_config.NumberColumn("rank (observed)"),
+                 "rank_median": st.column_config.NumberColumn("median rank"),
+                 "rank_low": st.column_config.NumberColumn(f"rank {level} best"),
+                 "rank_high": st.column_config.NumberColumn(f"rank {level} worst"),
+                 "p_first": st.column_config.NumberColumn("P(first)", format="percent"),
+             })
+st.download_button("Download CSV", lambda: safe_csv(summary), icon=":material/download:",
+                   file_name=f"{view.benchmark}-{view.metric}-bootstrap.csv", mime="text/csv",
+                   on_click="ignore")
