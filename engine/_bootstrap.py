@@ -90,7 +90,9 @@ def _paired_means(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> 
     n = x.shape[1]
     out = []
     for block in _blocks(n_resamples, n):
-        counts = rng.multinomial(n, np.full(n, 1.0 / n), size=block)
+        idx = rng.integers(0, n, size=(block, n))  # the examples each resample draws
+        counts = np.bincount((idx + n * np.arange(block)[:, None]).ravel(),
+                             minlength=block * n).reshape(block, n)
         out.append(counts @ x.T / n)
     return np.vstack(out)
 
@@ -172,8 +174,8 @@ def bootstrap_ranks(
     Notes
     -----
     Paired means of a block of B resamples are one product ``C @ Xᵀ / n`` of the
-    B × n multinomial count matrix C with the systems × examples scores X; ranks
-    are taken per resample with ties sharing the best rank. Intervals are
+    B × n matrix C (how often each resample drew each example) with the systems ×
+    examples scores X; ranks are taken per resample with ties sharing the best rank. Intervals are
     percentile intervals (marginal per system, not simultaneous).
 
     References
