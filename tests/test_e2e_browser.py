@@ -271,3 +271,26 @@ def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) 
     assert dialogs == []
     context.close()
     assert offline.blocked == []
+
+
+def test_distributions_page_from_the_sidebar_draws_offline(browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser)
+    page.goto(f"{server}/leaderboard?benchmark=mbpp")
+    _title(page, "Leaderboard · mbpp")
+    _idle(page)
+    page.locator("[data-testid=stSidebar]").get_by_role("link", name="Distributions").click()
+    _title(page, "Distributions · mbpp")
+    page.get_by_role("tab", name="Bootstrap ranks").click()
+    _wait_url(page, "dist", "ranks")
+    page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
+                 ).first.wait_for(timeout=WAIT)
+    shared = page.evaluate("location.href")
+    fresh, page2, offline2, _ = _context(browser)
+    page2.goto(shared)
+    _title(page2, "Distributions · mbpp")
+    page2.get_by_role("tab", name="Bootstrap ranks", selected=True).wait_for(timeout=WAIT)
+    page2.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
+                  ).first.wait_for(timeout=WAIT)
+    context.close()
+    fresh.close()
+    assert offline.blocked == [] and offline2.blocked == []
