@@ -72,5 +72,5 @@ def styled(result: MetricsTable, *, alpha: float, rows: int = MAX_ROWS) -> Style
     css = css_frame(result, head, alpha=alpha).rename(columns=_NAMES)
     formats: dict[str, object] = {m: (lambda x, v=result.value: format_cell(x, v))
                                   for m in result.metrics}
-    formats.update({"HMP": "{:.2g}".format, "conflict": lambda c: "yes" if c else ""})
+    formats["HMP"] = "{:.2g}".format
     return head.rename(columns=_NAMES).style.apply(lambda _: css, axis=None).format(formats)

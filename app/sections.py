@@ -187,8 +187,9 @@ def metrics_table(view: View, token: str, options: tuple[tuple[str, Any], ...]) 
     n = len(result.table)
     if n > MAX_ROWS:
         st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
+    # placeholder "": a pair not significant on a metric is a blank (white) cell, not "None"
     st.dataframe(styled(result, alpha=view.alpha), hide_index=True, width="stretch",
-                 height=fit_height(min(n, MAX_ROWS), 560))
+                 height=fit_height(min(n, MAX_ROWS), 560), placeholder="")
     st.download_button("Download CSV", lambda: safe_csv(result.table), icon=":material/download:",
                        file_name=f"{view.benchmark}-pairs-across-metrics.csv", mime="text/csv",
                        on_click="ignore")
