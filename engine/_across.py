@@ -19,8 +19,6 @@ __all__ = ["ACROSS_VALUES", "MetricsTable", "pairs_across_metrics"]
 
 ACROSS_VALUES = ("pvalue_adj", "effect_size")
 _TABLE_COLUMNS = ("system_a", "system_b", "hmp", "significant_in", "conflict")
-_CELL_COLUMNS = ("system_a", "system_b", "metric", "pvalue", "pvalue_adj", "effect_size",
-                 "significant", "direction")
 
 
 @dataclass(frozen=True)
@@ -63,23 +61,31 @@ def _validate(results: Sequence[PairwiseResult], value: str) -> None:
         raise ValueError(f"results: each metric may appear once; repeated: {repeated!r}")
 
 
-def _cells(result: PairwiseResult, orientation: dict[tuple[str, str], bool]) -> pd.DataFrame:
-    """One metric's pairs, turned to the shared orientation (first seen wins)."""
+def _cells(result: PairwiseResult) -> pd.DataFrame:
+    """One metric's pairs in long form, in that metric's own orientation."""
     t = result.table
-    a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
-    direction = np.where(t["a_better"], 1, np.where(t["diff"].to_numpy(float) != 0, -1, 0))
-    flip = np.array([(y, x) in orientation for x, y in zip(a, b, strict=True)], dtype=bool)
-    for x, y, f in zip(a, b, flip, strict=True):
-        if not f:
-            orientation.setdefault((x, y), True)
+    a_better = t["a_better"].to_numpy(bool)
     return pd.DataFrame({
-        "system_a": np.where(flip, b, a), "system_b": np.where(flip, a, b),
+        "system_a": t["system_a"].astype(str).to_numpy(),
+        "system_b": t["system_b"].astype(str).to_numpy(),
         "metric": result.metric, "pvalue": t["pvalue"].to_numpy(float),
         "pvalue_adj": t["pvalue_adj"].to_numpy(float),
-        "effect_size": np.where(flip, -1.0, 1.0) * t["effect_size"].to_numpy(float),
+        "effect_size": t["effect_size"].to_numpy(float),
         "significant": t["significant"].to_numpy(bool),
-        "direction": np.where(flip, -direction, direction),
+        "direction": np.where(a_better, 1, np.where(t["diff"].to_numpy(float) != 0, -1, 0)),
     })
+
+
+def _align(cells: pd.DataFrame) -> pd.DataFrame:
+    """Turn every pair to the orientation of the first metric that tests it."""
+    a, b = cells["system_a"].to_numpy(object), cells["system_b"].to_numpy(object)
+    unordered = pd.Series(np.where(a < b, a + "\x00" + b, b + "\x00" + a))
+    first_a = cells["system_a"].groupby(unordered.to_numpy(), sort=False).transform("first")
+    flip = (cells["system_a"] != first_a).to_numpy()
+    sign = np.where(flip, -1, 1)
+    return cells.assign(system_a=np.where(flip, b, a), system_b=np.where(flip, a, b),
+                        effect_size=sign * cells["effect_size"].to_numpy(float),
+                        direction=sign * cells["direction"].to_numpy())
 
 
 def _aggregate(cells: pd.DataFrame) -> pd.DataFrame:
@@ -134,9 +140,7 @@ def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pva
     tests. PNAS 116(4), 1195–1200. Seed paper §5.2 (heatmap table) and §6.2.
     """
     _validate(results, value)
-    orientation: dict[tuple[str, str], bool] = {}
-    cells = pd.concat([_cells(r, orientation) for r in results], ignore_index=True)
-    cells = cells[list(_CELL_COLUMNS)]
+    cells = _align(pd.concat([_cells(r) for r in results], ignore_index=True))
     order = _aggregate(cells).sort_values(["hmp", "system_a", "system_b"], kind="stable")
     shown = cells.assign(shown=cells[value].where(cells["significant"]))
     wide = shown.pivot(index=["system_a", "system_b"], columns="metric", values="shown")
