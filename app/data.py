@@ -152,17 +152,21 @@ def uploads(token: str) -> pd.DataFrame:
 
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
 def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int, paired: bool | None,
-              seed: int) -> BootstrapResult:
-    """Bootstrap distributions of every system's mean and rank."""
+              seed: int, confidence: float) -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank (intervals at ``confidence``)."""
     return bootstrap_ranks(matrix(token, benchmark, metric), n_resamples=n_resamples,
-                           paired=paired, rng=seed)
+                           confidence=confidence, paired=paired, rng=seed)
 
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
 def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      paired: bool | None, seed: int, color: str) -> dict[str, Any]:
-    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks."""
-    result = bootstrap(token, benchmark, metric, n_resamples, paired, seed)
+                      paired: bool | None, seed: int, confidence: float, color: str
+                      ) -> dict[str, Any]:
+    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks.
+
+    ``confidence`` only selects the cached :func:`bootstrap` the page already holds.
+    """
+    result = bootstrap(token, benchmark, metric, n_resamples, paired, seed, confidence)
     if kind == "values":
         m = matrix(token, benchmark, metric)
         stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"

@@ -96,3 +96,12 @@ def test_table_across_metrics_on_tac2008(tac_db: Path) -> None:
     no_exception(at)
     shown = pd.to_numeric(table(at, 0)["ROUGE_1"]).dropna()
     assert len(shown) and (shown.abs() >= 0.5).all(), "cells are effect sizes of at least 0.5"
+
+
+def test_intervals_follow_alpha(db: Path) -> None:
+    at = app(DIST, benchmark="humaneval", alpha="0.01", boot="200")
+    no_exception(at)
+    assert any("Percentile intervals at 99%" in c.value for c in at.caption)
+    wide = table(at, 0)
+    narrow = table(app(DIST, benchmark="humaneval", alpha="0.1", boot="200"), 0)
+    assert ((wide["ci_high"] - wide["ci_low"]) >= (narrow["ci_high"] - narrow["ci_low"])).all()

@@ -28,8 +28,9 @@ with colour:
                 format_func=lambda c: c or "(one colour)", disabled=not meta_columns,
                 help="A system attribute uploaded as metadata.")
 try:
+    # intervals at 1 - alpha, like the leaderboard's confidence intervals
     result = data.bootstrap(token, view.benchmark, view.metric, view.boot, view.paired_flag,
-                            view.seed)
+                            view.seed, 1 - view.alpha)
 except ValueError as exc:
     st.error(f"These settings cannot be bootstrapped on this benchmark: {exc}")
     st.stop()
@@ -52,10 +53,10 @@ for kind, tab in tabs.items():
         tab.caption(captions[kind])
         tab.vega_lite_chart(spec=data.distribution_spec(
             token, view.benchmark, view.metric, kind, view.boot, view.paired_flag, view.seed,
-            view.color), width="stretch")
+            result.confidence, view.color), width="stretch")
 
 st.subheader("Ranks and intervals")
-level = f"{result.confidence:.0%}"
+level = f"{result.confidence:.1%}".replace(".0%", "%")
 st.caption(f"Percentile intervals at {level}, per system (not simultaneous). *P(first)*: share "
            "of resamples in which the system has the best mean (ties count for each).")
 summary = result.summary
