@@ -79,8 +79,8 @@ def _cells(result: PairwiseResult) -> pd.DataFrame:
 def _align(cells: pd.DataFrame) -> pd.DataFrame:
     """Turn every pair to the orientation of the first metric that tests it."""
     a, b = cells["system_a"].to_numpy(object), cells["system_b"].to_numpy(object)
-    unordered = pd.Series(np.where(a < b, a + "\x00" + b, b + "\x00" + a))
-    first_a = cells["system_a"].groupby(unordered.to_numpy(), sort=False).transform("first")
+    unordered = np.where(a < b, a + "\x00" + b, b + "\x00" + a)
+    first_a = cells["system_a"].groupby(unordered, sort=False).transform("first")
     flip = (cells["system_a"] != first_a).to_numpy()
     sign = np.where(flip, -1, 1)
     return cells.assign(system_a=np.where(flip, b, a), system_b=np.where(flip, a, b),

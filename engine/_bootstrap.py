@@ -70,12 +70,7 @@ def _validate(matrix: ScoreMatrix, n_resamples: int, confidence: float, paired: 
         raise ValueError(f"confidence: must be strictly between 0 and 1; got {confidence!r}")
     if matrix.n_systems == 0:
         raise ValueError(f"matrix: {matrix.benchmark}/{matrix.metric} has no systems to resample")
-    if paired is None:
-        return matrix.n_common >= 2
-    if paired and matrix.n_common < 2:
-        raise ValueError("paired: fewer than 2 examples are shared by all systems, so a paired "
-                         "bootstrap is impossible; use paired=False")
-    return paired
+    return matrix.use_paired(paired, what="bootstrap")
 
 
 def _blocks(n_resamples: int, cells_per_resample: int) -> Iterator[int]:

@@ -68,6 +68,24 @@ class ScoreMatrix:
         lost = (has & ~self.common[None, :]).sum(axis=1)
         return {s: int(n) for s, n in zip(self.systems, lost, strict=True)}
 
+    @property
+    def can_pair(self) -> bool:
+        """Paired statistics need at least 2 examples scored by every system."""
+        return self.n_common >= 2
+
+    def use_paired(self, paired: bool | None, *, what: str) -> bool:
+        """The pairing to use: ``paired`` as asked, or paired whenever possible (None).
+
+        ``what`` names the paired procedure in the error raised when pairing is
+        asked for but impossible ("test", "bootstrap").
+        """
+        if paired is None:
+            return self.can_pair
+        if paired and not self.can_pair:
+            raise ValueError(f"paired: fewer than 2 examples are shared by all systems, so a "
+                             f"paired {what} is impossible; use paired=False")
+        return paired
+
     def paired_values(self) -> np.ndarray:
         """The columns every system has (no NaN): the input of paired tests."""
         return self.values[:, self.common]

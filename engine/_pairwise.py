@@ -110,17 +110,13 @@ def _validate(test: str, alternative: str, compare: str, correction: str, criter
 
 def _choose(matrix: ScoreMatrix, test: str, paired: bool | None) -> tuple[bool, str, str]:
     """Decide pairing and test (seed paper, Table 1) and say why."""
-    can_pair = matrix.n_common >= 2
     if paired is None:
-        paired = can_pair
         why_pair = ("every system scored the same examples" if matrix.pairing == "full" else
-                    f"paired on the {matrix.n_common} examples every system has" if can_pair
-                    else "fewer than 2 examples are shared by all systems")
+                    f"paired on the {matrix.n_common} examples every system has"
+                    if matrix.can_pair else "fewer than 2 examples are shared by all systems")
     else:
-        if paired and not can_pair:
-            raise ValueError("paired: fewer than 2 examples are shared by all systems, so a "
-                             "paired test is impossible; use paired=False")
         why_pair = "pairing chosen by the user"
+    paired = matrix.use_paired(paired, what="test")
     binary = matrix.binary
     if test == "auto":
         test = ("mcnemar" if binary else "paired-t") if paired else ("z" if binary else "t")
