@@ -47,13 +47,13 @@ def cell_css(direction: int, darkness: float) -> str:
 def css_frame(result: MetricsTable, shown: pd.DataFrame, *, alpha: float) -> pd.DataFrame:
     """One CSS string per metric cell of ``shown`` (rows of ``result.table``)."""
     keys = pd.MultiIndex.from_frame(shown[["system_a", "system_b"]])
-    cells = result.cells.set_index(["system_a", "system_b", "metric"])
+    directions = result.cells.pivot(index=["system_a", "system_b"], columns="metric",
+                                    values="direction").reindex(keys).fillna(0)
     out = pd.DataFrame("", index=shown.index, columns=shown.columns)
     for metric in result.metrics:
         darkness = strength(shown[metric], value=result.value, alpha=alpha)
-        direction = cells.xs(metric, level="metric")["direction"].reindex(keys).fillna(0)
         out[metric] = [cell_css(int(d), float(s))
-                       for d, s in zip(direction, darkness, strict=True)]
+                       for d, s in zip(directions[metric], darkness, strict=True)]
     return out
 
 

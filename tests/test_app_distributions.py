@@ -37,7 +37,7 @@ def test_each_distribution_view_draws_its_boxplots(db: Path, dist: str) -> None:
     assert summary["p_first"].between(0, 1).all()
 
 
-def test_resamples_and_seed_change_the_bootstrap_and_the_url(db: Path) -> None:
+def test_resamples_change_the_bootstrap_and_the_url(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", boot="200")
     first = table(at, 0)
     at.selectbox(key="url_boot").set_value(1000).run()
