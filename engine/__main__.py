@@ -1,7 +1,7 @@
-"""``python -m engine``: see :mod:`engine._cli`."""
+"""``python -m engine``: see :mod:`engine.cli`."""
 
 import sys
 
-from ._cli import main
+from .cli import main
 
 sys.exit(main())

@@ -16,6 +16,7 @@ __all__ = [
     "KEY_COLUMNS",
     "REQUIRED_COLUMNS",
     "DataContractError",
+    "MetricSpec",
     "Problem",
     "validate_long",
 ]
@@ -23,6 +24,42 @@ __all__ = [
 REQUIRED_COLUMNS: tuple[str, ...] = ("benchmark", "system", "example_id", "metric", "value")
 KEY_COLUMNS: tuple[str, ...] = ("benchmark", "system", "example_id", "metric")
 _MAX_LISTED_ROWS = 5
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """What a metric means, keyed by (benchmark, metric) wherever it is stored.
+
+    Parameters
+    ----------
+    higher_is_better : bool
+        Direction: True when a larger score is better.
+    binary : bool or None
+        Modality. True: every value is exactly 0 or 1 (McNemar, Wilson intervals);
+        False: numeric (t tests, t intervals) even when the values happen to be 0/1;
+        None: detect from the values. A declared modality always wins over detection.
+    threshold : float or None
+        A score at or above which an example counts as "solved" (health report),
+        for numeric metrics; binary metrics are solved at 1. None: "solved" is
+        not defined for a numeric metric.
+
+    Examples
+    --------
+    >>> MetricSpec(higher_is_better=False).binary is None
+    True
+    """
+
+    higher_is_better: bool = True
+    binary: bool | None = None
+    threshold: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.higher_is_better, bool | np.bool_):
+            raise ValueError(f"higher_is_better: must be True or False; got {self.higher_is_better!r}")
+        if self.binary not in (None, True, False):
+            raise ValueError(f"binary: must be True, False or None (detect); got {self.binary!r}")
+        if self.threshold is not None and not np.isfinite(self.threshold):
+            raise ValueError(f"threshold: must be a finite number or None; got {self.threshold!r}")
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from ._contract import KEY_COLUMNS, DataContractError, Problem, validate_long
+from ._contract import KEY_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
 from ._formats import (
     benchmark_from_name,
     canonical_names,
@@ -39,7 +39,7 @@ from ._formats import (
     source_name,
 )
 
-__all__ = ["MetricSpec", "read_bytes", "read_results", "split_metadata", "metric_specs_of"]
+__all__ = ["read_bytes", "read_results", "split_metadata", "metric_specs_of"]
 
 #: Longest text accepted in a key column (system, example id, benchmark, metric), in
 #: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
@@ -54,17 +54,6 @@ _KNOWN_METRICS: dict[str, tuple[bool, bool | None]] = {
     "mqm_avg_score": (True, False),   # MQM penalties are negative: closer to 0 is better
     "preference": (True, False),      # AlpacaEval: in [1, 2], higher favours the system
 }
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    """What a metric means: its direction and (optionally declared) modality.
-
-    ``binary=None`` means "detect from the values" (binary when all are 0 or 1).
-    """
-
-    higher_is_better: bool = True
-    binary: bool | None = None
 
 
 # --------------------------------------------------------------------------- shaping

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, and_, delete, func, insert, select, tuple_
 
-from . import _store_io as sio
-from . import _store_schema as S
-from ._contract import DataContractError, Problem
-from ._readers import MetricSpec
+from . import _io as sio
+from . import _schema as S
+from .._contract import DataContractError, Problem
+from .._contract import MetricSpec
 
 __all__ = ["ConflictError", "OnConflict", "check_declared_binary", "check_stored_binary",
            "frame_hash", "insert_upload", "meta_rows", "resolve", "stored_keys",

@@ -7,10 +7,10 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from ._cli import add_data_options, declared_higher_is_better, emit, load_data
-from ._leaderboard import leaderboard
-from ._matrix import ScoreMatrix, build_matrix
-from ._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, pairwise_tests
+from ._common import add_data_options, declared_higher_is_better, emit, load_data
+from .._leaderboard import leaderboard
+from .._matrix import ScoreMatrix, build_matrix
+from .._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, pairwise_tests
 
 __all__ = ["register"]
 

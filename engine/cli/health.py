@@ -18,9 +18,9 @@ from typing import Any
 
 import pandas as pd
 
-from ._cli import add_data_options, emit, load_data
-from ._health import HealthReport, benchmark_health
-from ._matrix import build_matrix
+from ._common import add_data_options, emit, load_data
+from .._health import HealthReport, benchmark_health
+from .._matrix import build_matrix
 
 __all__ = ["health_command", "register", "slices"]
 
@@ -64,7 +64,7 @@ def slices(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> list[
 
 def _direction(df: pd.DataFrame, metric: str) -> bool:
     try:
-        from ._readers import metric_specs_of
+        from .._readers import metric_specs_of
     except ImportError:  # pragma: no cover - readers are part of the engine
         return True
     spec = metric_specs_of(df).get(metric)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, insert, select
 
-from . import _store_schema as S
+from . import _schema as S
 
 __all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "read_results"]
 

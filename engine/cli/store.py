@@ -5,7 +5,7 @@
     python -m engine delete UPLOAD_ID [URL] [--db URL]
 
 The database is ``--db`` or the positional URL, else ``$SIGBOARD_DB_URL``, else the
-SQLite file (see :func:`engine._store.open_store`).
+SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import pandas as pd
 
-from ._cli import emit
-from ._readers import MetricSpec
+from ._common import emit, store_url
+from .._contract import MetricSpec
 
 __all__ = ["register"]
 
@@ -30,11 +30,11 @@ def _db_options(parser: argparse.ArgumentParser, *, positional: bool) -> None:
     parser.add_argument("--format", choices=["table", "json"], default="table")
 
 
-def _url(args: argparse.Namespace) -> str | None:
+def _url(args: argparse.Namespace) -> str:
     url: str | None = getattr(args, "db", None) or getattr(args, "url", None)
     if url is not None and "://" not in url:
         raise ValueError(f"{url}: not a database URL; write e.g. sqlite:///path/to/file.db")
-    return url
+    return store_url(url)
 
 
 def _specs(args: argparse.Namespace) -> dict[str, MetricSpec] | None:
@@ -51,7 +51,7 @@ def _specs(args: argparse.Namespace) -> dict[str, MetricSpec] | None:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from ._store import open_store
+    from ..store import open_store
 
     store = open_store(_url(args))
     reports = []
@@ -68,7 +68,7 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _uploads(args: argparse.Namespace) -> int:
-    from ._store import open_store
+    from ..store import open_store
 
     store = open_store(_url(args))
     table = store.uploads()
@@ -79,7 +79,7 @@ def _uploads(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    from ._store import open_store
+    from ..store import open_store
 
     store = open_store(_url(args))
     removed = store.delete_upload(args.upload_id)

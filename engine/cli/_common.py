@@ -1,9 +1,8 @@
-"""The command line: a thin layer that converts between files and the engine API.
+"""What every command shares: reading DATA, the store URL, output, the parser and ``main``.
 
-Each group of commands lives in its own ``_cli_*`` module exposing
-``register(subparsers)``; every command handler returns an exit code.
-Bad input (a :class:`ValueError`, which includes :class:`DataContractError`)
-prints one line on stderr and exits with 2.
+This is the CLI's entry point, so it is where the environment is read
+(``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH``, see :func:`store_url`); the engine
+below it takes explicit arguments only.
 """
 
 from __future__ import annotations
@@ -11,23 +10,38 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["add_data_options", "declared_higher_is_better", "emit", "load_data", "main"]
+__all__ = ["add_data_options", "declared_higher_is_better", "emit", "load_data", "main",
+           "store_url"]
 
 EXIT_BAD_INPUT = 2
+DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
+
+
+def store_url(explicit: str | None = None) -> str:
+    """``explicit``, else ``$SIGBOARD_DB_URL``, else SQLite at ``$SIGBOARD_DB_PATH``
+    (default ``var/sigboard.db`` under the current directory)."""
+    if explicit:
+        return explicit
+    url = os.environ.get("SIGBOARD_DB_URL", "").strip()
+    if url:
+        return url
+    path = os.environ.get("SIGBOARD_DB_PATH", "").strip() or DEFAULT_DB_PATH
+    return f"sqlite:///{os.path.abspath(path)}"
 
 
 def load_data(data: Sequence[str]) -> pd.DataFrame:
     """Read DATA: one or more result files, or one results-store URL (``sqlite:///…``, …)."""
-    from ._readers import read_results
+    from .._readers import read_results
 
     if len(data) == 1 and "://" in data[0]:
-        from ._store import open_store
+        from ..store import open_store
 
         frame: pd.DataFrame = open_store(data[0]).load_frame()
         return frame
@@ -38,10 +52,10 @@ def load_data(data: Sequence[str]) -> pd.DataFrame:
 def declared_higher_is_better(data: Sequence[str], df: pd.DataFrame, benchmark: str,
                               metric: str) -> bool:
     """The metric direction declared in the store (for a URL) or by the file reader."""
-    from ._readers import metric_specs_of
+    from .._readers import metric_specs_of
 
     if len(data) == 1 and "://" in data[0]:
-        from ._store import open_store
+        from ..store import open_store
 
         return open_store(data[0]).metric_spec(benchmark, metric).higher_is_better
     spec = metric_specs_of(df).get(metric)
@@ -81,9 +95,9 @@ def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: s
 
 
 def _registrars() -> list[Callable[[Any], None]]:
-    from . import _cli_health, _cli_stats, _cli_store
+    from . import health, stats, store
 
-    return [_cli_stats.register, _cli_health.register, _cli_store.register]
+    return [stats.register, health.register, store.register]
 
 
 def build_parser() -> argparse.ArgumentParser:

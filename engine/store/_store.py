@@ -1,6 +1,6 @@
 """The results store: uploads with provenance, in SQLite (default) or any SQLAlchemy database.
 
-Semantics (see also :mod:`engine._store_schema`):
+Semantics (see also :mod:`engine.store._schema`):
 
 * **One upload = one transaction.** Validation happens before anything is written;
   a rejected upload leaves the store exactly as it was (the data version too).
@@ -34,12 +34,13 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, Engine, case, delete, func, insert, select
 
-from . import _store_io as sio
-from . import _store_schema as S
-from . import _store_write as sw
-from ._contract import DataContractError, Problem, validate_long
-from ._readers import MetricSpec, metric_specs_of, read_bytes, read_results_bytes, split_metadata
-from ._store_write import ConflictError, OnConflict, frame_hash
+from . import _io as sio
+from . import _schema as S
+from . import _write as sw
+from .._contract import DataContractError, Problem, validate_long
+from .._contract import MetricSpec
+from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
+from ._write import ConflictError, OnConflict, frame_hash
 
 __all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame_hash",
            "open_store"]
@@ -233,7 +234,7 @@ class ResultsStore:
         metrics: Mapping[str, MetricSpec] | None = None,
     ) -> UploadReport:
         """Read a file (see :func:`engine._readers.read_results`) and import it as one upload."""
-        from ._formats import source_name
+        from .._formats import source_name
 
         label = source_name(source, name)
         content = read_bytes(source, name=name)
@@ -361,8 +362,8 @@ class ResultsStore:
         with self._read() as conn:
             return conn.execute(select(S.uploads.c.id).limit(1)).first() is None
 
-    def ensure_demo_data(self, directory: str | Path | None = None) -> list[UploadReport]:
-        """Load the bundled demo (``data/*.jsonl.gz``) once, into an empty store.
+    def ensure_demo_data(self, directory: str | Path) -> list[UploadReport]:
+        """Load the demo files (``directory/*.jsonl.gz``) once, into an empty store.
 
         Idempotent and safe when several replicas start together: each file is one
         upload deduplicated by content hash, and a flag records that the demo ran.
@@ -376,7 +377,7 @@ class ResultsStore:
             own = conn.execute(select(u.id).where(u.uploader != _DEMO_UPLOADER).limit(1)).first()
         if done or own is not None:
             return []
-        folder = Path(directory) if directory else Path(__file__).resolve().parent.parent / "data"
+        folder = Path(directory)
         reports = [self.import_file(path, uploader=_DEMO_UPLOADER, note="bundled demo data")
                    for path in sorted(folder.glob("*.jsonl.gz"))]
         with self._write() as conn:
@@ -387,9 +388,16 @@ class ResultsStore:
 _ENGINES: dict[str, Engine] = {}
 
 
-def open_store(url: str | None = None) -> ResultsStore:
-    """The store at ``url`` (default: ``$SIGBOARD_DB_URL`` or the SQLite file, see schema)."""
-    resolved = url or S.default_url()
+def open_store(url: str) -> ResultsStore:
+    """The results store at the SQLAlchemy ``url`` (``sqlite:///…``, ``postgresql+psycopg://…``).
+
+    Engines are shared per URL within the process. The engine reads no environment
+    variable: the app (``app/config.py``) and the CLI's entry point choose the URL.
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise ValueError(f"url: a results-store URL such as sqlite:///var/sigboard.db is "
+                         f"needed; got {url!r}")
+    resolved = url.strip()
     engine = _ENGINES.get(resolved)
     if engine is None:
         engine = _ENGINES[resolved] = S.make_engine(resolved)

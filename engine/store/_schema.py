@@ -26,7 +26,6 @@ default) and PostgreSQL through psycopg 3. Tables:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -141,19 +140,6 @@ metrics_table = Table(
     Column("binary", Boolean, nullable=True),
     Column("upload_id", Integer, nullable=True),
 )
-
-
-def _repo_root() -> Path:
-    return Path(__file__).resolve().parent.parent
-
-
-def default_url() -> str:
-    """``$SIGBOARD_DB_URL``, else SQLite at ``$SIGBOARD_DB_PATH`` or ``<repo>/var/sigboard.db``."""
-    url = os.environ.get("SIGBOARD_DB_URL", "").strip()
-    if url:
-        return url
-    path = Path(os.environ.get("SIGBOARD_DB_PATH", "") or _repo_root() / "var" / "sigboard.db")
-    return f"sqlite:///{path.resolve()}"
 
 
 def _normalise(url: str) -> str:
