@@ -8,6 +8,7 @@ tests on large leaderboards), so the engine uses this module instead.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["ADJUST_METHODS", "adjust_pvalues"]
 
@@ -43,7 +44,7 @@ def _step(sorted_p: np.ndarray, method: str) -> np.ndarray:
     return np.minimum.accumulate((sorted_p / ecdf)[::-1])[::-1]
 
 
-def adjust_pvalues(p: np.ndarray, *, method: str, alpha: float = 0.05) -> np.ndarray:
+def adjust_pvalues(p: npt.ArrayLike, *, method: str, alpha: float = 0.05) -> np.ndarray:
     """Adjust p-values for multiple comparisons.
 
     Parameters
@@ -91,4 +92,4 @@ def adjust_pvalues(p: np.ndarray, *, method: str, alpha: float = 0.05) -> np.nda
     order = np.argsort(values, kind="stable")
     adjusted = np.empty_like(values)
     adjusted[order] = np.minimum(_step(values[order], method), 1.0)
-    return np.maximum(adjusted, values)
+    return np.asarray(np.maximum(adjusted, values), dtype=float)
