@@ -60,7 +60,57 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("ConflictError", "ResultsStore", "UploadReport", "open_store"), ".store"),
 }
 
-__all__ = sorted(_HOMES)
+__all__ = [
+    "ACROSS_VALUES",
+    "ALTERNATIVES",
+    "BOOTSTRAP_COLUMNS",
+    "BOX_COLUMNS",
+    "BootstrapResult",
+    "BoxStats",
+    "BradleyTerry",
+    "COMPARISONS",
+    "CORRECTIONS",
+    "CRITERIA",
+    "ConflictError",
+    "DataContractError",
+    "EFFECT_THRESHOLDS",
+    "Groups",
+    "HealthReport",
+    "KEY_COLUMNS",
+    "LEADERBOARD_COLUMNS",
+    "Leaderboard",
+    "MetricSpec",
+    "MetricsTable",
+    "PairwiseResult",
+    "Problem",
+    "REQUIRED_COLUMNS",
+    "ResultsStore",
+    "ScoreMatrix",
+    "TESTS",
+    "TestOptions",
+    "TooManyCliquesError",
+    "UploadReport",
+    "benchmark_health",
+    "bootstrap_ranks",
+    "box_stats",
+    "bradley_terry",
+    "build_matrix",
+    "elo_scale",
+    "find_groups",
+    "leaderboard",
+    "metric_specs_of",
+    "open_store",
+    "orient",
+    "pairs_across_metrics",
+    "pairwise_tests",
+    "read_results",
+    "read_results_bytes",
+    "split_metadata",
+    "validate_long",
+    "win_rates",
+]
+
+
 
 
 def __getattr__(name: str) -> Any:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from ._matrix import ScoreMatrix, orient
+from ._options import TestOptions, resolve
 
 __all__ = ["BOOTSTRAP_COLUMNS", "BootstrapResult", "bootstrap_ranks"]
 
@@ -61,13 +63,10 @@ class BootstrapResult:
         })
 
 
-def _validate(matrix: ScoreMatrix, n_resamples: int, confidence: float, paired: bool | None
-              ) -> bool:
+def _validate(matrix: ScoreMatrix, n_resamples: int, paired: bool | None) -> bool:
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int | np.integer) \
             or not 1 <= n_resamples <= 1_000_000:
         raise ValueError(f"n_resamples: must be an integer from 1 to 1,000,000; got {n_resamples!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence: must be strictly between 0 and 1; got {confidence!r}")
     if matrix.n_systems == 0:
         raise ValueError(f"matrix: {matrix.benchmark}/{matrix.metric} has no systems to resample")
     return matrix.use_paired(paired, what="bootstrap")
@@ -135,11 +134,11 @@ def _summary(matrix: ScoreMatrix, raw: np.ndarray, means: np.ndarray, ranks: np.
 
 def bootstrap_ranks(
     matrix: ScoreMatrix,
+    options: TestOptions | None = None,
+    /,
     *,
     n_resamples: int = 1000,
-    confidence: float = 0.95,
-    paired: bool | None = None,
-    rng: int | np.random.Generator | None = None,
+    **overrides: Any,
 ) -> BootstrapResult:
     """Bootstrap distributions of every system's mean score and rank.
 
@@ -147,18 +146,18 @@ def bootstrap_ranks(
     ----------
     matrix : ScoreMatrix
         Scores of one benchmark and metric.
+    options : TestOptions, optional
+        Three of its fields apply: ``alpha`` (intervals of means and ranks at
+        1 - alpha, as on the leaderboard), ``paired`` and ``seed``. Paired: each
+        resample draws examples once, shared by every system, from the examples
+        all systems scored (ranks then reflect the same example draw, as the
+        paired tests do). Unpaired: each system's own scored examples are
+        resampled independently. Default: paired when at least 2 examples are
+        shared by all systems.
     n_resamples : int, keyword-only
         Bootstrap resamples (1 to 1,000,000).
-    confidence : float, keyword-only
-        Level of the percentile intervals of means and ranks.
-    paired : bool, optional
-        Paired: each resample draws examples once, shared by every system, from
-        the examples all systems scored (ranks then reflect the same example
-        draw, as the paired tests do). Unpaired: each system's own scored
-        examples are resampled independently. Default: paired when at least 2
-        examples are shared by all systems.
-    rng : int or numpy Generator, optional
-        Seed or generator of the resampling.
+    **overrides
+        Any :class:`TestOptions` field by name, applied on top of ``options``.
 
     Returns
     -------
@@ -182,11 +181,17 @@ def bootstrap_ranks(
 
     Examples
     --------
-    >>> result = bootstrap_ranks(matrix, n_resamples=2000, rng=0)   # doctest: +SKIP
-    >>> result.summary[["system", "rank_low", "rank_high", "p_first"]]   # doctest: +SKIP
+    >>> from engine import ScoreMatrix
+    >>> m = ScoreMatrix.from_array([[1] * 30 + [0] * 10, [1] * 12 + [0] * 28],
+    ...                            systems=["A", "B"])
+    >>> result = bootstrap_ranks(m, n_resamples=200, seed=0)
+    >>> result.summary[["system", "rank_low", "rank_high", "p_first"]].to_dict("list")
+    {'system': ['A', 'B'], 'rank_low': [1, 2], 'rank_high': [1, 2], 'p_first': [1.0, 0.0]}
     """
-    is_paired = _validate(matrix, n_resamples, confidence, paired)
-    generator = np.random.default_rng(rng)
+    opts = resolve(options, overrides)
+    confidence = opts.confidence
+    is_paired = _validate(matrix, n_resamples, opts.paired)
+    generator = opts.rng()
     raw = matrix.paired_values() if is_paired else matrix.values
     means = (_paired_means(raw, n_resamples, generator) if is_paired
              else _unpaired_means(raw, n_resamples, generator))

@@ -6,7 +6,7 @@ Any other column is metadata (per system or per example) and is kept untouched.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +17,9 @@ __all__ = [
     "REQUIRED_COLUMNS",
     "DataContractError",
     "MetricSpec",
+    "MetricSpecs",
     "Problem",
+    "spec_for",
     "validate_long",
 ]
 
@@ -60,6 +62,18 @@ class MetricSpec:
             raise ValueError(f"binary: must be True, False or None (detect); got {self.binary!r}")
         if self.threshold is not None and not np.isfinite(self.threshold):
             raise ValueError(f"threshold: must be a finite number or None; got {self.threshold!r}")
+
+
+#: Metric declarations keyed by ``(benchmark, metric)``, or by metric name alone for
+#: every benchmark of an upload (a ``(benchmark, metric)`` key wins).
+MetricSpecs = Mapping[str | tuple[str, str], MetricSpec]
+
+
+def spec_for(specs: MetricSpecs | None, benchmark: str, metric: str) -> MetricSpec | None:
+    """The declaration of ``metric`` on ``benchmark`` in ``specs``, if any."""
+    if not specs:
+        return None
+    return specs.get((benchmark, metric)) or specs.get(metric)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 from . import _kernels as k
 from ._groups import Groups, find_groups
 from ._matrix import ScoreMatrix, orient
+from ._options import TestOptions, resolve
 from ._pairwise import PairwiseResult, pairwise_tests
 from ._ranking import bradley_terry, elo_scale, win_rates
 
@@ -44,6 +46,11 @@ class Leaderboard:
     higher_is_better: bool
     anchor: str | None
     notes: tuple[str, ...]
+
+    @property
+    def options(self) -> TestOptions:
+        """The test options that made this leaderboard."""
+        return self.pairwise.options
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of ``python -m engine leaderboard --format json`` (SPEC)."""
@@ -90,19 +97,13 @@ def _battle_ratings(matrix: ScoreMatrix, wins: np.ndarray | None, anchor: str | 
 
 def leaderboard(
     matrix: ScoreMatrix,
+    options: TestOptions | None = None,
+    /,
     *,
-    test: str = "auto",
-    alternative: str = "two-sided",
-    compare: str = "all",
-    correction: str = "holm-sidak",
-    alpha: float = 0.05,
-    criterion: str = "pvalue",
-    paired: bool | None = None,
     order: Sequence[str] | None = None,
     min_clique_size: int = 2,
     anchor: str | None = None,
-    n_resamples: int = 9999,
-    rng: np.random.Generator | int | None = None,
+    **overrides: Any,
 ) -> Leaderboard:
     """Rank systems, test every pair and group the ones that cannot be told apart.
 
@@ -110,12 +111,17 @@ def leaderboard(
     ----------
     matrix : ScoreMatrix
         Scores of one benchmark and metric.
-    test, alternative, compare, correction, alpha, criterion, paired, order, n_resamples, rng
-        Passed to :func:`engine.pairwise_tests`.
+    options : TestOptions, optional
+        How pairs are tested (see :func:`engine.pairwise_tests`); intervals are at
+        1 - alpha.
+    order : sequence of str, optional
+        Order of systems for ``first``/``successive`` comparisons.
     min_clique_size : int, keyword-only
         Smallest group listed in ``cliques``.
     anchor : str, optional
         System whose Elo rating is fixed at 1000 (default: the mean rating is 1000).
+    **overrides
+        Any :class:`TestOptions` field by name, applied on top of ``options``.
 
     Returns
     -------
@@ -133,15 +139,22 @@ def leaderboard(
     References
     ----------
     Seed paper §4–§5.1; Peyrard et al. (2021) for Bradley–Terry on paired battles.
+
+    Examples
+    --------
+    >>> from engine import ScoreMatrix
+    >>> m = ScoreMatrix.from_array([[1] * 30 + [0] * 10, [1] * 12 + [0] * 28,
+    ...                             [1] * 13 + [0] * 27], systems=["A", "B", "C"])
+    >>> leaderboard(m).table[["system", "rank", "group"]].to_dict("list")
+    {'system': ['A', 'C', 'B'], 'rank': [1, 2, 3], 'group': ['a', 'b', 'b']}
     """
+    opts = resolve(options, overrides)
     if anchor is not None and anchor not in matrix.systems:
         raise ValueError(f"anchor: system {anchor!r} is not on this leaderboard")
-    pw = pairwise_tests(matrix, test=test, alternative=alternative, compare=compare,
-                        correction=correction, alpha=alpha, criterion=criterion, paired=paired,
-                        order=order, n_resamples=n_resamples, rng=rng)
+    pw = pairwise_tests(matrix, opts, order=order)
     if order is not None:
         matrix = matrix.subset(list(order))
-    mean, low, high, n = _confidence_intervals(matrix.values, matrix.binary, 1 - alpha)
+    mean, low, high, n = _confidence_intervals(matrix.values, matrix.binary, opts.confidence)
     quality = orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
     groups = find_groups(matrix.systems, quality.tolist(), pw.table, min_size=min_clique_size)
     wins = pw.wins

@@ -8,9 +8,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ._contract import DataContractError, Problem
+from ._contract import DataContractError, MetricSpec, Problem
 
-__all__ = ["Pairing", "ScoreMatrix", "build_matrix", "orient"]
+__all__ = ["Pairing", "ScoreMatrix", "build_matrix", "orient", "pick_slice"]
 
 Pairing = Literal["full", "partial", "none"]
 
@@ -32,7 +32,8 @@ class ScoreMatrix:
     higher_is_better : bool
         Metric direction.
     binary : bool
-        True when every cell is 0 or 1 (after averaging runs).
+        Modality: as declared in the metric's :class:`MetricSpec`, else True when
+        every cell is 0 or 1 (after averaging runs).
     pairing : {"full", "partial", "none"}
         ``full``: every system scored every example; ``partial``: some overlap;
         ``none``: no example is shared by all systems.
@@ -106,11 +107,51 @@ class ScoreMatrix:
             raise ValueError(f"systems: unknown system(s) {unknown!r}; known: {list(self.systems)!r}")
         rows = [index[s] for s in systems]
         return _make(self.benchmark, self.metric, tuple(systems), self.examples,
-                     self.values[rows], self.runs[rows], self.higher_is_better)
+                     self.values[rows], self.runs[rows], self.spec)
 
     def to_frame(self) -> pd.DataFrame:
         """The matrix as a DataFrame (systems as index, examples as columns)."""
         return pd.DataFrame(self.values, index=list(self.systems), columns=list(self.examples))
+
+    @property
+    def spec(self) -> MetricSpec:
+        """The metric's meaning as this matrix applies it (binary resolved)."""
+        return MetricSpec(higher_is_better=self.higher_is_better, binary=self.binary)
+
+    @classmethod
+    def from_array(
+        cls,
+        values: np.ndarray | list[list[float]],
+        *,
+        systems: list[str] | tuple[str, ...] | None = None,
+        examples: list[str] | tuple[str, ...] | None = None,
+        benchmark: str = "benchmark",
+        metric: str = "metric",
+        spec: MetricSpec | None = None,
+        runs: np.ndarray | None = None,
+    ) -> ScoreMatrix:
+        """A matrix straight from a systems × examples array (NaN = not scored).
+
+        Systems default to ``s0, s1, …`` and examples to ``e0000, e0001, …``; the
+        metric's ``spec`` (direction, declared modality) applies as in :func:`build_matrix`.
+
+        Examples
+        --------
+        >>> m = ScoreMatrix.from_array([[1, 0, 1], [0, 0, 1]], systems=["A", "B"])
+        >>> m.binary, m.pairing, m.n_examples
+        (True, 'full', 3)
+        """
+        x = np.asarray(values, dtype=float)
+        if x.ndim != 2:
+            raise ValueError(f"values: must be a 2-D systems × examples array; got shape {x.shape}")
+        names = tuple(systems) if systems is not None else tuple(f"s{i}" for i in range(len(x)))
+        ids = (tuple(examples) if examples is not None
+               else tuple(f"e{j:04d}" for j in range(x.shape[1])))
+        if len(names) != x.shape[0] or len(ids) != x.shape[1]:
+            raise ValueError(f"systems/examples: need {x.shape[0]} system and {x.shape[1]} example "
+                             f"labels; got {len(names)} and {len(ids)}")
+        counts = (~np.isnan(x)).astype(np.int64) if runs is None else np.asarray(runs, np.int64)
+        return _make(benchmark, metric, names, ids, x, counts, spec or MetricSpec())
 
 
 def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray:
@@ -121,14 +162,24 @@ def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray
 
 
 def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple[str, ...],
-          values: np.ndarray, runs: np.ndarray, higher_is_better: bool) -> ScoreMatrix:
+          values: np.ndarray, runs: np.ndarray, spec: MetricSpec) -> ScoreMatrix:
     has = ~np.isnan(values)
     common = has.all(axis=0)
     pairing: Pairing = "full" if common.all() else ("partial" if common.any() else "none")
     finite = values[has]
-    binary = bool(finite.size) and bool(np.isin(finite, (0.0, 1.0)).all())
+    all_01 = bool(finite.size) and bool(np.isin(finite, (0.0, 1.0)).all())
+    averaged = bool((runs > 1).any())
+    if spec.binary and not all_01 and not averaged:
+        bad = finite[~np.isin(finite, (0.0, 1.0))]
+        raise DataContractError([Problem(
+            "<data>", rule=f"metric {metric!r} on benchmark {benchmark!r} is declared binary "
+            f"but has other values (e.g. {bad[0]!r})", column="value",
+            fix="declare it numeric, or score every example 0 or 1")])
+    # A declared modality always wins over what the values look like, except that the
+    # per-example mean of several 0/1 runs is a proportion, which is numeric.
+    binary = all_01 if spec.binary is None else (spec.binary and all_01 if averaged else spec.binary)
     return ScoreMatrix(benchmark, metric, systems, examples, values, runs,
-                       higher_is_better, binary, pairing, common)
+                       spec.higher_is_better, binary, pairing, common)
 
 
 def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
@@ -147,12 +198,19 @@ def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
     return wanted
 
 
+def pick_slice(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> tuple[str, str]:
+    """The (benchmark, metric) a table holds: as asked (and checked), or the only one."""
+    bench = _pick(df, "benchmark", benchmark)
+    met = _pick(df[df["benchmark"] == bench], "metric", metric)
+    return bench, met
+
+
 def build_matrix(
     df: pd.DataFrame,
     *,
     benchmark: str | None = None,
     metric: str | None = None,
-    higher_is_better: bool = True,
+    spec: MetricSpec | None = None,
 ) -> ScoreMatrix:
     """Pivot a validated long table into the :class:`ScoreMatrix` of one benchmark and metric.
 
@@ -162,8 +220,11 @@ def build_matrix(
         Output of :func:`validate_long` (or of the readers / the store).
     benchmark, metric : str, optional
         Which slice to take; may be omitted when the table holds only one.
-    higher_is_better : bool, keyword-only
-        Metric direction.
+    spec : MetricSpec, optional
+        What the metric means: direction and declared modality (a declared modality
+        always wins over detection). Default: the spec the table's reader or store
+        recorded for this metric (``df.attrs["metric_specs"]``), else higher is
+        better with the modality detected from the values.
 
     Returns
     -------
@@ -190,5 +251,7 @@ def build_matrix(
     values = values.reshape(shape)
     # Float noise such as 0.30000000000000004 from averaged runs should not break binary detection.
     values = np.where(np.isclose(values, np.round(values), atol=1e-12), np.round(values), values)
+    if spec is None:
+        spec = df.attrs.get("metric_specs", {}).get(met, MetricSpec())
     return _make(bench, met, tuple(map(str, systems)), tuple(map(str, examples)),
-                 values, counts.reshape(shape), higher_is_better)
+                 values, counts.reshape(shape), spec)

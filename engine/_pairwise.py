@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,24 +19,10 @@ from statsmodels.stats.multitest import multipletests
 
 from . import _kernels as k
 from ._matrix import ScoreMatrix, orient
+from ._options import EFFECT_THRESHOLDS, TestOptions, resolve
 
-__all__ = [
-    "ALTERNATIVES",
-    "COMPARISONS",
-    "CORRECTIONS",
-    "CRITERIA",
-    "EFFECT_THRESHOLDS",
-    "TESTS",
-    "PairwiseResult",
-    "pairwise_tests",
-]
+__all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
-TESTS = ("auto", "t", "z", "paired-t", "mcnemar", "wilcoxon", "sign", "permutation")
-ALTERNATIVES = ("two-sided", "greater", "less")
-COMPARISONS = ("all", "first", "successive")
-CORRECTIONS = ("holm-sidak", "holm", "bonferroni", "fdr_bh", "none")
-CRITERIA = ("pvalue", "small", "medium", "large")
-EFFECT_THRESHOLDS = {"small": 0.2, "medium": 0.5, "large": 0.8}  # Cohen (1988); Sawilowsky (2009)
 _PAIRED_TESTS = ("paired-t", "mcnemar", "wilcoxon", "sign", "permutation")
 _UNPAIRED_TESTS = ("t", "z", "permutation")
 _EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
@@ -64,15 +51,35 @@ class PairwiseResult:
     test: str
     paired: bool
     reason: str
-    alpha: float
-    correction: str
-    compare: str
-    alternative: str
-    criterion: str
-    n_resamples: int
+    options: TestOptions
     notes: tuple[str, ...] = field(default=())
     wins: np.ndarray | None = field(default=None, repr=False)
     """Example battles ``wins[i, j]`` on the paired examples (None when unpaired)."""
+
+    # The options that made the table, by name (read-only views of ``options``).
+    @property
+    def alpha(self) -> float:
+        return self.options.alpha
+
+    @property
+    def correction(self) -> str:
+        return self.options.correction
+
+    @property
+    def compare(self) -> str:
+        return self.options.compare
+
+    @property
+    def alternative(self) -> str:
+        return self.options.alternative
+
+    @property
+    def criterion(self) -> str:
+        return self.options.criterion
+
+    @property
+    def n_resamples(self) -> int:
+        return self.options.n_resamples
 
     def matrix(self, column: str = "pvalue_adj") -> pd.DataFrame:
         """A systems × systems square of ``column``; signed columns are mirrored with a minus."""
@@ -89,23 +96,6 @@ class PairwiseResult:
     def significant_pairs(self) -> pd.DataFrame:
         """Rows of ``table`` judged significant."""
         return self.table[self.table["significant"]]
-
-
-def _validate(test: str, alternative: str, compare: str, correction: str, criterion: str,
-              alpha: float, n_resamples: int) -> None:
-    for name, value, allowed in (("test", test, TESTS), ("alternative", alternative, ALTERNATIVES),
-                                 ("compare", compare, COMPARISONS),
-                                 ("correction", correction, CORRECTIONS),
-                                 ("criterion", criterion, CRITERIA)):
-        if value not in allowed:
-            raise ValueError(f"{name}: must be one of {', '.join(allowed)}; got {value!r}")
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha: must be strictly between 0 and 1; got {alpha!r}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples: must be a positive integer; got {n_resamples!r}")
-    if test == "permutation" and criterion != "pvalue":
-        raise ValueError("criterion: the permutation test has no effect size, so the "
-                         f"criterion must be 'pvalue'; got {criterion!r}")
 
 
 def _choose(matrix: ScoreMatrix, test: str, paired: bool | None) -> tuple[bool, str, str]:
@@ -233,71 +223,50 @@ def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternat
 
 def pairwise_tests(
     matrix: ScoreMatrix,
+    options: TestOptions | None = None,
+    /,
     *,
-    test: str = "auto",
-    alternative: str = "two-sided",
-    compare: str = "all",
-    correction: str = "holm-sidak",
-    alpha: float = 0.05,
-    criterion: str = "pvalue",
-    paired: bool | None = None,
     order: Sequence[str] | None = None,
-    n_resamples: int = 9999,
-    rng: np.random.Generator | int | None = None,
+    **overrides: Any,
 ) -> PairwiseResult:
     """Test every compared pair of systems with the test the data calls for.
 
     Parameters
     ----------
     matrix : ScoreMatrix
-        Scores of one benchmark and metric.
-    test : {"auto", "t", "z", "paired-t", "mcnemar", "wilcoxon", "sign", "permutation"}
-        ``auto`` follows the seed paper's Table 1: paired numeric → paired t,
-        paired binary → exact McNemar, unpaired numeric → Welch's t, unpaired
-        binary → two-proportion z.
-    alternative : {"two-sided", "greater", "less"}
-        ``greater``: system_a is better than system_b (in the metric's direction).
-    compare : {"all", "first", "successive"}
-        All pairs, the first system against each other, or neighbours in order.
-        The last two (and one-sided alternatives) assume systems were ordered
-        *before* looking at results.
-    correction : {"holm-sidak", "holm", "bonferroni", "fdr_bh", "none"}
-        statsmodels ``multipletests`` method.
-    alpha : float
-        Significance level, used by the p-value criterion and the correction.
-    criterion : {"pvalue", "small", "medium", "large"}
-        Significant when the adjusted p < alpha, or when |effect| reaches
-        Cohen's small/medium/large threshold (0.2 / 0.5 / 0.8).
-    paired : bool, optional
-        Force paired or unpaired tests; by default paired whenever at least
-        2 examples are shared by all systems (partial overlap pairs on those).
+        Scores of one benchmark and metric (direction and modality from its spec).
+    options : TestOptions, optional
+        Test, alternative, comparisons, correction, alpha, criterion, pairing,
+        permutation resamples and seed (see :class:`engine.TestOptions`; defaults:
+        automatic test, two-sided, all pairs, Holm–Šídák, alpha 0.05).
     order : sequence of str, optional
         Order of systems for ``first``/``successive`` (default: data order).
-    n_resamples : int
-        Resamples of the permutation test.
-    rng : numpy Generator or seed, optional
-        Randomness of the permutation test.
+    **overrides
+        Any :class:`TestOptions` field by name, applied on top of ``options``
+        (``pairwise_tests(m, alpha=0.01)``); validated the same way.
 
     Returns
     -------
     PairwiseResult
         ``table`` with columns system_a, system_b, test, statistic, df, pvalue,
         pvalue_adj, effect_size, effect_name, mean_a, mean_b, diff, n, wins_a,
-        wins_b, significant, a_better.
+        wins_b, significant, a_better; ``options`` records what made it.
 
     Notes
     -----
-    All pairs are computed at once: paired t from the Gram matrix of centred
-    scores, exact McNemar from discordant counts ``X (1 - X)^T``, Welch's t and
-    the z-test by broadcasting per-system summaries. Degenerate pairs:
-    identical paired scores (every difference 0), or two constant unpaired
-    samples with the same value → statistic 0, p = 1 for every alternative,
-    effect 0; a constant non-zero
-    difference (zero variance) → statistic ±inf, p = 0 in its direction,
-    effect ±inf (as scipy's ``ttest_rel``); no discordant example in
-    McNemar/sign (ties only) → statistic 0, p = 1; Welch's t with a system
-    scored on a single example → statistic NaN, p = 1; a single system →
-    ValueError; fewer than 2 shared examples → unpaired tests.
+    ``auto`` follows the seed paper's Table 1: paired numeric → paired t, paired
+    binary → exact McNemar, unpaired numeric → Welch's t, unpaired binary →
+    two-proportion z. All pairs are computed at once: paired t from the Gram
+    matrix of centred scores, exact McNemar from discordant counts
+    ``X (1 - X)^T``, Welch's t and the z-test by broadcasting per-system
+    summaries. Degenerate pairs: identical paired scores (every difference 0), or
+    two constant unpaired samples with the same value → statistic 0, p = 1 for
+    every alternative, effect 0; a constant non-zero difference (zero variance)
+    → statistic ±inf, p = 0 in its direction, effect ±inf (as scipy's
+    ``ttest_rel``); no discordant example in McNemar/sign (ties only) →
+    statistic 0, p = 1; Welch's t with a system scored on a single example →
+    statistic NaN, p = 1; a single system → ValueError; fewer than 2 shared
+    examples → unpaired tests.
 
     References
     ----------
@@ -306,27 +275,31 @@ def pairwise_tests(
 
     Examples
     --------
-    >>> res = pairwise_tests(m)                              # doctest: +SKIP
-    >>> res.table[["system_a", "system_b", "pvalue_adj"]]    # doctest: +SKIP
+    >>> from engine import ScoreMatrix, TestOptions
+    >>> m = ScoreMatrix.from_array([[1] * 30 + [0] * 10, [1] * 12 + [0] * 28],
+    ...                            systems=["A", "B"])
+    >>> res = pairwise_tests(m, TestOptions(alpha=0.01))
+    >>> res.test, bool(res.table.loc[0, "significant"])
+    ('mcnemar', True)
     """
-    _validate(test, alternative, compare, correction, criterion, alpha, n_resamples)
+    opts = resolve(options, overrides)
     if order is not None:
         matrix = matrix.subset(list(order))
     if matrix.n_systems < 2:
         raise ValueError(f"matrix: at least 2 systems are needed to compare; got {matrix.n_systems}")
-    is_paired, test, reason = _choose(matrix, test, paired)
-    generator = np.random.default_rng(rng)
+    is_paired, test, reason = _choose(matrix, opts.test, opts.paired)
     x = matrix.oriented(paired=is_paired)
-    ia, ja = _pairs(matrix.n_systems, compare)
-    res, wins = _statistics(x, ia, ja, test, is_paired, alternative, n_resamples, generator)
-    p_adj = _adjust(res.pvalue, correction, alpha)
+    ia, ja = _pairs(matrix.n_systems, opts.compare)
+    res, wins = _statistics(x, ia, ja, test, is_paired, opts.alternative, opts.n_resamples,
+                            opts.rng())
+    p_adj = _adjust(res.pvalue, opts.correction, opts.alpha)
     raw = matrix.paired_values() if is_paired else matrix.values
     table = _table(matrix, raw, x, ia, ja, test, res, p_adj, wins, is_paired)
-    table["significant"] = _significant(p_adj, res.effect_size, criterion, alternative, alpha)
+    table["significant"] = _significant(p_adj, res.effect_size, opts.criterion,
+                                        opts.alternative, opts.alpha)
     notes = _notes(matrix, is_paired)
     return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
-                          matrix.metric, test, is_paired, reason, alpha, correction, compare,
-                          alternative, criterion, n_resamples, notes,
+                          matrix.metric, test, is_paired, reason, opts, notes,
                           wins if is_paired else None)
 
 

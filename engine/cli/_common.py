@@ -2,7 +2,9 @@
 
 This is the CLI's entry point, so it is where the environment is read
 (``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH``, see :func:`store_url`); the engine
-below it takes explicit arguments only.
+below it takes explicit arguments only. pandas, the statistics and the store are
+imported inside the functions that use them, so ``--help`` and each command pay
+only for what they use.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ import math
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
-__all__ = ["add_data_options", "declared_higher_is_better", "emit", "load_data", "main",
-           "store_url"]
+    from .._contract import MetricSpec
+    from .._matrix import ScoreMatrix
+
+__all__ = ["Loaded", "add_data_options", "emit", "load_data", "main", "store_url"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -36,30 +42,55 @@ def store_url(explicit: str | None = None) -> str:
     return f"sqlite:///{os.path.abspath(path)}"
 
 
-def load_data(data: Sequence[str]) -> pd.DataFrame:
+@dataclass(frozen=True)
+class Loaded:
+    """DATA as read: the long table, and where its metric definitions come from."""
+
+    frame: pd.DataFrame
+    url: str | None = None
+
+    def spec(self, benchmark: str, metric: str) -> MetricSpec:
+        """The metric's definition: the store's (for a URL) or the file reader's."""
+        from .._contract import MetricSpec
+
+        if self.url is not None:
+            from ..store import open_store
+
+            return open_store(self.url).metric_spec(benchmark, metric)
+        from .._readers import metric_specs_of
+
+        return metric_specs_of(self.frame).get(metric) or MetricSpec()
+
+    def matrix(self, benchmark: str | None, metric: str | None, *,
+               lower_is_better: bool = False) -> ScoreMatrix:
+        """The matrix of one (benchmark, metric) with its definition applied; the
+        ``--lower-is-better`` flag overrides the declared direction."""
+        from .._matrix import build_matrix, pick_slice
+
+        bench, met = pick_slice(self.frame, benchmark, metric)
+        spec = self.spec(bench, met)
+        if lower_is_better:
+            spec = replace(spec, higher_is_better=False)
+        return build_matrix(self.frame, benchmark=bench, metric=met, spec=spec)
+
+
+def load_data(data: Sequence[str]) -> Loaded:
     """Read DATA: one or more result files, or one results-store URL (``sqlite:///…``, …)."""
+    import pandas as pd
+
     from .._readers import read_results
 
     if len(data) == 1 and "://" in data[0]:
         from ..store import open_store
 
-        frame: pd.DataFrame = open_store(data[0]).load_frame()
-        return frame
+        return Loaded(open_store(data[0]).load_frame(), url=data[0])
     frames = [read_results(path) for path in data]
-    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-
-
-def declared_higher_is_better(data: Sequence[str], df: pd.DataFrame, benchmark: str,
-                              metric: str) -> bool:
-    """The metric direction declared in the store (for a URL) or by the file reader."""
-    from .._readers import metric_specs_of
-
-    if len(data) == 1 and "://" in data[0]:
-        from ..store import open_store
-
-        return open_store(data[0]).metric_spec(benchmark, metric).higher_is_better
-    spec = metric_specs_of(df).get(metric)
-    return True if spec is None else spec.higher_is_better
+    if len(frames) == 1:
+        return Loaded(frames[0])
+    merged = pd.concat(frames, ignore_index=True)
+    merged.attrs["metric_specs"] = {k: v for f in frames
+                                    for k, v in f.attrs.get("metric_specs", {}).items()}
+    return Loaded(merged)
 
 
 def add_data_options(parser: argparse.ArgumentParser) -> None:
@@ -89,6 +120,8 @@ def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: s
         json.dump(_jsonable(payload), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
     elif table is not None:
+        import pandas as pd
+
         with pd.option_context("display.max_rows", None, "display.max_columns", None,
                                "display.width", 200):
             sys.stdout.write(table.to_string(index=False) + "\n")

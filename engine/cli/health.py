@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data
-from .._health import HealthReport, benchmark_health
-from .._matrix import build_matrix
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .._health import HealthReport
 
 __all__ = ["health_command", "register", "slices"]
 
@@ -62,15 +63,6 @@ def slices(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> list[
     return [(benchmark or str(df["benchmark"].iloc[0]), metric or str(df["metric"].iloc[0]))]
 
 
-def _direction(df: pd.DataFrame, metric: str) -> bool:
-    try:
-        from .._readers import metric_specs_of
-    except ImportError:  # pragma: no cover - readers are part of the engine
-        return True
-    spec = metric_specs_of(df).get(metric)
-    return True if spec is None else spec.higher_is_better
-
-
 def _row(report: HealthReport) -> dict[str, Any]:
     return {
         "benchmark": report.benchmark, "metric": report.metric, "size": report.size,
@@ -83,14 +75,19 @@ def _row(report: HealthReport) -> dict[str, Any]:
 
 def health_command(args: argparse.Namespace) -> int:
     """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
-    df = load_data(args.data)
+    from .._health import benchmark_health
+    from .._matrix import build_matrix
+
+    loaded = load_data(args.data)
+    df = loaded.frame
     reports: list[HealthReport] = []
     todo = slices(df, args.benchmark, args.metric)
     first_error: ValueError | None = None
     for bench, met in todo:
         try:
-            matrix = build_matrix(df, benchmark=bench, metric=met,
-                                  higher_is_better=_direction(df, met))
+            # the stored (or read) definition: a lower-is-better error metric counts
+            # the system that erred least as solving, never the one that erred most
+            matrix = build_matrix(df, benchmark=bench, metric=met, spec=loaded.spec(bench, met))
             reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
                                             threshold=args.threshold, bins=args.bins))
         except ValueError as exc:
@@ -103,6 +100,8 @@ def health_command(args: argparse.Namespace) -> int:
         raise first_error
     objects = [r.to_dict() for r in reports]
     payload: Any = objects[0] if len(todo) == 1 else objects
+    import pandas as pd
+
     table = pd.DataFrame([_row(r) for r in reports]).round(4)
     emit(payload, table, args.format)
     return 0

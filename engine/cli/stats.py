@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
-from typing import Any
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
 
-from ._common import add_data_options, declared_higher_is_better, emit, load_data
-from .._leaderboard import leaderboard
-from .._matrix import ScoreMatrix, build_matrix
-from .._pairwise import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, pairwise_tests
+from .._options import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
+from ._common import add_data_options, emit, load_data
+
+if TYPE_CHECKING:
+    from .._matrix import ScoreMatrix
 
 __all__ = ["register"]
 
@@ -19,34 +20,46 @@ EXIT_WORSE = 1
 
 def _matrix(args: argparse.Namespace) -> ScoreMatrix:
     """The matrix DATA asks for; --lower-is-better overrides the declared direction."""
-    df = load_data(args.data)
-    m = build_matrix(df, benchmark=args.benchmark, metric=args.metric)
-    higher = not args.lower_is_better and declared_higher_is_better(args.data, df, m.benchmark,
-                                                                    m.metric)
-    return m if higher else replace(m, higher_is_better=False)
+    return load_data(args.data).matrix(args.benchmark, args.metric,
+                                       lower_is_better=args.lower_is_better)
 
 
-def _test_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"test": args.test, "alpha": args.alpha, "correction": args.correction,
-            "criterion": args.criterion, "paired": {"auto": None, "yes": True, "no": False}[args.paired],
-            "n_resamples": args.n_resamples, "rng": args.seed}
+_PAIRED = {"auto": None, "yes": True, "no": False}
+
+
+def _options(args: argparse.Namespace) -> TestOptions:
+    """The :class:`TestOptions` the flags ask for (validated there, once)."""
+    given = {f.name: getattr(args, f.name) for f in fields(TestOptions) if hasattr(args, f.name)}
+    given["paired"] = _PAIRED[args.paired]
+    return TestOptions(**given)
 
 
 def _add_test_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--correction", choices=CORRECTIONS, default="holm-sidak")
-    p.add_argument("--test", choices=TESTS, default="auto", help="default: chosen from the data")
-    p.add_argument("--criterion", choices=CRITERIA, default="pvalue",
-                   help="significant by adjusted p-value or by effect size small/medium/large")
-    p.add_argument("--paired", choices=["auto", "yes", "no"], default="auto")
+    # Defaults come from TestOptions: the parser states none of its own (argparse.SUPPRESS
+    # leaves a flag that was not given out of the namespace).
+    d = TestOptions()
+    p.add_argument("--alpha", type=float, default=argparse.SUPPRESS,
+                   help=f"significance level (default {d.alpha})")
+    p.add_argument("--correction", choices=CORRECTIONS, default=argparse.SUPPRESS,
+                   help=f"multiplicity correction (default {d.correction})")
+    p.add_argument("--test", choices=TESTS, default=argparse.SUPPRESS,
+                   help="default: auto, chosen from the data")
+    p.add_argument("--criterion", choices=CRITERIA, default=argparse.SUPPRESS,
+                   help="significant by adjusted p-value (default) or also by effect size "
+                   "small/medium/large")
+    p.add_argument("--paired", choices=list(_PAIRED), default="auto")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
-    p.add_argument("--n-resamples", type=int, default=9999, help="permutation test resamples")
-    p.add_argument("--seed", type=int, default=0, help="seed of random procedures")
+    p.add_argument("--n-resamples", type=int, default=argparse.SUPPRESS,
+                   help=f"permutation test resamples (default {d.n_resamples})")
+    p.add_argument("--seed", type=int, default=argparse.SUPPRESS,
+                   help=f"seed of random procedures (default {d.seed})")
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
-    lb = leaderboard(_matrix(args), min_clique_size=args.min_clique_size, anchor=args.anchor,
-                     **_test_options(args))
+    from .._leaderboard import leaderboard
+
+    lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
+                     anchor=args.anchor)
     emit(lb.to_dict(), lb.table, args.format)
     if args.format == "table":
         print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
@@ -57,8 +70,9 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
 
 def _pairwise(args: argparse.Namespace) -> int:
-    res = pairwise_tests(_matrix(args), compare=args.compare, alternative=args.alternative,
-                         **_test_options(args))
+    from .._pairwise import pairwise_tests
+
+    res = pairwise_tests(_matrix(args), _options(args))
     payload = {"benchmark": res.benchmark, "metric": res.metric, "paired": res.paired,
                "test": res.test, "reason": res.reason, "alpha": res.alpha,
                "correction": res.correction, "compare": res.compare,
@@ -69,9 +83,11 @@ def _pairwise(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from .._pairwise import pairwise_tests
+
     m = _matrix(args)
-    res = pairwise_tests(m, order=[args.baseline, args.candidate], compare="first",
-                         **_test_options(args))
+    res = pairwise_tests(m, _options(args).with_(compare="first"),
+                         order=[args.baseline, args.candidate])
     row = res.table.iloc[0]
     worse = bool(row["significant"]) and bool(row["a_better"])
     better = bool(row["significant"]) and not bool(row["a_better"])
@@ -105,8 +121,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("pairwise", help="tests for every pair of systems")
     add_data_options(p)
     _add_test_options(p)
-    p.add_argument("--compare", choices=COMPARISONS, default="all")
-    p.add_argument("--alternative", choices=ALTERNATIVES, default="two-sided")
+    p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
+                   help="pairs to test (default all)")
+    p.add_argument("--alternative", choices=ALTERNATIVES, default=argparse.SUPPRESS,
+                   help="default two-sided")
     p.set_defaults(handler=_pairwise)
 
     p = sub.add_parser("compare", help="CI gate: exit 1 when the candidate is significantly worse")

@@ -11,12 +11,12 @@ SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`).
 from __future__ import annotations
 
 import argparse
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from ._common import emit, store_url
-from .._contract import MetricSpec
+
+if TYPE_CHECKING:
+    from .._contract import MetricSpec
 
 __all__ = ["register"]
 
@@ -37,7 +37,9 @@ def _url(args: argparse.Namespace) -> str:
     return store_url(url)
 
 
-def _specs(args: argparse.Namespace) -> dict[str, MetricSpec] | None:
+def _specs(args: argparse.Namespace) -> dict[str | tuple[str, str], MetricSpec] | None:
+    from .._contract import MetricSpec
+
     names = {*args.lower_is_better, *args.binary, *args.numeric}
     both = set(args.binary) & set(args.numeric)
     if both:
@@ -51,6 +53,8 @@ def _specs(args: argparse.Namespace) -> dict[str, MetricSpec] | None:
 
 
 def _import(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from ..store import open_store
 
     store = open_store(_url(args))
@@ -79,6 +83,8 @@ def _uploads(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from ..store import open_store
 
     store = open_store(_url(args))

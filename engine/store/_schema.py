@@ -21,7 +21,8 @@ default) and PostgreSQL through psycopg 3. Tables:
     Metadata as (name, JSON value) rows per (benchmark, system) / (benchmark,
     example_id), tagged with the upload that brought them (the newest upload wins).
 ``metrics``
-    Per (benchmark, metric): direction and declared modality (NULL = detect).
+    Per (benchmark, metric): direction, declared modality (NULL = detect) and the
+    score that counts as "solved" (NULL = not defined for a numeric metric).
 """
 
 from __future__ import annotations
@@ -53,14 +54,22 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
-__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "default_url", "make_engine", "upgrade",
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "make_engine", "upgrade",
            "meta", "uploads", "labels", "results", "system_meta", "example_meta", "metrics_table",
            "write_lock"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: ``MIGRATIONS[v]`` upgrades a store at version ``v`` to ``v + 1`` inside the lock.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+def _v1_to_v2(conn: Connection) -> None:
+    """Version 2: a metric's declared "solved" threshold (``metrics.threshold``)."""
+    conn.execute(text("ALTER TABLE metrics ADD COLUMN threshold DOUBLE PRECISION"))
+
+
+MIGRATIONS[1] = _v1_to_v2
 #: SQLite busy timeout (ms): how long a writer waits for another writer's lock.
 BUSY_TIMEOUT_MS = 60_000
 _PG_LOCK_KEY = 0x51_6B_0A_D0  # advisory lock that serialises schema creation/upgrade
@@ -138,6 +147,7 @@ metrics_table = Table(
     Column("metric", Text, primary_key=True),
     Column("higher_is_better", Boolean, nullable=False),
     Column("binary", Boolean, nullable=True),
+    Column("threshold", Double, nullable=True),
     Column("upload_id", Integer, nullable=True),
 )
 

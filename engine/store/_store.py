@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,12 +34,11 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, Engine, case, delete, func, insert, select
 
+from .._contract import DataContractError, MetricSpec, MetricSpecs, Problem, validate_long
+from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
 from . import _io as sio
 from . import _schema as S
 from . import _write as sw
-from .._contract import DataContractError, Problem, validate_long
-from .._contract import MetricSpec
-from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
 from ._write import ConflictError, OnConflict, frame_hash
 
 __all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame_hash",
@@ -169,13 +168,14 @@ class ResultsStore:
         return pd.DataFrame.from_records(rows, columns=cols)
 
     def metric_spec(self, benchmark: str, metric: str) -> MetricSpec:
-        """Direction and modality; ``binary`` is the declaration, else detected from values."""
+        """Direction, modality and threshold; ``binary`` is the declaration, else detected."""
         m, r = S.metrics_table.c, S.results.c
         with self._read() as conn:
-            row = conn.execute(select(m.higher_is_better, m.binary).where(
+            row = conn.execute(select(m.higher_is_better, m.binary, m.threshold).where(
                 m.benchmark == benchmark, m.metric == metric)).first()
+            threshold = None if row is None or row[2] is None else float(row[2])
             if row is not None and row[1] is not None:
-                return MetricSpec(bool(row[0]), bool(row[1]))
+                return MetricSpec(bool(row[0]), bool(row[1]), threshold)
             ids = sio.lookup(conn, [benchmark, metric])
             detected = False
             if benchmark in ids and metric in ids:
@@ -185,7 +185,7 @@ class ResultsStore:
                 anyrow = conn.execute(select(r.run).where(*key).limit(1)).first()
                 detected = anyrow is not None and not nonbin
         hib = bool(row[0]) if row is not None else True
-        return MetricSpec(hib, binary=detected)
+        return MetricSpec(hib, binary=detected, threshold=threshold)
 
     def _metadata(self, table: Any, key: str, benchmark: str) -> pd.DataFrame:
         c = table.c
@@ -231,7 +231,7 @@ class ResultsStore:
         uploader: str = "",
         note: str = "",
         on_conflict: OnConflict = "reject",
-        metrics: Mapping[str, MetricSpec] | None = None,
+        metrics: MetricSpecs | None = None,
     ) -> UploadReport:
         """Read a file (see :func:`engine._readers.read_results`) and import it as one upload."""
         from .._formats import source_name
@@ -242,7 +242,9 @@ class ResultsStore:
         known = self._find_hash(digest)
         if known is not None:
             return self._duplicate_report(known, label)
-        df = read_results_bytes(content, label=label, fmt=fmt, metrics=metrics)
+        # the reader takes declarations by metric name (they pick a wide file's columns)
+        named = {k: v for k, v in (metrics or {}).items() if isinstance(k, str)}
+        df = read_results_bytes(content, label=label, fmt=fmt, metrics=named or None)
         return self._import(df, filename=label, digest=digest, uploader=uploader, note=note,
                             on_conflict=on_conflict, metrics=metrics, validated=True)
 
@@ -255,7 +257,7 @@ class ResultsStore:
         uploader: str = "",
         note: str = "",
         on_conflict: OnConflict = "reject",
-        metrics: Mapping[str, MetricSpec] | None = None,
+        metrics: MetricSpecs | None = None,
     ) -> UploadReport:
         """Validate and store ``df`` as one upload (see the module docstring)."""
         digest = hashlib.sha256(content).hexdigest() if content is not None else None
@@ -277,11 +279,12 @@ class ResultsStore:
             f"({filename}, {created}); nothing was stored"))
 
     def _import(self, df: pd.DataFrame, *, filename: str, digest: str | None, uploader: str,
-                note: str, on_conflict: OnConflict, metrics: Mapping[str, MetricSpec] | None,
+                note: str, on_conflict: OnConflict, metrics: MetricSpecs | None,
                 validated: bool) -> UploadReport:
         if on_conflict not in ("reject", "replace", "add-run"):
             raise ValueError(f"on_conflict must be reject, replace or add-run, not {on_conflict!r}")
-        specs = {**metric_specs_of(df), **(metrics or {})}
+        specs: dict[str | tuple[str, str], MetricSpec] = dict(metric_specs_of(df))
+        specs.update(metrics or {})
         if not validated:
             df = validate_long(df, source=filename, require_comparison=False)
             sw.check_declared_binary(df, filename, specs)

@@ -9,17 +9,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, and_, delete, func, insert, select, tuple_
 
+from .._contract import DataContractError, MetricSpec, MetricSpecs, Problem, spec_for
 from . import _io as sio
 from . import _schema as S
-from .._contract import DataContractError, Problem
-from .._contract import MetricSpec
 
 __all__ = ["ConflictError", "OnConflict", "check_declared_binary", "check_stored_binary",
            "frame_hash", "insert_upload", "meta_rows", "resolve", "stored_keys",
@@ -75,13 +73,16 @@ def meta_rows(frame: pd.DataFrame, keys: tuple[str, str], upload_id: int) -> lis
     return out
 
 
-def check_declared_binary(df: pd.DataFrame, filename: str,
-                           specs: Mapping[str, MetricSpec]) -> None:
+def check_declared_binary(df: pd.DataFrame, filename: str, specs: MetricSpecs) -> None:
     problems = []
-    for metric, spec in specs.items():
+    for key, spec in specs.items():
         if spec.binary is not True:
             continue
-        mask = ((df["metric"] == metric) & ~df["value"].isin([0.0, 1.0])).to_numpy()
+        bench, metric = key if isinstance(key, tuple) else (None, key)
+        in_slice = df["metric"] == metric
+        if bench is not None:
+            in_slice &= df["benchmark"] == bench
+        mask = (in_slice & ~df["value"].isin([0.0, 1.0])).to_numpy()
         if mask.any():
             problems.append(Problem(
                 filename, rule=f"metric {metric!r} is declared binary but has the value "
@@ -93,14 +94,15 @@ def check_declared_binary(df: pd.DataFrame, filename: str,
 
 
 def check_stored_binary(conn: Connection, data: pd.DataFrame, filename: str,
-                         specs: Mapping[str, MetricSpec]) -> None:
+                         specs: MetricSpecs) -> None:
     m = S.metrics_table.c
     pairs = data[["benchmark", "metric"]].drop_duplicates()
     declared = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
         m.binary.is_(True))).all()}
     problems = []
     for b, mm in pairs.itertuples(index=False):
-        if (b, mm) not in declared or (mm in specs and specs[mm].binary is False):
+        own = spec_for(specs, b, mm)
+        if (b, mm) not in declared or (own is not None and own.binary is False):
             continue
         mask = ((data["benchmark"] == b) & (data["metric"] == mm)
                 & ~data["value"].isin([0.0, 1.0])).to_numpy()
@@ -191,21 +193,21 @@ def resolve(conn: Connection, cols: dict[str, np.ndarray], stored: pd.DataFrame,
     return 0
 
 
-def upsert_metrics(conn: Connection, data: pd.DataFrame,
-                    specs: Mapping[str, MetricSpec], upload_id: int) -> None:
+def upsert_metrics(conn: Connection, data: pd.DataFrame, specs: MetricSpecs,
+                   upload_id: int) -> None:
     m = S.metrics_table.c
     pairs = list(data[["benchmark", "metric"]].drop_duplicates().itertuples(index=False))
     existing = {(b, mm) for b, mm in conn.execute(select(m.benchmark, m.metric).where(
         tuple_(m.benchmark, m.metric).in_([tuple(p) for p in pairs]))).all()} if pairs else set()
     for b, mm in pairs:
-        spec = specs.get(mm)
+        spec = spec_for(specs, b, mm)
         if (b, mm) not in existing:
             spec = spec or MetricSpec()
             conn.execute(insert(S.metrics_table).values(
                 benchmark=b, metric=mm, higher_is_better=spec.higher_is_better,
-                binary=spec.binary, upload_id=upload_id))
+                binary=spec.binary, threshold=spec.threshold, upload_id=upload_id))
         elif spec is not None:
             conn.execute(S.metrics_table.update().where(and_(
                 m.benchmark == b, m.metric == mm)).values(
                 higher_is_better=spec.higher_is_better, binary=spec.binary,
-                upload_id=upload_id))
+                threshold=spec.threshold, upload_id=upload_id))
