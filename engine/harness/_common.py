@@ -1,0 +1,216 @@
+"""Shared steps of every harness reader: score values, parts, and assembly into the long table.
+
+A reader turns each per-example file into one or more :class:`Part` objects (rows of one
+benchmark × system × invocation, plus that system's settings). :func:`assemble` then
+
+1. resolves the system (the log's name, the user's override, or a directory fallback);
+2. splits one model run under different settings (prompt, few-shot, chat template,
+   generation config) into different systems, because those are different systems;
+3. numbers separate invocations of the same system on the same benchmark as runs;
+4. concatenates, rejects an upload with nothing usable (saying why), and validates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._contract import REQUIRED_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
+from ._report import HarnessImport, Skips, describe_skips
+
+__all__ = ["Part", "assemble", "metadata_text", "short_hash", "to_score"]
+
+_ROW_COLUMNS = ("example_id", "metric", "value")
+
+
+def to_score(value: Any) -> tuple[float | None, str | None]:
+    """A per-example value as a float, or ``(None, reason)`` when it is not a score.
+
+    Booleans and numbers are scores (bool → 0/1); ``NaN`` and infinities, ``null``,
+    strings, lists and dicts are not, and are never turned into 0.
+
+    >>> to_score(True), to_score([1, 0]), to_score(float("nan"))
+    ((1.0, None), (None, 'list'), (None, 'nan'))
+    """
+    if isinstance(value, bool | np.bool_):
+        return float(value), None
+    if isinstance(value, int | float | np.integer | np.floating):
+        number = float(value)
+        if math.isnan(number):
+            return None, "nan"
+        if math.isinf(number):
+            return None, "infinite"
+        return number, None
+    if value is None:
+        return None, "null"
+    if isinstance(value, list | tuple | np.ndarray):
+        return None, "list"
+    if isinstance(value, dict):
+        return None, "dict"
+    return None, "string"
+
+
+def metadata_text(value: Any) -> Any:
+    """A metadata cell: scalars as they are, containers as sorted JSON text."""
+    if isinstance(value, dict | list | tuple):
+        return json.dumps(value, sort_keys=True, default=str)
+    return value
+
+
+def short_hash(text: str) -> str:
+    """First 16 hex digits of SHA-256: a stable example id for content without one."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Part:
+    """Rows of one benchmark × system × invocation, read from one per-example file.
+
+    ``rows`` holds ``example_id, metric, value``, optionally ``run`` and example
+    metadata columns. ``settings`` are system-defining (a change makes another system);
+    ``meta`` is other system metadata. ``system`` is None when the log does not name the
+    model; ``system_hint`` is then the fallback (a directory name).
+    """
+
+    source: str
+    benchmark: str
+    system: str | None
+    rows: pd.DataFrame
+    invocation: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    system_hint: str | None = None
+
+
+def _resolve_systems(parts: list[Part], override: str | None) -> list[str]:
+    if override is not None:
+        if not override.strip():
+            raise ValueError(f"system: must be a non-empty name; got {override!r}")
+        named = sorted({p.system for p in parts if p.system})
+        if len(named) > 1:
+            shown = ", ".join(named[:5]) + (" …" if len(named) > 5 else "")
+            raise DataContractError([Problem(
+                parts[0].source, rule=f"a system override ({override!r}) was given but the logs "
+                f"name {len(named)} systems ({shown})",
+                fix="upload one system's logs at a time with the override, or drop the override")])
+        return [override.strip()] * len(parts)
+    out = []
+    for p in parts:
+        name = p.system or p.system_hint
+        if not name:
+            raise DataContractError([Problem(
+                p.source, rule="the log does not name the model, and no companion file or "
+                "directory does", fix="pass the system name (read_harness(..., system='org/model'), "
+                "`--system` on the command line), or upload the whole output directory")])
+        out.append(name)
+    return out
+
+
+def _split_by_settings(parts: list[Part], systems: list[str]) -> list[str]:
+    """Same model, different settings on one benchmark → different systems (suffixed)."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, p in enumerate(parts):
+        groups.setdefault((p.benchmark, systems[i]), []).append(i)
+    out = list(systems)
+    for idx in groups.values():
+        keys = sorted({k for i in idx for k in parts[i].settings})
+        sig = {i: tuple(json.dumps(metadata_text(parts[i].settings.get(k)), default=str) for k in keys)
+               for i in idx}
+        if len(set(sig.values())) < 2:
+            continue
+        differing = [k for j, k in enumerate(keys) if len({s[j] for s in sig.values()}) > 1]
+        for i in idx:
+            label = ", ".join(f"{k}={metadata_text(parts[i].settings.get(k))}" for k in differing)
+            out[i] = f"{systems[i]} [{label}]"
+    return out
+
+
+def _run_offsets(parts: list[Part], systems: list[str]) -> tuple[list[int], bool]:
+    """Run offset per part: separate invocations of one system on one benchmark are runs."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, p in enumerate(parts):
+        groups.setdefault((p.benchmark, systems[i]), []).append(i)
+    offsets = [0] * len(parts)
+    several = False
+    for idx in groups.values():
+        if len(idx) < 2:
+            continue
+        several = True
+        nxt = None
+        for i in sorted(idx, key=lambda j: (parts[j].invocation, parts[j].source)):
+            runs = parts[i].rows["run"] if "run" in parts[i].rows.columns else pd.Series([0])
+            lo, hi = int(runs.min()), int(runs.max())
+            offsets[i] = 0 if nxt is None else nxt - lo
+            nxt = hi + offsets[i] + 1
+    return offsets, several
+
+
+def _check_part(p: Part) -> None:
+    keys = ["example_id", "metric", *(["run"] if "run" in p.rows.columns else [])]
+    dup = p.rows.duplicated(subset=keys, keep=False)
+    if dup.any():
+        first = p.rows.loc[dup].iloc[0]
+        raise DataContractError([Problem(
+            p.source, rule=f"example {first['example_id']} has two scores for metric "
+            f"{first['metric']} in one run", fix="upload each run's log once (duplicated lines?)")])
+
+
+def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
+             specs: Mapping[tuple[str, str], MetricSpec] | None = None,
+             system: str | None = None, files: Iterable[str] = ()) -> HarnessImport:
+    """Parts → the validated :class:`HarnessImport` (see the module docstring)."""
+    usable = [p for p in parts if len(p.rows)]
+    if not usable:
+        why = describe_skips(skips.frame(), skips.notes) if skips.counts else "no per-example rows"
+        raise DataContractError([Problem(
+            label, rule=f"nothing usable to import ({why})",
+            fix="upload per-example logs with numeric or boolean scores (lm-eval --log_samples, "
+            "Inspect .eval, HELM per_instance_stats.json, lighteval --save-details, …)")])
+    for p in usable:
+        _check_part(p)
+    systems = _split_by_settings(usable, _resolve_systems(usable, system))
+    offsets, several = _run_offsets(usable, systems)
+    with_run = several or any("run" in p.rows.columns for p in usable)
+    frames = []
+    for p, name, off in zip(usable, systems, offsets, strict=True):
+        rows = p.rows
+        if with_run:
+            run = rows["run"].to_numpy(np.int64) if "run" in rows.columns else np.zeros(len(rows), np.int64)
+            rows = rows.assign(run=run + off)
+        consts = {"benchmark": p.benchmark, "system": name,
+                  **{k: metadata_text(v) for k, v in {**p.settings, **p.meta}.items()}}
+        frames.append(rows.assign(**consts))
+    df = pd.concat(frames, ignore_index=True)
+    canon = [*REQUIRED_COLUMNS, *(["run"] if with_run else [])]
+    df = df[canon + [c for c in df.columns if c not in canon]]
+    df = validate_long(df, source=label, require_comparison=False)
+    kept = {(b, m) for b, m in df[["benchmark", "metric"]].drop_duplicates().itertuples(index=False)}
+    named = tuple(dict.fromkeys(files or (p.source for p in usable)))
+    return HarnessImport(frame=df, format=fmt,
+                         specs={k: v for k, v in (specs or {}).items() if k in kept},
+                         skipped=skips.frame(), files=named, notes=dict(skips.notes))
+
+
+def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips: Skips,
+              note: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """``(example_id, metric, raw value)`` triples → rows, counting what is not a score."""
+    ids: list[str] = []
+    metrics: list[str] = []
+    values: list[float] = []
+    for example_id, metric, raw in records:
+        value, reason = to_score(raw)
+        if reason is None:
+            ids.append(example_id)
+            metrics.append(metric)
+            values.append(value)  # type: ignore[arg-type]
+        else:
+            skips.add(reason, benchmark, metric, note=(note or {}).get(reason))
+    return pd.DataFrame({"example_id": ids, "metric": metrics,
+                         "value": np.asarray(values, dtype=np.float64)})

@@ -1,0 +1,137 @@
+"""HELM ``benchmark_output/runs/<suite>/<run_spec>/per_instance_stats.json`` + ``run_spec.json``.
+
+From ``helm/benchmark/runner.py``, ``metrics/metric.py`` (``PerInstanceStats``) and
+``metrics/statistic.py`` (``Stat``) (FORMATS.md §3). Mapping: system =
+``run_spec.adapter_spec.model``; benchmark = the run-spec name without its ``model=`` and
+``model_deployment=`` arguments; a perturbed variant is its own benchmark
+(``…,perturbation=<name>``, with a ``perturbation`` metadata column); example_id =
+``instance_id``; run = ``train_trial_index``; metric = ``stat.name.name`` (``[split]`` added
+when the split is not ``test``); value = ``sum / count``. Stats with count 0 are skipped and
+counted; efficiency and bookkeeping stats (``num_*``, ``finish_reason_*``, ``logprob``,
+``@k`` variants, …) are left out of the scores and counted as such.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from typing import Any
+
+import pandas as pd
+
+from .._contract import DataContractError, MetricSpec, Problem
+from ._common import Part, to_score
+from ._report import Skips
+from ._walk import LogFile
+
+__all__ = ["is_score_stat", "read_helm"]
+
+#: Accuracy-type stat names imported by default (basic_metrics, reference metrics, annotators).
+_SCORE = re.compile(r"^(.*exact_match.*|f1_score|.*_f1|rouge_.+|bleu_\d|math_equiv.*|.*accuracy.*|"
+                    r".*_score|.*correctness.*|pass|ifeval_.*|chain_of_thought_correct.*)$")
+_NOT_SCORE = re.compile(r"^(num_.*|finish_reason_.*|training_.*|inference_.*|batch_size|"
+                        r"prompt_truncated|logprob|max_prob|.*@\d+)$")
+
+
+def is_score_stat(name: str, declared: frozenset[str] = frozenset()) -> bool:
+    """Whether a HELM stat is a per-instance score (not efficiency/bookkeeping).
+
+    >>> is_score_stat("exact_match"), is_score_stat("exact_match@5"), is_score_stat("num_bytes")
+    (True, False, False)
+    """
+    if _NOT_SCORE.match(name):
+        return False
+    return name in declared or bool(_SCORE.match(name))
+
+
+def _json(f: LogFile) -> Any:
+    try:
+        return json.loads(f.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise f.problem(f"not valid JSON ({exc})", "upload the file as HELM wrote it") from None
+
+
+def _benchmark(name: str) -> str:
+    args = [a for a in name.split(",") if not re.match(r"^(model|model_deployment)=", a)]
+    return ",".join(args)
+
+
+def _declared(run_spec: dict[str, Any]) -> frozenset[str]:
+    names = set()
+    for m in run_spec.get("metric_specs") or []:
+        for n in ((m or {}).get("args") or {}).get("names") or []:
+            names.add(str(n))
+    return frozenset(names)
+
+
+def _perturbation(entry: dict[str, Any]) -> str | None:
+    p = entry.get("perturbation")
+    return str(p.get("name")) if isinstance(p, dict) and p.get("name") else None
+
+
+def read_helm(logs: list[LogFile], files: list[LogFile],
+              skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """One part per run directory and perturbation variant."""
+    specs_by_dir = {f.parent: f for f in files if f.name == "run_spec.json"}
+    parts: list[Part] = []
+    for f in logs:
+        spec_file = specs_by_dir.get(f.parent)
+        if spec_file is None:
+            raise f.problem("run_spec.json is missing beside per_instance_stats.json, so the "
+                            "model and the run are unknown", "upload the whole run directory "
+                            "(benchmark_output/runs/<suite>/<run>/), or zip it")
+        run_spec = _json(spec_file)
+        adapter = (run_spec.get("adapter_spec") or {}) if isinstance(run_spec, dict) else {}
+        if not adapter.get("model") or not run_spec.get("name"):
+            raise spec_file.problem("run_spec.json has no name or adapter_spec.model",
+                                    "upload the run_spec.json HELM wrote for this run")
+        entries = _json(f)
+        if not isinstance(entries, list):
+            raise f.problem("per_instance_stats.json is not a list of instances",
+                            "upload the per_instance_stats.json HELM wrote")
+        base = _benchmark(str(run_spec["name"]))
+        declared = _declared(run_spec)
+        rows: dict[str | None, dict[tuple[str, int, str], float]] = {}
+        for pos, entry in enumerate(entries, start=1):
+            if not isinstance(entry, dict) or "instance_id" not in entry or "stats" not in entry:
+                raise DataContractError([Problem(
+                    f.label, rule=f"entry {pos} has no instance_id or stats", rows=(pos,),
+                    fix="upload the per_instance_stats.json HELM wrote (a list of PerInstanceStats)")])
+            variant = _perturbation(entry)
+            bench = base if variant is None else f"{base},perturbation={variant}"
+            bucket = rows.setdefault(variant, {})
+            for stat in entry["stats"]:
+                name_obj = stat.get("name") or {}
+                name = str(name_obj.get("name"))
+                split = name_obj.get("split")
+                metric = name if split in (None, "test") else f"{name}[{split}]"
+                if not is_score_stat(name, declared):
+                    skips.add("not a score", bench, "")
+                    continue
+                count = stat.get("count") or 0
+                if not count:
+                    skips.add("empty stat", bench, metric)
+                    continue
+                value, reason = to_score(stat.get("sum"))
+                if reason is not None:
+                    skips.add(reason, bench, metric)
+                    continue
+                # several metric classes may emit the same key: merge (run_display.py does too)
+                bucket[(str(entry["instance_id"]), int(entry.get("train_trial_index") or 0),
+                        metric)] = value / count  # type: ignore[operator]
+        suite = posixpath.basename(posixpath.dirname(f.parent)) if f.parent else ""
+        settings = {k: adapter.get(k) for k in ("method", "max_train_instances", "num_outputs",
+                                                 "temperature", "max_tokens", "instructions")
+                    if adapter.get(k) is not None}
+        for variant, bucket in rows.items():
+            frame = pd.DataFrame([(i, m, v, r) for (i, r, m), v in bucket.items()],
+                                 columns=["example_id", "metric", "value", "run"])
+            meta: dict[str, Any] = {"harness_version": f"helm suite {suite}" if suite else "helm"}
+            if variant is not None:
+                meta["perturbation"] = variant
+            bench = base if variant is None else f"{base},perturbation={variant}"
+            parts.append(Part(f.label, bench, str(adapter["model"]),
+                              frame.astype({"value": "float64", "run": "int64"}),
+                              invocation=suite, settings=settings, meta=meta))
+    return parts, {}

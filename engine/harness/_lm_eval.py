@@ -1,0 +1,241 @@
+"""EleutherAI lm-evaluation-harness ``--log_samples`` output.
+
+Layouts (FORMATS.md §1, from ``lm_eval/evaluator.py`` and ``loggers/evaluation_tracker.py``):
+
+* v0.4.7+: ``<model_sanitized>/samples_<task>_<date_id>.jsonl``, one line per
+  (filter, doc) with ``filter``, ``metrics`` and one top-level key per metric, beside
+  ``results_<date_id>.json`` (``model_name``, ``configs``, ``higher_is_better``, …);
+* v0.4.3–0.4.6: the same files, lines without ``filter``/``metrics``: the k-th
+  occurrence of a ``doc_id`` belongs to the k-th filter of ``configs[task].filter_list``;
+* v0.4.0–0.4.2: ``<model_args>_<task>.jsonl`` holding a pretty-printed JSON *array*,
+  beside ``results.json``.
+
+Mapping: benchmark = task; system = ``model_name`` (else ``model_args``' ``pretrained=``…,
+else the directory name with ``__`` read as ``/``); example_id = ``doc_id``; metric = ``m``
+for filter ``none``, else ``m,filter``; separate invocations (date_ids) are runs; repeats
+collapsed by filters (``maj@k``) are metrics. Lists (corpus-level inputs such as f1's
+``[gold, pred]``), strings, null and NaN are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._contract import DataContractError, MetricSpec, Problem
+from ._common import Part, to_score
+from ._report import Skips
+from ._walk import LogFile
+
+__all__ = ["read_lm_eval"]
+
+#: Keys of a samples line that are not metrics (lm_eval/evaluator.py's example dict).
+FIXED_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filtered_resps",
+                        "filter", "metrics", "doc_hash", "prompt_hash", "target_hash"})
+_MODEL_ARG_KEYS = ("pretrained", "model", "path", "engine", "peft")  # lm-eval's own order
+_SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>[^_]+?)\.jsonl?(\.gz)?$")
+_RESULTS = re.compile(r"^results(_(?P<date>[^_]+?))?\.json(\.gz)?$")
+_CORPUS_NOTE = "corpus-level inputs, not scores"
+
+
+def is_samples_name(name: str) -> bool:
+    return bool(_SAMPLES.match(name))
+
+
+def _json(f: LogFile) -> Any:
+    try:
+        return json.loads(f.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise f.problem(f"not valid JSON ({exc})", "upload the file as the harness wrote it") from None
+
+
+def _records(f: LogFile) -> Iterator[tuple[int, dict[str, Any]]]:
+    data = f.read()
+    if data.lstrip()[:1] == b"[":  # v0.4.0–0.4.2: one JSON array
+        array = _json(f)
+        if not isinstance(array, list):
+            raise f.problem("not a JSON array of samples", "upload the samples file lm-eval wrote")
+        yield from enumerate(array, start=1)
+        return
+    for lineno, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise DataContractError([Problem(
+                f.label, rule=f"line {lineno} is not valid JSON ({exc}); the file may be truncated",
+                rows=(lineno,), fix="upload the complete samples file, or delete the broken line")]) from None
+
+
+def _system_from(results: dict[str, Any]) -> str | None:
+    name = results.get("model_name")
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    args = (results.get("config") or {}).get("model_args")
+    if isinstance(args, dict):
+        pairs = {str(k): str(v) for k, v in args.items()}
+    elif isinstance(args, str):
+        pairs = dict(kv.split("=", 1) for kv in args.split(",") if "=" in kv)
+    else:
+        return None
+    return next((pairs[k].strip() for k in _MODEL_ARG_KEYS if pairs.get(k, "").strip()), None)
+
+
+class _Companions:
+    """``results*.json`` files indexed by (directory, date_id), parsed on first use."""
+
+    def __init__(self, files: list[LogFile]) -> None:
+        self._files = {}
+        for f in files:
+            m = _RESULTS.match(f.name)
+            if m:
+                self._files[(f.parent, m.group("date") or "")] = f
+        self._parsed: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def get(self, parent: str, date: str, task: str) -> tuple[LogFile, dict[str, Any]] | None:
+        keys = [(parent, date)] if date else [k for k in self._files if k[0] == parent]
+        for key in keys:
+            f = self._files.get(key)
+            if f is None:
+                continue
+            if key not in self._parsed:
+                obj = _json(f)
+                if not isinstance(obj, dict):
+                    raise f.problem("not an lm-eval results file (a JSON object is expected)",
+                                    "upload the results_<date_id>.json lm-eval wrote")
+                self._parsed[key] = obj
+            res = self._parsed[key]
+            if date or task in (res.get("configs") or {}):
+                return f, res
+        return None
+
+
+def _task_of(f: LogFile, companions: _Companions) -> tuple[str, str]:
+    m = _SAMPLES.match(f.name)
+    if m:
+        return m.group("task"), m.group("date")
+    stem = re.sub(r"\.jsonl?(\.gz)?$", "", f.name)
+    found = companions.get(f.parent, "", "")
+    if found is not None:  # v0.4.0–0.4.2: '<model_args>_<task>', task from configs
+        tasks = sorted((t for t in found[1].get("configs") or {} if stem.endswith("_" + t)),
+                       key=len, reverse=True)
+        if tasks:
+            return tasks[0], ""
+    if "_" not in stem:
+        raise f.problem("cannot tell the task from the file name (expected samples_<task>_<date>.jsonl)",
+                        "keep lm-eval's file names, or upload the directory with its results json")
+    return stem[stem.rfind("_") + 1:], ""
+
+
+def _filters(results: dict[str, Any] | None, task: str) -> list[str]:
+    config = ((results or {}).get("configs") or {}).get(task) or {}
+    names = [str(x.get("name")) for x in config.get("filter_list") or [] if isinstance(x, dict)]
+    return names or ["none"]
+
+
+def _settings(results: dict[str, Any] | None, task: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    if not results:
+        return {}, {}
+    config = results.get("config") or {}
+    task_config = (results.get("configs") or {}).get(task) or {}
+    settings = {
+        "model_args": config.get("model_args"),
+        "num_fewshot": (results.get("n-shot") or {}).get(task, task_config.get("num_fewshot")),
+        "chat_template_sha": results.get("chat_template_sha"),
+        "system_instruction_sha": results.get("system_instruction_sha"),
+        "fewshot_as_multiturn": results.get("fewshot_as_multiturn"),
+        "gen_kwargs": config.get("gen_kwargs") or task_config.get("generation_kwargs"),
+    }
+    version = results.get("lm_eval_version")
+    meta = {
+        "harness_version": f"lm-eval {version}" if version else "lm-eval",
+        "task_version": (results.get("versions") or {}).get(task),
+        "limit": config.get("limit"),
+        "model_sha": config.get("model_sha"),
+    }
+    return ({k: v for k, v in settings.items() if v is not None},
+            {k: v for k, v in meta.items() if v is not None})
+
+
+def _read_samples(f: LogFile, task: str, results: dict[str, Any] | None,
+                  skips: Skips) -> pd.DataFrame:
+    filter_names = _filters(results, task)
+    seen: dict[Any, int] = {}
+    ids: list[str] = []
+    metrics: list[str] = []
+    values: list[float] = []
+    hashes: dict[str, str] = {}
+    for lineno, rec in _records(f):
+        if not isinstance(rec, dict) or "doc_id" not in rec:
+            raise DataContractError([Problem(
+                f.label, rule=f"line {lineno} has no doc_id: not an lm-eval samples line",
+                rows=(lineno,), fix="upload the samples_<task>_<date>.jsonl files lm-eval wrote "
+                "with --log_samples (or choose the right --format)")])
+        doc_id = str(rec["doc_id"])
+        if "filter" in rec:
+            filt = str(rec["filter"])
+        else:  # v0.4.3–0.4.6: the k-th occurrence of a doc is the k-th filter
+            k = seen.get(doc_id, 0)
+            seen[doc_id] = k + 1
+            if k >= len(filter_names):
+                fix = ("upload the results_<date_id>.json written with it (its filter_list names the "
+                       "filters)" if results is None else "upload the results file of the same run")
+                raise DataContractError([Problem(
+                    f.label, rule=f"doc_id {doc_id} appears {k + 1} times but the task has "
+                    f"{len(filter_names)} filter(s) and the lines have no 'filter' key",
+                    rows=(lineno,), fix=fix)])
+            filt = filter_names[k]
+        names = rec.get("metrics")
+        if not isinstance(names, list):
+            names = [key for key in rec if key not in FIXED_KEYS]
+        if "doc_hash" in rec:
+            hashes[doc_id] = str(rec["doc_hash"])
+        for m in names:
+            metric = m if filt == "none" else f"{m},{filt}"
+            value, reason = to_score(rec.get(m))
+            if reason is None:
+                ids.append(doc_id)
+                metrics.append(metric)
+                values.append(value)  # type: ignore[arg-type]
+            else:
+                skips.add(reason, task, metric, note=_CORPUS_NOTE if reason == "list" else None)
+    rows = pd.DataFrame({"example_id": ids, "metric": metrics,
+                         "value": np.asarray(values, dtype=np.float64)})
+    if hashes:
+        rows["doc_hash"] = rows["example_id"].map(hashes)
+    return rows
+
+
+def read_lm_eval(logs: list[LogFile], files: list[LogFile],
+                 skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """Parts and directions from lm-eval samples files (``files``: the whole upload)."""
+    companions = _Companions(files)
+    parts: list[Part] = []
+    specs: dict[tuple[str, str], MetricSpec] = {}
+    for f in logs:
+        task, date = _task_of(f, companions)
+        found = companions.get(f.parent, date, task)
+        results = found[1] if found else None
+        if found and date and task not in (results or {}).get("configs", {}) \
+                and task not in (results or {}).get("results", {}):
+            raise DataContractError([Problem(
+                found[0].label, rule=f"this results file has no entry for task {task!r} of "
+                f"{f.name}: it belongs to another run", fix="upload the results_<date_id>.json "
+                "written by the same run as the samples file, or remove the mismatched one")])
+        rows = _read_samples(f, task, results, skips)
+        settings, meta = _settings(results, task)
+        hint = f.parent.rsplit("/", 1)[-1].replace("__", "/") if f.parent else None
+        parts.append(Part(f.label, task, _system_from(results) if results else None, rows,
+                          invocation=date, settings=settings, meta=meta, system_hint=hint))
+        for m, hib in ((results or {}).get("higher_is_better") or {}).get(task, {}).items():
+            if isinstance(hib, bool):
+                for metric in rows["metric"].unique():
+                    if metric == m or metric.startswith(f"{m},"):
+                        specs[(task, metric)] = MetricSpec(higher_is_better=hib)
+    return parts, specs

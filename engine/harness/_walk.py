@@ -1,0 +1,150 @@
+"""An upload as a flat list of files: one file, a directory tree, or a zip of one.
+
+Nothing is extracted to disk. Members are read lazily, so detection by name is free;
+gzip members are decompressed by :mod:`engine._formats` (with its size cap). An
+Inspect ``.eval`` log is itself a zip: it stays one file, never a directory.
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from .._contract import DataContractError, Problem
+from .._formats import MAX_BYTES, _decompress
+
+__all__ = ["LogFile", "Source", "is_inspect_zip", "open_zip", "walk"]
+
+#: What :func:`engine.harness.read_harness` accepts as ``source``.
+Source = str | Path | bytes | tuple[str, bytes] | IO[bytes]
+
+_ZIP_MAGIC = b"PK\x03\x04"
+_EMPTY_ZIP = b"PK\x05\x06"
+_INSPECT_MEMBERS = ("header.json", "_journal/start.json")
+#: Files beside a single uploaded file that name its system or describe its run.
+_COMPANION = re.compile(r"^(results(_.*)?\.json|run_spec\.json)$")
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """One file of an upload. ``path`` is relative to the upload's root (posix)."""
+
+    path: str
+    label: str
+    loader: Callable[[], bytes]
+
+    @property
+    def name(self) -> str:
+        return posixpath.basename(self.path)
+
+    @property
+    def parent(self) -> str:
+        return posixpath.dirname(self.path)
+
+    def read(self) -> bytes:
+        """The bytes, gzip-decompressed when they start with the gzip magic."""
+        return _decompress(self.loader(), self.label)
+
+    def problem(self, rule: str, fix: str, **where: object) -> DataContractError:
+        return DataContractError([Problem(self.label, rule=rule, fix=fix, **where)])  # type: ignore[arg-type]
+
+
+def is_inspect_zip(names: list[str]) -> bool:
+    return any(n in names for n in _INSPECT_MEMBERS) or any(n.startswith("samples/") for n in names)
+
+
+def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
+    """A readable zip, or a problem saying it is truncated/corrupt or too large."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        infos = archive.infolist()
+    except (zipfile.BadZipFile, EOFError, ValueError) as exc:
+        raise DataContractError([Problem(
+            label, rule=f"the zip archive is truncated or corrupt ({exc})",
+            fix="upload the complete file again (check it with `unzip -t`)")]) from None
+    if sum(i.file_size for i in infos) > MAX_BYTES:
+        raise DataContractError([Problem(
+            label, rule=f"the archive holds more than {MAX_BYTES >> 20} MB once unpacked",
+            fix="split it into several uploads")])
+    return archive
+
+
+def _member_loader(archive: zipfile.ZipFile, member: str, label: str) -> Callable[[], bytes]:
+    def load() -> bytes:
+        try:
+            return archive.read(member)
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
+            raise DataContractError([Problem(
+                label, rule=f"the zip member cannot be read; the archive is truncated or corrupt "
+                f"({exc})", fix="upload the complete archive again (check it with `unzip -t`)")]) from None
+    return load
+
+
+def _skip(rel: str) -> bool:
+    parts = rel.split("/")
+    return any(p.startswith(".") or p == "__MACOSX" for p in parts)
+
+
+def _zip_files(data: bytes, label: str) -> list[LogFile]:
+    archive = open_zip(data, label)
+    names = [i.filename for i in archive.infolist() if not i.is_dir()]
+    if is_inspect_zip(names):
+        return [LogFile(label, label, lambda: data)]
+    return [LogFile(n, f"{label}:{n}", _member_loader(archive, n, f"{label}:{n}"))
+            for n in sorted(names) if not _skip(n)]
+
+
+def _read_source(source: Source, name: str | None) -> tuple[str, bytes]:
+    if isinstance(source, tuple):
+        label, data = source
+        return str(label), bytes(data)
+    if isinstance(source, bytes | bytearray):
+        return name or "<upload>", bytes(source)
+    if hasattr(source, "read"):
+        from .._formats import read_bytes, source_name
+
+        return name or source_name(source, None), read_bytes(source)
+    raise TypeError(f"source: must be a path, bytes, (name, bytes) or a binary file; got "
+                    f"{type(source).__name__}")
+
+
+def walk(source: Source, *, name: str | None = None) -> tuple[str, list[LogFile]]:
+    """The upload's label and its files (hidden files and ``__MACOSX`` left out).
+
+    Raises
+    ------
+    DataContractError
+        For a missing path, a truncated or corrupt zip, or an upload above the size cap.
+    """
+    if isinstance(source, str | Path):
+        path = Path(source)
+        if path.is_dir():
+            files = []
+            for p in sorted(path.rglob("*")):
+                rel = p.relative_to(path).as_posix()
+                if p.is_file() and not _skip(rel):
+                    files.append(LogFile(rel, f"{path.name}/{rel}", p.read_bytes))
+            return path.name, files
+        if not path.is_file():
+            raise DataContractError([Problem(str(path), rule=f"no such file or directory: {path}",
+                                             fix="check the path")])
+        label, data = name or path.name, path.read_bytes()
+        if data[:4] not in (_ZIP_MAGIC, _EMPTY_ZIP):
+            # the parent directory may name the system, siblings may be companions
+            rel = f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+            files = [LogFile(rel, label, lambda: data)]
+            for p in sorted(path.parent.glob("*.json")):
+                if p != path and _COMPANION.match(p.name):
+                    files.append(LogFile(f"{path.parent.name}/{p.name}", p.name, p.read_bytes))
+            return label, files
+    else:
+        label, data = _read_source(source, name)
+    if data[:4] in (_ZIP_MAGIC, _EMPTY_ZIP) or label.lower().endswith((".zip", ".eval")):
+        return label, _zip_files(data, label)
+    return label, [LogFile(label.replace("\\", "/").lstrip("/"), label, lambda: data)]
