@@ -1,25 +1,37 @@
 """File formats: raw bytes of a result file → a DataFrame, before any canonical shaping.
 
-Decompression (gzip detected by its magic bytes, with a size cap against gzip
-bombs), encoding checks, format detection from the name or the content, and the
-parsers: CSV/TSV through pyarrow's block-wise multi-threaded reader, JSON Lines,
-JSON and Parquet. :mod:`engine._readers` turns their output into the canonical table.
+Decompression (gzip detected by its magic bytes, inflated in bounded chunks across
+every gzip member), encoding checks, format detection from the name or the content,
+and the parsers: CSV/TSV through pyarrow's block-wise multi-threaded reader, JSON
+Lines, JSON and Parquet. :mod:`engine._readers` turns their output into the canonical
+table.
+
+Every function takes ``limits`` (:class:`engine._limits.Limits`, default
+``Limits()``): the size after decompression, the lines and the JSON nesting depth
+are checked on the bytes before any parser runs; Parquet's row count and column
+types from its metadata; systems, metrics and benchmarks right after parsing. A
+parser that runs out of memory or recursion depth becomes a
+:class:`~engine._contract.DataContractError` too. To survive a parser that crashes
+outright, parse in a child process: :func:`engine._parse_worker.parse_isolated`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gzip
 import io
 import json
 import re
 import zlib
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
 import pandas as pd
 
 from ._contract import KEY_COLUMNS, DataContractError, Problem
+from ._limits import Limits, count_lines, limit_error, nesting_depth
 
 __all__ = [
     "MAX_BYTES",
@@ -33,8 +45,10 @@ __all__ = [
 
 #: How many bytes pyarrow parses per block (its unit of parallel, chunked work).
 _BLOCK_SIZE = 16 << 20
-#: Hard limit on one file after decompression (defends against gzip bombs).
-MAX_BYTES = 2 << 30
+#: Default limit on one file after decompression (``Limits().max_bytes``).
+MAX_BYTES = Limits().max_bytes
+#: Compressed bytes fed to zlib at a time, and the most it may return per call.
+_INFLATE_IN, _INFLATE_OUT = 1 << 16, 1 << 20
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl",
             ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
 
@@ -93,26 +107,80 @@ def read_bytes(source: str | Path | IO[bytes], *, name: str | None = None) -> by
     return bytes(data)
 
 
-def _decompress(data: bytes, label: str) -> bytes:
+def _inflate_members(data: bytes) -> Iterator[tuple[int, bytes]]:
+    """(member number, chunk of at most 1 MiB) over every concatenated gzip member."""
+    view = memoryview(data)
+    pos, member = 0, 0
+    while True:
+        member += 1
+        inflater = zlib.decompressobj(wbits=31)
+        while not inflater.eof:
+            if inflater.unconsumed_tail:
+                piece: bytes | memoryview = inflater.unconsumed_tail
+            elif pos < len(view):
+                piece = view[pos:pos + _INFLATE_IN]
+                pos += len(piece)
+            else:
+                raise EOFError("compressed stream ended before the end-of-stream marker")
+            chunk = inflater.decompress(piece, _INFLATE_OUT)
+            if chunk:
+                yield member, chunk
+        pos -= len(inflater.unused_data)
+        rest = view[pos:]
+        if bytes(rest[:2]) == b"\x1f\x8b":
+            continue  # another member (`cat a.gz b.gz` is valid gzip)
+        if np.frombuffer(rest, np.uint8).any():  # zero padding is allowed, anything else not
+            raise zlib.error("unexpected data after the end of the gzip stream")
+        return
+
+
+def _decompress(data: bytes, label: str, limits: Limits | None = None,
+                fmt: str | None = None) -> bytes:
+    """Inflate gzip data (every member) in bounded chunks; other data is returned as is.
+
+    The size limit is checked after every chunk of every member, and for line formats
+    (known from the name, ``fmt`` or the first bytes) so is the number of lines.
+    """
     if data[:2] != b"\x1f\x8b":
         return data
+    limits = limits or Limits()
+    out = io.BytesIO()
+    allowed_lines: int | None = None
+    newlines = 0
     try:
-        d = zlib.decompressobj(wbits=31)
-        out = d.decompress(data, MAX_BYTES)
-        if d.unconsumed_tail:
-            raise DataContractError([Problem(
-                label, rule=f"the file is larger than {MAX_BYTES >> 20} MB once decompressed",
-                fix="split it into several uploads")])
-        if not d.eof:
-            raise EOFError("compressed stream ended before the end-of-stream marker")
-        rest = d.unused_data
-        if rest.strip(b"\x00"):  # concatenated gzip members
-            out += gzip.decompress(rest)
-        return out
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        for member, chunk in _inflate_members(data):
+            if out.tell() + len(chunk) > limits.max_bytes:
+                where = f" in gzip member {member}" if member > 1 else ""
+                raise limit_error(label, "max_bytes", limits,
+                                  f"the file grows past the size limit{where} once decompressed")
+            out.write(chunk)
+            if allowed_lines is None and out.tell() >= 4096:
+                allowed_lines = _allowed_lines(out.getbuffer()[:4096].tobytes(), label, fmt,
+                                               limits)
+            if allowed_lines is not None and allowed_lines >= 0:
+                newlines += chunk.count(b"\n")
+                if newlines > allowed_lines:
+                    raise _too_many_rows(label, limits)
+    except (EOFError, zlib.error) as exc:
         raise DataContractError([Problem(
             label, rule=f"the gzip data is truncated or corrupt ({exc})",
             fix="upload the complete file again (check `gzip -t FILE`)")]) from None
+    return out.getvalue()
+
+
+def _allowed_lines(head: bytes, label: str, fmt: str | None, limits: Limits) -> int:
+    """Most lines a file of this format may have (-1: not a line format)."""
+    try:
+        kind = _detect_format(head, label, fmt)
+    except DataContractError:
+        return -1  # an unknown format is reported once the data is complete
+    if kind in ("csv", "tsv"):
+        return limits.max_rows + 1  # the header
+    return limits.max_rows if kind == "jsonl" else -1
+
+
+def _too_many_rows(label: str, limits: Limits) -> DataContractError:
+    return limit_error(label, "max_rows", limits, f"the file has more than {limits.max_rows:,} rows")
 
 
 def _detect_format(data: bytes, label: str, fmt: str | None) -> str:
@@ -189,7 +257,7 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> pd.DataFrame:
     header = next(iter(pd.read_csv(io.StringIO(first_line + "\n"), sep=sep, dtype=str,
                                    header=None).iloc[0:1].itertuples(index=False)), ())
     names = [str(h) for h in header]
-    dup = sorted({n for n in names if names.count(n) > 1})
+    dup = sorted(n for n, count in Counter(names).items() if count > 1)
     if dup:
         raise DataContractError([Problem(label, rule=f"duplicate column name(s): {', '.join(dup)}",
                                          column=dup[0], fix="give every column its own name")])
@@ -242,8 +310,18 @@ def _parse_jsonl(data: bytes, label: str) -> pd.DataFrame:
         import pyarrow as pa
         import pyarrow.json as pajson
 
-        table = pajson.read_json(pa.py_buffer(data),
-                                 read_options=pajson.ReadOptions(block_size=_BLOCK_SIZE))
+        options = pajson.ReadOptions(block_size=_BLOCK_SIZE)
+        table = pajson.read_json(pa.py_buffer(data), read_options=options)
+        stamped = [name for name, canon in zip(table.column_names,
+                                               canonical_names(table.column_names), strict=True)
+                   if canon in (*KEY_COLUMNS, "run")
+                   and pa.types.is_temporal(table.schema.field(name).type)]
+        if stamped:  # pyarrow infers timestamps from ISO dates; a key is text as written
+            table = pajson.read_json(pa.py_buffer(data), read_options=options,
+                                     parse_options=pajson.ParseOptions(
+                                         explicit_schema=pa.schema([(n, pa.string())
+                                                                    for n in stamped]),
+                                         unexpected_field_behavior="infer"))
         frame: pd.DataFrame = table.to_pandas()
         if not any(isinstance(t, pa.StructType | pa.ListType) for t in table.schema.types):
             return frame
@@ -297,20 +375,82 @@ def _parse_json(data: bytes, label: str) -> pd.DataFrame:
     return _records_frame(obj, label)
 
 
-def _parse_parquet(data: bytes, label: str) -> pd.DataFrame:
+def _key_type_ok(t: Any) -> bool:
+    """A key column holds text or numbers (dictionary-encoded too)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        return _key_type_ok(t.value_type)
+    return bool(pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
+                or pa.types.is_floating(t) or pa.types.is_boolean(t) or pa.types.is_null(t)
+                or getattr(pa.types, "is_string_view", lambda _: False)(t))
+
+
+def _value_type_ok(t: Any) -> bool:
+    """A score column holds numbers (booleans count as 0/1)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        return _value_type_ok(t.value_type)
+    return bool(pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_boolean(t)
+                or pa.types.is_decimal(t) or pa.types.is_null(t))
+
+
+def _check_parquet_types(schema: Any, label: str) -> None:
+    """Key and score columns must be plain text/numbers; a timestamp is not a score."""
+    problems = []
+    for field, canon in zip(schema, canonical_names(schema.names), strict=True):
+        if canon == "value" and not _value_type_ok(field.type):
+            problems.append(Problem(
+                label, rule=f"the score column has the type {field.type}, not a number",
+                column=field.name, fix="store scores as numbers (int, float or bool)"))
+        elif canon in (*KEY_COLUMNS, "run") and canon != "value" and not _key_type_ok(field.type):
+            problems.append(Problem(
+                label, rule=f"the key column has the type {field.type}, not text or a number",
+                column=field.name, fix=f"store the {canon} as text (a string column)"))
+    if problems:
+        raise DataContractError(problems)
+
+
+def _nested_to_json(table: Any) -> Any:
+    """Struct/list/map metadata columns as JSON text (as nested values in JSON Lines)."""
+    import pyarrow as pa
+
+    for i, field in enumerate(table.schema):
+        if pa.types.is_nested(field.type):
+            texts = [None if v is None else json.dumps(v, sort_keys=True, default=str)
+                     for v in table.column(i).to_pylist()]
+            table = table.set_column(i, field.name, pa.array(texts, pa.string()))
+    return table
+
+
+def _parse_parquet(data: bytes, label: str, limits: Limits | None = None) -> pd.DataFrame:
+    """Types and rows from the metadata, then the key columns counted, then the table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    limits = limits or Limits()
     try:
-        frame: pd.DataFrame = pq.read_table(pa.py_buffer(data)).to_pandas()
+        source = pq.ParquetFile(pa.BufferReader(data))
+        schema = source.schema_arrow
+        _check_parquet_types(schema, label)
+        if source.metadata.num_rows > limits.max_rows:
+            raise _too_many_rows(label, limits)
+        canon = dict(zip(canonical_names(schema.names), schema.names, strict=True))
+        keys = [canon[c] for c in ("system", "metric", "benchmark") if c in canon]
+        if keys:
+            _check_counts(source.read(columns=keys).to_pandas(), label, limits)
+        frame: pd.DataFrame = _nested_to_json(source.read()).to_pandas()
         return frame
     except (pa.ArrowException, OSError) as exc:
+        if isinstance(exc, MemoryError):
+            raise
         raise DataContractError([Problem(
             label, rule=f"not a readable Parquet file ({str(exc)[:200]})",
             fix="write it again with pandas.DataFrame.to_parquet or pyarrow")]) from None
 
 
-def parse(data: bytes, label: str, kind: str) -> pd.DataFrame:
+def parse(data: bytes, label: str, kind: str, *, limits: Limits | None = None) -> pd.DataFrame:
     """Parse decompressed, format-detected bytes into a raw DataFrame."""
     if kind in ("csv", "tsv"):
         sep = "\t" if kind == "tsv" else ","
@@ -325,29 +465,113 @@ def parse(data: bytes, label: str, kind: str) -> pd.DataFrame:
         return _parse_jsonl(data, label)
     if kind == "json":
         return _parse_json(data, label)
-    return _parse_parquet(data, label)
+    return _parse_parquet(data, label, limits)
 
 
-def frame_from_bytes(data: bytes, label: str, fmt: str | None = None) -> pd.DataFrame:
-    """Size check, decompression, format detection and parsing; every failure a DataContractError."""
-    if len(data) > MAX_BYTES:
-        raise DataContractError([Problem(
-            label, rule=f"the file is larger than {MAX_BYTES >> 20} MB",
-            fix="split it into several uploads")])
-    data = _decompress(data, label)
-    if data[:4] == b"PK\x03\x04":
-        raise DataContractError([Problem(
-            label, rule="the file is a ZIP archive (an Excel workbook?), not CSV, JSON Lines "
-            "or Parquet", fix="export the sheet as CSV, or unzip the archive first")])
-    kind = _detect_format(data, label, fmt)
+def _check_bytes(data: bytes, label: str, kind: str, limits: Limits) -> None:
+    """Limits measured on the bytes: lines (line formats) and bracket depth (JSON)."""
+    header = 1 if kind in ("csv", "tsv") else 0
+    if kind in ("csv", "tsv", "jsonl") and count_lines(data) - header > limits.max_rows:
+        raise _too_many_rows(label, limits)
+    if kind in ("json", "jsonl"):
+        depth = nesting_depth(data, stop_above=limits.max_depth)
+        if depth > limits.max_depth:
+            what = "JSON Lines record" if kind == "jsonl" else "JSON document"
+            raise limit_error(label, "max_depth", limits,
+                              f"a {what} nests brackets more than {limits.max_depth} levels deep")
+
+
+def _check_counts(frame: pd.DataFrame, label: str, limits: Limits) -> None:
+    """Rows, systems, metrics and benchmarks, counted on the key columns (before pivoting)."""
+    columns = dict(zip(canonical_names([str(c) for c in frame.columns]), frame.columns,
+                       strict=True))
+    problems: list[Problem] = []
+    if len(frame) > limits.max_rows:
+        problems += _too_many_rows(label, limits).problems
+    if "metric" in columns or "value" in columns:
+        metrics = frame[columns["metric"]].nunique() if "metric" in columns else 1
+        metric_column: str | None = "metric"
+    else:  # wide: every numeric column that is not a key may be a metric
+        metric_column = None
+        metrics = sum(1 for canon, col in columns.items() if canon not in (*KEY_COLUMNS, "run")
+                      and (pd.api.types.is_numeric_dtype(frame[col].dtype)))
+    counted = [("max_systems", "system", frame[columns["system"]].nunique()
+                if "system" in columns else 0),
+               ("max_metrics", metric_column, metrics),
+               ("max_benchmarks", "benchmark", frame[columns["benchmark"]].nunique()
+                if "benchmark" in columns else 1)]
+    for field, column, found in counted:
+        if found > getattr(limits, field):
+            noun = field.removeprefix("max_")
+            what = f"the file has {found:,} {noun}" + ("" if column else " (metric columns)")
+            problems += limit_error(label, field, limits, what,
+                                    column=columns.get(column) if column else None).problems
+    if problems:
+        raise DataContractError(problems)
+
+
+def _check_frame_types(frame: pd.DataFrame, label: str) -> None:
+    """Key and score columns that parsed as dates or durations are not text nor scores."""
+    for col, canon in zip(frame.columns, canonical_names([str(c) for c in frame.columns]),
+                          strict=True):
+        dtype = frame[col].dtype
+        temporal = (pd.api.types.is_datetime64_any_dtype(dtype)
+                    or pd.api.types.is_timedelta64_dtype(dtype)
+                    or isinstance(dtype, pd.PeriodDtype))
+        if temporal and canon == "value":
+            raise DataContractError([Problem(
+                label, rule=f"the score column holds dates or times ({dtype}), not numbers",
+                column=str(col), fix="write scores as plain numbers such as 0, 1 or 0.75")])
+        if temporal and canon in (*KEY_COLUMNS, "run"):
+            raise DataContractError([Problem(
+                label, rule=f"the key column holds dates or times ({dtype})", column=str(col),
+                fix=f"store the {canon} as text")])
+
+
+def _parse_guarded(data: bytes, label: str, kind: str, limits: Limits) -> pd.DataFrame:
+    """:func:`parse` with every failure turned into a DataContractError."""
     try:
-        frame = parse(data, label, kind)
+        return parse(data, label, kind, limits=limits)
     except DataContractError:
         raise
+    except MemoryError:
+        raise DataContractError([Problem(
+            label, rule=f"the file is too large to parse in memory ({len(data) >> 20:,} MiB "
+            f"as {kind.upper()})",
+            fix="split it into several uploads, or raise SIGBOARD_MAX_PARSE_MEMORY (and lower "
+            "SIGBOARD_MAX_BYTES) on the server")]) from None
+    except RecursionError:
+        raise DataContractError([Problem(
+            label, rule="the data is nested too deeply to parse",
+            fix="flatten nested values; one record per row")]) from None
     except (ValueError, TypeError, pd.errors.ParserError, OverflowError) as exc:
         # pyarrow's errors derive from ValueError too; nothing unparsed gets through
         raise DataContractError([Problem(
             label, rule=f"the file cannot be read as {kind.upper()} ({str(exc).strip()[:200]})",
             fix=f"check that the file is valid {kind.upper()} (quotes closed, one record "
             "per line), or name it with the right extension")]) from None
+
+
+def frame_from_bytes(data: bytes, label: str, fmt: str | None = None, *,
+                     limits: Limits | None = None) -> pd.DataFrame:
+    """Size check, decompression, format detection and parsing; every failure a DataContractError.
+
+    ``limits`` (default ``Limits()``) are checked in the cheapest place first: the size
+    while inflating, lines and JSON depth on the bytes, Parquet metadata, then the
+    distinct systems, metrics and benchmarks right after parsing.
+    """
+    limits = limits or Limits()
+    if len(data) > limits.max_bytes:
+        raise limit_error(label, "max_bytes", limits,
+                          f"the file is {len(data) >> 20:,} MiB, larger than the size limit")
+    data = _decompress(data, label, limits, fmt)
+    if data[:4] == b"PK\x03\x04":
+        raise DataContractError([Problem(
+            label, rule="the file is a ZIP archive (an Excel workbook?), not CSV, JSON Lines "
+            "or Parquet", fix="export the sheet as CSV, or unzip the archive first")])
+    kind = _detect_format(data, label, fmt)
+    _check_bytes(data, label, kind, limits)
+    frame = _parse_guarded(data, label, kind, limits)
+    _check_frame_types(frame, label)
+    _check_counts(frame, label, limits)
     return frame
