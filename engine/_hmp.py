@@ -74,6 +74,9 @@ def _validate(p: np.ndarray, w: np.ndarray, n_tests: int | None) -> None:
     finite = p[~np.isnan(p)]
     if ((finite < 0) | (finite > 1)).any():
         raise ValueError(f"p: p-values must lie in [0, 1]; got {finite[(finite < 0) | (finite > 1)][:3]}")
+    if n_tests is not None and (int(n_tests) != n_tests or n_tests < p.size):
+        raise ValueError(f"L: must be a whole number at least the number of p-values ({p.size}); "
+                         f"got {n_tests!r}")
     if w.shape != p.shape:
         raise ValueError(f"w: must have one weight per p-value ({p.size}); got shape {w.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
@@ -82,9 +85,6 @@ def _validate(p: np.ndarray, w: np.ndarray, n_tests: int | None) -> None:
         raise ValueError("w: the weights must not all be zero")
     if w.sum() > 1 + _WEIGHT_TOLERANCE:
         raise ValueError(f"w: the weights of a subset cannot sum above 1; got {w.sum():.6g}")
-    if n_tests is not None and (int(n_tests) != n_tests or n_tests < p.size):
-        raise ValueError(f"L: must be a whole number at least the number of p-values ({p.size}); "
-                         f"got {n_tests!r}")
 
 
 def hmp_stat(p: Sequence[float] | np.ndarray, w: Sequence[float] | np.ndarray | None = None) -> float:
