@@ -111,7 +111,7 @@ class _Companions:
                                     "upload the results_<date_id>.json lm-eval wrote")
                 self._parsed[key] = obj
             res = self._parsed[key]
-            if date or task in (res.get("configs") or {}):
+            if date or not task or task in (res.get("configs") or {}):
                 return f, res
         return None
 
