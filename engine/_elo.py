@@ -1,0 +1,292 @@
+"""Sequential ratings over example-level battles: K-factor Elo and 1-vs-1 TrueSkill.
+
+Arena leaderboards replay battles one at a time and update ratings after each.
+The result depends on the order of the battles, so the order is drawn at random
+(from a seed) and the ratings are averaged over many orders. All orders are
+replayed *together*: the state is a systems × permutations array and step t
+updates, in every permutation at once, the two systems of that permutation's
+t-th battle (one vector operation per step instead of one Python step per
+battle and permutation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import trueskill  # type: ignore[import-untyped]
+from scipy import special
+
+__all__ = ["Battles", "SequentialRatings", "battles_from_scores", "sequential_elo",
+           "sequential_trueskill"]
+
+TieRule = Literal["ignore", "draw"]
+_STEP_BLOCK = 4096  # battles per block of precomputed flat indices (bounds memory to B × P)
+_SQRT_2PI = float(np.sqrt(2.0 * np.pi))
+_LOG_SQRT_2PI = float(np.log(_SQRT_2PI))
+
+
+@dataclass(frozen=True)
+class Battles:
+    """Example-level battles in the data's order (example by example, pairs i < j).
+
+    ``a[t]``, ``b[t]`` are system indices; ``score[t]`` is 1 when a won, 0 when b
+    won, 0.5 for a draw (only with ``ties="draw"``).
+    """
+
+    a: np.ndarray
+    b: np.ndarray
+    score: np.ndarray
+    n_systems: int
+    ties: TieRule
+
+    @property
+    def n_battles(self) -> int:
+        return len(self.a)
+
+
+@dataclass(frozen=True)
+class SequentialRatings:
+    """Ratings after replaying the battles in ``n_permutations`` random orders.
+
+    ``rating`` is the mean over orders of the final rating (Elo points, or
+    TrueSkill's mu); ``by_permutation`` has one row per order. ``sigma`` is
+    TrueSkill's posterior SD averaged over orders (None for Elo).
+    """
+
+    rating: np.ndarray
+    by_permutation: np.ndarray
+    sigma: np.ndarray | None
+    method: str
+    params: dict[str, float]
+    n_battles: int
+    n_permutations: int
+    seed: int | None
+
+
+def battles_from_scores(x: np.ndarray, *, ties: TieRule = "ignore") -> Battles:
+    """Every example-level battle of an oriented systems × examples array (no NaN).
+
+    For each example (column) and pair i < j: i beats j when x_i > x_j. Ties are
+    dropped (``"ignore"``, the decisive battles eval-arena counts) or kept as
+    draws (``"draw"``).
+    """
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 2:
+        raise ValueError(f"x: must be a systems × examples array; got {x.ndim} dimension(s)")
+    if np.isnan(x).any():
+        raise ValueError("x: must have no missing scores (use the examples every system has)")
+    if ties not in ("ignore", "draw"):
+        raise ValueError(f"ties: must be 'ignore' or 'draw'; got {ties!r}")
+    s = x.shape[0]
+    ii, jj = np.triu_indices(s, 1)
+    diff = (x[ii] - x[jj]).T  # examples × pairs: example-major is the data's order
+    sign = np.sign(diff).ravel()
+    a = np.broadcast_to(ii, diff.shape).ravel()
+    b = np.broadcast_to(jj, diff.shape).ravel()
+    keep = sign != 0 if ties == "ignore" else np.ones_like(sign, dtype=bool)
+    score = (sign[keep] + 1.0) / 2.0
+    return Battles(a[keep].astype(np.intp), b[keep].astype(np.intp), score, s, ties)
+
+
+def _orders(n_battles: int, n_permutations: int, rng: np.random.Generator | int | None,
+            orders: np.ndarray | None) -> np.ndarray:
+    if orders is not None:
+        orders = np.atleast_2d(np.asarray(orders))
+        if orders.shape[1] != n_battles or not np.array_equal(
+                np.sort(orders, axis=1), np.broadcast_to(np.arange(n_battles), orders.shape)):
+            raise ValueError(f"orders: each row must be a permutation of range({n_battles})")
+        return orders.astype(np.int32)
+    if n_permutations < 1:
+        raise ValueError(f"n_permutations: must be at least 1; got {n_permutations}")
+    gen = np.random.default_rng(rng)
+    base = np.broadcast_to(np.arange(n_battles, dtype=np.int32), (n_permutations, n_battles))
+    return np.asarray(gen.permuted(base, axis=1))
+
+
+def _seed_of(rng: np.random.Generator | int | None) -> int | None:
+    return rng if isinstance(rng, int) else None
+
+
+def sequential_elo(
+    battles: Battles,
+    *,
+    k: float = 4.0,
+    initial: float = 1000.0,
+    scale: float = 400.0,
+    n_permutations: int = 100,
+    rng: np.random.Generator | int | None = 0,
+    orders: np.ndarray | None = None,
+) -> SequentialRatings:
+    """Online K-factor Elo, replayed in random battle orders and averaged.
+
+    Parameters
+    ----------
+    battles : Battles
+        From :func:`battles_from_scores`.
+    k : float, keyword-only
+        K-factor: the most points one battle can move a rating (arena uses 4).
+    initial, scale : float, keyword-only
+        Starting rating of every system; ``scale`` points of difference = 10:1 odds.
+    n_permutations : int, keyword-only
+        Random orders to replay (ignored when ``orders`` is given).
+    rng : Generator or int, keyword-only
+        Seed of the orders.
+    orders : ndarray (P, T), optional
+        Explicit battle orders (each row a permutation of the battle indices).
+
+    Returns
+    -------
+    SequentialRatings
+        ``rating`` = mean final rating over the orders.
+
+    Notes
+    -----
+    For a battle of a against b with outcome s (1, 0.5, 0):
+    E = 1 / (1 + 10^((R_b - R_a) / scale)), R_a ← R_a + K (s - E), R_b ← R_b - K (s - E).
+    Points are conserved, so the mean rating stays ``initial``.
+
+    References
+    ----------
+    Elo (1978), *The Rating of Chessplayers*; Chiang et al. (2024), Chatbot Arena
+    (online Elo with K = 4 over shuffled battles); seed 002, appendix G.1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = battles_from_scores(np.array([[1.0], [0.0]]))
+    >>> sequential_elo(b, k=32, orders=np.array([[0]])).rating.tolist()
+    [1016.0, 984.0]
+    """
+    if not (np.isfinite(k) and k > 0):
+        raise ValueError(f"k: must be a positive number; got {k}")
+    if not (np.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale: must be a positive number; got {scale}")
+    order = _orders(battles.n_battles, n_permutations, rng, orders)
+    p = order.shape[0]
+    # Flat state laid out systems × permutations: system i of permutation q is i * P + q.
+    state = np.full(battles.n_systems * p, float(initial))
+    lane = np.arange(p)
+    c = np.log(10.0) / scale
+    for start in range(0, battles.n_battles, _STEP_BLOCK):
+        block = order[:, start:start + _STEP_BLOCK].T  # steps × permutations
+        ia, ib = battles.a[block] * p + lane, battles.b[block] * p + lane
+        sc = battles.score[block]
+        for t in range(len(block)):
+            ra, rb = state[ia[t]], state[ib[t]]
+            delta = k * (sc[t] - 1.0 / (1.0 + np.exp(c * (rb - ra))))
+            state[ia[t]] = ra + delta
+            state[ib[t]] = rb - delta
+    by_perm = state.reshape(battles.n_systems, p).T
+    return SequentialRatings(by_perm.mean(axis=0), by_perm, None, "elo",
+                             {"k": k, "initial": initial, "scale": scale},
+                             battles.n_battles, p, _seed_of(rng) if orders is None else None)
+
+
+def _pdf(x: np.ndarray) -> np.ndarray:
+    return np.asarray(np.exp(-0.5 * x * x) / _SQRT_2PI)
+
+
+def _v_w_win(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TrueSkill's V and W for a win, at x = t - eps.
+
+    Written with scipy.special ufuncs: scipy.stats' distribution methods cost
+    ~30 µs of overhead per call, which times 10^5 battles is the whole budget.
+    pdf/cdf in log space stays finite far in the tail (where trueskill returns -x).
+    """
+    v = np.exp(-0.5 * x * x - _LOG_SQRT_2PI - special.log_ndtr(x))
+    return v, v * (v + x)
+
+
+def _v_w(t: np.ndarray, eps: np.ndarray, drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TrueSkill's V and W functions for a win (t - eps) or a draw (|t| within eps)."""
+    v_win, w_win = _v_w_win(t - eps)
+    if not drawn.any():
+        return v_win, w_win
+    a, b = eps - np.abs(t), -eps - np.abs(t)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = special.ndtr(a) - special.ndtr(b)
+        pa, pb = _pdf(a), _pdf(b)
+        v_draw = np.where(denom > 0, (pb - pa) / denom, a)
+        w_draw = v_draw**2 + (a * pa - b * pb) / denom
+    v_draw = v_draw * np.where(t < 0, -1.0, 1.0)
+    return np.where(drawn, v_draw, v_win), np.where(drawn, w_draw, w_win)
+
+
+def sequential_trueskill(
+    battles: Battles,
+    *,
+    n_permutations: int = 100,
+    rng: np.random.Generator | int | None = 0,
+    orders: np.ndarray | None = None,
+    env: trueskill.TrueSkill | None = None,
+) -> SequentialRatings:
+    """TrueSkill 1-vs-1 updates replayed in random battle orders and averaged.
+
+    Parameters
+    ----------
+    battles : Battles
+        From :func:`battles_from_scores`; draws (score 0.5) are TrueSkill draws.
+    n_permutations, rng, orders
+        As in :func:`sequential_elo`.
+    env : trueskill.TrueSkill, optional
+        Constants (mu, sigma, beta, tau, draw_probability); default: the
+        ``trueskill`` package's defaults (25, 25/3, 25/6, 25/300, 0.10).
+
+    Returns
+    -------
+    SequentialRatings
+        ``rating`` = mean posterior mu over the orders, ``sigma`` = mean posterior SD.
+
+    Notes
+    -----
+    The two-player factor graph has a closed form, applied to all orders at once:
+    σ² ← σ² + τ²; c² = 2β² + σ_w² + σ_l²; t = (μ_w − μ_l)/c, ε = margin/c;
+    μ_w ← μ_w + σ_w²/c · V(t, ε), μ_l ← μ_l − σ_l²/c · V(t, ε),
+    σ² ← σ² (1 − σ²/c² · W(t, ε)), with the draw margin from
+    ``trueskill.calc_draw_margin``. It agrees with ``trueskill.rate_1vs1``
+    (tested), which costs ~0.3 ms per battle in pure Python.
+
+    References
+    ----------
+    Herbrich, Minka & Graepel (2007), TrueSkill™: a Bayesian skill rating system,
+    NIPS 19; Moser (2010), *Computing your skill*; seed 002, appendix G.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = battles_from_scores(np.array([[1.0], [0.0]]))
+    >>> r = sequential_trueskill(b, orders=np.array([[0]]))
+    >>> np.round(r.rating, 3).tolist(), np.round(r.sigma, 3).tolist()
+    ([29.396, 20.604], [7.171, 7.171])
+    """
+    env = env if env is not None else trueskill.TrueSkill()
+    mu0, sigma0, beta, tau = float(env.mu), float(env.sigma), float(env.beta), float(env.tau)
+    margin = float(trueskill.calc_draw_margin(env.draw_probability, 2, env=env))
+    order = _orders(battles.n_battles, n_permutations, rng, orders)
+    p = order.shape[0]
+    mu = np.full(battles.n_systems * p, mu0)
+    var = np.full(battles.n_systems * p, sigma0**2)
+    lane = np.arange(p)
+    for start in range(0, battles.n_battles, _STEP_BLOCK):
+        block = order[:, start:start + _STEP_BLOCK].T
+        a, b, sc = battles.a[block], battles.b[block], battles.score[block]
+        # Put the winner first (a draw keeps a first): TrueSkill's update is written for w beats l.
+        w = np.where(sc >= 0.5, a, b) * p + lane
+        lo = np.where(sc >= 0.5, b, a) * p + lane
+        drawn = sc == 0.5
+        for t in range(len(block)):
+            vw, vl = var[w[t]] + tau**2, var[lo[t]] + tau**2
+            c = np.sqrt(2 * beta**2 + vw + vl)
+            v, ww = _v_w((mu[w[t]] - mu[lo[t]]) / c, margin / c, drawn[t])
+            mu[w[t]] += vw / c * v
+            mu[lo[t]] -= vl / c * v
+            var[w[t]] = vw * (1 - vw / c**2 * ww)
+            var[lo[t]] = vl * (1 - vl / c**2 * ww)
+    by_perm = mu.reshape(battles.n_systems, p).T
+    sd = np.sqrt(var.reshape(battles.n_systems, p).T).mean(axis=0)
+    return SequentialRatings(by_perm.mean(axis=0), by_perm, sd, "trueskill",
+                             {"mu": mu0, "sigma": sigma0, "beta": beta, "tau": tau,
+                              "draw_probability": float(env.draw_probability)},
+                             battles.n_battles, p, _seed_of(rng) if orders is None else None)
