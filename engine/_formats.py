@@ -18,6 +18,7 @@ outright, parse in a child process: :func:`engine._parse_worker.parse_isolated`.
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
 import json
 import re
@@ -254,9 +255,7 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> pd.DataFrame:
         frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=str, keep_default_na=False,
                             na_values=[], engine="c")
         return frame
-    header = next(iter(pd.read_csv(io.StringIO(first_line + "\n"), sep=sep, dtype=str,
-                                   header=None).iloc[0:1].itertuples(index=False)), ())
-    names = [str(h) for h in header]
+    names = next(csv.reader([first_line], delimiter=sep))  # a wide header costs O(columns)
     dup = sorted(n for n, count in Counter(names).items() if count > 1)
     if dup:
         raise DataContractError([Problem(label, rule=f"duplicate column name(s): {', '.join(dup)}",
@@ -493,8 +492,10 @@ def _check_counts(frame: pd.DataFrame, label: str, limits: Limits) -> None:
         metric_column: str | None = "metric"
     else:  # wide: every numeric column that is not a key may be a metric
         metric_column = None
-        metrics = sum(1 for canon, col in columns.items() if canon not in (*KEY_COLUMNS, "run")
-                      and (pd.api.types.is_numeric_dtype(frame[col].dtype)))
+        names = canonical_names([str(c) for c in frame.columns])
+        metrics = sum(1 for canon, dtype in zip(names, frame.dtypes, strict=True)
+                      if canon not in (*KEY_COLUMNS, "run")
+                      and pd.api.types.is_numeric_dtype(dtype))
     counted = [("max_systems", "system", frame[columns["system"]].nunique()
                 if "system" in columns else 0),
                ("max_metrics", metric_column, metrics),
@@ -512,9 +513,10 @@ def _check_counts(frame: pd.DataFrame, label: str, limits: Limits) -> None:
 
 def _check_frame_types(frame: pd.DataFrame, label: str) -> None:
     """Key and score columns that parsed as dates or durations are not text nor scores."""
-    for col, canon in zip(frame.columns, canonical_names([str(c) for c in frame.columns]),
-                          strict=True):
-        dtype = frame[col].dtype
+    names = canonical_names([str(c) for c in frame.columns])
+    for col, canon, dtype in zip(frame.columns, names, frame.dtypes, strict=True):
+        if canon not in (*KEY_COLUMNS, "value", "run"):
+            continue
         temporal = (pd.api.types.is_datetime64_any_dtype(dtype)
                     or pd.api.types.is_timedelta64_dtype(dtype)
                     or isinstance(dtype, pd.PeriodDtype))

@@ -143,9 +143,11 @@ def limit_error(label: str, field: str, limits: Limits, what: str,
     """The problem for a file over one limit: what, the limit, and how to change it."""
     value = getattr(limits, field)
     shown = _human(value) + (" bytes" if field == "max_bytes" and value % 1024 else "")
+    remedy = ("flatten nested values (one flat JSON object per record)" if field == "max_depth"
+              else "split the file into several uploads")
     return DataContractError([Problem(
         label, rule=f"{what} (the limit per upload is {shown})", column=column,
-        fix=f"split the file into several uploads, or raise {ENV_NAMES[field]} on the server")])
+        fix=f"{remedy}, or raise {ENV_NAMES[field]} on the server")])
 
 
 # --------------------------------------------------------------------------- byte scans
