@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -49,6 +50,8 @@ class ScoreMatrix:
     binary: bool = False
     pairing: Pairing = "full"
     common: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    declared_binary: bool | None = None
+    """The modality as declared (None: detected); a subset detects again only then."""
 
     @property
     def n_systems(self) -> int:
@@ -115,13 +118,13 @@ class ScoreMatrix:
 
     @property
     def spec(self) -> MetricSpec:
-        """The metric's meaning as this matrix applies it (binary resolved)."""
-        return MetricSpec(higher_is_better=self.higher_is_better, binary=self.binary)
+        """The metric's definition this matrix was built with (modality as declared)."""
+        return MetricSpec(higher_is_better=self.higher_is_better, binary=self.declared_binary)
 
     @classmethod
     def from_array(
         cls,
-        values: np.ndarray | list[list[float]],
+        values: np.ndarray | Sequence[Sequence[float]] | Mapping[str, Sequence[float]],
         *,
         systems: list[str] | tuple[str, ...] | None = None,
         examples: list[str] | tuple[str, ...] | None = None,
@@ -132,8 +135,11 @@ class ScoreMatrix:
     ) -> ScoreMatrix:
         """A matrix straight from a systems × examples array (NaN = not scored).
 
-        Systems default to ``s0, s1, …`` and examples to ``e0000, e0001, …``; the
-        metric's ``spec`` (direction, declared modality) applies as in :func:`build_matrix`.
+        ``values`` may also map each system to its scores (shorter lists are padded
+        with NaN: those systems lack the last examples). Systems default to
+        ``s0, s1, …`` (or the mapping's keys) and examples to ``e0000, e0001, …``;
+        the metric's ``spec`` (direction, declared modality) applies as in
+        :func:`build_matrix`.
 
         Examples
         --------
@@ -141,6 +147,12 @@ class ScoreMatrix:
         >>> m.binary, m.pairing, m.n_examples
         (True, 'full', 3)
         """
+        if isinstance(values, Mapping):
+            systems = list(values) if systems is None else systems
+            rows = [np.asarray(v, dtype=float) for v in values.values()]
+            width = max((len(r) for r in rows), default=0)
+            values = np.array([np.pad(r, (0, width - len(r)), constant_values=np.nan)
+                               for r in rows]).reshape(len(rows), width)
         x = np.asarray(values, dtype=float)
         if x.ndim != 2:
             raise ValueError(f"values: must be a 2-D systems × examples array; got shape {x.shape}")
@@ -179,7 +191,7 @@ def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple
     # per-example mean of several 0/1 runs is a proportion, which is numeric.
     binary = all_01 if spec.binary is None else (spec.binary and all_01 if averaged else spec.binary)
     return ScoreMatrix(benchmark, metric, systems, examples, values, runs,
-                       spec.higher_is_better, binary, pairing, common)
+                       spec.higher_is_better, binary, pairing, common, spec.binary)
 
 
 def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:

@@ -1,4 +1,7 @@
-"""Shared fixtures: the public data sets, and throw-away results stores.
+"""Shared fixtures: the bundled and test data sets, score matrices, throw-away results stores.
+
+Every file a test reads is inside this repository: the demo data in ``data/`` and
+the small real data sets in ``tests/data/`` (sources and licences in its README).
 
 PostgreSQL: tests that take ``pg_url`` (or ``store_url`` with the ``postgres`` param)
 get a fresh database with a random name on the server at 127.0.0.1:5432, dropped
@@ -10,27 +13,51 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+DEMO_DATA = ROOT / "data"
+TEST_DATA = ROOT / "tests" / "data"
 PG_ADMIN_URL = os.environ.get("SIGBOARD_TEST_PG_ADMIN",
                               "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """``../shared/data`` (real evaluation results, see its README)."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"shared data not found at {SHARED_DATA}")
-    return SHARED_DATA
+def root() -> Path:
+    """The repository's root folder."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def demo_data() -> Path:
+    """``data/``: the bundled eval-arena demo files (MIT, see data/README.md)."""
+    return DEMO_DATA
+
+
+@pytest.fixture(scope="session")
+def test_data() -> Path:
+    """``tests/data/``: WMT MQM, AlpacaEval and bt-eval (see tests/data/README.md)."""
+    return TEST_DATA
+
+
+@pytest.fixture(scope="session")
+def make_matrix() -> Callable[..., Any]:
+    """Build a :class:`engine.ScoreMatrix` from an array (one helper for every test).
+
+    ``make_matrix(x, systems=None, examples=None, benchmark="b", metric="m",
+    spec=MetricSpec())``: rows of ``x`` are systems, columns examples, NaN = missing.
+    """
+    from engine._testing import matrix_from_array
+
+    return matrix_from_array
 
 
 def _dispose(url: str) -> None:
-    from engine import _store
+    from engine.store import _store
 
     engine = _store._ENGINES.pop(url, None)
     if engine is not None:

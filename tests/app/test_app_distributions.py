@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from tests.test_app_pages import BT_EVAL, app, db, no_exception, params, table, template_db
 
 from engine import read_results
-from engine._store import open_store
-from tests.test_app_pages import BT_EVAL, app, db, no_exception, params, table, template_db
+from engine.store._store import open_store
 
 __all__ = ["db", "template_db"]  # fixtures re-used from the page tests
 

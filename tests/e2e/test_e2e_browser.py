@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from engine._store import open_store
+from engine.store._store import open_store
 
 pytestmark = pytest.mark.browser
 

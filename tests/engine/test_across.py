@@ -21,8 +21,8 @@ from engine import build_matrix, pairs_across_metrics, pairwise_tests, read_resu
 
 
 @pytest.fixture(scope="module")
-def tac(shared_data: Path) -> pd.DataFrame:
-    df = read_results(shared_data / "bt-eval" / "bt_eval_scores_long.csv.gz")
+def tac(test_data: Path) -> pd.DataFrame:
+    df = read_results(test_data / "bt-eval" / "bt_eval_scores_long.csv.gz")
     return df[df["benchmark"] == "TAC2008"].reset_index(drop=True)
 
 
@@ -106,12 +106,12 @@ def test_bad_value(results: list, value: str, message: str) -> None:
         pairs_across_metrics(results, value=value)
 
 
-def test_bad_results(results: list, shared_data: Path) -> None:
+def test_bad_results(results: list, demo_data: Path) -> None:
     with pytest.raises(ValueError, match="need the pairwise results of at least one metric"):
         pairs_across_metrics([])
     with pytest.raises(ValueError, match="each metric may appear once; repeated: \\['S3_pyr'\\]"):
         pairs_across_metrics([results[0], results[0]])
-    other = read_results(shared_data / "eval-arena" / "humaneval.jsonl.gz")
+    other = read_results(demo_data / "humaneval.jsonl.gz")
     with pytest.raises(ValueError, match="all metrics must come from one benchmark"):
         pairs_across_metrics([results[0], pairwise_tests(build_matrix(other))])
 

@@ -17,24 +17,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from engine import BOOTSTRAP_COLUMNS, bootstrap_ranks, build_matrix, read_results
+from engine import BOOTSTRAP_COLUMNS, MetricSpec, ScoreMatrix, bootstrap_ranks, build_matrix, read_results
 from engine._bootstrap import _paired_means, _unpaired_means
 
 
 def _matrix(values: np.ndarray, *, higher: bool = True, names: list[str] | None = None):
-    s, n = values.shape
-    names = names or [f"s{i}" for i in range(s)]
-    df = pd.DataFrame({
-        "benchmark": "b", "metric": "m",
-        "system": np.repeat(names, n), "example_id": np.tile([f"e{j:04d}" for j in range(n)], s),
-        "value": values.ravel(),
-    }).dropna()
-    return build_matrix(df, higher_is_better=higher)
+    return ScoreMatrix.from_array(values, systems=names, benchmark="b", metric="m",
+                                  spec=MetricSpec(higher_is_better=higher))
 
 
 @pytest.fixture(scope="module")
-def humaneval(shared_data: Path):
-    return build_matrix(read_results(shared_data / "eval-arena" / "humaneval.jsonl.gz"))
+def humaneval(demo_data: Path):
+    return build_matrix(read_results(demo_data / "humaneval.jsonl.gz"))
 
 
 def test_paired_kernel_matches_per_resample_loop() -> None:
@@ -56,7 +50,7 @@ def test_paired_kernel_blocks_give_the_same_draws(monkeypatch: pytest.MonkeyPatc
 def test_percentile_interval_agrees_with_scipy_bootstrap() -> None:
     rng = np.random.default_rng(11)
     x = rng.gamma(2.0, size=(1, 120))
-    ours = bootstrap_ranks(_matrix(x), n_resamples=20000, confidence=0.9, rng=5).summary
+    ours = bootstrap_ranks(_matrix(x), n_resamples=20000, alpha=0.1, seed=5).summary
     ref = stats.bootstrap((x[0],), np.mean, n_resamples=20000, confidence_level=0.9,
                           method="percentile", rng=np.random.default_rng(6)).confidence_interval
     assert ours["ci_low"].iloc[0] == pytest.approx(ref.low, abs=0.02)
@@ -67,7 +61,7 @@ def test_percentile_interval_agrees_with_scipy_bootstrap() -> None:
 def test_bootstrap_se_converges_to_plug_in_se(paired: bool) -> None:
     rng = np.random.default_rng(4)
     x = rng.normal(size=(3, 200)) * np.array([[1.0], [2.0], [0.5]])
-    result = bootstrap_ranks(_matrix(x), n_resamples=20000, paired=paired, rng=8)
+    result = bootstrap_ranks(_matrix(x), n_resamples=20000, paired=paired, seed=8)
     plug_in = x.std(axis=1) / np.sqrt(x.shape[1])
     np.testing.assert_allclose(result.means.std(axis=0), plug_in, rtol=0.04)
 
@@ -77,10 +71,10 @@ def test_paired_resamples_keep_the_pairing() -> None:
     rng = np.random.default_rng(9)
     base = rng.normal(size=300)
     x = np.vstack([base, base + 0.1 + 0.2 * rng.normal(size=300)])
-    paired = bootstrap_ranks(_matrix(x), n_resamples=20000, paired=True, rng=1)
+    paired = bootstrap_ranks(_matrix(x), n_resamples=20000, paired=True, seed=1)
     diff_se = (paired.means[:, 1] - paired.means[:, 0]).std()
     assert diff_se == pytest.approx((x[1] - x[0]).std() / np.sqrt(300), rel=0.05)
-    unpaired = bootstrap_ranks(_matrix(x), n_resamples=5000, paired=False, rng=1)
+    unpaired = bootstrap_ranks(_matrix(x), n_resamples=5000, paired=False, seed=1)
     assert (unpaired.means[:, 1] - unpaired.means[:, 0]).std() > 4 * diff_se
 
 
@@ -94,14 +88,14 @@ def test_unpaired_draws_only_each_systems_own_examples() -> None:
 def test_partial_data_defaults_to_paired_on_common_examples() -> None:
     x = np.random.default_rng(0).normal(size=(3, 10))
     x[0, :3] = np.nan
-    result = bootstrap_ranks(_matrix(x), n_resamples=10, rng=0)
+    result = bootstrap_ranks(_matrix(x), n_resamples=10, seed=0)
     assert result.paired
     assert result.summary.set_index("system").loc["s0", "mean"] == pytest.approx(
         np.mean(x[0, 3:]))
 
 
 def test_summary_on_humaneval(humaneval) -> None:
-    result = bootstrap_ranks(humaneval, n_resamples=2000, rng=0)
+    result = bootstrap_ranks(humaneval, n_resamples=2000, seed=0)
     s = result.summary
     assert tuple(s.columns) == BOOTSTRAP_COLUMNS
     assert len(s) == 49 and result.paired and result.means.shape == (2000, 49)
@@ -117,13 +111,13 @@ def test_summary_on_humaneval(humaneval) -> None:
 
 def test_lower_is_better_ranks_smallest_first() -> None:
     x = np.array([[0.1] * 5 + [0.2] * 5, [0.5] * 10, [0.9] * 10])
-    s = bootstrap_ranks(_matrix(x, higher=False), n_resamples=200, rng=0).summary
+    s = bootstrap_ranks(_matrix(x, higher=False), n_resamples=200, seed=0).summary
     assert list(s["system"]) == ["s0", "s1", "s2"]
     assert s["p_first"].iloc[0] == 1.0
 
 
 def test_long_form_for_plots() -> None:
-    result = bootstrap_ranks(_matrix(np.eye(3)), n_resamples=4, rng=0)
+    result = bootstrap_ranks(_matrix(np.eye(3)), n_resamples=4, seed=0)
     long = result.long()
     assert list(long.columns) == ["resample", "system", "mean", "rank"]
     assert len(long) == 12
@@ -132,8 +126,8 @@ def test_long_form_for_plots() -> None:
 
 def test_seed_reproduces() -> None:
     m = _matrix(np.random.default_rng(3).random((4, 30)))
-    a = bootstrap_ranks(m, n_resamples=100, rng=42)
-    b = bootstrap_ranks(m, n_resamples=100, rng=42)
+    a = bootstrap_ranks(m, n_resamples=100, seed=42)
+    b = bootstrap_ranks(m, n_resamples=100, seed=42)
     np.testing.assert_array_equal(a.means, b.means)
     pd.testing.assert_frame_equal(a.summary, b.summary)
 
@@ -142,7 +136,7 @@ def test_seed_reproduces() -> None:
     ({"n_resamples": 0}, "n_resamples: must be an integer from 1 to 1,000,000; got 0"),
     ({"n_resamples": 2.5}, "n_resamples"),
     ({"n_resamples": True}, "n_resamples"),
-    ({"confidence": 1.0}, "confidence: must be strictly between 0 and 1; got 1.0"),
+    ({"alpha": 1.0}, "alpha: must be strictly between 0 and 1; got 1.0"),  # intervals at 1 - alpha
 ])
 def test_bad_options_are_named(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -164,8 +158,8 @@ def test_relabelling_systems_relabels_the_output(s: int, n: int, seed: int, shuf
     names = [f"s{i}" for i in range(s)]
     perm = list(range(s))
     shuffle.shuffle(perm)
-    a = bootstrap_ranks(_matrix(x, names=names), n_resamples=50, rng=seed)
-    b = bootstrap_ranks(_matrix(x[perm], names=[names[i] for i in perm]), n_resamples=50, rng=seed)
+    a = bootstrap_ranks(_matrix(x, names=names), n_resamples=50, seed=seed)
+    b = bootstrap_ranks(_matrix(x[perm], names=[names[i] for i in perm]), n_resamples=50, seed=seed)
     np.testing.assert_array_equal(a.means[:, perm], b.means)
     np.testing.assert_array_equal(a.ranks[:, perm], b.ranks)
     left = a.summary.set_index("system").sort_index()

@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine._cli import main
+from engine.cli._common import main
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-HUMANEVAL_PLUS = DATA / "eval-arena" / "humaneval+.jsonl.gz"
-HE_ARG = os.path.relpath(HUMANEVAL_PLUS, ROOT)  # "../shared/data/eval-arena/humaneval+.jsonl.gz"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "data"  # bundled eval-arena files
+HUMANEVAL_PLUS = DATA / "humaneval+.jsonl.gz"
+HE_ARG = os.path.relpath(HUMANEVAL_PLUS, ROOT)  # "data/humaneval+.jsonl.gz"
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -22,8 +22,10 @@ from hypothesis.extra import numpy as hnp
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
 
+from engine._contract import MetricSpec
 from engine._health import benchmark_health, kendall_tau_b_binary
 from engine._kernels import exact_sign_pvalues
+from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
 
 
@@ -31,8 +33,8 @@ def sign_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The two-sided exact sign test as the health report calls it."""
     return exact_sign_pvalues(a, b, "two-sided")
 
-ARENA = Path(__file__).resolve().parents[2] / "shared" / "data" / "eval-arena"
-needs_arena = pytest.mark.skipif(not ARENA.is_dir(), reason="../shared/data/eval-arena missing")
+ARENA = Path(__file__).resolve().parents[2] / "data"  # the bundled eval-arena files
+needs_arena = pytest.mark.skipif(False, reason="the demo data is part of the repository")
 SQ23 = 2.0 / math.sqrt(6.0)  # tau-b of 3 systems with 2 concordant pairs, see HAND below
 
 
@@ -238,7 +240,7 @@ def test_partial_pairing_uses_common_examples():
 def test_direction_and_range():
     # Lower is better on binary data: 1 − x, so the error indicator [0, 1] becomes [1, 0].
     df = long_frame({"A": [0, 1], "B": [1, 1]})
-    report = benchmark_health(build_matrix(df, higher_is_better=False))
+    report = benchmark_health(build_matrix(df, spec=MetricSpec(higher_is_better=False)))
     assert report.no_solve == ("e2",)
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         benchmark_health(build_matrix(long_frame({"A": [3.0, 1.0], "B": [0.5, 2.0]})))
@@ -319,7 +321,7 @@ def test_mbpp_plus_suspects_include_the_inspected_errors(arena_frame):
 
 
 def _run(argv, capsys):
-    from engine._cli_health import register
+    from engine.cli.health import register
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
@@ -354,7 +356,7 @@ def test_cli_one_benchmark_is_one_object_and_table(capsys):
 
 
 def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
-    from engine._cli import main
+    from engine.cli._common import main
 
     path = tmp_path / "r.csv"
     long_frame(HAND).to_csv(path, index=False)
@@ -365,7 +367,7 @@ def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
 
 
 def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
-    from engine._cli import main
+    from engine.cli._common import main
 
     good = long_frame(HAND)
     bad = good.assign(metric="bleu", value=good["value"] * 40)  # BLEU-like 0..40 scale

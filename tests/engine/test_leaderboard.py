@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from engine._contract import validate_long
+from engine._contract import MetricSpec, validate_long
 from engine._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
-from engine._matrix import ScoreMatrix, build_matrix
+from engine._matrix import ScoreMatrix as ScoreMatrix
+from engine._matrix import build_matrix
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"  # bundled eval-arena files
 COLUMNS = ["benchmark", "system", "example_id", "metric", "value"]
 
 
@@ -28,15 +29,16 @@ def _long(scores: dict[str, list[float]]) -> pd.DataFrame:
     return validate_long(pd.DataFrame(rows, columns=COLUMNS))
 
 
-def _matrix(scores: dict[str, list[float]], **kwargs: bool) -> ScoreMatrix:
-    return build_matrix(_long(scores), **kwargs)
+def _matrix(scores: dict[str, list[float]], higher_is_better: bool = True) -> ScoreMatrix:
+    return ScoreMatrix.from_array(scores, benchmark="b", metric="m",
+                                  spec=MetricSpec(higher_is_better=higher_is_better))
 
 
 @pytest.fixture(scope="module")
 def humaneval_plus() -> tuple[ScoreMatrix, Leaderboard]:
     from engine._readers import read_results
 
-    m = build_matrix(read_results(DATA / "eval-arena" / "humaneval+.jsonl.gz"))
+    m = build_matrix(read_results(DATA / "humaneval+.jsonl.gz"))
     return m, leaderboard(m)
 
 

@@ -9,10 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine._contract import DataContractError, validate_long
-from engine._matrix import ScoreMatrix, build_matrix, orient
+from engine._contract import DataContractError, MetricSpec, validate_long
+from engine._matrix import ScoreMatrix as ScoreMatrix
+from engine._matrix import build_matrix, orient
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"  # bundled eval-arena files
 
 
 def _long(rows: list[tuple[object, ...]], run: bool = False) -> pd.DataFrame:
@@ -119,7 +120,7 @@ def test_orient() -> None:
 
 
 def test_oriented_lower_is_better() -> None:
-    m = build_matrix(_simple(), higher_is_better=False)
+    m = build_matrix(_simple(), spec=MetricSpec(higher_is_better=False))
     assert not m.higher_is_better
     np.testing.assert_array_equal(m.oriented(paired=True), 1 - m.values)
 
@@ -166,7 +167,7 @@ def test_subset_reorders_and_recomputes() -> None:
 def test_matrix_equals_brute_force_pivot_on_eval_arena() -> None:
     from engine._readers import read_results
 
-    df = read_results(DATA / "eval-arena" / "humaneval+.jsonl.gz")
+    df = read_results(DATA / "humaneval+.jsonl.gz")
     m = build_matrix(df)
     # eval-arena humaneval+: 49 systems × 164 problems, every system on every problem
     assert (m.n_systems, m.n_examples) == (49, 164)

@@ -13,8 +13,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine._contract import validate_long
-from engine._matrix import ScoreMatrix, build_matrix
+from engine._contract import MetricSpec, validate_long
+from engine._matrix import ScoreMatrix as ScoreMatrix
+from engine._matrix import build_matrix
 from engine._pairwise import TABLE_COLUMNS, _adjust, pairwise_tests
 
 
@@ -22,11 +23,15 @@ def _matrix(scores: Mapping[str, Sequence[float]], *, shared: bool = True,
             higher_is_better: bool = True) -> ScoreMatrix:
     """A ScoreMatrix from per-system score lists; ``shared=False`` gives every system its own
     example ids (no pairing at all)."""
-    rows = [("bench", s, f"e{i:04d}" if shared else f"{s}-{i:04d}", "m", float(v))
-            for s, vals in scores.items() for i, v in enumerate(vals)]
-    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
-    return build_matrix(validate_long(df, require_comparison=False),
-                        higher_is_better=higher_is_better)
+    spec = MetricSpec(higher_is_better=higher_is_better)
+    if shared:
+        return ScoreMatrix.from_array(scores, benchmark="bench", metric="m", spec=spec)
+    # each system on its own examples: a block-diagonal matrix, NaN elsewhere
+    widths = [len(v) for v in scores.values()]
+    x = np.full((len(scores), sum(widths)), np.nan)
+    for i, (vals, start) in enumerate(zip(scores.values(), np.cumsum([0, *widths]), strict=False)):
+        x[i, start:start + len(vals)] = vals
+    return ScoreMatrix.from_array(x, systems=list(scores), benchmark="bench", metric="m", spec=spec)
 
 
 def _one(res: object) -> pd.Series:
@@ -278,12 +283,12 @@ def test_permutation_is_reproducible_with_a_seed() -> None:
     rng = np.random.default_rng(4)
     x = rng.normal(size=(3, 30))  # 2^30 sign patterns: Monte Carlo, not exact
     m = _matrix({s: x[i] for i, s in enumerate("ABC")})
-    a = pairwise_tests(m, test="permutation", n_resamples=999, rng=7).table["pvalue"]
-    b = pairwise_tests(m, test="permutation", n_resamples=999, rng=7).table["pvalue"]
+    a = pairwise_tests(m, test="permutation", n_resamples=999, seed=7).table["pvalue"]
+    b = pairwise_tests(m, test="permutation", n_resamples=999, seed=7).table["pvalue"]
     np.testing.assert_array_equal(a, b)
     # Monte Carlo p-values are (1 + hits) / (1 + n_resamples): never 0
     assert (a >= 1 / 1000).all()
-    assert (pairwise_tests(m, test="permutation", rng=7).table["effect_name"] == "none").all()
+    assert (pairwise_tests(m, test="permutation", seed=7).table["effect_name"] == "none").all()
 
 
 # ---------------------------------------------------------------- degenerate cases

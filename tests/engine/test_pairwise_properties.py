@@ -24,9 +24,10 @@ from scipy import stats
 from statsmodels.stats.proportion import proportions_ztest
 
 from engine import _kernels
-from engine._contract import validate_long
-from engine._matrix import ScoreMatrix, build_matrix
-from engine._pairwise import CORRECTIONS, _adjust, pairwise_tests
+from engine._contract import MetricSpec
+from engine._matrix import ScoreMatrix as ScoreMatrix
+from engine._options import CORRECTIONS
+from engine._pairwise import _adjust, pairwise_tests
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -38,11 +39,15 @@ RTOL, ATOL = 1e-7, 1e-12
 def to_matrix(x: np.ndarray, *, higher_is_better: bool = True, shared: bool = True) -> ScoreMatrix:
     """The ScoreMatrix of a systems × examples array (NaN = example not scored);
     ``shared=False`` gives each system its own example ids (pairing "none")."""
-    rows = [("b", f"s{i}", f"e{j:03d}" if shared else f"s{i}e{j:03d}", "m", float(x[i, j]))
-            for i in range(x.shape[0]) for j in range(x.shape[1]) if not np.isnan(x[i, j])]
-    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
-    return build_matrix(validate_long(df, require_comparison=False),
-                        higher_is_better=higher_is_better)
+    spec = MetricSpec(higher_is_better=higher_is_better)
+    if not shared:  # each system on its own examples: block diagonal, NaN elsewhere
+        s, n = x.shape
+        wide = np.full((s, s * n), np.nan)
+        for i in range(s):
+            wide[i, i * n:(i + 1) * n] = x[i]
+        keep = ~np.isnan(wide).all(axis=0)
+        x = wide[:, keep]
+    return ScoreMatrix.from_array(x, benchmark="b", metric="m", spec=spec)
 
 
 @st.composite

@@ -4,22 +4,18 @@ seed 002, Peyrard et al. 2021)."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine._contract import validate_long
 from engine._kernels import win_matrix
 from engine._leaderboard import leaderboard
-from engine._matrix import build_matrix
+from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._ranking import bradley_terry, elo_scale, win_rates
 
 
 def _matrix(scores: dict[str, list[float]]):  # type: ignore[no-untyped-def]
-    rows = [("b", s, f"e{i}", "m", float(v)) for s, vals in scores.items() for i, v in enumerate(vals)]
-    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
-    return build_matrix(validate_long(df))
+    return ScoreMatrix.from_array(scores, benchmark="b", metric="m")
 
 
 def test_peyrard_appendix_f_two_systems() -> None:

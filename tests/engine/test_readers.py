@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine._contract import DataContractError
-from engine._readers import MetricSpec, benchmark_from_name, read_results, split_metadata
+from engine._contract import DataContractError, MetricSpec
+from engine._readers import benchmark_from_name, read_results, split_metadata
 
 EVAL_ARENA = {  # file: (benchmark, systems, examples)  -- shared/data/README.md
     "humaneval.jsonl.gz": ("humaneval", 49, 164),
@@ -44,9 +44,9 @@ CANON = ["benchmark", "system", "example_id", "metric", "value"]
 
 
 @pytest.mark.parametrize("name", sorted(EVAL_ARENA))
-def test_eval_arena_files(shared_data: Path, name: str) -> None:
+def test_eval_arena_files(demo_data: Path, name: str) -> None:
     bench, systems, examples = EVAL_ARENA[name]
-    df = read_results(shared_data / "eval-arena" / name)
+    df = read_results(demo_data / name)
     assert list(df.columns[:5]) == CANON
     assert set(df["benchmark"]) == {bench}
     assert set(df["metric"]) == {"pass1"}
@@ -57,17 +57,17 @@ def test_eval_arena_files(shared_data: Path, name: str) -> None:
     assert df["value"].between(0, 1).all()
 
 
-def test_cruxeval_hyperparams_are_system_metadata(shared_data: Path) -> None:
-    df = read_results(shared_data / "eval-arena" / "cruxeval_input.jsonl.gz")
+def test_cruxeval_hyperparams_are_system_metadata(demo_data: Path) -> None:
+    df = read_results(demo_data / "cruxeval_input.jsonl.gz")
     results, systems, examples = split_metadata(df)
     assert "hyperparams" in systems.columns and "hyperparams" not in results.columns
     assert len(systems) == 37 and list(examples.columns) == ["benchmark", "example_id"]
 
 
 @pytest.mark.parametrize("stem", sorted(WMT))
-def test_wmt_tsv_space_header_and_none(shared_data: Path, stem: str) -> None:
+def test_wmt_tsv_space_header_and_none(test_data: Path, stem: str) -> None:
     rows, systems = WMT[stem]
-    df = read_results(shared_data / "wmt-mqm" / f"{stem}.avg_seg_scores.tsv.gz")
+    df = read_results(test_data / "wmt-mqm" / f"{stem}.avg_seg_scores.tsv.gz")
     assert set(df["benchmark"]) == {stem}
     assert set(df["metric"]) == {"mqm_avg_score"}
     assert len(df) == rows and df["system"].nunique() == systems
@@ -75,8 +75,8 @@ def test_wmt_tsv_space_header_and_none(shared_data: Path, stem: str) -> None:
     assert df.attrs["metric_specs"]["mqm_avg_score"] == MetricSpec(True, False)
 
 
-def test_alpaca_eval_missing_instructions(shared_data: Path) -> None:
-    df = read_results(shared_data / "alpaca-eval" / "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz")
+def test_alpaca_eval_missing_instructions(test_data: Path) -> None:
+    df = read_results(test_data / "alpaca-eval" / "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz")
     assert set(df["metric"]) == {"preference"}
     assert len(df) == 48290 and df["system"].nunique() == 60
     counts = df.groupby("system").size()
@@ -86,19 +86,22 @@ def test_alpaca_eval_missing_instructions(shared_data: Path) -> None:
     assert "subset" in examples.columns and len(examples) == 805
 
 
-def test_bt_eval_long_csv(shared_data: Path) -> None:
-    df = read_results(shared_data / "bt-eval" / "bt_eval_scores_long.csv.gz")
+def test_bt_eval_long_csv(test_data: Path) -> None:
+    df = read_results(test_data / "bt-eval" / "bt_eval_scores_long.csv.gz")
     assert len(df) == 110676
     assert {"TAC2008", "TAC2009", "TAC2011"} <= set(df["benchmark"])
     assert "human_pyramid" in set(df["metric"])
     assert df["metric"].nunique() == 14  # 13 automatic metrics + human_pyramid (README)
 
 
-def test_every_shared_file_is_covered(shared_data: Path) -> None:
-    """The tests above read all 16 files of ../shared/data (8 + 6 + AlpacaEval + bt-eval)."""
-    covered = {*EVAL_ARENA, *(f"{s}.avg_seg_scores.tsv.gz" for s in WMT),
+def test_every_data_file_is_covered(demo_data: Path, test_data: Path) -> None:
+    """The tests above read all 16 real data files of the repository: the 8 demo files in
+    data/ and the 8 test files in tests/data/ (6 WMT + AlpacaEval + bt-eval)."""
+    assert {p.name for p in demo_data.glob("*.gz")} == set(EVAL_ARENA)
+    covered = {*(f"{s}.avg_seg_scores.tsv.gz" for s in WMT),
                "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz", "bt_eval_scores_long.csv.gz"}
-    assert {p.name for p in shared_data.glob("*/*.gz")} == covered
+    folders = ("wmt-mqm", "alpaca-eval", "bt-eval")
+    assert {p.name for f in folders for p in (test_data / f).glob("*.gz")} == covered
 
 
 def test_aliases_and_uploaded_buffer_without_suffix() -> None:

@@ -7,6 +7,7 @@ one 78-system benchmark of 164 examples).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import sqlite3
@@ -20,13 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
 
-from engine import _store_schema as S
-from engine._cli import main
-from engine._contract import DataContractError, validate_long
-from engine._readers import MetricSpec
-from engine._store import ConflictError, frame_hash, open_store
+from engine._contract import DataContractError, MetricSpec, validate_long
+from engine.cli._common import main
+from engine.store import _schema as S
+from engine.store._store import ConflictError, frame_hash, open_store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def grid(systems: list[str], examples: int, *, bench: str = "b", metric: str = "acc",
@@ -191,15 +191,25 @@ def test_sqlite_wal_and_busy_timeout(sqlite_url: str) -> None:
             assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == S.BUSY_TIMEOUT_MS
 
 
-def test_default_url_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_cli_store_url_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The CLI's entry point reads the environment (the engine itself reads none)."""
+    from engine.cli._common import store_url
+
     monkeypatch.delenv("SIGBOARD_DB_URL", raising=False)
     monkeypatch.setenv("SIGBOARD_DB_PATH", str(tmp_path / "x" / "s.db"))
-    assert S.default_url() == f"sqlite:///{tmp_path / 'x' / 's.db'}"
+    assert store_url() == f"sqlite:///{tmp_path / 'x' / 's.db'}"
     monkeypatch.setenv("SIGBOARD_DB_URL", "postgresql+psycopg://u@h/db")
-    assert S.default_url() == "postgresql+psycopg://u@h/db"
+    assert store_url() == "postgresql+psycopg://u@h/db"
+    assert store_url("sqlite:///given.db") == "sqlite:///given.db"  # --db wins
     monkeypatch.delenv("SIGBOARD_DB_URL")
     monkeypatch.delenv("SIGBOARD_DB_PATH")
-    assert S.default_url() == f"sqlite:///{ROOT / 'var' / 'sigboard.db'}"
+    monkeypatch.chdir(tmp_path)
+    assert store_url() == f"sqlite:///{tmp_path / 'var' / 'sigboard.db'}"
+
+
+def test_open_store_needs_an_explicit_url() -> None:
+    with pytest.raises(ValueError, match="url: a results-store URL"):
+        open_store("")
 
 
 def test_postgres_url_without_driver_uses_psycopg() -> None:
@@ -219,22 +229,43 @@ def test_loaded_frame_is_canonical(store_url: str) -> None:
 
 def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = open_store(sqlite_url)
-    assert store.schema_version == S.SCHEMA_VERSION == 1
+    assert store.schema_version == S.SCHEMA_VERSION == 2
     store.import_frame(grid(["A", "B"], 3), filename="one.csv")
     version = store.data_version()
 
-    def v1_to_v2(conn) -> None:  # type: ignore[no-untyped-def]
+    def v2_to_v3(conn) -> None:  # type: ignore[no-untyped-def]
         conn.execute(text("CREATE INDEX ix_test_upgrade ON uploads (created_at)"))
 
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(S.MIGRATIONS, 1, v1_to_v2)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 3)
+    monkeypatch.setitem(S.MIGRATIONS, 2, v2_to_v3)
     upgraded = open_store(sqlite_url)
-    assert upgraded.schema_version == 2 and upgraded.data_version() != version
+    assert upgraded.schema_version == 3 and upgraded.data_version() != version
     assert "ix_test_upgrade" in {i["name"] for i in inspect(upgraded.engine).get_indexes("uploads")}
     assert len(upgraded.load_frame()) == 6  # data kept
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 2)
     with pytest.raises(ValueError, match="newer than this sigboard"):
         open_store(sqlite_url)
+
+
+def test_version_1_store_gains_metric_thresholds(tmp_path: Path) -> None:
+    """A store written by schema version 1 (no ``metrics.threshold``) upgrades in place."""
+    path = tmp_path / "v1.db"
+    store = open_store(f"sqlite:///{path}")
+    store.import_frame(grid(["A", "B"], 3), filename="one.csv",
+                       metrics={"acc": MetricSpec(higher_is_better=False)})
+    store.engine.dispose()
+    with sqlite3.connect(path) as conn:  # turn it back into a version-1 store
+        conn.execute("ALTER TABLE metrics DROP COLUMN threshold")
+        conn.execute("UPDATE sigboard_meta SET value = 1 WHERE key = 'schema_version'")
+    from engine.store._store import _ENGINES
+
+    _ENGINES.clear()
+    upgraded = open_store(f"sqlite:///{path}")
+    assert upgraded.schema_version == 2
+    assert upgraded.metric_spec("b", "acc") == MetricSpec(False, True, None)  # kept, no threshold
+    upgraded.import_frame(grid(["C", "D"], 3, metric="err", binary=False), filename="two.csv",
+                          metrics={"err": MetricSpec(threshold=0.5)})
+    assert upgraded.metric_spec("b", "err").threshold == 0.5
 
 
 def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
@@ -262,17 +293,29 @@ def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
     if files == 8:
         assert not bool(cat.loc["lcb_codegen", "binary"])  # fractions of samples
     version = store.data_version()
-    assert store.ensure_demo_data() == [] and store.data_version() == version
+    assert store.ensure_demo_data(ROOT / "data") == [] and store.data_version() == version
     store.delete_upload(1)
-    assert store.ensure_demo_data() == []  # only on first start, not after deletions
+    assert store.ensure_demo_data(ROOT / "data") == []  # only on first start, not after deletions
 
 
-def test_demo_files_match_shared_data(shared_data: Path) -> None:
-    bundled = sorted(p.name for p in (ROOT / "data").glob("*.jsonl.gz"))
-    assert bundled == sorted(p.name for p in (shared_data / "eval-arena").glob("*.jsonl.gz"))
-    for name in bundled:
-        assert (ROOT / "data" / name).read_bytes() == \
-            (shared_data / "eval-arena" / name).read_bytes()
+# SHA-256 of the eval-arena files as published in the project's shared data folder
+# (sha256sum shared/data/eval-arena/*.gz on 2026-11-23): the demo is an unchanged copy.
+EVAL_ARENA_SHA256 = {
+    "cruxeval_input.jsonl.gz": "22fe20748545a690db5404256ed73ed6114b6e14e7e8a5ec386a24f3aa62e90d",
+    "cruxeval_output.jsonl.gz": "5c18b0f394ca4120fc27281bcb636e85b7af57c867c740906f9621095ea83f6b",
+    "humaneval+.jsonl.gz": "fe33e52c6d7239a8d14f94a21dfdbc6a2eb0a459fdcc82f2c83a915baf59c054",
+    "humaneval.jsonl.gz": "f22f0f35758b1b219a21d38066404df3f702b2b433f9e6c07a65fe7c56e8282b",
+    "humaneval_hf.jsonl.gz": "816f6d40343a7fa1f10237e46fe1fd25aec3ab14dcd42ddcd7c2c401b394f099",
+    "lcb_codegen.jsonl.gz": "1ca6900a224d7fb6e18a4595584bd506168c636bb81ff01e87870443ccc7efa4",
+    "mbpp+.jsonl.gz": "b144242469642f59dd1bf0bb5f9d95d6176667a67c74117499ba87157db6d6cd",
+    "mbpp.jsonl.gz": "18cdf9f934cb655b88551f070d11570eb99fd26a38da647e120dc6fcaf360e1f",
+}
+
+
+def test_demo_files_are_unchanged_copies(demo_data: Path) -> None:
+    bundled = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+               for p in demo_data.glob("*.jsonl.gz")}
+    assert bundled == EVAL_ARENA_SHA256
 
 
 def test_cli_import_list_delete(sqlite_url: str, tmp_path: Path,

@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine._store import open_store
+from engine.store._store import open_store
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WRITERS, READERS, SYSTEMS, EXAMPLES = 8, 4, 10, 200
 # Workers import only the store modules, not the whole engine package (its __init__
 # pulls in scipy/statsmodels): process start-up dominates these tests on 2 cores.
@@ -35,14 +35,14 @@ sys.modules["engine"] = _pkg
 
 WRITER = LEAN + """
 import json, sys
-from engine._store import open_store
+from engine.store._store import open_store
 report = open_store(sys.argv[1]).import_file(sys.argv[2], uploader="writer")
 print(json.dumps({"upload_id": report.upload_id, "rows": report.rows}))
 """
 
 READER = LEAN + """
 import json, os, sys, time
-from engine._store import open_store
+from engine.store._store import open_store
 store = open_store(sys.argv[1])
 expected = json.loads(sys.argv[2])
 stop = sys.argv[3]
@@ -66,8 +66,8 @@ print(json.dumps({"reads": reads}))
 
 CRASHER = LEAN + """
 import os, sys, time
-from engine import _store_io
-from engine._store import ResultsStore, open_store
+from engine.store import _io as _store_io
+from engine.store._store import ResultsStore, open_store
 _store_io._ROW_CHUNK = 25_000  # 4 chunks: the kill lands after the first
 def hook(rows):
     print("CHUNK", rows, flush=True)

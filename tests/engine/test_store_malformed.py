@@ -14,9 +14,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engine._contract import DataContractError
-from engine._readers import MetricSpec
-from engine._store import ResultsStore, open_store
+from engine._contract import DataContractError, MetricSpec
+from engine.store._store import ResultsStore, open_store
 
 CORPUS = Path(__file__).resolve().parent / "malformed"
 CASES: dict[str, dict[str, object]] = json.loads((CORPUS / "cases.json").read_text())
