@@ -283,7 +283,8 @@ class ResultsStore:
                 validated: bool) -> UploadReport:
         if on_conflict not in ("reject", "replace", "add-run"):
             raise ValueError(f"on_conflict must be reject, replace or add-run, not {on_conflict!r}")
-        specs: dict[str | tuple[str, str], MetricSpec] = dict(metric_specs_of(df))
+        specs: dict[str | tuple[str, str], MetricSpec] = {}
+        specs.update(metric_specs_of(df))
         specs.update(metrics or {})
         if not validated:
             df = validate_long(df, source=filename, require_comparison=False)
