@@ -1,0 +1,167 @@
+"""compare_ab (issue #16): seed 001's models side by side, checked against statsmodels.
+
+Reference values: statsmodels ``ols`` (plain, example dummies, cluster-robust by
+example), ``mixedlm`` (random example intercept) fitted on seed 001's design
+(100 test cases, p ∈ {0.15, 0.5, 0.9} with weights 0.25/0.15/0.6, +5 points,
+5 runs); statsmodels ``anova_lm`` for the variance components.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+import statsmodels.formula.api as smf
+from statsmodels.stats.anova import anova_lm
+
+from engine._ab import compare_ab
+from engine._contract import MetricSpec
+from engine._options import TestOptions
+
+SPEC_KEYS = ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference", "ci_low",
+             "ci_high", "pvalue", "model", "verdict", "exit_code"]
+
+
+def seed001_long(runs: int = 5, seed: int = 0, effect: float = 0.05) -> pd.DataFrame:
+    """Seed 001's scenario: probabilities drawn as the seed does (np.random.seed(1337))."""
+    weights = np.array([0.25, 0.15, 0.6])
+    p = np.random.RandomState(1337).choice([0.15, 0.5, 0.9], size=100, p=weights / weights.sum())
+    rng = np.random.default_rng(seed)
+    frames = []
+    for system, prob in (("control", p), ("treatment", np.clip(p + effect, 0, 1))):
+        for r in range(runs):
+            frames.append(pd.DataFrame({
+                "benchmark": "seed001", "metric": "acc", "system": system,
+                "example_id": [f"case{i:03d}" for i in range(100)], "run": r,
+                "value": (rng.random(100) < prob).astype(float)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def with_design(df: pd.DataFrame) -> pd.DataFrame:
+    return df.assign(treatment=(df["system"] == "treatment").astype(float),
+                     test_case=df["example_id"])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_models_match_statsmodels_on_seed001_design(seed: int) -> None:
+    df = seed001_long(seed=seed)
+    res = compare_ab(df, baseline="control", candidate="treatment")
+    table = res.models.set_index("model")
+    d = with_design(df)
+    ols = smf.ols("value ~ treatment", d).fit()
+    fe = smf.ols("value ~ treatment + C(test_case)", d).fit()
+    codes = pd.factorize(d["test_case"])[0]
+    fe_cl = smf.ols("value ~ treatment + C(test_case)", d).fit(cov_type="cluster",
+                                                                cov_kwds={"groups": codes})
+    mixed = smf.mixedlm("value ~ treatment", d, groups=d["test_case"]).fit()
+    for name, fit, rel in (("ols", ols, 1e-9), ("ols-fe", fe, 1e-6), ("ols-fe-cluster", fe_cl, 1e-6),
+                           ("mixedlm", mixed, 1e-4)):
+        assert table.loc[name, "estimate"] == pytest.approx(fit.params["treatment"], rel=1e-6)
+        assert table.loc[name, "se"] == pytest.approx(fit.bse["treatment"], rel=rel)
+    assert table.loc["ols", "pvalue"] == pytest.approx(ols.pvalues["treatment"], rel=1e-6)
+    assert table.loc["ols-fe", "pvalue"] == pytest.approx(fe.pvalues["treatment"], rel=1e-5)
+    assert table.loc["mixedlm", "pvalue"] == pytest.approx(mixed.pvalues["treatment"], rel=1e-3)
+
+
+def test_mixedlm_closed_form_at_the_boundary() -> None:
+    # Between-example variance below the within one: REML puts σ²_example at 0 and
+    # MixedLM equals plain OLS (statsmodels' MixedLM converges to the boundary).
+    for seed in range(100):  # the first draw at the boundary
+        rng = np.random.default_rng(seed)
+        rows = [{"benchmark": "b", "metric": "m", "system": s, "example_id": f"e{i}", "run": r,
+                 "value": rng.normal() + (0.3 if s == "B" else 0)}
+                for s in "AB" for i in range(12) for r in range(3)]
+        df = pd.DataFrame(rows)
+        d = df.assign(t=(df["system"] == "B").astype(float))
+        ybar = d.groupby("example_id")["value"].mean()
+        fe = smf.ols("value ~ t + C(example_id)", d).fit()
+        if 6 * ybar.var(ddof=1) < fe.mse_resid:
+            break
+    res = compare_ab(df, baseline="A", candidate="B").models.set_index("model")
+    mixed = smf.mixedlm("value ~ t", d, groups=d["example_id"]).fit()
+    assert res.loc["mixedlm", "se"] == pytest.approx(mixed.bse["t"], rel=1e-3)
+    assert res.loc["mixedlm", "se"] == pytest.approx(smf.ols("value ~ t", d).fit().bse["t"], rel=1e-6)
+
+
+def test_to_dict_is_spec_and_difference_is_oriented() -> None:
+    df = seed001_long(effect=0.3)
+    res = compare_ab(df, baseline="control", candidate="treatment")
+    out = res.to_dict()
+    assert list(out) == SPEC_KEYS
+    assert out["difference"] > 0 and out["exit_code"] == 0 and "better" in out["verdict"]
+    worse = compare_ab(df, baseline="treatment", candidate="control")
+    assert worse.exit_code == 1 and worse.to_dict()["difference"] < 0
+    lower = compare_ab(df, baseline="control", candidate="treatment",
+                       spec=MetricSpec(higher_is_better=False))
+    assert lower.exit_code == 1 and lower.to_dict()["difference"] == pytest.approx(-out["difference"])
+    assert out["runs"] == 5 and out["n"] == 100
+
+
+def test_variance_components_match_anova_lm_mean_squares() -> None:
+    # σ²_ε = MS_resid, σ²_run = (MS_run − MS_resid)/n, σ²_example = (MS_ex − MS_resid)/R,
+    # from statsmodels' anova_lm of value ~ system + system:run + system:example.
+    df = seed001_long(runs=4, seed=3)
+    res = compare_ab(df, baseline="control", candidate="treatment").variance.set_index("component")
+    table = anova_lm(smf.ols("value ~ C(system) + C(system):C(run) + C(system):C(example_id)",
+                             df).fit(), typ=1)
+    ms = table["sum_sq"] / table["df"]
+    resid = ms["Residual"]
+    assert res.loc["residual", "variance"] == pytest.approx(resid, rel=1e-9)
+    assert res.loc["run", "variance"] == pytest.approx(max(0, (ms["C(system):C(run)"] - resid) / 100),
+                                                       rel=1e-9, abs=1e-12)
+    assert res.loc["example", "variance"] == pytest.approx(
+        (ms["C(system):C(example_id)"] - resid) / 4, rel=1e-9)
+    assert res["share"].sum() == pytest.approx(1.0)
+
+
+def test_cluster_column_gives_cluster_robust_se() -> None:
+    # Reference: statsmodels OLS of the per-example mean differences on a constant,
+    # cov_type="cluster" (CR1), as Miller (2024) recommends for clustered questions.
+    df = seed001_long(runs=1, seed=4)
+    df["family"] = df["example_id"].str[-1]  # 10 families of 10 cases
+    res = compare_ab(df, baseline="control", candidate="treatment", cluster="family")
+    wide = df.pivot_table(index=["example_id", "family"], columns="system", values="value")
+    d = (wide["treatment"] - wide["control"]).to_numpy()
+    fam = pd.factorize(wide.index.get_level_values("family"))[0]
+    fit = sm.OLS(d, np.ones(len(d))).fit(cov_type="cluster", cov_kwds={"groups": fam})
+    assert res.test.model == "cluster-t"
+    assert res.test.se == pytest.approx(fit.bse[0], rel=1e-9) and res.test.df == 9
+
+
+def test_descriptives_effect_size_and_outliers() -> None:
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(0, 1, 60), rng.normal(0, 1, 60) + 0.5
+    b[7] += 25.0  # one broken example
+    df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 60 + ["B"] * 60,
+                       "example_id": [f"e{i:02d}" for i in range(60)] * 2,
+                       "value": np.concatenate([a, b])})
+    res = compare_ab(df, baseline="A", candidate="B")
+    desc = res.descriptives.set_index("role")
+    assert desc.loc["baseline", "median"] == pytest.approx(np.median(a))
+    assert desc.loc["candidate", "iqr"] == pytest.approx(np.subtract(*np.percentile(b, [75, 25])))
+    assert res.outliers["example_id"].tolist() == ["e07"]
+    d = b - a
+    assert res.effect_size == pytest.approx(d.mean() / d.std(ddof=1))
+    low, high = res.effect_ci
+    assert low < res.effect_size < high
+    # Large-sample check of the noncentral-t interval: d ± 1.96 √(1/n + d²/(2n)) (Hedges & Olkin).
+    half = 1.96 * np.sqrt(1 / 60 + res.effect_size**2 / 120)
+    assert high - low == pytest.approx(2 * half, rel=0.1)
+
+
+def test_options_alpha_sets_every_interval() -> None:
+    df = seed001_long()
+    wide = compare_ab(df, baseline="control", candidate="treatment", options=TestOptions(alpha=0.01))
+    narrow = compare_ab(df, baseline="control", candidate="treatment")
+    assert wide.test.ci_high - wide.test.ci_low > narrow.test.ci_high - narrow.test.ci_low
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"baseline": "control", "candidate": "control"}, "candidate: must differ"),
+    ({"baseline": "control", "candidate": "nobody"}, "systems:"),
+    ({"baseline": "control", "candidate": "treatment", "cluster": "family"}, "cluster: column"),
+])
+def test_errors_name_the_argument(kwargs: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        compare_ab(seed001_long(runs=1), **kwargs)
