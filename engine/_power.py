@@ -87,8 +87,8 @@ def estimate_scenario(df: pd.DataFrame, *, benchmark: str | None = None, metric:
     -----
     σ²_ε and σ²_w pool every system's runs × examples ANOVA
     (:func:`engine._runs.run_anova`); the typical paired variance ``s²_d`` is the
-    median over pairs of the variance of per-example mean differences (as the
-    health report's ``sd_diff``), and ``σ²_g = (s²_d − 2σ²_ε/R) / 2``. With one run
+    square of the median over pairs of the SD of per-example mean differences
+    (the health report's ``sd_diff``), and ``σ²_g = (s²_d − 2σ²_ε/R) / 2``. With one run
     σ²_ε is not identified: binary scores take the Bernoulli variance
     ``mean μ_i (1 − μ_i)`` (capped at s²_d / 2), numeric scores take σ²_ε = 0.
     """
@@ -107,7 +107,7 @@ def estimate_scenario(df: pd.DataFrame, *, benchmark: str | None = None, metric:
     cov = np.atleast_2d(np.cov(x, ddof=1))
     var = np.diag(cov)
     iu = np.triu_indices(len(x), k=1)
-    s2d = float(np.median(np.clip(var[:, None] + var[None, :] - 2 * cov, 0, None)[iu]))
+    s2d = float(np.median(np.sqrt(np.clip(var[:, None] + var[None, :] - 2 * cov, 0, None))[iu])) ** 2
     a = run_anova(cube.values, cube.runs)
     runs = int(np.median(cube.runs))
     mu = x.mean(axis=0)
