@@ -29,8 +29,9 @@ class Friedman:
     the tie-corrected chi-square (= scipy.stats.friedmanchisquare);
     ``statistic_uncorrected`` is Demšar's χ²_F without the tie correction;
     ``f_statistic`` / ``f_pvalue`` are Iman & Davenport's F_F on the corrected
-    chi-square (``f_statistic_uncorrected``: on Demšar's χ²_F). ``pairs`` columns: system_a, system_b, rank_difference,
-    significant (|difference| > critical_difference).
+    chi-square (``f_statistic_uncorrected``: on Demšar's χ²_F). ``pairs``
+    columns: system_a, system_b, rank_difference, significant
+    (|difference| > critical_difference).
     """
 
     mean_ranks: pd.Series
