@@ -118,3 +118,68 @@ def test_cli_help_runs() -> None:
     assert "usage" in result.stdout.lower()
     for command in ("import", "leaderboard", "pairwise", "health", "compare"):
         assert command in result.stdout, f"`python -m engine {command}` is missing from --help"
+
+
+# ---------------------------------------------------------------- configuration out of the engine
+
+#: engine modules allowed to look at the environment or at their own file path, and why
+CONFIG_READERS = {
+    "engine/cli/_common.py": "the CLI's entry point reads SIGBOARD_DB_URL / SIGBOARD_DB_PATH",
+    "engine/_parse_worker.py": "starts the isolated parser with the engine on its PYTHONPATH",
+}
+
+
+def _config_uses(source: str) -> list[tuple[int, str]]:
+    """(line, what) for ``os.environ``/``os.getenv``/``__file__`` uses in ``source``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in {"environ", "getenv", "environb"}:
+            found.append((node.lineno, f"os.{node.attr}"))
+        elif isinstance(node, ast.Name) and node.id == "__file__":
+            found.append((node.lineno, "__file__"))
+        elif isinstance(node, ast.ImportFrom) and node.module == "os" and any(
+                a.name in {"environ", "getenv"} for a in node.names):
+            found.append((node.lineno, "from os import environ/getenv"))
+    return found
+
+
+@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_engine_reads_no_configuration(path: Path) -> None:
+    """The engine takes explicit arguments: no environment variables, no paths found from its
+    own location (``open_store(url)``, ``ensure_demo_data(directory)``); the app reads its
+    settings in app/config.py and the CLI in its entry point."""
+    rel = str(path.relative_to(ROOT))
+    if rel in CONFIG_READERS:
+        return
+    uses = _config_uses(path.read_text(encoding="utf-8"))
+    assert not uses, "\n".join(f"{rel}:{line}: {what}" for line, what in uses)
+
+
+def test_config_checker_catches_each_spelling() -> None:
+    source = "import os\nos.environ.get('X')\nos.getenv('Y')\np = __file__\n"
+    assert [what for _, what in sorted(_config_uses(source))] == ["os.environ", "os.getenv", "__file__"]
+
+
+def test_public_names_resolve() -> None:
+    """Every name in ``engine.__all__`` loads from the module ``engine._HOMES`` says."""
+    import engine
+
+    assert sorted(engine.__all__) == sorted(engine._HOMES)
+    for name in engine.__all__:
+        assert getattr(engine, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = engine.nope  # type: ignore[attr-defined]
+
+
+def test_cli_help_imports_no_heavy_module() -> None:
+    """``python -m engine --help`` starts without pandas, scipy, statsmodels or SQLAlchemy."""
+    code = ("import sys, contextlib, io\n"
+            "from engine.cli._common import build_parser\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "    build_parser().parse_args(['--help'])\n"
+            "heavy = {'pandas', 'scipy', 'statsmodels', 'sqlalchemy', 'networkx', 'pyarrow'}\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_subprocess_env(),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "", f"--help imported: {result.stdout.strip()}"
