@@ -11,6 +11,7 @@ a frame.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import altair as alt
@@ -30,6 +31,7 @@ from engine import (
     MetricsTable,
     ResultsStore,
     ScoreMatrix,
+    TestOptions,
     benchmark_health,
     bootstrap_ranks,
     box_stats,
@@ -39,6 +41,7 @@ from engine import (
     pairs_across_metrics,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 _ENTRIES = 64
 GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
 
@@ -47,10 +50,18 @@ def _db_key() -> str:
     return f"{os.environ.get('SIGBOARD_DB_URL', '')}|{os.environ.get('SIGBOARD_DB_PATH', '')}"
 
 
+def _db_url() -> str:
+    url = os.environ.get("SIGBOARD_DB_URL", "").strip()
+    if url:
+        return url
+    path = os.environ.get("SIGBOARD_DB_PATH", "").strip() or str(ROOT / "var" / "sigboard.db")
+    return f"sqlite:///{os.path.abspath(path)}"
+
+
 @st.cache_resource(show_spinner="Opening the results store…")
 def _open(db_key: str) -> ResultsStore:
-    store = open_store()
-    store.ensure_demo_data()
+    store = open_store(_db_url())
+    store.ensure_demo_data(ROOT / "data")
     return store
 
 
@@ -80,17 +91,15 @@ def metric_row(token: str, benchmark: str, metric: str) -> pd.Series:
 def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
     """The systems × examples matrix of one benchmark and metric, in the metric's direction."""
     frame = store().load_frame(benchmark=benchmark, metric=metric)
-    higher = bool(metric_row(token, benchmark, metric)["higher_is_better"])
-    return build_matrix(frame, benchmark=benchmark, metric=metric, higher_is_better=higher)
+    return build_matrix(frame, benchmark=benchmark, metric=metric,
+                        spec=store().metric_spec(benchmark, metric))
 
 
 @st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
 def board(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
           ) -> Leaderboard:
     """The engine's leaderboard (with its pairwise tests and groups) for one set of options."""
-    opts = dict(options)
-    seed = opts.pop("seed")
-    return leaderboard(matrix(token, benchmark, metric), rng=seed, **opts)
+    return leaderboard(matrix(token, benchmark, metric), TestOptions(**dict(options)))
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
@@ -155,7 +164,7 @@ def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int, paired:
               seed: int, confidence: float) -> BootstrapResult:
     """Bootstrap distributions of every system's mean and rank (intervals at ``confidence``)."""
     return bootstrap_ranks(matrix(token, benchmark, metric), n_resamples=n_resamples,
-                           confidence=confidence, paired=paired, rng=seed)
+                           alpha=1 - confidence, paired=paired, seed=seed)
 
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)

@@ -1,7 +1,7 @@
 """AppTest tests of the Distributions page and of the Pairwise page's table across metrics.
 
 Multi-metric data: TAC2008 from bt-eval (14 metrics, test data only), imported into
-the test's own store copy.
+the test's own store copy (``tac_db``, tests/app/conftest.py).
 """
 
 from __future__ import annotations
@@ -10,12 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tests.test_app_pages import BT_EVAL, app, db, no_exception, params, table, template_db
-
-from engine import read_results
-from engine.store._store import open_store
-
-__all__ = ["db", "template_db"]  # fixtures re-used from the page tests
+from apptest_support import app, no_exception, params, table
 
 DIST = "views/distributions.py"
 
@@ -70,16 +65,6 @@ def test_one_metric_benchmark_says_so_in_the_table_across_metrics(db: Path) -> N
     across = table(at, 0)
     assert list(across.columns[:5]) == ["system_a", "system_b", "HMP", "significant in",
                                         "conflict"]
-
-
-@pytest.fixture
-def tac_db(db: Path) -> Path:
-    df = read_results(BT_EVAL)
-    store = open_store(f"sqlite:///{db}")
-    store.import_frame(df[df["benchmark"] == "TAC2008"].reset_index(drop=True),
-                       filename="bt_eval TAC2008")
-    store.close()
-    return db
 
 
 def test_table_across_metrics_on_tac2008(tac_db: Path) -> None:

@@ -1,30 +1,23 @@
 """AppTest tests of the Streamlit app: every page renders, main interactions, uploads, URL state.
 
-Each test gets its own SQLite store (a copy of one built per worker with the
-bundled demo data), so nothing touches ``var/``.
+Each test gets its own SQLite store (``db``, tests/app/conftest.py), so nothing
+touches ``var/``.
 """
 
 from __future__ import annotations
 
 import io
-import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-import pandas as pd
 import pytest
+from apptest_support import MAIN, TIMEOUT, app, no_exception, params, ranked, table
 from streamlit.testing.v1 import AppTest
 
-from engine.store._store import open_store
+from engine.store import open_store
 
-ROOT = Path(__file__).resolve().parents[1]
-MAIN = str(ROOT / "app" / "main.py")
-SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
 PAGES = ["views/overview.py", "views/leaderboard.py", "views/pairwise.py",
          "views/distributions.py", "views/examples.py", "views/upload.py", "views/methods.py"]
-BT_EVAL = ROOT.parent / "shared" / "data" / "bt-eval" / "bt_eval_scores_long.csv.gz"
-TIMEOUT = 120
 
 GOOD_CSV = (b"benchmark,system,example_id,metric,value\n"
             + b"".join(f"humaneval,brand-new-model,HumanEval/{i},pass1,{i % 2}\n".encode()
@@ -33,93 +26,6 @@ BAD_CSV = (b"benchmark,system,example_id,metric,value\n"
            b"humaneval,broken-model,HumanEval/0,pass1,1\n"
            b"humaneval,broken-model,HumanEval/1,pass1,not-a-number\n"
            b"humaneval,,HumanEval/2,pass1,1\n")
-
-
-@pytest.fixture(scope="session")
-def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store holding the bundled demo data (built once per test worker)."""
-    path = tmp_path_factory.mktemp("template") / "sigboard.db"
-    store = open_store(f"sqlite:///{path}")
-    store.ensure_demo_data()
-    if "humaneval" not in set(store.catalog()["benchmark"]):  # demo not bundled yet
-        for name in ("humaneval.jsonl.gz", "humaneval_hf.jsonl.gz"):
-            store.import_file(SHARED / name)
-    store.close()
-    return path
-
-
-@pytest.fixture
-def db(template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "sigboard.db"
-    shutil.copy(template_db, path)
-    monkeypatch.delenv("SIGBOARD_DB_URL", raising=False)
-    monkeypatch.delenv("SIGBOARD_UPLOAD_TOKEN", raising=False)
-    monkeypatch.delenv("SIGBOARD_UPLOAD_ALLOW", raising=False)
-    monkeypatch.setenv("SIGBOARD_DB_PATH", str(path))
-    return path
-
-
-def app(page: str | None = None, **params: str) -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
-    for key, value in params.items():
-        at.query_params[key] = value
-    if page:
-        at.switch_page(page)
-    return at.run()
-
-
-def no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def table(at: AppTest, index: int = 0):
-    return at.dataframe[index].value
-
-
-class _RankedTable(HTMLParser):
-    """Header, cells and row links of the leaderboard's ranked HTML table."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.header: list[str] = []
-        self.rows: list[list[str]] = []
-        self.links: dict[str, str] = {}
-        self._cell: list[str] | None = None
-        self._href = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            self._cell, self._href = [], ""
-        elif tag == "a":
-            self._href = dict(attrs).get("href") or ""
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None:
-            text = "".join(self._cell)
-            (self.header if tag == "th" else self.rows[-1]).append(text)
-            if self._href:
-                self.links[text] = self._href
-            self._cell = None
-
-
-def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
-    """The leaderboard's ranked table (the default view) as text cells, and its row links."""
-    bodies = [h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body]
-    assert len(bodies) == 1, "one ranked table on the page"
-    parser = _RankedTable()
-    parser.feed(bodies[0])
-    rows = [r for r in parser.rows if r]
-    return pd.DataFrame(rows, columns=parser.header), parser.links
-
-
-def params(at: AppTest) -> dict[str, str]:
-    return {k: v for k, v in at.query_params.items()}
 
 
 @pytest.mark.parametrize("page", PAGES)

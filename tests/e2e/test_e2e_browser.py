@@ -19,12 +19,11 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from engine.store._store import open_store
+from engine.store import open_store
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -61,12 +60,7 @@ def _xss_csv() -> bytes:
 
 def _demo_store(path: Path) -> None:
     store = open_store(f"sqlite:///{path}")
-    store.ensure_demo_data()
-    have = set(store.catalog()["benchmark"])
-    for name, bench in (("humaneval.jsonl.gz", "humaneval"), ("humaneval_hf.jsonl.gz", "humaneval"),
-                        ("mbpp.jsonl.gz", "mbpp")):
-        if bench not in have:  # demo not bundled yet: the same public files
-            store.import_file(SHARED / name)
+    store.ensure_demo_data(ROOT / "data")
     buffer = io.BytesIO(_xss_csv())
     buffer.name = "xss.csv"
     store.import_file(buffer)

@@ -1,0 +1,84 @@
+"""Helpers that drive the app under ``streamlit.testing`` (a helper module, not a test module).
+
+Shared by the AppTest modules of ``tests/app/``; the fixtures (``db``, ``template_db``,
+``bt_eval``, ``tac_db``) are in ``tests/app/conftest.py``.
+"""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: AppTests start from the entry file's absolute path, whatever the working directory.
+MAIN = str(ROOT / "app" / "main.py")
+TIMEOUT = 120
+
+
+def app(page: str | None = None, **params: str) -> AppTest:
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    if page:
+        at.switch_page(page)
+    return at.run()
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def table(at: AppTest, index: int = 0) -> Any:
+    return at.dataframe[index].value
+
+
+class _RankedTable(HTMLParser):
+    """Header, cells and row links of the leaderboard's ranked HTML table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.header: list[str] = []
+        self.rows: list[list[str]] = []
+        self.links: dict[str, str] = {}
+        self._cell: list[str] | None = None
+        self._href = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell, self._href = [], ""
+        elif tag == "a":
+            self._href = dict(attrs).get("href") or ""
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            text = "".join(self._cell)
+            (self.header if tag == "th" else self.rows[-1]).append(text)
+            if self._href:
+                self.links[text] = self._href
+            self._cell = None
+
+
+def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The leaderboard's ranked table (the default view) as text cells, and its row links."""
+    bodies = [h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body]
+    assert len(bodies) == 1, "one ranked table on the page"
+    parser = _RankedTable()
+    parser.feed(bodies[0])
+    rows = [r for r in parser.rows if r]
+    return pd.DataFrame(rows, columns=parser.header), parser.links
+
+
+def params(at: AppTest) -> dict[str, str]:
+    return {k: v for k, v in at.query_params.items()}
+
+
