@@ -179,15 +179,23 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
     offsets, several = _run_offsets(usable, systems)
     with_run = several or any("run" in p.rows.columns for p in usable)
     frames = []
-    for p, name, off in zip(usable, systems, offsets, strict=True):
+    for p, off in zip(usable, offsets, strict=True):
         rows = p.rows
         if with_run:
             run = rows["run"].to_numpy(np.int64) if "run" in rows.columns else np.zeros(len(rows), np.int64)
             rows = rows.assign(run=run + off)
-        consts = {"benchmark": p.benchmark, "system": name,
-                  **{k: metadata_text(v) for k, v in {**p.settings, **p.meta}.items()}}
-        frames.append(rows.assign(**consts))
+        frames.append(rows)
     df = pd.concat(frames, ignore_index=True)
+    # per-part constants gathered by part index: one column build each, not one per part
+    where = np.repeat(np.arange(len(usable)), [len(p.rows) for p in usable])
+    consts: dict[str, list[Any]] = {"benchmark": [p.benchmark for p in usable], "system": systems}
+    names = list(dict.fromkeys(k for p in usable for k in (*p.settings, *p.meta)))
+    for key in names:
+        consts[key] = [metadata_text({**p.settings, **p.meta}.get(key)) for p in usable]
+    for key, per_part in consts.items():
+        column = np.empty(len(per_part), dtype=object)
+        column[:] = per_part
+        df[key] = column[where]
     canon = [*REQUIRED_COLUMNS, *(["run"] if with_run else [])]
     df = df[canon + [c for c in df.columns if c not in canon]]
     df = validate_long(df, source=label, require_comparison=False)

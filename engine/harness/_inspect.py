@@ -21,17 +21,19 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
 from ._common import Part, to_score
 from ._report import Skips
-from ._walk import LogFile, open_zip
+from ._walk import LogFile, open_zip, read_zip_members
 
 __all__ = ["read_inspect", "score_value"]
 
 _LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
+_FAST_MEMBERS = frozenset({"header.json", "summaries.json"})
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
@@ -77,7 +79,15 @@ def _load(data: bytes, label: str, member: str) -> Any:
 
 def _eval_log(f: LogFile, *, fast: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(header, samples) of a ``.eval`` zip: summaries.json when finished, else samples/*.json."""
-    archive = open_zip(f.loader(), f.label)
+    data = f.loader()
+    if fast:
+        members = read_zip_members(data, _FAST_MEMBERS)
+        if members and "header.json" in members and "summaries.json" in members:
+            header = _load(members["header.json"], f.label, "header.json")
+            summaries = _load(members["summaries.json"], f.label, "summaries.json")
+            if isinstance(header, dict) and isinstance(summaries, list):
+                return header, summaries
+    archive = open_zip(data, f.label)
     names = archive.namelist()
     head = next((n for n in ("header.json", "_journal/start.json") if n in names), None)
     if head is None:
@@ -140,50 +150,80 @@ def _settings(header: dict[str, Any], spec: dict[str, Any]) -> tuple[dict[str, A
             {k: v for k, v in meta.items() if v is not None})
 
 
-def read_inspect(logs: list[LogFile], files: list[LogFile],
-                 skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
-    """One part per (task, model), the newest log winning for each (id, epoch)."""
-    del files
-    latest: dict[tuple[str, str], dict[tuple[str, int], tuple[str, list[tuple[str, Any]]]]] = {}
-    context: dict[tuple[str, str], tuple[LogFile, dict[str, Any], dict[str, Any]]] = {}
-    loaded = []
-    for f in logs:
-        header, samples = _json_log(f) if f.name.lower().endswith((".json", ".json.gz")) else _eval_log(f)
-        spec = _spec(header, f)
-        loaded.append((str(spec.get("created") or ""), f, header, spec, samples))
-    for created, f, header, spec, samples in sorted(loaded, key=lambda t: (t[0], t[1].label)):
-        task, model = str(spec["task"]), str(spec["model"])
-        seen = latest.setdefault((task, model), {})
-        context[(task, model)] = (f, header, spec)
-        for sample in samples:
-            key = (str(sample.get("id")), int(sample.get("epoch") or 1))
-            if key in seen:
-                skips.add("superseded", task, "")
-            if sample.get("error") and not sample.get("scores"):
-                seen[key] = (created, [])
-                skips.add("errored sample", task, "")
-                continue
-            pairs = list(_scores(sample))
-            if not pairs:
-                skips.add("unscored sample", task, "")
-            seen[key] = (created, pairs)
-    parts = []
-    for (task, model), by_key in latest.items():
-        ids, runs, metrics, values = [], [], [], []
-        for (sid, epoch), (_, pairs) in by_key.items():
-            for metric, raw in pairs:
-                value, reason = score_value(raw)
+def _sample_rows(samples: list[dict[str, Any]], task: str,
+                 skips: Skips) -> tuple[pd.DataFrame, set[tuple[str, int]]]:
+    """Rows of one log's samples, and the (id, epoch) keys it holds (errored ones too)."""
+    ids: list[str] = []
+    runs: list[int] = []
+    metrics: list[str] = []
+    values: list[float] = []
+    keys: set[tuple[str, int]] = set()
+    for sample in samples:
+        sid, epoch = str(sample.get("id")), int(sample.get("epoch") or 1)
+        keys.add((sid, epoch))
+        scores = sample.get("scores")
+        if not scores:
+            skips.add("errored sample" if sample.get("error") else "unscored sample", task, "")
+            continue
+        for scorer, score in scores.items():
+            raw = score.get("value") if isinstance(score, dict) else score
+            if isinstance(raw, str) and raw in _LETTERS:  # the common case, without the checks
+                pairs: Any = ((scorer, raw),)
+            elif isinstance(raw, dict | list):
+                pairs = _scores({"scores": {scorer: {"value": raw}}})
+            else:
+                pairs = ((scorer, raw),)
+            for metric, leaf in pairs:
+                value, reason = score_value(leaf)
                 if reason is None:
                     ids.append(sid)
                     runs.append(epoch)
                     metrics.append(metric)
-                    values.append(value)
+                    values.append(value)  # type: ignore[arg-type]
                 else:
                     skips.add(reason, task, metric)
-        f, header, spec = context[(task, model)]
+    rows = pd.DataFrame({"example_id": ids, "metric": metrics,
+                         "value": np.asarray(values, dtype=np.float64),
+                         "run": np.asarray(runs, dtype=np.int64)})
+    return rows, keys
+
+
+def _newest_wins(logs: list[tuple[pd.DataFrame, set[tuple[str, int]]]], task: str,
+                 skips: Skips) -> pd.DataFrame:
+    """Eval-set retries: for each (id, epoch), only the newest log that holds it counts."""
+    if len(logs) == 1:
+        return logs[0][0]
+    owner: dict[tuple[str, int], int] = {}
+    for order, (_, keys) in enumerate(logs):
+        for key in keys:
+            if key in owner:
+                skips.add("superseded", task, "")
+            owner[key] = order
+    kept = []
+    for order, (rows, _) in enumerate(logs):
+        mine = [owner[(i, r)] == order for i, r in zip(rows["example_id"], rows["run"], strict=True)]
+        kept.append(rows[np.asarray(mine, dtype=bool)])
+    return pd.concat(kept, ignore_index=True)
+
+
+def read_inspect(logs: list[LogFile], files: list[LogFile],
+                 skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """One part per (task, model), the newest log winning for each (id, epoch)."""
+    del files
+    loaded = []
+    for f in logs:
+        header, samples = _json_log(f) if f.name.lower().endswith((".json", ".json.gz")) else _eval_log(f)
+        spec = _spec(header, f)
+        loaded.append((str(spec.get("created") or ""), f.label, f, header, spec, samples))
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for _, _, f, header, spec, samples in sorted(loaded, key=lambda t: (t[0], t[1])):
+        task = str(spec["task"])
+        groups.setdefault((task, str(spec["model"])), []).append(
+            (f, header, spec, _sample_rows(samples, task, skips)))
+    parts = []
+    for (task, model), entries in groups.items():
+        rows = _newest_wins([e[3] for e in entries], task, skips)
+        f, header, spec, _ = entries[-1]
         settings, meta = _settings(header, spec)
-        rows = pd.DataFrame({"example_id": ids, "metric": metrics,
-                             "value": pd.array(values, dtype="float64"), "run": runs})
-        parts.append(Part(f.label, task, model, rows.astype({"value": "float64", "run": "int64"}),
-                          settings=settings, meta=meta))
+        parts.append(Part(f.label, task, model, rows, settings=settings, meta=meta))
     return parts, {}

@@ -10,7 +10,9 @@ from __future__ import annotations
 import io
 import posixpath
 import re
+import struct
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from typing import IO
 from .._contract import DataContractError, Problem
 from .._formats import MAX_BYTES, _decompress
 
-__all__ = ["LogFile", "Source", "is_inspect_zip", "open_zip", "walk"]
+__all__ = ["LogFile", "Source", "is_inspect_zip", "open_zip", "read_zip_members", "walk"]
 
 #: What :func:`engine.harness.read_harness` accepts as ``source``.
 Source = str | Path | bytes | tuple[str, bytes] | IO[bytes]
@@ -73,6 +75,56 @@ def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
             label, rule=f"the archive holds more than {MAX_BYTES >> 20} MB once unpacked",
             fix="split it into several uploads")])
     return archive
+
+
+_EOCD = struct.Struct("<4s4H2LH")
+_CENTRAL = struct.Struct("<4s6H3L5H2L")
+_LOCAL = struct.Struct("<4s5H3L2H")
+
+
+def read_zip_members(data: bytes, wanted: frozenset[str]) -> dict[str, bytes] | None:
+    """The ``wanted`` members of a zip, reading only their entries (last duplicate wins).
+
+    :class:`zipfile.ZipFile` builds an object per member, which dominates the cost of an
+    Inspect log with thousands of samples when only ``header.json`` and ``summaries.json``
+    are needed. This walks the central directory with :mod:`struct` instead. Anything
+    unusual (zip64, encryption, an unknown method, a bad CRC) returns None, and the caller
+    falls back to :mod:`zipfile` and its error messages.
+    """
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
+    if at < 0 or len(data) - at < _EOCD.size:
+        return None
+    _, _, _, _, total, size, offset, _ = _EOCD.unpack_from(data, at)
+    if total == 0xFFFF or offset == 0xFFFFFFFF or offset + size > at:
+        return None
+    found: dict[str, tuple[int, int, int, int, int]] = {}
+    pos = offset
+    for _ in range(total):
+        if data[pos:pos + 4] != b"PK\x01\x02":
+            return None
+        (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, clen, _, _, _,
+         local) = _CENTRAL.unpack_from(data, pos)
+        name = data[pos + 46:pos + 46 + nlen].decode("utf-8", "replace")
+        if name in wanted:
+            found[name] = (flags, method, crc, csize, local)
+            if usize > MAX_BYTES:
+                return None
+        pos += 46 + nlen + elen + clen
+    out = {}
+    for name, (flags, method, crc, csize, local) in found.items():
+        if flags & 1 or method not in (0, 8) or data[local:local + 4] != b"PK\x03\x04":
+            return None
+        *_, nlen, elen = _LOCAL.unpack_from(data, local)
+        start = local + _LOCAL.size + nlen + elen
+        raw = data[start:start + csize]
+        try:
+            body = raw if method == 0 else zlib.decompressobj(-15).decompress(raw, MAX_BYTES)
+        except zlib.error:
+            return None
+        if zlib.crc32(body) != crc:
+            return None
+        out[name] = body
+    return out
 
 
 def _member_loader(archive: zipfile.ZipFile, member: str, label: str) -> Callable[[], bytes]:
