@@ -181,8 +181,12 @@ def _effect_size(d: np.ndarray, alpha: float) -> tuple[float, tuple[float, float
 
     def bound(q: float) -> float:
         f = lambda nc: stats.nct.cdf(t_obs, df, nc) - q  # noqa: E731
-        lo, hi = t_obs - 10 - abs(t_obs), t_obs + 10 + abs(t_obs)
-        return float(optimize.brentq(f, lo, hi) / math.sqrt(n))
+        reach = 6.0 * math.sqrt(1.0 + t_obs**2 / (2.0 * df))
+        try:
+            return float(optimize.brentq(f, t_obs - reach, t_obs + reach) / math.sqrt(n))
+        except ValueError:  # scipy's nct.cdf can return NaN far in a tail: normal approximation
+            se = math.sqrt(1.0 / n + dz**2 / (2.0 * n))  # Hedges & Olkin (1985)
+            return dz + float(stats.norm.ppf(1 - q)) * se
 
     return dz, (bound(1 - alpha / 2), bound(alpha / 2))
 
