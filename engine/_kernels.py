@@ -20,6 +20,7 @@ from scipy import stats
 
 __all__ = [
     "PairStats",
+    "row_moments",
     "exact_sign_pvalues",
     "paired_t",
     "sign_flip_permutation",
@@ -32,6 +33,14 @@ __all__ = [
 # of the Gram-matrix identity var(a-b) = var(a) + var(b) - 2 cov(a, b).
 _RELATIVE_ZERO = 1e-12
 _FEW_LEVELS = 4  # up to this many distinct scores, win_matrix uses matrix products (one each)
+# Working memory: blocks of about this many cells (8 bytes each: 16 MB), whatever the size
+# of the systems × examples matrix, so no step holds a full-size temporary.
+_BLOCK_CELLS = 2_000_000
+# Integer counts in float32 matrix products are exact while every partial sum stays below
+# 2^24; column blocks of at most this many examples guarantee it.
+_EXACT_F32_COLUMNS = 1 << 23
+# Examples per block of the comparison counts: ≤ 255 so a byte lane cannot overflow.
+_BYTE_ROWS = 255
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,16 @@ def _no_difference_is_p1(p: np.ndarray, spread: np.ndarray, diff: np.ndarray) ->
     return np.where((spread == 0) & (diff == 0), 1.0, p)
 
 
+def _column_blocks(n_rows: int, n_cols: int, cells: int = _BLOCK_CELLS) -> list[slice]:
+    width = max(1, min(n_cols, cells // max(n_rows, 1)))
+    return [slice(start, min(start + width, n_cols)) for start in range(0, n_cols, width)]
+
+
+def _row_blocks(n_rows: int, n_cols: int, cells: int = _BLOCK_CELLS) -> list[slice]:
+    height = max(1, min(n_rows, cells // max(n_cols, 1)))
+    return [slice(start, min(start + height, n_rows)) for start in range(0, n_rows, height)]
+
+
 def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:
     """Paired t-test and paired Cohen's d (d_z) for every pair, from one Gram matrix.
 
@@ -84,11 +103,15 @@ def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) ->
     With centred rows ``c_i = x_i - mean(x_i)`` and ``G = c c^T``, the variance of
     the paired differences is ``(G_ii + G_jj - 2 G_ij) / (n - 1)`` and their mean
     is ``mean_i - mean_j``; t = mean / sqrt(var / n) with n - 1 degrees of freedom.
+    ``G`` is summed over blocks of examples (float64), so the working memory is
+    O(S² + S · block), not a centred copy of the whole matrix.
     """
     n = x.shape[1]
     means = x.mean(axis=1)
-    centred = x - means[:, None]
-    gram = centred @ centred.T
+    gram = np.zeros((len(x), len(x)))
+    for cols in _column_blocks(len(x), n):
+        centred = x[:, cols] - means[:, None]
+        gram += centred @ centred.T
     own = np.diag(gram)
     var = (own[ia] + own[ja] - 2.0 * gram[ia, ja]) / max(n - 1, 1)
     scale = (own[ia] + own[ja]) / max(n - 1, 1)
@@ -101,15 +124,26 @@ def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) ->
     return PairStats(t, p, _safe_ratio(mean_diff, sd), df)
 
 
-def _summaries(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-system count, mean and variance (ddof=1) ignoring NaN."""
-    has = ~np.isnan(x)
-    n = has.sum(axis=1).astype(float)
-    filled = np.where(has, x, 0.0)
-    mean = filled.sum(axis=1) / np.maximum(n, 1)
-    sq = (np.where(has, x - mean[:, None], 0.0) ** 2).sum(axis=1)
-    var = sq / np.maximum(n - 1, 1)
+def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-row count, mean and variance (ddof=1) ignoring NaN, in blocks of rows.
+
+    Same numbers as ``(~isnan).sum``, ``nanmean`` and ``nanvar(ddof=1)`` (variance 0
+    below 2 values), without their full-size temporaries.
+    """
+    n = np.empty(len(x))
+    mean = np.empty(len(x))
+    var = np.empty(len(x))
+    for rows in _row_blocks(*x.shape):
+        block = x[rows]
+        has = ~np.isnan(block)
+        count = has.sum(axis=1).astype(float)
+        centre = np.where(has, block, 0.0).sum(axis=1) / np.maximum(count, 1)
+        sq = (np.where(has, block - centre[:, None], 0.0) ** 2).sum(axis=1)
+        n[rows], mean[rows], var[rows] = count, centre, sq / np.maximum(count - 1, 1)
     return n, mean, var
+
+
+_summaries = row_moments
 
 
 def welch_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:
@@ -159,32 +193,93 @@ def two_proportion_z(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative:
 def win_matrix(x: np.ndarray, *, binary: bool | None = None) -> np.ndarray:
     """``W[i, j]`` = number of examples on which system i scores strictly higher than j.
 
-    Binary scores use one matrix product, ``x (1 - x)^T``; scores with few distinct
-    values (fractions of k samples) one product per value; other scores compare
-    one row at a time on exact integer codes of the values, so memory stays
-    O(S · E). ``binary`` may be passed when already known.
+    Parameters
+    ----------
+    x : ndarray (S, E)
+        Oriented scores without NaN.
+    binary : bool, keyword-only, optional
+        Pass when already known (every score 0 or 1).
+
+    Returns
+    -------
+    ndarray of int64 (S, S)
+
+    Notes
+    -----
+    Binary scores: ``W = x (1 - x)^T``; scores with at most 4 distinct values:
+    ``W = Σ_v [x = v] [x < v]^T``; both as float32 matrix products over blocks of
+    examples, exact because every partial sum is an integer below 2^24. Other
+    scores: ranks per example (no sort of all values), then for blocks of ≤ 255
+    examples and each system i the comparisons ``rank_i > rank`` counted in byte
+    lanes of 64-bit words (a count ≤ 255 cannot carry into the next byte).
+    Working memory is O(S² + S · block) in every case.
     """
     s, e = x.shape
     if s == 0 or e == 0:
         return np.zeros((s, s), dtype=np.int64)
-    if binary is None:
-        binary = bool(((x == 0.0) | (x == 1.0)).all())
     if binary:
-        xf = x.astype(np.float64)
-        return np.rint(xf @ (1.0 - xf).T).astype(np.int64)
-    # Exact order-preserving integer codes: comparing small ints is faster than floats.
-    levels, codes = np.unique(x, return_inverse=True)
-    codes = codes.reshape(x.shape)
-    if len(levels) <= _FEW_LEVELS:
-        # W = Σ_k [x_i = v_k] · [x_j < v_k]^T: one matrix product per distinct score.
-        out_f = np.zeros((s, s))
-        for level in range(1, len(levels)):
-            out_f += (codes == level).astype(float) @ (codes < level).astype(float).T
-        return np.rint(out_f).astype(np.int64)
-    codes = codes.astype(np.int16 if len(levels) < 2**15 else np.int32)
-    out = np.empty((s, s), dtype=np.int64)
-    for i in range(s):
-        out[i] = (codes[i] > codes).sum(axis=1, dtype=np.int64)
+        return _level_products(x, np.array([0.0, 1.0]))
+    levels = _levels(x, _FEW_LEVELS)  # binary scores are found here too: levels (0, 1)
+    if levels is not None:
+        return _level_products(x, levels)
+    return _rank_comparisons(x)
+
+
+def _levels(x: np.ndarray, at_most: int) -> np.ndarray | None:
+    """The distinct values of ``x`` when there are at most ``at_most``, else None.
+
+    Guessed from the first examples, then checked on every cell block by block,
+    so the common case (many values) costs one small sort.
+    """
+    guess = np.unique(x[:, : min(x.shape[1], 64)])
+    if len(guess) > at_most:
+        return None
+    for rows in _row_blocks(*x.shape):
+        if not np.isin(x[rows], guess).all():
+            return None
+    return guess
+
+
+def _level_products(x: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """W = Σ_v [x = v] [x < v]^T over the distinct values v, float32 products per block."""
+    s = len(x)
+    out = np.zeros((s, s))
+    for cols in _column_blocks(s, x.shape[1], min(_BLOCK_CELLS, s * _EXACT_F32_COLUMNS)):
+        block = x[:, cols]
+        for v in levels[1:]:
+            out += np.rint((block == v).astype(np.float32) @ (block < v).astype(np.float32).T)
+    return np.rint(out).astype(np.int64)
+
+
+def _dense_ranks(block: np.ndarray) -> np.ndarray:
+    """Per row, 0-based dense ranks (equal values share a rank), as small integers."""
+    order = np.argsort(block, axis=1)  # ties share a rank whatever their order
+    ordered = np.take_along_axis(block, order, axis=1)
+    steps = np.zeros(block.shape, dtype=np.int32)
+    steps[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    ranks = np.empty_like(steps)
+    np.put_along_axis(ranks, order, np.cumsum(steps, axis=1), axis=1)
+    return ranks.astype(np.uint8 if block.shape[1] <= 256 else np.int16)
+
+
+def _rank_comparisons(x: np.ndarray) -> np.ndarray:
+    """W from ranks per example: byte-lane counts of ``rank_i > rank`` over ≤ 255 examples."""
+    s, e = x.shape
+    padded = -(-s // 8) * 8  # a row of counts fills whole 64-bit words
+    rows_per_pass = max(1, min(s, (_BLOCK_CELLS // 4) // (_BYTE_ROWS * padded)))
+    hits = np.zeros((rows_per_pass, _BYTE_ROWS, padded), dtype=bool)
+    out = np.zeros((s, s), dtype=np.int64)
+    for start in range(0, e, _BYTE_ROWS):
+        # examples × systems, contiguous: each example's systems ranked in one row
+        ranks = _dense_ranks(np.ascontiguousarray(x[:, start:start + _BYTE_ROWS].T))
+        m = len(ranks)
+        for first in range(0, s, rows_per_pass):
+            last = min(first + rows_per_pass, s)
+            for i in range(first, last):
+                np.greater(ranks[:, i:i + 1], ranks, out=hits[i - first, :m, :s])
+            words = hits[: last - first, :m].view(np.uint64)
+            counts = np.add.reduce(words, axis=1).view(np.uint8)
+            out[first:last] += counts[:, :s]
     return out
 
 
