@@ -27,8 +27,8 @@ from ._contract import MetricSpec
 from ._matrix import _pick
 from ._options import TestOptions
 
-__all__ = ["PairRunTest", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance", "mixedlm_fit", "pair_run_test", "run_anova",
-           "run_cube", "runs_pairwise", "satterthwaite_t"]
+__all__ = ["PairRunTest", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance", "mixedlm_fit",
+           "pair_run_test", "run_anova", "run_cube", "runs_pairwise", "satterthwaite_t"]
 
 RUNS_TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
                       "effect_size", "mean_a", "mean_b", "diff", "se", "n", "runs_a", "runs_b",
@@ -275,7 +275,7 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
     ...     "example_id": ["e1", "e2"] * 4, "run": [0, 0, 1, 1] * 2,
     ...     "value": [1., 2., 1.5, 2.5, 2., 3., 2., 3.5]})
     >>> runs_pairwise(df).table[["system_a", "system_b", "test", "n"]].values.tolist()
-    [['A', 'B', 'paired-t', 2]]
+    [['A', 'B', 'vc-t', 2]]
     """
     opts = options if options is not None else TestOptions()
     cube = run_cube(df, benchmark=benchmark, metric=metric, spec=spec)
