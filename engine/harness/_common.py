@@ -173,8 +173,6 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
             label, rule=f"nothing usable to import ({why})",
             fix="upload per-example logs with numeric or boolean scores (lm-eval --log_samples, "
             "Inspect .eval, HELM per_instance_stats.json, lighteval --save-details, …)")])
-    for p in usable:
-        _check_part(p)
     systems = _split_by_settings(usable, _resolve_systems(usable, system))
     offsets, several = _run_offsets(usable, systems)
     with_run = several or any("run" in p.rows.columns for p in usable)
@@ -195,10 +193,16 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
     for key, per_part in consts.items():
         column = np.empty(len(per_part), dtype=object)
         column[:] = per_part
-        df[key] = column[where]
+        df[key] = pd.Series(column[where], dtype=object, index=df.index)  # no str inference
     canon = [*REQUIRED_COLUMNS, *(["run"] if with_run else [])]
     df = df[canon + [c for c in df.columns if c not in canon]]
-    df = validate_long(df, source=label, require_comparison=False)
+    try:
+        df = validate_long(df, source=label, require_comparison=False)
+    except DataContractError as exc:
+        if any(p.rule.startswith("duplicate key") for p in exc.problems):
+            for p in usable:  # name the file that holds the duplicate
+                _check_part(p)
+        raise
     kept = {(b, m) for b, m in df[["benchmark", "metric"]].drop_duplicates().itertuples(index=False)}
     named = tuple(dict.fromkeys(files or (p.source for p in usable)))
     return HarnessImport(frame=df, format=fmt,
@@ -220,5 +224,6 @@ def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips:
             values.append(value)  # type: ignore[arg-type]
         else:
             skips.add(reason, benchmark, metric, note=(note or {}).get(reason))
-    return pd.DataFrame({"example_id": ids, "metric": metrics,
+    return pd.DataFrame({"example_id": pd.Series(ids, dtype=object),
+                         "metric": pd.Series(metrics, dtype=object),
                          "value": np.asarray(values, dtype=np.float64)})

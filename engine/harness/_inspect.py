@@ -182,7 +182,8 @@ def _sample_rows(samples: list[dict[str, Any]], task: str,
                     values.append(value)  # type: ignore[arg-type]
                 else:
                     skips.add(reason, task, metric)
-    rows = pd.DataFrame({"example_id": ids, "metric": metrics,
+    rows = pd.DataFrame({"example_id": pd.Series(ids, dtype=object),
+                         "metric": pd.Series(metrics, dtype=object),
                          "value": np.asarray(values, dtype=np.float64),
                          "run": np.asarray(runs, dtype=np.int64)})
     return rows, keys

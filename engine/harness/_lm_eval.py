@@ -218,9 +218,10 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
             for label, n in zip(labels, counts, strict=True):
                 skips.add("null", task, str(label), int(n))
         keep = listed & ~isnull
-        frames.append(pd.DataFrame({"example_id": doc_text[doc_codes[keep]],
-                                    "metric": labels[filt_codes[keep]],
-                                    "value": values[keep], "doc_hash": hashes[keep]}))
+        frames.append(pd.DataFrame({"example_id": pd.Series(doc_text[doc_codes[keep]], dtype=object),
+                                    "metric": pd.Series(labels[filt_codes[keep]], dtype=object),
+                                    "value": values[keep],
+                                    "doc_hash": pd.Series(hashes[keep], dtype=object)}))
     rows = pd.concat(frames, ignore_index=True)
     if rows["doc_hash"].isna().all():
         rows = rows.drop(columns="doc_hash")
