@@ -95,7 +95,8 @@ def timed(label: str, root: Path, tmp: Path) -> tuple[float, float]:
     store.close()
     print(f"{label:8s} {len(result.frame):>9,d} rows  read+validate {t_read:6.2f} s "
           f"({len(result.frame) / t_read:,.0f} rows/s)  store import {t_store:6.2f} s  "
-          f"total {t_read + t_store:6.2f} s  {'OK' if t_read + t_store <= 10 else 'OVER 10 s'}")
+          f"total {t_read + t_store:6.2f} s  read {'≤' if t_read <= 10 else '>'} 10 s, "
+          f"read+store {'≤' if t_read + t_store <= 10 else '>'} 10 s")
     print(f"         {result.report()}")
     print(f"         {report.message}")
     return t_read, t_store
