@@ -1,19 +1,20 @@
 """Who may upload: open by default; restricted by an e-mail allow-list (OIDC) and/or a token.
 
-``SIGBOARD_UPLOAD_ALLOW``: comma-separated e-mails of users who may upload once
-signed in with ``st.login`` (needs an ``[auth]`` section in Streamlit's
-secrets). ``SIGBOARD_UPLOAD_TOKEN``: a shared token that unlocks uploading.
-With neither set, everyone may upload; with either set, everyone else browses
-read-only.
+Configured in ``app/config.py``: ``SIGBOARD_UPLOAD_ALLOW``, comma-separated e-mails
+of users who may upload once signed in with ``st.login`` (needs an ``[auth]``
+section in Streamlit's secrets); ``SIGBOARD_UPLOAD_TOKEN``, a shared token that
+unlocks uploading. With neither set, everyone may upload; with either set,
+everyone else browses read-only.
 """
 
 from __future__ import annotations
 
 import hmac
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import streamlit as st
+
+from app.config import Settings
 
 _UNLOCK_KEY = "sigboard_upload_unlock"
 
@@ -22,7 +23,7 @@ _UNLOCK_KEY = "sigboard_upload_unlock"
 class Policy:
     """The configured upload restriction."""
 
-    token: str
+    token: str = field(repr=False)
     allow: frozenset[str]
 
     @property
@@ -30,10 +31,8 @@ class Policy:
         return not self.token and not self.allow
 
     @classmethod
-    def from_env(cls) -> Policy:
-        allow = os.environ.get("SIGBOARD_UPLOAD_ALLOW", "")
-        return cls(token=os.environ.get("SIGBOARD_UPLOAD_TOKEN", ""),
-                   allow=frozenset(e.strip().lower() for e in allow.split(",") if e.strip()))
+    def from_settings(cls, settings: Settings) -> Policy:
+        return cls(token=settings.upload_token, allow=settings.upload_allow)
 
     def token_ok(self, given: str) -> bool:
         """Constant-time comparison of a given token with the configured one."""

@@ -14,7 +14,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import data, state  # noqa: E402
+from app import cache, config, state, url  # noqa: E402
 from app.branding import BRAND_HTML, FAVICON  # noqa: E402
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
@@ -44,7 +44,8 @@ state.register_pages(PAGES)
 # less likely to wait for it.
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
-view, problems = state.parse_view(state.raw_params(), data.catalog(data.token()))
+config.load()  # the environment, read once per run
+view, problems = url.parse_view(state.raw_params(), cache.catalog(cache.token()))
 state.set_view(view)
 state.warn(problems)
 

@@ -1,4 +1,9 @@
-"""The leaderboard as a display table: readable columns, metadata joined, filters applied."""
+"""The leaderboard as a display table: readable columns, metadata joined, filters applied.
+
+The frame's columns are the labels people read (``win rate``); the URL names them
+by key (``win_rate``, ``app/url.py``'s ``TABLE_COLUMNS``): :func:`label` maps one to
+the other.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from app.ranked import DECIMALS, NUMERIC, PERCENT
-from app.state import View
+from app.url import TABLE_COLUMNS, View
 from engine import Leaderboard
-
-DEFAULT_COLUMNS = ("rank", "rank range", "group", "mean", "CI", "n", "runs", "win rate",
-                   "BT strength", "Elo")
 
 #: What each leaderboard column means (tooltips of the grid and of the ranked table).
 HELP = {
@@ -37,6 +39,11 @@ COLUMN_CONFIG = {
 }
 
 
+def label(key: str) -> str:
+    """The label shown for a column key (a metadata column's key is its label)."""
+    return TABLE_COLUMNS.get(key, key)
+
+
 def fit_height(rows: int, cap: int = 420) -> int:
     """A dataframe height that shows ``rows`` rows without blank space (scrolls past ``cap``)."""
     return min(cap, 38 + 35 * max(rows, 1))
@@ -55,7 +62,9 @@ def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame) -> pd.DataFrame
         "n": t["n"], "runs": t["runs"], "win rate": t["win_rate"],
         "BT strength": t["bt_strength"], "Elo": t["elo"],
     })
-    extra = [c for c in metadata.columns if c != "system" and c not in rows.columns]
+    # a metadata column named like a built-in column (by label or key) would be ambiguous
+    taken = {*rows.columns, *TABLE_COLUMNS}
+    extra = [c for c in metadata.columns if c not in taken]
     if extra:
         meta = metadata[["system", *extra]].astype({"system": str})
         rows = rows.merge(meta, on="system", how="left")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import data, state
-from app.state import PAIRINGS, View
+from app import cache, state
+from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, View
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
 _CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
@@ -23,8 +23,8 @@ _PAIR_CLEARS = ("a", "b")
 
 def page_context() -> tuple[str, pd.DataFrame, View]:
     """Data version, catalog and URL view of a benchmark page; stops with a hint on an empty store."""
-    token = data.token()
-    catalog = data.catalog(token)
+    token = cache.token()
+    catalog = cache.catalog(token)
     view = state.view()
     if catalog.empty:
         st.info("The store is empty: upload results on the Upload page.")
@@ -55,8 +55,8 @@ def test_settings(view: View) -> None:
                        f" · {_COMPARE_NAMES[view.compare]} · {view.alternative} · "
                        f"{_TEST_NAMES[view.test]} test")
     with st.sidebar.popover("Test settings", icon=":material/tune:", width="stretch"):
-        state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=state.ALPHA_RANGE[0],
-                    max_value=state.ALPHA_RANGE[1], step=0.01, format="%.3f",
+        state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=ALPHA_RANGE[0],
+                    max_value=ALPHA_RANGE[1], step=0.01, format="%.3f",
                     help="Significance level of the (adjusted) p-values.")
         state.bound(st.selectbox, "Multiplicity correction", "correction", view.correction,
                     options=CORRECTIONS, format_func=_CORRECTION_NAMES.__getitem__)
@@ -76,7 +76,7 @@ def test_settings(view: View) -> None:
                     format_func=_PAIRED_NAMES.__getitem__,
                     help="Paired tests use the examples every system scored.")
         state.bound(st.number_input, "Random seed", "seed", view.seed, min_value=0,
-                    max_value=state.SEED_MAX, step=1,
+                    max_value=SEED_MAX, step=1,
                     help="Seeds the permutation test; part of the link, so results reproduce.")
 
 

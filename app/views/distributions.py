@@ -4,33 +4,33 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, state, widgets
+from app import cache, state, widgets
 from app.downloads import safe_csv
 from app.tables import fit_height
+from app.url import BOOT_CHOICES, DIST_TABS, check_choices
 
 token, catalog, view = widgets.page_context()
 
 st.title(f"Distributions · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-meta_columns = [c for c in data.system_metadata(token, view.benchmark).columns if c != "system"]
-view, problems = state.check_choices(view, "color", meta_columns)
+meta_columns = [c for c in cache.system_metadata(token, view.benchmark).columns if c != "system"]
+view, problems = check_choices(view, "color", meta_columns)
 state.warn(problems)
 state.set_view(view)
 
 resamples, colour = st.columns(2)
 with resamples:
     state.bound(st.selectbox, "Bootstrap resamples", "boot", view.boot,
-                options=state.BOOT_CHOICES, format_func="{:,}".format,
+                options=BOOT_CHOICES, format_func="{:,}".format,
                 help="More resamples: smoother distributions, longer to compute.")
 with colour:
     state.bound(st.selectbox, "Colour by", "color", view.color, options=["", *meta_columns],
                 format_func=lambda c: c or "(one colour)", disabled=not meta_columns,
                 help="A system attribute uploaded as metadata.")
+options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 try:
-    # intervals at 1 - alpha, like the leaderboard's confidence intervals
-    result = data.bootstrap(token, view.benchmark, view.metric, view.boot, view.paired_flag,
-                            view.seed, 1 - view.alpha)
+    result = cache.bootstrap(token, view.benchmark, view.metric, view.boot, options)
 except ValueError as exc:
     st.error(f"These settings cannot be bootstrapped on this benchmark: {exc}")
     st.stop()
@@ -45,15 +45,15 @@ captions = {
              "reliable; overlapping ones mean it is not.",
     "values": "Each system's per-example scores" + (
         " — binary here, so the boxes only show 0 and 1; the bootstrap means say more."
-        if data.matrix(token, view.benchmark, view.metric).binary else "."),
+        if cache.matrix(token, view.benchmark, view.metric).binary else "."),
 }
-tabs = state.bound_tabs("dist", view.dist, state.DIST_TABS)
+tabs = state.bound_tabs("dist", view.dist, DIST_TABS)
 for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
-        tab.vega_lite_chart(spec=data.distribution_spec(
-            token, view.benchmark, view.metric, kind, view.boot, view.paired_flag, view.seed,
-            result.confidence, view.color), width="stretch")
+        tab.vega_lite_chart(spec=cache.distribution_spec(
+            token, view.benchmark, view.metric, kind, view.boot, options, view.color),
+            width="stretch")
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")

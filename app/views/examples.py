@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, widgets
+from app import cache, widgets
 from app.charts.examples import difficulty_histogram, example_system_heatmap
 from app.tables import fit_height
 
@@ -13,9 +13,9 @@ token, catalog, view = widgets.page_context()
 st.title(f"Examples · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-matrix = data.matrix(token, view.benchmark, view.metric)
+matrix = cache.matrix(token, view.benchmark, view.metric)
 try:
-    report = data.health(token, view.benchmark, view.metric, view.alpha)
+    report = cache.health(token, view.benchmark, view.metric, view.alpha)
 except ValueError as exc:
     st.warning(f"Example diagnostics are not available for this metric: {exc}")
     report = None
@@ -54,8 +54,8 @@ if report is not None:
 st.subheader("Every score")
 st.caption("Systems from best (top) to worst; examples from easiest (left) to hardest.")
 try:
-    order = list(data.board(token, view.benchmark, view.metric,
-                            tuple(view.test_options().items())).table["system"])
+    order = list(cache.board(token, view.benchmark, view.metric,
+                             view.test_options()).table["system"])
 except ValueError:
     order = list(matrix.systems)
 st.altair_chart(example_system_heatmap(matrix, order), width="content")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, sections, state, widgets
+from app import cache, state, widgets
+from app.components.leaderboard_table import ranked_table, table_controls, table_view
+from app.components.significance_graph import significance_graph
 from app.downloads import safe_csv
 from app.tables import filter_rows, leaderboard_rows
 
@@ -18,9 +20,9 @@ token, catalog, view = widgets.page_context()
 
 st.title(f"Leaderboard · {view.benchmark}")
 pickers, summary, controls = st.container(), st.container(), st.container()
-options = tuple(view.test_options().items())
+options = view.test_options()
 try:
-    board = data.board(token, view.benchmark, view.metric, options)
+    board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     with pickers:
         widgets.benchmark_metric(view, catalog)
@@ -28,10 +30,10 @@ except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {exc}")
     st.stop()
 
-rows = leaderboard_rows(board, data.system_metadata(token, view.benchmark))
-view, columns = sections.table_view(view, rows)
+rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark))
+view, columns = table_view(view, rows)
 shown = filter_rows(rows, view)
-selection = sections.ranked_table(board, view, shown, columns)
+selection = ranked_table(board, view, shown, columns)
 
 with pickers:
     widgets.benchmark_metric(view, catalog)
@@ -41,7 +43,7 @@ with summary:
                + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
     widgets.notes(board.notes)
 with controls:
-    sections.table_controls(view, rows)
+    table_controls(view, rows)
     if len(shown) < len(rows):
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
 widgets.test_settings(view)
@@ -65,4 +67,4 @@ with right:
                        file_name=f"{view.benchmark}-{view.metric}-leaderboard.csv",
                        mime="text/csv", on_click="ignore")
 
-sections.significance_graph(board, view, token, options)
+significance_graph(board, view, token, options)

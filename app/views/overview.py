@@ -5,11 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import data, state
-from app.overview import HEALTH_CONFIG, health_summary
+from app import cache, state
+from app.components.health_summary import HEALTH_CONFIG, health_summary
 
-token = data.token()
-catalog = data.catalog(token)
+token = cache.token()
+catalog = cache.catalog(token)
 view = state.view()
 
 st.title("Benchmarks")

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import data, sections, state, widgets
+from app import cache, state, widgets
+from app.components.all_pairs import all_pairs
+from app.components.pair_drilldown import pair_drilldown
+from app.url import check_pair
 
 token, catalog, view = widgets.page_context()
 
 st.title(f"Pairwise · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-options = tuple(view.test_options().items())
+options = view.test_options()
 try:
-    board = data.board(token, view.benchmark, view.metric, options)
+    board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {exc}")
     st.stop()
@@ -25,13 +28,13 @@ st.info(widgets.describe_test(view, result.test, result.paired, result.reason),
 widgets.notes(result.notes)
 
 st.subheader("One pair")
-view, problems = state.check_pair(view, order)
+view, problems = check_pair(view, order)
 state.warn(problems)
 state.set_view(view)
 if len(order) < 2:
     st.info("This benchmark has a single system: there is no pair to compare.")
     st.stop()
-sections.pair_drilldown(board, view, data.matrix(token, view.benchmark, view.metric))
+pair_drilldown(board, view, cache.matrix(token, view.benchmark, view.metric))
 
 st.subheader("All pairs")
-sections.all_pairs(board, view, token, options)
+all_pairs(board, view, token, options)

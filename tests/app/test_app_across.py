@@ -1,4 +1,5 @@
-"""Pure helpers of the heatmap table across metrics (app/across.py) and the boxplot chart."""
+"""Pure helpers of the heatmap table across metrics (app/components/metrics_table.py) and the
+boxplot chart."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from app.across import cell_css, format_cell, strength, styled
 from app.charts.distributions import MAX_OUTLIERS, box_chart
+from app.components.metrics_table import cell_css, format_cell, strength, styled
 from engine import box_stats, build_matrix, pairs_across_metrics, pairwise_tests
 
 

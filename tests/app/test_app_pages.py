@@ -274,9 +274,20 @@ def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
     at.switch_page("views/leaderboard.py").run()
     no_exception(at)
     assert list(ranked(at)[0].columns) == ["system", "rank", "mean"]
-    at.multiselect(key="url_cols").select("Elo").run()
+    at.multiselect(key="url_cols").select("elo").run()
     assert list(ranked(at)[0].columns) == ["system", "rank", "mean", "Elo"]
-    assert at.query_params["cols"] == ["rank", "mean", "Elo"]
+    assert at.query_params["cols"] == ["rank", "mean", "elo"], "keys in the URL, not labels"
+
+
+def test_column_labels_from_older_links_still_work(db: Path) -> None:
+    at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
+    at.query_params["benchmark"] = "humaneval"
+    at.query_params["cols"] = ["rank", "win rate", "BT strength"]
+    at.switch_page("views/leaderboard.py").run()
+    no_exception(at)
+    assert not at.warning
+    assert list(ranked(at)[0].columns) == ["system", "rank", "win rate", "BT strength"]
+    assert at.query_params["cols"] == ["rank", "win_rate", "bt_strength"]
 
 
 def _commit(at: AppTest, name: str, content: bytes, choice: str | None = None) -> AppTest:

@@ -16,7 +16,7 @@ from app.charts.network import ExternalResourceError, network_html, self_contain
 from app.charts.pairwise import skew_position
 from app.charts.render import chart_svg
 from app.downloads import neutralise, safe_csv
-from app.state import View, check_pair, parse_view
+from app.url import View, check_pair, parse_view
 from engine import build_matrix, leaderboard
 
 CATALOG = pd.DataFrame({"benchmark": ["humaneval", "humaneval", "mbpp"],

@@ -1,17 +1,20 @@
-"""One pair of systems: its scores side by side and its line of the pairwise table."""
+"""One pair of systems: pickers, its test in one sentence, its scores side by side, the 2×2 table."""
 
 from __future__ import annotations
 
 import html
 
 import numpy as np
+import streamlit as st
 
-from engine import PairwiseResult, ScoreMatrix
+from app import state
+from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
+from app.url import View
+from engine import Leaderboard, PairwiseResult, ScoreMatrix
 
-PWPP_SYSTEMS = 25
 
-
-def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool) -> tuple[np.ndarray, np.ndarray]:
+def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Scores of A and B on the examples both have (paired) or on all their examples."""
     index = {s: i for i, s in enumerate(matrix.systems)}
     x, y = matrix.values[index[a]], matrix.values[index[b]]
@@ -50,3 +53,31 @@ def pair_summary(result: PairwiseResult, a: str, b: str, n: int, *, higher_is_be
             f"{r['pvalue_adj']:.3g}, raw p = {r['pvalue']:.3g}, {r['effect_name']} = "
             f"{sign * r['effect_size']:.3f}, mean difference = {sign * r['diff']:.4f}; "
             f"{ahead}).{wins}")
+
+
+def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
+    """Pick two systems; their test, per-example scatter, differences and 2×2 table."""
+    order = list(board.table["system"])
+    left, right = st.columns(2)
+    with left:
+        state.bound(st.selectbox, "System A", "a", view.a, options=order)
+    with right:
+        state.bound(st.selectbox, "System B", "b", view.b,
+                    options=[s for s in order if s != view.a] or order)
+    paired = board.pairwise.paired
+    x, y = pair_scores(matrix, view.a, view.b, paired=paired)
+    st.markdown(pair_summary(board.pairwise, view.a, view.b, len(x),
+                             higher_is_better=board.higher_is_better))
+    scatter, histogram = st.columns(2)
+    with scatter:
+        st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary),
+                        width="stretch")
+    with histogram:
+        if paired:
+            st.altair_chart(difference_histogram(x - y, view.a, view.b, binary=matrix.binary),
+                            width="stretch")
+        else:
+            st.caption("Unpaired comparison: there are no per-example differences to show.")
+    if matrix.binary and paired:
+        st.markdown("**2×2 table** (discordant cells drive McNemar's test)")
+        st.table(two_by_two(x, y, view.a, view.b))

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import data
+from app import cache
 
 HEALTH_CONFIG = {
     "benchmark": st.column_config.TextColumn("benchmark", pinned=True),
@@ -23,7 +23,7 @@ HEALTH_CONFIG = {
 
 def _health_row(token: str, benchmark: str, metric: str, alpha: float) -> dict[str, object]:
     try:
-        report = data.health(token, benchmark, metric, alpha)
+        report = cache.health(token, benchmark, metric, alpha)
     except ValueError as exc:
         return {"p5_min": np.nan, "p5_max": np.nan, "suspects": np.nan, "health": str(exc)}
     return {"p5_min": report.p5_min, "p5_max": report.p5_max, "suspects": report.tau_neg,

@@ -3,27 +3,27 @@
 Every cached function takes a ``token`` first: the store's identity plus its
 ``data_version()``. The version is read (cheaply) on every run, so an upload
 made in any session or replica changes the token and every page recomputes
-from the new data at once. Results are shared read-only objects
-(``st.cache_resource``: no copies, no pickling); callers copy before changing
-a frame.
+from the new data at once. Test options are passed as the engine's frozen
+:class:`engine.TestOptions`; Streamlit hashes a dataclass field by field, so two
+different option sets never share an entry (``tests/app/test_app_url.py``).
+Results are shared read-only objects (``st.cache_resource``: no copies, no
+pickling); callers copy before changing a frame.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
+from app import config
 from app.charts.distributions import box_chart
 from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
-from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
+from app.charts.pairwise import PWPP_SYSTEMS, effect_heatmap, pvalue_heatmap, pwpp
 from app.charts.render import chart_svg
-from app.pairs import PWPP_SYSTEMS
 from engine import (
     BootstrapResult,
     HealthReport,
@@ -41,38 +41,26 @@ from engine import (
     pairs_across_metrics,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 _ENTRIES = 64
 GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
 
 
-def _db_key() -> str:
-    return f"{os.environ.get('SIGBOARD_DB_URL', '')}|{os.environ.get('SIGBOARD_DB_PATH', '')}"
-
-
-def _db_url() -> str:
-    url = os.environ.get("SIGBOARD_DB_URL", "").strip()
-    if url:
-        return url
-    path = os.environ.get("SIGBOARD_DB_PATH", "").strip() or str(ROOT / "var" / "sigboard.db")
-    return f"sqlite:///{os.path.abspath(path)}"
-
-
 @st.cache_resource(show_spinner="Opening the results store…")
-def _open(db_key: str) -> ResultsStore:
-    store = open_store(_db_url())
-    store.ensure_demo_data(ROOT / "data")
+def _open(db_url: str, demo_data: str) -> ResultsStore:
+    store = open_store(db_url)
+    store.ensure_demo_data(demo_data)
     return store
 
 
 def store() -> ResultsStore:
-    """The results store named by ``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH`` (demo data loaded)."""
-    return _open(_db_key())
+    """The configured results store (``app/config.py``), with the demo data loaded once."""
+    settings = config.current()
+    return _open(settings.db_url, str(settings.demo_data))
 
 
 def token() -> str:
     """Cache key of the current data: the store plus its data version (read on every run)."""
-    return f"{_db_key()}@{store().data_version()}"
+    return f"{config.current().db_url}@{store().data_version()}"
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
@@ -81,37 +69,32 @@ def catalog(token: str) -> pd.DataFrame:
     return store().catalog()
 
 
-def metric_row(token: str, benchmark: str, metric: str) -> pd.Series:
-    """The catalog row of one (benchmark, metric)."""
-    cat = catalog(token)
-    return cat[(cat["benchmark"] == benchmark) & (cat["metric"] == metric)].iloc[0]
-
-
 @st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
 def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
-    """The systems × examples matrix of one benchmark and metric, in the metric's direction."""
+    """The systems × examples matrix of one benchmark and metric, as the store defines the metric.
+
+    The stored :class:`engine.MetricSpec` gives the direction and, when declared at
+    upload, the modality: a metric declared numeric stays numeric on 0/1 values.
+    """
     frame = store().load_frame(benchmark=benchmark, metric=metric)
     return build_matrix(frame, benchmark=benchmark, metric=metric,
                         spec=store().metric_spec(benchmark, metric))
 
 
 @st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
-def board(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
-          ) -> Leaderboard:
+def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Leaderboard:
     """The engine's leaderboard (with its pairwise tests and groups) for one set of options."""
-    return leaderboard(matrix(token, benchmark, metric), TestOptions(**dict(options)))
+    return leaderboard(matrix(token, benchmark, metric), options)
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_html(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
-               ) -> str:
+def graph_html(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
     """The self-contained interactive significance graph of :func:`board` (built once)."""
     return network_html(board(token, benchmark, metric, options))
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_svg(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
-              ) -> str:
+def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
     """The static significance graph of :func:`board` as an SVG document (drawn once)."""
     return chart_svg(static_graph(board(token, benchmark, metric, options)), width=GRAPH_WIDTH)
 
@@ -120,25 +103,27 @@ _PANELS = {"pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
-def clique_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...]
-                ) -> dict[str, Any]:
+def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> dict[str, Any]:
     """The Vega-Lite spec of the clique view of :func:`board` (built and validated once)."""
     return _spec(clique_chart(board(token, benchmark, metric, options)))
 
 
 @st.cache_resource(show_spinner="Drawing the pairwise chart…", max_entries=_ENTRIES)
-def panel_spec(token: str, benchmark: str, metric: str, options: tuple[tuple[str, Any], ...],
+def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
                kind: str) -> dict[str, Any]:
     """The Vega-Lite spec of a pairwise heatmap or of the PWPP (best systems first)."""
     lb = board(token, benchmark, metric, options)
     order = list(lb.table["system"])
-    return _spec(_PANELS[kind](lb.pairwise, order[:PWPP_SYSTEMS] if kind == "pwpp" else order))
+    chart: alt.TopLevelMixin = _PANELS[kind](lb.pairwise,
+                                             order[:PWPP_SYSTEMS] if kind == "pwpp" else order)
+    return _spec(chart)
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
     """A chart's Vega-Lite dict with its data inline (no 5,000-row cap: heatmaps have more)."""
     with alt.data_transformers.enable("default", max_rows=None):
-        return chart.to_dict()
+        spec: dict[str, Any] = chart.to_dict()
+    return spec
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
@@ -159,23 +144,28 @@ def uploads(token: str) -> pd.DataFrame:
     return store().uploads()
 
 
+def bootstrap_options(options: TestOptions) -> TestOptions:
+    """Only the options the bootstrap reads (alpha, pairing, seed): another correction or
+    test does not redo a bootstrap."""
+    return TestOptions(alpha=options.alpha, paired=options.paired, seed=options.seed)
+
+
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
-def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int, paired: bool | None,
-              seed: int, confidence: float) -> BootstrapResult:
-    """Bootstrap distributions of every system's mean and rank (intervals at ``confidence``)."""
-    return bootstrap_ranks(matrix(token, benchmark, metric), n_resamples=n_resamples,
-                           alpha=1 - confidence, paired=paired, seed=seed)
+def _bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
+               options: TestOptions) -> BootstrapResult:
+    return bootstrap_ranks(matrix(token, benchmark, metric), options, n_resamples=n_resamples)
+
+
+def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
+              options: TestOptions) -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha)."""
+    return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options))
 
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
-def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      paired: bool | None, seed: int, confidence: float, color: str
-                      ) -> dict[str, Any]:
-    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks.
-
-    ``confidence`` only selects the cached :func:`bootstrap` the page already holds.
-    """
-    result = bootstrap(token, benchmark, metric, n_resamples, paired, seed, confidence)
+def _distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                       options: TestOptions, color: str) -> dict[str, Any]:
+    result = _bootstrap(token, benchmark, metric, n_resamples, options)
     if kind == "values":
         m = matrix(token, benchmark, metric)
         stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
@@ -189,8 +179,15 @@ def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resa
                            integer=kind == "ranks"))
 
 
+def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                      options: TestOptions, color: str) -> dict[str, Any]:
+    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks."""
+    return _distribution_spec(token, benchmark, metric, kind, n_resamples,
+                              bootstrap_options(options), color)
+
+
 @st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)
-def across(token: str, benchmark: str, options: tuple[tuple[str, Any], ...], value: str
+def across(token: str, benchmark: str, options: TestOptions, value: str
            ) -> tuple[MetricsTable, tuple[str, ...]]:
     """The heatmap table across the benchmark's metrics, and one note per metric left out."""
     cat = catalog(token)

@@ -1,9 +1,9 @@
-"""The heatmap table across metrics as a styled table (pure: no Streamlit calls).
+"""The table across metrics (seed paper §5.2): every pair (rows) on every metric (columns).
 
-Seed paper §5.2: white = not significant on that metric; otherwise the cell
-shows the adjusted p-value (or the effect size) on a background that is red
-when the row's first system is better and blue when the second is, darker
-when more significant.
+White = not significant on that metric; otherwise the cell shows the adjusted
+p-value (or the effect size) on a background that is red when the row's first
+system is better and blue when the second is, darker when more significant.
+The styling helpers are pure; :func:`metrics_table` draws the section.
 """
 
 from __future__ import annotations
@@ -12,9 +12,14 @@ import math
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 from pandas.io.formats.style import Styler
 
-from engine import MetricsTable
+from app import cache, widgets
+from app.downloads import safe_csv
+from app.tables import fit_height
+from app.url import View
+from engine import MetricsTable, TestOptions
 
 MAX_ROWS = 200  # pairs shown on the page (all of them go into the CSV download)
 _RED, _BLUE = (192, 34, 34), (38, 84, 176)
@@ -74,3 +79,31 @@ def styled(result: MetricsTable, *, alpha: float, rows: int = MAX_ROWS) -> Style
                                   for m in result.metrics}
     formats["HMP"] = "{:.2g}".format
     return head.rename(columns=_NAMES).style.apply(lambda _: css, axis=None).format(formats)
+
+
+def metrics_table(view: View, token: str, options: TestOptions) -> None:
+    """Every pair of the benchmark's systems on each of its metrics, with the same options."""
+    value = "pvalue_adj" if options.criterion == "pvalue" else "effect_size"
+    try:
+        result, skipped = cache.across(token, view.benchmark, options, value)
+    except ValueError as exc:
+        st.warning(f"No metric of this benchmark can be tested with these settings: {exc}")
+        return
+    shown = "adjusted p-value" if value == "pvalue_adj" else "effect size (+: first system better)"
+    st.caption(f"Each cell: the {shown} where the pair differs significantly on that metric, "
+               "blank where it does not. Red: the first system is better; blue: the second; "
+               "darker = more significant. Rows: most significant across metrics first (HMP = "
+               "harmonic mean of the raw p-values). *conflict*: metrics disagree on the winner.")
+    if len(result.metrics) == 1:
+        st.info(f"`{view.benchmark}` has one metric, {result.metrics[0]}: upload more metrics "
+                "for the same examples to compare them side by side.", icon=":material/info:")
+    widgets.notes(list(skipped))
+    n = len(result.table)
+    if n > MAX_ROWS:
+        st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
+    # placeholder "": a pair not significant on a metric is a blank (white) cell, not "None"
+    st.dataframe(styled(result, alpha=options.alpha), hide_index=True, width="stretch",
+                 height=fit_height(min(n, MAX_ROWS), 560), placeholder="")
+    st.download_button("Download CSV", lambda: safe_csv(result.table), icon=":material/download:",
+                       file_name=f"{view.benchmark}-pairs-across-metrics.csv", mime="text/csv",
+                       on_click="ignore")

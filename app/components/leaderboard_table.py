@@ -1,0 +1,90 @@
+"""The leaderboard table: URL-validated columns and filter, its controls, ranked HTML or grid.
+
+Columns are named by key in the URL (``cols=win_rate``, see ``app/url.py``) and by
+label on screen (``win rate``); metadata columns are their own key and label.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app import state
+from app.ranked import ranked_html
+from app.tables import COLUMN_CONFIG, HELP, fit_height, label
+from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
+from engine import Leaderboard
+
+
+def _meta_columns(rows: pd.DataFrame) -> list[str]:
+    shown = {"system", *TABLE_COLUMNS.values()}
+    return [c for c in rows.columns if c not in shown]
+
+
+def _values(rows: pd.DataFrame, column: str) -> list[str]:
+    return sorted(rows[column].dropna().astype(str).unique())
+
+
+def table_view(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
+    """Validate the table's URL parameters (columns, metadata filter).
+
+    Returns the valid view and the labels of the columns to show, ``system`` first.
+    """
+    meta_columns = _meta_columns(rows)
+    keys = [*TABLE_COLUMNS, *meta_columns]
+    view, problems = check_choices(view, "cols", keys)
+    view, more = check_choices(view, "fcol", meta_columns)
+    if view.fcol:
+        view, bad = check_choices(view, "fval", _values(rows, view.fcol))
+        more += bad
+    state.warn(problems + more)
+    state.set_view(view)
+    return view, ["system", *(label(k) for k in view.cols or keys)]
+
+
+def table_controls(view: View, rows: pd.DataFrame) -> None:
+    """Search, then metadata filter and column choice in a popover (``view`` already valid).
+
+    The popover's widgets are drawn only when it opens: the first screen stays light.
+    """
+    meta_columns = _meta_columns(rows)
+    keys = [*TABLE_COLUMNS, *meta_columns]
+    search, more = st.columns([3, 2], vertical_alignment="bottom")
+    with search:
+        state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
+    # a fixed label: the popover keeps its identity (and stays open) across reruns
+    with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
+        state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
+                    format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
+                    disabled=not meta_columns)
+        if view.fcol:
+            state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval,
+                        options=_values(rows, view.fcol))
+        state.bound(st.multiselect, "Columns", "cols", view.cols or tuple(keys), options=keys,
+                    format_func=label)
+
+
+def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
+                 columns: list[str]) -> list[int] | None:
+    """The table in two views: ranked HTML (default) or the sortable, selectable grid.
+
+    Returns the selected row positions of the grid, or None when the ranked view is open.
+    """
+    tabs = state.bound_tabs("table", view.table, TABLE_TABS)
+    if tabs["ranked"].open:
+        t = board.table
+        best = list(t["system"].astype(str).iloc[:2])
+        names = list(shown["system"]) if len(best) == 2 else []
+        pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
+        links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
+        top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
+        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP))
+        if top:
+            tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
+                                   "significantly better).")
+        return None
+    with tabs["grid"]:
+        selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
+                                 on_select="rerun", selection_mode="multi-row",
+                                 key="leaderboard_table", height=fit_height(len(shown), 560))
+    return list(selection.selection.rows)

@@ -1,0 +1,59 @@
+"""The app's settings, read from the environment in one place (the engine reads none).
+
+``SIGBOARD_DB_URL`` (a SQLAlchemy URL) wins; else SQLite at ``SIGBOARD_DB_PATH``,
+else ``<repo>/var/sigboard.db``. ``SIGBOARD_UPLOAD_TOKEN`` and
+``SIGBOARD_UPLOAD_ALLOW`` (comma-separated e-mails) restrict uploading (see
+``app/auth.py``). The demo files are ``<repo>/data``. The repository root is
+found from this file's path, so the app runs from any working directory.
+:meth:`Settings.from_env` is pure; :func:`current` reads ``os.environ`` once per
+script run (``app/main.py`` calls :func:`load`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"
+DEMO_DATA = ROOT / "data"
+_SESSION_KEY = "sigboard_settings"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the app is configured with; secrets are kept out of ``repr``."""
+
+    db_url: str = field(repr=False)
+    upload_token: str = field(default="", repr=False)
+    upload_allow: frozenset[str] = frozenset()
+    demo_data: Path = DEMO_DATA
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        """Settings from an environment mapping (``os.environ`` in the app)."""
+        url = env.get("SIGBOARD_DB_URL", "").strip()
+        if not url:
+            path = env.get("SIGBOARD_DB_PATH", "").strip() or str(DEFAULT_DB_PATH)
+            url = f"sqlite:///{Path(path).expanduser().resolve()}"
+        allow = env.get("SIGBOARD_UPLOAD_ALLOW", "")
+        return cls(db_url=url, upload_token=env.get("SIGBOARD_UPLOAD_TOKEN", ""),
+                   upload_allow=frozenset(e.strip().lower() for e in allow.split(",")
+                                          if e.strip()))
+
+
+def load() -> Settings:
+    """Read the environment for this script run (called once, by ``app/main.py``)."""
+    settings = Settings.from_env(os.environ)
+    st.session_state[_SESSION_KEY] = settings
+    return settings
+
+
+def current() -> Settings:
+    """This run's settings (read now if a page runs without ``app/main.py``)."""
+    settings = st.session_state.get(_SESSION_KEY)
+    return settings if isinstance(settings, Settings) else load()

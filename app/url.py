@@ -1,0 +1,269 @@
+"""The view in the URL: parameters parsed and validated into one frozen :class:`View`.
+
+Every choice that shapes a view lives in the query string, so a copied link
+reopens the same view. Pure: no Streamlit here (``app/state.py`` is the glue), so
+everything is testable as plain functions. The test options' defaults and
+validation are the engine's (:class:`engine.TestOptions`): the view only maps
+URL text to them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+import pandas as pd
+
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
+
+#: ``paired`` in the URL ↔ the engine's flag (None: pair whenever the data allow).
+PAIRED_FLAGS: dict[str, bool | None] = {"auto": None, "paired": True, "unpaired": False}
+PAIRINGS = tuple(PAIRED_FLAGS)
+#: Views of the leaderboard table, panels of the significance graph and of the all-pairs
+#: section (URL values → tab labels).
+TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
+GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Groups (cliques)"}
+MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
+               "metrics": "Across metrics", "table": "Table"}
+DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
+#: Leaderboard columns: URL key (the engine's column name; ``rank_range`` and ``ci`` join
+#: rank_low/rank_high and ci_low/ci_high) → the label shown. Uploaded metadata columns
+#: are their own key and label.
+TABLE_COLUMNS = {"rank": "rank", "rank_range": "rank range", "group": "group", "mean": "mean",
+                 "ci": "CI", "n": "n", "runs": "runs", "win_rate": "win rate",
+                 "bt_strength": "BT strength", "elo": "Elo"}
+#: Links made before the URL carried keys held labels in ``cols``: they still work.
+_COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()}
+BOOT_CHOICES = (200, 1000, 2000, 5000, 10000)
+ALPHA_RANGE = (0.001, 0.5)
+SEED_MAX = 2**32 - 1
+MAX_TEXT = 200
+_DEFAULT = TestOptions()
+_OPTION_PARAMS = ("test", "alternative", "compare", "correction", "alpha", "criterion",
+                  "paired", "seed")
+
+
+def _paired_text(flag: bool | None) -> str:
+    return next(text for text, value in PAIRED_FLAGS.items() if value is flag)
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything that shapes what a page shows; one field per URL parameter.
+
+    The test options' defaults are :class:`engine.TestOptions`' own.
+    """
+
+    benchmark: str = ""
+    metric: str = ""
+    alpha: float = _DEFAULT.alpha
+    correction: str = _DEFAULT.correction
+    compare: str = _DEFAULT.compare
+    alternative: str = _DEFAULT.alternative
+    criterion: str = _DEFAULT.criterion
+    test: str = _DEFAULT.test
+    paired: str = _paired_text(_DEFAULT.paired)
+    seed: int = _DEFAULT.seed
+    a: str = ""
+    b: str = ""
+    q: str = ""
+    fcol: str = ""
+    fval: tuple[str, ...] = ()
+    cols: tuple[str, ...] = ()
+    table: str = "ranked"
+    graph: str = "static"
+    panel: str = "pvalues"
+    dist: str = "means"
+    boot: int = 1000
+    color: str = ""
+
+    def params(self) -> dict[str, str | list[str]]:
+        """Query parameters of this view; empty values are left out."""
+        out: dict[str, str | list[str]] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                if value:
+                    out[f.name] = list(value)
+            elif value != "":
+                out[f.name] = format_value(value)
+        return out
+
+    def test_options(self) -> TestOptions:
+        """The engine's options for this view (validated by :class:`engine.TestOptions`).
+
+        Raises ``ValueError`` for a combination the engine rejects; a view made by
+        :func:`parse_view` never holds one.
+        """
+        chosen: dict[str, Any] = {"test": self.test, "alternative": self.alternative,
+                                  "compare": self.compare, "correction": self.correction,
+                                  "alpha": self.alpha, "criterion": self.criterion,
+                                  "paired": PAIRED_FLAGS[self.paired], "seed": self.seed}
+        return TestOptions(**chosen)
+
+
+def format_value(value: object) -> str:
+    """A parameter value as it appears in the URL (floats without noise: 0.05, not 0.05000)."""
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _first(raw: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = raw.get(name) or []
+    return values[-1] if values else None
+
+
+def _choice(raw: Mapping[str, Sequence[str]], name: str, allowed: Sequence[str], default: str,
+            problems: list[str]) -> str:
+    value = _first(raw, name)
+    if value is None:
+        return default
+    if value in allowed:
+        return value
+    problems.append(f"URL parameter `{name}`={value!r} is not one of "
+                    f"{', '.join(allowed)}; using `{default}`.")
+    return default
+
+
+def _number(raw: Mapping[str, Sequence[str]], name: str, kind: Callable[[str], float],
+            bounds: tuple[float, float], default: float, problems: list[str]) -> float:
+    value = _first(raw, name)
+    if value is None:
+        return default
+    try:
+        number: float | None = kind(value)
+    except ValueError:
+        number = None
+    if number is None or not math.isfinite(number) or not bounds[0] <= number <= bounds[1]:
+        problems.append(f"URL parameter `{name}`={value!r} must be a number from "
+                        f"{bounds[0]:g} to {bounds[1]:g}; using `{default}`.")
+        return default
+    return number
+
+
+def _int(text: str) -> int:
+    return int(text.strip())
+
+
+def _text(raw: Mapping[str, Sequence[str]], name: str, problems: list[str]) -> str:
+    value = _first(raw, name) or ""
+    if len(value) > MAX_TEXT:
+        problems.append(f"URL parameter `{name}` is longer than {MAX_TEXT} characters; ignored.")
+        return ""
+    return value
+
+
+def _benchmark_metric(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame,
+                      problems: list[str]) -> tuple[str, str]:
+    if catalog.empty:
+        return "", ""
+    benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
+    benchmark = _first(raw, "benchmark")
+    if benchmark is not None and benchmark not in benchmarks:
+        problems.append(f"URL parameter `benchmark`={benchmark!r} is not in the store; "
+                        f"showing `{benchmarks[0]}`.")
+        benchmark = None
+    benchmark = benchmark or benchmarks[0]
+    metrics = list(dict.fromkeys(catalog.loc[catalog["benchmark"] == benchmark, "metric"]
+                                 .astype(str)))
+    metric = _first(raw, "metric")
+    if metric is not None and metric not in metrics:
+        problems.append(f"URL parameter `metric`={metric!r} does not exist for benchmark "
+                        f"`{benchmark}`; showing `{metrics[0]}`.")
+        metric = None
+    return benchmark, metric or metrics[0]
+
+
+def _columns(raw: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
+    """``cols`` as keys: a label from an older link (``win rate``) becomes its key."""
+    return tuple(_COLUMN_KEYS.get(v, v) for v in raw.get("cols") or () if v)
+
+
+def _valid_options(view: View, problems: list[str]) -> View:
+    """The view with test options the engine accepts (each option alone may be valid while
+    their combination is not, e.g. the permutation test with an effect-size criterion)."""
+    try:
+        view.test_options()
+    except ValueError as exc:
+        default = View()
+        fixed = replace(view, criterion=default.criterion)
+        try:
+            fixed.test_options()
+        except ValueError:
+            fixed = replace(view, **{name: getattr(default, name) for name in _OPTION_PARAMS})
+        changed = [n for n in _OPTION_PARAMS if getattr(fixed, n) != getattr(view, n)]
+        problems.append(f"URL parameters {', '.join(f'`{n}`' for n in changed)}: {exc}; "
+                        f"using {', '.join(f'`{n}`={getattr(fixed, n)}' for n in changed)}.")
+        return fixed
+    return view
+
+
+def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple[View, list[str]]:
+    """Turn raw query parameters into a valid :class:`View` and a message per invalid one.
+
+    ``raw`` maps a parameter to all its values (repeated keys are lists);
+    ``catalog`` is the store's catalog (benchmark, metric, …). Invalid values
+    fall back to defaults; nothing here raises.
+    """
+    problems: list[str] = []
+    benchmark, metric = _benchmark_metric(raw, catalog, problems)
+    default = View()
+    view = View(
+        benchmark=benchmark,
+        metric=metric,
+        alpha=float(_number(raw, "alpha", float, ALPHA_RANGE, default.alpha, problems)),
+        correction=_choice(raw, "correction", CORRECTIONS, default.correction, problems),
+        compare=_choice(raw, "compare", COMPARISONS, default.compare, problems),
+        alternative=_choice(raw, "alternative", ALTERNATIVES, default.alternative, problems),
+        criterion=_choice(raw, "criterion", CRITERIA, default.criterion, problems),
+        test=_choice(raw, "test", TESTS, default.test, problems),
+        paired=_choice(raw, "paired", PAIRINGS, default.paired, problems),
+        seed=int(_number(raw, "seed", _int, (0, SEED_MAX), default.seed, problems)),
+        a=_text(raw, "a", problems),
+        b=_text(raw, "b", problems),
+        q=_text(raw, "q", problems),
+        fcol=_text(raw, "fcol", problems),
+        fval=tuple(v for v in raw.get("fval") or () if v),
+        cols=_columns(raw),
+        table=_choice(raw, "table", tuple(TABLE_TABS), default.table, problems),
+        graph=_choice(raw, "graph", tuple(GRAPH_TABS), default.graph, problems),
+        panel=_choice(raw, "panel", tuple(MATRIX_TABS), default.panel, problems),
+        dist=_choice(raw, "dist", tuple(DIST_TABS), default.dist, problems),
+        boot=int(_choice(raw, "boot", [str(n) for n in BOOT_CHOICES], str(default.boot),
+                         problems)),
+        color=_text(raw, "color", problems),
+    )
+    return _valid_options(view, problems), problems
+
+
+def check_pair(view: View, systems: Sequence[str]) -> tuple[View, list[str]]:
+    """Validate the selected pair against the systems of the current matrix."""
+    problems = []
+    a, b = view.a, view.b
+    for name, value in (("a", a), ("b", b)):
+        if value and value not in systems:
+            problems.append(f"URL parameter `{name}`={value!r} is not a system of "
+                            f"`{view.benchmark}`; using the default pair.")
+    if a not in systems or b not in systems or a == b:
+        if a == b and a:
+            problems.append("URL parameters `a` and `b` name the same system; using the default pair.")
+        a, b = (systems[0], systems[1]) if len(systems) > 1 else ("", "")
+    return replace(view, a=a, b=b), problems
+
+
+def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, list[str]]:
+    """Drop values of list parameter ``name`` (``cols``/``fval``) or of a text one not in ``allowed``."""
+    current = getattr(view, name)
+    if isinstance(current, tuple):
+        kept = tuple(v for v in current if v in allowed)
+        bad = [v for v in current if v not in allowed]
+        if not bad:
+            return view, []
+        return replace(view, **{name: kept}), [
+            f"URL parameter `{name}` has unknown value(s) {', '.join(map(repr, bad))}; ignored."]
+    if not current or current in allowed:
+        return view, []
+    return replace(view, **{name: ""}), [f"URL parameter `{name}`={current!r} is unknown; ignored."]
