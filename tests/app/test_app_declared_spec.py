@@ -1,0 +1,45 @@
+"""A metric's declared definition wins over detection on the pages (issue #11, defect 1).
+
+0/1 values declared numeric at upload are tested as numbers (paired t), not as
+binary outcomes (McNemar); undeclared, the same values are detected as binary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from apptest_support import app, no_exception
+
+from engine import MetricSpec
+from engine.store import open_store
+
+
+def _zero_one(benchmark: str) -> pd.DataFrame:
+    rows = [{"benchmark": benchmark, "system": f"s{k}", "example_id": f"e{j}", "metric": "acc",
+             "value": float((j * (k + 2)) % 3 == 0)} for k in range(4) for j in range(40)]
+    return pd.DataFrame(rows)
+
+
+def _store(db: Path, benchmark: str, spec: MetricSpec | None) -> None:
+    store = open_store(f"sqlite:///{db}")
+    metrics = {(benchmark, "acc"): spec} if spec is not None else None
+    store.import_frame(_zero_one(benchmark), filename=f"{benchmark}.csv", metrics=metrics)
+    store.close()
+
+
+@pytest.mark.parametrize(("spec", "shown", "absent"), [
+    (MetricSpec(binary=False), "**paired t** (paired)", "McNemar"),
+    (None, "**exact McNemar** (paired)", "paired t"),
+])
+def test_declared_modality_picks_the_test(db: Path, spec: MetricSpec | None, shown: str,
+                                          absent: str) -> None:
+    _store(db, "zero-one", spec)
+    pairwise = app("views/pairwise.py", benchmark="zero-one")
+    no_exception(pairwise)
+    described = pairwise.info[0].value
+    assert shown in described and absent not in described
+    board = app("views/leaderboard.py", benchmark="zero-one")
+    no_exception(board)
+    assert any(shown in c.value for c in board.caption)
