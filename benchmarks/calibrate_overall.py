@@ -117,10 +117,13 @@ def main() -> None:
 
     start = time.perf_counter()
     any_pair = dict.fromkeys(names, 0)
-    for _ in range(args.reps):
+    for rep in range(1, args.reps + 1):
         found = evaluate(simulate(rng, np.zeros(SYSTEMS)), options)
         for name in names:
             any_pair[name] += bool(found[name])
+        if rep % 50 == 0:  # progress, so a long run can be read before it ends
+            print(f"  [{rep} null replications] " + ", ".join(
+                f"{n} {any_pair[n] / rep:.3f}" for n in names), flush=True)
     print(f"NULL: {args.reps} replications, {SYSTEMS} systems, {BENCHMARKS} benchmarks × "
           f"{METRICS} metrics, examples {SIZES}; alpha {options.alpha} "
           f"({time.perf_counter() - start:.0f} s)")
@@ -134,8 +137,11 @@ def main() -> None:
     true_pairs = {frozenset(("s0", f"s{i}")) for i in range(1, SYSTEMS)}
     hits, all_nine = dict.fromkeys(names, 0), dict.fromkeys(names, 0)
     false = dict.fromkeys(names, 0)
-    for _ in range(args.power_reps):
+    for rep in range(1, args.power_reps + 1):
         found = evaluate(simulate(rng, effect), options)
+        if rep % 25 == 0:
+            print(f"  [{rep} power replications] overall {hits['overall'] / (9 * rep):.3f}, "
+                  f"holm_all_benchmarks {hits['holm_all_benchmarks'] / (9 * rep):.3f}", flush=True)
         for name in names:
             hits[name] += len(found[name] & true_pairs)
             all_nine[name] += found[name] >= true_pairs
