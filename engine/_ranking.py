@@ -221,7 +221,7 @@ def _newton(b: _Battles, tol: float, max_iter: int) -> _Fit:
     theta = np.zeros((n_batch, s))
     tied_total = b.tied.sum(axis=1)
     free_phi = b.davidson & (tied_total > 0)
-    decisive = np.abs(b.margin).sum(axis=1)
+    decisive = (b.total - b.tied).sum(axis=1)
     with np.errstate(divide="ignore"):
         # start at the tie share of equal strengths: P(tie) = ν / (2 + ν)
         start = np.log(2.0 * tied_total / np.maximum(b.total.sum(axis=1) - tied_total, 1e-300))
