@@ -12,6 +12,7 @@ pickling); callers copy before changing a frame.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import altair as alt
@@ -29,6 +30,7 @@ from engine import (
     HealthReport,
     Leaderboard,
     MetricsTable,
+    PairwiseResult,
     ResultsStore,
     ScoreMatrix,
     TestOptions,
@@ -99,7 +101,8 @@ def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions) -> 
     return chart_svg(static_graph(board(token, benchmark, metric, options)), width=GRAPH_WIDTH)
 
 
-_PANELS = {"pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
+_PANELS: dict[str, Callable[[PairwiseResult, list[str]], alt.TopLevelMixin]] = {
+    "pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
@@ -114,9 +117,7 @@ def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
     """The Vega-Lite spec of a pairwise heatmap or of the PWPP (best systems first)."""
     lb = board(token, benchmark, metric, options)
     order = list(lb.table["system"])
-    chart: alt.TopLevelMixin = _PANELS[kind](lb.pairwise,
-                                             order[:PWPP_SYSTEMS] if kind == "pwpp" else order)
-    return _spec(chart)
+    return _spec(_PANELS[kind](lb.pairwise, order[:PWPP_SYSTEMS] if kind == "pwpp" else order))
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

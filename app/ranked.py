@@ -72,7 +72,8 @@ def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[s
     """
     links, help = links or {}, help or {}
     head = "".join(_header(c, help.get(c)) for c in columns)
-    body = "".join(_row(record, columns, top, links) for record in rows.to_dict("records"))
+    records: list[dict[str, object]] = rows.to_dict("records")  # type: ignore[assignment]
+    body = "".join(_row(record, columns, top, links) for record in records)
     return (f"{_STYLE}{_column_style(columns)}"
             f'<div class="sb-ranked" style="max-height:{int(max_height)}px">'
             f'<table aria-label="leaderboard" data-rows="{len(rows)}">'
@@ -81,14 +82,14 @@ def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[s
 
 def format_cell(column: str, value: object) -> str:
     """A value as the table shows it (unescaped): fixed decimals, percent, blank for missing."""
-    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
+    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):  # type: ignore[call-overload]
         return ""
     if column in PERCENT and isinstance(value, Real):
         return f"{100 * float(value):.1f}%"
     if column in DECIMALS and isinstance(value, Real):
         return f"{float(value):.{DECIMALS[column]}f}"
     if column in INTEGERS and isinstance(value, Real) and float(value).is_integer():
-        return str(int(value))
+        return str(int(float(value)))
     if isinstance(value, Real) and not isinstance(value, Integral | bool):
         return f"{float(value):g}"
     return str(value)

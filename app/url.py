@@ -262,8 +262,10 @@ def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, 
         bad = [v for v in current if v not in allowed]
         if not bad:
             return view, []
-        return replace(view, **{name: kept}), [
+        changes: dict[str, Any] = {name: kept}
+        return replace(view, **changes), [
             f"URL parameter `{name}` has unknown value(s) {', '.join(map(repr, bad))}; ignored."]
     if not current or current in allowed:
         return view, []
-    return replace(view, **{name: ""}), [f"URL parameter `{name}`={current!r} is unknown; ignored."]
+    cleared: dict[str, Any] = {name: ""}
+    return replace(view, **cleared), [f"URL parameter `{name}`={current!r} is unknown; ignored."]

@@ -21,7 +21,7 @@ _ROW = 22  # pixels per system: room for a label at the app theme's font size
 
 def _color(column: str | None) -> alt.Color | alt.ColorValue:
     if column is None:
-        return alt.value(BOX_COLOR)
+        return alt.ColorValue(BOX_COLOR)
     return alt.Color(f"{column}:N", title=column, legend=alt.Legend(orient="top"))
 
 
@@ -41,7 +41,7 @@ def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Se
     # every label drawn: the app theme's font would otherwise make Vega hide every other one
     y = alt.Y("system:N", sort=list(order), title=None,
               axis=alt.Axis(labelLimit=240, labelOverlap=False))
-    tooltip = ["system:N", *([f"{column}:N"] if column else []), "n:Q",
+    tooltip: list[str | alt.Tooltip] = ["system:N", *([f"{column}:N"] if column else []), "n:Q",
                *(alt.Tooltip(f"{f}:Q", format=number) for f in
                  ("whisker_low", "q1", "median", "q3", "whisker_high")),
                alt.Tooltip("mean:Q", format=".4g"), "outliers:Q"]
@@ -58,4 +58,5 @@ def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Se
         layers.append(alt.Chart(stats.outliers).mark_point(
             size=12, color="#555", opacity=0.5, filled=True).encode(
             x="value:Q", y=y, tooltip=["system:N", alt.Tooltip("value:Q", format=number)]))
-    return alt.layer(*layers).properties(height=max(120, _ROW * len(order)))
+    chart = alt.LayerChart(layer=layers)
+    return chart.properties(height=max(120, _ROW * len(order)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import altair as alt
 import numpy as np
@@ -37,8 +38,10 @@ def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str]) -> alt.C
     """Scores of every system (rows, best first) on every example (columns, easiest first)."""
     examples = example_order(matrix)
     frame = matrix.to_frame().loc[list(systems), examples]
-    long = frame.rename_axis(index="system", columns="example").stack().dropna()
-    long = long.rename("score").reset_index()
+    # one column level: stack() gives a Series (typed DataFrame | Series)
+    stacked = cast(pd.Series, frame.rename_axis(index="system", columns="example").stack())
+    stacked = stacked.dropna()
+    long = stacked.reset_index(name="score")
     cell = max(2, min(14, 1100 // max(len(examples), 1)))
     color = (alt.Color("score:N", title=matrix.metric,
                        scale=alt.Scale(domain=[0.0, 1.0], range=["#f3f4f6", "#3b5b92"]))

@@ -58,11 +58,11 @@ def network_html(board: Leaderboard, *, height: int = 520) -> str:
     flip = 1 if board.higher_is_better else -1
     columns = max(int(nodes["x"].max()) + 1, 1)
     ids = {}
-    for i, row in nodes.iterrows():
-        ids[row["system"]] = int(i)
+    for i, row in enumerate(nodes.to_dict("records")):
+        ids[row["system"]] = i
         best = bool(row["best"])
         net.add_node(
-            int(i), label=_label(row["system"]), shape="dot", size=14 if best else 10,
+            i, label=_label(row["system"]), shape="dot", size=14 if best else 10,
             title=_label(f"{row['system']} — mean {row['mean']:.4f}, rank {row['rank']} "
                          f"({row['rank_low']}–{row['rank_high']}), group {row['group']}"),
             x=float(row["x"]) * WIDTH / columns,
@@ -71,10 +71,12 @@ def network_html(board: Leaderboard, *, height: int = 520) -> str:
             font={"color": BEST if best else "#1f2933", "size": 18 if best else 14,
                   "mod": "bold" if best else ""},
         )
-    for row in edges.itertuples(index=False):
-        net.add_edge(ids[row.system_a], ids[row.system_b], width=float(row.width), color=EDGE,
-                     title=_label(f"{row.system_a} vs {row.system_b}: adjusted p = "
-                                  f"{row.pvalue_adj:.3g}, effect size {row.effect_size:.3f}"))
+    for edge in edges.to_dict("records"):
+        net.add_edge(ids[edge["system_a"]], ids[edge["system_b"]], width=float(edge["width"]),
+                     color=EDGE,
+                     title=_label(f"{edge['system_a']} vs {edge['system_b']}: adjusted p = "
+                                  f"{edge['pvalue_adj']:.3g}, effect size "
+                                  f"{edge['effect_size']:.3f}"))
     net.set_options('{"interaction": {"hover": true, "navigationButtons": false}, '
                     '"edges": {"smooth": false}}')
     head, _, tail = net.generate_html(notebook=False).rpartition("</body>")

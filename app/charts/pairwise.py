@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import cast
 
 import altair as alt
 import numpy as np
@@ -20,8 +21,9 @@ PWPP_SYSTEMS = 25  # the PWPP shows pairs among the best this many systems
 
 def _long(square: pd.DataFrame, order: Sequence[str], value: str) -> pd.DataFrame:
     square = square.loc[list(order), list(order)]
-    frame = square.rename_axis(index="A", columns="B").stack()
-    return frame.rename(value).reset_index()
+    # one column level: stack() gives a Series (typed DataFrame | Series)
+    stacked = cast(pd.Series, square.rename_axis(index="A", columns="B").stack())
+    return stacked.reset_index(name=value)
 
 
 def _cell_size(n: int) -> int:

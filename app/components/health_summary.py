@@ -35,7 +35,7 @@ def health_summary(token: str, catalog: pd.DataFrame, alpha: float) -> pd.DataFr
     bar = st.progress(0.0, text="Checking benchmark health…")
     rows = []
     for i, row in enumerate(catalog.itertuples(index=False)):
-        rows.append(_health_row(token, row.benchmark, row.metric, alpha))
+        rows.append(_health_row(token, str(row.benchmark), str(row.metric), alpha))
         bar.progress((i + 1) / len(catalog), text=f"Checked {row.benchmark} · {row.metric}")
     bar.empty()
     health = pd.DataFrame(rows, index=catalog.index).astype({"suspects": "Int64"})

@@ -9,6 +9,8 @@ The styling helpers are pure; :func:`metrics_table` draws the section.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,11 +33,12 @@ _NAMES = {"hmp": "HMP", "significant_in": "significant in"}
 def strength(values: pd.Series, *, value: str, alpha: float) -> pd.Series:
     """0..1 darkness of each significant cell: p far below alpha, or a large effect."""
     x = values.astype(float)
+    depth: np.ndarray
     if value == "pvalue_adj":
         with np.errstate(divide="ignore"):
-            depth = np.log10(alpha / x.clip(lower=np.finfo(float).tiny)) / _DARKEST_P
+            depth = np.log10(alpha / x.clip(lower=np.finfo(float).tiny).to_numpy()) / _DARKEST_P
     else:
-        depth = x.abs() / _DARKEST_EFFECT
+        depth = x.abs().to_numpy() / _DARKEST_EFFECT
     return pd.Series(np.clip(depth, 0.0, 1.0), index=values.index)
 
 
@@ -75,8 +78,10 @@ def styled(result: MetricsTable, *, alpha: float, rows: int = MAX_ROWS) -> Style
     """The first ``rows`` pairs (most significant first) as a coloured, formatted table."""
     head = result.table.head(rows)
     css = css_frame(result, head, alpha=alpha).rename(columns=_NAMES)
-    formats: dict[str, object] = {m: (lambda x, v=result.value: format_cell(x, v))
-                                  for m in result.metrics}
+    def cell(x: object) -> str:
+        return format_cell(float(x), result.value)  # type: ignore[arg-type]
+
+    formats: dict[Any, str | Callable[[object], str] | None] = dict.fromkeys(result.metrics, cell)
     formats["HMP"] = "{:.2g}".format
     return head.rename(columns=_NAMES).style.apply(lambda _: css, axis=None).format(formats)
 

@@ -107,7 +107,7 @@ def _stored_spec(token: str, benchmark: str, metric: str) -> MetricSpec | None:
     return None
 
 
-def _commit(parsed: Parsed, specs: dict[tuple[str, str], MetricSpec], on_conflict: str,
+def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_conflict: str,
             note: str, uploader: str) -> None:
     if parsed.frame is None:  # never: only a file without problems has a commit form
         return
@@ -146,7 +146,7 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
     with st.form(key=f"commit-{parsed.digest}"):
         st.caption("What each metric means, per benchmark: the store keeps one definition "
                    "per (benchmark, metric).")
-        specs: dict[tuple[str, str], MetricSpec] = {}
+        specs: dict[str | tuple[str, str], MetricSpec] = {}
         for bench, metric in pairs[["benchmark", "metric"]].itertuples(index=False):
             key = (str(bench), str(metric))
             default = default_spec(frame, *key, _stored_spec(token, *key))

@@ -7,6 +7,7 @@ import streamlit as st
 from app import cache, widgets
 from app.charts.examples import difficulty_histogram, example_system_heatmap
 from app.tables import fit_height
+from engine import HealthReport
 
 token, catalog, view = widgets.page_context()
 
@@ -14,6 +15,7 @@ st.title(f"Examples · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 matrix = cache.matrix(token, view.benchmark, view.metric)
+report: HealthReport | None
 try:
     report = cache.health(token, view.benchmark, view.metric, view.alpha)
 except ValueError as exc:

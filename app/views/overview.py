@@ -25,12 +25,13 @@ st.dataframe(summary, hide_index=True, column_config=HEALTH_CONFIG, width="stret
 
 st.subheader("Open a benchmark")
 columns = st.columns(3)
-for i, row in enumerate(summary.itertuples(index=False)):
+for i, row in enumerate(summary.to_dict("records")):
     with columns[i % 3], st.container(border=True):
-        st.markdown(f"**{row.benchmark}** · {row.metric}")
-        suspects = "–" if pd.isna(row.suspects) else row.suspects
-        st.caption(f"{row.systems} systems · {row.examples} examples · {suspects} suspect examples")
-        target = {"benchmark": row.benchmark, "metric": row.metric, "a": "", "b": "",
+        st.markdown(f"**{row['benchmark']}** · {row['metric']}")
+        suspects = "–" if row["suspects"] is pd.NA else row["suspects"]
+        st.caption(f"{row['systems']} systems · {row['examples']} examples · {suspects} suspect "
+                   "examples")
+        target = {"benchmark": row["benchmark"], "metric": row["metric"], "a": "", "b": "",
                   "fcol": "", "fval": (), "cols": ()}
         left, right = st.columns(2)
         with left:
