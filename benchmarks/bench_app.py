@@ -37,12 +37,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine._store import open_store  # noqa: E402
+from engine.store import open_store  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHARED = ROOT.parent / "shared" / "data" / "eval-arena"
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
 TABLE_READY = """([alpha]) => {
   const caption = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
@@ -79,10 +78,7 @@ def _serve(script: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], s
 
 def _store(path: Path) -> None:
     store = open_store(f"sqlite:///{path}")
-    store.ensure_demo_data()
-    if "humaneval" not in set(store.catalog()["benchmark"]):
-        for name in ("humaneval.jsonl.gz", "humaneval_hf.jsonl.gz"):
-            store.import_file(SHARED / name)
+    store.ensure_demo_data(ROOT / "data")  # the repository's bundled demo files
     store.close()
 
 

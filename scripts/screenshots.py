@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import open_store  # noqa: E402
+from engine.store import open_store  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 DOCS = ROOT / "docs"
@@ -85,7 +85,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "sigboard.db"
         store = open_store(f"sqlite:///{db}")
-        store.ensure_demo_data()
+        store.ensure_demo_data(ROOT / "data")
         store.close()
         proc, url = _serve(db)
         try:
