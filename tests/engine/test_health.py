@@ -202,17 +202,25 @@ def test_p5_thresholds_hand():
     assert loose.alpha == 0.1
 
 
-def test_fractional_scores_threshold_and_solved():
-    # e1: 0.6 > 0.5 ≥ 0.5 → A wins; e2: 0.5 is not > 0.5 → no win. Every cell > 0 → solved.
-    report = benchmark_health(build_matrix(long_frame({"A": [0.6, 0.5], "B": [0.5, 0.4]})))
+def test_fractional_scores_are_numeric_not_thresholded_at_half():
+    # Issue #12 C. Before: fractional scores were cut at 0.5 (A "won" e1 only, since 0.5 is
+    # not > 0.5) and every cell > 0 counted as solved. Now a fractional metric is numeric:
+    # wins compare the scores themselves (A > B on e1 and e2), the noise test is the paired t,
+    # and "solved" needs a declared threshold.
+    matrix = build_matrix(long_frame({"A": [0.6, 0.5], "B": [0.5, 0.4]}))
+    report = benchmark_health(matrix)
     first = report.pairs.iloc[0]
-    assert (first["system_a"], first["wins_a"], first["wins_b"]) == ("A", 1, 0)
-    assert report.no_solve == () and report.solved_by_one.empty
-    strict = benchmark_health(build_matrix(long_frame({"A": [0.6, 0.5], "B": [0.5, 0.4]})),
-                              threshold=0.3)
-    # At 0.3 every cell is above the threshold: no system ever wins alone.
-    assert strict.pairs.iloc[0][["wins_a", "wins_b"]].tolist() == [0, 0]
+    assert (first["system_a"], first["wins_a"], first["wins_b"]) == ("A", 2, 0)
+    assert report.noise_test == "paired-t" and not report.solved_defined
+    assert report.no_solve == () and report.solved_by_one.empty and report.tau_neg is None
+    # differences (0.1, 0.1) are constant: the paired t is infinite, p = 0 → significant
+    assert report.p5_min == pytest.approx(0.1) and math.isnan(report.p5_max)
+    strict = benchmark_health(matrix, threshold=0.3)
+    # at 0.3 every cell is solved (score ≥ 0.3): nothing unsolved, nothing solved by one
+    assert strict.solved_defined and strict.solved_rule == "score ≥ 0.3"
+    assert strict.no_solve == () and strict.solved_by_one.empty and strict.tau_neg == 0
     assert strict.threshold == 0.3
+    assert benchmark_health(matrix, threshold=0.55).solved_by_one["system"].tolist() == ["A"]
 
 
 def test_given_ratings(hand):
@@ -241,11 +249,21 @@ def test_direction_and_range():
     # Lower is better on binary data: 1 − x, so the error indicator [0, 1] becomes [1, 0].
     df = long_frame({"A": [0, 1], "B": [1, 1]})
     report = benchmark_health(build_matrix(df, spec=MetricSpec(higher_is_better=False)))
-    assert report.no_solve == ("e2",)
-    with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        benchmark_health(build_matrix(long_frame({"A": [3.0, 1.0], "B": [0.5, 2.0]})))
+    assert report.no_solve == ("e2",) and report.solved_rule == "score = 0 (lower is better)"
+    # Issue #12 C: scores outside [0, 1] used to be refused; a numeric metric is analysed
+    # in its own units (before: ValueError "health needs scores in [0, 1]").
+    wide = benchmark_health(build_matrix(long_frame({"A": [3.0, 1.0], "B": [0.5, 2.0]})))
+    assert wide.noise_test == "paired-t" and "pass1 units" in wide.units
+    # lower-is-better numeric metric: solved at or below the threshold
+    errors = build_matrix(long_frame({"A": [3.0, 1.0], "B": [0.5, 2.0]}),
+                          spec=MetricSpec(higher_is_better=False))
+    low = benchmark_health(errors, threshold=1.0)
+    assert low.solved_rule == "score ≤ 1 (lower is better)"
+    assert low.solved_by_one.to_dict("list")["example_id"] == ["e1", "e2"]
     with pytest.raises(ValueError, match="alpha and power"):
         benchmark_health(build_matrix(df), power=1.0)
+    with pytest.raises(ValueError, match="threshold: must be a finite number"):
+        benchmark_health(build_matrix(df), threshold=float("nan"))
 
 
 def test_degenerate_single_system_and_example():
@@ -317,6 +335,91 @@ def test_mbpp_plus_suspects_include_the_inspected_errors(arena_frame):
     assert report.suspects["tau"].is_monotonic_increasing
 
 
+# ----------------------------------------------------------------- numeric metrics (#12 C)
+
+TESTS_DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _t_thresholds(x: np.ndarray, alpha: float = 0.05) -> tuple[float, float]:
+    """p5_min / p5_max from scipy.stats.ttest_rel on every ordered pair (reference)."""
+    ia, ja = np.nonzero(~np.eye(len(x), dtype=bool))
+    p = stats.ttest_rel(x[ia], x[ja], axis=1).pvalue
+    gap = np.abs(x[ia].mean(axis=1) - x[ja].mean(axis=1))
+    return float(gap[p < alpha].min()), float(gap[p > alpha].max())
+
+
+def test_chrf_tac2009_noise_is_measured_in_chrf_units():
+    # Issue #12 C worked example: bt-eval TAC2009 ChrF++ (55 systems × 44 topics, scores in
+    # [0, 0.61]). Before: thresholded at 0.5, p5_min = 100 % and p5_max = 0 % (no system
+    # ever "wins" a battle). Now: paired t-tests in ChrF++ units.
+    from engine._readers import read_results
+
+    df = read_results(TESTS_DATA / "bt-eval" / "bt_eval_scores_long.csv.gz")
+    matrix = build_matrix(df, benchmark="TAC2009", metric="Chrfpp")
+    report = benchmark_health(matrix)
+    assert report.noise_test == "paired-t" and report.units.startswith("Chrfpp units")
+    expected = _t_thresholds(matrix.paired_values())  # scipy.stats.ttest_rel, pair by pair
+    assert (report.p5_min, report.p5_max) == (pytest.approx(expected[0], rel=1e-9),
+                                              pytest.approx(expected[1], rel=1e-9))
+    assert 0 < report.p5_min < 0.05 and 0 < report.p5_max < 0.05  # ChrF gaps, not 100 % / 0 %
+    # "solved" has no meaning without a threshold: not reported, and said so
+    out = report.to_dict()
+    assert out["no_solve"] is None and out["solved_by_one"] is None
+    assert out["tau_neg"] is None and out["suspects"] is None
+    assert out["noise_test"] == "paired-t" and "threshold" in out["notes"][0]
+    json.dumps(out, allow_nan=True)
+
+
+def test_alpaca_eval_preference_scale_is_analysed():
+    # Issue #12 C: AlpacaEval 2.0 preferences on a 1–2 scale (60 systems × 805 instructions,
+    # 797 shared) used to be refused ("health needs scores in [0, 1]").
+    from engine._readers import read_results
+
+    path = TESTS_DATA / "alpaca-eval" / "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz"
+    matrix = build_matrix(read_results(path))
+    report = benchmark_health(matrix)
+    assert (report.size, len(report.systems), report.noise_test) == (797, 60, "paired-t")
+    expected = _t_thresholds(matrix.oriented(paired=True))
+    assert report.p5_min == pytest.approx(expected[0], rel=1e-9)
+    assert report.p5_max == pytest.approx(expected[1], rel=1e-9)
+    lo, hi = report.difficulty["bin_low"].iloc[0], report.difficulty["bin_high"].iloc[-1]
+    assert 1.0 <= lo < hi <= 2.0  # the histogram spans the example means, not [0, 1]
+    # with a declared threshold (preference ≥ 1.5: the annotator prefers the system)
+    solved = benchmark_health(matrix, threshold=1.5)
+    assert solved.solved_defined and solved.tau_neg == len(solved.suspects)
+    x = matrix.paired_values()
+    assert len(solved.no_solve) == int(((x >= 1.5).sum(axis=0) == 0).sum())
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(float, st.tuples(st.integers(2, 5), st.integers(3, 12)),
+                  elements=st.floats(-50, 50, allow_nan=False, width=32)))
+def test_numeric_pvalues_match_scipy_ttest_rel(x):
+    if np.unique(x).size < 3:  # nearly constant data: scipy's p-values degenerate differently
+        return
+    rows = {f"s{i}": list(map(float, r)) for i, r in enumerate(x)}
+    matrix = build_matrix(long_frame(rows), spec=MetricSpec(binary=False))
+    report = benchmark_health(matrix)
+    pairs = report.pairs
+    a = pairs["system_a"].str[1:].astype(int).to_numpy()
+    b = pairs["system_b"].str[1:].astype(int).to_numpy()
+    d = x[a] - x[b]
+    varying = d.std(axis=1) > 1e-6 * np.abs(x).max()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = stats.ttest_rel(x[a], x[b], axis=1).pvalue
+    np.testing.assert_allclose(pairs["pvalue"].to_numpy()[varying], expected[varying],
+                               rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(pairs["gap"], np.abs(d.mean(axis=1)), rtol=1e-6, atol=1e-6)
+
+
+def test_binary_metric_ignores_a_threshold(hand):
+    again = benchmark_health(build_matrix(long_frame(HAND)), threshold=0.3)
+    assert again.threshold is None and again.solved_rule == "score = 1"
+    assert again.noise_test == "sign" and again.units.startswith("fraction of examples")
+    assert again.no_solve == hand.no_solve and again.p5_max == hand.p5_max
+
+
 # ----------------------------------------------------------------- command line
 
 
@@ -370,7 +473,9 @@ def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
     from engine.cli._common import main
 
     good = long_frame(HAND)
-    bad = good.assign(metric="bleu", value=good["value"] * 40)  # BLEU-like 0..40 scale
+    # unusable: no example scored by every system (a BLEU-like 0..40 scale is fine since #12)
+    bad = good.assign(metric="bleu", value=good["value"] * 40,
+                      example_id=good["system"] + "-" + good["example_id"])
     path = tmp_path / "r.csv"
     pd.concat([good, bad]).to_csv(path, index=False)
     assert main(["health", str(path), "--format", "json"]) == 0
