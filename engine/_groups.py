@@ -24,7 +24,7 @@ import pandas as pd
 
 __all__ = ["MAX_CLIQUES", "Groups", "TooManyCliquesError", "find_groups", "letter_tokens"]
 
-MAX_CLIQUES = 5_000
+MAX_CLIQUES = 1_000  # listed at most; letters and rank ranges never depend on it
 
 
 class TooManyCliquesError(RuntimeError):
@@ -227,68 +227,69 @@ def _maximal_cliques_in_order(adj: np.ndarray, limit: int) -> tuple[list[np.ndar
     """Up to ``limit`` maximal cliques, grouped by their best-placed member.
 
     Bron–Kerbosch with pivoting, run once per vertex v on its later neighbours
-    with its earlier neighbours excluded (Eppstein, Löffler & Strash 2010), and a
-    shortcut when the candidates already form a clique (one answer, no branching),
-    which is the whole search when the structure is an interval one. Returns the
-    cliques and whether more than ``limit`` exist.
+    with its earlier neighbours excluded (Eppstein, Löffler & Strash 2010), on
+    neighbourhoods stored as Python integers used as bit sets (an intersection
+    is one ``&``, a size one ``bit_count``), with a shortcut when the candidates
+    already form a clique (one answer, no branching). Returns the cliques and
+    whether more than ``limit`` exist.
     """
     n = len(adj)
+    nbr = [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little") for row in adj]
     found: list[np.ndarray] = []
     for v in range(n):
-        later = np.flatnonzero(adj[v, v + 1:]) + v + 1
-        earlier = np.flatnonzero(adj[v, :v])
-        for clique in _bron_kerbosch(adj, v, later, earlier):
+        later = nbr[v] >> (v + 1) << (v + 1)
+        earlier = nbr[v] & ((1 << v) - 1)
+        for clique in _bron_kerbosch(nbr, 1 << v, later, earlier):
             found.append(clique)
             if len(found) > limit:
                 return found[:limit], True
     return found, False
 
 
-@dataclass
-class _Frame:
-    """One Bron–Kerbosch node: clique so far, candidates, excluded, branches left."""
-
-    r: list[int]
-    p: np.ndarray
-    x: np.ndarray
-    branch: np.ndarray
-    at: int = 0
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-def _bron_kerbosch(adj: np.ndarray, v: int, cand: np.ndarray, excl: np.ndarray
-                   ) -> Iterator[np.ndarray]:
-    """Maximal cliques containing v inside v + cand, not extendable by excl (explicit stack)."""
-    stack: list[_Frame] = []
+def _bron_kerbosch(nbr: list[int], r: int, p: int, x: int) -> Iterator[np.ndarray]:
+    """Maximal cliques R ∪ S, S ⊆ P, not extendable by X (explicit stack of bit sets)."""
+    stack: list[list[int]] = []
 
-    def expand(r: list[int], p: np.ndarray, x: np.ndarray) -> np.ndarray | None:
+    def expand(r: int, p: int, x: int) -> int | None:
         """The clique to report at this node, if any; pushes a branching frame otherwise."""
-        if p.size == 0:
-            return np.sort(np.asarray(r)) if x.size == 0 else None
-        sub = adj[np.ix_(p, p)]
-        if sub.sum() == p.size * (p.size - 1):  # candidates form a clique: one answer
-            if x.size and adj[np.ix_(x, p)].all(axis=1).any():
-                return None
-            return np.sort(np.concatenate([np.asarray(r), p]))
-        px = np.concatenate([p, x])
-        pivot = px[int(np.argmax(adj[np.ix_(px, p)].sum(axis=1)))]
-        stack.append(_Frame(r, p, x, p[~adj[pivot, p]]))
+        if p == 0:
+            return r if x == 0 else None
+        in_p = _bits(p)
+        inside = [(p & nbr[u]).bit_count() for u in in_p]
+        if min(inside) == len(in_p) - 1:  # candidates form a clique: one answer
+            return None if any(p & ~nbr[u] == 0 for u in _bits(x)) else r | p
+        outside = [(p & nbr[u]).bit_count() for u in _bits(x)]
+        pivots = in_p + _bits(x)
+        scores = inside + outside
+        pivot = pivots[scores.index(max(scores))]
+        stack.append([r, p, x, p & ~nbr[pivot]])
         return None
 
-    first = expand([v], cand, excl)
+    first = expand(r, p, x)
     if first is not None:
-        yield first
+        yield np.asarray(_bits(first))
     while stack:
         frame = stack[-1]
-        if frame.at == len(frame.branch):
+        r, p, x, branch = frame
+        if branch == 0:
             stack.pop()
             continue
-        w = int(frame.branch[frame.at])
-        frame.at += 1
-        child_p, child_x = frame.p[adj[w, frame.p]], frame.x[adj[w, frame.x]]
-        frame.p, frame.x = frame.p[frame.p != w], np.append(frame.x, w)
-        clique = expand([*frame.r, w], child_p, child_x)
+        w = branch & -branch
+        index = w.bit_length() - 1
+        frame[3] ^= w
+        frame[1], frame[2] = p ^ w, x | w
+        clique = expand(r | w, p & nbr[index], x & nbr[index])
         if clique is not None:
-            yield clique
+            yield np.asarray(_bits(clique))
 
 
 def _maximal_cliques(g: nx.Graph, limit: int) -> list[list[str]]:
