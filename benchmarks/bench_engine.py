@@ -13,15 +13,27 @@ Prints, in one run:
    that indexes the examples, the usual way to write a bootstrap, in the same run;
 4. synthetic binary and numeric matrices of 200 × 5,000 and 500 × 10,000
    (targets ≤ 2 s and ≤ 10 s), each in a fresh process so its peak memory
-   (max RSS, target ≤ 2 GB) is its own.
+   (max RSS, target ≤ 2 GB) is its own;
+5. arena sizes (issue #19): binary and numeric 1,000 systems × 1,000, 10,000 and
+   100,000 examples (plus 250 and 500 systems × 10,000 to fit the growth in
+   systems) through ``engine.leaderboard``, each in a child process that reports
+   its time and peak RSS, next to today's code path in the same run — the
+   groups and kernels of commit 3a29752 loaded from git into a temporary module
+   and patched in — where it finishes within a time limit; then the growth
+   exponents b, c of time ≈ a · k^b · n^c fitted by least squares on the grid.
+
+``--quick`` runs small grids (sections 4 and 5) for a smoke test.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import multiprocessing as mp
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -153,14 +165,142 @@ def _synthetic(quick: bool) -> None:
                   f"  peak {peak:7.0f} MB (target ≤ 2048)  {groups}")
 
 
+# ------------------------------------------------------------------ arena sizes (issue #19)
+
+BEFORE = "3a29752"  # the commit before issue #19's groups and kernels
+
+
+def _load_before(name: str, folder: Path) -> object:
+    """engine/<name>.py as it was at BEFORE, imported as a stand-alone module."""
+    source = subprocess.run(["git", "show", f"{BEFORE}:engine/{name}.py"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout
+    path = folder / f"before{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(f"before{name}", path)
+    assert spec is not None and spec.loader is not None  # a file we just wrote
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while decorating
+    spec.loader.exec_module(module)
+    return module
+
+
+def _use_before() -> None:
+    """Patch today's leaderboard with the groups and kernels of BEFORE."""
+    from engine import _kernels, _leaderboard
+    folder = Path(tempfile.mkdtemp())
+    old_kernels, old_groups = _load_before("_kernels", folder), _load_before("_groups", folder)
+    for name in ("paired_t", "welch_t", "two_proportion_z", "win_matrix"):
+        setattr(_kernels, name, getattr(old_kernels, name))
+    _leaderboard.find_groups = old_groups.find_groups  # type: ignore[attr-defined]
+
+
+def _synthetic_matrix(s: int, e: int, binary: bool) -> ScoreMatrix:
+    """Skill − difficulty + noise, generated a block of systems at a time (no full temporaries)."""
+    rng = np.random.default_rng(0)
+    skill = rng.normal(0, 0.5, size=s)
+    difficulty = rng.normal(0, 1, size=e)
+    values = np.empty((s, e))
+    for start in range(0, s, 50):
+        rows = slice(start, min(start + 50, s))
+        logits = skill[rows, None] - difficulty[None, :] + rng.normal(0, 1, size=(rows.stop - start, e))
+        values[rows] = (logits > 0) if binary else 1 / (1 + np.exp(-logits))
+    systems = tuple(f"system-{i:04d}" for i in range(s))
+    examples = tuple(f"ex-{j:06d}" for j in range(e))
+    return ScoreMatrix("synthetic", "score", systems, examples, values,
+                       np.ones((s, e), dtype=np.uint8), True, binary, "full",
+                       np.ones(e, dtype=bool))
+
+
+def _arena_case(args: tuple[int, int, bool, bool, mp.Queue]) -> None:  # type: ignore[type-arg]
+    s, e, binary, before, queue = args
+    if before:
+        _use_before()
+    m = _synthetic_matrix(s, e, binary)
+    t0 = time.perf_counter()
+    lb = leaderboard(m)
+    dt = time.perf_counter() - t0
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    groups = lb.groups
+    queue.put((dt, peak_mb, getattr(groups, "n_cliques", len(groups.cliques)), groups.complete))
+
+
+def _run_child(s: int, e: int, binary: bool, before: bool, limit: float
+               ) -> tuple[float, float, int, bool] | None:
+    """Time and peak RSS of one leaderboard in a fresh process; None past ``limit`` seconds."""
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_arena_case, args=((s, e, binary, before, queue),))
+    proc.start()
+    try:
+        result: tuple[float, float, int, bool] = queue.get(timeout=limit)
+    except Exception:  # queue.Empty: past the limit (or the child died)
+        proc.kill()
+        proc.join()
+        return None
+    proc.join()
+    return result
+
+
+def _fit_exponents(rows: list[tuple[int, int, float]]) -> tuple[float, float]:
+    """b, c of log t = log a + b log k + c log n (least squares)."""
+    design = np.array([[1.0, np.log(k), np.log(n)] for k, n, _ in rows])
+    coef, *_ = np.linalg.lstsq(design, np.log([t for *_, t in rows]), rcond=None)
+    return float(coef[1]), float(coef[2])
+
+
+def _arena(quick: bool) -> None:
+    if quick:
+        grid = [(100, 1_000), (200, 1_000), (200, 4_000)]
+        before_up_to, limit = 4_000, 60.0
+    else:
+        grid = [(1_000, 1_000), (1_000, 10_000), (1_000, 100_000), (250, 10_000), (500, 10_000)]
+        before_up_to, limit = 10_000, 150.0
+    targets = {(1_000, 1_000): 2.0, (1_000, 10_000): 5.0, (1_000, 100_000): 20.0}
+    print(f"arena sizes through engine.leaderboard (child process each; peak = max RSS; "
+          f"before = {BEFORE}'s groups + kernels, stopped after {limit:g} s, run up to "
+          f"{before_up_to:,} examples):")
+    for binary in (True, False):
+        kind = "binary " if binary else "numeric"
+        timed: list[tuple[int, int, float]] = []
+        for s, e in grid:
+            now = _run_child(s, e, binary, False, 3 * limit)
+            if now is None:
+                print(f"  {kind} {s:5d} × {e:7,d}  did not finish in {3 * limit:g} s")
+                continue
+            dt, peak, n_cliques, complete = now
+            timed.append((s, e, dt))
+            target = targets.get((s, e), 60.0 if (s, e) == (1_000, 100_000) else None)
+            if not binary and (s, e) == (1_000, 100_000):
+                target = 60.0
+            aim = f"(target ≤ {target:g} s)" if target else ""
+            line = (f"  {kind} {s:5d} × {e:7,d}  {dt:7.2f} s {aim:16s} peak {peak:6.0f} MB "
+                    f"(≤ 2048)  {n_cliques} cliques{'' if complete else ' (listing capped)'}")
+            if e <= before_up_to:
+                old = _run_child(s, e, binary, True, limit)
+                line += (f"   before: did not finish in {limit:g} s" if old is None else
+                         f"   before: {old[0]:7.2f} s, peak {old[1]:6.0f} MB "
+                         f"({old[0] / dt:5.1f}× slower)")
+            else:
+                line += "   before: not run (> 3.5 GB at 500 × 100,000)"
+            print(line, flush=True)
+        if len(timed) >= 3:
+            b, c = _fit_exponents(timed)
+            print(f"  {kind} growth: time ∝ k^{b:.2f} · n^{c:.2f} (fit on {len(timed)} cases)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="skip the 500 × 10,000 cases")
+    parser.add_argument("--quick", action="store_true",
+                        help="small grids only (skips the 500 × 10,000 and arena-size cases)")
+    parser.add_argument("--arena-only", action="store_true",
+                        help="run only section 5 (arena sizes)")
     args = parser.parse_args()
-    _eval_arena()
-    _baseline()
-    _bootstrap()
-    _synthetic(args.quick)
+    if not args.arena_only:
+        _eval_arena()
+        _baseline()
+        _bootstrap()
+        _synthetic(args.quick)
+    _arena(args.quick)
 
 
 if __name__ == "__main__":
