@@ -38,7 +38,8 @@ class BootstrapResult:
     columns of ``BOOTSTRAP_COLUMNS``: observed ``mean``; percentile interval of
     the mean ``ci_low``/``ci_high``; observed ``rank``; ``rank_median`` and the
     percentile interval ``rank_low``/``rank_high`` of the bootstrap ranks; and
-    ``p_first``, the share of resamples in which the system ranks first.
+    ``p_first``, the share of resamples in which the system ranks first (a tie for
+    first between k systems counts 1/k for each, so the column sums to 1).
     """
 
     summary: pd.DataFrame
@@ -109,6 +110,14 @@ def _unpaired_means(values: np.ndarray, n_resamples: int, rng: np.random.Generat
     return np.vstack(out)
 
 
+def _share_first(ranks: np.ndarray) -> np.ndarray:
+    """P(first) per system: a resample where k systems tie for first gives each 1/k, so
+    the shares sum to 1 over systems (counting each tied system fully would exceed 1)."""
+    first = ranks == 1
+    per_resample = np.maximum(first.sum(axis=1, keepdims=True), 1)
+    return np.asarray((first / per_resample).mean(axis=0), dtype=float)
+
+
 def _ranks(quality: np.ndarray) -> np.ndarray:
     """Rank 1 = largest quality, per row; ties share the best rank (as the leaderboard)."""
     ranks: np.ndarray = stats.rankdata(-quality, method="min", axis=-1).astype(np.int64)
@@ -127,7 +136,7 @@ def _summary(matrix: ScoreMatrix, raw: np.ndarray, means: np.ndarray, ranks: np.
         "system": list(matrix.systems), "mean": observed, "ci_low": low, "ci_high": high,
         "rank": _ranks(quality), "rank_median": rank_median.astype(np.int64),
         "rank_low": rank_low.astype(np.int64), "rank_high": rank_high.astype(np.int64),
-        "p_first": (ranks == 1).mean(axis=0),
+        "p_first": _share_first(ranks),
     })
     return table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
 

@@ -11,7 +11,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from . import _kernels as k
+from ._additive import additive_fit, missing_by_difficulty
 from ._groups import Groups, find_groups
 from ._matrix import ScoreMatrix, orient
 from ._options import TestOptions, resolve
@@ -79,14 +79,76 @@ def _confidence_intervals(values: np.ndarray, binary: bool, level: float
     return mean, mean - half, mean + half, n
 
 
-def _battle_ratings(matrix: ScoreMatrix, wins: np.ndarray | None, anchor: str | None
+def _estimates(matrix: ScoreMatrix, level: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """Each system's estimate and interval at ``level``, on equal footing.
+
+    Every system scored every example (or none shares any): the mean, with a Wilson
+    (binary) or t interval. Partial overlap: the adjusted mean of the additive
+    system + example model (:mod:`engine._additive`), with a t interval from the
+    spread of the system's difficulty-adjusted scores, so that a system scored only
+    on easy examples is not ranked above one scored on all.
+    """
+    if matrix.pairing != "partial":
+        mean, low, high, n = _confidence_intervals(matrix.values, matrix.binary, level)
+        return mean, low, high, n, []
+    fit = additive_fit(matrix.values)
+    mean, low, high, n = _confidence_intervals(fit.adjusted, False, level)
+    notes = ["Not every system scored every example: the estimates are adjusted means "
+             "(system + example difficulty model), each system's predicted mean over all "
+             f"{matrix.n_examples} examples, so systems are compared on equal footing."]
+    for s, shift, p in missing_by_difficulty(matrix.values, fit.example_effect):
+        kind = "easier" if shift > 0 else "harder"
+        notes.append(f"{matrix.systems[s]} lacks examples that are {kind} than the ones it has "
+                     f"(Mann–Whitney p = {p:.2g}): its missing examples are not missing at random.")
+    return fit.adjusted_mean, low - mean + fit.adjusted_mean, high - mean + fit.adjusted_mean, \
+        n, notes
+
+
+def _snap(quality: np.ndarray) -> np.ndarray:
+    """Estimates equal up to float noise (1e-9 of their largest size) made exactly equal, so
+    ties (rank, group order) do not depend on the order the rows came in."""
+    finite = quality[np.isfinite(quality)]
+    scale = max(float(np.abs(finite).max()) if finite.size else 1.0, 1e-300)
+    return np.asarray(np.round(quality / scale, 9) * scale, dtype=float)
+
+
+def _ranks(quality: np.ndarray) -> np.ndarray:
+    """Rank 1 = best; tied estimates share the best rank."""
+    return pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy()
+
+
+def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
+    """The pair table groups are built from: every pair, untested ones "not shown to differ".
+
+    With ``compare="first"`` or ``"successive"`` most pairs are never tested; a pair
+    that was not tested has not been shown to differ, so it joins the groups (never
+    splits them) and widens the rank ranges.
+    """
+    if pw.compare == "all":
+        return pw.table, []
+    names = list(pw.systems)
+    ia, ja = np.triu_indices(len(names), k=1)
+    tested = {frozenset(p) for p in zip(pw.table["system_a"], pw.table["system_b"], strict=True)}
+    extra = pd.DataFrame([{"system_a": names[i], "system_b": names[j], "significant": False,
+                           "a_better": False} for i, j in zip(ia, ja, strict=True)
+                          if frozenset((names[i], names[j])) not in tested])
+    note = (f"Only the {len(pw.table)} pair(s) of compare={pw.compare!r} were tested; the other "
+            f"{len(extra)} pair(s) count as not shown to differ in the groups and rank ranges.")
+    table = pd.concat([pw.table, extra], ignore_index=True) if len(extra) else pw.table
+    return table, [note] if len(extra) else []
+
+
+def _battle_ratings(matrix: ScoreMatrix, pw: PairwiseResult, anchor: str | None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str | None]:
+    """Win rate, Bradley–Terry and Elo from each pair's battles on the examples it shares."""
     s = matrix.n_systems
-    if wins is None:
+    wins, ties = pw.wins, pw.ties
+    if wins is None or ties is None or not (wins + wins.T + ties)[~np.eye(s, dtype=bool)].any():
         nan = np.full(s, np.nan)
-        return nan, nan, nan, "No example is shared by all systems, so win rate and " \
+        return nan, nan, nan, "No example is shared by any two systems, so win rate and " \
                               "Bradley–Terry ratings (which need paired battles) are not shown."
-    bt = bradley_terry(wins, matrix.n_common)
+    bt = bradley_terry(wins, wins + wins.T + ties)
     anchor_index = matrix.systems.index(anchor) if anchor is not None else None
     note = None
     if bt.prior:
@@ -131,10 +193,15 @@ def leaderboard(
 
     Notes
     -----
-    Means and intervals use every example a system has; tests, win rates and
-    Bradley–Terry use the examples shared by all systems when paired. Binary
-    intervals are Wilson score intervals; numeric ones are t intervals
-    mean ± t_{n-1, 1-α/2} · s / √n.
+    When every system scored every example, estimates are means with Wilson
+    (binary) or t intervals mean ± t_{n-1, 1-α/2} · s / √n. Under partial overlap
+    they are adjusted means of the additive system + example model (predicted
+    means over all examples) with t intervals, so order, estimate, interval and
+    rank range agree. Tests, win rates and Bradley–Terry use each pair's own
+    shared examples. Rank range: best = 1 + systems significantly better, worst =
+    systems not significantly worse (untested pairs count as not shown to
+    differ); it always holds the row's rank. The all-pairs leaderboard is
+    two-sided.
 
     References
     ----------
@@ -151,30 +218,41 @@ def leaderboard(
     opts = resolve(options, overrides)
     if anchor is not None and anchor not in matrix.systems:
         raise ValueError(f"anchor: system {anchor!r} is not on this leaderboard")
+    if opts.compare == "all" and opts.alternative != "two-sided":
+        raise ValueError(f"alternative: a ranked leaderboard of all pairs tests both directions "
+                         f"(two-sided); got {opts.alternative!r}. One-sided tests are for "
+                         "systems ordered before looking: use compare='first' or 'successive'")
     pw = pairwise_tests(matrix, opts, order=order)
     if order is not None:
         matrix = matrix.subset(list(order))
-    mean, low, high, n = _confidence_intervals(matrix.values, matrix.binary, opts.confidence)
-    quality = orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
-    groups = find_groups(matrix.systems, quality.tolist(), pw.table, min_size=min_clique_size)
-    wins = pw.wins
-    if wins is None and matrix.n_common > 0:
-        wins = k.win_matrix(matrix.oriented(paired=True))
-    win_rate, strength, elo, bt_note = _battle_ratings(matrix, wins, anchor)
+    notes = list(pw.notes)
+    mean, low, high, n, estimate_note = _estimates(matrix, opts.confidence)
+    notes += estimate_note
+    quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))
+    pairs, groups_note = _pairs_for_groups(pw)
+    notes += groups_note
+    groups = find_groups(matrix.systems, quality.tolist(), pairs, min_size=min_clique_size)
+    win_rate, strength, elo, bt_note = _battle_ratings(matrix, pw, anchor)
+    rank = _ranks(quality)
+    rank_low = np.array([groups.rank_low[s] for s in matrix.systems])
+    rank_high = np.array([groups.rank_high[s] for s in matrix.systems])
+    outside = (rank < rank_low) | (rank > rank_high)
+    if outside.any():
+        # a test on a pair's shared examples can disagree with the adjusted estimates;
+        # the range is widened so that it always holds the row's own rank
+        names = ", ".join(np.asarray(matrix.systems)[outside][:5])
+        notes.append(f"Rank range widened to include the rank of {names}: the order of the "
+                     "estimates and a significant test on the examples a pair shares disagree.")
+        rank_low, rank_high = np.minimum(rank_low, rank), np.maximum(rank_high, rank)
     table = pd.DataFrame({
         "system": list(matrix.systems),
-        "rank": pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy(),
-        "rank_low": [groups.rank_low[s] for s in matrix.systems],
-        "rank_high": [groups.rank_high[s] for s in matrix.systems],
+        "rank": rank, "rank_low": rank_low, "rank_high": rank_high,
         "group": [groups.letters[s] for s in matrix.systems],
         "mean": mean, "ci_low": low, "ci_high": high, "n": n.astype(int),
         "runs": matrix.runs.max(axis=1).astype(int),
         "win_rate": win_rate, "bt_strength": strength, "elo": elo,
     })
-    table = table.assign(_q=quality).sort_values(["rank", "_q", "system"],
-                                                   ascending=[True, False, True])
-    table = table.drop(columns="_q").reset_index(drop=True)
-    notes = list(pw.notes)
+    table = table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
     if bt_note:
         notes.append(bt_note)
     if not groups.complete:

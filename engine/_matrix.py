@@ -260,9 +260,7 @@ def build_matrix(
     counts = np.bincount(flat, minlength=shape[0] * shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
         values = np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
-    values = values.reshape(shape)
-    # Float noise such as 0.30000000000000004 from averaged runs should not break binary detection.
-    values = np.where(np.isclose(values, np.round(values), atol=1e-12), np.round(values), values)
+    values = values.reshape(shape)  # never rounded: binary means exactly 0 or 1 (or declared)
     if spec is None:
         spec = df.attrs.get("metric_specs", {}).get(met, MetricSpec())
     return _make(bench, met, tuple(map(str, systems)), tuple(map(str, examples)),

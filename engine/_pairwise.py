@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
 from . import _kernels as k
+from . import _overlap as ov
 from ._matrix import ScoreMatrix, orient
+from ._multitest import adjust_pvalues
 from ._options import EFFECT_THRESHOLDS, TestOptions, resolve
+from ._overlap import MIN_PAIRED_OVERLAP
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
@@ -28,8 +30,9 @@ _UNPAIRED_TESTS = ("t", "z", "permutation")
 _EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
                  "wilcoxon": "paired_d", "sign": "paired_d", "permutation": "none"}
 TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
-                 "effect_size", "effect_name", "mean_a", "mean_b", "diff", "n", "wins_a",
-                 "wins_b", "significant", "a_better")
+                 "effect_size", "effect_name", "criterion_effect", "criterion_effect_name",
+                 "mean_a", "mean_b", "diff", "difference", "ci_low", "ci_high", "n", "paired",
+                 "wins_a", "wins_b", "significant", "a_better")
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,9 @@ class PairwiseResult:
     options: TestOptions
     notes: tuple[str, ...] = field(default=())
     wins: np.ndarray | None = field(default=None, repr=False)
-    """Example battles ``wins[i, j]`` on the paired examples (None when unpaired)."""
+    """Example battles: ``wins[i, j]`` = examples (that i and j share) where i scores higher."""
+    ties: np.ndarray | None = field(default=None, repr=False)
+    """``ties[i, j]`` = examples that i and j share where they score the same."""
 
     # The options that made the table, by name (read-only views of ``options``).
     @property
@@ -98,31 +103,64 @@ class PairwiseResult:
         return self.table[self.table["significant"]]
 
 
-def _choose(matrix: ScoreMatrix, test: str, paired: bool | None) -> tuple[bool, str, str]:
-    """Decide pairing and test (seed paper, Table 1) and say why."""
-    if paired is None:
-        why_pair = ("every system scored the same examples" if matrix.pairing == "full" else
-                    f"paired on the {matrix.n_common} examples every system has"
-                    if matrix.can_pair else "fewer than 2 examples are shared by all systems")
-    else:
-        why_pair = "pairing chosen by the user"
-    paired = matrix.use_paired(paired, what="test")
+@dataclass(frozen=True)
+class _Plan:
+    """Which pairs are paired, which test runs on each kind, and why (said in the output)."""
+
+    paired_rows: np.ndarray
+    paired_test: str
+    unpaired_test: str
+    reason: str
+
+
+def _pairing(matrix: ScoreMatrix, shared: np.ndarray, paired: bool | None) -> tuple[np.ndarray, str]:
+    """Per pair: paired or not. Every pair is paired on the examples *it* shares."""
+    if paired is False:
+        return np.zeros(len(shared), dtype=bool), "unpaired, as chosen"
+    if paired is True:
+        few = shared < 2
+        if few.any():
+            raise ValueError(f"paired: {int(few.sum())} pair(s) share fewer than 2 examples, so "
+                             "a paired test is impossible for them; use paired=None (automatic) "
+                             "or paired=False")
+        return np.ones(len(shared), dtype=bool), "paired, as chosen"
+    if matrix.pairing == "full":
+        if matrix.n_examples >= 2:
+            return np.ones(len(shared), dtype=bool), "every system scored the same examples"
+        return np.zeros(len(shared), dtype=bool), "fewer than 2 examples"
+    rows = shared >= MIN_PAIRED_OVERLAP
+    if rows.all():
+        return rows, "each pair paired on the examples it shares"
+    if not rows.any():
+        return rows, (f"no pair shares {MIN_PAIRED_OVERLAP} examples, so pairs are tested unpaired"
+                      if shared.max(initial=0) >= 2 else
+                      "fewer than 2 examples are shared by any pair: unpaired")
+    return rows, (f"each pair paired on the examples it shares; {int((~rows).sum())} pair(s) "
+                  f"sharing fewer than {MIN_PAIRED_OVERLAP} examples tested unpaired")
+
+
+def _choose(matrix: ScoreMatrix, test: str, rows: np.ndarray, why: str) -> _Plan:
+    """Decide the test of paired and of unpaired pairs (seed paper, Table 1) and say why."""
     binary = matrix.binary
+    design = "paired" if rows.all() else "unpaired" if not rows.any() else "partly paired"
+    kind = f"{design} {'binary (0/1)' if binary else 'numeric'}"
     if test == "auto":
-        test = ("mcnemar" if binary else "paired-t") if paired else ("z" if binary else "t")
-        kind = "binary (0/1)" if binary else "numeric"
-        reason = f"{'paired' if paired else 'unpaired'} {kind} scores ({why_pair}) → {test}"
-    else:
-        allowed = _PAIRED_TESTS if paired else _UNPAIRED_TESTS
-        if test not in allowed:
-            raise ValueError(f"test: {test!r} needs {'unpaired' if paired else 'paired'} data "
-                             f"but the comparison is {'paired' if paired else 'unpaired'}; "
-                             f"choose one of {', '.join(allowed)}")
-        if test in ("mcnemar", "z") and not binary:
-            raise ValueError(f"test: {test!r} needs binary (0/1) scores; this metric has other "
-                             "values (use 'paired-t' or 't')")
-        reason = f"{test} chosen by the user ({why_pair})"
-    return paired, test, reason
+        paired_test, unpaired_test = ("mcnemar", "z") if binary else ("paired-t", "t")
+        shown = ", ".join(t for t, used in ((paired_test, rows.any()), (unpaired_test,
+                                                                           (~rows).any())) if used)
+        return _Plan(rows, paired_test, unpaired_test, f"{kind} scores ({why}) → {shown}")
+    needs = "paired" if test in _PAIRED_TESTS and test != "permutation" else \
+        "unpaired" if test in _UNPAIRED_TESTS and test != "permutation" else "either"
+    if (needs == "paired" and not rows.all()) or (needs == "unpaired" and rows.any()):
+        have = "paired" if rows.all() else "unpaired" if not rows.any() else "partly paired"
+        allowed = _PAIRED_TESTS if rows.all() else _UNPAIRED_TESTS if not rows.any() else \
+            ("permutation",)
+        raise ValueError(f"test: {test!r} needs {needs} data but the comparison is {have}; "
+                         f"choose one of {', '.join(allowed)} (or set paired)")
+    if test in ("mcnemar", "z") and not binary:
+        raise ValueError(f"test: {test!r} needs binary (0/1) scores; this metric has other "
+                         "values (use 'paired-t' or 't')")
+    return _Plan(rows, test, test, f"{test} chosen by the user ({why})")
 
 
 def _pairs(n: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
@@ -170,55 +208,241 @@ def _unpaired_permutation(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alterna
     return out
 
 
-def _statistics(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, test: str, paired: bool,
-                alternative: str, n_resamples: int, rng: np.random.Generator
-                ) -> tuple[k.PairStats, np.ndarray]:
-    """Run ``test`` on oriented scores; returns the pair statistics and the win matrix."""
-    binary = bool(((x == 0.0) | (x == 1.0)).all()) if paired else False
-    wins = k.win_matrix(x, binary=binary) if paired else np.zeros((len(x), len(x)), dtype=np.int64)
-    if test == "t":
-        return k.welch_t(x, ia, ja, alternative), wins
-    if test == "z":
-        return k.two_proportion_z(x, ia, ja, alternative), wins
-    if test == "permutation" and not paired:
-        p = _unpaired_permutation(x, ia, ja, alternative, n_resamples, rng)
-        nan = np.full(len(ia), np.nan)
-        return k.PairStats(nan, p, nan, nan), wins
-    base = k.paired_t(x, ia, ja, alternative)  # its effect size (d_z) serves every paired test
+@dataclass(frozen=True)
+class _Computed:
+    """Everything computed per pair before the multiplicity adjustment."""
+
+    stats: k.PairStats
+    n: np.ndarray
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    sd_diff: np.ndarray
+    crit_effect: np.ndarray
+    crit_name: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+
+
+def _shared_means(raw: np.ndarray, ia: np.ndarray, ja: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair, on the examples it shares: n, both means, both SDs (raw units)."""
+    has = ~np.isnan(raw)
+    mask = has.astype(float)
+    counts = has.sum(axis=1)
+    centre = np.where(has, raw, 0.0).sum(axis=1) / np.maximum(counts, 1)
+    c = np.where(has, raw - centre[:, None], 0.0)
+    n = (mask @ mask.T)[ia, ja]
+    sums, squares = c @ mask.T, (c * c) @ mask.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ma, mb = sums[ia, ja] / n, sums[ja, ia] / n
+        va = np.maximum(squares[ia, ja] - n * ma**2, 0.0) / (n - 1)
+        vb = np.maximum(squares[ja, ia] - n * mb**2, 0.0) / (n - 1)
+    return n, ma + centre[ia], mb + centre[ja], np.sqrt(va), np.sqrt(vb)
+
+
+def _own_means(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    has = ~np.isnan(raw)
+    counts = has.sum(axis=1)
+    return counts, np.where(has, raw, 0.0).sum(axis=1) / np.maximum(counts, 1)
+
+
+def _exact_constant_difference(p: np.ndarray, mean_diff: np.ndarray, sd: np.ndarray,
+                               n: np.ndarray, alternative: str) -> np.ndarray:
+    """A non-zero difference with zero variance: the exact sign-flip p-value, not 0.
+
+    Under the null every sign pattern of the n differences is equally likely; a constant
+    difference is the single most extreme pattern in its direction (and its mirror the
+    most extreme in the other), so p = 2^(1-n) two-sided and 2^-n one-sided
+    (Fisher's exact randomisation test; it never reaches 0 for finite n).
+    """
+    constant = (sd == 0) & (mean_diff != 0) & (n >= 1)
+    with np.errstate(over="ignore"):
+        one_side = np.exp2(-n.astype(float))
+    if alternative == "two-sided":
+        exact = np.minimum(1.0, 2.0 * one_side)
+    elif alternative == "greater":
+        exact = np.where(mean_diff > 0, one_side, 1.0)
+    else:
+        exact = np.where(mean_diff < 0, one_side, 1.0)
+    return np.where(constant, exact, p)
+
+
+def _paired_stats(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, full: bool, test: str,
+                  alternative: str, n_resamples: int, rng: np.random.Generator,
+                  wins: np.ndarray) -> tuple[k.PairStats, np.ndarray, np.ndarray]:
+    """``test`` on every pair's shared examples of oriented scores; also mean and SD of d.
+
+    The paired t (whose d_z serves every paired test) comes from one Gram matrix when
+    every system has every example, else from the per-pair sums of :mod:`engine._overlap`.
+    """
+    base, mean_d, sd_d, n = ov.masked_paired_t(ov.overlap(x), ia, ja, alternative)
     if test == "paired-t":
-        return base, wins
+        p = _exact_constant_difference(base.pvalue, mean_d, sd_d, n, alternative)
+        return k.PairStats(base.statistic, p, base.effect_size, base.df), mean_d, sd_d
     nan = np.full(len(ia), np.nan)
     wa, wb = wins[ia, ja].astype(float), wins[ja, ia].astype(float)
     if test in ("mcnemar", "sign"):
         stat = np.minimum(wa, wb)  # statsmodels' exact McNemar reports min(b, c)
-        return k.PairStats(stat, k.exact_sign_pvalues(wa, wb, alternative), base.effect_size,
-                           nan), wins
-    diffs = x[ia] - x[ja]
-    if test == "wilcoxon":
-        stat, p = _wilcoxon(diffs, alternative)
-        return k.PairStats(stat, p, base.effect_size, nan), wins
-    p = k.sign_flip_permutation(diffs, alternative, n_resamples, rng)
-    return k.PairStats(diffs.mean(axis=1), p, nan, nan), wins
+        return (k.PairStats(stat, k.exact_sign_pvalues(wa, wb, alternative), base.effect_size,
+                            nan), mean_d, sd_d)
+    stat, p = np.zeros(len(ia)), np.ones(len(ia))
+    for rows, diffs in _difference_blocks(x, ia, ja, full):
+        if test == "wilcoxon":
+            stat[rows], p[rows] = _wilcoxon(diffs, alternative)
+        else:
+            p[rows] = k.sign_flip_permutation(diffs, alternative, n_resamples, rng)
+            stat[rows] = diffs.mean(axis=1)
+    effect = base.effect_size if test == "wilcoxon" else nan
+    return k.PairStats(stat, p, effect, nan), mean_d, sd_d
+
+
+def _difference_blocks(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, full: bool
+                       ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Paired differences as (rows, diffs) blocks: one block when every system has every
+    example, else one per pair (each on the examples that pair shares)."""
+    if full:
+        return [(np.arange(len(ia)), x[ia] - x[ja])]
+    out = []
+    for row, (i, j) in enumerate(zip(ia, ja, strict=True)):
+        shared = ~np.isnan(x[i]) & ~np.isnan(x[j])
+        if shared.sum() >= 1:
+            out.append((np.array([row]), (x[i, shared] - x[j, shared])[None, :]))
+    return out
+
+
+def _unpaired_stats(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, test: str, alternative: str,
+                    n_resamples: int, rng: np.random.Generator) -> k.PairStats:
+    if test == "t":
+        return k.welch_t(x, ia, ja, alternative)
+    if test == "z":
+        return k.two_proportion_z(x, ia, ja, alternative)
+    nan = np.full(len(ia), np.nan)
+    return k.PairStats(nan, _unpaired_permutation(x, ia, ja, alternative, n_resamples, rng),
+                       nan, nan)
+
+
+def _cohen_h(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Cohen's h = 2 asin √p_a − 2 asin √p_b (Cohen 1988, ch. 6)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(2 * np.arcsin(np.sqrt(np.clip(pa, 0, 1)))
+                          - 2 * np.arcsin(np.sqrt(np.clip(pb, 0, 1))))
+
+
+def _statistics(matrix: ScoreMatrix, plan: _Plan, ia: np.ndarray, ja: np.ndarray,
+                opts: TestOptions) -> _Computed:
+    """Run the planned tests on oriented scores: paired rows on their shared examples,
+    unpaired rows on each system's own examples."""
+    full = matrix.pairing == "full"
+    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
+    rows = plan.paired_rows
+    if full:
+        wins = k.win_matrix(x, binary=matrix.binary)
+        ties = matrix.n_examples - wins - wins.T
+    else:
+        wins, ties = ov.masked_wins(x)
+    rng = opts.rng()
+    sel = np.flatnonzero(rows)
+    stat, p, eff, df = (np.full(len(ia), np.nan) for _ in range(4))
+    sd_diff = np.full(len(ia), np.nan)
+    if sel.size:
+        ps, _, sd_d = _paired_stats(x, ia[sel], ja[sel], full, plan.paired_test,
+                                    opts.alternative, opts.n_resamples, rng, wins)
+        stat[sel], p[sel], eff[sel], df[sel], sd_diff[sel] = (ps.statistic, ps.pvalue,
+                                                              ps.effect_size, ps.df, sd_d)
+    other = np.flatnonzero(~rows)
+    if other.size:
+        us = _unpaired_stats(x, ia[other], ja[other], plan.unpaired_test, opts.alternative,
+                             opts.n_resamples, rng)
+        stat[other], p[other], eff[other], df[other] = us.statistic, us.pvalue, us.effect_size, us.df
+    # means in the metric's units: on the shared examples for paired pairs, own examples else
+    n_sh, ma_sh, mb_sh, sa_sh, sb_sh = _shared_means(matrix.values, ia, ja)
+    counts, own = _own_means(matrix.values)
+    n = np.where(rows, n_sh, counts[ia] + counts[ja]).astype(np.int64)
+    mean_a, mean_b = np.where(rows, ma_sh, own[ia]), np.where(rows, mb_sh, own[ja])
+    crit, crit_name = _criterion_effect(matrix, rows, mean_a, mean_b, sa_sh, sb_sh, eff)
+    return _Computed(k.PairStats(stat, p, eff, df), n, mean_a, mean_b, sd_diff, crit, crit_name,
+                     wins, ties)
+
+
+def _criterion_effect(matrix: ScoreMatrix, rows: np.ndarray, mean_a: np.ndarray,
+                      mean_b: np.ndarray, sd_a: np.ndarray, sd_b: np.ndarray, eff: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """The effect size the small/medium/large criterion applies to, on which Cohen's
+    conventions are defined: Cohen's h of the two proportions for binary scores, d_av
+    (mean difference over the average SD; Cumming 2012) for paired numeric scores, and
+    Cohen's d with the pooled SD for unpaired numeric scores. Positive = system_a better."""
+    sign = 1.0 if matrix.higher_is_better else -1.0
+    if matrix.binary:
+        pa = mean_a if matrix.higher_is_better else 1.0 - mean_a
+        pb = mean_b if matrix.higher_is_better else 1.0 - mean_b
+        return _cohen_h(pa, pb), np.full(len(rows), "cohen_h", dtype=object)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_av = k._safe_ratio(sign * (mean_a - mean_b), (sd_a + sd_b) / 2.0)
+    effect = np.where(rows, d_av, eff)
+    names = np.where(rows, "d_av", "cohen_d").astype(object)
+    return np.asarray(effect, dtype=float), names
 
 
 def _adjust(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
     if correction == "none" or len(p) == 0:
         return np.asarray(p, dtype=float).copy()
-    with np.errstate(divide="ignore", invalid="ignore"):  # p = 1 makes Šidák take log(0)
-        adjusted = multipletests(p, alpha=alpha, method=correction)[1]
+    adjusted = adjust_pvalues(p, method=correction, alpha=alpha)
     return np.asarray(np.maximum(adjusted, p), dtype=float)  # guard against float round-down
 
 
 def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternative: str,
                  alpha: float) -> np.ndarray:
+    """Significant = adjusted p < alpha; an effect-size criterion adds a minimum |effect|
+    on top (it never makes a pair significant that the test does not)."""
+    by_test = np.asarray(p_adj < alpha)
     if criterion == "pvalue":
-        return np.asarray(p_adj < alpha)
+        return by_test
     thr = EFFECT_THRESHOLDS[criterion]
-    if alternative == "greater":
-        return np.asarray(effect >= thr)
-    if alternative == "less":
-        return np.asarray(effect <= -thr)
-    return np.asarray(np.abs(effect) >= thr)
+    with np.errstate(invalid="ignore"):
+        if alternative == "greater":
+            big = effect >= thr
+        elif alternative == "less":
+            big = effect <= -thr
+        else:
+            big = np.abs(effect) >= thr
+    return by_test & np.asarray(big)
+
+
+def _difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: _Computed, alpha: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Interval at 1 - alpha of ``difference`` (metric units, positive = system_a better).
+
+    Paired numeric: t interval of the mean difference; paired binary: Newcombe's score
+    interval for paired proportions; unpaired numeric: Welch's; unpaired binary:
+    Newcombe's hybrid score interval. See :mod:`engine._intervals`.
+    """
+    from . import _intervals as iv
+
+    rows = table["paired"].to_numpy(bool)
+    n = table["n"].to_numpy(float)
+    low, high = np.full(len(table), np.nan), np.full(len(table), np.nan)
+    diff = table["difference"].to_numpy(float)
+    if matrix.binary:
+        wa, wb = table["wins_a"].to_numpy(float), table["wins_b"].to_numpy(float)
+        p_low, p_high = iv.paired_binary_ci(wa, wb, n, alpha=alpha)
+        own_n, own_mean = _own_means(matrix.values)
+        ia = table["system_a"].map({s: i for i, s in enumerate(matrix.systems)}).to_numpy(int)
+        ja = table["system_b"].map({s: i for i, s in enumerate(matrix.systems)}).to_numpy(int)
+        pa = own_mean if matrix.higher_is_better else 1.0 - own_mean
+        u_low, u_high = iv.newcombe_unpaired_ci(pa[ia] * own_n[ia], own_n[ia],
+                                                pa[ja] * own_n[ja], own_n[ja], alpha=alpha)
+        low, high = np.where(rows, p_low, u_low), np.where(rows, p_high, u_high)
+    else:
+        p_low, p_high = iv.paired_numeric_ci(diff, c.sd_diff, n, alpha=alpha)
+        counts, _ = _own_means(matrix.values)
+        var = np.nanvar(matrix.values, axis=1, ddof=1) if matrix.n_examples > 1 else \
+            np.full(matrix.n_systems, np.nan)
+        idx = {s: i for i, s in enumerate(matrix.systems)}
+        ia = table["system_a"].map(idx).to_numpy(int)
+        ja = table["system_b"].map(idx).to_numpy(int)
+        u_low, u_high = iv.welch_ci(diff, var[ia], counts[ia], var[ja], counts[ja], alpha=alpha)
+        low, high = np.where(rows, p_low, u_low), np.where(rows, p_high, u_high)
+    return low, high
 
 
 def pairwise_tests(
@@ -287,55 +511,64 @@ def pairwise_tests(
         matrix = matrix.subset(list(order))
     if matrix.n_systems < 2:
         raise ValueError(f"matrix: at least 2 systems are needed to compare; got {matrix.n_systems}")
-    is_paired, test, reason = _choose(matrix, opts.test, opts.paired)
-    x = matrix.oriented(paired=is_paired)
     ia, ja = _pairs(matrix.n_systems, opts.compare)
-    res, wins = _statistics(x, ia, ja, test, is_paired, opts.alternative, opts.n_resamples,
-                            opts.rng())
-    p_adj = _adjust(res.pvalue, opts.correction, opts.alpha)
-    raw = matrix.paired_values() if is_paired else matrix.values
-    table = _table(matrix, raw, x, ia, ja, test, res, p_adj, wins, is_paired)
-    table["significant"] = _significant(p_adj, res.effect_size, opts.criterion,
+    shared = (ov.overlap_counts(matrix.values)[ia, ja] if matrix.pairing != "full"
+              else np.full(len(ia), matrix.n_examples))
+    rows, why = _pairing(matrix, shared, opts.paired)
+    plan = _choose(matrix, opts.test, rows, why)
+    computed = _statistics(matrix, plan, ia, ja, opts)
+    p_adj = _adjust(computed.stats.pvalue, opts.correction, opts.alpha)
+    table = _table(matrix, ia, ja, plan, computed, p_adj)
+    table["significant"] = _significant(p_adj, computed.crit_effect, opts.criterion,
                                         opts.alternative, opts.alpha)
-    notes = _notes(matrix, is_paired)
+    low, high = _difference_ci(matrix, table, computed, opts.alpha)
+    table["ci_low"], table["ci_high"] = low, high
+    test = plan.paired_test if rows.any() else plan.unpaired_test
     return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
-                          matrix.metric, test, is_paired, reason, opts, notes,
-                          wins if is_paired else None)
+                          matrix.metric, test, bool(rows.all()), plan.reason, opts,
+                          _notes(matrix, rows, shared), computed.wins, computed.ties)
 
 
-def _table(matrix: ScoreMatrix, raw: np.ndarray, x: np.ndarray, ia: np.ndarray, ja: np.ndarray,
-           test: str, res: k.PairStats, p_adj: np.ndarray, wins: np.ndarray,
-           paired: bool) -> pd.DataFrame:
+def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: _Plan, c: _Computed,
+           p_adj: np.ndarray) -> pd.DataFrame:
     names = np.asarray(matrix.systems, dtype=object)
-    has = ~np.isnan(raw)
-    counts = has.sum(axis=1)
-    means = np.where(has, raw, 0.0).sum(axis=1) / np.maximum(counts, 1)
-    oriented_means = orient(means, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
-    n = np.full(len(ia), x.shape[1]) if paired else counts[ia] + counts[ja]
-    direction = np.sign(oriented_means[ia] - oriented_means[ja])
-    if test in ("mcnemar", "sign"):
-        direction = np.sign(wins[ia, ja] - wins[ja, ia])
+    rows = plan.paired_rows
+    tests = np.where(rows, plan.paired_test, plan.unpaired_test).astype(object)
+    sign = 1.0 if matrix.higher_is_better else -1.0
+    difference = sign * (c.mean_a - c.mean_b)  # in the metric's units, positive = a better
+    direction = np.sign(difference)
+    by_wins = np.isin(tests, ("mcnemar", "sign"))
+    direction = np.where(by_wins, np.sign(c.wins[ia, ja] - c.wins[ja, ia]), direction)
+    zeros = np.zeros(len(ia), dtype=np.int64)
     return pd.DataFrame({
-        "system_a": names[ia], "system_b": names[ja], "test": test,
-        "statistic": res.statistic, "df": res.df, "pvalue": res.pvalue, "pvalue_adj": p_adj,
-        "effect_size": res.effect_size, "effect_name": _EFFECT_NAMES[test],
-        "mean_a": means[ia], "mean_b": means[ja], "diff": means[ia] - means[ja],
-        "n": n.astype(np.int64),
-        "wins_a": wins[ia, ja] if paired else np.zeros(len(ia), dtype=np.int64),
-        "wins_b": wins[ja, ia] if paired else np.zeros(len(ia), dtype=np.int64),
+        "system_a": names[ia], "system_b": names[ja], "test": tests,
+        "statistic": c.stats.statistic, "df": c.stats.df, "pvalue": c.stats.pvalue,
+        "pvalue_adj": p_adj, "effect_size": c.stats.effect_size,
+        "effect_name": [_EFFECT_NAMES[t] for t in tests],
+        "criterion_effect": c.crit_effect, "criterion_effect_name": c.crit_name,
+        "mean_a": c.mean_a, "mean_b": c.mean_b, "diff": c.mean_a - c.mean_b,
+        "difference": difference, "n": c.n, "paired": rows,
+        "wins_a": np.where(rows, c.wins[ia, ja], zeros),
+        "wins_b": np.where(rows, c.wins[ja, ia], zeros),
         "a_better": direction > 0,
     })
 
 
-def _notes(matrix: ScoreMatrix, paired: bool) -> tuple[str, ...]:
+def _notes(matrix: ScoreMatrix, rows: np.ndarray, shared: np.ndarray) -> tuple[str, ...]:
     notes = []
-    if paired and matrix.pairing != "full":
-        lost = {s: n for s, n in matrix.dropped_when_paired().items() if n}
-        listed = ", ".join(f"{s}: {n}" for s, n in list(lost.items())[:10])
-        notes.append(f"Paired on the {matrix.n_common} of {matrix.n_examples} examples that every "
-                     f"system has; examples left out per system — {listed}"
-                     + (" …" if len(lost) > 10 else ""))
-    if not paired and matrix.pairing != "none":
+    if matrix.pairing == "partial" and rows.any():
+        counts = (~np.isnan(matrix.values)).sum(axis=1)
+        short = {s: matrix.n_examples - int(n) for s, n in zip(matrix.systems, counts, strict=True)
+                 if n < matrix.n_examples}
+        listed = ", ".join(f"{s}: {n}" for s, n in list(short.items())[:10])
+        notes.append(f"Not every system scored every example, so each pair is paired on the "
+                     f"examples it shares (n per pair: {int(shared[rows].min())}–"
+                     f"{int(shared[rows].max())}); examples missing per system — {listed}"
+                     + (" …" if len(short) > 10 else ""))
+    if (~rows).any() and matrix.pairing == "partial" and rows.any():
+        notes.append(f"{int((~rows).sum())} pair(s) share fewer than {MIN_PAIRED_OVERLAP} "
+                     "examples and were tested unpaired, on each system's own examples.")
+    if not rows.any() and matrix.pairing != "none":
         notes.append("Unpaired tests on data that shares examples: paired tests are usually "
                      "more powerful.")
     return tuple(notes)

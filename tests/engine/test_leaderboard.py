@@ -70,7 +70,12 @@ def test_wilson_reference_value() -> None:
 def test_t_interval_for_numeric(alpha: float) -> None:
     rng = np.random.default_rng(2)
     scores = {s: list(rng.normal(i, 1 + i, size=7 + 3 * i).round(3)) for i, s in enumerate("ABC")}
-    lb = leaderboard(_matrix(scores), alpha=alpha).table.set_index("system")
+    # each system on its own examples (no pairing): the estimate is the plain mean
+    x = np.full((3, 30), np.nan)
+    x[0, :7], x[1, 7:17], x[2, 17:] = scores["A"], scores["B"], scores["C"]
+    m = ScoreMatrix.from_array(x, systems=list(scores), benchmark="b", metric="m")
+    assert m.pairing == "none"
+    lb = leaderboard(m, alpha=alpha).table.set_index("system")
     for s, vals in scores.items():
         v = np.asarray(vals)
         # scipy.stats.t.interval(confidence, df, loc, scale) with scale = s / √n
@@ -155,12 +160,15 @@ def test_unpaired_leaderboard_has_no_battle_ratings() -> None:
 def test_notes_for_partial_pairing_and_bt_prior() -> None:
     scores = {"A": [1, 1, 1, 1, np.nan], "B": [0, 0, 0, 0, 1]}
     lb = leaderboard(_matrix(scores))
-    assert lb.paired
-    assert any("Paired on the 4 of 5 examples" in n for n in lb.notes)
+    assert not lb.paired  # 4 shared examples < MIN_PAIRED_OVERLAP: tested unpaired
+    assert any("Unpaired tests on data that shares examples" in n for n in lb.notes)
+    assert any("adjusted means" in n for n in lb.notes)
     assert any("Bradley–Terry: some system never wins" in n for n in lb.notes)
-    # means use every example a system has; battles use the shared ones
+    # battles use the examples each pair shares; B's estimate is on equal footing with A's:
+    # the additive model compares them on the 4 shared examples (A 1, B 0 on each)
     t = lb.table.set_index("system")
-    assert t.loc["B", "n"] == 5 and t.loc["B", "mean"] == pytest.approx(0.2)
+    assert t.loc["B", "n"] == 5
+    assert t.loc["A", "mean"] - t.loc["B", "mean"] == pytest.approx(1.0)
     assert t.loc["A", "win_rate"] == 1.0
 
 

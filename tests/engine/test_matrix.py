@@ -70,16 +70,27 @@ def test_averaged_runs_that_are_whole_stay_binary() -> None:
     np.testing.assert_array_equal(m.values, [[1, 0], [0, 1]])
 
 
-def test_float_noise_of_averaged_runs_is_rounded_away() -> None:
-    # (1.1 + 1.3 + 0.6) / 3 is 1.0000000000000002 in float64 (checked with numpy's
-    # bincount, the summation build_matrix uses): the cell must be exactly 1.
+def test_values_are_never_altered() -> None:
+    # (1.1 + 1.3 + 0.6) / 3 is 1.0000000000000002 in float64 (numpy's bincount, the summation
+    # build_matrix uses): the mean of runs is kept as computed, and it is not a 0/1 score.
     df = _long([
         ("b", "A", "e1", "m", 1.1, 0), ("b", "A", "e1", "m", 1.3, 1), ("b", "A", "e1", "m", 0.6, 2),
         ("b", "B", "e1", "m", 0, 0),
     ], run=True)
     m = build_matrix(df)
-    assert m.values[0, 0] == 1.0
-    assert m.binary
+    assert m.values[0, 0] == (1.1 + 1.3 + 0.6) / 3
+    assert not m.binary
+
+
+@pytest.mark.parametrize("value", [123456.7, 1234.005, 99.9995, 1.000004, 0.999996, 0.999992])
+def test_values_close_to_integers_are_kept(value: float) -> None:
+    """Issue #12's examples: np.isclose at its default rtol (1e-5) used to snap these to
+    integers (123456.7 → 123457, 0.999996 → 1), changing scores and faking binary metrics."""
+    m = ScoreMatrix.from_array([[value, 0.0], [0.0, 1.0]])
+    assert m.values[0, 0] == value
+    assert not m.binary
+    df = _long([("b", "A", "e1", "m", value, 0), ("b", "B", "e1", "m", 0.0, 0)], run=True)
+    assert build_matrix(df).values[0, 0] == value and not build_matrix(df).binary
 
 
 def test_numeric_modality() -> None:

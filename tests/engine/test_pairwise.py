@@ -200,25 +200,39 @@ def test_lower_is_better_flips_direction_not_means() -> None:
     assert (row["wins_a"], row["wins_b"]) == (3, 0) and row["a_better"]
 
 
-def test_partial_overlap_pairs_on_common_examples_and_says_so() -> None:
-    rows = {"A": [1, 0, 1, 1, 0, 1], "B": [0, 0, 1, 1, 1, 0]}
+def test_partial_overlap_pairs_on_the_pairs_own_examples_and_says_so() -> None:
+    # 12 shared examples (≥ MIN_PAIRED_OVERLAP = 10), plus 2 only A has and 1 only B has
+    rows = {"A": [1, 0, 1, 1, 0, 1] * 2, "B": [0, 0, 1, 1, 1, 0] * 2}
     df = pd.DataFrame(
-        [("b", s, f"e{i}", "m", v) for s, vals in rows.items() for i, v in enumerate(vals)]
+        [("b", s, f"e{i:02d}", "m", v) for s, vals in rows.items() for i, v in enumerate(vals)]
         + [("b", "A", "extra1", "m", 1), ("b", "A", "extra2", "m", 0), ("b", "B", "extra3", "m", 1)],
         columns=["benchmark", "system", "example_id", "metric", "value"])
     m = build_matrix(validate_long(df))
     res = pairwise_tests(m)
     row = _one(res)
-    assert res.paired and res.test == "mcnemar"
-    assert "paired on the 6 examples every system has" in res.reason
-    assert row["n"] == 6
-    assert (row["wins_a"], row["wins_b"]) == (2, 1)
-    assert res.notes and "Paired on the 6 of 9 examples" in res.notes[0]
-    assert "A: 2" in res.notes[0] and "B: 1" in res.notes[0]
+    assert res.paired and res.test == "mcnemar" and row["paired"]
+    assert "each pair paired on the examples it shares" in res.reason
+    assert row["n"] == 12
+    assert (row["wins_a"], row["wins_b"]) == (4, 2)
+    assert res.notes and "n per pair: 12–12" in res.notes[0]
+    assert "A: 1" in res.notes[0] and "B: 2" in res.notes[0]  # examples each system lacks
     # the user may switch to unpaired: every example of each system is used
     un = pairwise_tests(m, paired=False)
-    assert un.test == "z" and _one(un)["n"] == 8 + 7
-    assert un.wins is None
+    assert un.test == "z" and _one(un)["n"] == 14 + 13 and not _one(un)["paired"]
+
+
+def test_pairs_sharing_few_examples_are_tested_unpaired() -> None:
+    # A and B share 12 examples; C shares only 2 with each: no paired t with 1 df
+    a, b = [1.0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], [2.0, 2, 4, 4, 6, 6, 8, 8, 10, 9, 12, 13]
+    c = [5.0, 7.0] + [np.nan] * 10
+    res = pairwise_tests(ScoreMatrix.from_array({"A": a, "B": b, "C": c}))
+    t = res.table.set_index(["system_a", "system_b"])
+    assert t.loc[("A", "B"), "paired"] and t.loc[("A", "B"), "test"] == "paired-t"
+    assert t.loc[("A", "B"), "n"] == 12
+    for pair in (("A", "C"), ("B", "C")):
+        assert not t.loc[pair, "paired"] and t.loc[pair, "test"] == "t"
+        assert t.loc[pair, "n"] == 12 + 2  # each system's own examples
+    assert any("share fewer than 10" in n for n in res.notes)
 
 
 def test_forcing_paired_without_overlap_is_an_error() -> None:
@@ -252,7 +266,9 @@ def test_effect_size_criterion() -> None:
     # sleep: paired d_z = -1.2846 (large); Welch's pooled d = -0.832 (large), p = 0.079
     m = _matrix({"g1": SLEEP_1, "g2": SLEEP_2})
     un = pairwise_tests(m, paired=False, criterion="large")
-    assert bool(_one(un)["significant"])  # |d| ≥ 0.8 although p > 0.05
+    # |d| ≥ 0.8 but p > 0.05: an effect size alone never makes a pair significant
+    assert not bool(_one(un)["significant"])
+    assert _one(un)["criterion_effect_name"] == "cohen_d"
     assert not bool(_one(pairwise_tests(m, paired=False))["significant"])
     # one-sided: the effect must point in the alternative's direction
     assert not bool(_one(pairwise_tests(m, alternative="greater", criterion="small"))["significant"])
@@ -316,16 +332,18 @@ def test_identical_columns_binary_and_unpaired() -> None:
 
 
 def test_constant_difference_paired_t() -> None:
-    # zero-variance, non-zero difference → statistic ±inf, p = 0 in its direction, effect ±inf
+    # zero-variance, non-zero difference → statistic ±inf, effect ±inf, and the exact
+    # sign-flip p-value: the constant pattern is 1 of 2^n equally likely sign patterns,
+    # so p = 2^(1-n) two-sided (0.125 for n = 4) and 2^-n one-sided, never 0
     a, b = [2.0, 3.0, 4.5, 1.5], [1.0, 2.0, 3.5, 0.5]
     m = _matrix({"A": a, "B": b})
     row = _one(pairwise_tests(m))
-    assert row["statistic"] == math.inf and row["pvalue"] == 0.0 and row["effect_size"] == math.inf
-    assert row["significant"] and row["a_better"]
-    assert _one(pairwise_tests(m, alternative="greater"))["pvalue"] == 0.0
+    assert row["statistic"] == math.inf and row["pvalue"] == 0.125 and row["effect_size"] == math.inf
+    assert not row["significant"] and row["a_better"]
+    assert _one(pairwise_tests(m, alternative="greater"))["pvalue"] == 0.0625
     assert _one(pairwise_tests(m, alternative="less"))["pvalue"] == 1.0
     flipped = _one(pairwise_tests(_matrix({"A": b, "B": a})))
-    assert flipped["statistic"] == -math.inf and flipped["pvalue"] == 0.0
+    assert flipped["statistic"] == -math.inf and flipped["pvalue"] == 0.125
 
 
 def test_constant_difference_is_robust_to_rounding() -> None:
@@ -333,7 +351,7 @@ def test_constant_difference_is_robust_to_rounding() -> None:
     # the Gram-matrix variance is rounding noise and must count as zero.
     a = np.array([0.3, 1.1, 2.7, 5.3, 0.9])
     row = _one(pairwise_tests(_matrix({"A": a + 0.1, "B": a})))
-    assert row["statistic"] == math.inf and row["pvalue"] == 0.0
+    assert row["statistic"] == math.inf and row["pvalue"] == 2.0 ** (1 - 5)  # exact, n = 5
 
 
 def test_constant_samples_welch() -> None:
