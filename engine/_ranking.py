@@ -9,6 +9,7 @@ all resamples at once (one batched Newton iteration for every resample).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -531,7 +532,9 @@ def bt_bootstrap(
     elo = _elo_rows(strength, anchor)
     rate = win_rates(wins)
     q = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
-    with np.errstate(invalid="ignore"):
+    with warnings.catch_warnings():
+        # a system without a decisive battle has no win rate in any resample: NaN limits
+        warnings.simplefilter("ignore", RuntimeWarning)
         bounds = [np.nanquantile(v[1:], q, axis=0) if v[1:].size else np.full((2, s), np.nan)
                   for v in (strength, elo, rate)]
     return BTIntervals(strength[0], bounds[0][0], bounds[0][1], elo[0], bounds[1][0],
