@@ -11,106 +11,201 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ._ab import ABResult, compare_ab
     from ._across import ACROSS_VALUES, MetricsTable, pairs_across_metrics
+    from ._additive import AdditiveFit, additive_fit
+    from ._aggregate import aggregate_metric
     from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
     from ._contract import (
-        KEY_COLUMNS,
-        REQUIRED_COLUMNS,
         DataContractError,
+        KEY_COLUMNS,
         MetricSpec,
+        MetricSpecs,
         Problem,
+        REQUIRED_COLUMNS,
+        spec_for,
         validate_long,
     )
     from ._describe import BOX_COLUMNS, BoxStats, box_stats
+    from ._elo import Battles, SequentialRatings, battles_from_scores, sequential_elo, sequential_trueskill
+    from ._friedman import Friedman, friedman, friedman_of
     from ._groups import Groups, TooManyCliquesError, find_groups
     from ._health import HealthReport, benchmark_health
+    from ._hmp import HMPResult, harmonic_mean_p
+    from ._intervals import (
+        newcombe_paired_ci,
+        newcombe_unpaired_ci,
+        paired_binary_ci,
+        paired_numeric_ci,
+        welch_ci,
+        wilson_ci,
+    )
     from ._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
+    from ._limits import Limits
     from ._matrix import ScoreMatrix, build_matrix, orient
+    from ._mechanisms import (
+        CORE_MECHANISMS,
+        Davidson,
+        Mechanisms,
+        PBeats,
+        davidson,
+        kendall_tau_matrix,
+        mechanisms,
+        p_beats,
+    )
+    from ._meta import MetaResult, fixed_effect, standardized_means
+    from ._multitest import adjust_pvalues
     from ._options import (
         ALTERNATIVES,
+        Alternative,
         COMPARISONS,
         CORRECTIONS,
         CRITERIA,
+        Comparison,
+        Correction,
+        Criterion,
         EFFECT_THRESHOLDS,
         TESTS,
+        Test,
         TestOptions,
     )
+    from ._overall import Overall, overall, pairs_across
+    from ._overlap import MIN_PAIRED_OVERLAP
     from ._pairwise import PairwiseResult, pairwise_tests
+    from ._parse_worker import parse_isolated
+    from ._power import PowerResult, PowerScenario, power, simulate_power
+    from ._rank_intervals import RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of
     from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
     from ._readers import metric_specs_of, read_results, read_results_bytes, split_metadata
+    from ._runs import PairRunTest, RunsPairwise, pair_run_test, run_cube, runs_pairwise
+    from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, ResultsStore, UploadReport, open_store
 
-#: public name → the module that defines it
-_HOMES: dict[str, str] = {
-    **dict.fromkeys(("ACROSS_VALUES", "MetricsTable", "pairs_across_metrics"), "._across"),
-    **dict.fromkeys(("BOOTSTRAP_COLUMNS", "BootstrapResult", "bootstrap_ranks"), "._bootstrap"),
-    **dict.fromkeys(("KEY_COLUMNS", "REQUIRED_COLUMNS", "DataContractError", "MetricSpec",
-                     "Problem", "validate_long"), "._contract"),
-    **dict.fromkeys(("BOX_COLUMNS", "BoxStats", "box_stats"), "._describe"),
-    **dict.fromkeys(("Groups", "TooManyCliquesError", "find_groups"), "._groups"),
-    **dict.fromkeys(("HealthReport", "benchmark_health"), "._health"),
-    **dict.fromkeys(("LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"), "._leaderboard"),
-    **dict.fromkeys(("ScoreMatrix", "build_matrix", "orient"), "._matrix"),
-    **dict.fromkeys(("ALTERNATIVES", "COMPARISONS", "CORRECTIONS", "CRITERIA",
-                     "EFFECT_THRESHOLDS", "TESTS", "TestOptions"), "._options"),
-    **dict.fromkeys(("PairwiseResult", "pairwise_tests"), "._pairwise"),
-    **dict.fromkeys(("BradleyTerry", "bradley_terry", "elo_scale", "win_rates"), "._ranking"),
-    **dict.fromkeys(("metric_specs_of", "read_results", "read_results_bytes",
-                     "split_metadata"), "._readers"),
-    **dict.fromkeys(("ConflictError", "ResultsStore", "UploadReport", "open_store"), ".store"),
+#: module → the public names it defines
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "._ab": (
+        "ABResult", "compare_ab",
+    ),
+    "._across": (
+        "ACROSS_VALUES", "MetricsTable", "pairs_across_metrics",
+    ),
+    "._additive": (
+        "AdditiveFit", "additive_fit",
+    ),
+    "._aggregate": (
+        "aggregate_metric",
+    ),
+    "._bootstrap": (
+        "BOOTSTRAP_COLUMNS", "BootstrapResult", "bootstrap_ranks",
+    ),
+    "._contract": (
+        "DataContractError", "KEY_COLUMNS", "MetricSpec", "MetricSpecs", "Problem", "REQUIRED_COLUMNS",
+        "spec_for", "validate_long",
+    ),
+    "._describe": (
+        "BOX_COLUMNS", "BoxStats", "box_stats",
+    ),
+    "._elo": (
+        "Battles", "SequentialRatings", "battles_from_scores", "sequential_elo", "sequential_trueskill",
+    ),
+    "._friedman": (
+        "Friedman", "friedman", "friedman_of",
+    ),
+    "._groups": (
+        "Groups", "TooManyCliquesError", "find_groups",
+    ),
+    "._health": (
+        "HealthReport", "benchmark_health",
+    ),
+    "._hmp": (
+        "HMPResult", "harmonic_mean_p",
+    ),
+    "._intervals": (
+        "newcombe_paired_ci", "newcombe_unpaired_ci", "paired_binary_ci", "paired_numeric_ci",
+        "welch_ci", "wilson_ci",
+    ),
+    "._leaderboard": (
+        "LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard",
+    ),
+    "._limits": (
+        "Limits",
+    ),
+    "._matrix": (
+        "ScoreMatrix", "build_matrix", "orient",
+    ),
+    "._mechanisms": (
+        "CORE_MECHANISMS", "Davidson", "Mechanisms", "PBeats", "davidson", "kendall_tau_matrix",
+        "mechanisms", "p_beats",
+    ),
+    "._meta": (
+        "MetaResult", "fixed_effect", "standardized_means",
+    ),
+    "._multitest": (
+        "adjust_pvalues",
+    ),
+    "._options": (
+        "ALTERNATIVES", "Alternative", "COMPARISONS", "CORRECTIONS", "CRITERIA", "Comparison",
+        "Correction", "Criterion", "EFFECT_THRESHOLDS", "TESTS", "Test", "TestOptions",
+    ),
+    "._overall": (
+        "Overall", "overall", "pairs_across",
+    ),
+    "._overlap": (
+        "MIN_PAIRED_OVERLAP",
+    ),
+    "._pairwise": (
+        "PairwiseResult", "pairwise_tests",
+    ),
+    "._parse_worker": (
+        "parse_isolated",
+    ),
+    "._power": (
+        "PowerResult", "PowerScenario", "power", "simulate_power",
+    ),
+    "._rank_intervals": (
+        "RANK_INTERVAL_COLUMNS", "RankIntervals", "rank_intervals", "rank_intervals_of",
+    ),
+    "._ranking": (
+        "BradleyTerry", "bradley_terry", "elo_scale", "win_rates",
+    ),
+    "._readers": (
+        "metric_specs_of", "read_results", "read_results_bytes", "split_metadata",
+    ),
+    "._runs": (
+        "PairRunTest", "RunsPairwise", "pair_run_test", "run_cube", "runs_pairwise",
+    ),
+    ".harness": (
+        "HARNESS_FORMATS", "HarnessImport", "detect_format", "read_harness",
+    ),
+    ".store": (
+        "ConflictError", "ResultsStore", "UploadReport", "open_store",
+    ),
 }
+#: public name → the module that defines it
+_HOMES: dict[str, str] = {name: home for home, names in _EXPORTS.items() for name in names}
 
 __all__ = [
-    "ACROSS_VALUES",
-    "ALTERNATIVES",
-    "BOOTSTRAP_COLUMNS",
-    "BOX_COLUMNS",
-    "BootstrapResult",
-    "BoxStats",
-    "BradleyTerry",
-    "COMPARISONS",
-    "CORRECTIONS",
-    "CRITERIA",
-    "ConflictError",
-    "DataContractError",
-    "EFFECT_THRESHOLDS",
-    "Groups",
-    "HealthReport",
-    "KEY_COLUMNS",
-    "LEADERBOARD_COLUMNS",
-    "Leaderboard",
-    "MetricSpec",
-    "MetricsTable",
-    "PairwiseResult",
-    "Problem",
-    "REQUIRED_COLUMNS",
-    "ResultsStore",
-    "ScoreMatrix",
-    "TESTS",
-    "TestOptions",
-    "TooManyCliquesError",
-    "UploadReport",
-    "benchmark_health",
-    "bootstrap_ranks",
-    "box_stats",
-    "bradley_terry",
-    "build_matrix",
-    "elo_scale",
-    "find_groups",
-    "leaderboard",
-    "metric_specs_of",
-    "open_store",
-    "orient",
-    "pairs_across_metrics",
-    "pairwise_tests",
-    "read_results",
-    "read_results_bytes",
-    "split_metadata",
-    "validate_long",
-    "win_rates",
+    "ABResult", "ACROSS_VALUES", "ALTERNATIVES", "AdditiveFit", "Alternative", "BOOTSTRAP_COLUMNS",
+    "BOX_COLUMNS", "Battles", "BootstrapResult", "BoxStats", "BradleyTerry", "COMPARISONS",
+    "CORE_MECHANISMS", "CORRECTIONS", "CRITERIA", "Comparison", "ConflictError", "Correction",
+    "Criterion", "DataContractError", "Davidson", "EFFECT_THRESHOLDS", "Friedman", "Groups",
+    "HARNESS_FORMATS", "HMPResult", "HarnessImport", "HealthReport", "KEY_COLUMNS",
+    "LEADERBOARD_COLUMNS", "Leaderboard", "Limits", "MIN_PAIRED_OVERLAP", "Mechanisms", "MetaResult",
+    "MetricSpec", "MetricSpecs", "MetricsTable", "Overall", "PBeats", "PairRunTest", "PairwiseResult",
+    "PowerResult", "PowerScenario", "Problem", "RANK_INTERVAL_COLUMNS", "REQUIRED_COLUMNS",
+    "RankIntervals", "ResultsStore", "RunsPairwise", "ScoreMatrix", "SequentialRatings", "TESTS",
+    "Test", "TestOptions", "TooManyCliquesError", "UploadReport", "additive_fit", "adjust_pvalues",
+    "aggregate_metric", "battles_from_scores", "benchmark_health", "bootstrap_ranks", "box_stats",
+    "bradley_terry", "build_matrix", "compare_ab", "davidson", "detect_format", "elo_scale",
+    "find_groups", "fixed_effect", "friedman", "friedman_of", "harmonic_mean_p", "kendall_tau_matrix",
+    "leaderboard", "mechanisms", "metric_specs_of", "newcombe_paired_ci", "newcombe_unpaired_ci",
+    "open_store", "orient", "overall", "p_beats", "pair_run_test", "paired_binary_ci",
+    "paired_numeric_ci", "pairs_across", "pairs_across_metrics", "pairwise_tests", "parse_isolated",
+    "power", "rank_intervals", "rank_intervals_of", "read_harness", "read_results",
+    "read_results_bytes", "run_cube", "runs_pairwise", "sequential_elo", "sequential_trueskill",
+    "simulate_power", "spec_for", "split_metadata", "standardized_means", "validate_long", "welch_ci",
+    "wilson_ci", "win_rates",
 ]
-
-
 
 
 def __getattr__(name: str) -> Any:
