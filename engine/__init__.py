@@ -17,12 +17,12 @@ if TYPE_CHECKING:
     from ._aggregate import aggregate_metric
     from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
     from ._contract import (
-        DataContractError,
         KEY_COLUMNS,
+        REQUIRED_COLUMNS,
+        DataContractError,
         MetricSpec,
         MetricSpecs,
         Problem,
-        REQUIRED_COLUMNS,
         spec_for,
         validate_long,
     )
@@ -57,15 +57,15 @@ if TYPE_CHECKING:
     from ._multitest import adjust_pvalues
     from ._options import (
         ALTERNATIVES,
-        Alternative,
         COMPARISONS,
         CORRECTIONS,
         CRITERIA,
+        EFFECT_THRESHOLDS,
+        TESTS,
+        Alternative,
         Comparison,
         Correction,
         Criterion,
-        EFFECT_THRESHOLDS,
-        TESTS,
         Test,
         TestOptions,
     )
