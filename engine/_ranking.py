@@ -456,6 +456,21 @@ def _elo_rows(strength: np.ndarray, anchor: int | None) -> np.ndarray:
     return np.asarray(r - shift[..., None] + 1000.0, dtype=float)
 
 
+def _fit_resamples(x: np.ndarray, weights: np.ndarray, ties: str, prior: float, tol: float,
+                   max_iter: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strengths, win rates and convergence of every weighting, in chunks of resamples so
+    that the (chunk, S, S) battle arrays stay below ``_BLOCK_CELLS`` cells."""
+    s = x.shape[0]
+    chunk = max(1, _BLOCK_CELLS // (s * s))
+    parts = []
+    for start in range(0, len(weights), chunk):
+        wins, tied = _weighted_battles(x, weights[start:start + chunk])
+        fit = _newton(_battles(wins, tied, ties, prior)[0], tol, max_iter)
+        parts.append((_strengths(fit.theta), win_rates(wins), fit.converged))
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
 def bt_bootstrap(
     x: np.ndarray, *, n_resamples: int = 200, confidence: float = 0.95, ties: str = "half",
     rng: np.random.Generator | int | None = None, anchor: int | None = None,
@@ -520,17 +535,14 @@ def bt_bootstrap(
     counts = generator.multinomial(e, np.full(e, 1.0 / e), size=n_resamples) if e else \
         np.zeros((n_resamples, 0))
     weights = np.vstack([np.ones((1, e)), counts.astype(float)])
-    wins, tied = _weighted_battles(values, weights)
     if s <= 1:
         one = np.ones(s)
         return BTIntervals(one, one, one, one * 1000.0, one * 1000.0, one * 1000.0,
                            *(np.full(s, np.nan),) * 3, True, 0, 0.0, n_resamples, confidence,
                            tie_model, anchor)
-    battles, used = _battles(wins, tied, tie_model, prior)
-    fit = _newton(battles, tol, max_iter)
-    strength = _strengths(fit.theta)
+    strength, rate, converged = _fit_resamples(values, weights, tie_model, prior, tol, max_iter)
+    used = _battles(*_weighted_battles(values, weights[:1]), tie_model, prior)[1]
     elo = _elo_rows(strength, anchor)
-    rate = win_rates(wins)
     q = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
     with warnings.catch_warnings():
         # a system without a decisive battle has no win rate in any resample: NaN limits
@@ -538,8 +550,8 @@ def bt_bootstrap(
         bounds = [np.nanquantile(v[1:], q, axis=0) if v[1:].size else np.full((2, s), np.nan)
                   for v in (strength, elo, rate)]
     return BTIntervals(strength[0], bounds[0][0], bounds[0][1], elo[0], bounds[1][0],
-                       bounds[1][1], rate[0], bounds[2][0], bounds[2][1], bool(fit.converged[0]),
-                       int((~fit.converged[1:]).sum()), float(used[0]), n_resamples, confidence,
+                       bounds[1][1], rate[0], bounds[2][0], bounds[2][1], bool(converged[0]),
+                       int((~converged[1:]).sum()), float(used[0]), n_resamples, confidence,
                        tie_model, anchor)
 
 

@@ -363,3 +363,15 @@ def test_bootstrap_relabelling_and_example_order(data: st.DataObject) -> None:
     cols = np.asarray(data.draw(st.permutations(range(e))))
     np.testing.assert_allclose(bt_bootstrap(x[:, cols], n_resamples=1, rng=0).strength,
                                res.strength, rtol=1e-7, atol=1e-12)
+
+
+def test_bootstrap_in_chunks_equals_all_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Many systems are fitted in chunks of resamples (memory bound); the answer is the same.
+    import engine._ranking as ranking
+
+    x = np.random.default_rng(0).integers(0, 3, size=(6, 20)).astype(float)
+    whole = bt_bootstrap(x, n_resamples=30, rng=1)
+    monkeypatch.setattr(ranking, "_BLOCK_CELLS", 40)  # one resample per chunk
+    chunked = bt_bootstrap(x, n_resamples=30, rng=1)
+    np.testing.assert_allclose(chunked.strength_low, whole.strength_low, rtol=1e-10)
+    np.testing.assert_allclose(chunked.win_rate_high, whole.win_rate_high, rtol=1e-10)
