@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ._contract import KEY_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
+from ._limits import Limits
 from ._formats import (
     benchmark_from_name,
     canonical_names,
@@ -217,6 +218,8 @@ def read_results(
     name: str | None = None,
     fmt: str | None = None,
     metrics: Mapping[str, MetricSpec] | None = None,
+    limits: Limits | None = None,
+    isolated: bool = False,
 ) -> pd.DataFrame:
     """Read a results file into the validated canonical long table.
 
@@ -233,6 +236,11 @@ def read_results(
     metrics : mapping of metric name → :class:`MetricSpec`, optional
         Declared direction/modality. In a wide file the declared names choose the
         metric columns. A metric declared binary with other values than 0/1 is rejected.
+    limits : Limits, optional
+        Upload limits (bytes after decompression, rows, systems, metrics, benchmarks,
+        nesting depth), checked before anything heavy runs; default ``Limits()``.
+    isolated : bool
+        Parse in a child process with a memory cap (for servers).
 
     Returns
     -------
@@ -248,13 +256,26 @@ def read_results(
     """
     label = source_name(source, name)
     data = read_bytes(source, name=name)
-    return read_results_bytes(data, label=label, fmt=fmt, metrics=metrics)
+    return read_results_bytes(data, label=label, fmt=fmt, metrics=metrics, limits=limits,
+                              isolated=isolated)
 
 
 def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
-                       metrics: Mapping[str, MetricSpec] | None = None) -> pd.DataFrame:
-    """:func:`read_results` for bytes already in memory (``label`` names the file)."""
-    frame = frame_from_bytes(data, label, fmt)
+                       metrics: Mapping[str, MetricSpec] | None = None,
+                       limits: Limits | None = None, isolated: bool = False) -> pd.DataFrame:
+    """:func:`read_results` for bytes already in memory (``label`` names the file).
+
+    ``limits`` bounds bytes, rows, systems, metrics, benchmarks and nesting depth
+    (default :class:`engine.Limits`); ``isolated`` parses in a child process with a
+    memory cap (:func:`engine.parse_isolated`), so that a crash in a native parser
+    cannot take a server down.
+    """
+    if isolated:
+        from ._parse_worker import parse_isolated
+
+        frame = parse_isolated(data, label, fmt=fmt, limits=limits)
+    else:
+        frame = frame_from_bytes(data, label, fmt, limits=limits)
     out, specs = _to_long(frame, label, metrics)
     out.attrs["metric_specs"] = specs
     return out
