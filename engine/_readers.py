@@ -30,7 +30,6 @@ import numpy as np
 import pandas as pd
 
 from ._contract import KEY_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
-from ._limits import Limits
 from ._formats import (
     benchmark_from_name,
     canonical_names,
@@ -38,6 +37,7 @@ from ._formats import (
     read_bytes,
     source_name,
 )
+from ._limits import Limits
 
 __all__ = ["read_bytes", "read_results", "split_metadata", "metric_specs_of"]
 
