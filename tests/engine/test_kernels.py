@@ -141,10 +141,10 @@ def test_row_moments_match_numpy_with_missing_values(monkeypatch: pytest.MonkeyP
 
 @pytest.mark.parametrize("kind", ["continuous", "binary"])
 def test_working_memory_is_bounded(kind: str) -> None:
-    # 80 systems × 60,000 examples = 38 MB of float64: no step may allocate a copy of it
+    # 60 systems × 150,000 examples = 72 MB of float64: no step may allocate a copy of it
     # (before: a centred copy in paired_t, a 60 MB integer-code copy in win_matrix, …)
-    x = _scores(np.random.default_rng(4), kind, 80, 60_000)
-    ia, ja = np.triu_indices(80, k=1)
+    x = _scores(np.random.default_rng(4), kind, 60, 150_000)
+    ia, ja = np.triu_indices(60, k=1)
     tracemalloc.start()
     try:
         k.win_matrix(x)
@@ -153,4 +153,4 @@ def test_working_memory_is_bounded(kind: str) -> None:
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 0.75 * x.nbytes, peak / 1e6  # blocks of 2e6 cells: about 35 MB
+    assert peak < 0.5 * x.nbytes, peak / 1e6  # blocks of 2e6 cells: about 34 MB, any input size
