@@ -16,18 +16,20 @@ from ._groups import Groups, find_groups
 from ._matrix import ScoreMatrix, orient
 from ._options import TestOptions, resolve
 from ._pairwise import PairwiseResult, pairwise_tests
-from ._ranking import bradley_terry, elo_scale, win_rates
+from ._ranking import bradley_terry, bt_bootstrap, elo_scale, win_rates
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 
 LEADERBOARD_COLUMNS = ("system", "rank", "rank_low", "rank_high", "group", "mean", "ci_low",
-                       "ci_high", "n", "runs", "win_rate", "bt_strength", "elo")
+                       "ci_high", "n", "runs", "win_rate", "bt_strength", "elo", "bt_low",
+                       "bt_high", "elo_low", "elo_high", "win_rate_low", "win_rate_high")
 
 
 @dataclass(frozen=True)
 class Leaderboard:
     """A ranked table with significance groups, plus everything that produced it.
 
+    ``converged`` says whether the Bradley–Terry fit converged (None: nothing to fit).
     ``table`` columns: system, rank (1 = best mean; ties share the best rank),
     rank_low / rank_high (rank range), group (compact letters), mean, ci_low,
     ci_high (t interval, Wilson for binary scores, level 1 - alpha), n (examples
@@ -46,6 +48,7 @@ class Leaderboard:
     higher_is_better: bool
     anchor: str | None
     notes: tuple[str, ...]
+    converged: bool | None = None
 
     @property
     def options(self) -> TestOptions:
@@ -57,6 +60,7 @@ class Leaderboard:
         return {
             "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
+            "converged": self.converged,
             "systems": self.table.to_dict(orient="records"),
             "cliques": [list(c) for c in self.cliques], "notes": list(self.notes),
         }
@@ -140,21 +144,57 @@ def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
 
 
 def _battle_ratings(matrix: ScoreMatrix, pw: PairwiseResult, anchor: str | None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str | None]:
-    """Win rate, Bradley–Terry and Elo from each pair's battles on the examples it shares."""
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str | None, bool | None]:
+    """Win rate, Bradley–Terry and Elo from each pair's battles on the examples it shares,
+    and whether the Bradley–Terry fit converged (None when there was nothing to fit)."""
     s = matrix.n_systems
     wins, ties = pw.wins, pw.ties
     if wins is None or ties is None or not (wins + wins.T + ties)[~np.eye(s, dtype=bool)].any():
         nan = np.full(s, np.nan)
-        return nan, nan, nan, "No example is shared by any two systems, so win rate and " \
-                              "Bradley–Terry ratings (which need paired battles) are not shown."
+        return nan, nan, nan, ("No example is shared by any two systems, so win rate and "
+                               "Bradley–Terry ratings (which need paired battles) are not "
+                               "shown."), None
     bt = bradley_terry(wins, wins + wins.T + ties)
     anchor_index = matrix.systems.index(anchor) if anchor is not None else None
     note = None
     if bt.prior:
         note = (f"Bradley–Terry: some system never wins a battle, so {bt.prior} tied "
                 "pseudo-battle per pair was added to make the ratings finite.")
-    return win_rates(wins), bt.strength, elo_scale(bt.strength, anchor=anchor_index), note
+    if not bt.converged:
+        note = ((note + " ") if note else "") + (
+            f"Bradley–Terry did not converge in {bt.iterations} Newton steps (gradient norm "
+            f"{bt.gradient_norm:.2g}): its strengths and Elo are approximate.")
+    return (win_rates(wins), bt.strength, elo_scale(bt.strength, anchor=anchor_index), note,
+            bool(bt.converged))
+
+
+#: Above this many systems the rating intervals are left out (their bootstrap refits
+#: Bradley–Terry per resample: minutes at 1,000 systems); the table says so.
+MAX_SYSTEMS_FOR_RATING_INTERVALS = 300
+
+
+def _with_rating_intervals(table: pd.DataFrame, matrix: ScoreMatrix, opts: TestOptions,
+                           anchor: str | None, resamples: int) -> tuple[pd.DataFrame, list[str]]:
+    """Bootstrap intervals (1 - alpha) of Bradley–Terry strength, Elo and win rate:
+    ``bt_low``/``bt_high``, ``elo_low``/``elo_high``, ``win_rate_low``/``win_rate_high``."""
+    cols = ("bt_low", "bt_high", "elo_low", "elo_high", "win_rate_low", "win_rate_high")
+    if resamples <= 0 or matrix.n_systems > MAX_SYSTEMS_FOR_RATING_INTERVALS \
+            or table["bt_strength"].isna().all():
+        skipped = [] if resamples <= 0 or table["bt_strength"].isna().all() else [
+            f"Rating intervals are left out above {MAX_SYSTEMS_FOR_RATING_INTERVALS} systems."]
+        return table.assign(**dict.fromkeys(cols, np.nan)), skipped
+    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
+    anchor_index = matrix.systems.index(anchor) if anchor is not None else None
+    r = bt_bootstrap(x, n_resamples=resamples, confidence=opts.confidence, rng=opts.seed,
+                     anchor=anchor_index)
+    order = [matrix.systems.index(s) for s in table["system"]]
+    out = table.assign(bt_low=r.strength_low[order], bt_high=r.strength_high[order],
+                       elo_low=r.elo_low[order], elo_high=r.elo_high[order],
+                       win_rate_low=r.win_rate_low[order], win_rate_high=r.win_rate_high[order])
+    notes = [] if r.n_not_converged == 0 else [
+        f"Bradley–Terry did not converge in {r.n_not_converged} of {resamples} bootstrap "
+        "resamples; its intervals are approximate."]
+    return out, notes
 
 
 def leaderboard(
@@ -165,6 +205,7 @@ def leaderboard(
     order: Sequence[str] | None = None,
     min_clique_size: int = 2,
     anchor: str | None = None,
+    bt_resamples: int = 200,
     **overrides: Any,
 ) -> Leaderboard:
     """Rank systems, test every pair and group the ones that cannot be told apart.
@@ -182,6 +223,10 @@ def leaderboard(
         Smallest group listed in ``cliques``.
     anchor : str, optional
         System whose Elo rating is fixed at 1000 (default: the mean rating is 1000).
+    bt_resamples : int, keyword-only
+        Bootstrap resamples of the intervals of Bradley–Terry strength, Elo and win
+        rate (paired resampling of examples; 0 leaves them out, as they are above
+        300 systems).
     **overrides
         Any :class:`TestOptions` field by name, applied on top of ``options``.
 
@@ -232,7 +277,7 @@ def leaderboard(
     pairs, groups_note = _pairs_for_groups(pw)
     notes += groups_note
     groups = find_groups(matrix.systems, quality.tolist(), pairs, min_size=min_clique_size)
-    win_rate, strength, elo, bt_note = _battle_ratings(matrix, pw, anchor)
+    win_rate, strength, elo, bt_note, converged = _battle_ratings(matrix, pw, anchor)
     rank = _ranks(quality)
     rank_low = np.array([groups.rank_low[s] for s in matrix.systems])
     rank_high = np.array([groups.rank_high[s] for s in matrix.systems])
@@ -255,8 +300,9 @@ def leaderboard(
     table = table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
     if bt_note:
         notes.append(bt_note)
-    if not groups.complete:
-        notes.append("Groups are not shown: the non-significance graph has too many maximal "
-                     "cliques; raise alpha or use an effect-size criterion.")
+    notes.extend(groups.notes)
+    table, interval_note = _with_rating_intervals(table, matrix, opts, anchor, bt_resamples)
+    notes += interval_note
     return Leaderboard(table, pw, groups, groups.cliques, matrix.benchmark, matrix.metric,
-                       pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes))
+                       pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
+                       converged)

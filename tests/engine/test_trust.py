@@ -207,3 +207,18 @@ def test_options_object_and_keywords_agree() -> None:
     a = pairwise_tests(m, TestOptions(alpha=0.01, correction="holm")).table
     b = pairwise_tests(m, alpha=0.01, correction="holm").table
     assert a.equals(b)
+
+
+# ------------------------------------------------------------------ Bradley–Terry in the leaderboard
+
+def test_leaderboard_reports_convergence_and_rating_intervals() -> None:
+    rng = np.random.default_rng(21)
+    x = (rng.random((5, 120)) < np.linspace(0.3, 0.8, 5)[:, None]).astype(float)
+    lb = leaderboard(ScoreMatrix.from_array(x), bt_resamples=100)
+    d = lb.to_dict()
+    assert d["converged"] is True
+    for row in d["systems"]:  # type: ignore[union-attr]
+        assert row["bt_low"] <= row["bt_strength"] <= row["bt_high"]
+        assert row["elo_low"] <= row["elo"] <= row["elo_high"]
+        assert row["win_rate_low"] <= row["win_rate"] <= row["win_rate_high"]
+    assert leaderboard(ScoreMatrix.from_array(x), bt_resamples=0).table["bt_low"].isna().all()
