@@ -78,6 +78,14 @@ class View:
     dist: str = "means"
     boot: int = 1000
     color: str = ""
+    bench: tuple[str, ...] = ()  # Overall: benchmarks combined (none: all)
+    ometric: tuple[str, ...] = ()  # Overall: metrics used where measured (none: all)
+    bw: tuple[str, ...] = ()  # Overall: benchmark weights, "benchmark:weight" (none: equal)
+    otab: str = ""  # Overall: open tab (OVERALL_TABS; "": the first)
+    base: str = ""  # Compare: baseline system
+    cand: str = ""  # Compare: candidate system
+    cluster: str = ""  # Compare: example metadata column for cluster-robust errors
+    pdiff: str = ""  # Compare: difference the power panel plans for ("": the detectable one)
 
     def params(self) -> dict[str, str | list[str]]:
         """Query parameters of this view; empty values are left out."""
@@ -235,6 +243,14 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         boot=int(_choice(raw, "boot", [str(n) for n in BOOT_CHOICES], str(default.boot),
                          problems)),
         color=_text(raw, "color", problems),
+        bench=_texts(raw, "bench", problems),
+        ometric=_texts(raw, "ometric", problems),
+        bw=_texts(raw, "bw", problems),
+        otab=_choice(raw, "otab", ("", *OVERALL_TABS), "", problems),
+        base=_text(raw, "base", problems),
+        cand=_text(raw, "cand", problems),
+        cluster=_text(raw, "cluster", problems),
+        pdiff=_text(raw, "pdiff", problems),
     )
     return _valid_options(view, problems), problems
 
@@ -269,3 +285,56 @@ def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, 
         return view, []
     cleared: dict[str, Any] = {name: ""}
     return replace(view, **cleared), [f"URL parameter `{name}`={current!r} is unknown; ignored."]
+
+# ------------------------------------------------------- Overall, Mechanisms and Compare pages
+
+#: Tabs of the Overall page (URL values → labels).
+OVERALL_TABS = {"systems": "Systems × benchmarks", "pairs": "Pairs × benchmarks"}
+MAX_LIST = 100  # values kept of a repeated text parameter (bench, ometric, bw)
+
+
+def _texts(raw: Mapping[str, Sequence[str]], name: str, problems: list[str]) -> tuple[str, ...]:
+    """A repeated text parameter: distinct non-empty values, each at most MAX_TEXT long."""
+    values = [v for v in raw.get(name) or () if v]
+    if any(len(v) > MAX_TEXT for v in values):
+        problems.append(f"URL parameter `{name}` has a value longer than {MAX_TEXT} characters; "
+                        "ignored.")
+    return tuple(dict.fromkeys(v for v in values if len(v) <= MAX_TEXT))[:MAX_LIST]
+
+
+_MARKDOWN = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")
+
+
+def _inert(text: str) -> str:
+    """``text`` (from the URL) inside a markdown message: every markdown character escaped."""
+    return "".join(f"\\{c}" if c in _MARKDOWN else c for c in text[:MAX_TEXT])
+
+
+def parse_weights(items: Sequence[str], names: Sequence[str]) -> tuple[dict[str, float], list[str]]:
+    """``bw`` values ``name:weight`` → {name: weight} for known ``names``; a message per bad one.
+
+    The weight follows the last colon (a name may hold colons); it must be a finite
+    number ≥ 0. Unknown names and bad weights are left out (equal weight then).
+    """
+    weights: dict[str, float] = {}
+    problems: list[str] = []
+    for item in items:
+        name, _, text = item.rpartition(":")
+        try:
+            weight = float(text)
+        except ValueError:
+            weight = math.nan
+        if name not in names:
+            problems.append(f"URL parameter `bw`: “{_inert(name or item)}” is not a chosen "
+                            "benchmark; ignored.")
+        elif not math.isfinite(weight) or weight < 0:
+            problems.append(f"URL parameter `bw`: the weight of “{_inert(name)}” must be a "
+                            f"number ≥ 0; got “{_inert(text)}”; using 1.")
+        else:
+            weights[name] = weight
+    return weights, problems
+
+
+def format_weights(weights: Mapping[str, float]) -> tuple[str, ...]:
+    """The ``bw`` values of ``weights`` (weights of 1 are the default and left out)."""
+    return tuple(f"{name}:{format_value(float(w))}" for name, w in weights.items() if w != 1)
