@@ -124,13 +124,23 @@ def main() -> None:
         if rep % 50 == 0:  # progress, so a long run can be read before it ends
             print(f"  [{rep} null replications] " + ", ".join(
                 f"{n} {any_pair[n] / rep:.3f}" for n in names), flush=True)
+    if args.reps:
+        _report_null(args, options, names, any_pair, time.perf_counter() - start)
+    _power(args, options, names, rng)
+
+
+def _report_null(args: argparse.Namespace, options: TestOptions, names: tuple[str, ...],
+                 any_pair: dict[str, int], seconds: float) -> None:
     print(f"NULL: {args.reps} replications, {SYSTEMS} systems, {BENCHMARKS} benchmarks × "
           f"{METRICS} metrics, examples {SIZES}; alpha {options.alpha} "
-          f"({time.perf_counter() - start:.0f} s)")
+          f"({seconds:.0f} s)")
     print("  procedure              P(any pair declared different)  (95% MC interval)")
     for name in names:
         print(f"  {name:22s} {_interval(any_pair[name], args.reps)}")
 
+
+def _power(args: argparse.Namespace, options: TestOptions, names: tuple[str, ...],
+           rng: np.random.Generator) -> None:
     start = time.perf_counter()
     effect = np.zeros(SYSTEMS)
     effect[0] = args.delta
