@@ -20,14 +20,20 @@ from app.branding import BRAND_HTML, FAVICON  # noqa: E402
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
 PAGES = {
+    "overall": st.Page("views/overall.py", title="Overall", icon=":material/trophy:",
+                       url_path="overall"),
     "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",
                         url_path="overview", default=True),
     "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
                            icon=":material/leaderboard:", url_path="leaderboard"),
     "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
                         url_path="pairwise"),
+    "compare": st.Page("views/compare.py", title="A/B compare", icon=":material/compare_arrows:",
+                       url_path="compare"),
     "distributions": st.Page("views/distributions.py", title="Distributions",
                              icon=":material/candlestick_chart:", url_path="distributions"),
+    "mechanisms": st.Page("views/mechanisms.py", title="Mechanisms", icon=":material/balance:",
+                          url_path="mechanisms"),
     "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
                         url_path="examples"),
     "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",

@@ -1,0 +1,136 @@
+"""Cached engine calls of the Overall, Mechanisms and Compare pages (same rules as ``app/cache.py``).
+
+Every function takes the data ``token`` first (``cache.token()``), so an upload
+anywhere recomputes; arguments are hashable (tuples, frozen ``TestOptions``).
+Results are shared read-only objects: callers copy before changing a frame.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app import cache
+from engine import (
+    ABResult,
+    Mechanisms,
+    MetricSpec,
+    Overall,
+    PairwiseResult,
+    PowerResult,
+    RankIntervals,
+    TestOptions,
+    aggregate_metric,
+    build_matrix,
+    compare_ab,
+    mechanisms,
+    overall,
+    pairwise_tests,
+    power,
+    rank_intervals_of,
+)
+
+_ENTRIES = 32
+#: Battle orders of the app's mechanisms view: the engine's defaults (100 and 20) take tens
+#: of seconds on a 78-system benchmark; the page says which numbers it used.
+ELO_ORDERS = 10
+TRUESKILL_ORDERS = 2
+POWER_SIMULATIONS = 500
+
+
+@st.cache_resource(show_spinner="Loading every benchmark…", max_entries=4)
+def long_table(token: str) -> pd.DataFrame:
+    """Every stored result as one long table (benchmark, system, example_id, metric, value, run)."""
+    return cache.store().load_frame()
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def metric_specs(token: str) -> dict[tuple[str, str], MetricSpec]:
+    """Each stored (benchmark, metric)'s definition: direction, modality, threshold."""
+    cat = cache.catalog(token)
+    return {(b, m): cache.store().metric_spec(b, m)
+            for b, m in zip(cat["benchmark"].astype(str), cat["metric"].astype(str), strict=True)}
+
+
+@st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
+def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
+                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
+    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each)."""
+    return overall(long_table(token), benchmarks=list(benchmarks),
+                   metrics=None if metrics is None else list(metrics),
+                   specs=metric_specs(token), options=options,
+                   benchmark_weights=dict(weights) if weights else None)
+
+
+def two_sided(options: TestOptions) -> TestOptions:
+    """The options each benchmark is tested with on the Overall page (all pairs, two-sided)."""
+    return options.with_(compare="all", alternative="two-sided")
+
+
+@st.cache_resource(show_spinner="Testing each benchmark…", max_entries=_ENTRIES)
+def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
+                    options: TestOptions) -> PairwiseResult:
+    """All-pairs tests of one benchmark on its one metric or on the aggregate of several
+    (the same matrix :func:`engine.overall` tests)."""
+    if len(metrics) == 1:
+        return pairwise_tests(cache.matrix(token, benchmark, metrics[0]), options)
+    frame = long_table(token)
+    taken = set(cache.catalog(token).query("benchmark == @benchmark")["metric"].astype(str))
+    name = next(n for n in ("aggregate", *(f"aggregate_{i}" for i in range(1, 100)))
+                if n not in taken)  # as engine.overall names it
+    rows = aggregate_metric(frame, benchmark=benchmark, metrics=list(metrics),
+                            specs=metric_specs(token), name=name)
+    matrix = build_matrix(rows, benchmark=benchmark, metric=name,
+                          spec=MetricSpec(higher_is_better=True, binary=False))
+    return pairwise_tests(matrix, options)
+
+
+@st.cache_resource(show_spinner="Ranking by every mechanism (Elo and TrueSkill replay the "
+                   "battles)…", max_entries=_ENTRIES)
+def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, alpha: float,
+                      seed: int) -> Mechanisms:
+    """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders."""
+    return mechanisms(cache.matrix(token, benchmark, metric), n_permutations=ELO_ORDERS,
+                      trueskill_permutations=TRUESKILL_ORDERS, rng=seed,
+                      correction=correction, alpha=alpha)
+
+
+@st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_ENTRIES)
+def rank_intervals(token: str, benchmark: str, metric: str, alpha: float,
+                   seed: int) -> RankIntervals:
+    """Tukey simultaneous rank intervals of each system's mean."""
+    return rank_intervals_of(cache.matrix(token, benchmark, metric), alpha=alpha, rng=seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def example_metadata(token: str, benchmark: str) -> pd.DataFrame:
+    """``example_id`` plus one column per example attribute stored for ``benchmark``."""
+    return cache.store().example_metadata(benchmark)
+
+
+def _slice(token: str, benchmark: str, metric: str, cluster: str) -> pd.DataFrame:
+    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+    if not cluster:
+        return frame
+    meta = example_metadata(token, benchmark)[["example_id", cluster]]
+    return frame.merge(meta.astype({"example_id": str}), on="example_id", how="left")
+
+
+@st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_ENTRIES)
+def ab_result(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
+              cluster: str, options: TestOptions) -> ABResult:
+    """The engine's A/B comparison of ``candidate`` against ``baseline`` (runs taken into account)."""
+    return compare_ab(_slice(token, benchmark, metric, cluster), baseline=baseline,
+                      candidate=candidate, benchmark=benchmark, metric=metric,
+                      spec=cache.store().metric_spec(benchmark, metric), options=options,
+                      cluster=cluster or None)
+
+
+@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_ENTRIES)
+def power_result(token: str, benchmark: str, metric: str, difference: float | None,
+                 alpha: float, seed: int) -> PowerResult:
+    """Minimum detectable difference, examples and runs needed, simulated power per test."""
+    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+    return power(frame, benchmark=benchmark, metric=metric, difference=difference,
+                 n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
+                 spec=cache.store().metric_spec(benchmark, metric))

@@ -1,0 +1,51 @@
+"""Charts of the A/B compare page: the difference by each model, and where the variance is."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+#: Plain names of the engine's models (``ABResult.models["model"]``); the technical name
+#: stays in the tooltip.
+MODEL_NAMES = {"ols": "runs pooled (OLS)", "ols-fe": "per-example baseline (fixed effects)",
+               "ols-fe-cluster": "fixed effects, clustered errors",
+               "mixedlm": "random example effect (MixedLM)", "paired-t": "paired t on means"}
+COMPONENT_NAMES = {"example": "between examples", "system×example": "system × example",
+                   "run": "between runs", "residual": "within runs"}
+
+
+def model_label(model: str) -> str:
+    """A model's plain label (the verdict's row keeps its own name with "(verdict)")."""
+    if model.endswith("(verdict)"):
+        return f"verdict: {model.removesuffix(' (verdict)')}"
+    return MODEL_NAMES.get(model, model)
+
+
+def models_chart(models: pd.DataFrame, *, metric: str, level: str) -> alt.LayerChart:
+    """Each model's estimate of candidate − baseline with its interval; the rule marks 0."""
+    frame = models.assign(label=[model_label(m) for m in models["model"]])
+    y = alt.Y("label:N", sort=list(frame["label"]), title=None, axis=alt.Axis(labelLimit=260))
+    x_title = f"candidate − baseline ({metric}; {level} interval)"
+    bars = alt.Chart(frame).mark_rule(strokeWidth=2.5, color="#3b5b92").encode(
+        x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q", y=y,
+        tooltip=[alt.Tooltip("model:N", title="model"),
+                 alt.Tooltip("estimate:Q", format=".4f"), alt.Tooltip("ci_low:Q", format=".4f"),
+                 alt.Tooltip("ci_high:Q", format=".4f"), alt.Tooltip("pvalue:Q", format=".3g")])
+    dots = alt.Chart(frame).mark_circle(size=70, color="#1f2933", opacity=1).encode(
+        x="estimate:Q", y=y)
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#d62728",
+                                                           strokeDash=[4, 4]).encode(x="x:Q")
+    return (zero + bars + dots).properties(height=alt.Step(30), title="Difference by model")
+
+
+def variance_chart(variance: pd.DataFrame) -> alt.Chart:
+    """Share of the score variance in each component (between examples, within runs, …)."""
+    frame = variance.dropna(subset=["share"]).assign(
+        label=lambda f: [COMPONENT_NAMES.get(c, c) for c in f["component"]])
+    return alt.Chart(frame).mark_bar(color="#3b5b92").encode(
+        x=alt.X("share:Q", title="share of the variance", axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("label:N", title=None, sort=list(frame["label"])),
+        tooltip=[alt.Tooltip("component:N"), alt.Tooltip("variance:Q", format=".4g"),
+                 alt.Tooltip("share:Q", format=".1%")],
+    ).properties(height=alt.Step(28), title="Where the variance is")

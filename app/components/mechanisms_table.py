@@ -1,0 +1,82 @@
+"""The Mechanisms page's rankings side by side, as static HTML (pure, no Streamlit).
+
+One row per system (in the order of the mean), one column per mechanism with the
+system's position there; a position that differs from the mean's is highlighted.
+The leaderboard's rank range and the simultaneous rank interval close the row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+
+from app.components.plain_text import html_text
+from engine import Leaderboard, Mechanisms, RankIntervals
+
+#: The five mechanisms compared (engine.CORE_MECHANISMS): plain label and what it is.
+LABELS = {"mean": "mean", "median": "median", "bradley_terry": "head-to-head",
+          "elo": "arena rating", "trueskill": "skill rating"}
+TIPS = {"mean": "Mean score over the examples every system has",
+        "median": "Median score over the examples every system has",
+        "bradley_terry": "Bradley–Terry strength from the example-level battles (ties as half wins)",
+        "elo": "Sequential Elo (K = 4) over the battles, averaged over random battle orders",
+        "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders"}
+_STYLE = """<style>
+.sb-mech{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:560px}
+.sb-mech table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;
+  font-variant-numeric:tabular-nums;color:inherit}
+.sb-mech th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:right;font-weight:600;
+  padding:.4rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.2);white-space:nowrap}
+.sb-mech th:first-child,.sb-mech td:first-child{text-align:left}
+.sb-mech td{padding:.3rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.07);
+  text-align:right;white-space:nowrap}
+.sb-mech td.up{background:#e3f1e6;font-weight:600}
+.sb-mech td.down{background:#fbe4e4;font-weight:600}
+</style>""".replace("\n", "")
+
+
+def positions(result: Mechanisms) -> pd.DataFrame:
+    """Each system's position (1 = best) under each of the five mechanisms, mean order."""
+    order = list(result.rankings["mean"])
+    return pd.DataFrame({m: [result.rankings[m].index(s) + 1 for s in order] for m in LABELS},
+                        index=pd.Index(order, name="system"))
+
+
+def rankings_html(result: Mechanisms, board: Leaderboard | None,
+                  intervals: RankIntervals | None, *, level: str) -> str:
+    """Rankings side by side (differences from the mean highlighted), rank range, rank interval."""
+    pos = positions(result)
+    scores = {m: dict(zip(result.scores["system"].astype(str), result.scores[m].astype(float),
+                          strict=True)) for m in LABELS}
+    ranges: Mapping[str, str] = {}
+    if board is not None:
+        t = board.table
+        ranges = dict(zip(t["system"].astype(str),
+                          t["rank_low"].astype(str) + "–" + t["rank_high"].astype(str),
+                          strict=True))
+    simultaneous: Mapping[str, str] = {}
+    if intervals is not None:
+        t = intervals.table
+        simultaneous = dict(zip(t["system"].astype(str), t["rank_ci_low"].astype(str) + "–"
+                                + t["rank_ci_high"].astype(str), strict=True))
+    head = ["<th>system</th>"] + [f'<th title="{html_text(TIPS[m])}">{LABELS[m]}</th>'
+                                  for m in LABELS]
+    head.append('<th title="Leaderboard: best rank = 1 + systems significantly better, worst = '
+                'systems not significantly worse (corrected pairwise tests)">rank range</th>')
+    head.append(f'<th title="Simultaneous {level} intervals for all ranks at once (Tukey, '
+                f'Al Mohamad et al. 2022)">rank interval</th>')
+    body = []
+    for system, row in pos.iterrows():
+        cells = [f"<td>{html_text(system)}</td>"]
+        for m in LABELS:
+            shift = int(row[m]) - int(row["mean"])
+            css = "" if shift == 0 else (' class="up"' if shift < 0 else ' class="down"')
+            tip = html_text(f"{TIPS[m]}: {scores[m][str(system)]:.4g}")
+            cells.append(f'<td{css} title="{tip}">{int(row[m])}</td>')
+        cells.append(f"<td>{ranges.get(str(system), '')}</td>")
+        cells.append(f"<td>{simultaneous.get(str(system), '')}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'{_STYLE}<div class="sb-mech"><table aria-label="mechanisms" '
+            f'data-rows="{len(pos)}"><thead><tr>{"".join(head)}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")

@@ -1,0 +1,71 @@
+"""The Overall page's pairs × benchmarks heatmap table (the Across-metrics table's look)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from pandas.io.formats.style import Styler
+
+from app import cache_more
+from app.components.metrics_table import cell_css, format_cell, strength
+from app.components.overall_table import pairs_frame
+from app.downloads import safe_csv
+from engine import Overall, TestOptions
+
+MAX_ROWS = 200  # pairs shown (all of them go into the CSV)
+
+
+def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> Styler:
+    """Benchmark cells coloured red (system A better there) or blue (B better), darker = smaller p."""
+    css = pd.DataFrame("", index=table.index, columns=table.columns)
+    for column in directions.columns:
+        darkness = strength(table[column], value="pvalue_adj", alpha=alpha)
+        css[column] = [cell_css(int(d), float(s))
+                       for d, s in zip(directions[column], darkness, strict=True)]
+    def cell(x: object) -> str:
+        return format_cell(float(x), "pvalue_adj")  # type: ignore[arg-type]
+
+    formats: dict[Any, str | Callable[[object], str] | None] = dict.fromkeys(directions.columns,
+                                                                             cell)
+    formats |= {"combined p": "{:.2g}".format, "adjusted p": "{:.2g}".format,
+                "effect": "{:+.2f}".format}
+    return table.style.apply(lambda _: css, axis=None).format(formats, na_rep="")
+
+
+def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
+    """Each pair's significant differences per benchmark, most significant combined p first."""
+    two_sided = cache_more.two_sided(options)
+    per = {}
+    for b in result.benchmarks:
+        try:
+            per[b] = cache_more.benchmark_pairs(token, b, result.metrics[b], two_sided)
+        except ValueError:  # a single system there: nothing to test
+            continue
+    table, directions = pairs_frame(result, per)
+    st.caption("One row per pair of systems, most significant across the benchmarks first "
+               "(*combined p*: harmonic mean of the pair's p-values over the benchmarks that "
+               "tested it). A benchmark cell shows the adjusted p-value where the pair differs "
+               "significantly there and is blank where it does not. Red: system A (the higher "
+               "overall) is better there; blue: system B is; darker = more significant.")
+    n = len(table)
+    if n > MAX_ROWS:
+        st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
+    head = table.head(MAX_ROWS)
+    config = {
+        "combined p": st.column_config.NumberColumn(
+            help="Harmonic mean p-value of the pair's tests on the benchmarks (Wilson 2019)"),
+        "adjusted p": st.column_config.NumberColumn(
+            help="Combined p divided by the pair's share of the tests; significant when below "
+                 f"alpha = {options.alpha:g}"),
+        "effect": st.column_config.NumberColumn(
+            help="Pooled effect size across the benchmarks (positive: system A better)"),
+        "significant": st.column_config.CheckboxColumn(help="Significant across the benchmarks"),
+    }
+    st.dataframe(styled(head, directions.head(MAX_ROWS), alpha=options.alpha), hide_index=True,
+                 width="stretch", height=min(560, 38 + 35 * max(len(head), 1)),
+                 column_config=config, placeholder="")
+    st.download_button("Download pairs CSV", lambda: safe_csv(table), icon=":material/download:",
+                       file_name="overall-pairs.csv", mime="text/csv", on_click="ignore")

@@ -1,0 +1,179 @@
+"""A/B compare: is a candidate better or worse than a baseline, with repeated runs taken into
+account; the model that decided and why; power; a self-contained HTML report."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import numpy as np
+import streamlit as st
+
+from app import cache, cache_more, state, widgets
+from app.charts.compare import COMPONENT_NAMES, model_label, models_chart, variance_chart
+from app.charts.render import chart_svg
+from app.components.compare_report import report_html
+from app.components.plain_text import md_text
+from app.downloads import safe_csv
+from engine import PowerResult
+
+token, catalog, view = widgets.page_context()
+st.title(f"A/B compare · {view.benchmark}")
+widgets.benchmark_metric(view, catalog)
+widgets.test_settings(view)
+
+matrix = cache.matrix(token, view.benchmark, view.metric)
+means = np.nanmean(matrix.oriented(paired=False), axis=1)
+systems = [matrix.systems[i] for i in np.argsort(-means, kind="stable")]  # best first
+if len(systems) < 2:
+    st.info("This benchmark has a single system: there is nothing to compare.")
+    st.stop()
+problems = [f"URL parameter `{name}`: “{md_text(value)}” is not a system of this benchmark; "
+            "using the default." for name, value in (("base", view.base), ("cand", view.cand))
+            if value and value not in systems]
+cand = view.cand if view.cand in systems else systems[0]
+base = view.base if view.base in systems and view.base != cand else \
+    next(s for s in systems if s != cand)
+clusters = [c for c in cache_more.example_metadata(token, view.benchmark).columns
+            if c != "example_id"]
+if view.cluster and view.cluster not in clusters:
+    problems.append(f"URL parameter `cluster`: “{md_text(view.cluster)}” is not an example "
+                    "attribute of this benchmark; ignored.")
+difference: float | None = None
+if view.pdiff:
+    try:
+        difference = float(view.pdiff)
+    except ValueError:
+        difference = math.nan
+    if not math.isfinite(difference) or difference <= 0:
+        problems.append(f"URL parameter `pdiff`: “{md_text(view.pdiff)}” is not a positive "
+                        "number; planning for the smallest detectable difference.")
+        difference = None
+view = replace(view, base=base, cand=cand,
+               cluster=view.cluster if view.cluster in clusters else "",
+               pdiff=view.pdiff if difference is not None else "")
+state.warn(problems)
+state.set_view(view)
+
+left, right, third = st.columns([2, 2, 1.3])
+with left:
+    state.bound(st.selectbox, "Baseline", "base", view.base, options=systems,
+                help="The system you compare against (e.g. what runs in production).")
+with right:
+    state.bound(st.selectbox, "Candidate", "cand", view.cand, options=systems,
+                help="The new system: positive differences mean it is better.")
+with third:
+    state.bound(st.selectbox, "Group examples by", "cluster", view.cluster,
+                options=["", *clusters], format_func=lambda c: c or "(no grouping)",
+                disabled=not clusters,
+                help="An example attribute (e.g. task family): examples of one group may fail "
+                     "together, so the interval is widened for that (cluster-robust errors).")
+if view.base == view.cand:
+    st.info("Choose two different systems.")
+    st.stop()
+
+options = view.test_options()
+try:
+    ab = cache_more.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
+                              view.cluster, options)
+except ValueError as exc:
+    st.error(f"These two systems cannot be compared: {md_text(exc)}")
+    st.stop()
+t = ab.test
+level = f"{1 - options.alpha:.0%}"
+box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info)
+box(f"**Verdict: {ab.verdict}** — difference {t.estimate:+.4f} ({level} interval "
+    f"{t.ci_low:+.4f} to {t.ci_high:+.4f}, p = {t.pvalue:.3g}).",
+    icon=":material/gavel:")
+cols = st.columns(4)
+cols[0].metric("Difference", f"{t.estimate:+.4f}",
+               help=f"Candidate − baseline in {view.metric} units, {level} interval "
+                    f"[{t.ci_low:+.4f}, {t.ci_high:+.4f}]; positive = candidate better.")
+cols[1].metric("Effect size", f"{ab.effect_size:+.2f}",
+               help=f"Paired d_z (mean difference / SD of differences), {level} interval "
+                    f"[{ab.effect_ci[0]:+.2f}, {ab.effect_ci[1]:+.2f}].")
+cols[2].metric("Shared examples", f"{t.n:,}")
+cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: baseline / candidate.")
+st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
+           f"{md_text(t.reason)}.")
+
+chart = models_chart(ab.models, metric=view.metric, level=level)
+left, right = st.columns([3, 2])
+with left:
+    st.altair_chart(chart, width="stretch")
+with right:
+    st.altair_chart(variance_chart(ab.variance), width="stretch")
+    st.caption("How much of the score's variation comes from which examples are drawn, from "
+               "how each system handles each example, and from run to run.")
+
+st.subheader("Per system")
+st.dataframe(ab.descriptives, hide_index=True, width="stretch", column_config={
+    "system": st.column_config.TextColumn(pinned=True),
+    **{c: st.column_config.NumberColumn(format="%.4f")
+       for c in ("mean", "sd", "median", "q1", "q3", "iqr")}})
+st.subheader("Models side by side")
+st.caption("The same difference estimated by the models of the repeated-runs literature; the "
+           "last row decided the verdict.")
+st.dataframe(ab.models.assign(model=[model_label(m) for m in ab.models["model"]]),
+             hide_index=True, width="stretch", column_config={
+                 "model": st.column_config.TextColumn(pinned=True),
+                 **{c: st.column_config.NumberColumn(format="%.4g")
+                    for c in ("estimate", "se", "df", "statistic", "pvalue", "ci_low",
+                              "ci_high")}})
+left, right = st.columns(2)
+with left:
+    st.subheader("Variance")
+    st.dataframe(ab.variance.assign(component=[COMPONENT_NAMES.get(c, c)
+                                               for c in ab.variance["component"]]),
+                 hide_index=True, width="stretch", column_config={
+                     "variance": st.column_config.NumberColumn(format="%.4g"),
+                     "share": st.column_config.NumberColumn(format="percent")})
+with right:
+    st.subheader(f"Outlier examples ({len(ab.outliers)})")
+    st.caption("Examples whose difference is more than 3 standard deviations from the mean one.")
+    if len(ab.outliers):
+        st.dataframe(ab.outliers, hide_index=True, width="stretch")
+
+st.subheader("Power")
+st.caption("How large a difference this benchmark can detect, and what it would take to detect "
+           "a given one (estimated from all systems' scores on it).")
+state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
+            placeholder="the smallest detectable one",
+            help=f"In {view.metric} units, e.g. 0.02 for two points of a 0–1 score.")
+pw: PowerResult | None
+try:
+    pw = cache_more.power_result(token, view.benchmark, view.metric, difference, options.alpha,
+                                 view.seed)
+except ValueError as exc:
+    st.warning(f"Power cannot be estimated here: {md_text(exc)}")
+    pw = None
+if pw is not None:
+    planned = st.columns(3)
+    planned[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
+                   help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g}, "
+                        f"{pw.examples} examples and {pw.runs} run(s).")
+    planned[1].metric(f"Examples needed for {pw.difference:.4f}",
+                   "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
+                   help="None suffices when run-to-run noise alone is too large.")
+    planned[2].metric(f"Runs needed for {pw.difference:.4f}",
+                   "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
+                   help="Not identified with one run of numeric scores.")
+    st.dataframe({"test": list(pw.power), "power": list(pw.power.values()),
+                  "±": list(pw.mc_se.values())}, hide_index=True, column_config={
+        "power": st.column_config.NumberColumn(format="percent"),
+        "±": st.column_config.NumberColumn(format="%.3f", help="Monte Carlo standard error")})
+    st.caption(f"Simulated power of each test at that difference ({pw.n_sim} replications).")
+
+
+def _report() -> str:
+    svg = chart_svg(chart, width=640)
+    created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return report_html(ab, pw, [svg], created=created)
+
+
+st.download_button("Download HTML report", _report, icon=":material/description:",
+                   file_name=f"ab-{view.benchmark}.html", mime="text/html", on_click="ignore",
+                   help="One self-contained file: verdict, tables and charts; opens offline.")
+st.download_button("Download models CSV", lambda: safe_csv(ab.models), icon=":material/download:",
+                   file_name=f"ab-{view.benchmark}-models.csv", mime="text/csv", on_click="ignore")

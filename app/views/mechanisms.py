@@ -1,0 +1,101 @@
+"""Mechanisms: the same benchmark ranked by mean, median, head-to-head strength, Elo and
+TrueSkill, where they disagree, and who beats whom example by example."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app import cache, cache_more, widgets
+from app.charts.mechanisms import pbeats_heatmap, tau_heatmap
+from app.components.mechanisms_table import LABELS, TIPS, positions, rankings_html
+from app.components.plain_text import md_text
+from app.downloads import safe_csv
+from engine import Leaderboard, RankIntervals
+
+token, catalog, view = widgets.page_context()
+
+st.title(f"Mechanisms · {view.benchmark}")
+widgets.benchmark_metric(view, catalog)
+widgets.test_settings(view)
+st.caption("Does the winner depend on how scores are summed up? The same results ranked five "
+           "ways: by mean and median score, and from the example-by-example battles between "
+           "systems (head-to-head strength, arena-style rating, skill rating). Hover a column "
+           "for its method.")
+
+try:
+    result = cache_more.mechanisms_result(token, view.benchmark, view.metric, view.correction,
+                                          view.alpha, view.seed)
+except ValueError as exc:
+    st.error(f"The mechanisms cannot rank this benchmark: {md_text(exc)}")
+    st.stop()
+board: Leaderboard | None
+try:
+    board = cache.board(token, view.benchmark, view.metric, view.test_options())
+except ValueError:
+    board = None
+intervals: RankIntervals | None
+try:
+    intervals = cache_more.rank_intervals(token, view.benchmark, view.metric, view.alpha,
+                                          view.seed)
+except ValueError:
+    intervals = None
+
+core = list(LABELS)
+taus = [result.kendall_tau.get(f"{a}|{b}", float("nan")) for i, a in enumerate(core)
+        for b in core[i + 1:]]
+winners = {m: result.rankings[m][0] for m in core}
+one, two, three = st.columns(3)
+one.metric("Same winner everywhere?", "no" if result.winner_differs else "yes",
+           help="Winner by " + "; ".join(f"{LABELS[m]}: {w}" for m, w in winners.items()))
+two.metric("Same top 3 everywhere?", "no" if result.top3_differs else "yes",
+           help="Compares the sets of the three best systems of the five rankings.")
+three.metric("Lowest agreement", f"{min(taus):.2f}",
+             help="Smallest Kendall tau between two of the five rankings (1 = same order, "
+                  "0 = unrelated).")
+if result.winner_differs:
+    st.warning("The winner depends on the mechanism: " + "; ".join(
+        f"{LABELS[m]}: {md_text(w)}" for m, w in winners.items()), icon=":material/warning:")
+
+st.subheader("Rankings side by side")
+level = f"{1 - view.alpha:.0%}"
+st.caption(f"Position of each system under each mechanism, systems in the order of the mean. "
+           f"Green: higher than by the mean; red: lower. *Rank range*: the leaderboard's, from "
+           f"the corrected pairwise tests; *rank interval*: {level} simultaneous intervals for "
+           f"all ranks at once. Computed on the {result.n_examples} examples every system has "
+           f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
+           f"{cache_more.ELO_ORDERS} random orders and the skill rating in "
+           f"{cache_more.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
+           "and 20 — fewer orders here keep the page fast.")
+st.html(rankings_html(result, board, intervals, level=level))
+scores = result.scores
+st.download_button("Download scores CSV", lambda: safe_csv(scores.join(
+    positions(result).add_prefix("position_"), on="system")), icon=":material/download:",
+    file_name=f"{view.benchmark}-{view.metric}-mechanisms.csv", mime="text/csv",
+    on_click="ignore")
+
+left, right = st.columns([2, 3])
+with left:
+    st.subheader("Agreement")
+    st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
+    st.altair_chart(tau_heatmap(result.kendall_tau, core, LABELS), width="content")
+with right:
+    st.subheader("Other variants")
+    st.caption("Bradley–Terry with ties ignored or modelled (Davidson), and the Elo scale fitted "
+               "to all battles at once; ± columns: spread over battle orders.")
+    st.dataframe(scores, hide_index=True, height=300, width="stretch", column_config={
+        "system": st.column_config.TextColumn(pinned=True),
+        **{m: st.column_config.NumberColumn(LABELS[m], help=TIPS[m], format="%.4g")
+           for m in core},
+        "elo_sd": st.column_config.NumberColumn("arena rating ±", format="%.3g"),
+        "trueskill_sigma": st.column_config.NumberColumn("skill rating ±", format="%.3g"),
+    })
+
+st.subheader("Who beats whom")
+pb = result.p_beats
+order = list(result.rankings["mean"])
+significant = int(pb.table["significant"].sum())
+st.caption(f"Each cell: the share of shared examples on which the row system scores higher "
+           f"than the column system (ties count half). Faded cells: not significant by the sign "
+           f"test after correction (alpha = {pb.alpha:g}); {significant:,} of {len(pb.table):,} "
+           "pairs are.")
+st.altair_chart(pbeats_heatmap(pb, order), width="content")

@@ -1,0 +1,119 @@
+"""Overall: systems ranked across benchmarks, with each benchmark's result beside the rank.
+
+Choices (benchmarks, metrics, benchmark weights, test settings, open tab) live in
+the URL. The first screen is static HTML (no data grid), like the leaderboard's.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from app import cache_more, state, widgets
+from app.components.overall_pairs import pairs_section
+from app.components.overall_table import systems_html
+from app.components.plain_text import md_text
+from app.downloads import safe_csv
+from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
+
+token, catalog, view = widgets.page_context()
+all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
+
+view, problems = check_choices(view, "bench", all_benchmarks)
+chosen = list(view.bench) or all_benchmarks
+measured = list(dict.fromkeys(catalog.loc[catalog["benchmark"].isin(chosen), "metric"].astype(str)))
+view, more = check_choices(view, "ometric", measured)
+weights, bad_weights = parse_weights(view.bw, all_benchmarks)
+weights = {b: w for b, w in weights.items() if b in chosen}
+state.warn(problems + more + bad_weights)
+state.set_view(view)
+
+st.title("Overall")
+st.caption("Which systems are better across all your benchmarks — and which cannot be told "
+           "apart. Each benchmark is tested on its own, then every pair's results are combined.")
+state.link("overview", "Per benchmark: sizes and health of each benchmark",
+           icon=":material/dashboard:")
+
+left, middle, right = st.columns([5, 3, 2], vertical_alignment="bottom")
+with left:
+    state.bound(st.multiselect, "Benchmarks", "bench", tuple(chosen), options=all_benchmarks,
+                placeholder="all benchmarks", help="Benchmarks to combine (none chosen: all).")
+with middle:
+    state.bound(st.multiselect, "Metrics", "ometric", view.ometric or tuple(measured),
+                options=measured, disabled=len(measured) < 2, placeholder="all metrics",
+                help="Metrics used on each benchmark where measured; several metrics of one "
+                     "benchmark are averaged after standardising (seed paper §6.1).")
+
+
+def _push_weights(names: list[str]) -> None:
+    chosen_weights = {b: float(st.session_state[f"overall_w_{i}"]) for i, b in enumerate(names)}
+    values = list(format_weights(chosen_weights))
+    if values:
+        st.query_params["bw"] = values
+    else:
+        st.query_params.pop("bw", None)
+
+
+with right.popover("Weights", icon=":material/balance:", width="stretch"):
+    st.caption("How much each benchmark counts in the score and in the combined tests.")
+    for i, b in enumerate(chosen):
+        key = f"overall_w_{i}"
+        st.session_state[key] = float(weights.get(b, 1.0))
+        st.number_input(b, key=key, min_value=0.0, max_value=100.0, step=0.5,
+                        on_change=_push_weights, args=(chosen,))
+widgets.test_settings(view)
+
+options = view.test_options()
+metrics = tuple(view.ometric) if view.ometric and set(view.ometric) != set(measured) else None
+weight_items = tuple((b, float(weights.get(b, 1.0))) for b in chosen) if weights else ()
+try:
+    result = cache_more.overall_result(token, tuple(chosen), metrics, weight_items, options)
+except ValueError as exc:
+    st.error(f"These choices cannot be ranked: {md_text(exc)}")
+    st.stop()
+
+t = result.table
+separated = int(result.pairs["significant"].sum())
+missing = len(t) * len(result.benchmarks) - len(result.cells)
+shown_weights = ", ".join(f"{md_text(b)} {w:.0%}"
+                          for b, w in zip(result.benchmarks, result.benchmark_weights, strict=True))
+st.caption(f"{len(t)} systems · {len(result.benchmarks)} benchmarks · "
+           f"{separated:,} of {len(result.pairs):,} pairs differ significantly "
+           f"(alpha = {options.alpha:g}) · weights: {shown_weights}"
+           + (f" · {missing:,} system–benchmark cells not run" if missing else ""))
+widgets.notes(result.notes)  # the widget makes them inert text
+
+tabs = state.bound_tabs("otab", view.otab or "systems", OVERALL_TABS)
+if tabs["systems"].open:
+    metric_of = {b: result.metrics[b][0] for b in result.benchmarks if len(result.metrics[b]) == 1}
+    links = dict(zip(metric_of, state.hrefs("leaderboard", [
+        {"benchmark": b, "metric": m} for b, m in metric_of.items()]), strict=True))
+    tabs["systems"].caption(
+        "Best first. *Score*: each benchmark's means put on one scale and averaged with the "
+        "weights; *rank range*: the ranks the tests allow; systems sharing a *group* letter "
+        "cannot be told apart. Each benchmark cell: the mean, its interval and the group "
+        "letters on that benchmark alone; *not run*: the system has no results there. Shaded "
+        "rows could rank first. Click a benchmark for its leaderboard.")
+    tabs["systems"].html(systems_html(result, links=links, groups=result.groups.complete))
+    with tabs["systems"]:
+        if not result.groups.complete:
+            st.caption("Too many overlapping groups to list or letter: choose fewer benchmarks "
+                       "to see them.")
+        elif result.cliques:
+            with st.expander(f"Groups of systems that cannot be told apart "
+                             f"({len(result.cliques)})"):
+                for i, clique in enumerate(result.cliques[:50]):
+                    st.text(f"{i + 1}. " + ", ".join(clique))
+                if len(result.cliques) > 50:
+                    st.caption(f"The first 50 of {len(result.cliques)} groups (all in the JSON).")
+        one, two = st.columns(2)
+        one.download_button("Download table CSV", lambda: safe_csv(result.table),
+                            icon=":material/download:", file_name="overall.csv",
+                            mime="text/csv", on_click="ignore")
+        two.download_button("Download JSON", lambda: json.dumps(result.to_dict(), indent=1),
+                            icon=":material/data_object:", file_name="overall.json",
+                            mime="application/json", on_click="ignore")
+if tabs["pairs"].open:
+    with tabs["pairs"]:
+        pairs_section(result, token, options)
