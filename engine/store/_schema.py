@@ -8,7 +8,9 @@ default) and PostgreSQL through psycopg 3. Tables:
     write transaction; the app's caches key on it) and ``demo_loaded``.
 ``uploads``
     Provenance of each upload: file name, SHA-256 of the content (unique: identical
-    content is stored once), rows, UTC time, uploader, note, conflict policy.
+    content is stored once), rows, UTC time, uploader, note, conflict policy, and
+    ``deleted_at`` (soft delete: the upload and its rows are hidden until restored or
+    purged). Ids are never reused (SQLite ``AUTOINCREMENT``, a PostgreSQL sequence).
 ``labels``
     Interned key strings (benchmark, system, example id and metric names), stored
     verbatim; ``results`` refers to them by integer id.
@@ -17,19 +19,30 @@ default) and PostgreSQL through psycopg 3. Tables:
     run)`` is both the collision check and the access path of the app's main read
     (one benchmark + metric at a time; a clustered WITHOUT ROWID table on SQLite);
     ``pos`` keeps the upload's row order.
+``results_history``
+    Rows no longer in ``results``, kept so that nothing is destroyed by a replace or a
+    delete: ``superseded_by > 0`` = replaced by that upload (they come back when it is
+    deleted), ``superseded_by = -upload_id`` = their own upload was deleted (they come
+    back when it is restored). Reads never look here, so the hot read path is unchanged.
 ``system_meta`` / ``example_meta``
     Metadata as (name, JSON value) rows per (benchmark, system) / (benchmark,
     example_id), tagged with the upload that brought them (the newest upload wins).
 ``metrics``
     Per (benchmark, metric): direction, declared modality (NULL = detect) and the
-    score that counts as "solved" (NULL = not defined for a numeric metric).
+    score that counts as "solved" (NULL = not defined for a numeric metric), and the
+    display scale (e.g. 100 to show a 0–1 score as a percentage; NULL = as stored).
+``metric_history``
+    Every change of a metric definition after upload: who, when, old and new (JSON),
+    and why (an edit, or the definition leaving with a deleted upload).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import (
     BigInteger,
@@ -55,11 +68,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "make_engine", "upgrade",
-           "meta", "uploads", "labels", "results", "system_meta", "example_meta", "metrics_table",
-           "write_lock"]
+           "meta", "uploads", "labels", "results", "results_history", "system_meta",
+           "example_meta", "metrics_table", "metric_history", "write_lock", "sqlite_path",
+           "writable"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``MIGRATIONS[v]`` upgrades a store at version ``v`` to ``v + 1`` inside the lock.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
@@ -69,7 +83,39 @@ def _v1_to_v2(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE metrics ADD COLUMN threshold DOUBLE PRECISION"))
 
 
+def _v2_to_v3(conn: Connection) -> None:
+    """Version 3: soft delete (``uploads.deleted_at``), ids never reused (SQLite
+    AUTOINCREMENT: the uploads table is rebuilt, ids kept), metric display scale.
+
+    ``results_history`` and ``metric_history`` are new tables (created after the steps).
+    """
+    present = {t: {c["name"] for c in inspect(conn).get_columns(t)} for t in ("metrics", "uploads")}
+    if "display_scale" not in present["metrics"]:
+        conn.execute(text("ALTER TABLE metrics ADD COLUMN display_scale DOUBLE PRECISION"))
+    if conn.dialect.name != "sqlite":  # PostgreSQL's SERIAL sequence never reuses ids
+        if "deleted_at" not in present["uploads"]:
+            conn.execute(text("ALTER TABLE uploads ADD COLUMN deleted_at VARCHAR(40)"))
+        return
+    # SQLite cannot add AUTOINCREMENT to a table: build the new one, copy, swap (foreign
+    # keys are off, see upgrade()). The metadata tables' foreign keys name "uploads", so
+    # they point at the new table once it is renamed.
+    rebuilt = Table("uploads_v3", MetaData(), *(c._copy() for c in uploads.columns),
+                    sqlite_autoincrement=True)
+    rebuilt.create(conn)
+    names = ", ".join(c.name for c in uploads.columns if c.name in present["uploads"])
+    conn.exec_driver_sql(f"INSERT INTO uploads_v3 ({names}) SELECT {names} FROM uploads")
+    conn.exec_driver_sql("DROP TABLE uploads")
+    conn.exec_driver_sql("ALTER TABLE uploads_v3 RENAME TO uploads")
+    for index in uploads.indexes:
+        index.create(conn)
+    # AUTOINCREMENT continues after the highest id ever seen; ids deleted before this
+    # version are unknown, so the highest stored one is the floor.
+    conn.exec_driver_sql("INSERT INTO sqlite_sequence (name, seq) "
+                         "SELECT 'uploads', COALESCE(MAX(id), 0) FROM uploads")
+
+
 MIGRATIONS[1] = _v1_to_v2
+MIGRATIONS[2] = _v2_to_v3
 #: SQLite busy timeout (ms): how long a writer waits for another writer's lock.
 BUSY_TIMEOUT_MS = 60_000
 _PG_LOCK_KEY = 0x51_6B_0A_D0  # advisory lock that serialises schema creation/upgrade
@@ -95,7 +141,9 @@ uploads = Table(
     Column("uploader", Text, nullable=False),
     Column("note", Text, nullable=False),
     Column("on_conflict", String(16), nullable=False),
+    Column("deleted_at", String(40), nullable=True),  # soft delete (NULL = live)
     Index("ux_uploads_hash", "content_hash", unique=True),
+    sqlite_autoincrement=True,  # ids are never reused, also after deletes
 )
 labels = Table(
     "labels", metadata,
@@ -118,6 +166,21 @@ results = Table(
     Column("pos", Integer, nullable=False),  # row position within its upload
     Column("value", Double, nullable=False),
     sqlite_with_rowid=False,
+)
+results_history = Table(
+    "results_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("benchmark_id", Integer, nullable=False),
+    Column("metric_id", Integer, nullable=False),
+    Column("system_id", Integer, nullable=False),
+    Column("example_key", Integer, nullable=False),
+    Column("run", Integer, nullable=False),
+    Column("upload_id", Integer, nullable=False),
+    Column("pos", Integer, nullable=False),
+    Column("value", Double, nullable=False),
+    Column("superseded_by", Integer, nullable=False),  # > 0 replacing upload, < 0 deleted
+    Index("ix_results_history_by", "superseded_by"),
+    Index("ix_results_history_upload", "upload_id"),
 )
 system_meta = Table(
     "system_meta", metadata,
@@ -149,6 +212,19 @@ metrics_table = Table(
     Column("binary", Boolean, nullable=True),
     Column("threshold", Double, nullable=True),
     Column("upload_id", Integer, nullable=True),
+    Column("display_scale", Double, nullable=True),
+)
+metric_history = Table(
+    "metric_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("benchmark", Text, nullable=False),
+    Column("metric", Text, nullable=False),
+    Column("changed_at", String(40), nullable=False),
+    Column("changed_by", Text, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("old", Text, nullable=True),  # JSON definition before (NULL: none)
+    Column("new", Text, nullable=True),  # JSON definition after (NULL: removed)
+    Index("ix_metric_history_key", "benchmark", "metric"),
 )
 
 
@@ -159,14 +235,44 @@ def _normalise(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
-def make_engine(url: str) -> Engine:
-    """An Engine for ``url``; SQLite connections get WAL, a busy timeout and explicit BEGINs."""
+#: Seconds a PostgreSQL connection attempt may take before it fails (an unreachable
+#: server must not hang a page or a command).
+PG_CONNECT_TIMEOUT = 5
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a ``sqlite:///`` URL; None for other databases and in-memory SQLite."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:" \
+            or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def writable(path: Path) -> bool:
+    """Whether this process may write the store file and its folder (WAL needs both)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def make_engine(url: str, *, read_only: bool = False) -> Engine:
+    """An Engine for ``url``; SQLite connections get WAL, a busy timeout and explicit BEGINs.
+
+    ``read_only`` (SQLite files only) opens the file with ``mode=ro`` — and, when its
+    folder cannot be written either (a read-only filesystem), ``immutable=1``, since
+    SQLite could not create its lock files there.
+    """
     url = _normalise(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return create_engine(url, pool_pre_ping=True,
+                             connect_args={"connect_timeout": PG_CONNECT_TIMEOUT})
     database = parsed.database or ""
-    if database and database != ":memory:" and not database.startswith("file:"):
+    path = sqlite_path(url)
+    if read_only and path is not None:
+        flags = "mode=ro" + ("" if os.access(path.parent, os.W_OK) else "&immutable=1")
+        url = f"sqlite:///file:{quote(str(path.resolve()))}?{flags}&uri=true"
+    elif database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
@@ -175,7 +281,8 @@ def make_engine(url: str) -> Engine:
         dbapi_connection.isolation_level = None  # we emit BEGIN ourselves (see below)
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        if not read_only:
+            cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute("PRAGMA cache_size = -65536")
@@ -205,12 +312,12 @@ def _schema_lock(conn: Connection) -> None:
         conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_LOCK_KEY})
 
 
-def upgrade(engine: Engine) -> int:
+def upgrade(engine: Engine, *, read_only: bool = False) -> int:
     """Create the schema, or upgrade it to :data:`SCHEMA_VERSION`; returns the version.
 
     A store already at this version costs one read. Otherwise it runs in one
     transaction under a lock, so several processes starting at once against an empty
-    database are safe.
+    database are safe. A ``read_only`` store must already be at this version.
     """
     try:
         with engine.connect() as conn, conn.begin():
@@ -219,28 +326,52 @@ def upgrade(engine: Engine) -> int:
         if current == SCHEMA_VERSION:
             return SCHEMA_VERSION
     except DBAPIError:
-        pass  # no schema yet: create it below
-    with engine.connect().execution_options(sigboard_write=True) as conn, conn.begin():
-        _schema_lock(conn)
-        if not inspect(conn).has_table(meta.name):
-            metadata.create_all(conn)
-            conn.execute(meta.insert(), [
-                {"key": "schema_version", "value": SCHEMA_VERSION},
-                {"key": "data_version", "value": 0},
-                {"key": "demo_loaded", "value": 0},
-            ])
-            return SCHEMA_VERSION
-        stored = conn.execute(select(meta.c.value).where(meta.c.key == "schema_version")).scalar()
-        version = int(stored or 0)
-        if version > SCHEMA_VERSION:
-            raise ValueError(f"the results store has schema version {version}, newer than this "
-                             f"sigboard understands ({SCHEMA_VERSION}); upgrade sigboard")
-        if version == SCHEMA_VERSION:
-            return version
-        while version < SCHEMA_VERSION:
-            MIGRATIONS[version](conn)
-            version += 1
-        metadata.create_all(conn)  # tables new in this version
-        conn.execute(meta.update().where(meta.c.key == "schema_version").values(value=version))
-        write_lock(conn)
+        current = None  # no schema yet: create it below
+    if read_only:
+        raise ValueError(f"url: the read-only store {engine.url.database} is "
+                         + ("not a sigboard results store" if current is None else
+                            f"at schema version {current}, not {SCHEMA_VERSION}")
+                         + "; open it once where it can be written to upgrade it")
+    with engine.connect().execution_options(sigboard_write=True) as conn:
+        # SQLite checks foreign keys row by row; a migration that rebuilds a parent table
+        # (v2 -> v3) needs them off, which only works outside a transaction. They are
+        # checked as a whole before the commit instead.
+        raw = conn.connection.driver_connection if conn.dialect.name == "sqlite" else None
+        if raw is not None:
+            raw.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with conn.begin():
+                return _create_or_upgrade(conn)
+        finally:
+            if raw is not None:
+                raw.execute("PRAGMA foreign_keys = ON")
+
+
+def _create_or_upgrade(conn: Connection) -> int:
+    _schema_lock(conn)
+    if not inspect(conn).has_table(meta.name):
+        metadata.create_all(conn)
+        conn.execute(meta.insert(), [
+            {"key": "schema_version", "value": SCHEMA_VERSION},
+            {"key": "data_version", "value": 0},
+            {"key": "demo_loaded", "value": 0},
+        ])
+        return SCHEMA_VERSION
+    stored = conn.execute(select(meta.c.value).where(meta.c.key == "schema_version")).scalar()
+    version = int(stored or 0)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"the results store has schema version {version}, newer than this "
+                         f"sigboard understands ({SCHEMA_VERSION}); upgrade sigboard")
+    if version == SCHEMA_VERSION:
         return version
+    while version < SCHEMA_VERSION:
+        MIGRATIONS[version](conn)
+        version += 1
+    metadata.create_all(conn)  # tables new in this version
+    if conn.dialect.name == "sqlite":
+        broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise RuntimeError(f"schema upgrade to {version} broke foreign keys: {broken[:5]}")
+    conn.execute(meta.update().where(meta.c.key == "schema_version").values(value=version))
+    write_lock(conn)
+    return version

@@ -13,14 +13,15 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, and_, delete, func, insert, select, tuple_
+from sqlalchemy import Connection, and_, delete, func, insert, literal, select, tuple_
 
 from .._contract import DataContractError, MetricSpec, MetricSpecs, Problem, spec_for
 from . import _io as sio
 from . import _schema as S
 
-__all__ = ["ConflictError", "OnConflict", "check_declared_binary", "check_stored_binary",
-           "frame_hash", "insert_upload", "meta_rows", "resolve", "stored_keys",
+__all__ = ["ConflictError", "OnConflict", "adjust_stored", "check_declared_binary",
+           "check_stored_binary", "collisions", "conflict_error", "frame_hash", "insert_upload",
+           "meta_rows", "move_to_history", "named", "resolve", "stored_keys", "supersede",
            "upsert_metrics"]
 
 OnConflict = Literal["reject", "replace", "add-run"]
@@ -123,7 +124,8 @@ def insert_upload(conn: Connection, **values: Any) -> int:
 
 
 def stored_keys(conn: Connection, cols: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Stored (benchmark, metric, system, example, run) ids of the upload's systems."""
+    """Stored (benchmark, metric, system, example, run) ids of the upload's systems, with
+    the ``upload_id`` that holds each."""
     r = S.results.c
     group = ["benchmark_id", "metric_id", "system_id"]
     upload = pd.DataFrame({k: cols[k] for k in group}).drop_duplicates()
@@ -133,64 +135,109 @@ def stored_keys(conn: Connection, cols: dict[str, np.ndarray]) -> pd.DataFrame:
         systems = [int(x) for x in part["system_id"]]
         for i in range(0, len(systems), 1000):
             rows = conn.execute(select(r.benchmark_id, r.metric_id, r.system_id,
-                                       r.example_key, r.run)
+                                       r.example_key, r.run, r.upload_id)
                                 .where(r.benchmark_id == b, r.metric_id == mm,
                                        r.system_id.in_(systems[i:i + 1000]))).all()
             if rows:
-                frames.append(pd.DataFrame.from_records(rows, columns=[*KEYS]))
+                frames.append(pd.DataFrame.from_records(rows, columns=[*KEYS, "upload_id"]))
     if not frames:
-        return pd.DataFrame(columns=[*KEYS])
+        return pd.DataFrame({k: pd.Series(dtype="int64") for k in [*KEYS, "upload_id"]})
     return pd.concat(frames, ignore_index=True).astype("int64")
 
 
-def resolve(conn: Connection, cols: dict[str, np.ndarray], stored: pd.DataFrame,
-             filename: str, on_conflict: OnConflict) -> int:
-    """Apply the conflict policy; returns rows replaced (``cols['run']`` may shift)."""
+def collisions(cols: dict[str, np.ndarray], stored: pd.DataFrame) -> pd.DataFrame:
+    """The upload's keys that are stored already (``upload_id`` = the stored row's upload)."""
     upload = pd.DataFrame({k: cols[k] for k in KEYS})
-    hits = upload.merge(stored, on=list(KEYS), how="inner")
-    if hits.empty:
-        return 0
+    return upload.merge(stored, on=list(KEYS), how="inner")
+
+
+def named(conn: Connection, hits: pd.DataFrame) -> pd.DataFrame:
+    """Colliding keys with their label texts (columns benchmark, system, metric,
+    example_id, run, upload_id)."""
+    group = ["benchmark_id", "metric_id", "system_id", "example_key"]
+    texts = sio.label_texts(conn, np.unique(hits[group].to_numpy()) if len(hits) else [])
+    return pd.DataFrame({
+        "benchmark": [texts[i] for i in hits["benchmark_id"]],
+        "system": [texts[i] for i in hits["system_id"]],
+        "metric": [texts[i] for i in hits["metric_id"]],
+        "example_id": [texts[i] for i in hits["example_key"]],
+        "run": hits["run"].to_numpy(np.int64),
+        "upload_id": hits["upload_id"].to_numpy(np.int64)})
+
+
+def conflict_error(conn: Connection, hits: pd.DataFrame, filename: str) -> ConflictError:
+    """The error of a rejected upload, naming the first colliding keys."""
+    keys = named(conn, hits)
+    shown = "; ".join(
+        f"benchmark={h.benchmark}, system={h.system}, metric={h.metric}, "
+        f"example_id={h.example_id}, run={h.run}"
+        for h in keys.head(_SHOWN).itertuples(index=False))
+    more = f" and {len(hits) - _SHOWN} more" if len(hits) > _SHOWN else ""
+    return ConflictError([Problem(
+        filename, column="system",
+        rule=f"{len(hits)} row(s) collide with stored results ({shown}{more})",
+        fix="choose on-conflict 'replace' to replace the stored rows of these systems, "
+            "or 'add-run' to store this upload as a new run")], keys.drop(columns="upload_id"))
+
+
+def move_to_history(conn: Connection, where: Any, tag: Any) -> dict[int, int]:
+    """Move the ``results`` rows matching ``where`` to ``results_history`` tagged ``tag``
+    (a number, or a column expression); returns the rows moved per upload."""
+    r, h = S.results.c, S.results_history.c
+    moved = {int(u): int(n) for u, n in conn.execute(
+        select(r.upload_id, func.count()).where(where).group_by(r.upload_id)).all()}
+    if moved:
+        cols = [c.name for c in S.results.columns]
+        source = select(*[r[c] for c in cols], literal(tag) if isinstance(tag, int) else tag
+                        ).where(where)
+        conn.execute(insert(S.results_history).from_select([*cols, h.superseded_by.name],
+                                                           source))
+        conn.execute(delete(S.results).where(where))
+        adjust_stored(conn, moved, -1)
+    return moved
+
+
+def adjust_stored(conn: Connection, counts: dict[int, int], sign: int) -> None:
+    """Keep ``uploads.rows_stored`` (rows of each upload in ``results``) in step."""
+    u = S.uploads.c
+    for upload_id, n in counts.items():
+        conn.execute(S.uploads.update().where(u.id == upload_id)
+                     .values(rows_stored=u.rows_stored + sign * n))
+
+
+def resolve(conn: Connection, cols: dict[str, np.ndarray], stored: pd.DataFrame,
+             filename: str, on_conflict: OnConflict) -> pd.DataFrame:
+    """Apply the conflict policy before the upload is stored; returns the groups
+    ``(benchmark_id, metric_id, system_id)`` to supersede (``cols['run']`` may shift)."""
     group = ["benchmark_id", "metric_id", "system_id"]
+    hits = collisions(cols, stored)
+    if hits.empty:
+        return pd.DataFrame(columns=group)
     if on_conflict == "reject":
-        texts = sio.label_texts(conn, np.unique(hits[group + ["example_key"]].to_numpy()))
-        named = pd.DataFrame({
-            "benchmark": [texts[i] for i in hits["benchmark_id"]],
-            "system": [texts[i] for i in hits["system_id"]],
-            "metric": [texts[i] for i in hits["metric_id"]],
-            "example_id": [texts[i] for i in hits["example_key"]],
-            "run": hits["run"].to_numpy()})
-        shown = "; ".join(
-            f"benchmark={h.benchmark}, system={h.system}, metric={h.metric}, "
-            f"example_id={h.example_id}, run={h.run}"
-            for h in named.head(_SHOWN).itertuples(index=False))
-        more = f" and {len(hits) - _SHOWN} more" if len(hits) > _SHOWN else ""
-        raise ConflictError([Problem(
-            filename, column="system",
-            rule=f"{len(hits)} row(s) collide with stored results ({shown}{more})",
-            fix="choose on-conflict 'replace' to replace the stored rows of these systems, "
-                "or 'add-run' to store this upload as a new run")], named)
+        raise conflict_error(conn, hits, filename)
     colliding = hits[group].drop_duplicates()
-    r = S.results.c
     if on_conflict == "replace":
-        removed = 0
-        u = S.uploads.c
-        for b, mm, sy in colliding.itertuples(index=False):
-            where = (r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy))
-            lost = conn.execute(select(r.upload_id, func.count()).where(*where)
-                                .group_by(r.upload_id)).all()
-            for upload_id, n in lost:
-                conn.execute(S.uploads.update().where(u.id == upload_id)
-                             .values(rows_stored=u.rows_stored - n))
-            removed += int(conn.execute(delete(S.results).where(*where)).rowcount or 0)
-        return removed
+        return colliding
     # add-run: the upload's rows of each colliding group move after the highest stored run
+    upload = pd.DataFrame({k: cols[k] for k in KEYS})
     top = stored.groupby(group, sort=False)["run"].max().rename("top").reset_index()
     first = upload.groupby(group, sort=False)["run"].min().rename("first").reset_index()
     shift = colliding.merge(top, on=group).merge(first, on=group)
     shift["delta"] = shift["top"] + 1 - shift["first"]
     delta = upload[group].merge(shift[[*group, "delta"]], on=group, how="left", sort=False)
     cols["run"] = cols["run"] + delta["delta"].fillna(0).to_numpy(np.int64)
-    return 0
+    return pd.DataFrame(columns=group)
+
+
+def supersede(conn: Connection, groups: pd.DataFrame, upload_id: int) -> int:
+    """Replace: every stored row of each group goes to the history, superseded by
+    ``upload_id`` (it comes back if that upload is deleted); returns rows superseded."""
+    r = S.results.c
+    replaced = 0
+    for b, mm, sy in groups.itertuples(index=False):
+        where = and_(r.benchmark_id == int(b), r.metric_id == int(mm), r.system_id == int(sy))
+        replaced += sum(move_to_history(conn, where, upload_id).values())
+    return replaced
 
 
 def upsert_metrics(conn: Connection, data: pd.DataFrame, specs: MetricSpecs,

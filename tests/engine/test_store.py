@@ -229,20 +229,20 @@ def test_loaded_frame_is_canonical(store_url: str) -> None:
 
 def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = open_store(sqlite_url)
-    assert store.schema_version == S.SCHEMA_VERSION == 2
+    assert store.schema_version == S.SCHEMA_VERSION == 3
     store.import_frame(grid(["A", "B"], 3), filename="one.csv")
     version = store.data_version()
 
-    def v2_to_v3(conn) -> None:  # type: ignore[no-untyped-def]
+    def v3_to_v4(conn) -> None:  # type: ignore[no-untyped-def]
         conn.execute(text("CREATE INDEX ix_test_upgrade ON uploads (created_at)"))
 
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 3)
-    monkeypatch.setitem(S.MIGRATIONS, 2, v2_to_v3)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 4)
+    monkeypatch.setitem(S.MIGRATIONS, 3, v3_to_v4)
     upgraded = open_store(sqlite_url)
-    assert upgraded.schema_version == 3 and upgraded.data_version() != version
+    assert upgraded.schema_version == 4 and upgraded.data_version() != version
     assert "ix_test_upgrade" in {i["name"] for i in inspect(upgraded.engine).get_indexes("uploads")}
     assert len(upgraded.load_frame()) == 6  # data kept
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", 3)
     with pytest.raises(ValueError, match="newer than this sigboard"):
         open_store(sqlite_url)
 
@@ -261,7 +261,7 @@ def test_version_1_store_gains_metric_thresholds(tmp_path: Path) -> None:
 
     _ENGINES.clear()
     upgraded = open_store(f"sqlite:///{path}")
-    assert upgraded.schema_version == 2
+    assert upgraded.schema_version == S.SCHEMA_VERSION
     assert upgraded.metric_spec("b", "acc") == MetricSpec(False, True, None)  # kept, no threshold
     upgraded.import_frame(grid(["C", "D"], 3, metric="err", binary=False), filename="two.csv",
                           metrics={"err": MetricSpec(threshold=0.5)})
