@@ -1,33 +1,41 @@
 """What every command shares: reading DATA, the store URL, output, the parser and ``main``.
 
 This is the CLI's entry point, so it is where the environment is read
-(``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH``, see :func:`store_url`); the engine
-below it takes explicit arguments only. pandas, the statistics and the store are
-imported inside the functions that use them, so ``--help`` and each command pay
-only for what they use.
+(``SIGBOARD_DB_URL`` / ``SIGBOARD_DB_PATH``, see :func:`store_url`, and the upload
+limits ``SIGBOARD_MAX_*``, see :class:`engine.Limits`); the engine below it takes
+explicit arguments only. pandas, the statistics and the store are imported inside
+the functions that use them, so ``--help`` and each command pay only for what they use.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import math
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .._contract import MetricSpec
+    from .._limits import Limits
     from .._matrix import ScoreMatrix
+    from ..store import ResultsStore
 
-__all__ = ["Loaded", "add_data_options", "emit", "load_data", "main", "store_url"]
+__all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
+           "main", "may_be_log", "open_existing", "safe_url", "store_url", "upload_limits"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
+#: files read as harness logs (a directory is one too): zips of an output folder, Inspect logs
+HARNESS_SUFFIXES = (".zip", ".eval")
 
 
 def store_url(explicit: str | None = None) -> str:
@@ -42,24 +50,77 @@ def store_url(explicit: str | None = None) -> str:
     return f"sqlite:///{os.path.abspath(path)}"
 
 
+def upload_limits() -> Limits:
+    """The upload limits the environment sets (``SIGBOARD_MAX_ROWS``, …; see :class:`engine.Limits`)."""
+    from .._limits import Limits
+
+    return Limits.from_mapping(os.environ)
+
+
+def safe_url(url: str) -> str:
+    """``url`` with its password masked (``postgresql://me:***@host/db``), for messages."""
+    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+def _sqlite_path(url: str) -> str | None:
+    """The file of a ``sqlite:///path`` URL; None for other databases and in-memory SQLite."""
+    head, sep, rest = url.partition(":///")
+    if not sep or not head.startswith("sqlite"):
+        return None
+    path = rest.split("?", 1)[0]
+    return None if path in ("", ":memory:") or path.startswith("file:") else path
+
+
+def open_existing(url: str, *, create: bool = False) -> ResultsStore:
+    """The store at ``url``; a read (``create=False``) of a SQLite file that does not exist
+    is refused instead of creating an empty store there."""
+    path = _sqlite_path(url)
+    if not create and path is not None and not os.path.exists(path):
+        raise ValueError(f"no such store: {path} (import results into it first: "
+                         f"python -m engine import FILE --db {url})")
+    from ..store import open_store
+
+    return open_store(url)
+
+
+def closest(name: str, names: Iterable[str], what: str) -> str:
+    """The message for an unknown system name: close matches by :mod:`difflib`, never
+    the list of every name (which can run to thousands)."""
+    pool = [str(n) for n in names]
+    near = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
+    hint = (f"did you mean {' or '.join(repr(n) for n in near)}?" if near else
+            f"none of the {len(pool)} names is close; `python -m engine leaderboard DATA` lists them")
+    return f"{what}: unknown system {name!r}; {hint}"
+
+
 @dataclass(frozen=True)
 class Loaded:
-    """DATA as read: the long table, and where its metric definitions come from."""
+    """DATA as read: the long table, and where its metric definitions come from.
+
+    ``specs`` holds the (benchmark, metric) definitions harness logs state; ``url`` is
+    set when DATA is a results store (its definitions are then read from the store).
+    """
 
     frame: pd.DataFrame
     url: str | None = None
+    specs: dict[tuple[str, str], MetricSpec] = field(default_factory=dict)
 
     def spec(self, benchmark: str, metric: str) -> MetricSpec:
-        """The metric's definition: the store's (for a URL) or the file reader's."""
+        """The metric's definition: the store's (for a URL), the log's, or the file reader's."""
         from .._contract import MetricSpec
 
         if self.url is not None:
-            from ..store import open_store
-
-            return open_store(self.url).metric_spec(benchmark, metric)
+            return open_existing(self.url).metric_spec(benchmark, metric)
+        if (benchmark, metric) in self.specs:
+            return self.specs[(benchmark, metric)]
         from .._readers import metric_specs_of
 
         return metric_specs_of(self.frame).get(metric) or MetricSpec()
+
+    def all_specs(self) -> dict[tuple[str, str], MetricSpec]:
+        """Every (benchmark, metric) of the table with its definition."""
+        keys = self.frame[["benchmark", "metric"]].drop_duplicates().itertuples(index=False)
+        return {(str(b), str(m)): self.spec(str(b), str(m)) for b, m in keys}
 
     def matrix(self, benchmark: str | None, metric: str | None, *,
                lower_is_better: bool = False) -> ScoreMatrix:
@@ -74,63 +135,113 @@ class Loaded:
         return build_matrix(self.frame, benchmark=bench, metric=met, spec=spec)
 
 
+#: single files that may be a harness log when the table reader refuses them
+LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
+
+
+def is_harness_source(path: str) -> bool:
+    """A directory, a zip or an Inspect ``.eval``: read as harness logs, never as a table."""
+    return Path(path).is_dir() or path.lower().endswith(HARNESS_SUFFIXES)
+
+
+def may_be_log(label: str, table_error: Exception) -> bool:
+    """Whether a file the table reader refused should be tried as a harness log: a JSON or
+    JSONL file, refused for its content, not for breaking an upload limit."""
+    problems = getattr(table_error, "problems", ())
+    over_limit = any("limit per upload" in str(getattr(p, "rule", "")) for p in problems)
+    return label.lower().endswith(LOG_SUFFIXES) and not over_limit
+
+
+def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
+    """One DATA argument: a results table (read within the upload limits ``SIGBOARD_MAX_*``),
+    or harness logs (a directory, a zip, an Inspect ``.eval``, or a JSON/JSONL log file)."""
+    from .._contract import DataContractError
+    from .._readers import read_results
+    from ..harness import read_harness
+
+    if is_harness_source(path):
+        res = read_harness(path)
+        return res.frame, dict(res.specs)
+    try:
+        return read_results(path, limits=upload_limits()), {}
+    except DataContractError as table_error:
+        if not may_be_log(path, table_error):
+            raise
+        try:
+            res = read_harness(path)
+        except (ValueError, OSError):
+            raise table_error from None  # not a harness log either: the table's problems
+        return res.frame, dict(res.specs)
+
+
 def load_data(data: Sequence[str]) -> Loaded:
-    """Read DATA: one or more result files, or one results-store URL (``sqlite:///…``, …)."""
+    """Read DATA: result files or harness logs, or one results-store URL (``sqlite:///…``)."""
+    if len(data) == 1 and "://" in data[0]:
+        return Loaded(open_existing(data[0]).load_frame(), url=data[0])
+    stores = [d for d in data if "://" in d]
+    if stores:
+        raise ValueError(f"DATA: a store URL ({stores[0]}) must be the only DATA argument")
+    read = [_read_one(path) for path in data]
+    specs = {k: v for _, s in read for k, v in s.items()}
+    if len(read) == 1:
+        return Loaded(read[0][0], specs=specs)
     import pandas as pd
 
-    from .._readers import read_results
-
-    if len(data) == 1 and "://" in data[0]:
-        from ..store import open_store
-
-        return Loaded(open_store(data[0]).load_frame(), url=data[0])
-    frames = [read_results(path) for path in data]
-    if len(frames) == 1:
-        return Loaded(frames[0])
+    frames = [f for f, _ in read]
     merged = pd.concat(frames, ignore_index=True)
     merged.attrs["metric_specs"] = {k: v for f in frames
                                     for k, v in f.attrs.get("metric_specs", {}).items()}
-    return Loaded(merged)
+    return Loaded(merged, specs=specs)
 
 
 def add_data_options(parser: argparse.ArgumentParser) -> None:
     """DATA plus the options every analysis command shares."""
     parser.add_argument("data", nargs="+", metavar="DATA",
-                        help="result file(s) (CSV/JSONL/Parquet, .gz too) or a store URL")
+                        help="result file(s) (CSV/JSONL/Parquet, .gz too), harness output "
+                             "folder(s) or zip(s), or a store URL")
     parser.add_argument("--benchmark", help="benchmark to analyse (needed when DATA has several)")
     parser.add_argument("--metric", help="metric to analyse (needed when DATA has several)")
     parser.add_argument("--format", choices=["table", "json"], default="table")
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` with numpy scalars made Python and NaN/Infinity made null (strict JSON)."""
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if hasattr(value, "item"):  # numpy scalar
+        return [jsonable(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, str):  # numpy scalar
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None  # JSON has no NaN/Infinity
+    if value is not None and not isinstance(value, str | int | float | bool):
+        try:
+            import pandas as pd
+
+            if pd.isna(value):  # pd.NA, NaT
+                return None
+        except (TypeError, ValueError):
+            pass
+        return str(value)
     return value
 
 
 def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: str) -> None:
-    """Write ``payload`` as JSON, or ``table`` as aligned text."""
+    """Write ``payload`` as strict JSON (full precision), or ``table`` as aligned text
+    with numbers rounded for reading."""
     if fmt == "json":
-        json.dump(_jsonable(payload), sys.stdout, indent=1, ensure_ascii=False)
+        json.dump(jsonable(payload), sys.stdout, indent=1, ensure_ascii=False, allow_nan=False)
         sys.stdout.write("\n")
     elif table is not None:
-        import pandas as pd
+        from ._text import table_text
 
-        with pd.option_context("display.max_rows", None, "display.max_columns", None,
-                               "display.width", 200):
-            sys.stdout.write(table.to_string(index=False) + "\n")
+        sys.stdout.write(table_text(table) + "\n")
 
 
 def _registrars() -> list[Callable[[Any], None]]:
-    from . import health, stats, store
+    from . import explore, health, runs, stats, store
 
-    return [stats.register, health.register, store.register]
+    return [stats.register, health.register, runs.register, explore.register, store.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,6 +253,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _url_of(args: argparse.Namespace) -> str:
+    """The store a command was using, for a message about it."""
+    explicit = getattr(args, "db", None) or getattr(args, "url", None)
+    data = getattr(args, "data", None) or []
+    if not explicit and len(data) == 1 and "://" in data[0]:
+        explicit = data[0]
+    return store_url(explicit)
+
+
+def _database_error(exc: BaseException) -> bool:
+    """A SQLAlchemy error about the database itself (unreachable, bad URL, locked)."""
+    if "sqlalchemy" not in sys.modules:
+        return False
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    return isinstance(exc, OperationalError | ArgumentError)
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    message = lines[0] if lines else type(exc).__name__
+    more = f" (+{len(lines) - 1} more problem(s))" if len(lines) > 1 else ""
+    return message + more
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -150,10 +286,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except (ValueError, OSError, EOFError) as exc:
-        first = str(exc).strip().splitlines()
-        lines = len(first)
-        message = first[0] if first else type(exc).__name__
-        more = f" (+{lines - 1} more problem(s))" if lines > 1 else ""
-        print(f"error: {message}{more}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except MemoryError:
+        print("error: out of memory reading or analysing DATA; narrow it with --benchmark/"
+              "--metric or split the file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except RecursionError:
+        print("error: DATA is nested too deeply to read (flatten nested values)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as exc:
+        if not _database_error(exc):
+            raise
+        first = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
+        print(f"error: cannot use the results store {safe_url(_url_of(args))}: {first[0]}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

@@ -1,36 +1,40 @@
-"""Commands ``leaderboard``, ``pairwise`` and ``compare``: files in, tables or JSON out."""
+"""Commands ``leaderboard``, ``pairwise`` (also ``--across``), ``compare`` and ``overall``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
-from ._common import add_data_options, emit, load_data
+from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._text import fmt_number, interval
 
 if TYPE_CHECKING:
+    import pandas as pd
+
+    from .._ab import ABResult
     from .._matrix import ScoreMatrix
+    from .._pairwise import PairwiseResult
 
 __all__ = ["register"]
 
-EXIT_WORSE = 1
-
-
-def _matrix(args: argparse.Namespace) -> ScoreMatrix:
-    """The matrix DATA asks for; --lower-is-better overrides the declared direction."""
-    return load_data(args.data).matrix(args.benchmark, args.metric,
-                                       lower_is_better=args.lower_is_better)
-
-
 _PAIRED = {"auto": None, "yes": True, "no": False}
+SORTS = ("pvalue", "pair", "effect")
+
+
+def _matrix(args: argparse.Namespace, loaded: Loaded | None = None) -> ScoreMatrix:
+    """The matrix DATA asks for; --lower-is-better overrides the declared direction."""
+    loaded = loaded if loaded is not None else load_data(args.data)
+    return loaded.matrix(args.benchmark, args.metric, lower_is_better=args.lower_is_better)
 
 
 def _options(args: argparse.Namespace) -> TestOptions:
     """The :class:`TestOptions` the flags ask for (validated there, once)."""
     given = {f.name: getattr(args, f.name) for f in fields(TestOptions) if hasattr(args, f.name)}
-    given["paired"] = _PAIRED[args.paired]
+    if "paired" in given:
+        given["paired"] = _PAIRED[given["paired"]]
     return TestOptions(**given)
 
 
@@ -47,7 +51,8 @@ def _add_test_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--criterion", choices=CRITERIA, default=argparse.SUPPRESS,
                    help="significant by adjusted p-value (default) or also by effect size "
                    "small/medium/large")
-    p.add_argument("--paired", choices=list(_PAIRED), default="auto")
+    p.add_argument("--paired", choices=list(_PAIRED), default=argparse.SUPPRESS,
+                   help="default auto")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
     p.add_argument("--n-resamples", type=int, default=argparse.SUPPRESS,
                    help=f"permutation test resamples (default {d.n_resamples})")
@@ -55,58 +60,313 @@ def _add_test_options(p: argparse.ArgumentParser) -> None:
                    help=f"seed of random procedures (default {d.seed})")
 
 
+def _names(text: str | None, flag: str) -> list[str] | None:
+    """A comma-separated list of names (``--benchmarks a,b``)."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError(f"{flag}: give at least one name, comma-separated; got {text!r}")
+    return names
+
+
+def _floats(text: str | None, flag: str) -> list[float] | None:
+    names = _names(text, flag)
+    if names is None:
+        return None
+    try:
+        return [float(w) for w in names]
+    except ValueError:
+        raise ValueError(f"{flag}: must be numbers, comma-separated; got {text!r}") from None
+
+
+# ---------------------------------------------------------------- leaderboard
+
+
+#: cliques printed under the leaderboard table (JSON lists them all)
+SHOWN_CLIQUES = 10
+
+
+def _leaderboard_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard for reading: intervals in brackets next to their estimates."""
+    import pandas as pd
+
+    shown = pd.DataFrame({c: table[c] for c in ("system", "rank", "rank_low", "rank_high",
+                                                "group", "mean")})
+    shown["ci"] = [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"],
+                                                      strict=True)]
+    for c in ("n", "runs", "win_rate", "bt_strength"):
+        shown[c] = table[c]
+    if "bt_low" in table.columns:
+        shown["bt_ci"] = [interval(lo, hi) for lo, hi in zip(table["bt_low"], table["bt_high"],
+                                                             strict=True)]
+    shown["elo"] = table["elo"].round(0)
+    return shown
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
     from .._leaderboard import leaderboard
 
     lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
                      anchor=args.anchor)
-    emit(lb.to_dict(), lb.table, args.format)
-    if args.format == "table":
-        print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
-              f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
-        for note in lb.notes:
-            print(f"note: {note}")
+    payload = lb.to_dict()
+    if args.format == "json":
+        emit(payload, None, "json")
+        return 0
+    emit(payload, _leaderboard_rows(lb.table), "table")
+    print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
+          f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
+    if lb.cliques:
+        print(f"Systems that cannot be told apart ({len(lb.cliques)} maximal group(s) of "
+              f"≥ {args.min_clique_size}):")
+        for i, clique in enumerate(lb.cliques[:SHOWN_CLIQUES]):
+            print(f"  {i + 1}. {', '.join(clique)}")
+        if len(lb.cliques) > SHOWN_CLIQUES:
+            print(f"  … {len(lb.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
+    else:
+        print("Every pair of systems differs significantly: no group of indistinguishable "
+              "systems.")
+    for note in lb.notes:
+        print(f"note: {note}")
     return 0
 
 
+# ---------------------------------------------------------------- pairwise
+
+
+def _sorted_pairs(table: pd.DataFrame, sort: str) -> pd.DataFrame:
+    if sort == "pair":
+        return table
+    if sort == "effect":
+        key = table["effect_size"].abs()
+        return table.assign(_k=key).sort_values("_k", ascending=False, kind="stable",
+                                               na_position="last").drop(columns="_k")
+    return table.sort_values(["pvalue_adj", "pvalue"], kind="stable", na_position="last")
+
+
+def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The columns a reader needs: n, difference with its interval, test, p-values, effect."""
+    import pandas as pd
+
+    return pd.DataFrame({
+        "system_a": table["system_a"], "system_b": table["system_b"], "n": table["n"],
+        "paired": table["paired"], "difference": table["difference"],
+        "ci": [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)],
+        "test": table["test"], "pvalue": table["pvalue"], "pvalue_adj": table["pvalue_adj"],
+        "effect_size": table["effect_size"], "effect": table["effect_name"],
+        "significant": table["significant"],
+    })
+
+
 def _pairwise(args: argparse.Namespace) -> int:
+    if args.across is not None:
+        return _pairwise_across(args)
     from .._pairwise import pairwise_tests
 
     res = pairwise_tests(_matrix(args), _options(args))
+    table = res.table
+    if args.sort is not None or args.format == "table":
+        table = _sorted_pairs(table, args.sort or "pvalue")
     payload = {"benchmark": res.benchmark, "metric": res.metric, "paired": res.paired,
                "test": res.test, "reason": res.reason, "alpha": res.alpha,
                "correction": res.correction, "compare": res.compare,
                "alternative": res.alternative, "notes": list(res.notes),
-               "pairs": res.table.to_dict(orient="records")}
-    emit(payload, res.table, args.format)
+               "pairs": table.to_dict(orient="records")}
+    if args.format == "json":
+        emit(payload, None, "json")
+        return 0
+    emit(payload, _pair_rows(table), "table")
+    print(f"\n{res.benchmark} / {res.metric}: {res.reason}; {res.correction} at alpha "
+          f"{res.alpha}; difference = system_a − system_b (positive = system_a better), "
+          f"interval at {1 - res.alpha:.0%}")
+    for note in res.notes:
+        print(f"note: {note}")
     return 0
 
 
-def _compare(args: argparse.Namespace) -> int:
+def _across_results(loaded: Loaded, args: argparse.Namespace,
+                    options: TestOptions) -> list[PairwiseResult]:
+    """One pairwise result per metric of the benchmark, or per benchmark."""
+    from .._matrix import build_matrix, pick_slice
     from .._pairwise import pairwise_tests
 
-    m = _matrix(args)
-    res = pairwise_tests(m, _options(args).with_(compare="first"),
-                         order=[args.baseline, args.candidate])
-    row = res.table.iloc[0]
-    worse = bool(row["significant"]) and bool(row["a_better"])
-    better = bool(row["significant"]) and not bool(row["a_better"])
-    verdict = ("significantly worse" if worse else "significantly better" if better
-               else "not significantly different")
-    payload = {"benchmark": res.benchmark, "metric": res.metric, "baseline": args.baseline,
-               "candidate": args.candidate, "test": res.test, "paired": res.paired,
-               "mean_baseline": row["mean_a"], "mean_candidate": row["mean_b"],
-               "diff": row["mean_b"] - row["mean_a"], "pvalue": row["pvalue"],
-               "effect_size": -row["effect_size"], "n": row["n"], "verdict": verdict,
-               "worse": worse}
+    df = loaded.frame
+    if args.across == "metrics":
+        benches = [str(b) for b in df["benchmark"].unique()]
+        bench = args.benchmark or (benches[0] if len(benches) == 1 else None)
+        if bench is None or bench not in benches:
+            raise ValueError(f"--benchmark: --across metrics combines the metrics of one "
+                             f"benchmark; choose one of {len(benches)} "
+                             f"({', '.join(benches[:5])}{', …' if len(benches) > 5 else ''})"
+                             + (f"; got {bench!r}" if bench is not None else ""))
+        metrics = _names(args.metrics, "--metrics") or [
+            str(m) for m in df.loc[df["benchmark"] == bench, "metric"].unique()]
+        slices = [(bench, m) for m in metrics]
+    else:
+        benches = _names(args.benchmarks, "--benchmarks") or [
+            str(b) for b in df["benchmark"].unique()]
+        slices = [pick_slice(df, b, args.metric) for b in benches]
+    if len(slices) < 2:
+        raise ValueError(f"--across {args.across}: DATA has one {args.across[:-1]} here "
+                         f"({slices[0][0]}/{slices[0][1]}); drop --across")
+    results = []
+    for bench, met in slices:
+        spec = loaded.spec(bench, met)
+        if args.lower_is_better:
+            spec = replace(spec, higher_is_better=False)
+        results.append(pairwise_tests(build_matrix(df, benchmark=bench, metric=met, spec=spec),
+                                      options))
+    return results
+
+
+def _pairwise_across(args: argparse.Namespace) -> int:
+    from .._overall import pairs_across
+
+    loaded = load_data(args.data)
+    results = _across_results(loaded, args, _options(args))
+    weights = _floats(args.weights, "--weights")
+    pairs = pairs_across(results, across=args.across, weights=weights)
+    if args.sort == "pair":
+        order: dict[str, int] = {}
+        for r in results:
+            for name in r.systems:
+                order.setdefault(name, len(order))
+        pairs = pairs.assign(_a=pairs["system_a"].map(order), _b=pairs["system_b"].map(order)) \
+            .sort_values(["_a", "_b"], kind="stable").drop(columns=["_a", "_b"])
+    elif args.sort == "effect":
+        pairs = pairs.assign(_k=pairs["effect"].abs()).sort_values(
+            "_k", ascending=False, kind="stable", na_position="last").drop(columns="_k")
+    units = [r.metric if args.across == "metrics" else r.benchmark for r in results]
+    payload = {"across": args.across,
+               "benchmarks": list(dict.fromkeys(r.benchmark for r in results)),
+               "metrics": list(dict.fromkeys(r.metric for r in results)), "units": units,
+               "alpha": results[0].alpha, "alternative": results[0].alternative,
+               "pairs": pairs.to_dict(orient="records")}
     if args.format == "json":
         emit(payload, None, "json")
+        return 0
+    import pandas as pd
+
+    shown = pd.DataFrame({
+        "system_a": pairs["system_a"], "system_b": pairs["system_b"], "p_hmp": pairs["p_hmp"],
+        "p_hmp_adj": pairs["p_hmp_adj"], "effect": pairs["effect"],
+        "effect_ci": [interval(lo, hi) for lo, hi in zip(pairs["effect_ci_low"],
+                                                         pairs["effect_ci_high"], strict=True)],
+        "i2": pairs["i2"], "significant": pairs["significant"]})
+    emit(payload, shown, "table")
+    print(f"\nCombined across {args.across} ({', '.join(units)}): harmonic mean p (Landau-exact); "
+          f"significant when p_hmp_adj < {results[0].alpha}; effect = pooled standardised "
+          "difference, positive = system_a better")
+    return 0
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _check_systems(loaded: Loaded, args: argparse.Namespace) -> tuple[str, str]:
+    from .._matrix import pick_slice
+
+    df = loaded.frame
+    bench, met = pick_slice(df, args.benchmark, args.metric)
+    present = df.loc[(df["benchmark"] == bench) & (df["metric"] == met), "system"].unique()
+    known = {str(s) for s in present}
+    for flag, name in (("baseline", args.baseline), ("candidate", args.candidate)):
+        if name not in known:
+            raise ValueError(closest(name, sorted(known), flag) + f" (on {bench}/{met})")
+    return bench, met
+
+
+def _units(loaded: Loaded, bench: str, met: str, binary: bool | None) -> tuple[float, str]:
+    """How to show a difference: binary scores in percentage points, others as they are."""
+    if binary is None:
+        df = loaded.frame
+        values = df.loc[(df["benchmark"] == bench) & (df["metric"] == met), "value"]
+        binary = bool(values.isin([0.0, 1.0]).all())
+    return (100.0, " points") if binary else (1.0, "")
+
+
+def _compare_text(res: ABResult, scale: float, unit: str) -> str:
+    t = res.test
+    d, lo, hi = (t.estimate * scale, t.ci_low * scale, t.ci_high * scale)
+    ci = f"[{fmt_number(lo, 3)}, {fmt_number(hi, 3)}]"
+    level = f"{1 - res.options.alpha:.0%}"
+    if res.exit_code == 1:
+        worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
+        head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
+    elif "better" in res.verdict:
+        head = f"{res.candidate} beats {res.baseline} by {fmt_number(d, 3)}{unit} {ci}"
     else:
-        sys.stdout.write(
-            f"{args.candidate} vs {args.baseline} on {res.benchmark}/{res.metric}: {verdict} "
-            f"(mean {row['mean_b']:.4g} vs {row['mean_a']:.4g}, {res.test}, p = "
-            f"{row['pvalue']:.4g}, n = {row['n']})\n")
-    return EXIT_WORSE if worse else 0
+        head = (f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}")
+    base_runs, cand_runs = t.runs
+    runs = (f"{base_runs} run(s)" if base_runs == cand_runs else
+            f"{base_runs}/{cand_runs} runs (baseline/candidate)")
+    return (f"{head} on {res.benchmark}/{res.metric}: {res.verdict}\n"
+            f"difference = {res.candidate} − {res.baseline} (positive = candidate better), "
+            f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
+            f"{runs} per example\n"
+            f"model: {t.model} ({t.reason})\n")
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .._ab import compare_ab
+
+    loaded = load_data(args.data)
+    bench, met = _check_systems(loaded, args)
+    spec = loaded.spec(bench, met)
+    if args.lower_is_better:
+        spec = replace(spec, higher_is_better=False)
+    res = compare_ab(loaded.frame, baseline=args.baseline, candidate=args.candidate,
+                     benchmark=bench, metric=met, spec=spec, options=_options(args),
+                     cluster=args.cluster)
+    if args.format == "json":
+        emit(res.to_dict(), None, "json")
+    else:
+        scale, unit = _units(loaded, bench, met, spec.binary)
+        sys.stdout.write(_compare_text(res, scale, unit))
+    return res.exit_code
+
+
+# ---------------------------------------------------------------- overall
+
+
+def _overall(args: argparse.Namespace) -> int:
+    from .._overall import overall
+
+    loaded = load_data(args.data)
+    specs = loaded.all_specs()
+    if args.lower_is_better:
+        specs = {k: replace(v, higher_is_better=False) for k, v in specs.items()}
+    res = overall(loaded.frame, benchmarks=_names(args.benchmarks, "--benchmarks"),
+                  metrics=_names(args.metrics, "--metrics"),
+                  weights=_floats(args.weights, "--weights"), specs=specs,
+                  options=_options(args))
+    payload = res.to_dict()
+    if args.format == "json":
+        emit(payload, None, "json")
+        return 0
+    import pandas as pd
+
+    rows = []
+    for s in payload["systems"]:  # type: ignore[attr-defined]
+        row = {"system": s["system"], "rank": s["rank"], "rank_low": s["rank_low"],
+               "rank_high": s["rank_high"], "group": s["group"], "score": s["score"],
+               "ci": interval(s["ci_low"], s["ci_high"])}
+        for b, cell in s["cells"].items():
+            row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
+        rows.append(row)
+    emit(payload, pd.DataFrame(rows), "table")
+    print(f"\nscore: standardised mean across {len(res.benchmarks)} benchmark(s), higher = "
+          "better; per-benchmark columns: mean and group letters there")
+    for i, clique in enumerate(res.cliques[:SHOWN_CLIQUES]):
+        print(f"  {i + 1}. {', '.join(clique)}")
+    if len(res.cliques) > SHOWN_CLIQUES:
+        print(f"  … {len(res.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
+    for note in res.notes:
+        print(f"note: {note}")
+    return 0
+
+
+# ---------------------------------------------------------------- parser
 
 
 def register(sub: Any) -> None:
@@ -118,20 +378,47 @@ def register(sub: Any) -> None:
     p.add_argument("--anchor", help="system whose Elo rating is fixed at 1000")
     p.set_defaults(handler=_leaderboard)
 
-    p = sub.add_parser("pairwise", help="tests for every pair of systems")
+    p = sub.add_parser("pairwise", help="tests for every pair of systems (or combined across "
+                       "metrics/benchmarks with --across)")
     add_data_options(p)
     _add_test_options(p)
     p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
                    help="pairs to test (default all)")
     p.add_argument("--alternative", choices=ALTERNATIVES, default=argparse.SUPPRESS,
                    help="default two-sided")
+    p.add_argument("--sort", choices=SORTS, default=None,
+                   help="row order: adjusted p-value (the table's default), pair (system "
+                   "order; JSON's default), or effect size (largest first)")
+    p.add_argument("--across", choices=["metrics", "benchmarks"], default=None,
+                   help="combine each pair's p-values across the metrics of one benchmark or "
+                   "across benchmarks (harmonic mean p) and pool the effect sizes")
+    p.add_argument("--metrics", help="with --across metrics: metrics to combine, M1,M2,…")
+    p.add_argument("--benchmarks", help="with --across benchmarks: benchmarks to combine, B1,B2,…")
+    p.add_argument("--weights", help="with --across: weights of the metrics/benchmarks, w1,w2,…")
     p.set_defaults(handler=_pairwise)
 
-    p = sub.add_parser("compare", help="CI gate: exit 1 when the candidate is significantly worse")
+    p = sub.add_parser("compare", help="A/B gate with repeated runs: exit 1 when the candidate "
+                       "is significantly worse")
     add_data_options(p)
-    _add_test_options(p)
+    d = TestOptions()
     p.add_argument("--baseline", required=True)
     p.add_argument("--candidate", required=True)
-    p.set_defaults(handler=_compare, correction="none")
+    p.add_argument("--alpha", type=float, default=argparse.SUPPRESS,
+                   help=f"level of the test and the interval (default {d.alpha})")
+    p.add_argument("--alternative", choices=ALTERNATIVES, default=argparse.SUPPRESS,
+                   help="two-sided (default), greater (candidate better) or less")
+    p.add_argument("--cluster", help="per-example column (e.g. task family): cluster-robust "
+                   "standard errors")
+    p.add_argument("--lower-is-better", action="store_true", help="metric direction")
+    p.set_defaults(handler=_compare)
 
-
+    p = sub.add_parser("overall", help="one leaderboard across benchmarks and metrics")
+    add_data_options(p)
+    _add_test_options(p)
+    p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
+                   help="all pairs two-sided (default), or the ordered set right-tailed")
+    p.add_argument("--benchmarks", help="benchmarks to combine, B1,B2,… (default all)")
+    p.add_argument("--metrics", help="metrics to aggregate on each benchmark, M1,M2,… "
+                   "(default all)")
+    p.add_argument("--weights", help="weights of --metrics, w1,w2,… (default equal)")
+    p.set_defaults(handler=_overall)

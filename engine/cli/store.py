@@ -1,33 +1,57 @@
-"""Store commands: ``import``, ``uploads`` (list) and ``delete``.
+"""Store commands: ``import``, ``export``, ``uploads`` (list) and ``delete``.
 
-    python -m engine import FILE [FILE ...] [--db URL] [--on-conflict reject|replace|add-run]
+    python -m engine import FILE|DIR|ZIP [...] [--db URL] [--format F] [--system NAME]
+                                              [--on-conflict reject|replace|add-run]
+    python -m engine export DATA [--benchmark B] > results.csv
     python -m engine uploads [URL] [--db URL]
     python -m engine delete UPLOAD_ID [URL] [--db URL]
 
 The database is ``--db`` or the positional URL, else ``$SIGBOARD_DB_URL``, else the
-SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`).
+SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`). Only
+``import`` creates a store; reading a SQLite file that is not there is an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._common import emit, store_url
+from ._common import (
+    emit,
+    is_harness_source,
+    load_data,
+    may_be_log,
+    open_existing,
+    store_url,
+    upload_limits,
+)
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .._contract import MetricSpec
+    from ..store import ResultsStore, UploadReport
 
-__all__ = ["register"]
+__all__ = ["CANONICAL_COLUMNS", "HARNESS_FORMATS", "register"]
+
+#: engine.HARNESS_FORMATS, spelt out so that ``--help`` needs no pandas (a test keeps them equal)
+HARNESS_FORMATS = ("lm-eval", "inspect", "helm", "lighteval", "openai-evals", "promptfoo", "long",
+                   "wide")
+OUTPUT_FORMATS = ("table", "json")
+#: the first columns of ``export``; metadata columns follow
+CANONICAL_COLUMNS = ("benchmark", "system", "example_id", "metric", "value", "run")
 
 
-def _db_options(parser: argparse.ArgumentParser, *, positional: bool) -> None:
+def _db_options(parser: argparse.ArgumentParser, *, positional: bool, output: bool = True) -> None:
     if positional:
         parser.add_argument("url", nargs="?", metavar="URL",
                             help="results store URL (sqlite:///…, postgresql+psycopg://…)")
     parser.add_argument("--db", help="results store URL (default: $SIGBOARD_DB_URL or "
                                      "the SQLite file var/sigboard.db)")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    if output:
+        parser.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
 
 
 def _url(args: argparse.Namespace) -> str:
@@ -37,44 +61,128 @@ def _url(args: argparse.Namespace) -> str:
     return store_url(url)
 
 
-def _specs(args: argparse.Namespace) -> dict[str | tuple[str, str], MetricSpec] | None:
+def _specs(args: argparse.Namespace) -> dict[str | tuple[str, str], MetricSpec]:
     from .._contract import MetricSpec
 
     names = {*args.lower_is_better, *args.binary, *args.numeric}
     both = set(args.binary) & set(args.numeric)
     if both:
         raise ValueError(f"metric(s) {', '.join(sorted(both))} declared both binary and numeric")
-    if not names:
-        return None
     return {m: MetricSpec(higher_is_better=m not in args.lower_is_better,
                           binary=True if m in args.binary else (False if m in args.numeric
                                                                 else None))
             for m in names}
 
 
+def _import_formats(args: argparse.Namespace) -> tuple[str, str | None]:
+    """(output format, forced harness format) from the repeatable ``--format``."""
+    given = args.format or []
+    output = [f for f in given if f in OUTPUT_FORMATS]
+    harness = [f for f in given if f not in OUTPUT_FORMATS]
+    if len(set(output)) > 1 or len(set(harness)) > 1:
+        raise ValueError(f"--format: at most one output format ({'|'.join(OUTPUT_FORMATS)}) and "
+                         f"one log format ({'|'.join(HARNESS_FORMATS)}); got {given!r}")
+    return (output[0] if output else "table"), (harness[0] if harness else None)
+
+
+def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
+                declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
+    """Read one FILE/DIR/ZIP (harness logs or a results table) and store it as one upload."""
+    from .._contract import DataContractError
+    from .._formats import read_bytes, source_name
+    from .._readers import read_results_bytes
+    from ..harness import read_harness
+
+    label = source_name(path, None)
+    is_dir = Path(path).is_dir()
+    content = None if is_dir else read_bytes(path)
+    harness_first = (is_harness_source(path) or fmt not in (None, "long", "wide")
+                     or args.system is not None)
+    specs: dict[str | tuple[str, str], MetricSpec] = {}
+    if content is not None and not harness_first:
+        named = {k: v for k, v in declared.items() if isinstance(k, str)}
+        try:
+            df = read_results_bytes(content, label=label, fmt=None, metrics=named or None,
+                                    limits=upload_limits())
+        except DataContractError as table_error:
+            if fmt is not None or not may_be_log(label, table_error):
+                raise
+            try:
+                res = read_harness((label, content))
+            except (ValueError, OSError):
+                raise table_error from None
+            print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
+            df = res.frame
+            specs.update(res.specs.items())
+    else:
+        res = read_harness(path if is_dir else (label, content or b""), format=fmt,
+                           system=args.system)
+        print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
+        df = res.frame
+        specs.update(res.specs.items())
+    return store.import_frame(df, filename=label, content=content, uploader=args.uploader,
+                              note=args.note, on_conflict=args.on_conflict,
+                              metrics={**specs, **declared} or None)
+
+
 def _import(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..store import open_store
-
-    store = open_store(_url(args))
+    output, fmt = _import_formats(args)
+    declared = _specs(args)
+    store = open_existing(_url(args), create=True)
     reports = []
     for path in args.files:
-        report = store.import_file(path, uploader=args.uploader, note=args.note,
-                                   on_conflict=args.on_conflict, metrics=_specs(args))
+        report = _import_one(store, path, args, fmt, declared)
         reports.append({"file": path, "upload_id": report.upload_id, "rows": report.rows,
                         "duplicate_of": report.duplicate_of, "replaced": report.replaced,
                         "message": report.message})
     emit({"uploads": reports, "data_version": store.data_version()},
          pd.DataFrame(reports, columns=["file", "upload_id", "rows", "duplicate_of", "replaced"]),
-         args.format)
+         output)
+    return 0
+
+
+def _with_store_metadata(store: ResultsStore, df: pd.DataFrame) -> pd.DataFrame:
+    """The stored rows with each benchmark's system and example metadata joined back."""
+    import pandas as pd
+
+    parts = []
+    for bench, part in df.groupby("benchmark", sort=False):
+        for meta, key in ((store.system_metadata(str(bench)), "system"),
+                          (store.example_metadata(str(bench)), "example_id")):
+            if len(meta.columns) > 1:
+                part = part.merge(meta, on=key, how="left", suffixes=("", "_meta"))
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else df
+
+
+def canonical(df: pd.DataFrame) -> pd.DataFrame:
+    """``benchmark, system, example_id, metric, value, run`` then metadata columns
+    (``run`` 0 for single runs, as the store keeps them)."""
+    if "run" not in df.columns:
+        df = df.assign(run=0)
+    rest = [c for c in df.columns if c not in CANONICAL_COLUMNS]
+    return df[[*CANONICAL_COLUMNS, *rest]]
+
+
+def _export(args: argparse.Namespace) -> int:
+    loaded = load_data(args.data)
+    df = loaded.frame
+    if args.benchmark is not None:
+        present = [str(b) for b in df["benchmark"].unique()]
+        if args.benchmark not in present:
+            raise ValueError(f"--benchmark: {args.benchmark!r} is not in DATA; present: "
+                             f"{', '.join(present[:10])}{', …' if len(present) > 10 else ''}")
+        df = df[df["benchmark"] == args.benchmark]
+    if loaded.url is not None:
+        df = _with_store_metadata(open_existing(loaded.url), df)
+    canonical(df).to_csv(sys.stdout, index=False, lineterminator="\n")
     return 0
 
 
 def _uploads(args: argparse.Namespace) -> int:
-    from ..store import open_store
-
-    store = open_store(_url(args))
+    store = open_existing(_url(args))
     table = store.uploads()
     records: list[dict[str, Any]] = table.to_dict(orient="records")  # type: ignore[assignment]
     emit({"uploads": records, "data_version": store.data_version()},
@@ -85,9 +193,7 @@ def _uploads(args: argparse.Namespace) -> int:
 def _delete(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..store import open_store
-
-    store = open_store(_url(args))
+    store = open_existing(_url(args))
     removed = store.delete_upload(args.upload_id)
     emit({"upload_id": args.upload_id, "rows_removed": removed,
           "data_version": store.data_version()},
@@ -96,12 +202,18 @@ def _delete(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``import``, ``uploads`` and ``delete`` to the ``python -m engine`` parser."""
-    p = subparsers.add_parser("import", help="validate result files and store them "
-                              "(one upload each; identical content is stored once)")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="CSV/TSV/JSONL/JSON/Parquet, optionally gzipped")
-    _db_options(p, positional=False)
+    """Add ``import``, ``export``, ``uploads`` and ``delete`` to the ``python -m engine`` parser."""
+    p = subparsers.add_parser("import", help="validate result files or harness logs and store "
+                              "them (one upload each; identical content is stored once)")
+    p.add_argument("files", nargs="+", metavar="FILE|DIR|ZIP",
+                   help="CSV/TSV/JSONL/JSON/Parquet (optionally gzipped), or an evaluation "
+                        "harness's output: a folder, a zip of it, or a log file")
+    _db_options(p, positional=False, output=False)
+    p.add_argument("--format", action="append", choices=[*OUTPUT_FORMATS, *HARNESS_FORMATS],
+                   metavar="F", help="the logs' format, one of " + "|".join(HARNESS_FORMATS)
+                   + " (default: detected), and/or the output, table|json (repeatable)")
+    p.add_argument("--system", help="system name for logs that do not name the model "
+                                    "(e.g. an lm-eval samples file without results_*.json)")
     p.add_argument("--on-conflict", choices=["reject", "replace", "add-run"], default="reject",
                    help="when rows collide with stored ones: reject the upload (default), "
                         "replace the stored rows of those systems, or store as a new run")
@@ -114,6 +226,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--numeric", action="append", default=[], metavar="METRIC",
                    help="declare METRIC numeric even when its values are 0/1 (repeatable)")
     p.set_defaults(handler=_import)
+
+    p = subparsers.add_parser("export", help="the canonical long table as CSV on stdout "
+                              "(what import reads back unchanged)")
+    p.add_argument("data", nargs="+", metavar="DATA",
+                   help="result file(s), harness output folder(s) or zip(s), or a store URL")
+    p.add_argument("--benchmark", help="export one benchmark only")
+    p.set_defaults(handler=_export)
 
     p = subparsers.add_parser("uploads", help="list the uploads in the results store")
     _db_options(p, positional=True)

@@ -77,7 +77,8 @@ def test_pairwise_json_pairs_are_exact_mcnemar(pairwise_json: dict[str, Any]) ->
     reference: dict[tuple[int, int], float] = {}  # binomtest per distinct (b, c): fewer calls
     for p in pairs:
         for key in ("system_a", "system_b", "test", "statistic", "pvalue", "pvalue_adj",
-                    "effect_size", "significant"):
+                    "effect_size", "significant", "n", "paired", "difference", "ci_low",
+                    "ci_high"):
             assert key in p
         b, c = p["wins_a"], p["wins_b"]
         # exact McNemar = two-sided exact binomial test on the discordant pairs (Fagerland 2013)
@@ -87,7 +88,9 @@ def test_pairwise_json_pairs_are_exact_mcnemar(pairwise_json: dict[str, Any]) ->
         assert p["statistic"] == min(b, c)
         assert p["pvalue_adj"] >= p["pvalue"]
         assert p["significant"] == (p["pvalue_adj"] < 0.05)
-        assert p["n"] == 164
+        assert p["n"] == 164 and p["paired"] is True
+        assert p["difference"] == pytest.approx(p["mean_a"] - p["mean_b"])  # higher is better
+        assert p["ci_low"] <= p["difference"] <= p["ci_high"]
 
 
 def test_pairwise_json_wins_match_the_data(pairwise_json: dict[str, Any],
@@ -105,8 +108,9 @@ def test_pairwise_json_wins_match_the_data(pairwise_json: dict[str, Any],
 
 def test_leaderboard_json_has_spec_fields(leaderboard_json: dict[str, Any]) -> None:
     d = leaderboard_json
-    for key in ("benchmark", "metric", "paired", "test", "systems", "cliques"):
+    for key in ("benchmark", "metric", "paired", "test", "systems", "cliques", "converged"):
         assert key in d
+    assert d["converged"] is True  # SPEC "More commands": the Bradley–Terry fit converged
     assert (d["benchmark"], d["metric"], d["paired"], d["test"]) == ("humaneval+", "pass1", True,
                                                                      "mcnemar")
     systems = d["systems"]
@@ -118,6 +122,7 @@ def test_leaderboard_json_has_spec_fields(leaderboard_json: dict[str, Any]) -> N
         assert s["ci_low"] <= s["mean"] <= s["ci_high"]
         assert s["rank_low"] <= s["rank"] <= s["rank_high"]
         assert s["n"] == 164 and s["group"]
+        assert s["bt_low"] <= s["bt_strength"] <= s["bt_high"]  # bootstrap interval (SPEC)
     assert [s["rank"] for s in systems] == sorted(s["rank"] for s in systems)
     names = {s["system"] for s in systems}
     assert d["cliques"] and all(set(c) <= names and len(c) >= 2 for c in d["cliques"])
@@ -173,7 +178,8 @@ def test_bad_option_value_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["pairwise", str(f), "--alpha", "1.5"]) == 2
     assert "alpha: must be strictly between 0 and 1" in capsys.readouterr().err
     assert main(["compare", str(f), "--baseline", "A", "--candidate", "Z"]) == 2
-    assert "unknown system" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "candidate: unknown system 'Z'" in err and len(err.strip().splitlines()) == 1
 
 
 # ---------------------------------------------------------------- compare (CI gate)
@@ -181,13 +187,20 @@ def test_bad_option_value_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 BASELINE_GOOD = {"base": [1] * 30, "cand": [1] * 10 + [0] * 20}  # 20 discordant, all one way
 
+# `compare` runs the A/B comparison (engine.compare_ab): a paired t test on per-example means
+# (run-aware), so its p-value is scipy's ttest_rel, not McNemar's, and the JSON keys are SPEC's
+# `difference`/`model`/`exit_code` (they replaced `diff`/`test`/`worse`).
+
 
 def test_compare_exits_1_when_candidate_is_significantly_worse(tmp_path: Path) -> None:
     f = _csv(tmp_path / "r.csv", BASELINE_GOOD)
     proc = _run("compare", str(f), "--baseline", "base", "--candidate", "cand")
     assert proc.returncode == 1, proc.stderr
-    assert "cand vs base on b/acc: significantly worse" in proc.stdout
-    assert "mcnemar" in proc.stdout
+    first = proc.stdout.splitlines()[0]
+    # binary scores: the difference in percentage points, 20/30 = 66.7 points
+    assert first.startswith("cand trails base by 66.7 points [")
+    assert "on b/acc: candidate is significantly worse" in first
+    assert "model: paired-t" in proc.stdout
 
 
 def test_compare_exits_0_when_candidate_is_better(tmp_path: Path,
@@ -197,17 +210,23 @@ def test_compare_exits_0_when_candidate_is_better(tmp_path: Path,
     code = main(["compare", str(f), "--baseline", "cand", "--candidate", "base", "--format", "json"])
     assert code == 0
     d = _strict_json(capsys.readouterr().out)
-    assert d["verdict"] == "significantly better" and d["worse"] is False
-    assert (d["baseline"], d["candidate"]) == ("cand", "base")
-    assert d["diff"] == pytest.approx(1 - 1 / 3)
-    # exact McNemar, 20 vs 0 discordant: p = 2 / 2^20; uncorrected (one comparison)
-    assert d["pvalue"] == pytest.approx(2 / 2**20)
+    assert list(d) == ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference",
+                       "ci_low", "ci_high", "pvalue", "model", "verdict", "exit_code"]
+    assert d["verdict"] == "candidate is significantly better" and d["exit_code"] == 0
+    assert (d["baseline"], d["candidate"], d["model"], d["n"], d["runs"]) == (
+        "cand", "base", "paired-t", 30, 1)
+    assert d["difference"] == pytest.approx(1 - 1 / 3)
+    # one run per example: the paired t test of scipy on the two score vectors
+    ref = stats.ttest_rel(BASELINE_GOOD["base"], BASELINE_GOOD["cand"])
+    assert d["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+    ci = ref.confidence_interval(0.95)
+    assert (d["ci_low"], d["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
 
 
 def test_compare_not_different_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = _csv(tmp_path / "r.csv", {"base": [1, 0, 1, 1, 0, 1], "cand": [1, 1, 0, 1, 0, 1]})
     assert main(["compare", str(f), "--baseline", "base", "--candidate", "cand"]) == 0
-    assert "not significantly different" in capsys.readouterr().out
+    assert "no significant difference" in capsys.readouterr().out
 
 
 def test_compare_respects_lower_is_better(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -217,9 +236,11 @@ def test_compare_respects_lower_is_better(tmp_path: Path, capsys: pytest.Capture
     f = _csv(tmp_path / "r.csv", scores)
     args = ["compare", str(f), "--baseline", "base", "--candidate", "cand", "--format", "json"]
     assert main([*args, "--lower-is-better"]) == 1
-    assert json.loads(capsys.readouterr().out)["verdict"] == "significantly worse"
+    d = json.loads(capsys.readouterr().out)
+    assert d["verdict"] == "candidate is significantly worse" and d["exit_code"] == 1
+    assert d["difference"] < 0  # oriented: positive = candidate better
     assert main(args) == 0  # higher is better: the candidate is better
-    assert json.loads(capsys.readouterr().out)["verdict"] == "significantly better"
+    assert json.loads(capsys.readouterr().out)["verdict"] == "candidate is significantly better"
 
 
 # ---------------------------------------------------------------- options and table output
@@ -244,3 +265,6 @@ def test_leaderboard_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[
     header = out.splitlines()[0].split()
     assert header[:5] == ["system", "rank", "rank_low", "rank_high", "group"]
     assert "b / acc: paired binary (0/1) scores" in out and "holm-sidak at alpha 0.05" in out
+    # 5 examples cannot tell A (0.8) from B (0.4): one group, listed as the README promises
+    assert "1. A, B" in out
+    assert "0.8 [" in out  # the mean, then its interval in brackets, rounded for reading
