@@ -1,0 +1,179 @@
+"""AppTests of the Overall page: systems × benchmarks, missing cells, choices in the URL, pairs.
+
+One test runs on the bundled demo store (the acceptance: every benchmark's systems shown,
+missing ones marked); the others on a small synthetic store (``pages_data_support``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from apptest_support import TIMEOUT, app, no_exception
+from pages_data_support import XSS, overall_frame, store_env
+from streamlit.testing.v1 import AppTest
+
+from app.components.overall_table import MISSING
+from app.url import format_weights, parse_weights
+from engine import overall
+from engine.store import open_store
+
+PAGE = "views/overall.py"
+
+
+class _Table(HTMLParser):
+    """Header texts, cell texts and the data- attributes of the overall table."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attrs: dict[str, str] = {}
+        self.header: list[str] = []
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+        self._in_head = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.attrs = {k: v or "" for k, v in attrs}
+        elif tag == "thead":
+            self._in_head = True
+        elif tag == "tbody":
+            self._in_head = False
+        elif tag == "tr" and not self._in_head:
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            text = "".join(self._cell)
+            (self.header if self._in_head else self.rows[-1]).append(text)
+            self._cell = None
+
+
+def overall_table(at: AppTest) -> _Table:
+    bodies = [h.proto.body for h in at.get("html") if 'aria-label="overall"' in h.proto.body]
+    assert len(bodies) == 1, "one overall table on the page"
+    parser = _Table()
+    parser.feed(bodies[0])
+    return parser
+
+
+def _run(**params: str | list[str]) -> AppTest:
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app" / "main.py"),
+                           default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE)
+    return at.run()
+
+
+def values(at: AppTest, key: str) -> list[str]:
+    """A query parameter's values (AppTest keeps a single value as a string)."""
+    value = at.query_params[key]
+    return list(value) if isinstance(value, list) else [value]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One synthetic store for the module (cached results are shared between its tests)."""
+    with store_env(tmp_path_factory.mktemp("overall") / "sigboard.db", overall_frame()) as path:
+        yield path
+
+
+def test_demo_store_shows_every_system_with_missing_cells(db: Path) -> None:
+    at = app(PAGE)
+    no_exception(at)
+    assert [t.value for t in at.title] == ["Overall"]
+    table = overall_table(at)
+    frame = open_store(f"sqlite:///{db}").load_frame()
+    systems = set(frame["system"])
+    benchmarks = set(frame["benchmark"])
+    assert {row[1] for row in table.rows} == systems, "every system of every benchmark, none dropped"
+    assert int(table.attrs["data-rows"]) == len(systems)
+    scored = len(frame[["system", "benchmark"]].drop_duplicates())
+    missing = len(systems) * len(benchmarks) - scored
+    assert missing > 0 and int(table.attrs["data-missing"]) == missing
+    assert sum(cell == MISSING for row in table.rows for cell in row) == missing
+    assert benchmarks <= set(table.header), "one column per benchmark"
+    links = [p.proto.label for p in at.main.get("page_link")]
+    assert any(label.startswith("Per benchmark") for label in links), \
+        "the per-benchmark overview is one click away"
+
+
+def test_choice_of_benchmarks_and_weights_comes_from_the_url(small: Path) -> None:
+    at = _run(bench=["b2", "b1"], bw=["b1:3"])
+    no_exception(at)
+    assert not at.warning
+    table = overall_table(at)
+    assert table.header[5:] == ["b2", "b1"], "the chosen benchmarks, in the chosen order"
+    caption = next(c.value for c in at.caption if "weights:" in c.value)
+    assert "b2 25%" in caption and "b1 75%" in caption
+    assert values(at, "bench") == ["b2", "b1"] and values(at, "bw") == ["b1:3"]
+    # the page's order matches the engine's on the same choice
+    df = overall_frame()
+    expected = overall(df, benchmarks=["b2", "b1"], benchmark_weights={"b1": 3, "b2": 1})
+    assert [row[1] for row in table.rows] == list(expected.table["system"])
+    sys_f = next(row for row in table.rows if row[1] == "sys-f")
+    assert sys_f[5] == MISSING, "sys-f has no results on b2: shown, never dropped"
+
+
+def test_weight_widget_writes_the_url(small: Path) -> None:
+    at = _run(bench=["b1", "b2"])
+    no_exception(at)
+    at.number_input(key="overall_w_1").set_value(2.0).run()
+    no_exception(at)
+    assert values(at, "bw") == ["b2:2"]
+    caption = next(c.value for c in at.caption if "weights:" in c.value)
+    assert "b2 67%" in caption
+
+
+def test_bad_url_values_are_reported_and_ignored(small: Path) -> None:
+    at = _run(bench=["b1", "nope"], bw=["b1:-2", "zz:1"])
+    no_exception(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert "nope" in warnings and "b1" in warnings and "zz" in warnings
+    assert overall_table(at).header[5:] == ["b1"]
+
+
+def test_several_metrics_are_aggregated_and_can_be_chosen(small: Path) -> None:
+    at = _run(bench=["b3"])
+    no_exception(at)
+    assert at.multiselect(key="url_ometric").value == ["m1", "m2"]
+    at = _run(bench=["b3"], ometric=["m2"])
+    no_exception(at)
+    assert values(at, "ometric") == ["m2"]
+
+
+def test_pairs_tab_orders_pairs_by_combined_p(small: Path) -> None:
+    at = _run(bench=["b1", "b2"], otab="pairs")
+    no_exception(at)
+    pairs = at.dataframe[0].value
+    assert list(pairs.columns[:6]) == ["system A", "system B", "combined p", "adjusted p",
+                                       "effect", "significant"]
+    assert {"b1", "b2"} <= set(pairs.columns)
+    assert pairs["combined p"].is_monotonic_increasing
+    assert len(pairs) == 15, "all 6 × 5 / 2 pairs"
+    top = pairs.iloc[0]
+    assert top["significant"] and top["system A"] == "sys-a"
+
+
+def test_names_are_shown_as_text(small: Path) -> None:
+    at = _run(bench=["b1"])
+    no_exception(at)
+    body = next(h.proto.body for h in at.get("html") if 'aria-label="overall"' in h.proto.body)
+    assert XSS not in body and "&lt;img src=x onerror=alert(1)&gt;" in body
+    assert XSS in {row[1] for row in overall_table(at).rows}
+
+
+def test_weights_parse_and_format() -> None:
+    weights, problems = parse_weights(["a:2", "b:x", "c:1", "x:y:0.5"], ["a", "b", "x:y"])
+    assert weights == {"a": 2.0, "x:y": 0.5}
+    assert len(problems) == 2
+    assert format_weights({"a": 2.0, "b": 1.0, "x:y": 0.5}) == ("a:2", "x:y:0.5")
