@@ -244,7 +244,7 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> pd.DataFrame:
     if text.startswith("\ufeff"):
         text = text[1:]
         text_bytes = text_bytes[3:]
-    first_line = text.split("\n", 1)[0].rstrip("\r")
+    first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]  # any newline ends the header
     if not first_line.strip():
         if not text.strip():
             return pd.DataFrame()
@@ -255,7 +255,12 @@ def _parse_csv(text_bytes: bytes, label: str, sep: str) -> pd.DataFrame:
         frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=str, keep_default_na=False,
                             na_values=[], engine="c")
         return frame
-    names = next(csv.reader([first_line], delimiter=sep))  # a wide header costs O(columns)
+    try:
+        names = next(csv.reader([first_line], delimiter=sep))  # a wide header costs O(columns)
+    except csv.Error as exc:
+        raise DataContractError([Problem(label, rule=f"the header line cannot be read ({exc})",
+                                         fix="write the column names on the first line, "
+                                         "separated by commas (or tabs in a .tsv)")]) from None
     dup = sorted(n for n, count in Counter(names).items() if count > 1)
     if dup:
         raise DataContractError([Problem(label, rule=f"duplicate column name(s): {', '.join(dup)}",
