@@ -1,0 +1,72 @@
+"""AppTests of the Mechanisms page on a small synthetic benchmark (7 systems × 60 examples)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from apptest_support import app, no_exception
+from pages_data_support import mechanisms_frame, store_env
+
+from app import cache_more
+from app.components.mechanisms_table import LABELS, positions, rankings_html
+from engine import build_matrix, mechanisms
+
+PAGE = "views/mechanisms.py"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    with store_env(tmp_path_factory.mktemp("mech") / "sigboard.db", mechanisms_frame()) as path:
+        yield path
+
+
+def _table(at: object) -> str:
+    bodies = [h.proto.body for h in at.get("html")  # type: ignore[attr-defined]
+              if 'aria-label="mechanisms"' in h.proto.body]
+    assert len(bodies) == 1
+    return bodies[0]
+
+
+def test_rankings_side_by_side_with_rank_ranges_and_intervals(store: Path) -> None:
+    at = app(PAGE, benchmark="mech")
+    no_exception(at)
+    assert [t.value for t in at.title] == ["Mechanisms · mech"]
+    body = _table(at)
+    assert 'data-rows="7"' in body
+    for label in [*LABELS.values(), "rank range", "rank interval"]:
+        assert f">{label}</th>" in body
+    assert {m.label for m in at.metric} >= {"Same winner everywhere?", "Same top 3 everywhere?",
+                                            "Lowest agreement"}
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    assert len(charts) == 2, "agreement matrix and P(A beats B)"
+    stated = " ".join(c.value for c in at.caption)
+    assert f"{cache_more.ELO_ORDERS} random orders" in stated, "the page states its orders"
+
+
+def test_page_matches_the_engine_with_the_same_orders(store: Path) -> None:
+    at = app(PAGE, benchmark="mech", seed="5")
+    no_exception(at)
+    m = build_matrix(mechanisms_frame(), benchmark="mech", metric="pass1")
+    # reference: engine.mechanisms itself with the page's numbers of orders and seed
+    expected = mechanisms(m, n_permutations=cache_more.ELO_ORDERS,
+                          trueskill_permutations=cache_more.TRUESKILL_ORDERS, rng=5)
+    # the page's rows are the engine's positions, with the two rank columns filled in
+    mine = rankings_html(expected, None, None, level="95%").split("<tbody>")[1]
+    assert mine.count("<td></td>") == 14 and _table(at).count("<td></td>") == 0
+    page_rows = _table(at).split("<tbody>")[1].split("</tr>")
+    for row, expected_row in zip(page_rows, mine.split("</tr>"), strict=True):
+        assert row.startswith(expected_row.split("<td></td>")[0])
+    pos = positions(expected)
+    assert list(pos.index) == list(expected.rankings["mean"])
+    assert pos["mean"].tolist() == list(range(1, 8))
+    scores = at.dataframe[0].value
+    assert list(scores["system"]) == list(expected.scores["system"])
+    assert scores["elo"].round(6).tolist() == expected.scores["elo"].round(6).tolist()
+
+
+def test_unknown_benchmark_in_the_url_warns(store: Path) -> None:
+    at = app(PAGE, benchmark="missing-bench")
+    no_exception(at)
+    assert any("missing" in w.value for w in at.warning)
