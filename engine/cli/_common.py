@@ -157,9 +157,10 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     or harness logs (a directory, a zip, an Inspect ``.eval``, or a JSON/JSONL log file)."""
     from .._contract import DataContractError
     from .._readers import read_results
-    from ..harness import read_harness
 
     if is_harness_source(path):
+        from ..harness import read_harness
+
         res = read_harness(path)
         return res.frame, dict(res.specs)
     try:
@@ -167,6 +168,8 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     except DataContractError as table_error:
         if not may_be_log(path, table_error):
             raise
+        from ..harness import read_harness  # only now: a table needs none of it
+
         try:
             res = read_harness(path)
         except (ValueError, OSError):
