@@ -3,8 +3,9 @@
 ``SIGBOARD_DB_URL`` (a SQLAlchemy URL) wins; else SQLite at ``SIGBOARD_DB_PATH``,
 else ``<repo>/var/sigboard.db``. ``SIGBOARD_UPLOAD_TOKEN`` and
 ``SIGBOARD_UPLOAD_ALLOW`` (comma-separated e-mails) restrict uploading (see
-``app/auth.py``). The demo files are ``<repo>/data``. The repository root is
-found from this file's path, so the app runs from any working directory.
+``app/auth.py``). Upload limits (``SIGBOARD_MAX_BYTES``, ``SIGBOARD_MAX_ROWS``, …,
+see :class:`engine.Limits`) are read here too. The demo files are ``<repo>/data``.
+The repository root is found from this file's path, so the app runs from any working directory.
 :meth:`Settings.from_env` is pure; :func:`current` reads ``os.environ`` once per
 script run (``app/main.py`` calls :func:`load`).
 """
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
+
+from engine._limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"
@@ -32,6 +35,7 @@ class Settings:
     upload_token: str = field(default="", repr=False)
     upload_allow: frozenset[str] = frozenset()
     demo_data: Path = DEMO_DATA
+    limits: Limits = field(default_factory=Limits)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -43,7 +47,8 @@ class Settings:
         allow = env.get("SIGBOARD_UPLOAD_ALLOW", "")
         return cls(db_url=url, upload_token=env.get("SIGBOARD_UPLOAD_TOKEN", ""),
                    upload_allow=frozenset(e.strip().lower() for e in allow.split(",")
-                                          if e.strip()))
+                                          if e.strip()),
+                   limits=Limits.from_mapping(env))
 
 
 def load() -> Settings:

@@ -1,4 +1,5 @@
-"""Upload: who may upload, then each file's review and commit (``app/components/upload.py``); history."""
+"""Upload: who may upload, then each file's review and commit (``app/components/upload.py``);
+the history (read after any commit, so it shows it), deletes and metric definitions."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from app.components import upload
 st.title("Upload results")
 policy = auth.Policy.from_settings(config.current())
 allowed, uploader = auth.may_upload(policy)
-token = cache.token()
 if allowed:
-    upload.upload_files(token, uploader)
+    upload.upload_files(cache.token(), uploader)
 else:
     auth.sign_in_panel(policy)
-upload.history(token, may_delete=allowed)
+upload.history(cache.token(), may_delete=allowed, who=uploader)
+if allowed:
+    upload.metric_editor(uploader)

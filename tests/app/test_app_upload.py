@@ -36,7 +36,7 @@ def test_two_benchmarks_sharing_a_metric_name_get_their_own_settings(db: Path,
 def test_settings_reach_the_store_per_benchmark_and_metric(db: Path, bt_eval: Path) -> None:
     at = _upload(bt_eval)
     [r for r in at.radio if r.label.endswith("better is") and "TAC2008" in r.label
-     and "`BLEU`" in r.label][0].set_value("lower")
+     and r.label.startswith("TAC2008 · BLEU:")][0].set_value("lower")
     [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
     no_exception(at)
     assert any("stored as upload" in s.value for s in at.success)
