@@ -1,8 +1,8 @@
 """The heatmap table across metrics (seed paper §5.2): one row per pair, one column per metric.
 
 Chain of named steps: validate → align every metric's pairs to one orientation
-→ aggregate significance per pair (harmonic mean of the raw p-values) → order
-→ wide table.
+→ combine each pair's raw p-values over the metrics (Wilson's harmonic mean
+p-value, asymptotically exact from the Landau distribution) → order → wide table.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._hmp import hmp_rows
 from ._pairwise import PairwiseResult
 
 __all__ = ["ACROSS_VALUES", "MetricsTable", "pairs_across_metrics"]
 
 ACROSS_VALUES = ("pvalue_adj", "effect_size")
-_TABLE_COLUMNS = ("system_a", "system_b", "hmp", "significant_in", "conflict")
+_TABLE_COLUMNS = ("system_a", "system_b", "p_hmp", "p_hmp_adj", "hmp_stat", "significant_in",
+                  "conflict")
 
 
 @dataclass(frozen=True)
@@ -26,11 +28,15 @@ class MetricsTable:
     """Pairwise results of several metrics of one benchmark, side by side.
 
     ``table``: one row per pair, most significant across metrics first, with
-    columns system_a, system_b, ``hmp`` (harmonic mean of the pair's raw
-    p-values over the metrics that tested it), ``significant_in`` (number of
-    metrics where the pair differs significantly), ``conflict`` (significant
-    in both directions), then one column per metric holding ``value`` where the
-    pair is significant on that metric and NaN where it is not.
+    columns system_a, system_b, ``p_hmp`` (the pair's p-values combined over the
+    metrics that tested it: Wilson's harmonic mean p-value, Landau-exact, in a
+    family of L = pairs × metrics tests with equal weights), ``p_hmp_adj`` (the
+    same adjusted for the pair's share of the family, ``p_hmp · L / k``; compare
+    it with alpha), ``hmp_stat`` (the raw harmonic mean statistic k / Σ 1/p, an
+    ordering statistic, not a p-value), ``significant_in`` (number of metrics where
+    the pair differs significantly), ``conflict`` (significant in both directions),
+    then one column per metric holding ``value`` where the pair is significant on
+    that metric and NaN where it is not.
     ``cells``: the same in long form, one row per (pair, metric), with
     ``direction`` +1 when system_a is better on that metric, −1 when system_b
     is, 0 for a tie.
@@ -88,17 +94,25 @@ def _align(cells: pd.DataFrame) -> pd.DataFrame:
                         direction=sign * cells["direction"].to_numpy())
 
 
-def _aggregate(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per pair: the harmonic mean p-value (equal weights) and the significance counts."""
-    grouped = cells.assign(
-        inverse=1.0 / cells["pvalue"].clip(lower=np.finfo(float).tiny),
+def _aggregate(cells: pd.DataFrame, n_metrics: int) -> pd.DataFrame:
+    """Per pair: the combined p-value over metrics and the significance counts.
+
+    The family is every (pair, metric) test, L = pairs × metrics, each with weight
+    1/L; a pair's set holds its k tested metrics (Wilson 2019's multilevel test).
+    """
+    flagged = cells.assign(
         up=cells["significant"] & (cells["direction"] > 0),
         down=cells["significant"] & (cells["direction"] < 0),
-    ).groupby(["system_a", "system_b"], sort=False)
-    out = grouped.agg(tested=("metric", "size"), inverse=("inverse", "sum"),
-                      significant_in=("significant", "sum"), up=("up", "any"),
+    )
+    grouped = flagged.groupby(["system_a", "system_b"], sort=False)
+    out = grouped.agg(significant_in=("significant", "sum"), up=("up", "any"),
                       down=("down", "any")).reset_index()
-    out["hmp"] = out["tested"] / out["inverse"]
+    wide = flagged.pivot(index=["system_a", "system_b"], columns="metric", values="pvalue")
+    wide = wide.reindex(pd.MultiIndex.from_frame(out[["system_a", "system_b"]]))
+    p = wide.to_numpy(float).clip(min=np.finfo(float).tiny)
+    family = max(len(out) * n_metrics, 1)
+    stat, p_hmp, p_adj, _ = hmp_rows(p, np.full(p.shape, 1.0 / family), L=family)
+    out["p_hmp"], out["p_hmp_adj"], out["hmp_stat"] = p_hmp, p_adj, stat
     out["conflict"] = out["up"] & out["down"]
     return out[list(_TABLE_COLUMNS)]
 
@@ -119,20 +133,20 @@ def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pva
     Returns
     -------
     MetricsTable
-        ``table`` columns: system_a, system_b, hmp, significant_in, conflict,
-        then one column per metric (NaN = not significant on that metric).
+        ``table`` columns: system_a, system_b, p_hmp, p_hmp_adj, hmp_stat,
+        significant_in, conflict, then one column per metric (NaN = not
+        significant on that metric).
 
     Notes
     -----
-    Rows are ordered by the harmonic mean of each pair's raw p-values over the
-    metrics, ``HMP = K / Σ 1/p_k`` (Wilson 2019, equal weights), smallest first,
-    then by name. Wilson's multiplicity-adjusted p̊ is a decreasing function of
-    1/HMP for a fixed number of tests, so this is also the order by adjusted
-    aggregate significance that the seed paper's §5.2 uses; ``hmp`` itself is
-    shown as an ordering statistic, not as an adjusted p-value. A pair tested
-    on some metrics only (systems missing from a metric) is aggregated over the
-    metrics that tested it. Orientation: a pair keeps the order of the first
-    metric that tests it.
+    Rows are ordered by the combined p-value, smallest first, then by name (the
+    seed paper's §5.2 order by aggregate significance). With weights 1/L the
+    harmonic mean statistic of a pair's k tests is ``k / Σ 1/p_k``; its
+    asymptotically exact p-value is ``(k/L) · P(Landau > Σ (1/L)/p_k · L …)``, i.e.
+    :func:`engine._hmp.hmp_rows` (R's ``harmonicmeanp::p.hmp``, version 3).
+    A pair tested on some metrics only (systems missing from a metric) is
+    combined over the metrics that tested it. Orientation: a pair keeps the
+    order of the first metric that tests it.
 
     References
     ----------
@@ -141,7 +155,8 @@ def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pva
     """
     _validate(results, value)
     cells = _align(pd.concat([_cells(r) for r in results], ignore_index=True))
-    order = _aggregate(cells).sort_values(["hmp", "system_a", "system_b"], kind="stable")
+    order = _aggregate(cells, len(results)).sort_values(["p_hmp", "system_a", "system_b"],
+                                                        kind="stable")
     shown = cells.assign(shown=cells[value].where(cells["significant"]))
     wide = shown.pivot(index=["system_a", "system_b"], columns="metric", values="shown")
     metrics = tuple(r.metric for r in results)

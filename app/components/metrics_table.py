@@ -19,6 +19,7 @@ from pandas.io.formats.style import Styler
 
 from app import cache, widgets
 from app.downloads import safe_csv
+from app.ranked import plain
 from app.tables import fit_height
 from app.url import View
 from engine import MetricsTable, TestOptions
@@ -27,7 +28,10 @@ MAX_ROWS = 200  # pairs shown on the page (all of them go into the CSV download)
 _RED, _BLUE = (192, 34, 34), (38, 84, 176)
 _DARKEST_P = 8.0  # orders of magnitude below alpha at which the colour is darkest
 _DARKEST_EFFECT = 2.0  # effect size at which the colour is darkest
-_NAMES = {"hmp": "HMP", "significant_in": "significant in"}
+#: the combined p-value adjusted for the pair's share of the family is the one to read
+#: against alpha; the unadjusted combined p and the raw HMP statistic stay in the CSV
+_NAMES = {"p_hmp_adj": "combined p", "significant_in": "significant in"}
+_HIDDEN = ["p_hmp", "hmp_stat"]
 
 
 def strength(values: pd.Series, *, value: str, alpha: float) -> pd.Series:
@@ -76,13 +80,13 @@ def format_cell(x: float, value: str) -> str:
 
 def styled(result: MetricsTable, *, alpha: float, rows: int = MAX_ROWS) -> Styler:
     """The first ``rows`` pairs (most significant first) as a coloured, formatted table."""
-    head = result.table.head(rows)
+    head = result.table.head(rows).drop(columns=_HIDDEN)
     css = css_frame(result, head, alpha=alpha).rename(columns=_NAMES)
     def cell(x: object) -> str:
         return format_cell(float(x), result.value)  # type: ignore[arg-type]
 
     formats: dict[Any, str | Callable[[object], str] | None] = dict.fromkeys(result.metrics, cell)
-    formats["HMP"] = "{:.2g}".format
+    formats["combined p"] = "{:.2g}".format
     return head.rename(columns=_NAMES).style.apply(lambda _: css, axis=None).format(formats)
 
 
@@ -97,10 +101,12 @@ def metrics_table(view: View, token: str, options: TestOptions) -> None:
     shown = "adjusted p-value" if value == "pvalue_adj" else "effect size (+: first system better)"
     st.caption(f"Each cell: the {shown} where the pair differs significantly on that metric, "
                "blank where it does not. Red: the first system is better; blue: the second; "
-               "darker = more significant. Rows: most significant across metrics first (HMP = "
-               "harmonic mean of the raw p-values). *conflict*: metrics disagree on the winner.")
+               "darker = more significant. Rows: most significant across metrics first. *combined "
+               "p*: the pair's p-values over all metrics combined (harmonic mean p-value, "
+               "Wilson 2019), adjusted for every pair and metric tested; below alpha, the pair "
+               "differs on the metrics taken together. *conflict*: metrics disagree on the winner.")
     if len(result.metrics) == 1:
-        st.info(f"`{view.benchmark}` has one metric, {result.metrics[0]}: upload more metrics "
+        st.info(f"{plain(view.benchmark)} has one metric, {plain(result.metrics[0])}: upload more metrics "
                 "for the same examples to compare them side by side.", icon=":material/info:")
     widgets.notes(list(skipped))
     n = len(result.table)
@@ -110,5 +116,5 @@ def metrics_table(view: View, token: str, options: TestOptions) -> None:
     st.dataframe(styled(result, alpha=options.alpha), hide_index=True, width="stretch",
                  height=fit_height(min(n, MAX_ROWS), 560), placeholder="")
     st.download_button("Download CSV", lambda: safe_csv(result.table), icon=":material/download:",
-                       file_name=f"{view.benchmark}-pairs-across-metrics.csv", mime="text/csv",
+                       file_name="pairs-across-metrics.csv", mime="text/csv",
                        on_click="ignore")

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from engine import build_matrix, pairs_across_metrics, pairwise_tests, read_results
+from engine import build_matrix, harmonic_mean_p, pairs_across_metrics, pairwise_tests, read_results
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +34,10 @@ def results(tac: pd.DataFrame) -> list:
 def test_tac2008_table_shape_and_order(results: list) -> None:
     out = pairs_across_metrics(results)
     assert len(out.metrics) == 14 and len(out.table) == 58 * 57 // 2
-    assert list(out.table.columns[:5]) == ["system_a", "system_b", "hmp", "significant_in",
-                                           "conflict"]
-    assert list(out.table.columns[5:]) == list(out.metrics)
-    assert out.table["hmp"].is_monotonic_increasing
+    assert list(out.table.columns[:7]) == ["system_a", "system_b", "p_hmp", "p_hmp_adj",
+                                           "hmp_stat", "significant_in", "conflict"]
+    assert list(out.table.columns[7:]) == list(out.metrics)
+    assert out.table["p_hmp"].is_monotonic_increasing
     assert len(out.cells) == 14 * len(out.table)
 
 
@@ -46,7 +46,24 @@ def test_hmp_is_scipy_harmonic_mean_of_raw_pvalues(results: list) -> None:
     row = out.table.iloc[100]
     raw = [r.table.set_index(["system_a", "system_b"])["pvalue"] for r in results]
     ps = [s.get((row.system_a, row.system_b), s.get((row.system_b, row.system_a))) for s in raw]
-    assert row.hmp == pytest.approx(stats.hmean(ps), rel=1e-12)
+    assert row.hmp_stat == pytest.approx(stats.hmean(ps), rel=1e-12)  # the raw statistic
+
+
+def test_combined_p_is_wilsons_landau_exact_hmp(results: list) -> None:
+    """Issue #15: the column next to p-values is the asymptotically exact HMP p-value
+    (harmonicmeanp::p.hmp, reproduced by engine.harmonic_mean_p and its vignette tests),
+    in a family of L = pairs × metrics with equal weights — not the raw harmonic mean."""
+    out = pairs_across_metrics(results)
+    family = len(out.table) * len(results)
+    raw = [r.table.set_index(["system_a", "system_b"])["pvalue"] for r in results]
+    for idx in (0, 100, 1000):
+        row = out.table.iloc[idx]
+        ps = np.array([s.get((row.system_a, row.system_b), s.get((row.system_b, row.system_a)))
+                       for s in raw])
+        ref = harmonic_mean_p(ps, np.full(len(ps), 1 / family), L=family)
+        assert row.p_hmp == pytest.approx(ref.pvalue, rel=1e-9)
+        assert row.p_hmp_adj == pytest.approx(ref.pvalue_adj, rel=1e-9)
+        assert row.p_hmp_adj >= row.p_hmp
 
 
 def test_cells_are_the_per_metric_results(results: list) -> None:
@@ -133,7 +150,7 @@ def test_row_order_does_not_matter(seed: int, shuffle) -> None:
         out = pairs_across_metrics(res).table
         # orientation follows the order systems first appear: normalise it before comparing
         key = out.apply(lambda r: tuple(sorted((r.system_a, r.system_b))), axis=1)
-        return out.assign(key=key).set_index("key")[["hmp", "significant_in"]].sort_index()
+        return out.assign(key=key).set_index("key")[["p_hmp", "significant_in"]].sort_index()
 
     order = list(range(len(df)))
     shuffle.shuffle(order)
