@@ -21,9 +21,11 @@ import streamlit as st
 
 from app import config
 from app.charts.distributions import box_chart
+from app.charts.examples import example_system_heatmap
 from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
-from app.charts.pairwise import PWPP_SYSTEMS, effect_heatmap, pvalue_heatmap, pwpp
+from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
+from app.charts.ranks import rank_ci_chart
 from app.charts.render import chart_svg
 from engine import (
     BootstrapResult,
@@ -90,15 +92,26 @@ def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Lead
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_html(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
-    """The self-contained interactive significance graph of :func:`board` (built once)."""
-    return network_html(board(token, benchmark, metric, options))
+def graph_html(token: str, benchmark: str, metric: str, options: TestOptions,
+               systems: tuple[str, ...]) -> str:
+    """The self-contained interactive significance graph of :func:`board` among ``systems``."""
+    return network_html(board(token, benchmark, metric, options), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
-    """The static significance graph of :func:`board` as an SVG document (drawn once)."""
-    return chart_svg(static_graph(board(token, benchmark, metric, options)), width=GRAPH_WIDTH)
+def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
+              systems: tuple[str, ...]) -> str:
+    """The static significance graph among ``systems`` as an SVG document (drawn once)."""
+    return chart_svg(static_graph(board(token, benchmark, metric, options), systems),
+                     width=GRAPH_WIDTH)
+
+
+@st.cache_resource(show_spinner="Drawing means and intervals…", max_entries=_ENTRIES)
+def rank_svg(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
+    """The rank/CI plot of :func:`board` as an SVG document (percent for 0/1 metrics)."""
+    percent = matrix(token, benchmark, metric).binary
+    return chart_svg(rank_ci_chart(board(token, benchmark, metric, options), percent=percent),
+                     width=None)
 
 
 _PANELS: dict[str, Callable[[PairwiseResult, list[str]], alt.TopLevelMixin]] = {
@@ -113,11 +126,16 @@ def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -
 
 @st.cache_resource(show_spinner="Drawing the pairwise chart…", max_entries=_ENTRIES)
 def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-               kind: str) -> dict[str, Any]:
-    """The Vega-Lite spec of a pairwise heatmap or of the PWPP (best systems first)."""
-    lb = board(token, benchmark, metric, options)
-    order = list(lb.table["system"])
-    return _spec(_PANELS[kind](lb.pairwise, order[:PWPP_SYSTEMS] if kind == "pwpp" else order))
+               kind: str, systems: tuple[str, ...]) -> dict[str, Any]:
+    """The Vega-Lite spec of a pairwise heatmap or of the PWPP among ``systems`` (the focus,
+    best first)."""
+    return _spec(_PANELS[kind](board(token, benchmark, metric, options).pairwise, list(systems)))
+
+
+@st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)
+def examples_spec(token: str, benchmark: str, metric: str) -> dict[str, Any]:
+    """The Vega-Lite spec of the example × system heatmap (examples binned to fit)."""
+    return _spec(example_system_heatmap(matrix(token, benchmark, metric)))
 
 
 def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:

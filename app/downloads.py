@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 #: A cell starting with one of these may be run as a formula by a spreadsheet.
@@ -27,3 +29,13 @@ def safe_csv(frame: pd.DataFrame) -> bytes:
         if safe[column].dtype == object or pd.api.types.is_string_dtype(safe[column]):
             safe[column] = safe[column].map(neutralise)
     return safe.to_csv(index=False).encode("utf-8")
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(*parts: str, suffix: str = ".csv") -> str:
+    """A download's file name from stored names: letters, digits, ``.``, ``_``, ``-`` only
+    (no path separators, quotes or control characters), at most 120 characters."""
+    stem = "-".join(_UNSAFE_NAME.sub("_", p).strip("._-") for p in parts if p) or "download"
+    return stem[:120] + suffix

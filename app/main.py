@@ -5,6 +5,7 @@ Run from the repository root: ``streamlit run app/main.py``.
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ PAGES = {
     "overall": st.Page("views/overall.py", title="Overall", icon=":material/trophy:",
                        url_path="overall"),
     "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",
-                        url_path="overview", default=True),
+                        url_path="home", default=True),
     "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
                            icon=":material/leaderboard:", url_path="leaderboard"),
     "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
@@ -42,8 +43,15 @@ PAGES = {
                        url_path="methods"),
 }
 
-navigation = st.navigation(list(PAGES.values()), position="hidden")
+#: The default page is served at ``/``; ``/overview`` (the name people type) opens it too.
+ALIASES = {"overview": st.Page("views/overview.py", title="Overview", url_path="overview",
+                               visibility="hidden")}
+LOG = logging.getLogger("sigboard")
+
+navigation = st.navigation([*PAGES.values(), *ALIASES.values()], position="hidden")
 state.register_pages(PAGES)
+state.set_page(next((name for name, page in {**PAGES, **ALIASES}.items() if page is navigation),
+                    ""))
 
 # st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
 # renderer while the page still runs, so the leaderboard's ranked table (also st.html) is
@@ -68,5 +76,9 @@ if st.session_state.get("sigboard_links_drawn"):
 st.session_state["sigboard_links_drawn"] = True
 try:
     navigation.run()
+except Exception:  # not st.stop/st.rerun (BaseException): a bug, logged; no traceback shown
+    LOG.exception("page %r failed", state.page_name())
+    st.error(f"{state.FAILED} It has been logged; try other "
+             "settings or another page.", icon=":material/error:")
 finally:  # again after the page (even one that stopped early): links carry its final view
     _draw_links()

@@ -17,6 +17,7 @@ unit-testable.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Integral, Real
 
@@ -24,13 +25,24 @@ import pandas as pd
 
 #: How the numeric leaderboard columns are shown (the grid's formats derive from these too).
 INTEGERS = frozenset({"rank", "n", "runs"})
-DECIMALS = {"mean": 4, "BT strength": 4, "Elo": 0}
+DECIMALS = {"mean": 4, "strength": 4, "Elo": 0}
 PERCENT = frozenset({"win rate"})
 NUMERIC = INTEGERS | DECIMALS.keys() | PERCENT
+MISSING = "—"
 _MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
                                     "*": "&#42;", "_": "&#95;", "~": "&#126;"})
+#: Markdown's ASCII punctuation, backslash-escaped in :func:`plain` (``/``, ``.``, ``@`` and ``:``
+#: too: they start autolinks, e-mail links, emoji and Streamlit's ``:red[…]`` directives).
+_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+#: First strong isolate … pop directional isolate: a right-to-left override inside a name
+#: stays inside it (Unicode UAX #9).
+ISOLATE, POP = "\u2068", "\u2069"
+#: Below this width only the columns that answer "how good, how sure" stay (no sideways scroll).
+NARROW = 640
+_NARROW_KEEP = ("system", "mean", "CI", "rank range")
 _STYLE = """<style>
-.sb-ranked{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
+.sb-ranked{overflow-x:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
 .sb-ranked table{border-collapse:separate;border-spacing:0;width:100%;margin:0;
   font-size:.84rem;font-variant-numeric:tabular-nums;color:inherit}
 .sb-ranked th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:left;
@@ -41,12 +53,13 @@ _STYLE = """<style>
 .sb-ranked tr.top td{background:#eef3fb}
 .sb-ranked a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
 .sb-ranked a:hover{color:#3b5b92;border-bottom-style:solid}
+@media print{.sb-ranked{overflow:visible}}
 </style>""".replace("\n", "")  # one line: markdown ends an HTML block at a blank line
 
 
 def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[str] = (),
                 links: Mapping[str, str] | None = None,
-                help: Mapping[str, str] | None = None, max_height: int = 560) -> str:
+                help: Mapping[str, str] | None = None, percent: Collection[str] = ()) -> str:
     """The rows as an escaped HTML table, in their order, with a sticky header.
 
     Parameters
@@ -61,30 +74,33 @@ def ranked_html(rows: pd.DataFrame, columns: Sequence[str], *, top: Collection[s
         System name → relative URL; the name becomes a link.
     help : mapping, optional
         Column name → tooltip of its header.
-    max_height : int
-        Pixels before the table scrolls (the header stays visible).
+    percent : collection of str
+        Columns shown in percent besides the win rate (the mean of a 0/1 metric).
 
     Returns
     -------
     str
         A ``<style>`` block and a ``<div class="sb-ranked">`` holding the ``<table>``;
         the table carries ``data-rows`` (the row count) for tests and benchmarks.
+        Every row is in the page (no inner scroll box: it prints and screenshots whole);
+        below :data:`NARROW` pixels only system, mean, CI and rank range are shown.
     """
     links, help = links or {}, help or {}
     head = "".join(_header(c, help.get(c)) for c in columns)
     records: list[dict[str, object]] = rows.to_dict("records")  # type: ignore[assignment]
-    body = "".join(_row(record, columns, top, links) for record in records)
+    scale = PERCENT | set(percent)
+    body = "".join(_row(record, columns, top, links, scale) for record in records)
     return (f"{_STYLE}{_column_style(columns)}"
-            f'<div class="sb-ranked" style="max-height:{int(max_height)}px">'
+            '<div class="sb-ranked">'
             f'<table aria-label="leaderboard" data-rows="{len(rows)}">'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
-def format_cell(column: str, value: object) -> str:
-    """A value as the table shows it (unescaped): fixed decimals, percent, blank for missing."""
+def format_cell(column: str, value: object, percent: Collection[str] = PERCENT) -> str:
+    """A value as the table shows it (unescaped): fixed decimals, percent, "—" for missing."""
     if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):  # type: ignore[call-overload]
-        return ""
-    if column in PERCENT and isinstance(value, Real):
+        return MISSING
+    if column in percent and isinstance(value, Real):
         return f"{100 * float(value):.1f}%"
     if column in DECIMALS and isinstance(value, Real):
         return f"{float(value):.{DECIMALS[column]}f}"
@@ -93,6 +109,25 @@ def format_cell(column: str, value: object) -> str:
     if isinstance(value, Real) and not isinstance(value, Integral | bool):
         return f"{float(value):g}"
     return str(value)
+
+
+def plain(text: object) -> str:
+    """``text`` as inert markdown (titles, captions, messages, widget labels, page links).
+
+    Every markdown punctuation character is backslash-escaped and ``<>&`` become entities,
+    so ``[x](http://evil)``, ``![](http://evil/u.png)``, ``<img …>``, ``:red[…]``, ``$x$``
+    and bare URLs show as the text they are; line breaks become spaces; the result is
+    wrapped in Unicode isolates so a right-to-left override cannot reorder the text
+    around it.
+    """
+    flat = _CONTROL.sub(" ", str(text))
+    escaped = "".join(f"\\{c}" if c in _MARKDOWN_PUNCTUATION else c for c in flat)
+    return f"{ISOLATE}{escaped}{POP}"
+
+
+def isolate(text: object) -> str:
+    """``text`` between Unicode isolates, for plain-text places (chart labels, options)."""
+    return f"{ISOLATE}{_CONTROL.sub(' ', str(text))}{POP}"
 
 
 def escape(text: str) -> str:
@@ -104,6 +139,11 @@ def _column_style(columns: Sequence[str]) -> str:
     """Per-column CSS (numbers right-aligned, group letters monospaced, the name bold on top
     rows) by position: one rule per column instead of a class on every cell."""
     rules = []
+    narrow = [f".sb-ranked td:nth-child({i}),.sb-ranked th:nth-child({i})"
+              for i, column in enumerate(columns, start=1) if column not in _NARROW_KEEP]
+    if narrow and any(c in columns for c in ("mean", "CI")):
+        rules.append(f"@media (max-width:{NARROW}px){{{','.join(narrow)}{{display:none}}"
+                     ".sb-ranked td{white-space:normal;overflow-wrap:anywhere}}")
     for i, column in enumerate(columns, start=1):
         cells = f".sb-ranked td:nth-child({i})"
         if column in NUMERIC:
@@ -123,11 +163,13 @@ def _header(column: str, tip: str | None) -> str:
 
 
 def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[str],
-         links: Mapping[str, str]) -> str:
+         links: Mapping[str, str], percent: Collection[str]) -> str:
     system = str(record["system"])
     cells = []
     for column in columns:
-        text = escape(format_cell(column, record[column]))
+        text = escape(format_cell(column, record[column], percent))
+        if column == "system":
+            text = f"<bdi>{text}</bdi>"  # a right-to-left name cannot reorder the row
         if column == "system" and system in links:
             # target=_self: markdown links open a new tab unless told otherwise
             text = f'<a href="{escape(links[system])}" target="_self">{text}</a>'

@@ -18,6 +18,9 @@ from app.url import View, format_value
 
 _VIEW_KEY = "sigboard_view"
 _PAGES_KEY = "sigboard_pages"
+_PAGE_KEY = "sigboard_page"
+#: The message shown in place of a page that raised (``app/main.py``); tests look for it.
+FAILED = "Something went wrong while drawing this page."
 
 
 def raw_params() -> dict[str, list[str]]:
@@ -29,10 +32,22 @@ def _normalised(params: Mapping[str, str | list[str]]) -> dict[str, list[str]]:
     return {k: (list(v) if isinstance(v, list) else [v]) for k, v in params.items()}
 
 
+def set_page(name: str) -> None:
+    """Remember which registered page runs (its URL then carries only what it uses)."""
+    st.session_state[_PAGE_KEY] = name
+
+
+def page_name() -> str:
+    """The registered name of the running page ("" when unknown)."""
+    return str(st.session_state.get(_PAGE_KEY, ""))
+
+
 def sync_url(view: View) -> None:
-    """Write ``view`` to the URL when it differs (validated values, defaults made explicit)."""
-    if _normalised(view.params()) != raw_params():
-        st.query_params.from_dict(view.params())
+    """Write ``view`` to the URL when it differs: the settings this page uses that differ
+    from the defaults (``View.params``)."""
+    params = view.params(page_name() or None)
+    if _normalised(params) != raw_params():
+        st.query_params.from_dict(params)
 
 
 def set_view(view: View) -> None:
@@ -115,12 +130,12 @@ def hrefs(name: str, changes: Sequence[Mapping[str, str]]) -> list[str]:
     The view's other parameters are encoded once (a link per leaderboard row must be cheap).
     """
     keys = {k for change in changes for k in change}
-    base = {k: v for k, v in view().params().items() if k not in keys}
+    base = {k: v for k, v in view().params(name).items() if k not in keys}
     prefix = f"{page(name).url_path}?{urlencode(base, doseq=True)}"
     return [f"{prefix}&{urlencode(change)}" for change in changes]
 
 
 def link(name: str, label: str, *, icon: str | None = None, **changes: Any) -> None:
     """A link to page ``name`` that carries the current view (with ``changes``)."""
-    params = replace(view(), **changes).params() if changes else view().params()
+    params = (replace(view(), **changes) if changes else view()).params(name)
     st.page_link(page(name), label=label, icon=icon, query_params=params)

@@ -7,36 +7,53 @@ the other.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app.ranked import DECIMALS, NUMERIC, PERCENT
+from app.ranked import DECIMALS, MISSING, NUMERIC, PERCENT
 from app.url import TABLE_COLUMNS, View
 from engine import Leaderboard
 
-#: What each leaderboard column means (tooltips of the grid and of the ranked table).
+#: What each leaderboard column means (tooltips of the grid and of the ranked table); the
+#: technical names are here and on the Methods page, not in the headers.
 HELP = {
     "rank": "1 = best mean",
-    "rank range": "best rank = 1 + systems significantly better; worst rank = systems not "
-                  "significantly worse",
-    "group": "systems sharing a letter cannot be told apart",
-    "CI": "t interval (Wilson for binary scores) at level 1 − alpha",
+    "rank range": "the ranks this system could hold: best = 1 + systems significantly better; "
+                  "worst = systems not significantly worse",
+    "group": "which systems it cannot be told apart from: systems sharing a letter tie "
+             "(compact letter display); when the letters would be long, the ranks of the "
+             "systems it ties with",
+    "CI": "confidence interval of the mean at level 1 − alpha (t interval; Wilson for 0/1 "
+          "scores)",
     "n": "examples scored",
     "runs": "most runs on one example",
-    "win rate": "share of decisive example battles won",
-    "BT strength": "Bradley–Terry strength (sums to 1)",
-    "Elo": "Elo-scale rating",
+    "win rate": "share of decisive example battles won (ties left out)",
+    "strength": "Bradley–Terry strength (sums to 1 over the systems; ties count half)",
+    "Elo": "the Bradley–Terry strengths on the Elo scale",
 }
+#: Group letters longer than this are replaced by the ranks the system ties with.
+SHORT_LETTERS = 3
 _FORMATS = {**{name: f"%.{places}f" for name, places in DECIMALS.items()},
             **dict.fromkeys(PERCENT, "percent")}
 
-COLUMN_CONFIG = {
-    "system": st.column_config.TextColumn("system", pinned=True),
-    **{name: st.column_config.TextColumn(name, help=HELP[name])
-       for name in ("rank range", "group", "CI")},
-    **{name: st.column_config.NumberColumn(name, help=HELP.get(name), format=_FORMATS.get(name))
-       for name in NUMERIC},
-}
+
+def column_config(*, percent: bool = False) -> dict[str, Any]:
+    """The grid's columns (the mean in percent for 0/1 metrics)."""
+    formats = {**_FORMATS, **({"mean": "percent"} if percent else {})}
+    return {
+        "system": st.column_config.TextColumn("system", pinned=True),
+        **{name: st.column_config.TextColumn(name, help=HELP[name])
+           for name in ("rank range", "group", "CI")},
+        **{name: st.column_config.NumberColumn(name, help=HELP.get(name),
+                                               format=formats.get(name))
+           for name in NUMERIC},
+    }
+
+
+COLUMN_CONFIG = column_config()
 
 
 def label(key: str) -> str:
@@ -49,18 +66,61 @@ def fit_height(rows: int, cap: int = 420) -> int:
     return min(cap, 38 + 35 * max(rows, 1))
 
 
-def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame) -> pd.DataFrame:
-    """The engine's table with display columns and the systems' metadata joined on."""
+def tie_ranks(board: Leaderboard) -> tuple[np.ndarray, np.ndarray]:
+    """Per system (table order), the best and worst rank among the systems it is not
+    significantly different from (itself included): one pass over the tested pairs."""
+    t = board.table
+    index = {s: i for i, s in enumerate(t["system"])}
+    rank = t["rank"].to_numpy(float)
+    low, high = rank.copy(), rank.copy()
+    pw = board.pairwise.table
+    ties = pw[~pw["significant"].astype(bool)]
+    ia = ties["system_a"].map(index).to_numpy(int)
+    ib = ties["system_b"].map(index).to_numpy(int)
+    for here, there in ((ia, ib), (ib, ia)):
+        np.minimum.at(low, here, rank[there])
+        np.maximum.at(high, here, rank[there])
+    return low.astype(int), high.astype(int)
+
+
+def group_cells(board: Leaderboard) -> list[str]:
+    """Group letters where they are short; else "ranks 1–22", the ranks it ties with."""
+    low, high = tie_ranks(board)
+    cells = []
+    for letters, lo, hi in zip(board.table["group"].astype(str), low, high, strict=True):
+        if len(letters) <= SHORT_LETTERS:
+            cells.append(letters)
+        else:
+            cells.append(f"ranks {lo}–{hi}" if lo != hi else f"rank {lo}")
+    return cells
+
+
+def interval(low: float, high: float, *, percent: bool) -> str:
+    """``[low, high]`` in the table's scale ("—" when missing)."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return MISSING
+    if percent:
+        return f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+    return f"[{low:.4f}, {high:.4f}]"
+
+
+def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame, *,
+                     percent: bool = False) -> pd.DataFrame:
+    """The engine's table with display columns and the systems' metadata joined on.
+
+    ``percent``: the CI is written in percent (0/1 metrics); the stored values are unchanged.
+    """
     t = board.table
     rows = pd.DataFrame({
         "system": t["system"].astype(str),
         "rank": t["rank"],
         "rank range": t["rank_low"].astype(str) + "–" + t["rank_high"].astype(str),
-        "group": t["group"],
+        "group": group_cells(board),
         "mean": t["mean"],
-        "CI": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)],
+        "CI": [interval(lo, hi, percent=percent)
+               for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)],
         "n": t["n"], "runs": t["runs"], "win rate": t["win_rate"],
-        "BT strength": t["bt_strength"], "Elo": t["elo"],
+        "strength": t["bt_strength"], "Elo": t["elo"],
     })
     # a metadata column named like a built-in column (by label or key) would be ambiguous
     taken = {*rows.columns, *TABLE_COLUMNS}

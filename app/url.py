@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from app.ranked import plain
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
 
 #: ``paired`` in the URL ↔ the engine's flag (None: pair whenever the data allow).
@@ -33,10 +34,15 @@ DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "
 #: are their own key and label.
 TABLE_COLUMNS = {"rank": "rank", "rank_range": "rank range", "group": "group", "mean": "mean",
                  "ci": "CI", "n": "n", "runs": "runs", "win_rate": "win rate",
-                 "bt_strength": "BT strength", "elo": "Elo"}
+                 "bt_strength": "strength", "elo": "Elo"}
 #: Links made before the URL carried keys held labels in ``cols``: they still work.
-_COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()}
+_COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()} | {"BT strength": "bt_strength"}
 BOOT_CHOICES = (200, 1000, 2000, 5000, 10000)
+#: Systems the significance graph and the pairwise heatmaps focus on (best first): every one
+#: of them keeps a readable label. ``focus`` (chosen systems) overrides it.
+TOP_CHOICES = (10, 20, 30, 40)
+#: The benchmark a link without ``benchmark`` opens (the one the README shows), when stored.
+DEFAULT_BENCHMARK = "humaneval"
 ALPHA_RANGE = (0.001, 0.5)
 SEED_MAX = 2**32 - 1
 MAX_TEXT = 200
@@ -78,6 +84,8 @@ class View:
     dist: str = "means"
     boot: int = 1000
     color: str = ""
+    top: int = 20
+    focus: tuple[str, ...] = ()
     bench: tuple[str, ...] = ()  # Overall: benchmarks combined (none: all)
     ometric: tuple[str, ...] = ()  # Overall: metrics used where measured (none: all)
     bw: tuple[str, ...] = ()  # Overall: benchmark weights, "benchmark:weight" (none: equal)
@@ -87,11 +95,19 @@ class View:
     cluster: str = ""  # Compare: example metadata column for cluster-robust errors
     pdiff: str = ""  # Compare: difference the power panel plans for ("": the detectable one)
 
-    def params(self) -> dict[str, str | list[str]]:
-        """Query parameters of this view; empty values are left out."""
+    def params(self, page: str | None = None) -> dict[str, str | list[str]]:
+        """Query parameters of this view: only values that differ from the defaults (the
+        benchmark and metric always), and for ``page`` only the ones it uses
+        (:data:`PAGE_PARAMS`; a page not listed there gets them all)."""
+        used = PAGE_PARAMS.get(page or "")
+        default = View()
         out: dict[str, str | list[str]] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if used is not None and f.name not in used:
+                continue
+            if f.name not in _ALWAYS and value == getattr(default, f.name):
+                continue
             if isinstance(value, tuple):
                 if value:
                     out[f.name] = list(value)
@@ -110,6 +126,18 @@ class View:
                                   "alpha": self.alpha, "criterion": self.criterion,
                                   "paired": PAIRED_FLAGS[self.paired], "seed": self.seed}
         return TestOptions(**chosen)
+
+
+_ALWAYS = ("benchmark", "metric")
+_TESTED = ("benchmark", "metric", *_OPTION_PARAMS)
+#: The URL parameters each page reads (links to a page carry only these).
+PAGE_PARAMS: dict[str, tuple[str, ...]] = {
+    "overview": (), "methods": (), "upload": (),
+    "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus"),
+    "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus"),
+    "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
+    "examples": _TESTED,
+}
 
 
 def format_value(value: object) -> str:
@@ -131,7 +159,7 @@ def _choice(raw: Mapping[str, Sequence[str]], name: str, allowed: Sequence[str],
         return default
     if value in allowed:
         return value
-    problems.append(f"URL parameter `{name}`={value!r} is not one of "
+    problems.append(f"URL parameter `{name}`={_quoted(value)} is not one of "
                     f"{', '.join(allowed)}; using `{default}`.")
     return default
 
@@ -146,7 +174,7 @@ def _number(raw: Mapping[str, Sequence[str]], name: str, kind: Callable[[str], f
     except ValueError:
         number = None
     if number is None or not math.isfinite(number) or not bounds[0] <= number <= bounds[1]:
-        problems.append(f"URL parameter `{name}`={value!r} must be a number from "
+        problems.append(f"URL parameter `{name}`={_quoted(value)} must be a number from "
                         f"{bounds[0]:g} to {bounds[1]:g}; using `{default}`.")
         return default
     return number
@@ -171,18 +199,28 @@ def _benchmark_metric(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame,
     benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
     benchmark = _first(raw, "benchmark")
     if benchmark is not None and benchmark not in benchmarks:
-        problems.append(f"URL parameter `benchmark`={benchmark!r} is not in the store; "
-                        f"showing `{benchmarks[0]}`.")
+        fallback = _default_benchmark(benchmarks)
+        problems.append(f"URL parameter `benchmark`={_quoted(benchmark)} is not in the store; "
+                        f"showing {plain(fallback)}.")
         benchmark = None
-    benchmark = benchmark or benchmarks[0]
+    benchmark = benchmark or _default_benchmark(benchmarks)
     metrics = list(dict.fromkeys(catalog.loc[catalog["benchmark"] == benchmark, "metric"]
                                  .astype(str)))
     metric = _first(raw, "metric")
     if metric is not None and metric not in metrics:
-        problems.append(f"URL parameter `metric`={metric!r} does not exist for benchmark "
-                        f"`{benchmark}`; showing `{metrics[0]}`.")
+        problems.append(f"URL parameter `metric`={_quoted(metric)} does not exist for "
+                        f"benchmark {plain(benchmark)}; showing {plain(metrics[0])}.")
         metric = None
     return benchmark, metric or metrics[0]
+
+
+def _default_benchmark(benchmarks: Sequence[str]) -> str:
+    return DEFAULT_BENCHMARK if DEFAULT_BENCHMARK in benchmarks else benchmarks[0]
+
+
+def _quoted(value: str) -> str:
+    """A value from the URL inside a message: quoted, inert (no markdown, no HTML), isolated."""
+    return f"“{plain(value[:MAX_TEXT])}”"
 
 
 def _columns(raw: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
@@ -243,6 +281,8 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         boot=int(_choice(raw, "boot", [str(n) for n in BOOT_CHOICES], str(default.boot),
                          problems)),
         color=_text(raw, "color", problems),
+        top=int(_choice(raw, "top", [str(n) for n in TOP_CHOICES], str(default.top), problems)),
+        focus=tuple(v for v in raw.get("focus") or () if v)[:max(TOP_CHOICES)],
         bench=_texts(raw, "bench", problems),
         ometric=_texts(raw, "ometric", problems),
         bw=_texts(raw, "bw", problems),
@@ -261,8 +301,8 @@ def check_pair(view: View, systems: Sequence[str]) -> tuple[View, list[str]]:
     a, b = view.a, view.b
     for name, value in (("a", a), ("b", b)):
         if value and value not in systems:
-            problems.append(f"URL parameter `{name}`={value!r} is not a system of "
-                            f"`{view.benchmark}`; using the default pair.")
+            problems.append(f"URL parameter `{name}`={_quoted(value)} is not a system of "
+                            f"{plain(view.benchmark)}; using the default pair.")
     if a not in systems or b not in systems or a == b:
         if a == b and a:
             problems.append("URL parameters `a` and `b` name the same system; using the default pair.")
@@ -280,11 +320,14 @@ def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, 
             return view, []
         changes: dict[str, Any] = {name: kept}
         return replace(view, **changes), [
-            f"URL parameter `{name}` has unknown value(s) {', '.join(map(repr, bad))}; ignored."]
+            f"URL parameter `{name}` has unknown value(s) {', '.join(map(_quoted, bad))}; "
+            "ignored."]
     if not current or current in allowed:
         return view, []
     cleared: dict[str, Any] = {name: ""}
-    return replace(view, **cleared), [f"URL parameter `{name}`={current!r} is unknown; ignored."]
+    return replace(view, **cleared), [f"URL parameter `{name}`={_quoted(current)} is unknown; "
+                                      "ignored."]
+
 
 # ------------------------------------------------------- Overall, Mechanisms and Compare pages
 

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 import streamlit as st
 
 from app import cache, state
-from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, View
+from app.ranked import isolate, plain
+from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+
+#: Pages that test all pairs stop past this many systems (their tables grow with its square).
+MAX_SYSTEMS = 400
 
 _CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
                      "fdr_bh": "Benjamini–Hochberg (FDR)", "none": "none"}
 _COMPARE_NAMES = {"all": "all pairs", "first": "first vs rest", "successive": "successive pairs"}
 _CRITERION_NAMES = {"pvalue": "adjusted p < alpha", "small": "effect size ≥ 0.2 (small)",
                     "medium": "effect size ≥ 0.5 (medium)", "large": "effect size ≥ 0.8 (large)"}
-_TEST_NAMES = {"auto": "automatic (Table 1)", "t": "Welch's t", "z": "two-proportion z",
+TEST_NAMES = {"auto": "chosen from the data", "t": "Welch's t", "z": "two-proportion z",
                "paired-t": "paired t", "mcnemar": "exact McNemar", "wilcoxon": "Wilcoxon signed-rank",
                "sign": "sign test", "permutation": "permutation"}
-_PAIRED_NAMES = {"auto": "automatic", "paired": "paired", "unpaired": "unpaired"}
+_PAIRED_NAMES = {"auto": "paired where systems share examples", "paired": "paired",
+                 "unpaired": "unpaired"}
+_ALTERNATIVE_NAMES = {"two-sided": "either better", "greater": "earlier system better",
+                      "less": "earlier system worse"}
 _PAIR_CLEARS = ("a", "b")
 
 
@@ -32,6 +41,45 @@ def page_context() -> tuple[str, pd.DataFrame, View]:
     return token, catalog, view
 
 
+def title(page: str, view: View) -> None:
+    """The page's title with the benchmark's name as inert text."""
+    st.title(f"{page} · {plain(view.benchmark)}")
+
+
+def names(value: object) -> str:
+    """A stored name as a selectbox/multiselect option: plain text, isolated."""
+    return isolate(value)
+
+
+def system_limit(n: int) -> None:
+    """Stop a page that tests all pairs when the benchmark has more than MAX_SYSTEMS systems."""
+    if n > MAX_SYSTEMS:
+        st.warning(f"This benchmark has {n:,} systems. Pages that compare every pair stop at "
+                   f"{MAX_SYSTEMS:,} systems (their tables grow with the square of the count): "
+                   "split the systems into several benchmarks, or use the command line "
+                   "(`python -m engine leaderboard`).", icon=":material/block:")
+        st.stop()
+
+
+def focus_systems(view: View, order: Sequence[str]) -> tuple[str, ...]:
+    """The systems the graph and heatmaps show: those chosen in ``focus`` (in rank order), else
+    the best ``top``."""
+    chosen = set(view.focus)
+    picked = tuple(s for s in order if s in chosen)
+    return picked if len(picked) >= 2 else tuple(order[:view.top])
+
+
+def focus_controls(view: View, order: Sequence[str]) -> tuple[str, ...]:
+    """'Show the best k' and 'or these systems' in a popover; returns the focus."""
+    shown = focus_systems(view, order)
+    with st.popover(f"Systems shown: {len(shown)} of {len(order)}", icon=":material/filter_center_focus:"):
+        state.bound(st.selectbox, "Show the best", "top", view.top, options=TOP_CHOICES,
+                    help="Every system shown keeps a readable label.")
+        state.bound(st.multiselect, "…or these systems", "focus", view.focus,
+                    options=list(order), format_func=names, max_selections=max(TOP_CHOICES))
+    return shown
+
+
 def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:
     """Benchmark and metric pickers side by side (changing the benchmark resets the rest)."""
     benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
@@ -39,10 +87,11 @@ def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:
     left, right = st.columns([3, 2])
     with left:
         state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark, options=benchmarks,
-                    clears=("metric", *_PAIR_CLEARS, "fcol", "fval", "cols"))
+                    format_func=names,
+                    clears=("metric", *_PAIR_CLEARS, "fcol", "fval", "cols", "focus", "color"))
     with right:
         state.bound(st.selectbox, "Metric", "metric", view.metric, options=metrics,
-                    clears=_PAIR_CLEARS)
+                    format_func=names, clears=_PAIR_CLEARS)
 
 
 def test_settings(view: View) -> None:
@@ -51,9 +100,10 @@ def test_settings(view: View) -> None:
     A popover rather than an open expander: its widgets are drawn only when it is
     opened, so a page's first screen does not wait for nine of them.
     """
+    test = "test chosen from the data" if view.test == "auto" else f"{TEST_NAMES[view.test]} test"
     st.sidebar.caption(f":material/tune: α = {view.alpha:g} · {_CORRECTION_NAMES[view.correction]}"
-                       f" · {_COMPARE_NAMES[view.compare]} · {view.alternative} · "
-                       f"{_TEST_NAMES[view.test]} test")
+                       f" · {_COMPARE_NAMES[view.compare]} · "
+                       f"{_ALTERNATIVE_NAMES[view.alternative]} · {test}")
     with st.sidebar.popover("Test settings", icon=":material/tune:", width="stretch"):
         state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=ALPHA_RANGE[0],
                     max_value=ALPHA_RANGE[1], step=0.01, format="%.3f",
@@ -65,13 +115,14 @@ def test_settings(view: View) -> None:
                     help="'first vs rest' and 'successive' follow the systems' upload order, "
                     "which must be fixed before looking at results.")
         state.bound(st.selectbox, "Alternative", "alternative", view.alternative,
-                    options=ALTERNATIVES,
+                    options=ALTERNATIVES, format_func=_ALTERNATIVE_NAMES.__getitem__,
                     help="One-sided tests ask whether the earlier system is better; "
                     "choose them only for an order fixed in advance.")
         state.bound(st.selectbox, "Significant when", "criterion", view.criterion,
                     options=CRITERIA, format_func=_CRITERION_NAMES.__getitem__)
         state.bound(st.selectbox, "Test", "test", view.test, options=TESTS,
-                    format_func=_TEST_NAMES.__getitem__)
+                    format_func=TEST_NAMES.__getitem__,
+                    help="Chosen from the data: paired or not, 0/1 or numbers (Methods page).")
         state.bound(st.selectbox, "Pairing", "paired", view.paired, options=PAIRINGS,
                     format_func=_PAIRED_NAMES.__getitem__,
                     help="Paired tests use the examples every system scored.")
@@ -83,13 +134,22 @@ def test_settings(view: View) -> None:
 def describe_test(view: View, test: str, paired: bool, reason: str) -> str:
     """One line saying which test ran and why."""
     pairing = "paired" if paired else "unpaired"
-    return (f"**{_TEST_NAMES.get(test, test)}** ({pairing}), "
+    return (f"**{TEST_NAMES.get(test, test)}** ({pairing}), "
             f"{_CORRECTION_NAMES[view.correction]} correction, {_COMPARE_NAMES[view.compare]}, "
-            f"{view.alternative}, significant when {_CRITERION_NAMES[view.criterion]} "
-            f"(alpha = {view.alpha:g}). {reason}")
+            f"{_ALTERNATIVE_NAMES[view.alternative]}, significant when "
+            f"{_CRITERION_NAMES[view.criterion]} (alpha = {view.alpha:g}). {plain_reason(reason)}")
+
+
+def plain_reason(reason: str) -> str:
+    """The engine's reason for its test choice in words (test codes → their names)."""
+    head, arrow, tests = reason.partition(" → ")
+    if arrow:
+        tests = ", ".join(TEST_NAMES.get(t.strip(), t.strip()) for t in tests.split(","))
+        return plain(f"{head}: {tests}.")
+    return plain(reason.replace("chosen by the user", "as chosen") + ".")
 
 
 def notes(lines: tuple[str, ...] | list[str]) -> None:
     """The engine's notes (dropped examples, degenerate cases) as visible captions."""
-    for line in lines:
-        st.caption(f":material/info: {line}")
+    for line in lines:  # notes may quote system names: inert text
+        st.caption(f":material/info: {plain(line)}")

@@ -19,10 +19,15 @@ MAX_OUTLIERS = 5000  # points beyond the whiskers drawn at most (the count is al
 _ROW = 22  # pixels per system: room for a label at the app theme's font size
 
 
-def _color(column: str | None) -> alt.Color | alt.ColorValue:
-    if column is None:
+#: The colouring attribute's field in the chart's data: a fixed, plain name (a metadata
+#: column called ``o'brien`` or ``a.b`` would be read as an expression or a nested field).
+HUE = "hue"
+
+
+def _color(title: str | None) -> alt.Color | alt.ColorValue:
+    if title is None:
         return alt.ColorValue(BOX_COLOR)
-    return alt.Color(f"{column}:N", title=column, legend=alt.Legend(orient="top"))
+    return alt.Color(f"{HUE}:N", title=title, legend=alt.Legend(orient="top"))
 
 
 def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Series | None = None,
@@ -36,12 +41,14 @@ def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Se
     column = None
     if color is not None:
         column = str(color.name)
-        box[column] = box["system"].map(color).fillna("(none)").astype(str)
+        box[HUE] = box["system"].map(color).fillna("(none)").astype(str)
     number = "d" if integer else ".4g"
     # every label drawn: the app theme's font would otherwise make Vega hide every other one
     y = alt.Y("system:N", sort=list(order), title=None,
               axis=alt.Axis(labelLimit=240, labelOverlap=False))
-    tooltip: list[str | alt.Tooltip] = ["system:N", *([f"{column}:N"] if column else []), "n:Q",
+    tooltip: list[str | alt.Tooltip] = ["system:N",
+                                        *([alt.Tooltip(f"{HUE}:N", title=column)] if column
+                                          else []), "n:Q",
                *(alt.Tooltip(f"{f}:Q", format=number) for f in
                  ("whisker_low", "q1", "median", "q3", "whisker_high")),
                alt.Tooltip("mean:Q", format=".4g"), "outliers:Q"]

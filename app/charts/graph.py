@@ -10,6 +10,7 @@ side in descending mean.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import altair as alt
 import numpy as np
@@ -20,7 +21,6 @@ from engine import EFFECT_THRESHOLDS, Leaderboard
 BEST = "#d62728"
 NODE = "#3b5b92"
 EDGE = "#8a94a6"
-LABELLED = 15  # static chart: names written next to the best N vertices, tooltips for all
 
 
 def _columns(n: int) -> int:
@@ -49,13 +49,22 @@ def insignificance(pairs: pd.DataFrame, criterion: str, alpha: float) -> np.ndar
     return np.clip(1 - effect / EFFECT_THRESHOLDS[criterion], 0, 1)
 
 
-def graph_frames(board: Leaderboard) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Vertices (system, mean, rank, group, x, best) and edges (non-significant pairs)."""
-    nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]].copy()
+def graph_frames(board: Leaderboard, systems: Sequence[str] | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Vertices (system, mean, rank, group, x, best) and edges (non-significant pairs).
+
+    ``systems``: the focus (default every system); edges only among them.
+    """
+    nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]]
+    nodes = nodes.assign(best=np.arange(len(nodes)) == 0)
+    if systems is not None:
+        nodes = nodes[nodes["system"].isin(set(systems))]
+    nodes = nodes.copy()
     nodes["x"] = x_positions(len(nodes))
-    nodes["best"] = np.arange(len(nodes)) == 0
     pw = board.pairwise
-    pairs = pw.table[~pw.table["significant"].astype(bool)]
+    keep = set(nodes["system"])
+    pairs = pw.table[~pw.table["significant"].astype(bool) & pw.table["system_a"].isin(keep)
+                     & pw.table["system_b"].isin(keep)]
     pairs = pairs[["system_a", "system_b", "pvalue_adj", "effect_size"]].copy()
     pairs["weight"] = insignificance(pairs, pw.criterion, pw.alpha)
     pos = nodes.set_index("system")
@@ -74,9 +83,10 @@ def _mean_scale(board: Leaderboard, values: pd.Series) -> alt.Scale:
                      zero=False, nice=False)
 
 
-def static_graph(board: Leaderboard) -> alt.LayerChart:
-    """The significance graph as an altair chart (the app draws it to SVG on the server)."""
-    nodes, edges = graph_frames(board)
+def static_graph(board: Leaderboard, systems: Sequence[str] | None = None) -> alt.LayerChart:
+    """The significance graph as an altair chart (the app draws it to SVG on the server);
+    every system shown is labelled (``systems``: the focus, see :func:`graph_frames`)."""
+    nodes, edges = graph_frames(board, systems)
     # only what the chart encodes: the spec (sent on every run) stays small
     edges = edges[["system_a", "system_b", "pvalue_adj", "effect_size", "x", "y", "x2", "y2",
                    "width"]].round({"pvalue_adj": 6, "effect_size": 6, "y": 6, "y2": 6,
@@ -101,8 +111,7 @@ def static_graph(board: Leaderboard) -> alt.LayerChart:
                    .transform_filter("!datum.best")
                    + points.mark_circle(size=220, opacity=1, color=BEST)
                    .transform_filter("datum.best"))
-    labelled = nodes[nodes["rank"] <= LABELLED] if len(nodes) > LABELLED else nodes
-    text = alt.Chart(labelled).encode(x=x_axis, y=y_axis, text="system:N", tooltip=tooltip)
+    text = alt.Chart(nodes).encode(x=x_axis, y=y_axis, text="system:N", tooltip=tooltip)
     others = text.mark_text(align="left", dx=9, fontSize=12, color="#1f2933").transform_filter(
         "!datum.best")
     best = text.mark_text(align="left", dx=10, fontSize=14, fontWeight="bold",

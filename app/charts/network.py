@@ -4,17 +4,20 @@ pyvis's template loads bootstrap (and, unless told otherwise, vis-network)
 from CDNs. ``cdn_resources="in_line"`` inlines vis-network from the files
 bundled in the pyvis package; :func:`self_contained` then removes every
 remaining external ``<script src>``/``<link href>`` so the page makes no
-request at all. Every system name is HTML-escaped before it reaches a label
-or a tooltip.
+request at all. Names are passed as they are: vis-network draws labels on a
+canvas and sets tooltips with ``innerText`` (text, never HTML), and the
+template writes the data with Jinja's HTML-safe ``tojson`` (``<`` as
+``\u003c``), so a name shows once escaped — as itself — and never as markup.
 """
 
 from __future__ import annotations
 
-import html
 import re
+from collections.abc import Sequence
 
 from pyvis.network import Network
 
+from app.ranked import isolate
 from engine import Leaderboard
 
 from .graph import BEST, EDGE, NODE, graph_frames
@@ -43,12 +46,15 @@ def self_contained(page: str) -> str:
 
 
 def _label(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """A name for a canvas label or a text tooltip: isolated, so a right-to-left override
+    inside it cannot reorder what follows."""
+    return isolate(text)
 
 
-def network_html(board: Leaderboard, *, height: int = 520) -> str:
+def network_html(board: Leaderboard, systems: Sequence[str] | None = None, *,
+                 height: int = 520) -> str:
     """The significance graph as one self-contained HTML document (vis-network inlined)."""
-    nodes, edges = graph_frames(board)
+    nodes, edges = graph_frames(board, systems)
     directed = board.pairwise.alternative != "two-sided"
     net = Network(height=f"{height - 20}px", width="100%", directed=directed,
                   cdn_resources="in_line", bgcolor="#ffffff")
@@ -63,8 +69,8 @@ def network_html(board: Leaderboard, *, height: int = 520) -> str:
         best = bool(row["best"])
         net.add_node(
             i, label=_label(row["system"]), shape="dot", size=14 if best else 10,
-            title=_label(f"{row['system']} — mean {row['mean']:.4f}, rank {row['rank']} "
-                         f"({row['rank_low']}–{row['rank_high']}), group {row['group']}"),
+            title=f"{_label(row['system'])} — mean {row['mean']:.4f}, rank {row['rank']} "
+                  f"(could be {row['rank_low']}–{row['rank_high']})",
             x=float(row["x"]) * WIDTH / columns,
             y=-flip * (float(row["mean"]) - low) / span * height * 1.4,
             color=BEST if best else NODE, physics=False,
@@ -74,9 +80,8 @@ def network_html(board: Leaderboard, *, height: int = 520) -> str:
     for edge in edges.to_dict("records"):
         net.add_edge(ids[edge["system_a"]], ids[edge["system_b"]], width=float(edge["width"]),
                      color=EDGE,
-                     title=_label(f"{edge['system_a']} vs {edge['system_b']}: adjusted p = "
-                                  f"{edge['pvalue_adj']:.3g}, effect size "
-                                  f"{edge['effect_size']:.3f}"))
+                     title=f"{_label(edge['system_a'])} vs {_label(edge['system_b'])}: "
+                           f"adjusted p = {edge['pvalue_adj']:.3g} (not significant)")
     net.set_options('{"interaction": {"hover": true, "navigationButtons": false}, '
                     '"edges": {"smooth": false}}')
     head, _, tail = net.generate_html(notebook=False).rpartition("</body>")

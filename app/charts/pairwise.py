@@ -10,6 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from app.ranked import plain
 from engine import PairwiseResult
 
 SIGNIFICANT = "#d62728"
@@ -26,18 +27,39 @@ def _long(square: pd.DataFrame, order: Sequence[str], value: str) -> pd.DataFram
     return stacked.reset_index(name=value)
 
 
+#: Smallest cell: one label line per system at the axis font size (labels never overlap).
+MIN_CELL = 15
+#: p-value bands of the heatmap, most significant first: reds below alpha, grey above.
+BAND_COLOURS = ("#8b0000", "#d62728", "#f4a3a3", "#e5e7eb")
+
+
 def _cell_size(n: int) -> int:
-    return int(max(11, min(34, 700 / max(n, 1))))
+    return int(max(MIN_CELL, min(34, 700 / max(n, 1))))
+
+
+def p_bands(alpha: float) -> list[str]:
+    """Legend entries of the p-value heatmap: three bands below alpha, one at or above."""
+    return [f"p < {alpha / 100:g}", f"p < {alpha / 10:g}", f"p < {alpha:g} (significant)",
+            f"p ≥ {alpha:g} (not significant)"]
+
+
+def p_band(p: np.ndarray, alpha: float) -> np.ndarray:
+    """The band of each adjusted p-value (:func:`p_bands`)."""
+    labels = np.array(p_bands(alpha), dtype=object)
+    index = np.searchsorted(np.array([alpha / 100, alpha / 10, alpha]), p, side="right")
+    return labels[index]
 
 
 def pvalue_heatmap(result: PairwiseResult, order: Sequence[str]) -> alt.Chart:
-    """Adjusted p-values (rows A, columns B); significant cells dark, blank where not compared."""
+    """Adjusted p-values (rows A, columns B) in bands around alpha: red = significant, grey =
+    not; blank where not compared."""
     frame = _long(result.matrix("pvalue_adj"), order, "p")
     frame = frame.dropna(subset=["p"])
-    frame["neglog"] = -np.log10(frame["p"].clip(lower=P_FLOOR))
-    frame["significant"] = frame["p"] < result.alpha
+    frame["band"] = p_band(frame["p"].to_numpy(float), result.alpha)
     return _heatmap(frame, order, color=alt.Color(
-        "neglog:Q", title="−log10 p", scale=alt.Scale(scheme="blues", domainMin=0)),
+        "band:N", title=f"adjusted p (alpha = {result.alpha:g})",
+        scale=alt.Scale(domain=p_bands(result.alpha), range=list(BAND_COLOURS)),
+        legend=alt.Legend(orient="top", direction="vertical")),
         value="p", fmt=".2g", title="adjusted p")
 
 
@@ -48,7 +70,8 @@ def effect_heatmap(result: PairwiseResult, order: Sequence[str]) -> alt.Chart:
     bound = bound if math.isfinite(bound) and bound > 0 else 1.0
     return _heatmap(frame, order, color=alt.Color(
         "effect:Q", title="effect (A vs B)",
-        scale=alt.Scale(scheme="redblue", domain=[-bound, bound], reverse=True)),
+        scale=alt.Scale(scheme="redblue", domain=[-bound, bound], reverse=True),
+        legend=alt.Legend(orient="top")),
         value="effect", fmt=".2f", title="effect size")
 
 
@@ -56,11 +79,11 @@ def _heatmap(frame: pd.DataFrame, order: Sequence[str], *, color: alt.Color, val
              fmt: str, title: str) -> alt.Chart:
     n = len(order)
     size = _cell_size(n)
-    labels = n <= 60
+    # every label drawn (the focus keeps n small enough for one line per system)
     x = alt.X("B:N", sort=list(order), title="system B", axis=alt.Axis(
-        labels=labels, labelLimit=180, labelAngle=-60, labelOverlap=False, labelFontSize=10))
+        labelLimit=180, labelAngle=-60, labelOverlap=False, labelFontSize=11))
     y = alt.Y("A:N", sort=list(order), title="system A", axis=alt.Axis(
-        labels=labels, labelLimit=220, labelOverlap=False, labelFontSize=10))
+        labelLimit=220, labelOverlap=False, labelFontSize=11))
     base = alt.Chart(frame).encode(x=x, y=y)
     rect = base.mark_rect().encode(
         color=color, tooltip=[alt.Tooltip("A:N"), alt.Tooltip("B:N"),
@@ -177,9 +200,13 @@ def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> a
 
 
 def two_by_two(x: np.ndarray, y: np.ndarray, a: str, b: str) -> pd.DataFrame:
-    """The 2×2 table of a binary metric: rows A passed/failed, columns B passed/failed."""
+    """The 2×2 table of a binary metric: rows A passed/failed, columns B passed/failed.
+
+    ``st.table`` renders its labels as markdown, so the names are made inert here.
+    """
     xa, yb = x.astype(bool), y.astype(bool)
     return pd.DataFrame(
         [[int((xa & yb).sum()), int((xa & ~yb).sum())],
          [int((~xa & yb).sum()), int((~xa & ~yb).sum())]],
-        index=[f"{a}: 1", f"{a}: 0"], columns=[f"{b}: 1", f"{b}: 0"])
+        index=[f"{plain(a)} solved", f"{plain(a)} failed"],
+        columns=[f"{plain(b)} solved", f"{plain(b)} failed"])

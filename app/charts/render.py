@@ -25,10 +25,11 @@ _lock = threading.Lock()
 _child: subprocess.Popen[bytes] | None = None
 
 
-def chart_svg(chart: alt.TopLevelMixin, *, width: int) -> str:
-    """``chart`` drawn ``width`` pixels wide as a standalone SVG document (with a viewBox)."""
+def chart_svg(chart: alt.TopLevelMixin, *, width: int | None) -> str:
+    """``chart`` drawn ``width`` pixels wide (None: as its own parts say, for concatenated
+    charts) as a standalone SVG document (with a viewBox)."""
     with alt.data_transformers.enable("default", max_rows=None):
-        spec = chart.properties(width=width).to_dict()
+        spec = (chart.properties(width=width) if width else chart).to_dict()
     line = json.dumps(spec, separators=(",", ":")).encode() + b"\n"
     with _lock:  # one drawing at a time through the one pipe
         try:

@@ -1,29 +1,70 @@
 """All pairs: adjusted p-values, effect sizes, the PWPP, the table across metrics and the raw
-table; only the open tab is drawn."""
+table; only the open tab is drawn. Charts show the focus (best k or chosen systems)."""
 
 from __future__ import annotations
 
-from app import cache, state
-from app.charts.pairwise import PWPP_SYSTEMS
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app import cache, state, widgets
 from app.components.metrics_table import metrics_table
+from app.downloads import safe_csv
+from app.tables import fit_height
 from app.url import MATRIX_TABS, View
 from engine import Leaderboard, TestOptions
+
+#: The pairs table's columns: engine name → what is shown (technical names in the CSV).
+PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A − B",
+                "ci_low": "interval from", "ci_high": "interval to", "n": "n",
+                "paired": "paired", "test": "test", "pvalue": "p", "pvalue_adj": "adjusted p",
+                "effect_size": "effect size", "significant": "significant"}
+MAX_PAIR_ROWS = 2000  # rows drawn on the page; the CSV has every pair
+
+
+def has_effect_sizes(board: Leaderboard) -> bool:
+    """False when no pair has an effect size (the permutation test reports none)."""
+    effects = board.pairwise.table["effect_size"].to_numpy(float)
+    return bool(np.isfinite(effects).any())
+
+
+def pair_rows(board: Leaderboard) -> pd.DataFrame:
+    """The pairwise table with readable columns; the test's name in words."""
+    t = board.pairwise.table
+    rows = t[list(PAIR_COLUMNS)].rename(columns=PAIR_COLUMNS)
+    rows["test"] = rows["test"].map(lambda c: widgets.TEST_NAMES.get(c, c))
+    return rows
 
 
 def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
     """The all-pairs tabs of the Pairwise page, bound to URL parameter ``panel``."""
+    order = list(board.table["system"])
+    shown = widgets.focus_controls(view, order)
     tabs = state.bound_tabs("panel", view.panel, MATRIX_TABS)
-    n = len(board.table)
-    if tabs["effects"].open:
+    if tabs["effects"].open and not has_effect_sizes(board):
+        tabs["effects"].info("The permutation test reports p-values only, no effect size: "
+                             "choose another test to see effect sizes.", icon=":material/info:")
+    elif tabs["effects"].open:
         tabs["effects"].caption("Positive (red): the row system is better than the column one.")
-    if tabs["pwpp"].open and n > PWPP_SYSTEMS:
-        tabs["pwpp"].caption(f"Pairs among the best {PWPP_SYSTEMS} of {n} systems.")
     for kind in ("pvalues", "effects", "pwpp"):
-        if tabs[kind].open:
-            spec = cache.panel_spec(token, view.benchmark, view.metric, options, kind)
+        if tabs[kind].open and (kind != "effects" or has_effect_sizes(board)):
+            tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
+                               "tab and its CSV have every pair.")
+            spec = cache.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:
         with tabs["metrics"]:
             metrics_table(view, token, options)
     if tabs["table"].open:
-        tabs["table"].dataframe(board.pairwise.table, hide_index=True, width="stretch")
+        with tabs["table"]:
+            rows = pair_rows(board)
+            if len(rows) > MAX_PAIR_ROWS:
+                st.caption(f"The first {MAX_PAIR_ROWS:,} of {len(rows):,} pairs; the CSV has all.")
+            st.dataframe(rows.head(MAX_PAIR_ROWS), hide_index=True, width="stretch",
+                         height=fit_height(min(len(rows), MAX_PAIR_ROWS), 560), placeholder="—",
+                         column_config={"A − B": st.column_config.NumberColumn(
+                             help="difference of means in the metric's units, positive = A "
+                                  "better", format="%.4g")})
+            st.download_button("Download CSV", lambda: safe_csv(board.pairwise.table),
+                               icon=":material/download:", file_name="pairs.csv",
+                               mime="text/csv", on_click="ignore")

@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from app import state
-from app.ranked import ranked_html
-from app.tables import COLUMN_CONFIG, HELP, fit_height, label
+from app.ranked import isolate, plain, ranked_html
+from app.tables import HELP, column_config, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
 from engine import Leaderboard
 
@@ -55,17 +55,18 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
     # a fixed label: the popover keeps its identity (and stays open) across reruns
     with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
         state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
-                    format_func=lambda c: c or "(no metadata filter)", clears=("fval",),
+                    format_func=lambda c: isolate(c) if c else "(no metadata filter)",
+                    clears=("fval",),
                     disabled=not meta_columns)
         if view.fcol:
-            state.bound(st.multiselect, f"{view.fcol} is", "fval", view.fval,
-                        options=_values(rows, view.fcol))
+            state.bound(st.multiselect, f"{plain(view.fcol)} is", "fval", view.fval,
+                        options=_values(rows, view.fcol), format_func=isolate)
         state.bound(st.multiselect, "Columns", "cols", view.cols or tuple(keys), options=keys,
-                    format_func=label)
+                    format_func=lambda k: isolate(label(k)))
 
 
 def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
-                 columns: list[str]) -> list[int] | None:
+                 columns: list[str], *, percent: bool = False) -> list[int] | None:
     """The table in two views: ranked HTML (default) or the sortable, selectable grid.
 
     Returns the selected row positions of the grid, or None when the ranked view is open.
@@ -78,13 +79,16 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
         links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
         top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
-        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP))
+        tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP,
+                                        percent=("mean",) if percent else ()))
         if top:
             tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
                                    "significantly better).")
         return None
     with tabs["grid"]:
-        selection = st.dataframe(shown[columns], hide_index=True, column_config=COLUMN_CONFIG,
+        # every row in the page (no inner scroll box): height "content"
+        selection = st.dataframe(shown[columns], hide_index=True,
+                                 column_config=column_config(percent=percent),
                                  on_select="rerun", selection_mode="multi-row",
-                                 key="leaderboard_table", height=fit_height(len(shown), 560))
+                                 key="leaderboard_table", height="content")
     return list(selection.selection.rows)

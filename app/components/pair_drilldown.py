@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-import html
+import math
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
-from app import state
+from app import state, widgets
 from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
+from app.ranked import isolate, plain
 from app.url import View
 from engine import Leaderboard, PairwiseResult, ScoreMatrix
+
+#: Effect-size names of the engine, said in words (the technical name stays in brackets).
+EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",
+                "d_av": "Cohen's d_av"}
 
 
 def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool
@@ -24,35 +30,68 @@ def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool
     return x[~np.isnan(x)], y[~np.isnan(y)]
 
 
-def _md(text: str) -> str:
-    """A system name safe inside markdown (no HTML, no markdown syntax)."""
-    escaped = html.escape(text)
-    return "".join(f"\\{c}" if c in "\\`*_{}[]()#+-.!|<>~$:" else c for c in escaped)
-
-
-def pair_summary(result: PairwiseResult, a: str, b: str, n: int, *, higher_is_better: bool) -> str:
-    """The pair's test result in one sentence (or why it was not tested)."""
+def pair_row(result: PairwiseResult, a: str, b: str) -> tuple[pd.Series | None, float]:
+    """The pair's row of the table and +1 (stored as a vs b) or −1 (stored as b vs a)."""
     t = result.table
     row = t[(t["system_a"] == a) & (t["system_b"] == b)]
-    sign = 1.0
-    if row.empty:
-        row, sign = t[(t["system_a"] == b) & (t["system_b"] == a)], -1.0
-    if row.empty:
-        return (f"{_md(a)} and {_md(b)} are not compared under the '{result.compare}' "
+    if not row.empty:
+        return row.iloc[0], 1.0
+    row = t[(t["system_a"] == b) & (t["system_b"] == a)]
+    return (row.iloc[0], -1.0) if not row.empty else (None, 1.0)
+
+
+def amount(value: float, *, percent: bool) -> str:
+    """A difference in the metric's units, or in percentage points for 0/1 metrics."""
+    return f"{100 * value:.1f} points" if percent else f"{value:.4g}"
+
+
+def _bound(value: float, *, percent: bool) -> str:
+    return f"{100 * value:.1f}" if percent else f"{value:.4g}"
+
+
+def difference_text(difference: float, low: float, high: float, a: str, b: str, *,
+                    percent: bool, level: str) -> str:
+    """"A beats B by 3.2 points [1.1, 5.3]" (``difference``: positive = A better)."""
+    first, second = (a, b) if difference >= 0 else (b, a)
+    lo, hi = (low, high) if difference >= 0 else (-high, -low)
+    interval = (f" [{_bound(lo, percent=percent)}, {_bound(hi, percent=percent)}] "
+                f"({level} interval)" if math.isfinite(lo) and math.isfinite(hi) else "")
+    if difference == 0:
+        return f"{plain(a)} and {plain(b)} tie on average{interval}"
+    return (f"{plain(first)} beats {plain(second)} by "
+            f"{amount(abs(difference), percent=percent)}{interval}")
+
+
+def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = False) -> str:
+    """The pair's test result in words (or why it was not tested): who beats whom by how
+    much with its interval, n, paired or not, the test and its p-values."""
+    r, sign = pair_row(result, a, b)
+    if r is None:
+        return (f"{plain(a)} and {plain(b)} are not compared under the '{result.compare}' "
                 "comparison set; choose all pairs to test them.")
-    r = row.iloc[0]
-    diff = sign * float(r["diff"]) * (1 if higher_is_better else -1)
-    ahead = f"{_md(a)} is ahead" if diff > 0 else f"{_md(b)} is ahead" if diff < 0 else "a tie"
+    difference = sign * float(r["difference"])
+    low, high = float(r["ci_low"]), float(r["ci_high"])
+    if sign < 0:
+        low, high = -high, -low
+    level = f"{1 - result.alpha:.0%}"
     verdict = ("**significantly different**" if bool(r["significant"])
                else "**not significantly different**")
+    paired = bool(r["paired"])
+    design = (f"paired on the {int(r['n'])} examples both scored" if paired
+              else f"unpaired, {int(r['n'])} scores in all")
+    effect = ""
+    name = str(r["effect_name"])
+    value = float(r["effect_size"])
+    if name in EFFECT_NAMES and math.isfinite(value):
+        effect = f", effect size {sign * value:.2f} ({EFFECT_NAMES[name]})"
     wins = ""
-    if result.paired and np.isfinite(r["wins_a"]):
+    if paired and np.isfinite(r["wins_a"]):
         wa, wb = (r["wins_a"], r["wins_b"]) if sign > 0 else (r["wins_b"], r["wins_a"])
-        wins = f" {_md(a)} wins {int(wa)} examples, {_md(b)} wins {int(wb)}."
-    return (f"{_md(a)} vs {_md(b)}: {verdict} ({r['test']}, n = {n}, adjusted p = "
-            f"{r['pvalue_adj']:.3g}, raw p = {r['pvalue']:.3g}, {r['effect_name']} = "
-            f"{sign * r['effect_size']:.3f}, mean difference = {sign * r['diff']:.4f}; "
-            f"{ahead}).{wins}")
+        wins = f" {plain(a)} wins {int(wa)} examples, {plain(b)} wins {int(wb)}."
+    test = widgets.TEST_NAMES.get(str(r["test"]), str(r["test"]))
+    return (f"{difference_text(difference, low, high, a, b, percent=percent, level=level)}: "
+            f"{verdict} (n = {int(r['n'])}, {design}; {test}, adjusted p = "
+            f"{r['pvalue_adj']:.3g}, raw p = {r['pvalue']:.3g}{effect}).{wins}")
 
 
 def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
@@ -60,14 +99,14 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     order = list(board.table["system"])
     left, right = st.columns(2)
     with left:
-        state.bound(st.selectbox, "System A", "a", view.a, options=order)
+        state.bound(st.selectbox, "System A", "a", view.a, options=order, format_func=isolate)
     with right:
-        state.bound(st.selectbox, "System B", "b", view.b,
+        state.bound(st.selectbox, "System B", "b", view.b, format_func=isolate,
                     options=[s for s in order if s != view.a] or order)
-    paired = board.pairwise.paired
+    r, _ = pair_row(board.pairwise, view.a, view.b)
+    paired = bool(r["paired"]) if r is not None else board.pairwise.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
-    st.markdown(pair_summary(board.pairwise, view.a, view.b, len(x),
-                             higher_is_better=board.higher_is_better))
+    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary))
     scatter, histogram = st.columns(2)
     with scatter:
         st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary),
@@ -79,5 +118,6 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
         else:
             st.caption("Unpaired comparison: there are no per-example differences to show.")
     if matrix.binary and paired:
-        st.markdown("**2×2 table** (discordant cells drive McNemar's test)")
+        st.markdown("**2×2 table** (the examples only one of them solves decide McNemar's "
+                    "test)")
         st.table(two_by_two(x, y, view.a, view.b))

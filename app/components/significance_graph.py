@@ -1,32 +1,65 @@
-"""The significance graph in three views (static SVG, interactive, cliques); only the open one
-is drawn."""
+"""The rank/CI plot, then the significance graph in three views (static SVG, interactive,
+cliques); only the open one is drawn."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, state
+from app import cache, state, widgets
 from app.charts.graph import clique_frame
+from app.ranked import NARROW, escape
 from app.url import GRAPH_TABS, View
 from engine import Leaderboard, TestOptions
+
+#: The SVG scales to the column; below NARROW pixels it is hidden (the table above has the
+#: means and intervals, and a 1,000-pixel drawing shrunk to a phone is unreadable).
+_WIDE_ONLY = (f"<style>.sb-wide svg{{max-width:100%;height:auto}}"
+              f"@media (max-width:{NARROW}px){{.sb-wide{{display:none}}}}</style>")
+
+
+def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
+    """Every system's mean with its interval, best first, its rank range beside it."""
+    st.subheader("Means and intervals")
+    st.caption("Each system's mean with its confidence interval, best first; red: systems that "
+               "could rank first. *Rank range*: the ranks the tests allow each system.")
+    svg = cache.rank_svg(token, view.benchmark, view.metric, options)
+    st.html(f'{_WIDE_ONLY}<div class="sb-wide" role="img" aria-label="means and intervals">'
+            f"{svg}</div>")
+
+
+def _clique_table(board: Leaderboard) -> str:
+    """Groups and their members as an HTML table whose member lists wrap (nothing cut off)."""
+    groups = clique_frame(board).groupby("group")["system"].agg(list)
+    rows = "".join(
+        f"<tr><td>{g}</td><td>{len(m)}</td><td>"
+        + ", ".join(f"<bdi>{escape(s)}</bdi>" for s in m) + "</td></tr>"
+        for g, m in groups.items())
+    return ('<style>.sb-cliques td,.sb-cliques th{white-space:normal;overflow-wrap:anywhere;'
+            'vertical-align:top;padding:.25rem .5rem;text-align:left}</style>'
+            '<table class="sb-cliques" aria-label="groups"><thead><tr><th>group</th>'
+            f"<th>systems</th><th>members</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
 def significance_graph(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
     """Seed paper §5.1: systems at the height of their mean, edges between ties."""
     st.subheader("Significance graph")
+    order = list(board.table["system"])
+    shown = widgets.focus_controls(view, order)
     st.caption("Height = mean; an edge joins two systems whose difference is not significant, "
-               "thicker when less significant; the best system is in red bold.")
+               f"thicker when less significant; the best system is in red bold. Showing "
+               f"{len(shown)} of {len(order)} systems.")
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
     if tabs["static"].open:
         with tabs["static"]:
-            svg = cache.graph_svg(token, view.benchmark, view.metric, options)
-            st.image(svg, width="stretch")
+            svg = cache.graph_svg(token, view.benchmark, view.metric, options, shown)
+            st.html(f'{_WIDE_ONLY}<div class="sb-wide" role="img" '
+                    f'aria-label="significance graph">{svg}</div>')
             st.download_button("Download SVG", lambda: svg, icon=":material/download:",
-                               file_name=f"{view.benchmark}-{view.metric}-graph.svg",
+                               file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")
     if tabs["interactive"].open:
-        tabs["interactive"].iframe(cache.graph_html(token, view.benchmark, view.metric, options),
-                                   height=560)
+        tabs["interactive"].iframe(
+            cache.graph_html(token, view.benchmark, view.metric, options, shown), height=560)
     if tabs["groups"].open:
         with tabs["groups"]:
             if board.pairwise.compare != "all":
@@ -34,6 +67,7 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
                         "approximate.")
             st.vega_lite_chart(spec=cache.clique_spec(token, view.benchmark, view.metric, options),
                                width="stretch")
-            groups = clique_frame(board).groupby("group")["system"].agg(", ".join)
-            st.dataframe(groups.rename("systems").reset_index(), hide_index=True,
-                         width="stretch")
+            st.html(_clique_table(board))
+
+
+__all__ = ["rank_chart", "significance_graph"]

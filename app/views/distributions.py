@@ -6,12 +6,13 @@ import streamlit as st
 
 from app import cache, state, widgets
 from app.downloads import safe_csv
+from app.ranked import isolate, plain
 from app.tables import fit_height
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
 
 token, catalog, view = widgets.page_context()
 
-st.title(f"Distributions · {view.benchmark}")
+widgets.title("Distributions", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 meta_columns = [c for c in cache.system_metadata(token, view.benchmark).columns if c != "system"]
@@ -26,13 +27,14 @@ with resamples:
                 help="More resamples: smoother distributions, longer to compute.")
 with colour:
     state.bound(st.selectbox, "Colour by", "color", view.color, options=["", *meta_columns],
-                format_func=lambda c: c or "(one colour)", disabled=not meta_columns,
+                format_func=lambda c: isolate(c) if c else "(one colour)",
+                disabled=not meta_columns,
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 try:
     result = cache.bootstrap(token, view.benchmark, view.metric, view.boot, options)
 except ValueError as exc:
-    st.error(f"These settings cannot be bootstrapped on this benchmark: {exc}")
+    st.error(f"These settings cannot be bootstrapped on this benchmark: {plain(exc)}")
     st.stop()
 
 pairing = ("paired: each resample draws the examples once, for every system"
@@ -73,5 +75,5 @@ st.dataframe(summary, hide_index=True, width="stretch", height=fit_height(len(su
                  "p_first": st.column_config.NumberColumn("P(first)", format="percent"),
              })
 st.download_button("Download CSV", lambda: safe_csv(summary), icon=":material/download:",
-                   file_name=f"{view.benchmark}-{view.metric}-bootstrap.csv", mime="text/csv",
+                   file_name="bootstrap.csv", mime="text/csv",
                    on_click="ignore")

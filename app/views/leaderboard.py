@@ -1,4 +1,4 @@
-"""Leaderboard: ranked systems with groups, the significance graph and the clique view.
+"""Leaderboard: ranked systems with rank ranges, means with intervals, the significance graph.
 
 The table is sent before the widgets above it (they go into containers placed
 earlier), so it is on screen first; widgets take their values from the URL, so
@@ -12,34 +12,39 @@ import streamlit as st
 
 from app import cache, state, widgets
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
-from app.components.significance_graph import significance_graph
-from app.downloads import safe_csv
+from app.components.significance_graph import rank_chart, significance_graph
+from app.downloads import file_name, safe_csv
+from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
 
 token, catalog, view = widgets.page_context()
 
-st.title(f"Leaderboard · {view.benchmark}")
+widgets.title("Leaderboard", view)
 pickers, summary, controls = st.container(), st.container(), st.container()
 options = view.test_options()
+matrix = cache.matrix(token, view.benchmark, view.metric)
 try:
+    widgets.system_limit(matrix.n_systems)
     board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     with pickers:
         widgets.benchmark_metric(view, catalog)
     widgets.test_settings(view)
-    st.error(f"These settings cannot be tested on this benchmark: {exc}")
+    st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
     st.stop()
 
-rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark))
+percent = matrix.binary
+rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark), percent=percent)
 view, columns = table_view(view, rows)
 shown = filter_rows(rows, view)
-selection = ranked_table(board, view, shown, columns)
+selection = ranked_table(board, view, shown, columns, percent=percent)
 
 with pickers:
     widgets.benchmark_metric(view, catalog)
 with summary:
     direction = "higher" if board.higher_is_better else "lower"
-    st.caption(f"{len(board.table)} systems · {direction} {view.metric} is better · "
+    scale = " (0/1 scores: means in percent)" if percent else ""
+    st.caption(f"{len(board.table)} systems · {direction} {plain(view.metric)} is better{scale} · "
                + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
     widgets.notes(board.notes)
 with controls:
@@ -58,13 +63,14 @@ with left:
         best = rows["system"].iloc[0]
         if len(picked) == 2 or (len(picked) == 1 and picked[0] != best):
             a, b = (picked + [best])[:2]
-            state.link("pairwise", f"Compare {a} with {b}", icon=":material/compare_arrows:",
-                       a=a, b=b)
+            state.link("pairwise", f"Compare {plain(a)} with {plain(b)}",
+                       icon=":material/compare_arrows:", a=a, b=b)
         else:
             st.caption("Select one or two rows to compare them on the Pairwise page.")
 with right:
     st.download_button("Download CSV", lambda: safe_csv(shown[columns]), icon=":material/download:",
-                       file_name=f"{view.benchmark}-{view.metric}-leaderboard.csv",
+                       file_name=file_name(view.benchmark, view.metric, "leaderboard"),
                        mime="text/csv", on_click="ignore")
 
+rank_chart(board, view, token, options)
 significance_graph(board, view, token, options)

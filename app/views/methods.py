@@ -1,11 +1,13 @@
-"""Methods: which test runs when, and why, in plain words, with the references."""
+"""Methods: which test runs when, and why, in plain words, with the conventions and references."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from engine import MIN_PAIRED_OVERLAP
+
 st.title("Methods")
-st.markdown("""
+st.markdown(r"""
 sigboard compares systems **example by example**. An average hides noise: on a 164-example
 benchmark a 5-point gap is often luck. So every comparison below is a statistical test, and the
 leaderboard only separates systems whose difference is unlikely to be chance.
@@ -15,8 +17,8 @@ The test follows from two facts about the data (seed paper, Table 1):
 
 | systems scored on… | scores | test | effect size |
 |---|---|---|---|
-| same examples (**paired**) | 0/1 | exact **McNemar** (only split examples count) | paired Cohen's d |
-| same examples (**paired**) | numbers | **paired t-test** on per-example differences | d_z |
+| same examples (**paired**) | 0/1 | exact **McNemar** (split examples only) | paired Cohen's d (`paired_d`) |
+| same examples (**paired**) | numbers | **paired t-test** on per-example differences | d_z (`paired_d`) |
 | different examples | 0/1 | **two-proportion z-test** | Cohen's h |
 | different examples | numbers | **Welch's t-test** (unequal variances allowed) | Cohen's d |
 
@@ -27,9 +29,10 @@ divides the difference of means by the pooled standard deviation.
 difficulty. Comparing them question by question removes that shared noise, so a paired test
 finds real differences with far fewer examples.
 
-*Partial overlap.* When some systems miss some examples, paired tests use the examples every
-system has, and the page says how many were left out. You can switch to unpaired tests
-(setting **Pairing**).
+*Partial overlap.* When some systems miss some examples, each pair is paired on the examples
+*it* shares, and the page says how many each pair used (n per pair). A pair sharing fewer than
+MIN_OVERLAP examples is tested unpaired, on each system's own examples. You can switch every
+pair to unpaired tests (setting **Pairing**).
 
 *Repeated runs.* Several runs of a system on the same example are averaged per example first;
 the test then runs on those means.
@@ -37,6 +40,39 @@ the test then runs on those means.
 You can also pick a **Wilcoxon signed-rank**, **sign** or **permutation** test (the permutation
 test is seeded by the **Random seed** in the link, so its p-values reproduce; it reports no
 effect size).
+
+### Conventions
+Where textbooks differ, this is what sigboard does:
+
+- **Degrees of freedom.** Paired t: n − 1, n the examples the pair shares. Welch's t: the
+  Welch–Satterthwaite approximation (not n_a + n_b − 2).
+- **Welch vs Student.** Unpaired numeric scores use Welch's t (unequal variances allowed);
+  Student's pooled-variance t is never used.
+- **Pooled vs unpooled z.** The two-proportion z-*test* uses the pooled proportion in its
+  standard error (as `statsmodels.proportions_ztest`); the *interval* of the difference is
+  Newcombe's hybrid score interval (method 10), not the Wald interval.
+- **Intervals of a difference.** Paired numbers: t interval of the mean difference; paired 0/1:
+  Newcombe's score interval for paired proportions (Tango's score method); unpaired numbers:
+  Welch's interval; unpaired 0/1: Newcombe's hybrid score interval.
+- **Wilson vs Wald.** The interval of a system's 0/1 mean is Wilson's score interval (never
+  below 0 or above 1); numeric means get t intervals.
+- **Ties in battles.** In the win rate a tie (both systems equal on an example) is left out:
+  the win rate is the share of *decisive* battles won. In Bradley–Terry (and Elo) a tie counts
+  as half a win for each side.
+- **Minimum overlap for pairing.** MIN_OVERLAP shared examples (`engine.MIN_PAIRED_OVERLAP`).
+- **Partial overlap.** When systems scored different subsets of examples, a system's mean is
+  the *adjusted* mean of an additive system + example model (a system that only met the easy
+  examples is not flattered), with a t interval from its difficulty-adjusted scores; the rank
+  range is widened to hold the rank, and missing scores that track difficulty are flagged.
+- **Effect-size criterion.** "Significant when effect size ≥ 0.2 / 0.5 / 0.8" applies *on top
+  of* adjusted p < alpha, never instead of it, on the effect size Cohen's conventions are
+  defined for: Cohen's h for 0/1 scores, d_av (mean difference over the average of the two
+  standard deviations; Cumming 2012) for paired numbers, Cohen's d (pooled SD) for unpaired
+  numbers.
+- **Constant differences.** When every per-example difference is the same non-zero number the
+  t statistic is infinite; its p-value is the exact sign-flip (randomisation) p, 2^(1 − n)
+  two-sided and 2^(−n) one-sided, never 0.
+- **Permutation test.** Reports p-values only: no effect size is shown for it.
 
 ### Many comparisons at once
 Comparing 20 systems means 190 pairs: at alpha = 0.05, about 10 would look significant by
@@ -57,6 +93,11 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - **Groups.** Draw a graph with an edge between every two systems that are *not* significantly
   different. Each maximal clique (everyone linked to everyone) is a group of systems that cannot
   be told apart; groups are letters in the leaderboard: systems sharing a letter tie.
+- **Means and intervals** (first chart of the Leaderboard): each system's mean with its
+  confidence interval, best first, with its rank range beside it.
+- **Group column.** Short letter groups (up to three letters) are shown as letters; longer ones
+  as "ranks 1–22": the best and worst rank of the systems it cannot be told apart from.
+- **Strength** is the Bradley–Terry strength (`bt_strength`); **Elo** puts it on the chess scale.
 - **Rank range.** Best rank = 1 + the number of systems significantly better; worst rank = the
   number of systems not significantly worse.
 - **Significance graph.** Height = mean; edges join non-significant pairs, thicker = less
@@ -89,10 +130,11 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - **Scores.** The per-example scores themselves; for 0/1 scores the box says little.
 
 ### Benchmark health (Examples page)
-- **p5_min / p5_max**: the smallest gap between two systems that is significant, and the
-  largest that is not — how far apart systems must be on this benchmark before you believe it.
+- **Smallest significant gap / largest gap not significant** (`p5_min` / `p5_max` in
+  eval-arena): the smallest gap between two systems that is significant, and the largest that
+  is not — how far apart systems must be on this benchmark before you believe it.
 - **Suspect examples**: examples that *worse* systems solve more often than better ones
-  (Kendall tau < 0) — often a wrong label or a broken test.
+  (Kendall's tau < 0, shown as *agreement*) — often a wrong label or a broken test.
 - **Solved by none / by exactly one**, a difficulty histogram, and the minimum detectable
   difference at 80 % power.
 
@@ -117,4 +159,4 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - D. J. Wilson (2019). The harmonic mean p-value for combining dependent tests. *PNAS* 116(4),
   1195–1200.
 - J. W. Tukey (1977). *Exploratory Data Analysis* (boxplots). Addison-Wesley.
-""")
+""".replace("MIN_OVERLAP", str(MIN_PAIRED_OVERLAP)))

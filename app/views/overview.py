@@ -1,4 +1,8 @@
-"""Overview: every benchmark in the store with its size and health, one click from its leaderboard."""
+"""Overview: every benchmark in the store with its size, one click from its pages.
+
+It summarises from the store's catalog only (no pairwise tests): the page stays
+light whatever the number of systems; each benchmark's health is on its Examples page.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app import cache, state
-from app.components.health_summary import HEALTH_CONFIG, health_summary
+from app.ranked import plain
 
 token = cache.token()
 catalog = cache.catalog(token)
@@ -20,19 +24,21 @@ if catalog.empty:
     state.link("upload", "Upload results", icon=":material/upload:")
     st.stop()
 
-summary = health_summary(token, catalog, view.alpha)
-st.dataframe(summary, hide_index=True, column_config=HEALTH_CONFIG, width="stretch")
+summary = catalog[["benchmark", "metric", "systems", "examples", "rows", "last_upload"]].copy()
+summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors="coerce")
+st.dataframe(summary, hide_index=True, width="stretch", column_config={
+    "benchmark": st.column_config.TextColumn("benchmark", pinned=True),
+    "last_upload": st.column_config.DatetimeColumn("last upload", format="YYYY-MM-DD HH:mm"),
+})
 
 st.subheader("Open a benchmark")
 columns = st.columns(3)
 for i, row in enumerate(summary.to_dict("records")):
     with columns[i % 3], st.container(border=True):
-        st.markdown(f"**{row['benchmark']}** · {row['metric']}")
-        suspects = "–" if row["suspects"] is pd.NA else row["suspects"]
-        st.caption(f"{row['systems']} systems · {row['examples']} examples · {suspects} suspect "
-                   "examples")
+        st.markdown(f"**{plain(row['benchmark'])}** · {plain(row['metric'])}")
+        st.caption(f"{row['systems']} systems · {row['examples']} examples")
         target = {"benchmark": row["benchmark"], "metric": row["metric"], "a": "", "b": "",
-                  "fcol": "", "fval": (), "cols": ()}
+                  "fcol": "", "fval": (), "cols": (), "focus": (), "color": ""}
         left, right = st.columns(2)
         with left:
             state.link("leaderboard", "Leaderboard", icon=":material/leaderboard:", **target)

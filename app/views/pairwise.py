@@ -7,18 +7,21 @@ import streamlit as st
 from app import cache, state, widgets
 from app.components.all_pairs import all_pairs
 from app.components.pair_drilldown import pair_drilldown
+from app.ranked import plain
 from app.url import check_pair
 
 token, catalog, view = widgets.page_context()
 
-st.title(f"Pairwise · {view.benchmark}")
+widgets.title("Pairwise", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 options = view.test_options()
+matrix = cache.matrix(token, view.benchmark, view.metric)
+widgets.system_limit(matrix.n_systems)
 try:
     board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
-    st.error(f"These settings cannot be tested on this benchmark: {exc}")
+    st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
     st.stop()
 result = board.pairwise
 order = list(board.table["system"])
@@ -34,7 +37,7 @@ state.set_view(view)
 if len(order) < 2:
     st.info("This benchmark has a single system: there is no pair to compare.")
     st.stop()
-pair_drilldown(board, view, cache.matrix(token, view.benchmark, view.metric))
+pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")
 all_pairs(board, view, token, options)
