@@ -213,6 +213,8 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
+    if hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0:  # numpy array
+        return jsonable(value.tolist())
     if hasattr(value, "item") and not isinstance(value, str):  # numpy scalar
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):

@@ -421,3 +421,13 @@ def test_numbers_are_rounded_for_reading_only() -> None:
     assert fmt_number(float("nan")) == "" and fmt_number(None) == ""
     assert fmt_number(1.23e-21, 2) == "1.2e-21"
     assert interval(0.11111, 0.22222) == "[0.1111, 0.2222]" and interval(float("nan"), 1) == ""
+
+
+def test_json_output_is_strict() -> None:
+    from engine.cli._common import jsonable
+
+    got = jsonable({"a": np.array([1.0, np.nan]), "b": np.float64("inf"), "c": np.int64(3),
+                    "d": pd.NA, "e": pd.Timestamp("2020-01-01"), 1: (True, None)})
+    assert got == {"a": [1.0, None], "b": None, "c": 3, "d": None, "e": "2020-01-01 00:00:00",
+                   "1": [True, None]}
+    assert json.loads(json.dumps(got, allow_nan=False)) == got
