@@ -52,6 +52,14 @@ class ScoreMatrix:
     common: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     declared_binary: bool | None = None
     """The modality as declared (None: detected); a subset detects again only then."""
+    run_scores: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+    """Run-level rows (system, example_id, run, value) when some cell has several runs:
+    the tests then account for run-to-run variance (:mod:`engine._runs`)."""
+
+    @property
+    def has_runs(self) -> bool:
+        """True when some system was scored in several runs on an example."""
+        return self.run_scores is not None
 
     @property
     def n_systems(self) -> int:
@@ -109,8 +117,10 @@ class ScoreMatrix:
         if unknown:
             raise ValueError(f"systems: unknown system(s) {unknown!r}; known: {list(self.systems)!r}")
         rows = [index[s] for s in systems]
+        runs = None if self.run_scores is None else \
+            self.run_scores[self.run_scores["system"].isin(set(systems))]
         return _make(self.benchmark, self.metric, tuple(systems), self.examples,
-                     self.values[rows], self.runs[rows], self.spec)
+                     self.values[rows], self.runs[rows], self.spec, runs)
 
     def to_frame(self) -> pd.DataFrame:
         """The matrix as a DataFrame (systems as index, examples as columns)."""
@@ -174,7 +184,8 @@ def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray
 
 
 def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple[str, ...],
-          values: np.ndarray, runs: np.ndarray, spec: MetricSpec) -> ScoreMatrix:
+          values: np.ndarray, runs: np.ndarray, spec: MetricSpec,
+          run_scores: pd.DataFrame | None = None) -> ScoreMatrix:
     has = ~np.isnan(values)
     common = has.all(axis=0)
     pairing: Pairing = "full" if common.all() else ("partial" if common.any() else "none")
@@ -191,7 +202,7 @@ def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple
     # per-example mean of several 0/1 runs is a proportion, which is numeric.
     binary = all_01 if spec.binary is None else (spec.binary and all_01 if averaged else spec.binary)
     return ScoreMatrix(benchmark, metric, systems, examples, values, runs,
-                       spec.higher_is_better, binary, pairing, common, spec.binary)
+                       spec.higher_is_better, binary, pairing, common, spec.binary, run_scores)
 
 
 def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
@@ -263,5 +274,8 @@ def build_matrix(
     values = values.reshape(shape)  # never rounded: binary means exactly 0 or 1 (or declared)
     if spec is None:
         spec = df.attrs.get("metric_specs", {}).get(met, MetricSpec())
+    run_scores = None
+    if "run" in part.columns and counts.max(initial=0) > 1:  # keep what the run-aware tests need
+        run_scores = part[["system", "example_id", "run", "value"]].reset_index(drop=True)
     return _make(bench, met, tuple(map(str, systems)), tuple(map(str, examples)),
-                 values, counts.reshape(shape), spec)
+                 values, counts.reshape(shape), spec, run_scores)

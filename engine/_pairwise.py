@@ -9,7 +9,7 @@ significance → tidy table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +18,7 @@ from scipy import stats
 
 from . import _kernels as k
 from . import _overlap as ov
+from ._contract import MetricSpec
 from ._matrix import ScoreMatrix, orient
 from ._multitest import adjust_pvalues
 from ._options import EFFECT_THRESHOLDS, TestOptions, resolve
@@ -28,7 +29,8 @@ __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 _PAIRED_TESTS = ("paired-t", "mcnemar", "wilcoxon", "sign", "permutation")
 _UNPAIRED_TESTS = ("t", "z", "permutation")
 _EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
-                 "wilcoxon": "paired_d", "sign": "paired_d", "permutation": "none"}
+                 "wilcoxon": "paired_d", "sign": "paired_d", "permutation": "none",
+                 "vc-t": "paired_d"}
 TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
                  "effect_size", "effect_name", "criterion_effect", "criterion_effect_name",
                  "mean_a", "mean_b", "diff", "difference", "ci_low", "ci_high", "n", "paired",
@@ -517,16 +519,69 @@ def pairwise_tests(
     rows, why = _pairing(matrix, shared, opts.paired)
     plan = _choose(matrix, opts.test, rows, why)
     computed = _statistics(matrix, plan, ia, ja, opts)
+    run_aware = _run_aware(matrix, opts, ia, ja) if _wants_runs(matrix, opts, rows) else None
+    if run_aware is not None:
+        computed = replace(computed, stats=run_aware.stats)
     p_adj = _adjust(computed.stats.pvalue, opts.correction, opts.alpha)
     table = _table(matrix, ia, ja, plan, computed, p_adj)
     table["significant"] = _significant(p_adj, computed.crit_effect, opts.criterion,
                                         opts.alternative, opts.alpha)
     low, high = _difference_ci(matrix, table, computed, opts.alpha)
     table["ci_low"], table["ci_high"] = low, high
-    test = plan.paired_test if rows.any() else plan.unpaired_test
+    test, reason = plan.paired_test if rows.any() else plan.unpaired_test, plan.reason
+    notes = _notes(matrix, rows, shared)
+    if run_aware is not None:
+        table["test"] = run_aware.tests
+        half = stats.t.ppf(1 - opts.alpha / 2, run_aware.stats.df) * run_aware.se
+        table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
+        test, reason = run_aware.name, run_aware.reason
+        notes += (run_aware.reason,)
     return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
-                          matrix.metric, test, bool(rows.all()), plan.reason, opts,
-                          _notes(matrix, rows, shared), computed.wins, computed.ties)
+                          matrix.metric, test, bool(rows.all()), reason, opts, notes,
+                          computed.wins, computed.ties)
+
+
+@dataclass(frozen=True)
+class _RunAware:
+    stats: k.PairStats
+    se: np.ndarray
+    tests: np.ndarray
+    name: str
+    reason: str
+
+
+def _wants_runs(matrix: ScoreMatrix, opts: TestOptions, rows: np.ndarray) -> bool:
+    """Repeated runs enter the test when they exist, the test is automatic and paired, and
+    every system scored every example (the run-variance model is paired on them all)."""
+    return (matrix.has_runs and opts.test == "auto" and bool(rows.all())
+            and matrix.pairing == "full")
+
+
+def _run_aware(matrix: ScoreMatrix, opts: TestOptions, ia: np.ndarray, ja: np.ndarray
+               ) -> _RunAware:
+    """Each pair's paired t on per-example means with the run-to-run variance added
+    (:func:`engine._runs.runs_pairwise`): when a run is a seed that shifts a whole sweep,
+    averaging runs would hide that variance and inflate false alarms."""
+    from ._runs import runs_pairwise
+
+    assert matrix.run_scores is not None  # checked by _wants_runs
+    order = {s: i for i, s in enumerate(matrix.systems)}
+    frame = matrix.run_scores.assign(benchmark=matrix.benchmark, metric=matrix.metric,
+                                     _order=matrix.run_scores["system"].map(order))
+    frame = frame.sort_values("_order", kind="stable").drop(columns="_order")
+    spec = MetricSpec(higher_is_better=matrix.higher_is_better)
+    rt = runs_pairwise(frame, spec=spec, options=opts).table  # same systems order and pairs
+    tests = rt["test"].to_numpy(object)
+    with_var = int((tests == "vc-t").sum())
+    reason = ("repeated runs: each pair's paired t on per-example means, with the run-to-run "
+              f"variance added where the runs differ as a whole (seed sweeps; {with_var} of "
+              f"{len(tests)} pair(s)), Satterthwaite degrees of freedom")
+    stats_ = k.PairStats(rt["statistic"].to_numpy(float), rt["pvalue"].to_numpy(float),
+                         rt["effect_size"].to_numpy(float), rt["df"].to_numpy(float))
+    if len(rt) != len(ia):
+        raise RuntimeError("run-aware tests: pairs do not line up with the matrix")
+    return _RunAware(stats_, rt["se"].to_numpy(float), tests,
+                     "vc-t" if with_var else "paired-t", reason)
 
 
 def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: _Plan, c: _Computed,
