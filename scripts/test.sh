@@ -4,7 +4,7 @@
 # 1. creates .venv (if missing) and installs requirements-test.txt into it;
 # 2. installs Debian's chromium (if /usr/bin/chromium is missing) for the browser tests;
 # 3. starts the local PostgreSQL cluster (if installed but not listening);
-# 4. runs ruff on the whole tree, mypy on engine/, then pytest (2 workers).
+# 4. runs ruff on the whole tree, mypy on engine/ and app/, then pytest (2 workers).
 # Environment: SIGBOARD_REQUIRE_POSTGRES=1 / SIGBOARD_REQUIRE_BROWSER=1 turn a missing
 # PostgreSQL / Chromium into a failure instead of a skip (.ci/run sets both);
 # SIGBOARD_TEST_WORKERS (default 2) sets pytest-xdist's worker count; a test that runs
@@ -66,7 +66,7 @@ status=0
 step "ruff check ."
 "$VENV/bin/ruff" check . || status=1
 
-step "mypy (engine/)"
+step "mypy (engine/, app/)"
 "$VENV/bin/mypy" || status=1
 
 step "pytest"
