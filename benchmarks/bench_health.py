@@ -33,7 +33,7 @@ from engine._health import benchmark_health  # noqa: E402
 from engine._matrix import ScoreMatrix, build_matrix  # noqa: E402
 from engine._readers import read_results  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "eval-arena"
+DATA = ROOT / "data"  # the bundled eval-arena files
 
 
 def _loop_baseline(m: ScoreMatrix) -> float:
