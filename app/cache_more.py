@@ -7,10 +7,15 @@ Results are shared read-only objects: callers copy before changing a frame.
 
 from __future__ import annotations
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
 from app import cache
+from app.charts.compare import models_chart, variance_chart
+from app.charts.mechanisms import pbeats_heatmap, pbeats_size, tau_heatmap
+from app.charts.render import chart_svg
+from app.components.mechanisms_table import LABELS
 from engine import (
     ABResult,
     Mechanisms,
@@ -134,3 +139,31 @@ def power_result(token: str, benchmark: str, metric: str, difference: float | No
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
                  spec=cache.store().metric_spec(benchmark, metric))
+
+
+
+def _svg(chart: alt.TopLevelMixin, width: int) -> str:
+    """The chart drawn on the server as SVG (no chart code in the browser, cached)."""
+    return chart_svg(chart, width=width)
+
+
+@st.cache_resource(show_spinner="Drawing…", max_entries=_ENTRIES)
+def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
+                    seed: int) -> tuple[str, str]:
+    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap."""
+    result = mechanisms_result(token, benchmark, metric, correction, alpha, seed)
+    tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
+    order = list(result.rankings["mean"])
+    pbeats = pbeats_heatmap(result.p_beats, order)
+    return _svg(tau, 56 * len(LABELS)), _svg(pbeats, pbeats_size(len(order)))
+
+
+@st.cache_resource(show_spinner="Drawing…", max_entries=_ENTRIES)
+def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
+            cluster: str, options: TestOptions) -> tuple[str, str]:
+    """SVG drawings of the difference by model (also embedded in the report) and of the
+    variance shares."""
+    ab = ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
+    level = f"{1 - options.alpha:.0%}"
+    return (_svg(models_chart(ab.models, metric=metric, level=level), 560),
+            _svg(variance_chart(ab.variance), 360))

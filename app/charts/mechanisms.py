@@ -38,6 +38,11 @@ def tau_heatmap(kendall: Mapping[str, float], names: Sequence[str],
     return (rect + text).properties(width=size, height=size)
 
 
+def pbeats_size(n: int) -> int:
+    """Pixels of the P(A beats B) heatmap's side for ``n`` systems (9 to 30 per cell)."""
+    return int(max(9, min(30, 640 / max(n, 1)))) * n
+
+
 def pbeats_heatmap(result: PBeats, order: Sequence[str]) -> alt.LayerChart:
     """P(row system beats column system) on the shared examples; significant pairs full colour,
     others faded (sign test, corrected)."""
@@ -55,7 +60,7 @@ def pbeats_heatmap(result: PBeats, order: Sequence[str]) -> alt.LayerChart:
                        for a, b in zip(frame["A"], frame["B"], strict=True)]
     frame["verdict"] = frame["significant"].map({True: "significant", False: "not significant"})
     n = len(order)
-    size = int(max(9, min(30, 640 / max(n, 1))))
+    size = pbeats_size(n) // max(n, 1)
     labels = n <= 80
     base = alt.Chart(frame).encode(
         x=alt.X("B:N", sort=list(order), title="system B", axis=alt.Axis(

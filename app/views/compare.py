@@ -11,8 +11,7 @@ import numpy as np
 import streamlit as st
 
 from app import cache, cache_more, state, widgets
-from app.charts.compare import COMPONENT_NAMES, model_label, models_chart, variance_chart
-from app.charts.render import chart_svg
+from app.charts.compare import COMPONENT_NAMES, model_label
 from app.components.compare_report import report_html
 from app.components.plain_text import md_text
 from app.downloads import safe_csv
@@ -98,12 +97,15 @@ cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: bas
 st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
            f"{md_text(t.reason)}.")
 
-chart = models_chart(ab.models, metric=view.metric, level=level)
+models_svg, variance_svg = cache_more.ab_svgs(token, view.benchmark, view.metric, view.base,
+                                              view.cand, view.cluster, options)
+_SCALE = "<style>.sb-svg svg{max-width:100%;height:auto}</style>"
 left, right = st.columns([3, 2])
 with left:
-    st.altair_chart(chart, width="stretch")
+    st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="difference by model">'
+            f"{models_svg}</div>")
 with right:
-    st.altair_chart(variance_chart(ab.variance), width="stretch")
+    st.html(f'<div class="sb-svg" role="img" aria-label="variance shares">{variance_svg}</div>')
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")
 
@@ -167,9 +169,8 @@ if pw is not None:
 
 
 def _report() -> str:
-    svg = chart_svg(chart, width=640)
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return report_html(ab, pw, [svg], created=created)
+    return report_html(ab, pw, [models_svg, variance_svg], created=created)
 
 
 st.download_button("Download HTML report", _report, icon=":material/description:",

@@ -6,12 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from app import cache, cache_more, widgets
-from app.charts.mechanisms import pbeats_heatmap, tau_heatmap
 from app.components.mechanisms_table import LABELS, TIPS, positions, rankings_html
 from app.components.plain_text import md_text
 from app.downloads import safe_csv
 from engine import Leaderboard, RankIntervals
 
+#: Drawings scale down to the column (a phone sees the whole matrix, smaller).
+_SCALE = "<style>.sb-svg svg{max-width:100%;height:auto}</style>"
 token, catalog, view = widgets.page_context()
 
 st.title(f"Mechanisms · {view.benchmark}")
@@ -46,7 +47,7 @@ taus = [result.kendall_tau.get(f"{a}|{b}", float("nan")) for i, a in enumerate(c
 winners = {m: result.rankings[m][0] for m in core}
 one, two, three = st.columns(3)
 one.metric("Same winner everywhere?", "no" if result.winner_differs else "yes",
-           help="Winner by " + "; ".join(f"{LABELS[m]}: {w}" for m, w in winners.items()))
+           help="Winner by " + "; ".join(f"{LABELS[m]}: {md_text(w)}" for m, w in winners.items()))
 two.metric("Same top 3 everywhere?", "no" if result.top3_differs else "yes",
            help="Compares the sets of the three best systems of the five rankings.")
 three.metric("Lowest agreement", f"{min(taus):.2f}",
@@ -77,12 +78,16 @@ left, right = st.columns([2, 3])
 with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
-    st.altair_chart(tau_heatmap(result.kendall_tau, core, LABELS), width="content")
+    tau_svg, pbeats_svg = cache_more.mechanisms_svgs(token, view.benchmark, view.metric,
+                                                     view.correction, view.alpha, view.seed)
+    st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="agreement between rankings">{tau_svg}'
+            "</div>")
 with right:
     st.subheader("Other variants")
     st.caption("Bradley–Terry with ties ignored or modelled (Davidson), and the Elo scale fitted "
                "to all battles at once; ± columns: spread over battle orders.")
-    st.dataframe(scores, hide_index=True, height=300, width="stretch", column_config={
+    scores_box = st.popover("Every score of every variant", icon=":material/table:")
+    scores_box.dataframe(scores, hide_index=True, height=300, width="stretch", column_config={
         "system": st.column_config.TextColumn(pinned=True),
         **{m: st.column_config.NumberColumn(LABELS[m], help=TIPS[m], format="%.4g")
            for m in core},
@@ -92,10 +97,12 @@ with right:
 
 st.subheader("Who beats whom")
 pb = result.p_beats
-order = list(result.rankings["mean"])
 significant = int(pb.table["significant"].sum())
 st.caption(f"Each cell: the share of shared examples on which the row system scores higher "
            f"than the column system (ties count half). Faded cells: not significant by the sign "
            f"test after correction (alpha = {pb.alpha:g}); {significant:,} of {len(pb.table):,} "
            "pairs are.")
-st.altair_chart(pbeats_heatmap(pb, order), width="content")
+st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="P(A beats B)">{pbeats_svg}</div>')
+st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
+                   icon=":material/download:", on_click="ignore", mime="text/csv",
+                   file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")

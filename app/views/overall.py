@@ -60,7 +60,7 @@ with right.popover("Weights", icon=":material/balance:", width="stretch"):
     for i, b in enumerate(chosen):
         key = f"overall_w_{i}"
         st.session_state[key] = float(weights.get(b, 1.0))
-        st.number_input(b, key=key, min_value=0.0, max_value=100.0, step=0.5,
+        st.number_input(md_text(b), key=key, min_value=0.0, max_value=100.0, step=0.5,
                         on_change=_push_weights, args=(chosen,))
 widgets.test_settings(view)
 
