@@ -83,7 +83,7 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
     name = str(r["effect_name"])
     value = float(r["effect_size"])
     if name in EFFECT_NAMES and math.isfinite(value):
-        effect = f", effect size {sign * value:.2f} ({EFFECT_NAMES[name]})"
+        effect = f", effect size {abs(value):.2f} ({EFFECT_NAMES[name]})"  # of the leader
     wins = ""
     if paired and np.isfinite(r["wins_a"]):
         wa, wb = (r["wins_a"], r["wins_b"]) if sign > 0 else (r["wins_b"], r["wins_a"])

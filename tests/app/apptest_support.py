@@ -29,7 +29,10 @@ def app(page: str | None = None, **params: str) -> AppTest:
 
 
 def no_exception(at: AppTest) -> None:
+    """No exception, and no page replaced by the friendly error of ``app/main.py``."""
     assert not at.exception, [e.value for e in at.exception]
+    failed = [e.value for e in at.error if "Something went wrong" in e.value]
+    assert not failed, failed
 
 
 def table(at: AppTest, index: int = 0) -> Any:

@@ -67,4 +67,7 @@ def test_boxplot_chart_sorts_systems_and_caps_outliers() -> None:
     assert len(box_chart(many, ["a", "b", "c"], title="x").to_dict()["layer"]) == 3
     coloured = box_chart(stats, ["a", "b", "c"], title="x",
                          color=pd.Series({"a": "t1", "b": "t2"}, name="hyperparams")).to_dict()
-    assert coloured["layer"][1]["encoding"]["color"]["field"] == "hyperparams"
+    # the attribute is a fixed field named "hue" titled by the column (a quote in a column
+    # name cannot break the chart)
+    assert coloured["layer"][1]["encoding"]["color"]["field"] == "hue"
+    assert coloured["layer"][1]["encoding"]["color"]["title"] == "hyperparams"

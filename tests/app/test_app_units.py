@@ -96,8 +96,11 @@ def test_network_html_is_self_contained_and_escapes_names() -> None:
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", page, re.I)
     assert "vis.Network" in page, "vis-network is inlined"
     assert XSS not in page and "<script>alert(2)" not in page
-    # html.escape first, then pyvis's JSON (tojson turns & into \u0026): text, never markup.
-    assert "\\u0026lt;img src=x onerror=alert(1)\\u0026gt;" in page
+    # no html.escape: pyvis's JSON (tojson: < as \u003c) keeps the markup out of the page and
+    # vis-network draws labels on a canvas and tooltips with innerText, so the name shows as
+    # itself, escaped once (issue #17: not "&lt;img…").
+    assert "\\u003cimg src=x onerror=alert(1)\\u003e" in page
+    assert "\\u0026lt;" not in page and "&lt;img" not in page
 
 
 def test_static_graph_carries_only_the_encoded_columns() -> None:

@@ -133,8 +133,8 @@ class Offline:
             route.abort()
 
 
-def _context(browser: object) -> tuple[object, object, Offline, list[str]]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+def _context(browser: object, width: int = 1400) -> tuple[object, object, Offline, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": 1000})
     offline = Offline(context)
     page = context.new_page()
     dialogs: list[str] = []
@@ -253,7 +253,8 @@ def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) 
     page.goto(f"{server}/pairwise?benchmark=xss-bench&a=plain-model&b={XSS}")
     _title(page, "Pairwise · xss-bench")
     assert _selected(page, "System B") == XSS, "the name is shown literally"
-    page.get_by_text(f"vs {XSS}").first.wait_for(timeout=WAIT)
+    page.locator("[data-testid=stMarkdownContainer]").filter(has_text="beats").filter(
+        has_text=XSS).first.wait_for(timeout=WAIT)
     page.goto(f"{server}/leaderboard?benchmark=xss-bench&graph=interactive")
     _title(page, "Leaderboard · xss-bench")
     board = page.locator("[data-testid=stMain] table[aria-label=leaderboard]")
@@ -288,3 +289,67 @@ def test_distributions_page_from_the_sidebar_draws_offline(browser: object, serv
     context.close()
     fresh.close()
     assert offline.blocked == [] and offline2.blocked == []
+
+
+def test_overview_path_opens_the_overview(browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser)
+    page.goto(f"{server}/overview")
+    _title(page, "Benchmarks")
+    _idle(page)
+    assert page.get_by_text("Page not found").count() == 0
+    context.close()
+    assert offline.blocked == []
+
+
+def test_phone_width_shows_mean_and_interval_without_sideways_scrolling(
+        browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser, width=390)
+    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    _title(page, "Leaderboard · humaneval")
+    _idle(page)
+    table = page.locator("[data-testid=stMain] table[aria-label=leaderboard]")
+    table.wait_for(timeout=WAIT)
+    for header in ("mean", "CI"):
+        box = table.locator("th", has_text=header).first.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, header
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 391, f"the page scrolls sideways ({wide} px)"
+    inner = page.evaluate("(t) => t.parentElement.scrollWidth - t.parentElement.clientWidth",
+                          table.element_handle())
+    assert inner <= 1, "the table does not scroll sideways either"
+    context.close()
+    assert offline.blocked == []
+
+
+def test_leaderboard_reads_at_100_systems(browser: object, server: str) -> None:
+    """The rank/CI plot comes first; the ranked table has no inner scroll box."""
+    context, page, offline, _ = _context(browser, width=1280)
+    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    _title(page, "Leaderboard · humaneval")
+    _idle(page)
+    first = page.locator("[data-testid=stMain] svg").first
+    first.wait_for(timeout=WAIT)
+    assert page.evaluate("(s) => s.closest('[role=img]').getAttribute('aria-label')",
+                         first.element_handle()) == "means and intervals"
+    box = page.locator("[data-testid=stMain] .sb-ranked").first
+    sizes = page.evaluate("(b) => [b.scrollHeight, b.clientHeight]", box.element_handle())
+    assert sizes[0] <= sizes[1] + 1, "all 78 rows in the page, no inner scroll"
+    context.close()
+    assert offline.blocked == []
+
+
+def test_examples_heatmap_fits_its_column(browser: object, server: str) -> None:
+    context, page, offline, _ = _context(browser, width=1280)
+    start = time.perf_counter()
+    page.goto(f"{server}/examples?benchmark=CRUXEval-input")
+    _title(page, "Examples · CRUXEval-input")
+    chart = page.locator("[data-testid=stVegaLiteChart]").last
+    chart.locator("canvas, svg").first.wait_for(timeout=WAIT)
+    _idle(page)
+    seconds = time.perf_counter() - start
+    main = page.locator("[data-testid=stMainBlockContainer]").bounding_box()
+    drawn = chart.locator("canvas, svg").first.bounding_box()
+    assert drawn["x"] + drawn["width"] <= main["x"] + main["width"] + 1, "no overflow"
+    assert seconds < 30, seconds
+    context.close()
+    assert offline.blocked == []

@@ -1,0 +1,152 @@
+"""Hostile names (issue #17, display side): stored and URL text renders as text everywhere.
+
+A corpus of names — markdown links and images, HTML, Streamlit directives, formula
+prefixes, a right-to-left override, a quote in a metadata column — goes into one
+benchmark of the test's own store; every page must show them inert: no live link
+and no image address in any markdown element, isolates around names, neutralised
+CSV downloads, the interactive graph's labels escaped once.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from apptest_support import app, no_exception
+
+from app.downloads import FORMULA_START, safe_csv
+from app.ranked import ISOLATE, POP, plain
+from engine.store import open_store
+
+PHISH = "[Session expired…](http://evil)![px](http://evil/u.png)"
+RTL = "safe\u202eevil"
+HOSTILE_SYSTEMS = [PHISH, "<img src=x onerror=alert(1)>", "=HYPERLINK(\"http://evil\")",
+                   "+1", "-2", "@SUM(1)", "\ttab-model", "\rcr-model", RTL, ":red[alert] $x$ **b**",
+                   "www.evil.com", "plain-model"]
+BENCH = PHISH
+METRIC = "[m](http://evil)"
+META = "o'brien"
+#: A live markdown link or image, or raw HTML that markdown would render.
+LIVE = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\((?:https?:)?//|<img|<a ", re.IGNORECASE)
+
+
+def hostile_frame() -> pd.DataFrame:
+    return pd.DataFrame([
+        {"benchmark": BENCH, "system": s, "example_id": f"ex{j}", "metric": METRIC,
+         "value": float((j + 3 * i) % 4 != 0), META: f"group {i % 2}"}
+        for i, s in enumerate(HOSTILE_SYSTEMS) for j in range(24)])
+
+
+@pytest.fixture
+def hostile_db(db: Path) -> Path:
+    store = open_store(f"sqlite:///{db}")
+    store.import_frame(hostile_frame(), filename="[upload](http://evil).csv")
+    store.close()
+    return db
+
+
+def markdown_texts(at) -> list[str]:  # noqa: ANN001
+    """Everything the page sends through the markdown renderer."""
+    texts = [e.value for kind in ("title", "header", "subheader", "markdown", "caption",
+                                  "warning", "error", "info", "success")
+             for e in at.get(kind)]
+    texts += [p.proto.label for p in at.get("page_link")]
+    texts += [w.label for w in at.selectbox] + [w.label for w in at.multiselect]
+    return texts
+
+
+def assert_inert(at) -> None:  # noqa: ANN001
+    no_exception(at)
+    for text in markdown_texts(at):
+        assert not LIVE.search(text), text
+        assert "\u202e" not in text or f"{ISOLATE}" in text, text
+
+
+def test_plain_escapes_markdown_html_and_isolates() -> None:
+    out = plain(PHISH)
+    assert out.startswith(ISOLATE) and out.endswith(POP)
+    assert not LIVE.search(out)
+    assert "\\[" in out and "\\(" in out and "\\!" in out
+    assert "\n" not in plain("a\n# heading")
+
+
+@pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
+                                  "views/distributions.py", "views/examples.py",
+                                  "views/overview.py"])
+def test_every_page_shows_hostile_names_as_text(hostile_db: Path, page: str) -> None:
+    at = app(page, benchmark=BENCH, boot="200")
+    assert_inert(at)
+    assert at.title, "the page drew its title"
+    if page != "views/overview.py":
+        assert plain(BENCH) in at.title[0].value
+
+
+def test_crafted_benchmark_in_the_url_is_inert(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark=PHISH)
+    assert_inert(at)
+    assert any("benchmark" in w.value for w in at.warning), "the bad parameter is reported"
+
+
+def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
+    at = app("views/pairwise.py", benchmark=BENCH, a=PHISH, b=RTL)
+    assert_inert(at)
+    sentence = next(m.value for m in at.markdown if "beats" in m.value or "tie" in m.value)
+    assert plain(PHISH) in sentence and plain(RTL) in sentence
+    cells = at.table[0].value
+    assert all(not LIVE.search(str(label)) for label in [*cells.index, *cells.columns])
+
+
+def test_rtl_names_are_isolated_in_the_ranked_table(hostile_db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark=BENCH)
+    no_exception(at)
+    body = next(h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body)
+    assert "<bdi>safe\u202eevil</bdi>" in body
+    assert "<img" not in body.replace("&lt;img", "")
+
+
+def test_interactive_graph_labels_are_escaped_once(hostile_db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark=BENCH, graph="interactive")
+    no_exception(at)
+    page = at.get("iframe")[0].proto.srcdoc
+    nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
+    labels = {n["label"].strip(ISOLATE + POP) for n in nodes}
+    assert "<img src=x onerror=alert(1)>" in labels, "shown as itself, not &lt;img"
+    assert not any("&lt;" in label or "&amp;" in label for label in labels)
+    assert "<img src=x" not in page.split("nodes = new vis.DataSet", 1)[1][:20000].replace(
+        "\\u003c", "")
+
+
+def test_quote_in_a_metadata_column_does_not_break_the_distributions_chart(
+        hostile_db: Path) -> None:
+    at = app("views/distributions.py", benchmark=BENCH, color=META, boot="200")
+    no_exception(at)
+    assert not at.error
+    spec = json.loads((at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))[0]
+                      .proto.spec)
+    fields = re.findall(r'"field": "([^"]*)"', json.dumps(spec))
+    assert META not in fields, "the column is a title, never a field name"
+
+
+def test_every_download_is_neutralised() -> None:
+    frame = pd.DataFrame({"system": HOSTILE_SYSTEMS, "value": range(len(HOSTILE_SYSTEMS)),
+                          "=cmd": ["-x"] * len(HOSTILE_SYSTEMS)})
+    text = safe_csv(frame).decode()
+    for line in pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False).to_numpy().ravel():
+        assert not str(line).startswith(FORMULA_START), line
+
+
+def test_builtin_dataframe_download_is_off() -> None:
+    config = (Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text()
+    assert re.search(r"^disableDataExport\s*=\s*true", config, re.M)
+
+
+def test_download_file_names_are_plain() -> None:
+    from app.downloads import file_name
+    assert file_name(PHISH, METRIC, "leaderboard") == re.sub(r"[^A-Za-z0-9._-]", "",
+                                                              file_name(PHISH, METRIC,
+                                                                        "leaderboard"))
+    assert "/" not in file_name("../../etc/passwd")

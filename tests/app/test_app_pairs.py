@@ -1,0 +1,61 @@
+"""The pair sentence and drill-down (issue #12, app side): who beats whom by how much, with
+the interval, n and pairing; the Methods page states every convention."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+from apptest_support import app, no_exception
+
+from app.components.pair_drilldown import difference_text, pair_summary
+from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, pairwise_tests
+
+
+def summary_of(at) -> str:  # noqa: ANN001
+    return next(m.value for m in at.markdown if "beats" in m.value or " tie" in m.value)
+
+
+def test_pair_sentence_gives_difference_interval_n_and_pairing(db: Path) -> None:
+    at = app("views/pairwise.py", benchmark="humaneval", a="gpt-3.5-turbo",
+             b="claude-3-opus-20240229")
+    no_exception(at)
+    text = summary_of(at)
+    # binary metric: percentage points and an interval in points; the leader named first
+    assert re.search(r"claude\\-3\\-opus\\-20240229\u2069 beats \u2068gpt\\-3\\.5\\-turbo\u2069 "
+                     r"by \d+\.\d points \[-?\d+\.\d, -?\d+\.\d\]", text), text
+    assert "n = 164" in text and "paired on the 164 examples" in text
+
+
+def test_difference_text_orders_the_winner_first() -> None:
+    text = difference_text(-0.032, -0.053, -0.011, "A", "B", percent=True, level="95%")
+    assert re.search(r"B.* beats .*A.* by 3\.2 points \[1\.1, 5\.3\]", text), text
+    numeric = difference_text(3.2, 1.1, 5.3, "A", "B", percent=False, level="95%")
+    assert "by 3.2 [1.1, 5.3]" in numeric
+
+
+def test_partial_overlap_pairs_say_unpaired_and_their_n() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(3, 40))
+    values[2, 5:] = np.nan  # shares 5 < MIN_PAIRED_OVERLAP examples with the others
+    assert MIN_PAIRED_OVERLAP > 5
+    m = ScoreMatrix.from_array(values, systems=["A", "B", "C"])
+    result = pairwise_tests(m)
+    text = pair_summary(result, "A", "C")
+    assert "unpaired" in text and "n = 45" in text, text
+    assert "paired on the 40 examples" in pair_summary(result, "A", "B")
+
+
+CONVENTIONS = ["n − 1", "Welch–Satterthwaite", "pooled proportion", "Newcombe", "Wilson",
+               "Welch's t", "half a win", "decisive", "engine.MIN_PAIRED_OVERLAP", "adjusted",
+               "Cohen's h", "d_av", "sign-flip"]
+
+
+def test_methods_page_states_each_convention(db: Path) -> None:
+    at = app("views/methods.py")
+    no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    missing = [phrase for phrase in CONVENTIONS if phrase not in text]
+    assert not missing
+    assert f"{MIN_PAIRED_OVERLAP} shared examples" in text

@@ -1,0 +1,178 @@
+"""Readable at 50–100 systems, plain words, links and errors (issue #13), through AppTest.
+
+The browser-only parts (phone width, chart fitting, /overview) are in
+``tests/e2e/test_e2e_browser.py``; here: what the pages send.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import numpy as np
+import pytest
+from apptest_support import app, no_exception, params, ranked
+
+from app import cache
+from app.charts.examples import MAX_COLUMNS, example_system_heatmap
+from app.charts.pairwise import MIN_CELL
+from app.state import FAILED
+from engine import ScoreMatrix
+
+ROOT = Path(__file__).resolve().parents[2]
+JARGON = re.compile(r"p5_min|p5_max|paired_d|BT strength|\btau\b|Table 1|\bNone\b|\bnan\b")
+
+
+def spec(at, index: int = 0) -> dict:  # noqa: ANN001
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    return json.loads(charts[index].proto.spec)
+
+
+def svgs(at, label: str) -> list[str]:  # noqa: ANN001
+    return [h.proto.body for h in at.get("html") if f'aria-label="{label}"' in h.proto.body]
+
+
+def test_rank_ci_plot_is_the_first_chart_and_names_every_system(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    no_exception(at)
+    bodies = [h.proto.body for h in at.get("html")]
+    first = next(i for i, b in enumerate(bodies) if "<svg" in b)
+    assert 'aria-label="means and intervals"' in bodies[first], "the rank/CI plot comes first"
+    board, _ = ranked(at)
+    for system in board["system"]:
+        assert f">{system}<" in bodies[first], system
+    assert "rank range" in bodies[first]
+
+
+def test_graph_focus_is_in_the_url_and_labels_every_system_shown(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", top="10")
+    no_exception(at)
+    assert params(at)["top"] == "10"
+    graph = svgs(at, "significance graph")[0]
+    board, _ = ranked(at)
+    for system in board["system"][:10]:
+        assert f">{system}<" in graph, f"{system} labelled"
+    assert f">{board['system'][10]}<" not in graph, "outside the focus"
+    chosen = list(board["system"][[0, 5, 40]])
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    at.query_params["focus"] = chosen
+    at.run()
+    graph = svgs(at, "significance graph")[0]
+    assert all(f">{s}<" in graph for s in chosen) and f">{board['system'][1]}<" not in graph
+
+
+def test_heatmaps_label_every_system_and_mark_alpha(db: Path) -> None:
+    at = app("views/pairwise.py", benchmark="humaneval", top="30", alpha="0.01")
+    no_exception(at)
+    charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+    chart = spec(at, len(charts) - 1)  # after the pair's scatter and histogram
+    text = json.dumps(chart, ensure_ascii=False)
+    for axis in ("x", "y"):
+        encoding = chart["layer"][0]["encoding"] if "layer" in chart else chart["encoding"]
+        assert encoding[axis]["axis"].get("labels", True) is not False
+        assert encoding[axis]["axis"]["labelOverlap"] is False
+    assert chart.get("width", 0) >= 30 * MIN_CELL
+    assert "p < 0.01 (significant)" in text and "p ≥ 0.01 (not significant)" in text
+    encoding = chart["layer"][0]["encoding"] if "layer" in chart else chart["encoding"]
+    assert len(encoding["x"]["sort"]) == len(encoding["y"]["sort"]) == 30
+
+
+def test_group_letters_are_short_or_a_rank_range(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    board, _ = ranked(at)
+    for cell in board["group"]:
+        assert len(cell) <= 3 or re.fullmatch(r"ranks? \d+(–\d+)?", cell), cell
+    body = next(h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body)
+    assert "max-height" not in body, "every row in the page: no inner scroll box"
+    assert len(board) == 78
+
+
+def test_clique_members_wrap(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval", graph="groups")
+    no_exception(at)
+    groups = next(h.proto.body for h in at.get("html") if 'aria-label="groups"' in h.proto.body)
+    assert "white-space:normal" in groups and "overflow-wrap:anywhere" in groups
+
+
+def test_examples_heatmap_fits_and_stays_small() -> None:
+    rng = np.random.default_rng(0)
+    matrix = ScoreMatrix.from_array((rng.random((100, 1000)) > 0.5).astype(float))
+    chart = cache._spec(example_system_heatmap(matrix))
+    assert chart["width"] == "container" and chart["encoding"]["color"]["legend"]["orient"] == "top"
+    cells = next(iter(chart["datasets"].values()))
+    assert max(row["c"] for row in cells) + 1 <= MAX_COLUMNS
+    assert len(json.dumps(chart)) < 600_000, "no megabytes of chart JSON"
+
+
+def test_examples_page_draws_in_plain_words(db: Path) -> None:
+    at = app("views/examples.py", benchmark="humaneval")
+    no_exception(at)
+    labels = [m.label for m in at.metric]
+    assert "smallest significant gap" in labels and not any(JARGON.search(x) for x in labels)
+    chart = spec(at, len(at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")) - 1)
+    assert chart["width"] == "container"
+
+
+@pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
+                                  "views/examples.py", "views/overview.py"])
+def test_no_jargon_on_main_screens(db: Path, page: str) -> None:
+    at = app(page, benchmark="humaneval")
+    no_exception(at)
+    texts = [e.value for kind in ("title", "subheader", "markdown", "caption", "info")
+             for e in at.get(kind)] + [m.label for m in at.metric]
+    if page == "views/leaderboard.py":
+        texts += list(ranked(at)[0].columns)
+    for text in texts:
+        assert not JARGON.search(text), text
+
+
+def test_permutation_test_has_no_empty_effect_chart(db: Path) -> None:
+    at = app("views/pairwise.py", benchmark="humaneval", test="permutation", panel="effects")
+    no_exception(at)
+    specs = [c.proto.spec for c in at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")]
+    assert not any("effect (A vs B)" in s for s in specs), "no empty effect-size chart"
+    assert any("no effect size" in i.value for i in at.info)
+    sentence = next(m.value for m in at.markdown if "beats" in m.value)
+    assert "nan" not in sentence and "none =" not in sentence
+
+
+def test_percent_scale_for_binary_metrics(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    board, _ = ranked(at)
+    assert board["mean"][0].endswith("%") and board["CI"][0].endswith("%]")
+
+
+def test_links_carry_only_used_settings_that_differ(db: Path) -> None:
+    at = app("views/pairwise.py", benchmark="mbpp", alpha="0.01", panel="effects")
+    no_exception(at)
+    links = {p.proto.label: p.proto.query_string for p in at.sidebar.get("page_link")}
+    assert links["Methods"] == "" and links["Overview"] == ""
+    leaderboard = parse_qs(links["Leaderboard"])
+    assert leaderboard["alpha"] == ["0.01"] and leaderboard["benchmark"] == ["mbpp"]
+    assert not {"panel", "a", "b"} & set(leaderboard), "settings the page does not use"
+    assert "correction" not in leaderboard, "a default is not written"
+    assert "correction" not in params(at) and "seed" not in params(at)
+
+
+def test_demo_opens_on_humaneval(db: Path) -> None:
+    at = app("views/leaderboard.py")
+    no_exception(at)
+    assert "humaneval" in at.title[0].value and params(at)["benchmark"] == "humaneval"
+
+
+def test_errors_show_a_friendly_message_and_log_the_details(
+        db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(cache, "board", boom)
+    with caplog.at_level("ERROR", logger="sigboard"):
+        at = app("views/leaderboard.py", benchmark="humaneval")
+    assert not at.exception, "no traceback reaches the page"
+    assert any(FAILED in e.value for e in at.error)
+    assert not any("secret internals" in e.value for e in at.error)
+    assert "secret internals" in caplog.text
+    config = (ROOT / ".streamlit" / "config.toml").read_text()
+    assert re.search(r'^showErrorDetails\s*=\s*"none"', config, re.M)
