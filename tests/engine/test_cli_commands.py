@@ -431,3 +431,28 @@ def test_json_output_is_strict() -> None:
     assert got == {"a": [1.0, None], "b": None, "c": 3, "d": None, "e": "2020-01-01 00:00:00",
                    "1": [True, None]}
     assert json.loads(json.dumps(got, allow_nan=False)) == got
+
+
+def test_compare_cluster_robust_by_a_column(results_csv: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("compare", str(results_csv), "--benchmark", "b1", "--metric", "score",
+            "--baseline", "gamma", "--candidate", "beta")
+    plain = _json(capsys, *args)
+    clustered = _json(capsys, *args, "--cluster", "topic")
+    assert plain["model"] == "paired-t" and clustered["model"].startswith("cluster")
+    assert clustered["difference"] == pytest.approx(plain["difference"])  # same estimate
+    assert "cluster: column 'nope'" in _error(capsys, *args, "--cluster", "nope")
+
+
+def test_import_format_flags(results_csv: Path, tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    line = _error(capsys, "import", str(results_csv), "--db", url, "--format", "table",
+                  "--format", "json")
+    assert "--format: at most one output format" in line
+    # a table forced as a harness log is refused with the log reader's message
+    line = _error(capsys, "import", str(results_csv), "--db", url, "--format", "promptfoo")
+    assert "promptfoo" in line
+    assert main(["import", str(results_csv), "--db", url, "--format", "long",
+                 "--format", "json"]) == 0
+    assert _strict(capsys.readouterr().out)["uploads"][0]["rows"] == 960
