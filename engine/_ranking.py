@@ -78,7 +78,6 @@ class _Battles:
     ia: np.ndarray
     ja: np.ndarray
     n_systems: int
-    incidence: np.ndarray  # pairs × systems: +1 at i, −1 at j
 
 
 @dataclass(frozen=True)
@@ -134,10 +133,8 @@ def _battles(wins: np.ndarray, tied: np.ndarray, ties: str, prior: float
     w_ij, w_ji = wins[:, ia, ja], wins[:, ja, ia]
     counted = tied[:, ia, ja] if ties != "ignore" else np.zeros_like(w_ij)
     counted = counted + used[:, None]  # tied pseudo-battles: half a win each way
-    incidence = np.zeros((len(ia), s))
-    incidence[np.arange(len(ia)), ia], incidence[np.arange(len(ia)), ja] = 1.0, -1.0
     return _Battles(w_ij - w_ji, counted, w_ij + w_ji + counted, ties == "davidson", ia, ja,
-                    s, incidence), used
+                    s), used
 
 
 def _log_denominator(d: np.ndarray, phi: np.ndarray, b: _Battles) -> np.ndarray:
@@ -183,10 +180,16 @@ def _loglik(theta: np.ndarray, phi: np.ndarray, b: _Battles) -> np.ndarray:
     return np.asarray(ll, dtype=float)
 
 
-def _to_systems(pair_values: np.ndarray, b: _Battles) -> np.ndarray:
-    """Σ_j v_ij over the pairs of each system, v antisymmetric (v_ji = −v_ij): a product
-    with the pairs × systems incidence matrix (+1 at i, −1 at j)."""
-    return np.asarray(pair_values @ b.incidence)
+def _to_systems(pair_values: np.ndarray, b: _Battles, *, sign: float = -1.0) -> np.ndarray:
+    """Σ_j v_ij over the pairs of each system, v antisymmetric (v_ji = −v_ij; ``sign=1``:
+    symmetric), for every batch member: two weighted bincounts over (member, system)
+    cells. A pairs × systems incidence matrix would take 4 GB at 1,000 systems."""
+    n_batch, s = pair_values.shape[0], b.n_systems
+    offsets = (np.arange(n_batch) * s)[:, None]
+    size = n_batch * s
+    first = np.bincount((offsets + b.ia).ravel(), pair_values.ravel(), minlength=size)
+    second = np.bincount((offsets + b.ja).ravel(), pair_values.ravel(), minlength=size)
+    return np.asarray((first + sign * second).reshape(n_batch, s))
 
 
 def _gradient_hessian(theta: np.ndarray, phi: np.ndarray, b: _Battles, free_phi: np.ndarray
@@ -231,7 +234,7 @@ def _newton(b: _Battles, tol: float, max_iter: int) -> _Fit:
     only_ties = free_phi & (decisive == 0)
     fit_phi = free_phi & ~only_ties
     phi = np.where(only_ties, 0.0, phi)
-    battles_of = b.total @ np.abs(b.incidence)
+    battles_of = _to_systems(b.total, b, sign=1.0)
     scale = np.maximum(1.0, battles_of.max(axis=1))
     gauge = np.zeros((s + 1, s + 1))
     gauge[:s, :s] = 1.0 / s  # H − c 11ᵀ/S is definite; Newton steps stay orthogonal to 1
@@ -264,7 +267,7 @@ def _newton(b: _Battles, tol: float, max_iter: int) -> _Fit:
 
 def _take(b: _Battles, rows: np.ndarray) -> _Battles:
     return _Battles(b.margin[rows], b.tied[rows], b.total[rows], b.davidson, b.ia, b.ja,
-                    b.n_systems, b.incidence)
+                    b.n_systems)
 
 
 def _line_search(theta: np.ndarray, phi: np.ndarray, ll: np.ndarray, g: np.ndarray,
