@@ -19,11 +19,6 @@ from typing import Any
 
 import pytest
 
-#: Scripts that build test fixtures are not test modules (pytest's --doctest-modules would
-#: import them, and two share the name make_corpus.py).
-collect_ignore_glob = ["engine/malformed/make_corpus.py", "engine/hostile/make_corpus.py",
-                       "engine/harness/harness_fixture_writer.py"]
-
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_DATA = ROOT / "data"
 TEST_DATA = ROOT / "tests" / "data"
