@@ -225,27 +225,10 @@ class _Computed:
     ties: np.ndarray
 
 
-def _shared_means(raw: np.ndarray, ia: np.ndarray, ja: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per pair, on the examples it shares: n, both means, both SDs (raw units)."""
-    has = ~np.isnan(raw)
-    mask = has.astype(float)
-    counts = has.sum(axis=1)
-    centre = np.where(has, raw, 0.0).sum(axis=1) / np.maximum(counts, 1)
-    c = np.where(has, raw - centre[:, None], 0.0)
-    n = (mask @ mask.T)[ia, ja]
-    sums, squares = c @ mask.T, (c * c) @ mask.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ma, mb = sums[ia, ja] / n, sums[ja, ia] / n
-        va = np.maximum(squares[ia, ja] - n * ma**2, 0.0) / (n - 1)
-        vb = np.maximum(squares[ja, ia] - n * mb**2, 0.0) / (n - 1)
-    return n, ma + centre[ia], mb + centre[ja], np.sqrt(va), np.sqrt(vb)
-
-
 def _own_means(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    has = ~np.isnan(raw)
-    counts = has.sum(axis=1)
-    return counts, np.where(has, raw, 0.0).sum(axis=1) / np.maximum(counts, 1)
+    """Scores per system and their mean (blocks of rows: no full-size temporary)."""
+    counts, mean, _ = k.row_moments(raw)
+    return counts.astype(np.int64), mean
 
 
 def _exact_constant_difference(p: np.ndarray, mean_diff: np.ndarray, sd: np.ndarray,
@@ -271,13 +254,16 @@ def _exact_constant_difference(p: np.ndarray, mean_diff: np.ndarray, sd: np.ndar
 
 def _paired_stats(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, full: bool, test: str,
                   alternative: str, n_resamples: int, rng: np.random.Generator,
-                  wins: np.ndarray) -> tuple[k.PairStats, np.ndarray, np.ndarray]:
+                  wins: np.ndarray, *, binary: bool = False
+                  ) -> tuple[k.PairStats, np.ndarray, np.ndarray]:
     """``test`` on every pair's shared examples of oriented scores; also mean and SD of d.
 
     The paired t (whose d_z serves every paired test) comes from one Gram matrix when
-    every system has every example, else from the per-pair sums of :mod:`engine._overlap`.
+    every system has every example (from the win matrix itself for 0/1 scores), else
+    from the per-pair sums of :mod:`engine._overlap`.
     """
-    base, mean_d, sd_d, n = ov.masked_paired_t(ov.overlap(x), ia, ja, alternative)
+    sums = ov.binary_overlap(x, wins) if full and binary else ov.overlap(x)
+    base, mean_d, sd_d, n = ov.masked_paired_t(sums, ia, ja, alternative)
     if test == "paired-t":
         p = _exact_constant_difference(base.pvalue, mean_d, sd_d, n, alternative)
         return k.PairStats(base.statistic, p, base.effect_size, base.df), mean_d, sd_d
@@ -348,7 +334,8 @@ def _statistics(matrix: ScoreMatrix, plan: _Plan, ia: np.ndarray, ja: np.ndarray
     sd_diff = np.full(len(ia), np.nan)
     if sel.size:
         ps, _, sd_d = _paired_stats(x, ia[sel], ja[sel], full, plan.paired_test,
-                                    opts.alternative, opts.n_resamples, rng, wins)
+                                    opts.alternative, opts.n_resamples, rng, wins,
+                                    binary=matrix.binary)
         stat[sel], p[sel], eff[sel], df[sel], sd_diff[sel] = (ps.statistic, ps.pvalue,
                                                               ps.effect_size, ps.df, sd_d)
     other = np.flatnonzero(~rows)
@@ -357,7 +344,7 @@ def _statistics(matrix: ScoreMatrix, plan: _Plan, ia: np.ndarray, ja: np.ndarray
                              opts.n_resamples, rng)
         stat[other], p[other], eff[other], df[other] = us.statistic, us.pvalue, us.effect_size, us.df
     # means in the metric's units: on the shared examples for paired pairs, own examples else
-    n_sh, ma_sh, mb_sh, sa_sh, sb_sh = _shared_means(matrix.values, ia, ja)
+    n_sh, ma_sh, mb_sh, sa_sh, sb_sh = ov.shared_moments(matrix.values, ia, ja)
     counts, own = _own_means(matrix.values)
     n = np.where(rows, n_sh, counts[ia] + counts[ja]).astype(np.int64)
     mean_a, mean_b = np.where(rows, ma_sh, own[ia]), np.where(rows, mb_sh, own[ja])
@@ -386,10 +373,7 @@ def _criterion_effect(matrix: ScoreMatrix, rows: np.ndarray, mean_a: np.ndarray,
 
 
 def _adjust(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
-    if correction == "none" or len(p) == 0:
-        return np.asarray(p, dtype=float).copy()
-    adjusted = adjust_pvalues(p, method=correction, alpha=alpha)
-    return np.asarray(np.maximum(adjusted, p), dtype=float)  # guard against float round-down
+    return adjust_pvalues(p, method=correction, alpha=alpha)
 
 
 def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternative: str,
@@ -410,41 +394,34 @@ def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternat
     return by_test & np.asarray(big)
 
 
-def _difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: _Computed, alpha: float
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def _difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: _Computed, alpha: float,
+                   ia: np.ndarray, ja: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Interval at 1 - alpha of ``difference`` (metric units, positive = system_a better).
 
     Paired numeric: t interval of the mean difference; paired binary: Newcombe's score
     interval for paired proportions; unpaired numeric: Welch's; unpaired binary:
-    Newcombe's hybrid score interval. See :mod:`engine._intervals`.
+    Newcombe's hybrid score interval. See :mod:`engine._intervals`. ``ia``/``ja``
+    are the table's pairs as system positions.
     """
     from . import _intervals as iv
 
     rows = table["paired"].to_numpy(bool)
     n = table["n"].to_numpy(float)
-    low, high = np.full(len(table), np.nan), np.full(len(table), np.nan)
     diff = table["difference"].to_numpy(float)
+    own_n, own_mean, own_var = k.row_moments(matrix.values)
     if matrix.binary:
         wa, wb = table["wins_a"].to_numpy(float), table["wins_b"].to_numpy(float)
         p_low, p_high = iv.paired_binary_ci(wa, wb, n, alpha=alpha)
-        own_n, own_mean = _own_means(matrix.values)
-        ia = table["system_a"].map({s: i for i, s in enumerate(matrix.systems)}).to_numpy(int)
-        ja = table["system_b"].map({s: i for i, s in enumerate(matrix.systems)}).to_numpy(int)
         pa = own_mean if matrix.higher_is_better else 1.0 - own_mean
         u_low, u_high = iv.newcombe_unpaired_ci(pa[ia] * own_n[ia], own_n[ia],
                                                 pa[ja] * own_n[ja], own_n[ja], alpha=alpha)
-        low, high = np.where(rows, p_low, u_low), np.where(rows, p_high, u_high)
     else:
         p_low, p_high = iv.paired_numeric_ci(diff, c.sd_diff, n, alpha=alpha)
-        counts, _ = _own_means(matrix.values)
-        var = np.nanvar(matrix.values, axis=1, ddof=1) if matrix.n_examples > 1 else \
-            np.full(matrix.n_systems, np.nan)
-        idx = {s: i for i, s in enumerate(matrix.systems)}
-        ia = table["system_a"].map(idx).to_numpy(int)
-        ja = table["system_b"].map(idx).to_numpy(int)
-        u_low, u_high = iv.welch_ci(diff, var[ia], counts[ia], var[ja], counts[ja], alpha=alpha)
-        low, high = np.where(rows, p_low, u_low), np.where(rows, p_high, u_high)
-    return low, high
+        # row_moments gives 0 below 2 scores where nanvar gives NaN: Welch's interval is
+        # NaN there either way (it needs 2 scores a side)
+        u_low, u_high = iv.welch_ci(diff, own_var[ia], own_n[ia], own_var[ja], own_n[ja],
+                                    alpha=alpha)
+    return np.where(rows, p_low, u_low), np.where(rows, p_high, u_high)
 
 
 def pairwise_tests(
@@ -526,7 +503,7 @@ def pairwise_tests(
     table = _table(matrix, ia, ja, plan, computed, p_adj)
     table["significant"] = _significant(p_adj, computed.crit_effect, opts.criterion,
                                         opts.alternative, opts.alpha)
-    low, high = _difference_ci(matrix, table, computed, opts.alpha)
+    low, high = _difference_ci(matrix, table, computed, opts.alpha, ia, ja)
     table["ci_low"], table["ci_high"] = low, high
     test, reason = plan.paired_test if rows.any() else plan.unpaired_test, plan.reason
     notes = _notes(matrix, rows, shared)
@@ -599,7 +576,8 @@ def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: _Plan, c: 
         "system_a": names[ia], "system_b": names[ja], "test": tests,
         "statistic": c.stats.statistic, "df": c.stats.df, "pvalue": c.stats.pvalue,
         "pvalue_adj": p_adj, "effect_size": c.stats.effect_size,
-        "effect_name": [_EFFECT_NAMES[t] for t in tests],
+        "effect_name": np.where(rows, _EFFECT_NAMES[plan.paired_test],
+                                _EFFECT_NAMES[plan.unpaired_test]).astype(object),
         "criterion_effect": c.crit_effect, "criterion_effect_name": c.crit_name,
         "mean_a": c.mean_a, "mean_b": c.mean_b, "diff": c.mean_a - c.mean_b,
         "difference": difference, "n": c.n, "paired": rows,

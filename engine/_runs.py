@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
 from ._contract import MetricSpec
 from ._matrix import _pick
+from ._multitest import adjust_pvalues
 from ._options import TestOptions
 
 __all__ = ["PairRunTest", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance", "mixedlm_fit",
@@ -334,11 +334,7 @@ def _all_pairs(cube: RunCube, opts: TestOptions) -> pd.DataFrame:
 
 
 def _adjust(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
-    if correction == "none" or len(p) == 0:
-        return np.asarray(p, dtype=float).copy()
-    with np.errstate(divide="ignore", invalid="ignore"):  # p = 1 makes Šidák take log(0)
-        adjusted = multipletests(p, alpha=alpha, method=correction)[1]
-    return np.asarray(np.maximum(adjusted, p), dtype=float)
+    return adjust_pvalues(p, method=correction, alpha=alpha)
 
 
 @dataclass(frozen=True)
