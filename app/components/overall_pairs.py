@@ -11,28 +11,34 @@ from pandas.io.formats.style import Styler
 
 from app import cache_more
 from app.components.metrics_table import cell_css, format_cell, strength
-from app.components.overall_table import pairs_frame
+from app.components.overall_table import MISSING, UNTESTED, pairs_frame
 from app.downloads import safe_csv
 from engine import Overall, TestOptions
 
 MAX_ROWS = 200  # pairs shown (all of them go into the CSV)
+_UNTESTED_CSS = "color: #8a94a6; font-style: italic"
 
 
 def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> Styler:
     """Benchmark cells coloured red (system A better there) or blue (B better), darker = smaller p."""
     css = pd.DataFrame("", index=table.index, columns=table.columns)
+    shown = table.copy()
     for column in directions.columns:
+        untested = directions[column] == UNTESTED
         darkness = strength(table[column], value="pvalue_adj", alpha=alpha)
-        css[column] = [cell_css(int(d), float(s))
-                       for d, s in zip(directions[column], darkness, strict=True)]
+        css[column] = [_UNTESTED_CSS if u else cell_css(int(d), float(s))
+                       for u, d, s in zip(untested, directions[column], darkness, strict=True)]
+        shown[column] = table[column].mask(untested, -1.0)  # −1: shown as "not run"
+
     def cell(x: object) -> str:
-        return format_cell(float(x), "pvalue_adj")  # type: ignore[arg-type]
+        value = float(x)  # type: ignore[arg-type]
+        return MISSING if value == -1.0 else format_cell(value, "pvalue_adj")
 
     formats: dict[Any, str | Callable[[object], str] | None] = dict.fromkeys(directions.columns,
                                                                              cell)
     formats |= {"combined p": "{:.2g}".format, "adjusted p": "{:.2g}".format,
                 "effect": "{:+.2f}".format}
-    return table.style.apply(lambda _: css, axis=None).format(formats, na_rep="")
+    return shown.style.apply(lambda _: css, axis=None).format(formats, na_rep="")
 
 
 def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
@@ -48,7 +54,8 @@ def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
     st.caption("One row per pair of systems, most significant across the benchmarks first "
                "(*combined p*: harmonic mean of the pair's p-values over the benchmarks that "
                "tested it). A benchmark cell shows the adjusted p-value where the pair differs "
-               "significantly there and is blank where it does not. Red: system A (the higher "
+               "significantly there, is blank where it does not, and says *not run* where one "
+               "of the two systems has no results. Red: system A (the higher "
                "overall) is better there; blue: system B is; darker = more significant.")
     n = len(table)
     if n > MAX_ROWS:

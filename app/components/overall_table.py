@@ -19,6 +19,7 @@ from app.components.plain_text import html_text
 from engine import Overall, PairwiseResult
 
 MISSING = "not run"
+UNTESTED = 9  # direction code of a pair not tested on a benchmark (a system has no results)
 #: Columns of :func:`pairs_frame` before the benchmarks' (a benchmark named like one is suffixed).
 PAIR_COLUMNS = ("system A", "system B", "combined p", "adjusted p", "effect", "significant")
 _STYLE = """<style>
@@ -114,7 +115,8 @@ def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseResult]
     effect (positive = A better), significant, then one column per benchmark holding
     the adjusted p-value where the pair differs significantly there (NaN elsewhere)
     — and, with the same index and benchmark columns, the direction on each
-    benchmark (+1 A better, −1 B better, 0 tie or not tested).
+    benchmark (+1 A better, −1 B better, 0 tie or not significant, :data:`UNTESTED` when
+    the pair was not tested there: one of the two systems has no results on it).
     """
     pairs = result.pairs.sort_values(["p_hmp", "system_a", "system_b"], kind="stable",
                                      na_position="last").reset_index(drop=True)
@@ -129,6 +131,7 @@ def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseResult]
         res = per_benchmark.get(b)
         if res is None:
             table[column] = np.nan
+            directions[column] = UNTESTED
             continue
         t = res.table
         sign = np.where(t["a_better"].to_numpy(bool), 1,
@@ -141,5 +144,6 @@ def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseResult]
         both = both[~both.index.duplicated()]
         found = both.reindex(keys.to_numpy())
         table[column] = found["p"].to_numpy(float)
-        directions[column] = np.nan_to_num(found["d"].to_numpy(float)).astype(int)
+        d = found["d"].to_numpy(float)
+        directions[column] = np.where(np.isnan(d), UNTESTED, d).astype(int)
     return table, directions

@@ -17,6 +17,10 @@ from app.components.plain_text import md_text
 from app.downloads import safe_csv
 from engine import PowerResult
 
+#: The power panel's tests (engine.POWER_TESTS) in plain words.
+TEST_NAMES = {"paired-t": "paired t", "unpaired-t": "unpaired t (runs stacked)",
+              "mcnemar": "McNemar (exact)", "sign": "sign test", "wilcoxon": "Wilcoxon signed-rank",
+              "bootstrap": "bootstrap interval"}
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {view.benchmark}")
 widgets.benchmark_metric(view, catalog)
@@ -99,13 +103,11 @@ st.caption(f":material/science: How it was decided: **{md_text(model_label(t.mod
 
 models_svg, variance_svg = cache_more.ab_svgs(token, view.benchmark, view.metric, view.base,
                                               view.cand, view.cluster, options)
-_SCALE = "<style>.sb-svg svg{max-width:100%;height:auto}</style>"
 left, right = st.columns([3, 2])
 with left:
-    st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="difference by model">'
-            f"{models_svg}</div>")
+    st.image(models_svg)  # an SVG image: drawn on the server, no chart code in the browser
 with right:
-    st.html(f'<div class="sb-svg" role="img" aria-label="variance shares">{variance_svg}</div>')
+    st.image(variance_svg)
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")
 
@@ -128,7 +130,7 @@ with left:
     st.subheader("Variance")
     st.dataframe(ab.variance.assign(component=[COMPONENT_NAMES.get(c, c)
                                                for c in ab.variance["component"]]),
-                 hide_index=True, width="stretch", column_config={
+                 hide_index=True, width="stretch", placeholder="not estimable", column_config={
                      "variance": st.column_config.NumberColumn(format="%.4g"),
                      "share": st.column_config.NumberColumn(format="percent")})
 with right:
@@ -161,10 +163,12 @@ if pw is not None:
     planned[2].metric(f"Runs needed for {pw.difference:.4f}",
                    "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
                    help="Not identified with one run of numeric scores.")
-    st.dataframe({"test": list(pw.power), "power": list(pw.power.values()),
+    st.dataframe({"test": [TEST_NAMES.get(k, k) for k in pw.power],
+                  "power": list(pw.power.values()),
                   "±": list(pw.mc_se.values())}, hide_index=True, column_config={
         "power": st.column_config.NumberColumn(format="percent"),
-        "±": st.column_config.NumberColumn(format="%.3f", help="Monte Carlo standard error")})
+        "±": st.column_config.NumberColumn(format="%.3f", help="Monte Carlo standard error")},
+        placeholder="does not apply")
     st.caption(f"Simulated power of each test at that difference ({pw.n_sim} replications).")
 
 

@@ -11,8 +11,6 @@ from app.components.plain_text import md_text
 from app.downloads import safe_csv
 from engine import Leaderboard, RankIntervals
 
-#: Drawings scale down to the column (a phone sees the whole matrix, smaller).
-_SCALE = "<style>.sb-svg svg{max-width:100%;height:auto}</style>"
 token, catalog, view = widgets.page_context()
 
 st.title(f"Mechanisms · {view.benchmark}")
@@ -80,8 +78,7 @@ with left:
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     tau_svg, pbeats_svg = cache_more.mechanisms_svgs(token, view.benchmark, view.metric,
                                                      view.correction, view.alpha, view.seed)
-    st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="agreement between rankings">{tau_svg}'
-            "</div>")
+    st.image(tau_svg, caption="agreement between rankings")
 with right:
     st.subheader("Other variants")
     st.caption("Bradley–Terry with ties ignored or modelled (Davidson), and the Elo scale fitted "
@@ -102,7 +99,7 @@ st.caption(f"Each cell: the share of shared examples on which the row system sco
            f"than the column system (ties count half). Faded cells: not significant by the sign "
            f"test after correction (alpha = {pb.alpha:g}); {significant:,} of {len(pb.table):,} "
            "pairs are.")
-st.html(f'{_SCALE}<div class="sb-svg" role="img" aria-label="P(A beats B)">{pbeats_svg}</div>')
+st.image(pbeats_svg, caption="P(A beats B): row system vs column system")
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")

@@ -162,6 +162,9 @@ def test_pairs_tab_orders_pairs_by_combined_p(small: Path) -> None:
     assert len(pairs) == 15, "all 6 × 5 / 2 pairs"
     top = pairs.iloc[0]
     assert top["significant"] and top["system A"] == "sys-a"
+    with_f = (pairs["system A"] == "sys-f") | (pairs["system B"] == "sys-f")
+    assert (pairs.loc[with_f, "b2"] == -1).all(), "sys-f has no b2 results: 'not run' there"
+    assert (pairs.loc[~with_f, ["b1", "b2"]] != -1).all().all()
 
 
 def test_names_are_shown_as_text(small: Path) -> None:
