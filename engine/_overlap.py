@@ -27,8 +27,8 @@ import numpy as np
 
 from . import _kernels as k
 
-__all__ = ["MIN_PAIRED_OVERLAP", "PairOverlap", "masked_paired_t", "masked_wins", "overlap",
-           "overlap_counts"]
+__all__ = ["MIN_PAIRED_OVERLAP", "PairOverlap", "binary_overlap", "masked_paired_t",
+           "masked_wins", "overlap", "overlap_counts", "shared_moments"]
 
 #: A pair is tested paired on its shared examples when it shares at least this many;
 #: below it, the pair is tested unpaired on each system's own examples. Ten keeps the
@@ -58,22 +58,94 @@ def overlap_counts(x: np.ndarray) -> np.ndarray:
 
 
 def overlap(x: np.ndarray) -> PairOverlap:
-    """Per-pair sums over shared examples of a systems × examples array (NaN = missing)."""
-    has = ~np.isnan(x)
+    """Per-pair sums over shared examples of a systems × examples array (NaN = missing).
+
+    Summed over blocks of examples (:func:`engine._kernels.row_moments` for the
+    centres), so no step holds a full-size temporary: at 1,000 × 100,000 a
+    centred copy alone would take 800 MB.
+    """
     s, e = x.shape
-    if has.all():  # every pair shares every example: one product (the Gram matrix) suffices
+    if _complete(x):  # every pair shares every example: one product (the Gram matrix) suffices
         centre = x.mean(axis=1) if e else np.zeros(s)
-        c = x - centre[:, None]
-        squares = np.broadcast_to((c * c).sum(axis=1)[:, None], (s, s))
+        squares = np.zeros(s)
+        cross = np.zeros((s, s))
+        for cols in k._column_blocks(s, e):
+            c = x[:, cols] - centre[:, None]
+            squares += (c * c).sum(axis=1)
+            cross += c @ c.T
         return PairOverlap(n=np.full((s, s), e, dtype=np.int64), sums=np.zeros((s, s)),
-                           squares=squares, cross=c @ c.T, centre=centre)
-    mask = has.astype(np.float64)
-    counts = has.sum(axis=1)
-    centre = np.where(counts > 0, np.where(has, x, 0.0).sum(axis=1) / np.maximum(counts, 1), 0.0)
-    c = np.where(has, x - centre[:, None], 0.0)
-    n = np.rint(mask @ mask.T).astype(np.int64)
-    return PairOverlap(n=n, sums=c @ mask.T, squares=(c * c) @ mask.T, cross=c @ c.T,
+                           squares=np.broadcast_to(squares[:, None], (s, s)), cross=cross,
+                           centre=centre)
+    n, sums, squares, centre = _shared_sums(x)
+    cross = np.zeros((s, s))
+    for cols in k._column_blocks(s, e):
+        block = x[:, cols]
+        c = np.where(np.isnan(block), 0.0, block - centre[:, None])
+        cross += c @ c.T
+    return PairOverlap(n=n, sums=sums, squares=squares, cross=cross, centre=centre)
+
+
+def binary_overlap(x: np.ndarray, wins: np.ndarray) -> PairOverlap:
+    """:func:`overlap` of complete 0/1 scores from their win matrix, without a Gram product.
+
+    With o_i ones in row i and both_ij = o_i − wins_ij examples where i and j both
+    score 1, the centred sums are Σ c_i² = o_i − o_i²/n and Σ c_i c_j = both_ij −
+    o_i o_j / n, so the paired t needs only the counts the win matrix already holds.
+    """
+    s, e = x.shape
+    ones = x.sum(axis=1)
+    centre = x.mean(axis=1) if e else np.zeros(s)
+    size = max(e, 1)
+    squares = ones - ones * ones / size
+    cross = (ones[:, None] - wins) - np.outer(ones, ones) / size
+    return PairOverlap(n=np.full((s, s), e, dtype=np.int64), sums=np.zeros((s, s)),
+                       squares=np.broadcast_to(squares[:, None], (s, s)), cross=cross,
                        centre=centre)
+
+
+def _complete(x: np.ndarray) -> bool:
+    """No NaN anywhere (checked a block of rows at a time)."""
+    return not any(np.isnan(x[rows]).any() for rows in k._row_blocks(*x.shape))
+
+
+def _shared_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """n, S = X Mᵀ and Q = X² Mᵀ on rows centred at their own means, and the centres."""
+    s, e = x.shape
+    counts, centre, _ = k.row_moments(x)
+    centre = np.where(counts > 0, centre, 0.0)
+    n = np.zeros((s, s))
+    sums = np.zeros((s, s))
+    squares = np.zeros((s, s))
+    for cols in k._column_blocks(s, e):
+        block = x[:, cols]
+        has = ~np.isnan(block)
+        mask = has.astype(np.float64)
+        c = np.where(has, block - centre[:, None], 0.0)
+        n += mask @ mask.T
+        sums += c @ mask.T
+        squares += (c * c) @ mask.T
+    return np.rint(n).astype(np.int64), sums, squares, centre
+
+
+def shared_moments(x: np.ndarray, ia: np.ndarray, ja: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pair, on the examples it shares: n, both means and both SDs (ddof 1; NaN below 2).
+
+    Complete rows need no pair sums: every pair shares every example, so these are
+    each system's own mean and SD.
+    """
+    s, e = x.shape
+    if _complete(x):
+        _, mean, var = k.row_moments(x)
+        sd = np.sqrt(var) if e > 1 else np.full(s, np.nan)
+        return np.full(len(ia), float(e)), mean[ia], mean[ja], sd[ia], sd[ja]
+    n_all, sums, squares, centre = _shared_sums(x)
+    n = n_all[ia, ja].astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ma, mb = sums[ia, ja] / n, sums[ja, ia] / n
+        va = np.maximum(squares[ia, ja] - n * ma**2, 0.0) / (n - 1)
+        vb = np.maximum(squares[ja, ia] - n * mb**2, 0.0) / (n - 1)
+    return n, ma + centre[ia], mb + centre[ja], np.sqrt(va), np.sqrt(vb)
 
 
 def masked_paired_t(ov: PairOverlap, ia: np.ndarray, ja: np.ndarray, alternative: str
