@@ -30,17 +30,22 @@ def register(subparsers: Any) -> None:
     """Add the ``health`` subcommand."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "health", help="benchmark health: noise thresholds, suspect examples, MDD",
-        description="Per benchmark and metric: p5_min/p5_max from sign tests over example "
-        "battles, examples no system or one system solves, suspect examples (Kendall "
-        "tau < 0), standard errors and the minimum detectable difference. Without "
-        "--benchmark/--metric every benchmark and metric in DATA is analysed.")
+        description="Per benchmark and metric: p5_min/p5_max, the smallest significant and "
+        "largest non-significant gap (sign tests over example battles for binary metrics, "
+        "paired t-tests in the metric's units for numeric ones), examples no system or one "
+        "system solves and suspect examples (Kendall tau < 0) where 'solved' is defined "
+        "(binary metrics, or a threshold), standard errors and the minimum detectable "
+        "difference. Without --benchmark/--metric every benchmark and metric in DATA is "
+        "analysed.")
     add_data_options(parser)
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="significance level of the sign tests and the MDD (default 0.05)")
     parser.add_argument("--power", type=float, default=0.8,
                         help="power of the minimum detectable difference (default 0.8)")
-    parser.add_argument("--threshold", type=float, default=0.5,
-                        help="a score above this wins an example battle (default 0.5)")
+    parser.add_argument("--threshold", type=float, default=None,
+                        help="for a numeric metric: the score at or above which an example "
+                        "counts as solved (default: the metric's declared threshold; without "
+                        "one, 'solved' is not defined and its counts are left empty)")
     parser.add_argument("--bins", type=int, default=10,
                         help="bins of the difficulty histogram (default 10)")
     parser.set_defaults(handler=health_command)
@@ -64,12 +69,15 @@ def slices(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> list[
 
 
 def _row(report: HealthReport) -> dict[str, Any]:
+    solved = report.solved_defined  # "solved" counts mean nothing without a definition
     return {
         "benchmark": report.benchmark, "metric": report.metric, "size": report.size,
-        "systems": len(report.systems), "p5_min": report.p5_min, "p5_max": report.p5_max,
-        "no_solve": len(report.no_solve), "solved_by_one": len(report.solved_by_one),
-        "tau_neg": report.tau_neg, "sd_diff": report.sd_diff, "se_diff": report.se_diff,
-        "mdd": report.mdd, "dropped": report.n_dropped,
+        "systems": len(report.systems), "test": report.noise_test, "units": report.units,
+        "p5_min": report.p5_min, "p5_max": report.p5_max,
+        "no_solve": len(report.no_solve) if solved else None,
+        "solved_by_one": len(report.solved_by_one) if solved else None,
+        "tau_neg": report.tau_neg if solved else None, "sd_diff": report.sd_diff,
+        "se_diff": report.se_diff, "mdd": report.mdd, "dropped": report.n_dropped,
     }
 
 
@@ -87,9 +95,11 @@ def health_command(args: argparse.Namespace) -> int:
         try:
             # the stored (or read) definition: a lower-is-better error metric counts
             # the system that erred least as solving, never the one that erred most
-            matrix = build_matrix(df, benchmark=bench, metric=met, spec=loaded.spec(bench, met))
+            spec = loaded.spec(bench, met)
+            matrix = build_matrix(df, benchmark=bench, metric=met, spec=spec)
+            threshold = args.threshold if args.threshold is not None else spec.threshold
             reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
-                                            threshold=args.threshold, bins=args.bins))
+                                            threshold=threshold, bins=args.bins))
         except ValueError as exc:
             if len(todo) == 1:
                 raise

@@ -93,3 +93,26 @@ def test_health_uses_the_stored_direction(tmp_path: Path,
     assert len(report["solved_by_one"]) == 10
     assert len(report["no_solve"]) == 20  # examples 0..19: every system errs
     assert open_store(url).metric_spec("b", "err").higher_is_better is False
+
+
+def test_health_uses_the_declared_threshold_for_numeric_metrics(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A numeric metric has no 'solved' unless a threshold is declared (issue #12, item 9)."""
+    rng = np.random.default_rng(9)
+    rows = [("b", s, f"e{i:02d}", "chrf", float(v)) for s in ("A", "B", "C")
+            for i, v in enumerate(rng.uniform(20, 80, 30))]
+    path = tmp_path / "chrf.csv"
+    pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"]).to_csv(
+        path, index=False)
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    assert main(["import", str(path), "--db", url]) == 0
+    capsys.readouterr()
+    assert main(["health", url, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["no_solve"] is None and report["suspects"] is None  # not defined
+    open_store(url).update_metric("b", "chrf", MetricSpec(threshold=50.0))
+    assert main(["health", url, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    solved = pd.DataFrame(rows, columns=["b", "system", "e", "m", "v"]).pivot(
+        index="system", columns="e", values="v") >= 50.0
+    assert len(report["no_solve"]) == int((~solved.any(axis=0)).sum())
