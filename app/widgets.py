@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from app import cache, state
-from app.ranked import isolate, plain
+from app.ranked import plain
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
 
@@ -47,8 +47,9 @@ def title(page: str, view: View) -> None:
 
 
 def names(value: object) -> str:
-    """A stored name as a selectbox/multiselect option: plain text, isolated."""
-    return isolate(value)
+    """A stored name as a selectbox/multiselect option. Options are drawn as plain text and
+    stand alone on their line, so no isolates are added (they would be copied with the name)."""
+    return str(value)
 
 
 def system_limit(n: int) -> None:

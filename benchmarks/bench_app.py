@@ -1,22 +1,24 @@
-"""Page speed in headless Chromium: sigboard's leaderboard vs a minimal one-line Streamlit page.
+"""Page speed in headless Chromium: sigboard's pages vs a minimal one-line Streamlit page.
 
-Run: ``.venv/bin/python benchmarks/bench_app.py [--trials N]``
+Run: ``.venv/bin/python benchmarks/bench_app.py [--trials N] [--pages leaderboard,examples]``
 
 In one run, on this machine, it starts two ``streamlit run`` servers on 127.0.0.1 —
-sigboard (a temporary SQLite store with the bundled demo data) and a page whose
-whole script is ``st.write("ready")`` — and measures with Debian's chromium:
+sigboard (a temporary SQLite store with the bundled demo data plus a synthetic
+benchmark of 100 systems × 1,000 examples built here) and a page whose whole
+script is ``st.write("ready")`` — and measures with Debian's chromium, for the
+Leaderboard, Pairwise, Distributions and Examples pages on ``humaneval`` (78
+systems) and on the synthetic benchmark:
 
-1. **cold load**: a fresh browser context opens the page; time until the content
-   is on screen (sigboard: all 78 rows of the ``humaneval`` ranked table — the
-   page's default view — plus the caption naming the test and alpha; minimal
-   page: its text). The first sigboard load also fills the server's caches
-   (``server cold``); later ones are fresh browsers on a warm server.
-   Target: ≤ 1.5 × the minimal page.
-2. **settings change → updated table**: on a loaded leaderboard, alpha is set to
-   a new value in the sidebar's test settings (Enter); time until the table of
-   the new run is on screen (its caption names the new alpha and the table is no
-   longer stale). Each value is new, so the engine really recomputes (no cache
-   hit). Target: ≤ 1 s.
+1. **server cold**: the first load of the page (the server's caches are empty).
+2. **cold load**: a fresh browser context opens the page on a warm server; time
+   until the content is on screen (the page's title, its main element — the
+   ranked table, a chart — drawn, the run finished, nothing stale). Minimal page:
+   its text. Target: every page ≤ 1.5 × the minimal page.
+3. **settings change → updated content**: on a loaded page, alpha is set to a new
+   value in the sidebar's test settings (Enter); time until the new run's
+   content is on screen (the sidebar summary names the new alpha, the run has
+   finished and nothing is stale). Each value is new, so the engine really
+   recomputes. Target: ≤ 1 s.
 
 Every request that does not go to 127.0.0.1 is counted (it must be 0).
 """
@@ -24,6 +26,7 @@ Every request that does not go to 127.0.0.1 is counted (it must be 0).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -37,20 +40,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
 from engine.store import open_store  # noqa: E402
+
+SYNTHETIC = "synthetic-100x1000"
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")
-TABLE_READY = """([alpha]) => {
-  const caption = [...document.querySelectorAll('[data-testid=stCaptionContainer]')]
-    .some(c => c.innerText.includes('(alpha = ' + alpha + ')'));
-  const table = document.querySelector('[data-testid=stMain] table[aria-label=leaderboard]');
-  const box = table && table.closest('[data-testid=stElementContainer]');
-  return caption && box && box.getAttribute('data-stale') !== 'true'
-    && table.tBodies[0].rows.length === Number(table.dataset.rows);
-}"""
 
 
 def _free_port() -> int:
@@ -76,9 +76,24 @@ def _serve(script: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], s
     raise RuntimeError(f"{script} did not start")
 
 
+def synthetic_frame(systems: int = 100, examples: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """0/1 scores with a spread of system skills and example difficulties (a logistic model)."""
+    rng = np.random.default_rng(seed)
+    skill = np.sort(rng.normal(0, 1, systems))[::-1]
+    difficulty = rng.normal(0, 1.5, examples)
+    p = 1 / (1 + np.exp(-(skill[:, None] - difficulty[None, :])))
+    scores = (rng.random((systems, examples)) < p).astype(float)
+    return pd.DataFrame({
+        "benchmark": SYNTHETIC, "metric": "pass1",
+        "system": np.repeat([f"model-{i:03d}" for i in range(systems)], examples),
+        "example_id": np.tile([f"ex{j:04d}" for j in range(examples)], systems),
+        "value": scores.ravel()})
+
+
 def _store(path: Path) -> None:
     store = open_store(f"sqlite:///{path}")
     store.ensure_demo_data(ROOT / "data")  # the repository's bundled demo files
+    store.import_frame(synthetic_frame(), filename="synthetic.csv")
     store.close()
 
 
@@ -104,20 +119,52 @@ def _load(browser, url: str, ready, outside: Outside) -> tuple[float, object, ob
     return time.perf_counter() - start, context, page
 
 
-def _change_alpha(page, value: float) -> float:  # noqa: ANN001
+READY = """([title, alpha, table]) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const h1 = document.querySelector('[data-testid=stMain] h1');
+  if (!h1 || !h1.innerText.includes(title)) return false;
+  if (document.querySelector('[data-testid=stMain] [data-stale=true]')) return false;
+  const summary = [...document.querySelectorAll('[data-testid=stSidebar] [data-testid=stCaptionContainer]')]
+    .some(c => c.innerText.includes('α = ' + alpha + ' '));
+  if (!summary) return false;
+  if (table) {
+    const t = document.querySelector('[data-testid=stMain] table[aria-label=leaderboard]');
+    return !!t && t.tBodies[0].rows.length === Number(t.dataset.rows);
+  }
+  const charts = [...document.querySelectorAll('[data-testid=stMain] [data-testid=stVegaLiteChart]')];
+  return charts.length > 0 && charts.every(c => c.querySelector('canvas, svg'));
+}"""
+PAGES = {"leaderboard": "Leaderboard", "pairwise": "Pairwise", "distributions": "Distributions",
+         "examples": "Examples"}
+
+
+def _ready(page_name: str, benchmark: str, alpha: str):  # noqa: ANN202
+    args = [f"{PAGES[page_name]} · {benchmark}", alpha, page_name == "leaderboard"]
+
+    def wait(page) -> None:  # noqa: ANN001
+        page.wait_for_function(READY, arg=args, timeout=180_000)
+    return wait
+
+
+def _change(page, page_name: str, benchmark: str, value: float) -> float:  # noqa: ANN001
     field = page.get_by_label("Alpha", exact=True)
     if not field.is_visible():  # the settings live in a sidebar popover
         page.get_by_role("button", name="Test settings").click()
     field.fill(f"{value:.3f}")
     start = time.perf_counter()
     field.press("Enter")
-    page.wait_for_function(TABLE_READY, arg=[f"{value:g}"], timeout=60_000)
+    _ready(page_name, benchmark, f"{value:g}")(page)
     return time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=9)
+    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--pages", default=",".join(PAGES),
+                        help="comma-separated: " + ", ".join(PAGES))
+    parser.add_argument("--benchmarks", default=f"humaneval,{SYNTHETIC}")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -131,50 +178,66 @@ def main() -> None:
         env.pop("SIGBOARD_DB_URL", None)
         servers = [_serve("app/main.py", env), _serve(str(minimal), env)]
         try:
-            _measure(sync_playwright, servers[0][1], servers[1][1], args.trials)
+            _measure(sync_playwright, servers[0][1], servers[1][1], args)
         finally:
             for proc, _ in servers:
                 proc.terminate()
                 proc.wait(timeout=10)
 
 
-def _measure(sync_playwright, app_url: str, minimal_url: str, trials: int) -> None:  # noqa: ANN001
+def _measure(sync_playwright, app_url: str, minimal_url: str, args) -> None:  # noqa: ANN001
     outside = Outside()
-    board_url = f"{app_url}/leaderboard?benchmark=humaneval&metric=pass1"
-
-    def board_ready(page) -> None:  # noqa: ANN001
-        page.wait_for_function(TABLE_READY, arg=["0.05"], timeout=120_000)
+    trials = args.trials
 
     def minimal_ready(page) -> None:  # noqa: ANN001
         page.get_by_text("ready", exact=True).wait_for(timeout=60_000)
 
+    rows = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        first, context, _ = _load(browser, board_url, board_ready, outside)
-        context.close()
-        minimal, board = [], []
-        for _ in range(trials):  # interleaved, so both see the same machine load
+        minimal = []
+        for _ in range(trials):
             seconds, context, _ = _load(browser, minimal_url, minimal_ready, outside)
             minimal.append(seconds)
             context.close()
-            seconds, context, _ = _load(browser, board_url, board_ready, outside)
-            board.append(seconds)
-            context.close()
-        _, context, page = _load(browser, board_url, board_ready, outside)
-        changes = [_change_alpha(page, 0.05 + 0.001 * (i + 1)) for i in range(trials)]
-        context.close()
+        for benchmark in args.benchmarks.split(","):
+            for name in args.pages.split(","):
+                url = f"{app_url}/{name}?benchmark={benchmark}"
+                ready = _ready(name, benchmark, "0.05")
+                first, context, _ = _load(browser, url, ready, outside)
+                context.close()
+                loads = []
+                for _ in range(trials):  # interleaved with the minimal page: same machine load
+                    seconds, context, _ = _load(browser, minimal_url, minimal_ready, outside)
+                    minimal.append(seconds)
+                    context.close()
+                    seconds, context, _ = _load(browser, url, ready, outside)
+                    loads.append(seconds)
+                    context.close()
+                _, context, page = _load(browser, url, ready, outside)
+                changes = [_change(page, name, benchmark, 0.05 + 0.001 * (i + 1))
+                           for i in range(trials)]
+                context.close()
+                rows.append({"benchmark": benchmark, "page": name, "server_cold": first,
+                             "cold": statistics.median(loads), "loads": loads,
+                             "change": statistics.median(changes), "change_max": max(changes)})
+                print(f"{benchmark:>20} {name:<13} server cold {first:6.2f} s | cold load "
+                      f"median {statistics.median(loads):5.2f} s | settings change median "
+                      f"{statistics.median(changes):5.2f} s, max {max(changes):5.2f} s", flush=True)
         browser.close()
 
-    m_min, m_board = statistics.median(minimal), statistics.median(board)
-    print(f"cold load, minimal one-line page : median {m_min:.2f} s  "
-          f"({', '.join(f'{s:.2f}' for s in minimal)})")
-    print(f"cold load, humaneval leaderboard : median {m_board:.2f} s  "
-          f"({', '.join(f'{s:.2f}' for s in board)}); ratio {m_board / m_min:.2f} "
-          "(target <= 1.5)")
-    print(f"  first load, server caches cold : {first:.2f} s (ratio {first / m_min:.2f})")
-    print(f"settings change -> updated table : median {statistics.median(changes):.2f} s, "
-          f"max {max(changes):.2f} s  ({', '.join(f'{s:.2f}' for s in changes)}) (target <= 1 s)")
-    print(f"requests leaving 127.0.0.1       : {len(outside.urls)} {outside.urls[:3]}")
+    m_min = statistics.median(minimal)
+    print(f"\ncold load, minimal one-line page: median {m_min:.2f} s over {len(minimal)} loads")
+    print(f"{'benchmark':>20} {'page':<13} {'cold':>6} {'ratio':>6} {'server cold':>11} "
+          f"{'change':>7} {'max':>6}  targets: ratio <= 1.5, change <= 1 s")
+    for r in rows:
+        r["ratio"] = r["cold"] / m_min
+        print(f"{r['benchmark']:>20} {r['page']:<13} {r['cold']:6.2f} {r['ratio']:6.2f} "
+              f"{r['server_cold']:11.2f} {r['change']:7.2f} {r['change_max']:6.2f}"
+              f"{'' if r['ratio'] <= 1.5 and r['change'] <= 1 else '  <- over target'}")
+    print(f"requests leaving 127.0.0.1: {len(outside.urls)} {outside.urls[:3]}")
+    if args.json:
+        args.json.write_text(json.dumps({"minimal": m_min, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

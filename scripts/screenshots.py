@@ -27,11 +27,13 @@ from engine.store import open_store  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 DOCS = ROOT / "docs"
-#: file name → (URL path and query, viewport height, text of a tab to open first or "")
-VIEWS = {
+#: file name → (URL path and query, viewport height, text of a tab to open first or "");
+#: an optional fourth item is the viewport width (default 1400)
+VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "overview.png": ("overview", 1000, ""),
     "leaderboard.png": ("leaderboard?benchmark=humaneval", 1000, ""),
     "leaderboard-page.png": ("leaderboard?benchmark=humaneval", 2000, ""),
+    "leaderboard-phone.png": ("leaderboard?benchmark=humaneval", 1600, "", 390),
     "significance-graph.png": ("leaderboard?benchmark=CRUXEval-input&graph=interactive", 2000, ""),
     "cliques.png": ("leaderboard?benchmark=CRUXEval-input&graph=groups", 2000, "Groups (cliques)"),
     "pairwise.png": ("pairwise?benchmark=humaneval&a=gpt-3.5-turbo&b=claude-3-opus-20240229",
@@ -92,10 +94,11 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
                 wanted = sys.argv[1:] or list(VIEWS)
-                for name, (path, height, tab) in VIEWS.items():
+                for name, (path, height, tab, *rest) in VIEWS.items():
                     if name not in wanted:
                         continue
-                    context = browser.new_context(viewport={"width": 1400, "height": height})
+                    width = rest[0] if rest else 1400
+                    context = browser.new_context(viewport={"width": width, "height": height})
                     context.route("**/*", _offline)
                     page = context.new_page()
                     page.goto(f"{url}/{path}")

@@ -46,8 +46,8 @@ def self_contained(page: str) -> str:
 
 
 def _label(text: object) -> str:
-    """A name for a canvas label or a text tooltip: isolated, so a right-to-left override
-    inside it cannot reorder what follows."""
+    """A name inside a tooltip sentence: isolated, so a right-to-left override inside it
+    cannot reorder the words around it (a canvas label stands alone: the name as it is)."""
     return isolate(text)
 
 
@@ -68,7 +68,7 @@ def network_html(board: Leaderboard, systems: Sequence[str] | None = None, *,
         ids[row["system"]] = i
         best = bool(row["best"])
         net.add_node(
-            i, label=_label(row["system"]), shape="dot", size=14 if best else 10,
+            i, label=str(row["system"]), shape="dot", size=14 if best else 10,
             title=f"{_label(row['system'])} — mean {row['mean']:.4f}, rank {row['rank']} "
                   f"(could be {row['rank_low']}–{row['rank_high']})",
             x=float(row["x"]) * WIDTH / columns,

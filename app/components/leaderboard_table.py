@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state
-from app.ranked import isolate, plain, ranked_html
+from app.ranked import plain, ranked_html
 from app.tables import HELP, column_config, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
 from engine import Leaderboard
@@ -55,14 +55,14 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
     # a fixed label: the popover keeps its identity (and stays open) across reruns
     with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
         state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
-                    format_func=lambda c: isolate(c) if c else "(no metadata filter)",
+                    format_func=lambda c: c or "(no metadata filter)",
                     clears=("fval",),
                     disabled=not meta_columns)
         if view.fcol:
             state.bound(st.multiselect, f"{plain(view.fcol)} is", "fval", view.fval,
-                        options=_values(rows, view.fcol), format_func=isolate)
+                        options=_values(rows, view.fcol))
         state.bound(st.multiselect, "Columns", "cols", view.cols or tuple(keys), options=keys,
-                    format_func=lambda k: isolate(label(k)))
+                    format_func=label)
 
 
 def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,

@@ -10,7 +10,7 @@ import streamlit as st
 
 from app import state, widgets
 from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
-from app.ranked import isolate, plain
+from app.ranked import plain
 from app.url import View
 from engine import Leaderboard, PairwiseResult, ScoreMatrix
 
@@ -99,9 +99,9 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     order = list(board.table["system"])
     left, right = st.columns(2)
     with left:
-        state.bound(st.selectbox, "System A", "a", view.a, options=order, format_func=isolate)
+        state.bound(st.selectbox, "System A", "a", view.a, options=order)
     with right:
-        state.bound(st.selectbox, "System B", "b", view.b, format_func=isolate,
+        state.bound(st.selectbox, "System B", "b", view.b,
                     options=[s for s in order if s != view.a] or order)
     r, _ = pair_row(board.pairwise, view.a, view.b)
     paired = bool(r["paired"]) if r is not None else board.pairwise.paired

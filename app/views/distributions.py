@@ -6,7 +6,7 @@ import streamlit as st
 
 from app import cache, state, widgets
 from app.downloads import safe_csv
-from app.ranked import isolate, plain
+from app.ranked import plain
 from app.tables import fit_height
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
 
@@ -27,7 +27,7 @@ with resamples:
                 help="More resamples: smoother distributions, longer to compute.")
 with colour:
     state.bound(st.selectbox, "Colour by", "color", view.color, options=["", *meta_columns],
-                format_func=lambda c: isolate(c) if c else "(one colour)",
+                format_func=lambda c: c or "(one colour)",
                 disabled=not meta_columns,
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
