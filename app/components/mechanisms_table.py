@@ -33,6 +33,8 @@ _STYLE = """<style>
   text-align:right;white-space:nowrap}
 .sb-mech td.up{background:#e3f1e6;font-weight:600}
 .sb-mech td.down{background:#fbe4e4;font-weight:600}
+@media (max-width:640px){.sb-mech td:first-child{white-space:normal;overflow-wrap:anywhere;
+  min-width:7rem;max-width:9rem}}
 </style>""".replace("\n", "")
 
 

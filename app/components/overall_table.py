@@ -38,6 +38,8 @@ _STYLE = """<style>
 .sb-overall small{color:#616d7e;display:block}
 .sb-overall tr.top td{background:#eef3fb}
 .sb-overall a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
+@media (max-width:640px){.sb-overall td:nth-child(2){white-space:normal;overflow-wrap:anywhere;
+  min-width:7rem;max-width:9rem}.sb-overall td:nth-child(4),.sb-overall th:nth-child(4){display:none}}
 </style>""".replace("\n", "")
 
 
