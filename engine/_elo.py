@@ -3,14 +3,23 @@
 Arena leaderboards replay battles one at a time and update ratings after each.
 The result depends on the order of the battles, so the order is drawn at random
 (from a seed) and the ratings are averaged over many orders. All orders are
-replayed *together*: the state is a systems × permutations array and step t
-updates, in every permutation at once, the two systems of that permutation's
-t-th battle (one vector operation per step instead of one Python step per
-battle and permutation).
+replayed *together*, with the state a systems × orders array:
+
+* Elo: step t updates, in every order at once, the two systems of that order's
+  t-th battle (one vector operation per battle position).
+* TrueSkill (about 25 vector operations per step): each order is first cut into
+  rounds, runs of consecutive battles in which no system appears twice. Updates
+  within a round touch disjoint systems, so they commute and run as one vector
+  operation; round r of every order runs in one step. Every rating goes through
+  exactly the per-battle sequence of updates (tested bit for bit), in about a
+  fifth of the steps (~31,000 rounds for 167,000 battles of 78 systems).
+  Cutting the orders into rounds costs ~1 s per 100 orders of that size, more
+  than it saves on Elo's cheaper steps, so Elo keeps one step per battle.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -109,6 +118,76 @@ def _seed_of(rng: np.random.Generator | int | None) -> int | None:
     return rng if isinstance(rng, int) else None
 
 
+@dataclass(frozen=True)
+class _Schedule:
+    """All orders' battles laid out round by round, rounds of every order side by side.
+
+    Slots ``bounds[r]:bounds[r + 1]`` hold round r of every order: ``battle`` (index into
+    the battles) and ``lane`` (which order). Within a round of one order no two battles
+    share a system, so the round's updates commute and run as one vector operation;
+    rounds run in each order's sequence, so every rating is updated exactly as one
+    battle at a time would.
+    """
+
+    battle: np.ndarray
+    lane: np.ndarray
+    bounds: list[int]
+
+
+def _round_ends(a: np.ndarray, b: np.ndarray, order: np.ndarray, n_systems: int) -> np.ndarray:
+    """``ends[q, s]``: where a round of order q that starts at position s must end.
+
+    That is the first position t > s whose battle shares a system with a battle in
+    [s, t). With nxt(v) = the next position after v that shares a system with
+    battle v, ends(s) = min over v ≥ s of nxt(v): a suffix minimum. nxt comes from
+    one sort per order of the (system, position) events.
+    """
+    p, t = order.shape
+    ends = np.empty((p, t + 1), dtype=np.int64)
+    ends[:, t] = t
+    span = 2 * t  # event key = system * span + 2 * position + side
+    kind: type[np.signedinteger] = np.int32 if n_systems * span < 2**31 else np.int64
+    key_a = a.astype(kind) * span  # int32 sorts about 3× faster than int64
+    key_b = b.astype(kind) * span + 1
+    twice = np.arange(0, span, 2, dtype=kind)
+    keys = np.empty(span, dtype=kind)
+    nxt = np.empty(span, dtype=kind)
+    for q in range(p):
+        np.add(key_a[order[q]], twice, out=keys[:t])
+        np.add(key_b[order[q]], twice, out=keys[t:])
+        keys.sort()
+        system = keys // span
+        slot = keys - system * span
+        same = system[1:] == system[:-1]
+        here = slot[:-1][same]
+        nxt.fill(t)
+        nxt[(here & 1) * t + (here >> 1)] = slot[1:][same] >> 1
+        ends[q, :t] = np.minimum.accumulate(np.minimum(nxt[:t], nxt[t:])[::-1])[::-1]
+    return ends
+
+
+def _schedule(battles: Battles, order: np.ndarray) -> _Schedule:
+    """Greedy rounds of every order (each round as long as no system repeats), laid out
+    round-major so that step r updates round r of all orders at once."""
+    p, t = order.shape
+    if t == 0:
+        return _Schedule(np.zeros(0, np.intp), np.zeros(0, np.intp), [0])
+    ends = _round_ends(battles.a, battles.b, order, battles.n_systems).ravel()
+    row = np.arange(p, dtype=np.int64) * (t + 1)
+    s = np.zeros(p, dtype=np.int64)
+    starts = [s]
+    while s.min() < t:  # one vector step per round, all orders together
+        s = ends[row + s]
+        starts.append(s)
+    at = np.vstack(starts)  # rounds + 1 × orders: where each order's round r begins
+    sizes = np.diff(at, axis=0).ravel()  # round-major, then order
+    first = (at[:-1] + np.arange(p, dtype=np.int64) * t).ravel()  # flat q * T + start
+    # the slots of one round of one order are consecutive positions of that order
+    flat = np.repeat(first - (np.cumsum(sizes) - sizes), sizes) + np.arange(p * t)
+    bounds = np.concatenate([[0], np.cumsum(np.diff(at, axis=0).sum(axis=1))]).tolist()
+    return _Schedule(order.ravel()[flat].astype(np.intp), (flat // t).astype(np.intp), bounds)
+
+
 def sequential_elo(
     battles: Battles,
     *,
@@ -165,12 +244,12 @@ def sequential_elo(
         raise ValueError(f"scale: must be a positive number; got {scale}")
     order = _orders(battles.n_battles, n_permutations, rng, orders)
     p = order.shape[0]
-    # Flat state laid out systems × permutations: system i of permutation q is i * P + q.
+    # Flat state laid out systems × orders: system i of order q is i * P + q.
     state = np.full(battles.n_systems * p, float(initial))
     lane = np.arange(p)
     c = np.log(10.0) / scale
     for start in range(0, battles.n_battles, _STEP_BLOCK):
-        block = order[:, start:start + _STEP_BLOCK].T  # steps × permutations
+        block = order[:, start:start + _STEP_BLOCK].T  # steps × orders
         ia, ib = battles.a[block] * p + lane, battles.b[block] * p + lane
         sc = battles.score[block]
         for t in range(len(block)):
@@ -266,24 +345,23 @@ def sequential_trueskill(
     margin = float(trueskill.calc_draw_margin(env.draw_probability, 2, env=env))
     order = _orders(battles.n_battles, n_permutations, rng, orders)
     p = order.shape[0]
+    plan = _schedule(battles, order)
     mu = np.full(battles.n_systems * p, mu0)
     var = np.full(battles.n_systems * p, sigma0**2)
-    lane = np.arange(p)
-    for start in range(0, battles.n_battles, _STEP_BLOCK):
-        block = order[:, start:start + _STEP_BLOCK].T
-        a, b, sc = battles.a[block], battles.b[block], battles.score[block]
-        # Put the winner first (a draw keeps a first): TrueSkill's update is written for w beats l.
-        w = np.where(sc >= 0.5, a, b) * p + lane
-        lo = np.where(sc >= 0.5, b, a) * p + lane
-        drawn = sc == 0.5
-        for t in range(len(block)):
-            vw, vl = var[w[t]] + tau**2, var[lo[t]] + tau**2
-            c = np.sqrt(2 * beta**2 + vw + vl)
-            v, ww = _v_w((mu[w[t]] - mu[lo[t]]) / c, margin / c, drawn[t])
-            mu[w[t]] += vw / c * v
-            mu[lo[t]] -= vl / c * v
-            var[w[t]] = vw * (1 - vw / c**2 * ww)
-            var[lo[t]] = vl * (1 - vl / c**2 * ww)
+    a, b, sc = battles.a[plan.battle], battles.b[plan.battle], battles.score[plan.battle]
+    # Put the winner first (a draw keeps a first): TrueSkill's update is written for w beats l.
+    win = np.where(sc >= 0.5, a, b) * p + plan.lane
+    lose = np.where(sc >= 0.5, b, a) * p + plan.lane
+    drawn = sc == 0.5
+    for start, stop in itertools.pairwise(plan.bounds):
+        w, lo = win[start:stop], lose[start:stop]
+        vw, vl = var[w] + tau**2, var[lo] + tau**2
+        c = np.sqrt(2 * beta**2 + vw + vl)
+        v, ww = _v_w((mu[w] - mu[lo]) / c, margin / c, drawn[start:stop])
+        mu[w] += vw / c * v
+        mu[lo] -= vl / c * v
+        var[w] = vw * (1 - vw / c**2 * ww)
+        var[lo] = vl * (1 - vl / c**2 * ww)
     by_perm = mu.reshape(battles.n_systems, p).T
     sd = np.sqrt(var.reshape(battles.n_systems, p).T).mean(axis=0)
     return SequentialRatings(by_perm.mean(axis=0), by_perm, sd, "trueskill",

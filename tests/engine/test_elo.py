@@ -139,3 +139,69 @@ def test_relabelling_systems_relabels_the_ratings(seed: int) -> None:
     ts_base = sequential_trueskill(b, orders=orders)
     ts_moved = sequential_trueskill(relabelled, orders=orders)
     np.testing.assert_allclose(ts_moved.rating[perm], ts_base.rating, atol=1e-9)
+
+
+def _trueskill_per_step(b: Battles, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Reference: the same closed-form update, one battle position per step across orders
+    (the previous implementation of sequential_trueskill)."""
+    from engine._elo import _v_w
+
+    env = trueskill.TrueSkill()
+    beta, tau = float(env.beta), float(env.tau)
+    margin = float(trueskill.calc_draw_margin(env.draw_probability, 2, env=env))
+    p = len(orders)
+    mu = np.full(b.n_systems * p, float(env.mu))
+    var = np.full(b.n_systems * p, float(env.sigma) ** 2)
+    lane = np.arange(p)
+    for step in orders.T:
+        s = b.score[step]
+        w = np.where(s >= 0.5, b.a[step], b.b[step]) * p + lane
+        lo = np.where(s >= 0.5, b.b[step], b.a[step]) * p + lane
+        vw, vl = var[w] + tau**2, var[lo] + tau**2
+        c = np.sqrt(2 * beta**2 + vw + vl)
+        v, ww = _v_w((mu[w] - mu[lo]) / c, margin / c, s == 0.5)
+        mu[w] += vw / c * v
+        mu[lo] -= vl / c * v
+        var[w] = vw * (1 - vw / c**2 * ww)
+        var[lo] = vl * (1 - vl / c**2 * ww)
+    return mu.reshape(b.n_systems, p).T, np.sqrt(var.reshape(b.n_systems, p).T)
+
+
+@pytest.mark.parametrize("ties", ["ignore", "draw"])
+def test_trueskill_in_rounds_equals_one_battle_per_step_bit_for_bit(ties: str) -> None:
+    rng = np.random.default_rng(8)
+    b = battles_from_scores(rng.integers(0, 3, (9, 40)).astype(float), ties=ties)  # type: ignore[arg-type]
+    orders = np.vstack([rng.permutation(b.n_battles) for _ in range(5)])
+    ours = sequential_trueskill(b, orders=orders)
+    mu, sd = _trueskill_per_step(b, orders)
+    np.testing.assert_array_equal(ours.by_permutation, mu)
+    assert ours.sigma is not None
+    np.testing.assert_allclose(ours.sigma, sd.mean(axis=0), rtol=1e-15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 9), st.integers(0, 60), st.integers(1, 6), st.integers(0, 2**31 - 1))
+def test_schedule_keeps_each_order_and_never_repeats_a_system_in_a_round(
+        n_systems: int, n_battles: int, n_orders: int, seed: int) -> None:
+    from engine._elo import _schedule
+
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n_systems - 1, n_battles)
+    b = Battles(a, (a + 1 + rng.integers(0, n_systems - 1, n_battles)) % n_systems,
+                np.ones(n_battles), n_systems, "ignore")
+    orders = np.vstack([rng.permutation(n_battles) for _ in range(n_orders)]).reshape(n_orders, -1)
+    plan = _schedule(b, orders)
+    assert plan.bounds[0] == 0 and plan.bounds[-1] == n_orders * n_battles
+    for q in range(n_orders):  # read in layout order, each order's battles come in its order
+        np.testing.assert_array_equal(plan.battle[plan.lane == q], orders[q])
+    for start, stop in zip(plan.bounds[:-1], plan.bounds[1:], strict=True):
+        lane, battle = plan.lane[start:stop], plan.battle[start:stop]
+        touched = np.concatenate([lane * n_systems + b.a[battle], lane * n_systems + b.b[battle]])
+        assert len(np.unique(touched)) == len(touched)  # a round touches each system once
+    # greedy: a round ends only where the next battle would repeat a system of the round
+    one = _schedule(b, orders[:1])
+    for start, stop in zip(one.bounds[:-1], one.bounds[1:], strict=True):
+        if stop < n_battles:
+            nxt = one.battle[stop]
+            used = set(b.a[one.battle[start:stop]]) | set(b.b[one.battle[start:stop]])
+            assert {int(b.a[nxt]), int(b.b[nxt])} & {int(u) for u in used}
