@@ -229,33 +229,49 @@ def _maximal_cliques_in_order(adj: np.ndarray, limit: int) -> tuple[list[np.ndar
     Bron–Kerbosch with pivoting, run once per vertex v on its later neighbours
     with its earlier neighbours excluded (Eppstein, Löffler & Strash 2010), on
     neighbourhoods stored as Python integers used as bit sets (an intersection
-    is one ``&``, a size one ``bit_count``), with a shortcut when the candidates
-    already form a clique (one answer, no branching). Returns the cliques and
-    whether more than ``limit`` exist.
+    is one ``&``), with a shortcut when the candidates already form a clique (one
+    answer, no branching). The pivot's counts |P ∩ N(u)| for every u in P ∪ X are
+    popcounts of the packed adjacency rows, all at once (``np.bitwise_count``).
+    Returns the cliques and whether more than ``limit`` exist.
     """
     n = len(adj)
-    nbr = [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little") for row in adj]
+    width = -(-max(n, 1) // 64) * 8  # bytes per row, whole 64-bit words
+    packed = np.zeros((n, width), dtype=np.uint8)
+    packed[:, : -(-n // 8)] = np.packbits(adj, axis=1, bitorder="little")
+    sets = _BitSets(packed.view("<u8"), width)
+    nbr = [int.from_bytes(row.tobytes(), "little") for row in packed]
     found: list[np.ndarray] = []
     for v in range(n):
         later = nbr[v] >> (v + 1) << (v + 1)
         earlier = nbr[v] & ((1 << v) - 1)
-        for clique in _bron_kerbosch(nbr, 1 << v, later, earlier):
+        for clique in _bron_kerbosch(nbr, sets, 1 << v, later, earlier):
             found.append(clique)
             if len(found) > limit:
                 return found[:limit], True
     return found, False
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+@dataclass(frozen=True)
+class _BitSets:
+    """Adjacency rows as 64-bit words, to convert and count Python-integer bit sets fast."""
+
+    rows: np.ndarray  # n × words, uint64
+    width: int  # bytes per row
+
+    def members(self, mask: int) -> np.ndarray:
+        """Positions of the set bits, ascending."""
+        raw = np.frombuffer(mask.to_bytes(self.width, "little"), dtype=np.uint8)
+        return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+    def common(self, vertices: np.ndarray, mask: int) -> np.ndarray:
+        """|N(u) ∩ mask| for each u in ``vertices``."""
+        words = np.frombuffer(mask.to_bytes(self.width, "little"), dtype="<u8")
+        counts: np.ndarray = np.bitwise_count(self.rows[vertices] & words).sum(axis=1)
+        return counts
 
 
-def _bron_kerbosch(nbr: list[int], r: int, p: int, x: int) -> Iterator[np.ndarray]:
+def _bron_kerbosch(nbr: list[int], sets: _BitSets, r: int, p: int, x: int
+                   ) -> Iterator[np.ndarray]:
     """Maximal cliques R ∪ S, S ⊆ P, not extendable by X (explicit stack of bit sets)."""
     stack: list[list[int]] = []
 
@@ -263,20 +279,18 @@ def _bron_kerbosch(nbr: list[int], r: int, p: int, x: int) -> Iterator[np.ndarra
         """The clique to report at this node, if any; pushes a branching frame otherwise."""
         if p == 0:
             return r if x == 0 else None
-        in_p = _bits(p)
-        inside = [(p & nbr[u]).bit_count() for u in in_p]
-        if min(inside) == len(in_p) - 1:  # candidates form a clique: one answer
-            return None if any(p & ~nbr[u] == 0 for u in _bits(x)) else r | p
-        outside = [(p & nbr[u]).bit_count() for u in _bits(x)]
-        pivots = in_p + _bits(x)
-        scores = inside + outside
-        pivot = pivots[scores.index(max(scores))]
+        in_p, in_x = sets.members(p), sets.members(x)
+        inside, outside = sets.common(in_p, p), sets.common(in_x, p)
+        if inside.min() == len(in_p) - 1:  # candidates form a clique: one answer
+            return None if (outside == len(in_p)).any() else r | p
+        scores = np.concatenate([inside, outside])
+        pivot = int(np.concatenate([in_p, in_x])[int(np.argmax(scores))])
         stack.append([r, p, x, p & ~nbr[pivot]])
         return None
 
     first = expand(r, p, x)
     if first is not None:
-        yield np.asarray(_bits(first))
+        yield sets.members(first)
     while stack:
         frame = stack[-1]
         r, p, x, branch = frame
@@ -289,7 +303,7 @@ def _bron_kerbosch(nbr: list[int], r: int, p: int, x: int) -> Iterator[np.ndarra
         frame[1], frame[2] = p ^ w, x | w
         clique = expand(r | w, p & nbr[index], x & nbr[index])
         if clique is not None:
-            yield np.asarray(_bits(clique))
+            yield sets.members(clique)
 
 
 def _maximal_cliques(g: nx.Graph, limit: int) -> list[list[str]]:
