@@ -8,7 +8,7 @@ variance decomposition and the models side by side (seed 001's table).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,10 +19,33 @@ from ._contract import MetricSpec
 from ._options import TestOptions
 from ._runs import PairRunTest, RunCube, mixedlm_fit, pair_run_test, run_anova, run_cube
 
-__all__ = ["ABResult", "compare_ab", "model_table"]
+__all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
 
 MODEL_COLUMNS = ("model", "estimate", "se", "df", "statistic", "pvalue", "ci_low", "ci_high")
 _OUTLIER_Z = 3.0  # seed 004: |z| > 3 flags an outlier
+
+
+@dataclass(frozen=True)
+class NonInferiority:
+    """One-sided non-inferiority test of the candidate: H0 difference ≤ −margin.
+
+    ``statistic = (estimate + margin) / se`` on the run-aware test's ``df``;
+    ``pvalue`` its upper tail; ``lower`` the one-sided ``1 − alpha`` lower bound
+    of the difference (non-inferior exactly when ``lower > −margin``).
+    """
+
+    margin: float
+    statistic: float
+    df: float
+    pvalue: float
+    lower: float
+    alpha: float
+    non_inferior: bool
+
+    def hypothesis(self) -> str:
+        """The test in words (printed next to every non-inferiority verdict)."""
+        return (f"one-sided test of H0: candidate − baseline ≤ −{self.margin:g} against H1: "
+                f"candidate − baseline > −{self.margin:g} at alpha {self.alpha:g}")
 
 
 @dataclass(frozen=True)
@@ -35,6 +58,9 @@ class ABResult:
     ``outliers``: example_id, baseline, candidate, difference, z for |z| > 3.
     ``variance``: component, variance, share (example, system×example, run,
     residual). ``models``: the columns of ``MODEL_COLUMNS``, one row per model.
+    ``noninferiority``: the margin's one-sided test when ``margin`` was given
+    (then it, not the two-sided test, makes the verdict and the exit code).
+    ``differences``: per-example mean differences, candidate − baseline, oriented.
     """
 
     baseline: str
@@ -53,20 +79,30 @@ class ABResult:
     variance: pd.DataFrame
     models: pd.DataFrame
     options: TestOptions
+    noninferiority: NonInferiority | None = None
+    differences: np.ndarray = field(default_factory=lambda: np.empty(0))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys)."""
-        return {"baseline": self.baseline, "candidate": self.candidate,
-                "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
-                "runs": min(self.test.runs), "difference": self.test.estimate,
-                "ci_low": self.test.ci_low, "ci_high": self.test.ci_high,
-                "pvalue": self.test.pvalue, "model": self.test.model, "verdict": self.verdict,
-                "exit_code": self.exit_code}
+        """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys;
+        with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``)."""
+        out: dict[str, Any] = {
+            "baseline": self.baseline, "candidate": self.candidate,
+            "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
+            "runs": min(self.test.runs), "difference": self.test.estimate,
+            "ci_low": self.test.ci_low, "ci_high": self.test.ci_high,
+            "pvalue": self.test.pvalue, "model": self.test.model, "verdict": self.verdict,
+            "exit_code": self.exit_code}
+        ni = self.noninferiority
+        if ni is not None:
+            out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
+                       ni_test=ni.hypothesis())
+        return out
 
 
 def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str | None = None,
                metric: str | None = None, spec: MetricSpec | None = None,
-               options: TestOptions | None = None, cluster: str | None = None) -> ABResult:
+               options: TestOptions | None = None, cluster: str | None = None,
+               margin: float | None = None) -> ABResult:
     """Compare ``candidate`` with ``baseline`` on their shared examples, runs taken into account.
 
     Parameters
@@ -85,6 +121,9 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     cluster : str, optional
         A per-example column of ``df`` (e.g. task family): standard errors are
         cluster-robust by it (Miller 2024).
+    margin : float, optional
+        Non-inferiority margin (> 0, metric units): the gate then fails only when
+        the candidate may be worse by more than ``margin`` (see Notes).
 
     Returns
     -------
@@ -99,10 +138,18 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     only for "worse" (a CI gate). See :func:`engine._runs.pair_run_test` for the
     test; d_z's interval inverts the noncentral t (Cumming & Finch 2001).
 
+    With ``margin`` = δ the verdict is the non-inferiority test instead
+    (:func:`noninferiority_test`): H0 ``D ≤ −δ`` against H1 ``D > −δ``,
+    ``t = (D̂ + δ) / SE`` with the same SE and df as the run-aware test,
+    one-sided at alpha (Wellek 2010, ch. 2; FDA 2016 non-inferiority guidance).
+    Exit code 1 when H0 is not rejected (the candidate may be worse by more
+    than δ), else 0.
+
     References
     ----------
     Seed 001 (repeated runs, fixed/mixed effects); Miller, E. (2024). Adding error
-    bars to evals. arXiv:2411.00640.
+    bars to evals. arXiv:2411.00640. Wellek, S. (2010). Testing Statistical
+    Hypotheses of Equivalence and Noninferiority, 2nd ed. CRC Press.
 
     Examples
     --------
@@ -113,19 +160,69 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     >>> res = compare_ab(df, baseline="A", candidate="B")
     >>> res.to_dict()["model"], round(res.to_dict()["difference"], 3), res.exit_code
     ('paired-t', 0.333, 0)
+    >>> compare_ab(df, baseline="A", candidate="B", margin=0.5).exit_code
+    0
     """
     opts = options if options is not None else TestOptions()
+    margin = _check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
     test = pair_run_test(pair, cluster=codes, cluster_name=cluster or "cluster", alpha=opts.alpha,
                          alternative=opts.alternative)
-    verdict, code = _verdict(test, opts.alpha)
+    ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=opts.alpha)
+    verdict, code = _verdict(test, opts.alpha) if ni is None else _ni_verdict(ni)
     means = np.nanmean(pair.values, axis=1)
     d = (means[1] - means[0]) * pair.sign
     effect, effect_ci = _effect_size(d, opts.alpha)
     return ABResult(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
                     cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
                     _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
-                    opts)
+                    opts, ni, d)
+
+
+def _check_margin(margin: float | None) -> float | None:
+    if margin is None:
+        return None
+    if isinstance(margin, bool) or not isinstance(margin, int | float | np.floating) \
+            or not math.isfinite(margin) or margin <= 0:
+        raise ValueError(f"margin: must be a finite number > 0 (metric units); got {margin!r}")
+    return float(margin)
+
+
+def noninferiority_test(test: PairRunTest, *, margin: float, alpha: float) -> NonInferiority:
+    """Non-inferiority of the candidate by ``margin`` on the run-aware test's estimate and SE.
+
+    H0: ``D ≤ −margin``; ``t = (D̂ + margin) / SE``, p = ``P(T_df ≥ t)`` (df = inf:
+    normal); lower bound ``D̂ − t_{1−alpha, df} · SE``. A zero SE decides by the
+    sign of ``D̂ + margin``.
+
+    Examples
+    --------
+    >>> from engine._runs import PairRunTest
+    >>> t = PairRunTest("paired-t", "", -0.01, 0.01, 99.0, -1.0, 0.32, -0.03, 0.01, 0.0,
+    ...                 float("nan"), float("nan"), 100, (1, 1), True, 0.05, "two-sided")
+    >>> ni = noninferiority_test(t, margin=0.05, alpha=0.05)
+    >>> round(ni.statistic, 6), ni.non_inferior
+    (4.0, True)
+    """
+    dist = stats.norm if not math.isfinite(test.df) else stats.t(test.df)
+    shifted = test.estimate + margin
+    if test.se > 0:
+        statistic = shifted / test.se
+        pvalue = float(dist.sf(statistic))
+    else:
+        statistic = 0.0 if shifted == 0 else float(np.copysign(np.inf, shifted))
+        pvalue = 0.0 if shifted > 0 else 1.0
+    lower = test.estimate - float(dist.ppf(1 - alpha)) * test.se
+    return NonInferiority(margin, float(statistic), test.df, pvalue, lower, alpha,
+                          bool(pvalue < alpha))
+
+
+def _ni_verdict(ni: NonInferiority) -> tuple[str, int]:
+    if ni.non_inferior:
+        return (f"candidate is non-inferior: not worse by more than the margin {ni.margin:g} "
+                f"({ni.hypothesis()}: p = {ni.pvalue:.3g}, rejected)"), 0
+    return (f"non-inferiority not shown: the candidate may be worse by more than the margin "
+            f"{ni.margin:g} ({ni.hypothesis()}: p = {ni.pvalue:.3g}, not rejected)"), 1
 
 
 def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None,

@@ -13,11 +13,15 @@ import pandas as pd
 import pytest
 import statsmodels.api as sm
 import statsmodels.formula.api as smf
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
 from statsmodels.stats.anova import anova_lm
 
-from engine._ab import compare_ab
+from engine._ab import compare_ab, noninferiority_test
 from engine._contract import MetricSpec
 from engine._options import TestOptions
+from engine._runs import RunCube, pair_run_test, run_cube
 
 SPEC_KEYS = ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference", "ci_low",
              "ci_high", "pvalue", "model", "verdict", "exit_code"]
@@ -165,3 +169,100 @@ def test_options_alpha_sets_every_interval() -> None:
 def test_errors_name_the_argument(kwargs: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare_ab(seed001_long(runs=1), **kwargs)
+
+
+# ---------------------------------------------------------------- non-inferiority margin
+
+
+def _normal_pair(n: int, shift: float, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    level = rng.normal(0, 1, n)
+    a, b = level + rng.normal(0, 0.5, n), level + shift + rng.normal(0, 0.5, n)
+    return pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * n + ["B"] * n,
+                         "example_id": [f"e{i:03d}" for i in range(n)] * 2,
+                         "value": np.concatenate([a, b])})
+
+
+@pytest.mark.parametrize("margin", [0.05, 0.2, 1.0])
+def test_margin_is_scipy_one_sided_paired_t_with_one_run(margin: float) -> None:
+    # Reference: scipy.stats.ttest_1samp(d, -margin, alternative="greater") on the paired
+    # differences — the textbook non-inferiority t test (Wellek 2010, §5.3).
+    df = _normal_pair(40, -0.05, seed=int(margin * 100))
+    res = compare_ab(df, baseline="A", candidate="B", margin=margin)
+    d = df["value"].to_numpy()[40:] - df["value"].to_numpy()[:40]
+    ref = stats.ttest_1samp(d, -margin, alternative="greater")
+    ni = res.noninferiority
+    assert ni is not None and res.test.model == "paired-t"
+    assert ni.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    assert ni.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+    lower = ref.confidence_interval(0.95).low  # scipy's one-sided bound of mean(d)
+    assert ni.lower == pytest.approx(lower, rel=1e-10)
+    assert (ni.lower > -margin) == ni.non_inferior == (res.exit_code == 0)
+    out = res.to_dict()
+    assert list(out)[:len(SPEC_KEYS)] == SPEC_KEYS
+    assert out["margin"] == margin and out["ni_pvalue"] == ni.pvalue
+    assert "H0: candidate − baseline ≤ −" in out["ni_test"] and "one-sided" in res.verdict
+
+
+def test_margin_passes_a_small_loss_and_fails_an_uncertain_gain() -> None:
+    # Large n, candidate 0.05 worse: the two-sided gate fails (exit 1), a 0.2 margin passes.
+    big = _normal_pair(2000, -0.05, seed=1)
+    assert compare_ab(big, baseline="A", candidate="B").exit_code == 1
+    res = compare_ab(big, baseline="A", candidate="B", margin=0.2)
+    assert res.exit_code == 0 and res.verdict.startswith("candidate is non-inferior")
+    # Tiny n, estimate positive but noisy: non-inferiority by 0.01 cannot be shown.
+    small = _normal_pair(5, 0.05, seed=2)
+    res = compare_ab(small, baseline="A", candidate="B", margin=0.01)
+    assert res.exit_code == 1 and res.verdict.startswith("non-inferiority not shown")
+
+
+def test_margin_uses_the_run_aware_se_and_df() -> None:
+    df = seed001_long(runs=5, seed=6)
+    sweep = np.random.default_rng(6).normal(0, 0.05, 5)
+    df["value"] = df["value"] + sweep[df["run"].to_numpy()] * (df["system"] == "treatment")
+    res = compare_ab(df, baseline="control", candidate="treatment", margin=0.03)
+    t, ni = res.test, res.noninferiority
+    assert ni is not None and t.model == "vc-t" and ni.df == t.df
+    assert ni.pvalue == pytest.approx(stats.t.sf((t.estimate + 0.03) / t.se, t.df), rel=1e-12)
+
+
+@pytest.mark.parametrize("runs", [1, 3])
+def test_margin_false_alarm_rate_at_most_alpha_on_the_boundary(runs: int) -> None:
+    # Calibration: true difference exactly −margin (H0 boundary), seed sweeps when runs > 1
+    # (with one run a sweep is indistinguishable from a real difference: none drawn);
+    # the rate of "non-inferior" must not exceed alpha beyond Monte Carlo error (3 SE).
+    rng = np.random.default_rng(40 + runs)
+    margin, n, reps, alpha = 0.1, 40, 400, 0.05
+    sweep = 0.05 if runs > 1 else 0.0
+    rejected = 0
+    for _ in range(reps):
+        level = rng.normal(0, 1, n)
+        values = np.empty((2, runs, n))
+        for s, shift in ((0, 0.0), (1, -margin)):
+            values[s] = (level + shift + rng.normal(0, 0.3, n)[None, :]
+                         + rng.normal(0, sweep, (runs, 1)) + rng.normal(0, 0.3, (runs, n)))
+        pair = RunCube("b", "m", ("A", "B"), tuple(f"e{i}" for i in range(n)), values,
+                       np.array([runs, runs]))
+        rejected += noninferiority_test(pair_run_test(pair), margin=margin,
+                                        alpha=alpha).non_inferior
+    rate = rejected / reps
+    assert rate <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / reps), rate
+
+
+@given(st.floats(0.01, 2.0), st.floats(0.01, 2.0))
+@settings(max_examples=30, deadline=None)
+def test_wider_margin_never_raises_the_pvalue(m1: float, m2: float) -> None:
+    t = pair_run_test(_CUBE)
+    low, high = sorted((m1, m2))
+    p_low = noninferiority_test(t, margin=low, alpha=0.05).pvalue
+    assert noninferiority_test(t, margin=high, alpha=0.05).pvalue <= p_low + 1e-15
+
+
+@pytest.mark.parametrize("margin", [0, -0.1, float("nan"), float("inf"), "0.1", True])
+def test_margin_must_be_a_positive_number(margin: object) -> None:
+    with pytest.raises(ValueError, match="margin: must be a finite number > 0"):
+        compare_ab(seed001_long(runs=1), baseline="control", candidate="treatment",
+                   margin=margin)  # type: ignore[arg-type]
+
+
+_CUBE = run_cube(_normal_pair(30, 0.0, seed=9))
