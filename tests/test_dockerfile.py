@@ -117,6 +117,21 @@ def test_database_url_comes_from_the_environment(dockerfile: list[tuple[str, str
     assert "SIGBOARD_DB_URL" in text, "document SIGBOARD_DB_URL in the Dockerfile"
 
 
+def test_project_bytecode_compiled_at_build(dockerfile: list[tuple[str, str]]) -> None:
+    """Issue #19: a fresh server must not compile the project on its first page."""
+    runs = [(i, args) for i, (keyword, args) in enumerate(dockerfile) if keyword == "RUN"
+            and re.search(r"python3? -m compileall\b", args)]
+    assert runs, "no RUN python -m compileall"
+    index, args = runs[-1]
+    for package in ("engine", "app"):
+        assert re.search(rf"(^|\s){package}/?(\s|$)", args.split("compileall", 1)[1]), package
+    copies = [i for i, (keyword, args) in enumerate(dockerfile) if keyword == "COPY"
+              and args.split()[0].rstrip("/") in ("engine", "app")]
+    assert copies and max(copies) < index, "compile after the project is copied"
+    last_user = max(i for i, (keyword, _) in enumerate(dockerfile) if keyword == "USER")
+    assert index < last_user, "compile as root, before switching to the unprivileged user"
+
+
 def test_copied_paths_exist(dockerfile: list[tuple[str, str]]) -> None:
     for keyword, args in dockerfile:
         if keyword != "COPY":
