@@ -104,11 +104,22 @@ def _leaderboard_rows(table: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+def _write_report(path: str, text: str) -> None:
+    """Write a report file (UTF-8); say where on stderr, so stdout stays the table or JSON."""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(f"report written to {path}", file=sys.stderr)
+
+
 def _leaderboard(args: argparse.Namespace) -> int:
     from .._leaderboard import leaderboard
+    from .._report import leaderboard_report, report_format
 
+    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
                      anchor=args.anchor)
+    if args.report and fmt is not None:
+        _write_report(args.report, leaderboard_report(lb, fmt=fmt))
     payload = lb.to_dict()
     if args.format == "json":
         emit(payload, None, "json")
@@ -262,6 +273,12 @@ def _pairwise_across(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- compare
 
+COMPARE_EXIT_CODES = """exit codes:
+  0  the candidate passes: not significantly worse (two-sided test at --alpha), or with
+     --margin, shown non-inferior (H0 candidate − baseline ≤ −margin rejected, one-sided)
+  1  the candidate fails: significantly worse, or with --margin, non-inferiority not shown
+  2  bad input (unknown system, unreadable DATA, bad option); nothing is compared"""
+
 
 def _check_systems(loaded: Loaded, args: argparse.Namespace) -> tuple[str, str]:
     from .._matrix import pick_slice
@@ -290,7 +307,10 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
     d, lo, hi = (t.estimate * scale, t.ci_low * scale, t.ci_high * scale)
     ci = f"[{fmt_number(lo, 3)}, {fmt_number(hi, 3)}]"
     level = f"{1 - res.options.alpha:.0%}"
-    if res.exit_code == 1:
+    ni = res.noninferiority
+    if ni is not None:
+        head = f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}"
+    elif res.exit_code == 1:
         worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
         head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
     elif "better" in res.verdict:
@@ -300,16 +320,22 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
     base_runs, cand_runs = t.runs
     runs = (f"{base_runs} run(s)" if base_runs == cand_runs else
             f"{base_runs}/{cand_runs} runs (baseline/candidate)")
+    margin = "" if ni is None else (
+        f"non-inferiority: {ni.hypothesis()} (margin in {res.metric} units); t = "
+        f"{fmt_number(ni.statistic, 3)}, p = {fmt_number(ni.pvalue, 3)}; one-sided "
+        f"{1 - ni.alpha:.0%} lower bound {fmt_number(ni.lower * scale, 3)}{unit}\n")
     return (f"{head} on {res.benchmark}/{res.metric}: {res.verdict}\n"
             f"difference = {res.candidate} − {res.baseline} (positive = candidate better), "
             f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
             f"{runs} per example\n"
-            f"model: {t.model} ({t.reason})\n")
+            f"model: {t.model} ({t.reason})\n{margin}")
 
 
 def _compare(args: argparse.Namespace) -> int:
     from .._ab import compare_ab
+    from .._report import compare_report, report_format
 
+    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     loaded = load_data(args.data)
     bench, met = _check_systems(loaded, args)
     spec = loaded.spec(bench, met)
@@ -317,7 +343,9 @@ def _compare(args: argparse.Namespace) -> int:
         spec = replace(spec, higher_is_better=False)
     res = compare_ab(loaded.frame, baseline=args.baseline, candidate=args.candidate,
                      benchmark=bench, metric=met, spec=spec, options=_options(args),
-                     cluster=args.cluster)
+                     cluster=args.cluster, margin=args.margin)
+    if args.report and fmt is not None:
+        _write_report(args.report, compare_report(res, fmt=fmt))
     if args.format == "json":
         emit(res.to_dict(), None, "json")
     else:
@@ -376,6 +404,8 @@ def register(sub: Any) -> None:
     _add_test_options(p)
     p.add_argument("--min-clique-size", type=int, default=2)
     p.add_argument("--anchor", help="system whose Elo rating is fixed at 1000")
+    p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
+                   "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_leaderboard)
 
     p = sub.add_parser("pairwise", help="tests for every pair of systems (or combined across "
@@ -398,7 +428,8 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=_pairwise)
 
     p = sub.add_parser("compare", help="A/B gate with repeated runs: exit 1 when the candidate "
-                       "is significantly worse")
+                       "is significantly worse", epilog=COMPARE_EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_options(p)
     d = TestOptions()
     p.add_argument("--baseline", required=True)
@@ -410,6 +441,12 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", help="per-example column (e.g. task family): cluster-robust "
                    "standard errors")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
+    p.add_argument("--margin", type=float, default=None,
+                   help="non-inferiority margin (> 0, metric units): fail only when the "
+                   "candidate may be worse by more than it (one-sided test of H0: candidate − "
+                   "baseline ≤ −margin at --alpha)")
+    p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
+                   "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_compare)
 
     p = sub.add_parser("overall", help="one leaderboard across benchmarks and metrics")

@@ -7,6 +7,7 @@ parsed strictly (no NaN/Infinity) and its keys are SPEC's, "More commands and JS
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import zipfile
@@ -456,3 +457,56 @@ def test_import_format_flags(results_csv: Path, tmp_path: Path,
     assert main(["import", str(results_csv), "--db", url, "--format", "long",
                  "--format", "json"]) == 0
     assert _strict(capsys.readouterr().out)["uploads"][0]["rows"] == 960
+
+
+# ---------------------------------------------------------------- compare --margin, --report
+
+
+def test_compare_margin_is_a_non_inferiority_gate(runs_csv: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", str(runs_csv), "--baseline", "cand", "--candidate", "base"]
+    assert main(argv) == 1  # 3 points worse: the two-sided gate fails
+    capsys.readouterr()
+    d = _json(capsys, *argv, "--margin", "0.1")  # worse, but by less than 0.1: passes
+    assert d["exit_code"] == 0 and d["margin"] == 0.1 and d["ni_lower"] > -0.1
+    assert d["verdict"].startswith("candidate is non-inferior")
+    assert main([*argv, "--margin", "0.001"]) == 1
+    text = capsys.readouterr().out
+    assert "non-inferiority not shown" in text
+    assert "non-inferiority: one-sided test of H0: candidate − baseline ≤ −0.001" in text
+    assert "margin: must be a finite number > 0" in _error(capsys, *argv, "--margin", "-1")
+
+
+def test_compare_help_documents_the_exit_codes() -> None:
+    parser = _common.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    text = sub.choices["compare"].format_help()
+    assert "exit codes:" in text and "--margin" in text and "--report" in text
+    for code in ("0  the candidate passes", "1  the candidate fails", "2  bad input"):
+        assert code in text
+
+
+@pytest.mark.parametrize("suffix", [".html", ".md"])
+def test_compare_and_leaderboard_write_reports(suffix: str, runs_csv: Path, results_csv: Path,
+                                               tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / f"ab{suffix}"
+    d = _json(capsys, "compare", str(runs_csv), "--baseline", "base", "--candidate", "cand",
+              "--report", str(out))  # stdout stays JSON; the report goes to the file
+    text = out.read_text(encoding="utf-8")
+    assert d["verdict"] in text and f"{d['difference']:+.4f}" in text
+    assert ("<svg" in text) == (suffix == ".html") and "<script" not in text
+    board = tmp_path / f"lb{suffix}"
+    assert main(["leaderboard", str(results_csv), "--benchmark", "b1", "--metric", "acc",
+                 "--report", str(board)]) == 0
+    assert "report written to" in capsys.readouterr().err
+    text = board.read_text(encoding="utf-8")
+    assert "Leaderboard: b1 / acc" in text and "alpha" in text and "delta" in text
+
+
+def test_report_name_must_say_its_format(runs_csv: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    line = _error(capsys, "compare", str(runs_csv), "--baseline", "base", "--candidate", "cand",
+                  "--report", str(tmp_path / "out.pdf"))
+    assert "report: the file name must end in .html or .md" in line
+    assert not (tmp_path / "out.pdf").exists()
