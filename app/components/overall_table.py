@@ -48,16 +48,13 @@ def _num(x: object, places: int = 3) -> str:
     return "" if math.isnan(value) else f"{value:.{places}f}"
 
 
-def _cell(cell: Mapping[str, object] | None, benchmark: str, alpha: float) -> str:
+def _cell(cell: Mapping[str, object] | None) -> str:
+    # no per-cell tooltip: the cell shows everything, and 1,000+ cells of repeated text would
+    # double the page's payload (the header says what the cells hold)
     if cell is None:
-        return (f'<td class="miss" title="{html_text("not scored on " + benchmark)}">'
-                f"{MISSING}</td>")
-    mean, low, high = _num(cell["mean"]), _num(cell["ci_low"]), _num(cell["ci_high"])
-    group = html_text(cell["group"])
-    level = f"{1 - alpha:.0%}"
-    tip = html_text(f"{benchmark}: mean {mean}, {level} interval [{low}, {high}], group {cell['group']}")
-    return (f'<td class="num" title="{tip}">{mean}<small>[{low}, {high}] · '
-            f'<span class="g">{group}</span></small></td>')
+        return f'<td class="miss">{MISSING}</td>'
+    return (f'<td class="num">{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
+            f'{_num(cell["ci_high"])}] · {html_text(cell["group"])}</small></td>')
 
 
 def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
@@ -83,7 +80,8 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
     for b in result.benchmarks:
         name = html_text(b)
         label = f'<a href="{html_text(links[b])}" target="_self">{name}</a>' if b in links else name
-        head.append(f'<th class="num" title="{name}: mean, interval, group letters">{label}</th>')
+        head.append(f'<th class="num" title="{name}: mean, its {1 - alpha:.0%} interval and the '
+                    f'group letters on this benchmark alone">{label}</th>')
     body, missing = [], 0
     for row in result.table.to_dict(orient="records"):
         system = str(row["system"])
@@ -91,7 +89,7 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell, b, alpha))
+            per.append(_cell(cell))
         shade = ' class="top"' if int(row["rank_low"]) == 1 else ""
         body.append(
             f'<tr{shade}><td class="num">{int(row["rank"])}</td><td>{html_text(system)}</td>'

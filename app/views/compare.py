@@ -22,8 +22,17 @@ TEST_NAMES = {"paired-t": "paired t", "unpaired-t": "unpaired t (runs stacked)",
               "mcnemar": "McNemar (exact)", "sign": "sign test", "wilcoxon": "Wilcoxon signed-rank",
               "bootstrap": "bootstrap interval"}
 token, catalog, view = widgets.page_context()
-st.title(f"A/B compare · {view.benchmark}")
-widgets.benchmark_metric(view, catalog)
+st.title(f"A/B compare · {md_text(view.benchmark)}")
+_ONE_BENCHMARK = ("base", "cand", "cluster", "pdiff")  # names valid on one benchmark only
+pick_benchmark, pick_metric = st.columns([3, 2])
+with pick_benchmark:
+    state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark,
+                options=list(dict.fromkeys(catalog["benchmark"].astype(str))),
+                clears=("metric", *_ONE_BENCHMARK))
+with pick_metric:
+    state.bound(st.selectbox, "Metric", "metric", view.metric, options=list(
+        catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str)),
+        clears=("pdiff",))
 widgets.test_settings(view)
 
 matrix = cache.matrix(token, view.benchmark, view.metric)

@@ -13,7 +13,7 @@ from engine import Leaderboard, RankIntervals
 
 token, catalog, view = widgets.page_context()
 
-st.title(f"Mechanisms · {view.benchmark}")
+st.title(f"Mechanisms · {md_text(view.benchmark)}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 st.caption("Does the winner depend on how scores are summed up? The same results ranked five "
