@@ -60,8 +60,11 @@ def paired_numeric_ci(mean_diff: object, sd_diff: object, n: object, *, alpha: f
     """
     q = 1.0 - _alpha(alpha) / 2.0
     m, s, k = _arrays(mean_diff, sd_diff, n)
+    # one quantile per distinct n (all pairs share n when every system scored every example)
+    sizes, index = np.unique(k, return_inverse=True)
+    quantile = stats.t.ppf(q, np.where(sizes >= 2, sizes - 1, np.nan))[index.reshape(k.shape)]
     with np.errstate(invalid="ignore", divide="ignore"):
-        half = stats.t.ppf(q, np.where(k >= 2, k - 1, np.nan)) * s / np.sqrt(k)
+        half = quantile * s / np.sqrt(k)
     half = np.where((k >= 2) & (s == 0), 0.0, half)
     return m - half, m + half
 
