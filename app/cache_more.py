@@ -141,6 +141,16 @@ def power_result(token: str, benchmark: str, metric: str, difference: float | No
                  spec=cache.store().metric_spec(benchmark, metric))
 
 
+@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_ENTRIES)
+def plan_power(token: str, benchmark: str, metric: str, difference: float | None,
+               examples: int | None, runs: int | None, n_sim: int, alpha: float,
+               target_power: float, seed: int) -> PowerResult:
+    """The Plan page's :func:`engine.power`: any design (examples × runs), any simulation size."""
+    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+    return power(frame, benchmark=benchmark, metric=metric, difference=difference,
+                 examples=examples, runs=runs, n_sim=n_sim, rng=seed, alpha=alpha,
+                 target_power=target_power, spec=cache.store().metric_spec(benchmark, metric))
+
 
 def _svg(chart: alt.TopLevelMixin, width: int) -> str:
     """The chart drawn on the server as SVG (no chart code in the browser, cached)."""

@@ -31,6 +31,7 @@ PAGES = {
                         url_path="pairwise"),
     "compare": st.Page("views/compare.py", title="A/B compare", icon=":material/compare_arrows:",
                        url_path="compare"),
+    "plan": st.Page("views/plan.py", title="Plan", icon=":material/calculate:", url_path="plan"),
     "distributions": st.Page("views/distributions.py", title="Distributions",
                              icon=":material/candlestick_chart:", url_path="distributions"),
     "mechanisms": st.Page("views/mechanisms.py", title="Mechanisms", icon=":material/balance:",

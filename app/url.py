@@ -47,6 +47,10 @@ ALPHA_RANGE = (0.001, 0.5)
 SEED_MAX = 2**32 - 1
 MAX_TEXT = 200
 _DEFAULT = TestOptions()
+#: Plan page: examples or runs to plan for (0 = as observed), target powers, simulation sizes.
+PLAN_SIZE = (0, 100_000)
+POWER_CHOICES = (0.8, 0.9, 0.95)
+SIM_CHOICES = (200, 500, 1000, 2000)
 _OPTION_PARAMS = ("test", "alternative", "compare", "correction", "alpha", "criterion",
                   "paired", "seed")
 
@@ -94,6 +98,10 @@ class View:
     cand: str = ""  # Compare: candidate system
     cluster: str = ""  # Compare: example metadata column for cluster-robust errors
     pdiff: str = ""  # Compare: difference the power panel plans for ("": the detectable one)
+    pn: int = 0  # Plan: examples to plan for (0: as observed)
+    pr: int = 0  # Plan: runs per example to plan for (0: as observed)
+    ppower: float = 0.8  # Plan: power the planner aims at
+    nsim: int = 500  # Plan: Monte Carlo replications of the power simulation
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -137,6 +145,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus"),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
     "examples": _TESTED,
+    "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
 }
 
 
@@ -291,6 +300,12 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         cand=_text(raw, "cand", problems),
         cluster=_text(raw, "cluster", problems),
         pdiff=_text(raw, "pdiff", problems),
+        pn=int(_number(raw, "pn", _int, PLAN_SIZE, default.pn, problems)),
+        pr=int(_number(raw, "pr", _int, PLAN_SIZE, default.pr, problems)),
+        ppower=float(_choice(raw, "ppower", [format_value(p) for p in POWER_CHOICES],
+                             format_value(default.ppower), problems)),
+        nsim=int(_choice(raw, "nsim", [str(n) for n in SIM_CHOICES], str(default.nsim),
+                         problems)),
     )
     return _valid_options(view, problems), problems
 

@@ -31,6 +31,10 @@ th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}
 .muted{color:#616d7e;font-size:.85rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
 """
 _XML_HEADER = re.compile(r"^\s*<\?xml[^>]*>\s*")
+#: The power panel's tests (engine.POWER_TESTS) in plain words (Compare and Plan pages).
+POWER_TEST_NAMES = {"paired-t": "paired t", "unpaired-t": "unpaired t (runs stacked)",
+                    "mcnemar": "McNemar (exact)", "sign": "sign test",
+                    "wilcoxon": "Wilcoxon signed-rank", "bootstrap": "bootstrap interval"}
 
 
 def _fmt(value: object) -> str:

@@ -107,6 +107,9 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     paired = bool(r["paired"]) if r is not None else board.pairwise.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
     st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary))
+    state.link("compare", f"A/B compare: {plain(view.a)} against {plain(view.b)} (runs, "
+               "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
+               base=view.b, cluster="", pdiff="")
     scatter, histogram = st.columns(2)
     with scatter:
         st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary),

@@ -12,15 +12,12 @@ import streamlit as st
 
 from app import cache, cache_more, state, widgets
 from app.charts.compare import COMPONENT_NAMES, model_label
-from app.components.compare_report import report_html
+from app.components.compare_report import POWER_TEST_NAMES, report_html
 from app.components.plain_text import md_text
-from app.downloads import safe_csv
+from app.downloads import file_name, safe_csv
 from engine import PowerResult
+from engine._report import compare_report
 
-#: The power panel's tests (engine.POWER_TESTS) in plain words.
-TEST_NAMES = {"paired-t": "paired t", "unpaired-t": "unpaired t (runs stacked)",
-              "mcnemar": "McNemar (exact)", "sign": "sign test", "wilcoxon": "Wilcoxon signed-rank",
-              "bootstrap": "bootstrap interval"}
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")
 _ONE_BENCHMARK = ("base", "cand", "cluster", "pdiff")  # names valid on one benchmark only
@@ -172,7 +169,7 @@ if pw is not None:
     planned[2].metric(f"Runs needed for {pw.difference:.4f}",
                    "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
                    help="Not identified with one run of numeric scores.")
-    st.dataframe({"test": [TEST_NAMES.get(k, k) for k in pw.power],
+    st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
                   "power": list(pw.power.values()),
                   "±": list(pw.mc_se.values())}, hide_index=True, column_config={
         "power": st.column_config.NumberColumn(format="percent"),
@@ -189,5 +186,9 @@ def _report() -> str:
 st.download_button("Download HTML report", _report, icon=":material/description:",
                    file_name=f"ab-{view.benchmark}.html", mime="text/html", on_click="ignore",
                    help="One self-contained file: verdict, tables and charts; opens offline.")
+st.download_button("Download Markdown report", lambda: compare_report(ab, fmt="markdown"),
+                   icon=":material/article:", file_name=file_name("ab", view.benchmark, suffix=".md"),
+                   mime="text/markdown", on_click="ignore",
+                   help="Verdict, difference and tables as Markdown: paste into a pull request.")
 st.download_button("Download models CSV", lambda: safe_csv(ab.models), icon=":material/download:",
                    file_name=f"ab-{view.benchmark}-models.csv", mime="text/csv", on_click="ignore")

@@ -16,6 +16,7 @@ from app.components.significance_graph import rank_chart, significance_graph
 from app.downloads import file_name, safe_csv
 from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
+from engine._report import leaderboard_report
 
 token, catalog, view = widgets.page_context()
 
@@ -71,6 +72,14 @@ with right:
     st.download_button("Download CSV", lambda: safe_csv(shown[columns]), icon=":material/download:",
                        file_name=file_name(view.benchmark, view.metric, "leaderboard"),
                        mime="text/csv", on_click="ignore")
+    st.download_button("Download Markdown report",
+                       lambda: leaderboard_report(board, fmt="markdown"),
+                       icon=":material/article:",
+                       file_name=file_name(view.benchmark, view.metric, "leaderboard",
+                                           suffix=".md"), mime="text/markdown",
+                       on_click="ignore",
+                       help="Ranks, rank ranges, groups and intervals of every system as "
+                            "Markdown tables, with the test that grouped them.")
 
 rank_chart(board, view, token, options)
 significance_graph(board, view, token, options)

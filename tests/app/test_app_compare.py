@@ -79,3 +79,18 @@ def test_report_is_self_contained_html_with_verdict_and_chart() -> None:
     for heading in ("Descriptive statistics", "Models side by side", "Variance decomposition",
                     "Outlier examples", "Power"):
         assert heading in html
+
+
+def test_markdown_downloads_and_the_pairwise_link_to_compare(store: Path) -> None:
+    # Compare and Leaderboard offer the engine's Markdown report (engine._report); a pair on
+    # the Pairwise page links to its A/B comparison (a → candidate, b → baseline).
+    at = app(PAGE, benchmark="ab")
+    assert any(b.label == "Download Markdown report" for b in at.get("download_button"))
+    at = app("views/leaderboard.py", benchmark="ab")
+    no_exception(at)
+    assert any(b.label == "Download Markdown report" for b in at.get("download_button"))
+    at = app("views/pairwise.py", benchmark="ab", a="cand-model", b="other-model")
+    no_exception(at)
+    link = next(p for p in at.get("page_link") if p.proto.label.startswith("A/B compare:"))
+    assert "cand=cand-model" in link.proto.page or "cand=cand-model" in str(link.proto)
+    assert "base=other-model" in str(link.proto)

@@ -1,0 +1,146 @@
+"""Plan: how small a difference a benchmark can detect with n examples × r runs, how many
+examples or runs a target difference needs, and the simulated power of each test choice
+(``engine.power``; the seed and every choice are in the URL)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+from scipy import stats
+
+from app import cache_more, state, widgets
+from app.components.compare_report import POWER_TEST_NAMES
+from app.components.plain_text import md_text
+from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES
+from engine import PowerResult
+
+#: Design grid of the detectable-difference table: examples as multiples of the plan's,
+#: runs per example.
+EXAMPLE_FACTORS = (0.25, 0.5, 1, 2, 4)
+RUN_CHOICES = (1, 2, 3, 5, 10)
+#: Scores drawn per simulated comparison are examples × runs: past SIM_CELLS in all, fewer
+#: simulations run (at least MIN_SIM); past MAX_DESIGN per comparison, none.
+SIM_CELLS = 20_000_000
+MIN_SIM = 20
+MAX_DESIGN = 1_000_000
+
+token, catalog, view = widgets.page_context()
+widgets.title("Plan", view)
+widgets.benchmark_metric(view, catalog)
+st.caption("Before running an evaluation: how large a difference between two systems this "
+           "benchmark can detect, and what it would take to detect a given one. Estimated from "
+           "every stored system's scores on it (how examples vary, how systems disagree per "
+           "example, how runs vary).")
+
+problems: list[str] = []
+difference: float | None = None
+if view.pdiff:
+    try:
+        difference = float(view.pdiff)
+    except ValueError:
+        difference = math.nan
+    if not math.isfinite(difference) or difference <= 0:
+        problems.append(f"URL parameter `pdiff`: “{md_text(view.pdiff)}” is not a positive "
+                        "number; planning for the smallest detectable difference.")
+        difference = None
+if view.pn == 1:
+    problems.append("URL parameter `pn`: a paired comparison needs at least 2 examples; "
+                    "using the observed number.")
+state.warn(problems)
+examples = view.pn if view.pn >= 2 else None
+runs = view.pr or None
+here = catalog[(catalog["benchmark"] == view.benchmark) & (catalog["metric"] == view.metric)]
+cells = (examples or int(here["examples"].max())) * (runs or int(here["runs"].max()))
+if cells > MAX_DESIGN:
+    st.warning(f"{cells:,} scores per system is more than this page simulates "
+               f"({MAX_DESIGN:,}); choose fewer examples or runs.", icon=":material/block:")
+    examples = runs = None
+    cells = int(here["examples"].max()) * int(here["runs"].max())
+n_sim = max(MIN_SIM, min(view.nsim, SIM_CELLS // max(cells, 1)))
+inputs = st.container()
+try:
+    pw: PowerResult = cache_more.plan_power(token, view.benchmark, view.metric, difference,
+                                            examples, runs, n_sim, view.alpha, view.ppower,
+                                            view.seed)
+except ValueError as exc:
+    st.error(f"This benchmark cannot be planned for: {md_text(exc)}")
+    st.stop()
+observed_n, observed_r = len(pw.scenario.example_means), pw.scenario.runs
+
+with inputs:
+    design = st.columns(3)
+    with design[0]:
+        state.bound(st.number_input, "Examples", "pn", pw.examples, min_value=2,
+                    max_value=PLAN_SIZE[1], step=1,
+                    help=f"Examples per system (this benchmark has {observed_n:,}); more than "
+                         "it has are drawn from its examples.")
+    with design[1]:
+        state.bound(st.number_input, "Runs per example", "pr", pw.runs, min_value=1,
+                    max_value=100, step=1,
+                    help=f"Repeated runs of each system on each example (observed: {observed_r}).")
+    with design[2]:
+        state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
+                    placeholder="the smallest detectable one",
+                    help=f"In {md_text(view.metric)} units, e.g. 0.02 for two points of a 0–1 "
+                         "score.")
+    settings = st.columns(4)
+    with settings[0]:
+        state.bound(st.selectbox, "Target power", "ppower", view.ppower, options=POWER_CHOICES,
+                    format_func=lambda p: f"{p:.0%}",
+                    help="The chance of detecting the difference when it is real.")
+    with settings[1]:
+        state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=ALPHA_RANGE[0],
+                    max_value=ALPHA_RANGE[1], step=0.01, format="%.3f",
+                    help="Two-sided significance level of the test.")
+    with settings[2]:
+        state.bound(st.selectbox, "Simulations", "nsim", view.nsim, options=SIM_CHOICES,
+                    help="Simulated comparisons per test (more: smaller Monte Carlo error).")
+    with settings[3]:
+        state.bound(st.number_input, "Random seed", "seed", view.seed, min_value=0,
+                    max_value=SEED_MAX, step=1, help="Seeds the simulation: part of the link.")
+
+design_text = f"{pw.examples:,} examples × {pw.runs} run(s)"
+cols = st.columns(3)
+cols[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
+               help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g} and {design_text} "
+                    "(paired comparison, normal approximation).")
+cols[1].metric(f"Examples needed for {pw.difference:.4f}",
+               "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
+               help=f"At {pw.runs} run(s) per example; '—': no number of examples suffices "
+                    "(run-to-run noise alone is too large).")
+cols[2].metric(f"Runs needed for {pw.difference:.4f}",
+               "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
+               help=f"With {pw.examples:,} examples; '—': no number of runs suffices, or "
+                    "run-to-run noise is not identified (one run of numeric scores).")
+s = pw.scenario
+st.caption(f"Variance of one example's difference between two systems: "
+           f"{2 * s.var_interaction:.3g} from systems disagreeing per example, "
+           f"{2 * s.var_resid:.3g} from within-run noise (divided by the runs), and "
+           f"{2 * s.var_run:.3g} from whole runs shifting (divided by the runs only).")
+
+st.subheader("Smallest detectable difference by design")
+z = float(stats.norm.ppf(1 - pw.alpha / 2) + stats.norm.ppf(pw.target_power))
+sizes = sorted({max(2, round(pw.examples * f)) for f in EXAMPLE_FACTORS})
+grid = pd.DataFrame({"examples": sizes, **{
+    f"{r} run{'s' if r > 1 else ''}": [z * math.sqrt(s.var_difference(n, r)) for n in sizes]
+    for r in RUN_CHOICES}})
+st.dataframe(grid, hide_index=True, column_config={
+    "examples": st.column_config.NumberColumn(format="localized", pinned=True),
+    **{c: st.column_config.NumberColumn(format="%.4f") for c in grid.columns[1:]}})
+st.caption(f"Closed form at {pw.target_power:.0%} power and alpha {pw.alpha:g}: "
+           "(z₁₋α/₂ + z_power) × the standard error of the mean paired difference.")
+
+st.subheader(f"Simulated power of each test at {pw.difference:.4f}")
+st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
+              "power": list(pw.power.values()), "±": list(pw.mc_se.values())},
+             hide_index=True, placeholder="does not apply", column_config={
+                 "power": st.column_config.NumberColumn(format="percent"),
+                 "±": st.column_config.NumberColumn(format="%.3f",
+                                                    help="Monte Carlo standard error")})
+fewer = f" (fewer than the {view.nsim:,} chosen: the design is large)" \
+    if pw.n_sim < view.nsim else ""
+st.caption(f"{pw.n_sim:,} simulated A/B comparisons{fewer} with {design_text}, seed "
+           f"{view.seed}; McNemar applies to 0/1 scores only.")
+state.link("compare", "Compare two systems on this benchmark", icon=":material/compare_arrows:")
