@@ -132,19 +132,68 @@ def _check_columns(df: pd.DataFrame, source: str) -> list[Problem]:
     ]
 
 
-def _clean_keys(df: pd.DataFrame, source: str) -> tuple[dict[str, pd.Series], list[Problem]]:
-    """Key columns as stripped strings (computed once), and a problem per column with blanks."""
-    cleaned, problems = {}, []
+def exact_factorize(column: pd.Series) -> tuple[np.ndarray, pd.Series] | None:
+    """Integer codes (-1 = missing) and the distinct values of ``column``, grouped exactly.
+
+    Exactly: two rows share a code only when their values are identical, so any
+    elementwise conversion (to text, to a hash) can be applied once per distinct value and
+    gathered back by code. That holds for strings, integers, booleans and floats taken
+    by bit pattern (``-0.0`` is not ``0.0`` as text); None for anything else, e.g. an
+    object column mixing ``1``, ``1.0`` and ``True``, which pandas counts as equal.
+    """
+    dtype = column.dtype
+    if isinstance(dtype, pd.StringDtype):
+        text_codes, texts = pd.factorize(column)
+        return np.asarray(text_codes, dtype=np.intp), pd.Series(texts, dtype=dtype)
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iubfO":
+        return None
+    values = column.to_numpy()
+    if dtype.kind == "f":
+        bits = np.ascontiguousarray(values).view(f"i{dtype.itemsize}")
+        bit_codes, unique_bits = pd.factorize(bits)
+        return np.asarray(bit_codes, dtype=np.intp), pd.Series(np.asarray(unique_bits).view(dtype))
+    if dtype.kind == "O" and pd.api.types.infer_dtype(values, skipna=False) != "string":
+        return None
+    codes, uniques = pd.factorize(values)
+    return np.asarray(codes, dtype=np.intp), pd.Series(uniques, dtype=dtype)
+
+
+def _stripped_text(column: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``column`` as stripped text (object array, None where missing), whether each row is
+    empty, and codes that are equal exactly when the texts are.
+
+    The conversion runs once per distinct value when :func:`exact_factorize` can group
+    the values; otherwise once per row.
+    """
+    grouped = exact_factorize(column)
+    if grouped is None:
+        codes, uniques = np.arange(len(column), dtype=np.intp), column.reset_index(drop=True)
+    else:
+        codes, uniques = grouped
+    text = uniques.astype("string").str.strip()
+    blank = (text.isna() | (text == "")).to_numpy(dtype=bool, na_value=True)
+    # code -1 (missing) indexes the appended last slot
+    words = np.empty(len(text) + 1, dtype=object)
+    words[:-1] = text.astype(object).to_numpy()
+    text_codes, _ = pd.factorize(text)
+    same = np.append(np.asarray(text_codes, dtype=np.int64), -1)
+    return words[codes], np.append(blank, True)[codes], same[codes]
+
+
+def _clean_keys(df: pd.DataFrame, source: str
+                ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], list[Problem]]:
+    """Key columns as stripped text and as codes (computed once), and a problem per column
+    with blanks."""
+    cleaned, codes, problems = {}, {}, []
     for col in (*KEY_COLUMNS, *(["run"] if "run" in df.columns else [])):
-        text = df[col].astype("string").str.strip()
-        empty = text.isna() | (text == "")
+        text, empty, same = _stripped_text(df[col])
         if empty.any():
             problems.append(
                 Problem(source, rule="empty value in a key column", column=col,
                         rows=_row_numbers(empty), fix=f"give every row a {col}")
             )
-        cleaned[col] = text
-    return cleaned, problems
+        cleaned[col], codes[col] = text, same
+    return cleaned, codes, problems
 
 
 def _to_numeric_values(df: pd.DataFrame, source: str) -> tuple[pd.Series, list[Problem]]:
@@ -154,7 +203,13 @@ def _to_numeric_values(df: pd.DataFrame, source: str) -> tuple[pd.Series, list[P
         numeric = raw.astype(float)
     numeric = numeric.astype(float)
     problems = []
-    not_number = numeric.isna() & raw.notna() & (raw.astype("string").str.strip() != "")
+    # only rows that failed the conversion but hold something can be "not a number":
+    # converting every value to text would cost a string per row
+    failed = (numeric.isna() & raw.notna()).to_numpy(dtype=bool, copy=True)
+    if failed.any():
+        text = raw[failed].astype("string").str.strip()
+        failed[failed] = (text != "").to_numpy(dtype=bool, na_value=False)
+    not_number = pd.Series(failed, index=raw.index)
     if not_number.any():
         sample = str(raw[not_number].iloc[0])[:40]
         problems.append(Problem(
@@ -185,9 +240,25 @@ def _check_runs(df: pd.DataFrame, source: str) -> list[Problem]:
     return []
 
 
-def _check_duplicates(df: pd.DataFrame, source: str) -> list[Problem]:
+def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
+    """One int64 code per distinct combination of the columns' codes (all ≥ 0)."""
+    n = len(codes[0]) if codes else 0
+    key = np.zeros(n, dtype=np.int64)
+    size = 1
+    for part in codes:
+        width = int(part.max()) + 1 if n else 1
+        if size * width >= 2**62:  # re-number before the mixed-radix key could overflow
+            renumbered, distinct = pd.factorize(key)
+            key, size = np.asarray(renumbered, dtype=np.int64), len(distinct)
+        key = key * width + part
+        size *= width
+    return key
+
+
+def _check_duplicates(df: pd.DataFrame, codes: dict[str, np.ndarray],
+                      source: str) -> list[Problem]:
     keys = [*KEY_COLUMNS, *(["run"] if "run" in df.columns else [])]
-    dup = df.duplicated(subset=keys, keep=False)
+    dup = pd.Series(_combined_codes([codes[k] for k in keys])).duplicated(keep=False).to_numpy()
     if not dup.any():
         return []
     first = df.loc[dup, keys].iloc[0]
@@ -197,11 +268,14 @@ def _check_duplicates(df: pd.DataFrame, source: str) -> list[Problem]:
     return [Problem(source, rule=f"duplicate key ({example})", rows=_row_numbers(dup), fix=fix)]
 
 
-def _check_single_system(df: pd.DataFrame, source: str) -> list[Problem]:
+def _check_single_system(df: pd.DataFrame, codes: dict[str, np.ndarray],
+                         source: str) -> list[Problem]:
+    systems = pd.Series(codes["system"]).groupby(
+        _combined_codes([codes["benchmark"], codes["metric"]]))
+    if (systems.max() > systems.min()).any():
+        return []  # at least one benchmark/metric can be compared; lone ones stay browsable
     counts = df.groupby(["benchmark", "metric"], observed=True)["system"].nunique()
     lone = counts[counts < 2]
-    if len(lone) != len(counts):
-        return []  # at least one benchmark/metric can be compared; lone ones stay browsable
     bench, metric = lone.index[0]
     in_slice = (df["benchmark"] == bench) & (df["metric"] == metric)
     system = df.loc[in_slice, "system"].iloc[0]
@@ -247,20 +321,22 @@ def validate_long(
     if problems:
         raise DataContractError(problems)
     df = df.reset_index(drop=True)
-    keys, problems = _clean_keys(df, source)
+    keys, codes, problems = _clean_keys(df, source)
     values, value_problems = _to_numeric_values(df, source)
     problems += value_problems + _check_runs(df, source)
     if problems:
         raise DataContractError(problems)
-    out = df.copy()
+    out = df.copy(deep=False)  # copy-on-write: the caller's frame is never changed
     for col in KEY_COLUMNS:
-        out[col] = keys[col].astype(object)
+        out[col] = pd.Series(keys[col], index=out.index, dtype=object)
     out["value"] = values
     if "run" in out.columns:
         out["run"] = pd.to_numeric(out["run"]).astype("int64")
-    problems = _check_duplicates(out, source)
+        run_codes, _ = pd.factorize(out["run"].to_numpy())
+        codes["run"] = np.asarray(run_codes, dtype=np.int64)
+    problems = _check_duplicates(out, codes, source)
     if require_comparison and not problems:
-        problems = _check_single_system(out, source)
+        problems = _check_single_system(out, codes, source)
     if problems:
         raise DataContractError(problems)
     return out

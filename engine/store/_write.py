@@ -15,7 +15,14 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, and_, delete, func, insert, literal, select, tuple_
 
-from .._contract import DataContractError, MetricSpec, MetricSpecs, Problem, spec_for
+from .._contract import (
+    DataContractError,
+    MetricSpec,
+    MetricSpecs,
+    Problem,
+    exact_factorize,
+    spec_for,
+)
 from . import _io as sio
 from . import _schema as S
 
@@ -37,10 +44,31 @@ class ConflictError(DataContractError):
         self.collisions = collisions
 
 
+def _as_text(column: pd.Series) -> pd.Series:
+    """``column.astype(str)`` for hashing: a categorical of the distinct texts when the
+    values group exactly (pandas hashes a categorical as its values), else row by row."""
+    grouped = exact_factorize(column)
+    if grouped is None:
+        return column.astype(str)
+    codes, uniques = grouped
+    text_codes, texts = pd.factorize(uniques.astype(str))  # "1" may come from 1 and "1"
+    row_codes = np.append(np.asarray(text_codes), -1)[codes]  # -1: missing stays missing
+    return pd.Series(pd.Categorical.from_codes(row_codes, categories=texts), index=column.index)
+
+
 def frame_hash(df: pd.DataFrame) -> str:
-    """SHA-256 of a table's content that does not depend on row or column order."""
+    """SHA-256 of a table's content that does not depend on row or column order.
+
+    The hash of ``df[sorted columns].astype(str)``, row by row (pandas'
+    ``hash_pandas_object``), summed and xor-ed over rows; each column's text and hash are
+    computed once per distinct value.
+    """
     cols = sorted(map(str, df.columns))
-    rows = pd.util.hash_pandas_object(df[cols].astype(str), index=False).to_numpy(np.uint64)
+    if len(set(cols)) == len(cols) and all(isinstance(c, str) for c in df.columns):
+        text = pd.DataFrame({c: _as_text(df[c]) for c in cols}, index=df.index)
+    else:  # duplicate or non-text column names: the plain conversion
+        text = df[cols].astype(str)
+    rows = pd.util.hash_pandas_object(text, index=False).to_numpy(np.uint64)
     mixed = (rows * np.uint64(0x9E3779B97F4A7C15)) ^ (rows >> np.uint64(29))
     with np.errstate(over="ignore"):
         parts = [len(rows), int(rows.sum(dtype=np.uint64)), int(np.bitwise_xor.reduce(rows))
