@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import multiprocessing as mp
+import os
 import resource
 import subprocess
 import sys
@@ -216,23 +217,24 @@ def _arena_case(args: tuple[int, int, bool, bool, mp.Queue]) -> None:  # type: i
     if before:
         _use_before()
     m = _synthetic_matrix(s, e, binary)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     lb = leaderboard(m)
-    dt = time.perf_counter() - t0
+    dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     groups = lb.groups
-    queue.put((dt, peak_mb, getattr(groups, "n_cliques", len(groups.cliques)), groups.complete))
+    queue.put((dt, peak_mb, getattr(groups, "n_cliques", len(groups.cliques)), groups.complete,
+               cpu))
 
 
 def _run_child(s: int, e: int, binary: bool, before: bool, limit: float
-               ) -> tuple[float, float, int, bool] | None:
+               ) -> tuple[float, float, int, bool, float] | None:
     """Time and peak RSS of one leaderboard in a fresh process; None past ``limit`` seconds."""
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
     proc = ctx.Process(target=_arena_case, args=((s, e, binary, before, queue),))
     proc.start()
     try:
-        result: tuple[float, float, int, bool] = queue.get(timeout=limit)
+        result: tuple[float, float, int, bool, float] = queue.get(timeout=limit)
     except Exception:  # queue.Empty: past the limit (or the child died)
         proc.kill()
         proc.join()
@@ -256,24 +258,29 @@ def _arena(quick: bool) -> None:
         grid = [(1_000, 1_000), (1_000, 10_000), (1_000, 100_000), (250, 10_000), (500, 10_000)]
         before_up_to, limit = 10_000, 150.0
     targets = {(1_000, 1_000): 2.0, (1_000, 10_000): 5.0, (1_000, 100_000): 20.0}
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (times are wall "
+          "clock; CPU = process time of the call, all threads)")
     print(f"arena sizes through engine.leaderboard (child process each; peak = max RSS; "
           f"before = {BEFORE}'s groups + kernels, stopped after {limit:g} s, run up to "
           f"{before_up_to:,} examples):")
     for binary in (True, False):
         kind = "binary " if binary else "numeric"
         timed: list[tuple[int, int, float]] = []
+        timed_cpu: list[tuple[int, int, float]] = []
         for s, e in grid:
             now = _run_child(s, e, binary, False, 3 * limit)
             if now is None:
                 print(f"  {kind} {s:5d} × {e:7,d}  did not finish in {3 * limit:g} s")
                 continue
-            dt, peak, n_cliques, complete = now
+            dt, peak, n_cliques, complete, cpu = now
             timed.append((s, e, dt))
+            timed_cpu.append((s, e, cpu))
             target = targets.get((s, e), 60.0 if (s, e) == (1_000, 100_000) else None)
             if not binary and (s, e) == (1_000, 100_000):
                 target = 60.0
             aim = f"(target ≤ {target:g} s)" if target else ""
-            line = (f"  {kind} {s:5d} × {e:7,d}  {dt:7.2f} s {aim:16s} peak {peak:6.0f} MB "
+            line = (f"  {kind} {s:5d} × {e:7,d}  {dt:7.2f} s {aim:16s} (CPU {cpu:6.2f} s)  "
+                    f"peak {peak:6.0f} MB "
                     f"(≤ 2048)  {n_cliques} cliques{'' if complete else ' (listing capped)'}")
             if e <= before_up_to:
                 old = _run_child(s, e, binary, True, limit)
@@ -285,7 +292,9 @@ def _arena(quick: bool) -> None:
             print(line, flush=True)
         if len(timed) >= 3:
             b, c = _fit_exponents(timed)
-            print(f"  {kind} growth: time ∝ k^{b:.2f} · n^{c:.2f} (fit on {len(timed)} cases)")
+            bc, cc = _fit_exponents(timed_cpu)
+            print(f"  {kind} growth: time ∝ k^{b:.2f} · n^{c:.2f} (CPU: k^{bc:.2f} · n^{cc:.2f}; "
+                  f"fit on {len(timed)} cases)")
 
 
 def main() -> None:
