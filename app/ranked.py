@@ -149,9 +149,8 @@ def _column_style(columns: Sequence[str]) -> str:
         if column in NUMERIC:
             rules.append(f"{cells},.sb-ranked th:nth-child({i}){{text-align:right}}")
         elif column == "group":
-            # long letter strings wrap instead of pushing the last columns off screen
-            rules.append(f'{cells}{{font-family:"Source Code Pro",monospace;white-space:normal;'
-                         "overflow-wrap:anywhere;min-width:3rem;max-width:8rem}")
+            # letters are at most three (longer groups read "ranks 1–22", app/tables.py)
+            rules.append(f'{cells}{{font-family:"Source Code Pro",monospace}}')
         elif column == "system":
             rules.append(f".sb-ranked tr.top td:nth-child({i}){{font-weight:600}}")
     return f"<style>{''.join(rules)}</style>"

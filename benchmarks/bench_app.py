@@ -123,7 +123,7 @@ READY = """([title, alpha, table]) => {
   const app = document.querySelector('[data-testid=stApp]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   const h1 = document.querySelector('[data-testid=stMain] h1');
-  if (!h1 || !h1.innerText.includes(title)) return false;
+  if (!h1 || !h1.innerText.replace(/[\u2068\u2069]/g, '').includes(title)) return false;
   if (document.querySelector('[data-testid=stMain] [data-stale=true]')) return false;
   const summary = [...document.querySelectorAll('[data-testid=stSidebar] [data-testid=stCaptionContainer]')]
     .some(c => c.innerText.includes('α = ' + alpha + ' '));

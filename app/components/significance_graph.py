@@ -3,6 +3,8 @@ cliques); only the open one is drawn."""
 
 from __future__ import annotations
 
+import base64
+
 import streamlit as st
 
 from app import cache, state, widgets
@@ -13,8 +15,17 @@ from engine import Leaderboard, TestOptions
 
 #: The SVG scales to the column; below NARROW pixels it is hidden (the table above has the
 #: means and intervals, and a 1,000-pixel drawing shrunk to a phone is unreadable).
-_WIDE_ONLY = (f"<style>.sb-wide svg{{max-width:100%;height:auto}}"
+_WIDE_ONLY = (f"<style>.sb-wide img{{max-width:100%;height:auto}}"
               f"@media (max-width:{NARROW}px){{.sb-wide{{display:none}}}}</style>")
+
+
+def svg_image(svg: str, label: str) -> str:
+    """The SVG as an ``<img>`` (a data URI: ``st.html``'s sanitiser drops inline ``<svg>``)
+    that scales to the column and is hidden below NARROW pixels."""
+    data = base64.b64encode(svg.encode()).decode()
+    return (f'{_WIDE_ONLY}<div class="sb-wide" aria-label="{escape(label)}">'
+            f'<img alt="{escape(label)}" src="data:image/svg+xml;base64,{data}" '
+            'style="max-width:100%;height:auto"></div>')
 
 
 def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
@@ -23,8 +34,7 @@ def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions)
     st.caption("Each system's mean with its confidence interval, best first; red: systems that "
                "could rank first. *Rank range*: the ranks the tests allow each system.")
     svg = cache.rank_svg(token, view.benchmark, view.metric, options)
-    st.html(f'{_WIDE_ONLY}<div class="sb-wide" role="img" aria-label="means and intervals">'
-            f"{svg}</div>")
+    st.html(svg_image(svg, "means and intervals"))
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -52,8 +62,7 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
     if tabs["static"].open:
         with tabs["static"]:
             svg = cache.graph_svg(token, view.benchmark, view.metric, options, shown)
-            st.html(f'{_WIDE_ONLY}<div class="sb-wide" role="img" '
-                    f'aria-label="significance graph">{svg}</div>')
+            st.html(svg_image(svg, "significance graph"))
             st.download_button("Download SVG", lambda: svg, icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")

@@ -6,6 +6,7 @@ The browser-only parts (phone width, chart fitting, /overview) are in
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from pathlib import Path
@@ -30,20 +31,27 @@ def spec(at, index: int = 0) -> dict:  # noqa: ANN001
     return json.loads(charts[index].proto.spec)
 
 
+def svg_of(body: str) -> str:
+    """The SVG inside an ``st.html`` image (a base64 data URI)."""
+    return base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", body).group(1)).decode()
+
+
 def svgs(at, label: str) -> list[str]:  # noqa: ANN001
-    return [h.proto.body for h in at.get("html") if f'aria-label="{label}"' in h.proto.body]
+    return [svg_of(h.proto.body) for h in at.get("html")
+            if f'aria-label="{label}"' in h.proto.body]
 
 
 def test_rank_ci_plot_is_the_first_chart_and_names_every_system(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)
     bodies = [h.proto.body for h in at.get("html")]
-    first = next(i for i, b in enumerate(bodies) if "<svg" in b)
+    first = next(i for i, b in enumerate(bodies) if "image/svg+xml;base64" in b)
     assert 'aria-label="means and intervals"' in bodies[first], "the rank/CI plot comes first"
+    svg = svg_of(bodies[first])
     board, _ = ranked(at)
     for system in board["system"]:
-        assert f">{system}<" in bodies[first], system
-    assert "rank range" in bodies[first]
+        assert f">{system}<" in svg, system
+    assert "rank range" in svg
 
 
 def test_graph_focus_is_in_the_url_and_labels_every_system_shown(db: Path) -> None:
