@@ -102,7 +102,9 @@ def main() -> None:
         minimal = Path(tmp) / "minimal.py"
         minimal.write_text('import streamlit as st\nst.write("ready")\n')
         env = {**os.environ, "SIGBOARD_DB_PATH": str(db),
-               "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+               "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+               # others may edit the checkout meanwhile: no "source changed" reruns mid-run
+               "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
         env.pop("SIGBOARD_DB_URL", None)
         servers = [_serve("app/main.py", env), _serve(str(minimal), env)]
         try:
