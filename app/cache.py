@@ -106,12 +106,23 @@ def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
                      width=GRAPH_WIDTH)
 
 
-@st.cache_resource(show_spinner="Drawing means and intervals…", max_entries=_ENTRIES)
-def rank_svg(token: str, benchmark: str, metric: str, options: TestOptions) -> str:
-    """The rank/CI plot of :func:`board` as an SVG document (percent for 0/1 metrics)."""
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def rank_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> dict[str, Any]:
+    """The Vega-Lite spec of the rank/CI plot of :func:`board` (percent for 0/1 metrics).
+
+    Drawn in the browser: a settings change costs the server only this small spec
+    (drawing 78 rows to SVG on the server took seconds on a busy machine).
+    """
     percent = matrix(token, benchmark, metric).binary
-    return chart_svg(rank_ci_chart(board(token, benchmark, metric, options), percent=percent),
-                     width=None)
+    return _spec(rank_ci_chart(board(token, benchmark, metric, options), percent=percent))
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def graph_spec(token: str, benchmark: str, metric: str, options: TestOptions,
+               systems: tuple[str, ...]) -> dict[str, Any]:
+    """The Vega-Lite spec of the static significance graph among ``systems`` (drawn in the
+    browser; :func:`graph_svg` draws the same chart for the SVG download)."""
+    return _spec(static_graph(board(token, benchmark, metric, options), systems))
 
 
 _PANELS: dict[str, Callable[[PairwiseResult, list[str]], alt.TopLevelMixin]] = {

@@ -34,7 +34,7 @@ def rank_frame(board: Leaderboard, *, percent: bool = False) -> pd.DataFrame:
     })
 
 
-def rank_ci_chart(board: Leaderboard, *, percent: bool = False, width: int = 560
+def rank_ci_chart(board: Leaderboard, *, percent: bool = False, width: int = 520
                   ) -> alt.HConcatChart:
     """Means with intervals, sorted best first; the rank range in a column on the right."""
     frame = rank_frame(board, percent=percent)

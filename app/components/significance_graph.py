@@ -3,9 +3,8 @@ cliques); only the open one is drawn."""
 
 from __future__ import annotations
 
-import base64
-
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app import cache, state, widgets
 from app.charts.graph import clique_frame
@@ -13,19 +12,17 @@ from app.ranked import NARROW, escape
 from app.url import GRAPH_TABS, View
 from engine import Leaderboard, TestOptions
 
-#: The SVG scales to the column; below NARROW pixels it is hidden (the table above has the
-#: means and intervals, and a 1,000-pixel drawing shrunk to a phone is unreadable).
-_WIDE_ONLY = (f"<style>.sb-wide img{{max-width:100%;height:auto}}"
-              f"@media (max-width:{NARROW}px){{.sb-wide{{display:none}}}}</style>")
+#: Charts in a container with this key are hidden below NARROW pixels: the table above has
+#: the means and intervals, and a chart shrunk to a phone is unreadable.
+_WIDE = "sb_wide"
+_WIDE_ONLY = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-{_WIDE}]"
+              "{display:none}}</style>")
 
 
-def svg_image(svg: str, label: str) -> str:
-    """The SVG as an ``<img>`` (a data URI: ``st.html``'s sanitiser drops inline ``<svg>``)
-    that scales to the column and is hidden below NARROW pixels."""
-    data = base64.b64encode(svg.encode()).decode()
-    return (f'{_WIDE_ONLY}<div class="sb-wide" aria-label="{escape(label)}">'
-            f'<img alt="{escape(label)}" src="data:image/svg+xml;base64,{data}" '
-            'style="max-width:100%;height:auto"></div>')
+def _wide(name: str) -> DeltaGenerator:
+    """A container hidden on narrow screens (Streamlit gives it the class st-key-<key>)."""
+    st.html(_WIDE_ONLY)
+    return st.container(key=f"{_WIDE}_{name}")
 
 
 def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
@@ -33,8 +30,9 @@ def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions)
     st.subheader("Means and intervals")
     st.caption("Each system's mean with its confidence interval, best first; red: systems that "
                "could rank first. *Rank range*: the ranks the tests allow each system.")
-    svg = cache.rank_svg(token, view.benchmark, view.metric, options)
-    st.html(svg_image(svg, "means and intervals"))
+    with _wide("ranks"):
+        st.vega_lite_chart(spec=cache.rank_spec(token, view.benchmark, view.metric, options),
+                           width="content")
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -61,9 +59,11 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
     if tabs["static"].open:
         with tabs["static"]:
-            svg = cache.graph_svg(token, view.benchmark, view.metric, options, shown)
-            st.html(svg_image(svg, "significance graph"))
-            st.download_button("Download SVG", lambda: svg, icon=":material/download:",
+            with _wide("graph"):
+                st.vega_lite_chart(spec=cache.graph_spec(token, view.benchmark, view.metric,
+                                                         options, shown), width="stretch")
+            st.download_button("Download SVG", lambda: cache.graph_svg(
+                token, view.benchmark, view.metric, options, shown), icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")
     if tabs["interactive"].open:

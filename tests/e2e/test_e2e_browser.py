@@ -241,11 +241,8 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     graph.locator("#mynetwork canvas").wait_for(timeout=WAIT)
     page.get_by_role("tab", name="Static").click()
     # the static graph: an SVG drawn on the server, inline in the page
-    image = page.locator("[data-testid=stMain] .sb-wide[aria-label='significance graph'] img"
-                         ).first
-    image.wait_for(timeout=WAIT)
-    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0",
-                           arg=image.element_handle(), timeout=WAIT)
+    page.locator("[data-testid=stMain] [class*=st-key-sb_wide_graph] [data-testid=stVegaLiteChart]"
+                 " canvas").first.wait_for(timeout=WAIT)
     page.get_by_role("tab", name="Groups (cliques)").click()
     page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
                  ).first.wait_for(timeout=WAIT)
@@ -333,9 +330,11 @@ def test_leaderboard_reads_at_100_systems(browser: object, server: str) -> None:
     page.goto(f"{server}/leaderboard?benchmark=humaneval")
     _title(page, "Leaderboard · humaneval")
     _idle(page)
-    first = page.locator("[data-testid=stMain] .sb-wide").first
-    first.locator("img").wait_for(timeout=WAIT)
-    assert first.get_attribute("aria-label") == "means and intervals", "the first chart"
+    # the first chart of the page is the rank/CI plot
+    first = page.locator("[data-testid=stMain] [data-testid=stVegaLiteChart]").first
+    first.locator("canvas").wait_for(timeout=WAIT)
+    assert page.evaluate("(c) => !!c.closest('[class*=st-key-sb_wide_ranks]')",
+                         first.element_handle()), "the first chart is the rank/CI plot"
     box = page.locator("[data-testid=stMain] .sb-ranked").first
     sizes = page.evaluate("(b) => [b.scrollHeight, b.clientHeight]", box.element_handle())
     assert sizes[0] <= sizes[1] + 1, "all 78 rows in the page, no inner scroll"
