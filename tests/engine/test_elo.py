@@ -205,3 +205,15 @@ def test_schedule_keeps_each_order_and_never_repeats_a_system_in_a_round(
             nxt = one.battle[stop]
             used = set(b.a[one.battle[start:stop]]) | set(b.b[one.battle[start:stop]])
             assert {int(b.a[nxt]), int(b.b[nxt])} & {int(u) for u in used}
+
+
+def test_orders_are_numpys_permuted_rows_in_c_order() -> None:
+    from engine._elo import _orders
+
+    # numpy's Generator.permuted along axis 1 of the broadcast identity (the previous way
+    # of drawing them): the same orders for the same seed, now C-ordered
+    ref = np.random.default_rng(7).permuted(np.broadcast_to(np.arange(50), (6, 50)), axis=1)
+    got = _orders(50, 6, 7, None)
+    np.testing.assert_array_equal(got, ref)
+    assert got.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(np.sort(got, axis=1), np.broadcast_to(np.arange(50), (6, 50)))
