@@ -138,8 +138,9 @@ def exact_factorize(column: pd.Series) -> tuple[np.ndarray, pd.Series] | None:
     Exactly: two rows share a code only when their values are identical, so any
     elementwise conversion (to text, to a hash) can be applied once per distinct value and
     gathered back by code. That holds for strings, integers, booleans and floats taken
-    by bit pattern (``-0.0`` is not ``0.0`` as text); None for anything else, e.g. an
-    object column mixing ``1``, ``1.0`` and ``True``, which pandas counts as equal.
+    by bit pattern (``-0.0`` is not ``0.0`` as text), also as objects of one such type;
+    None for anything else, e.g. an object column mixing ``1``, ``1.0`` and ``True``,
+    which pandas counts as equal.
     """
     dtype = column.dtype
     if isinstance(dtype, pd.StringDtype):
@@ -148,12 +149,21 @@ def exact_factorize(column: pd.Series) -> tuple[np.ndarray, pd.Series] | None:
     if not isinstance(dtype, np.dtype) or dtype.kind not in "iubfO":
         return None
     values = column.to_numpy()
-    if dtype.kind == "f":
-        bits = np.ascontiguousarray(values).view(f"i{dtype.itemsize}")
+    if dtype.kind == "O":
+        kind = pd.api.types.infer_dtype(values, skipna=False)
+        if kind in ("integer", "floating", "boolean"):
+            types = set(map(type, values))  # np.float32(0.1) == 0.1 as values, not as text
+            if types == {float}:
+                values = values.astype(np.float64)
+            elif types not in ({int}, {bool}):
+                return None
+        elif kind != "string":
+            return None
+    if values.dtype.kind == "f":
+        bits = np.ascontiguousarray(values).view(f"i{values.dtype.itemsize}")
         bit_codes, unique_bits = pd.factorize(bits)
-        return np.asarray(bit_codes, dtype=np.intp), pd.Series(np.asarray(unique_bits).view(dtype))
-    if dtype.kind == "O" and pd.api.types.infer_dtype(values, skipna=False) != "string":
-        return None
+        floats = pd.Series(np.asarray(unique_bits).view(values.dtype))
+        return np.asarray(bit_codes, dtype=np.intp), floats.astype(dtype)
     codes, uniques = pd.factorize(values)
     return np.asarray(codes, dtype=np.intp), pd.Series(uniques, dtype=dtype)
 

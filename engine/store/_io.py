@@ -7,6 +7,7 @@ SQLAlchemy dialect through a Core ``insert()`` executemany.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -25,6 +26,9 @@ _IN_CHUNK = 5000
 _ROW_CHUNK = 100_000
 _RESULT_COLS = ("benchmark_id", "metric_id", "system_id", "example_key", "run", "upload_id",
                 "pos", "value")
+_KEY_COLS = _RESULT_COLS[:5]  # the primary key of ``results``, in its order
+#: Rows per multi-row INSERT on SQLite (8 parameters each; SQLite allows 32766 since 3.32).
+_SQLITE_BLOCK = 500
 
 
 def lookup(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
@@ -96,30 +100,55 @@ def _pg_binary(frame: dict[str, np.ndarray], n: int) -> bytes:
     return header + rows.tobytes() + (-1).to_bytes(2, "big", signed=True)
 
 
+def _sqlite_insert(conn: Connection, part: dict[str, np.ndarray], n: int) -> None:
+    """Rows through multi-row ``INSERT … VALUES (…), (…), …`` statements: one statement
+    step per block of rows instead of per row (about half the time of one-row
+    ``executemany``). Parameters come from each column's ``tolist()``, once."""
+    raw = conn.connection.driver_connection
+    assert raw is not None
+    width = len(_RESULT_COLS)
+    block = max(1, min(_SQLITE_BLOCK, raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width))
+    params = np.empty((n, width), dtype=object)
+    for j, col in enumerate(_RESULT_COLS):
+        params[:, j] = part[col].tolist()  # Python int/float, never numpy scalars
+    head = f"INSERT INTO results ({', '.join(_RESULT_COLS)}) VALUES "
+    row = f"({', '.join('?' * width)})"
+    whole = n - n % block
+    cur = conn.connection.cursor()
+    try:
+        if whole:
+            cur.executemany(head + ", ".join([row] * block),
+                            params[:whole].reshape(-1, width * block).tolist())
+        if whole < n:
+            cur.execute(head + ", ".join([row] * (n - whole)), params[whole:].ravel().tolist())
+    finally:
+        cur.close()
+
+
 def insert_results(conn: Connection, frame: dict[str, np.ndarray], n: int,
                    after_chunk: Callable[[int], None] | None = None) -> None:
-    """Insert ``n`` result rows given as integer/float columns (see ``_RESULT_COLS``)."""
+    """Insert ``n`` result rows given as integer/float columns (see ``_RESULT_COLS``).
+
+    Rows go in primary-key order (``pos`` keeps the upload's order): the clustered
+    index then grows at its end instead of splitting pages all over.
+    """
     dialect = conn.dialect.name
+    order = np.lexsort([frame[c][:n] for c in reversed(_KEY_COLS)])
     for start in range(0, n, _ROW_CHUNK):
         stop = min(start + _ROW_CHUNK, n)
-        part = {c: frame[c][start:stop] for c in _RESULT_COLS}
+        part = {c: frame[c][order[start:stop]] for c in _RESULT_COLS}
         if dialect == "postgresql":
             raw = conn.connection.driver_connection
             assert raw is not None
             with raw.cursor() as cur, cur.copy(
                     f"COPY results ({', '.join(_RESULT_COLS)}) FROM STDIN (FORMAT binary)") as cp:
                 cp.write(_pg_binary(part, stop - start))
+        elif dialect == "sqlite":
+            _sqlite_insert(conn, part, stop - start)
         else:
             columns = [part[c].tolist() for c in _RESULT_COLS]
-            rows = list(zip(*columns, strict=True))
-            if dialect == "sqlite":
-                cur = conn.connection.cursor()
-                cur.executemany(f"INSERT INTO results ({', '.join(_RESULT_COLS)}) "
-                                f"VALUES ({', '.join('?' * len(_RESULT_COLS))})", rows)
-                cur.close()
-            else:
-                conn.execute(insert(S.results), [dict(zip(_RESULT_COLS, r, strict=True))
-                                                 for r in rows])
+            conn.execute(insert(S.results), [dict(zip(_RESULT_COLS, r, strict=True))
+                                             for r in zip(*columns, strict=True)])
         if after_chunk is not None:
             after_chunk(stop)
 

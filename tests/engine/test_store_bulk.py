@@ -60,7 +60,11 @@ _CELL = st.one_of(_TEXT, st.integers(-2, 2), st.sampled_from([1.0, -0.0, 0.0, 2.
 
 @st.composite
 def columns(draw: st.DrawFn, n: int) -> pd.Series:
-    kind = draw(st.sampled_from(["text", "str", "int", "float", "bool", "mixed"]))
+    kind = draw(st.sampled_from(["text", "str", "int", "float", "bool", "mixed", "objects"]))
+    if kind == "objects":  # one Python type in an object column (lm-eval's versions, n-shot)
+        cells = draw(st.sampled_from([st.integers(-2, 2), st.booleans(), st.sampled_from(
+            [1.0, -0.0, 0.0, 2.5, 0.1 + 0.2, np.nan, np.float32(0.1), np.float64(-0.0)])]))
+        return pd.Series(draw(st.lists(cells, min_size=n, max_size=n)), dtype=object)
     if kind == "text":
         return pd.Series(draw(st.lists(_TEXT, min_size=n, max_size=n)), dtype=object)
     if kind == "str":
