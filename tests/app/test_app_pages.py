@@ -238,10 +238,9 @@ def test_upload_history_delete_removes_the_rows(db: Path) -> None:
     [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
     newest = int(open_store(f"sqlite:///{db}").uploads()["upload_id"].iloc[0])
     at = app("views/upload.py")
-    form = [s for s in at.selectbox if s.label.startswith("Delete an upload")][0]
-    form.set_value(newest)
-    at.checkbox[0].check()
-    [b for b in at.get("form_submit_button") if "Delete" in b.proto.label][0].click().run()
+    at.selectbox(key="delete-which").set_value(newest).run()
+    at.text_input(key=f"confirm-delete-{newest}").input(str(newest)).run()  # typed, per upload
+    at.button(key="delete-button").click().run()
     no_exception(at)
     assert newest not in set(open_store(f"sqlite:///{db}").uploads()["upload_id"])
     board, _ = ranked(app("views/leaderboard.py", benchmark="humaneval"))
@@ -297,8 +296,8 @@ def test_column_labels_from_older_links_still_work(db: Path) -> None:
 
 def _commit(at: AppTest, name: str, content: bytes, choice: str | None = None) -> AppTest:
     at.file_uploader(key="upload_files").upload(name, content, "text/csv").run()
-    if choice is not None:
-        at.radio[-1].set_value(choice)
+    if choice is not None:  # the conflict choice appears in the preview, before Commit
+        [r for r in at.radio if r.key and r.key.startswith("conflict-")][0].set_value(choice)
     [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
     no_exception(at)
     return at
