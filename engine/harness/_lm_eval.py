@@ -181,7 +181,7 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
     if data.lstrip()[:1] != b"{":
         return None
     names: set[str] = set()
-    for listed in {m.group(1) for m in _METRIC_LISTS.finditer(data)}:
+    for listed in set(_METRIC_LISTS.findall(data)):  # group texts, no match objects
         try:
             names.update(json.loads(b"[" + listed + b"]"))
         except (json.JSONDecodeError, TypeError):
@@ -206,7 +206,8 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
     doc_text = np.array([str(d) for d in doc_uniques], dtype=object)
     filt_codes, filt_uniques = pd.factorize(table.column("filter").to_numpy(zero_copy_only=False))
     hashes = table.column("doc_hash").to_numpy(zero_copy_only=False)
-    frames = []
+    # one frame for every metric (sorted by name, each in line order), built at the end
+    takes, metric_labels, values_kept = [], [], []
     for name in sorted(names):
         labels = np.array([name if f == "none" else f"{name},{f}" for f in filt_uniques], dtype=object)
         listed = np.zeros(table.num_rows, dtype=bool)
@@ -217,14 +218,17 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
             counts = np.bincount(filt_codes[listed & isnull], minlength=len(labels))
             for label, n in zip(labels, counts, strict=True):
                 skips.add("null", task, str(label), int(n))
-        keep = listed & ~isnull
-        frames.append(pd.DataFrame({"example_id": pd.Series(doc_text[doc_codes[keep]], dtype=object),
-                                    "metric": pd.Series(labels[filt_codes[keep]], dtype=object),
-                                    "value": values[keep],
-                                    "doc_hash": pd.Series(hashes[keep], dtype=object)}))
-    rows = pd.concat(frames, ignore_index=True)
-    if rows["doc_hash"].isna().all():
-        rows = rows.drop(columns="doc_hash")
+        take = np.flatnonzero(listed & ~isnull)
+        takes.append(take)
+        metric_labels.append(labels[filt_codes[take]])
+        values_kept.append(values[take])
+    take = np.concatenate(takes)
+    rows = pd.DataFrame({"example_id": pd.Series(doc_text[doc_codes[take]], dtype=object),
+                         "metric": pd.Series(np.concatenate(metric_labels), dtype=object),
+                         "value": np.concatenate(values_kept)})
+    kept_hashes = hashes[take]
+    if not pd.isna(kept_hashes).all():
+        rows["doc_hash"] = pd.Series(kept_hashes, dtype=object)
     return rows
 
 
