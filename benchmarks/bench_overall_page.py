@@ -38,7 +38,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_app import ARGS, CHROMIUM, Outside, _serve, _store  # noqa: E402
+from bench_app import ARGS, CHROMIUM, Outside, _serve  # noqa: E402
+
+from engine.store import open_store  # noqa: E402
+
+
+def _store(path: Path) -> None:
+    """The bundled demo data only (7 benchmarks, 190 systems), as a fresh install has."""
+    store = open_store(f"sqlite:///{path}")
+    store.ensure_demo_data(ROOT / "data")
+    store.close()
 
 TABLE_READY = """([label, text]) => {
   const table = document.querySelector(`[data-testid=stMain] table[aria-label=${label}]`);
