@@ -7,14 +7,19 @@ id: 78 systems × 164 examples), builds every decisive example-level battle
 (~167,000) and prints the time of
 
 * sequential Elo (K = 4) replayed in ``--permutations`` random orders at once
-  (target: ≤ 10 s for 100 orders),
-* the same for TrueSkill,
+  (target: ≤ 10 s for 100 orders): before (orders drawn column-major, the previous
+  implementation, kept here) and after, on the same seed, with their difference,
+* sequential TrueSkill: before (one battle position per step, the previous
+  implementation, kept here) and after (rounds of battles that share no system,
+  :func:`engine._elo._schedule`), on the same orders, with their largest difference,
+* the cost of cutting the orders into rounds on its own (why Elo does not use it),
 * a plain Python loop over one order (the per-battle baseline, × orders),
 * the whole :func:`engine._mechanisms.mechanisms` computation at its defaults,
 * simultaneous rank intervals (:func:`engine._rank_intervals.rank_intervals_of`).
 
-The step loop is bound by per-call overhead, so a busy machine (load above the
-core count) slows it down roughly in proportion; the load average is printed.
+The step loops are bound by per-call overhead, so a busy machine (load above the
+core count) slows them down roughly in proportion; the load average is printed and
+every line shows wall-clock and CPU seconds (CPU time is what the code costs).
 """
 
 from __future__ import annotations
@@ -31,7 +36,17 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine._elo import battles_from_scores, sequential_elo, sequential_trueskill  # noqa: E402
+import trueskill  # type: ignore[import-untyped]  # noqa: E402
+
+from engine._elo import (  # noqa: E402
+    Battles,
+    _orders,
+    _schedule,
+    _v_w,
+    battles_from_scores,
+    sequential_elo,
+    sequential_trueskill,
+)
 from engine._matrix import build_matrix  # noqa: E402
 from engine._mechanisms import mechanisms  # noqa: E402
 from engine._rank_intervals import rank_intervals_of  # noqa: E402
@@ -41,10 +56,59 @@ from engine._readers import read_results  # noqa: E402
 def _best(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
     best, out = float("inf"), None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         out = fn()
+        _best.cpu = time.process_time() - cpu  # type: ignore[attr-defined]
         best = min(best, time.perf_counter() - start)
     return best, out
+
+
+def _cpu() -> str:
+    return f"(CPU {_best.cpu:5.2f} s)"  # type: ignore[attr-defined]
+
+
+def _elo_before(b: Battles, p: int, seed: int) -> np.ndarray:
+    """Before: orders from permuting a broadcast view (column-major), one step per battle."""
+    base = np.broadcast_to(np.arange(b.n_battles, dtype=np.int32), (p, b.n_battles))
+    order = np.asarray(np.random.default_rng(seed).permuted(base, axis=1))
+    state = np.full(b.n_systems * p, 1000.0)
+    lane, c = np.arange(p), np.log(10.0) / 400.0
+    for start in range(0, b.n_battles, 4096):
+        block = order[:, start:start + 4096].T
+        ia, ib, sc = b.a[block] * p + lane, b.b[block] * p + lane, b.score[block]
+        for t in range(len(block)):
+            ra, rb = state[ia[t]], state[ib[t]]
+            delta = 4.0 * (sc[t] - 1.0 / (1.0 + np.exp(c * (rb - ra))))
+            state[ia[t]] = ra + delta
+            state[ib[t]] = rb - delta
+    return state.reshape(b.n_systems, p).T
+
+
+def _trueskill_per_step(b: Battles, orders: np.ndarray) -> np.ndarray:
+    """Before: TrueSkill with one battle position per step, vectorised across orders only."""
+    env = trueskill.TrueSkill()
+    beta, tau = float(env.beta), float(env.tau)
+    margin = float(trueskill.calc_draw_margin(env.draw_probability, 2, env=env))
+    p = len(orders)
+    mu = np.full(b.n_systems * p, float(env.mu))
+    var = np.full(b.n_systems * p, float(env.sigma) ** 2)
+    lane = np.arange(p)
+    for start in range(0, b.n_battles, 4096):
+        block = orders[:, start:start + 4096].T
+        s = b.score[block]
+        win = np.where(s >= 0.5, b.a[block], b.b[block]) * p + lane
+        lose = np.where(s >= 0.5, b.b[block], b.a[block]) * p + lane
+        drawn = s == 0.5
+        for t in range(len(block)):
+            w, lo = win[t], lose[t]
+            vw, vl = var[w] + tau**2, var[lo] + tau**2
+            c = np.sqrt(2 * beta**2 + vw + vl)
+            v, ww = _v_w((mu[w] - mu[lo]) / c, margin / c, drawn[t])
+            mu[w] += vw / c * v
+            mu[lo] -= vl / c * v
+            var[w] = vw * (1 - vw / c**2 * ww)
+            var[lo] = vl * (1 - vl / c**2 * ww)
+    return mu.reshape(b.n_systems, p).T
 
 
 def _loop_one_order(a: np.ndarray, b: np.ndarray, score: np.ndarray, n: int) -> np.ndarray:
@@ -59,6 +123,7 @@ def _loop_one_order(a: np.ndarray, b: np.ndarray, score: np.ndarray, n: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--permutations", type=int, default=100)
+    parser.add_argument("--trueskill-permutations", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args()
     df = pd.concat([read_results(ROOT / "data" / "humaneval.jsonl.gz"),
@@ -69,19 +134,30 @@ def main() -> None:
           f"{battles.n_battles:,} decisive battles; load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} cores")
     p = args.permutations
+    t_old, elo_old = _best(lambda: _elo_before(battles, p, 0), 1)
+    print(f"Elo, {p} orders, BEFORE:                  {t_old:7.2f} s {_cpu()}")
     t, elo = _best(lambda: sequential_elo(battles, n_permutations=p, rng=0), args.repeat)
     flag = "ok" if t <= 10 else "OVER the 10 s target"
-    print(f"sequential Elo, {p} orders at once:      {t:7.2f} s  ({flag})")
+    print(f"Elo, {p} orders, AFTER:                   {t:7.2f} s {_cpu()} ({flag}) "
+          f"max |difference| {np.abs(elo.by_permutation - elo_old).max():.1e}")  # type: ignore[attr-defined]
     order = np.random.default_rng(0).permutation(battles.n_battles)
     t_loop, _ = _best(lambda: _loop_one_order(battles.a[order], battles.b[order],
                                               battles.score[order], battles.n_systems), 1)
     print(f"plain Python loop, 1 order:              {t_loop:7.2f} s  (× {p} = {t_loop * p:.1f} s)")
-    t_ts, _ = _best(lambda: sequential_trueskill(battles, n_permutations=p, rng=0), args.repeat)
-    print(f"sequential TrueSkill, {p} orders at once: {t_ts:7.2f} s")
+    orders = _orders(battles.n_battles, p, 0, None)
+    t_plan, plan = _best(lambda: _schedule(battles, orders), 1)
+    print(f"cutting {p} orders into rounds:           {t_plan:7.2f} s {_cpu()} "
+          f"({len(plan.bounds) - 1:,} rounds instead of {battles.n_battles:,} steps)")  # type: ignore[attr-defined]
+    ts_p = min(p, args.trueskill_permutations)
+    t_before, mu_before = _best(lambda: _trueskill_per_step(battles, orders[:ts_p]), 1)
+    print(f"TrueSkill, {ts_p} orders, BEFORE (per step):  {t_before:7.2f} s {_cpu()}")
+    t_ts, ts = _best(lambda: sequential_trueskill(battles, orders=orders[:ts_p]), args.repeat)
+    print(f"TrueSkill, {ts_p} orders, AFTER (rounds):     {t_ts:7.2f} s {_cpu()}  "
+          f"max |difference| {np.abs(ts.by_permutation - mu_before).max():.1e}")  # type: ignore[attr-defined]
     t_all, res = _best(lambda: mechanisms(m), args.repeat)
-    print(f"mechanisms() at its defaults:            {t_all:7.2f} s")
+    print(f"mechanisms() at its defaults:            {t_all:7.2f} s {_cpu()}")
     t_ri, _ = _best(lambda: rank_intervals_of(m), args.repeat)
-    print(f"rank_intervals_of():                     {t_ri:7.2f} s")
+    print(f"rank_intervals_of():                     {t_ri:7.2f} s {_cpu()}")
     d = res.to_dict()  # type: ignore[attr-defined]
     sd = elo.by_permutation.std(axis=0)  # type: ignore[attr-defined]
     print(f"Elo SD over orders: median {np.median(sd):.1f} points; winner_differs="
