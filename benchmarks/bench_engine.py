@@ -187,12 +187,24 @@ def _load_before(name: str, folder: Path) -> object:
 
 def _use_before() -> None:
     """Patch today's leaderboard with the groups and kernels of BEFORE."""
-    from engine import _kernels, _leaderboard
+    import pandas as pd
+
+    from engine import _groups, _kernels, _leaderboard
     folder = Path(tempfile.mkdtemp())
     old_kernels, old_groups = _load_before("_kernels", folder), _load_before("_groups", folder)
     for name in ("paired_t", "welch_t", "two_proportion_z", "win_matrix"):
         setattr(_kernels, name, getattr(old_kernels, name))
-    _leaderboard.find_groups = old_groups.find_groups  # type: ignore[attr-defined]
+    old_find_groups = old_groups.find_groups  # type: ignore[attr-defined]
+
+    def find_groups(systems: list[str], quality: list[float], pairs: object,
+                    **options: object) -> object:
+        # BEFORE's Groups lacks fields today's leaderboard reads (notes, n_cliques, …)
+        g = old_find_groups(systems, quality, pairs, **options)
+        return _groups.Groups(g.cliques, g.letters, g.rank_low, g.rank_high, g.min_size,
+                              g.complete, len(g.cliques), not g.complete, (), tuple(systems),
+                              pd.DataFrame())
+
+    _leaderboard.find_groups = find_groups  # type: ignore[attr-defined,assignment]
 
 
 def _synthetic_matrix(s: int, e: int, binary: bool) -> ScoreMatrix:
@@ -233,12 +245,24 @@ def _run_child(s: int, e: int, binary: bool, before: bool, limit: float
     queue = ctx.Queue()
     proc = ctx.Process(target=_arena_case, args=((s, e, binary, before, queue),))
     proc.start()
-    try:
-        result: tuple[float, float, int, bool, float] = queue.get(timeout=limit)
-    except Exception:  # queue.Empty: past the limit (or the child died)
-        proc.kill()
-        proc.join()
-        return None
+    deadline = time.perf_counter() + limit
+    while True:  # a child that dies is reported at once, not after the whole limit
+        try:
+            result: tuple[float, float, int, bool, float] = queue.get(timeout=1.0)
+            break
+        except Exception:  # queue.Empty
+            if not proc.is_alive():  # it may have answered just before exiting
+                try:
+                    result = queue.get(timeout=2.0)
+                    break
+                except Exception:
+                    pass
+            if not proc.is_alive() or time.perf_counter() > deadline:
+                proc.kill()
+                proc.join()
+                if proc.exitcode not in (0, -9):
+                    print(f"  (child for {s} × {e} exited with code {proc.exitcode})")
+                return None
     proc.join()
     return result
 
