@@ -104,22 +104,29 @@ def _settings(df: pd.DataFrame, factor: str, hold: Sequence[str] | None
 def _matched_pairs(meta: pd.DataFrame, factor: str, held: tuple[str, ...]
                    ) -> tuple[list[tuple[tuple[object, ...], str, str, str, str]], list[str]]:
     """(held settings, level a, level b, system a, system b) of every matched pair."""
-    levels = meta[factor].astype(object).map(str)
-    keys = meta[list(held)].astype(str).agg("\x1f".join, axis=1) if held else \
-        pd.Series("", index=meta.index)
-    pairs, notes = [], []
+    systems = [str(s) for s in meta.index]
+    level_of = dict(zip(systems, meta[factor].astype(object).map(str), strict=True))
+    settings = list(zip(*(meta[c].astype(object) for c in held), strict=True)) if held else \
+        [()] * len(systems)
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, values in enumerate(settings):
+        groups.setdefault(tuple(map(str, values)), []).append(i)
     rank = {level: i for i, level in enumerate(_ordered_levels(meta[factor]))}
-    for members in meta.groupby(keys, sort=True).groups.values():
-        by_level = pd.Series(members, index=levels.loc[members].to_numpy())
-        repeated = by_level.index[by_level.index.duplicated()].unique()
-        if len(repeated):
-            notes.append(f"Systems {sorted(map(str, by_level[by_level.index.isin(repeated)]))} "
-                         f"share every held setting and the level {list(repeated)!r}: left out "
-                         "(hold the setting that tells them apart).")
-            by_level = by_level[~by_level.index.isin(repeated)]
-        held_values = tuple(meta.loc[members[0], list(held)]) if held else ()
-        for a, b in itertools.combinations(sorted(by_level.index, key=rank.__getitem__), 2):
-            pairs.append((held_values, a, b, str(by_level[a]), str(by_level[b])))
+    pairs, notes = [], []
+    for key in sorted(groups):
+        members = [systems[i] for i in groups[key]]
+        by_level: dict[str, list[str]] = {}
+        for sys in members:
+            by_level.setdefault(level_of[sys], []).append(sys)
+        repeated = sorted(lv for lv, names in by_level.items() if len(names) > 1)
+        if repeated:
+            names = sorted(n for lv in repeated for n in by_level[lv])
+            notes.append(f"Systems {names} share every held setting and the level {repeated!r}: "
+                         "left out (hold the setting that tells them apart).")
+        single = sorted((lv for lv, names in by_level.items() if len(names) == 1),
+                        key=rank.__getitem__)
+        for a, b in itertools.combinations(single, 2):
+            pairs.append((settings[groups[key][0]], a, b, by_level[a][0], by_level[b][0]))
     return pairs, notes
 
 
