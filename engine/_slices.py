@@ -40,7 +40,10 @@ class SliceTable:
     sorted order), difference (positive = system_a better), ci_low, ci_high,
     pvalue, pvalue_adj (adjusted across all slices together), significant,
     verdict. ``changes``: one row per pair whose verdict differs between slices:
-    system_a, system_b, a_better_in, b_better_in, not_different_in (slice lists).
+    system_a, system_b, a_better_in, b_better_in, not_different_in (slice lists),
+    reversal (significant in opposite directions in two slices; otherwise the pair is
+    significant in some slices and not shown to differ in others, which smaller
+    slices' lower power alone can produce).
     ``binned`` says a numeric column was cut into quantile bins (``edges``).
     """
 
@@ -170,7 +173,7 @@ def _significant(pairs: pd.DataFrame, opts: TestOptions) -> np.ndarray:
 
 def _changes(pairs: pd.DataFrame) -> pd.DataFrame:
     """Pairs with more than one verdict across slices, at least one of them significant."""
-    cols = ["system_a", "system_b", "a_better_in", "b_better_in", "not_different_in"]
+    cols = ["system_a", "system_b", "a_better_in", "b_better_in", "not_different_in", "reversal"]
     if pairs.empty:
         return pd.DataFrame(columns=cols)
     grouped = pairs.groupby(["system_a", "system_b"], sort=True)["verdict"]
@@ -179,9 +182,12 @@ def _changes(pairs: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for a, b in keys:
         part = pairs[(pairs["system_a"] == a) & (pairs["system_b"] == b)]
-        rows.append({"system_a": a, "system_b": b, **{
+        row = {"system_a": a, "system_b": b, **{
             col: sorted(part.loc[part["verdict"] == v, "slice"].tolist())
-            for col, v in zip(cols[2:], (_BETTER, _WORSE, _SAME), strict=True)}})
+            for col, v in zip(cols[2:5], (_BETTER, _WORSE, _SAME), strict=True)}}
+        # significant both ways: the slices disagree, not only the power of their tests
+        row["reversal"] = bool(row["a_better_in"]) and bool(row["b_better_in"])
+        rows.append(row)
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -222,7 +228,8 @@ def slice_table(
     SliceTable
         ``estimates`` (slice, system, rank, mean, ci_low, ci_high, n), ``pairs``
         (slice, system_a, system_b, difference, ci_low, ci_high, pvalue, pvalue_adj,
-        significant, verdict), ``changes`` (pairs whose verdict differs between slices).
+        significant, verdict), ``changes`` (pairs whose verdict differs between slices;
+        ``reversal`` when significant in opposite directions).
 
     Notes
     -----

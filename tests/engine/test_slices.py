@@ -63,6 +63,7 @@ def test_changes_are_pairs_with_different_verdicts(alpaca: pd.DataFrame) -> None
     for row in res.changes.itertuples():
         assert sorted(row.a_better_in + row.b_better_in + row.not_different_in) == list(res.slices)
         assert row.a_better_in or row.b_better_in
+        assert row.reversal == bool(row.a_better_in and row.b_better_in)
 
 
 def test_numeric_column_is_cut_into_quantile_bins(alpaca: pd.DataFrame) -> None:
@@ -106,6 +107,7 @@ def test_a_planted_change_is_found() -> None:
     row = res.changes[(res.changes["system_a"] == "A") & (res.changes["system_b"] == "B")]
     assert len(row) == 1
     assert row.iloc[0]["a_better_in"] == ["hard"] and row.iloc[0]["not_different_in"] == ["easy"]
+    assert not row.iloc[0]["reversal"]
 
 
 def _key(pairs: pd.DataFrame, rename: dict[str, str] | None = None) -> pd.DataFrame:
@@ -146,3 +148,12 @@ def test_relabelling_systems_relabels_the_table(seed: int) -> None:
     flip = {"system_a better": "system_b better", "system_b better": "system_a better"}
     expected["verdict"] = np.where(swap, expected["verdict"].replace(flip), expected["verdict"])
     pd.testing.assert_frame_equal(_key(moved.pairs), _key(expected), check_exact=False, rtol=1e-9)
+
+
+def test_a_planted_reversal_is_flagged() -> None:
+    df = _planted(2, n=200)
+    easy = (df["level"] == "easy") & (df["system"] == "A")
+    df.loc[easy, "value"] = 0.0  # A now fails every easy example: B better there
+    res = slice_table(df, column="level")
+    row = res.changes[(res.changes["system_a"] == "A") & (res.changes["system_b"] == "B")].iloc[0]
+    assert row["a_better_in"] == ["hard"] and row["b_better_in"] == ["easy"] and row["reversal"]
