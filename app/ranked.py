@@ -142,8 +142,11 @@ def _column_style(columns: Sequence[str]) -> str:
     narrow = [f".sb-ranked td:nth-child({i}),.sb-ranked th:nth-child({i})"
               for i, column in enumerate(columns, start=1) if column not in _NARROW_KEEP]
     if narrow and any(c in columns for c in ("mean", "CI")):
+        # on a phone the name and the interval may wrap; a number never breaks
+        wrap = ",".join(f".sb-ranked td:nth-child({i})" for i, c in enumerate(columns, start=1)
+                        if c in ("system", "CI"))
         rules.append(f"@media (max-width:{NARROW}px){{{','.join(narrow)}{{display:none}}"
-                     ".sb-ranked td{white-space:normal;overflow-wrap:anywhere}}")
+                     f"{wrap or '.sb-none'}{{white-space:normal;overflow-wrap:anywhere}}}}")
     for i, column in enumerate(columns, start=1):
         cells = f".sb-ranked td:nth-child({i})"
         if column in NUMERIC:
