@@ -112,4 +112,4 @@ def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str] | None = 
         y=alt.Y("system:N", sort=order, title=None,
                 axis=alt.Axis(labelLimit=220, labelOverlap=False)),
         color=color, tooltip=tooltip,
-    ).properties(width="container", height=max(160, 14 * len(order)))
+    ).properties(width="container", height=max(160, 16 * len(order)))  # a line per name

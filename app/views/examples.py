@@ -32,11 +32,11 @@ def _gap(value: float) -> str:
     """A gap between means: percentage points for 0/1 scores, else the metric's units."""
     if value != value:  # NaN: no such gap
         return MISSING
-    return f"{100 * value:.1f} points" if matrix.binary else f"{value:.3g}"
+    return f"{100 * value:.1f} pts" if matrix.binary else f"{value:.3g}"
 
 
 if report is not None:
-    cols = st.columns(6)
+    cols = [*st.columns(3), *st.columns(3)]  # two rows: labels and values are never cut off
     cols[0].metric("examples used", report.size, help=f"{report.n_dropped} left out (not scored "
                    "by every system)" if report.n_dropped else None)
     cols[1].metric("systems", len(report.systems))
