@@ -39,8 +39,6 @@ for i, row in enumerate(summary.to_dict("records")):
         st.caption(f"{row['systems']} systems · {row['examples']} examples")
         target = {"benchmark": row["benchmark"], "metric": row["metric"], "a": "", "b": "",
                   "fcol": "", "fval": (), "cols": (), "focus": (), "color": ""}
-        left, right = st.columns(2)
-        with left:
-            state.link("leaderboard", "Leaderboard", icon=":material/leaderboard:", **target)
-        with right:
-            state.link("examples", "Examples", icon=":material/quiz:", **target)
+        # one under the other: side by side, narrow cards cut the labels off
+        state.link("leaderboard", "Leaderboard", icon=":material/leaderboard:", **target)
+        state.link("examples", "Examples", icon=":material/quiz:", **target)
