@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ._additive import AdditiveFit, additive_fit
     from ._aggregate import aggregate_metric
     from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
+    from ._condition import ConditionResult, condition_and_compare
     from ._contract import (
         KEY_COLUMNS,
         REQUIRED_COLUMNS,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         validate_long,
     )
     from ._describe import BOX_COLUMNS, BoxStats, box_stats
+    from ._drilldown import ExampleDrilldown, example_drilldown
     from ._elo import Battles, SequentialRatings, battles_from_scores, sequential_elo, sequential_trueskill
     from ._friedman import Friedman, friedman, friedman_of
     from ._groups import Groups, TooManyCliquesError, find_groups
@@ -75,14 +77,35 @@ if TYPE_CHECKING:
     from ._parse_worker import parse_isolated
     from ._power import PowerResult, PowerScenario, power, simulate_power
     from ._rank_intervals import RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of
-    from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
+    from ._ranking import BradleyTerry, BTIntervals, bradley_terry, bt_bootstrap, elo_scale, win_rates
     from ._readers import metric_specs_of, read_results, read_results_bytes, split_metadata
+    from ._report import compare_report, leaderboard_report, report_format
     from ._runs import PairRunTest, RunsPairwise, pair_run_test, run_cube, runs_pairwise
+    from ._slices import SliceTable, restrict_to_slice, slice_labels, slice_table
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, ResultsStore, UploadReport, open_store
 
 #: module → the public names it defines
 _EXPORTS: dict[str, tuple[str, ...]] = {
+    "._report": (
+        "compare_report",
+        "leaderboard_report",
+        "report_format",
+    ),
+    "._drilldown": (
+        "ExampleDrilldown",
+        "example_drilldown",
+    ),
+    "._condition": (
+        "ConditionResult",
+        "condition_and_compare",
+    ),
+    "._slices": (
+        "SliceTable",
+        "restrict_to_slice",
+        "slice_labels",
+        "slice_table",
+    ),
     "._ab": (
         "ABResult", "compare_ab",
     ),
@@ -167,6 +190,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "._ranking": (
         "BradleyTerry", "bradley_terry", "elo_scale", "win_rates",
+        "BTIntervals",
+        "bt_bootstrap",
     ),
     "._readers": (
         "metric_specs_of", "read_results", "read_results_bytes", "split_metadata",
@@ -185,26 +210,129 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 _HOMES: dict[str, str] = {name: home for home, names in _EXPORTS.items() for name in names}
 
 __all__ = [
-    "ABResult", "ACROSS_VALUES", "ALTERNATIVES", "AdditiveFit", "Alternative", "BOOTSTRAP_COLUMNS",
-    "BOX_COLUMNS", "Battles", "BootstrapResult", "BoxStats", "BradleyTerry", "COMPARISONS",
-    "CORE_MECHANISMS", "CORRECTIONS", "CRITERIA", "Comparison", "ConflictError", "Correction",
-    "Criterion", "DataContractError", "Davidson", "EFFECT_THRESHOLDS", "Friedman", "Groups",
-    "HARNESS_FORMATS", "HMPResult", "HarnessImport", "HealthReport", "KEY_COLUMNS",
-    "LEADERBOARD_COLUMNS", "Leaderboard", "Limits", "MIN_PAIRED_OVERLAP", "Mechanisms", "MetaResult",
-    "MetricSpec", "MetricSpecs", "MetricsTable", "Overall", "PBeats", "PairRunTest", "PairwiseResult",
-    "PowerResult", "PowerScenario", "Problem", "RANK_INTERVAL_COLUMNS", "REQUIRED_COLUMNS",
-    "RankIntervals", "ResultsStore", "RunsPairwise", "ScoreMatrix", "SequentialRatings", "TESTS",
-    "Test", "TestOptions", "TooManyCliquesError", "UploadReport", "additive_fit", "adjust_pvalues",
-    "aggregate_metric", "battles_from_scores", "benchmark_health", "bootstrap_ranks", "box_stats",
-    "bradley_terry", "build_matrix", "compare_ab", "davidson", "detect_format", "elo_scale",
-    "find_groups", "fixed_effect", "friedman", "friedman_of", "harmonic_mean_p", "kendall_tau_matrix",
-    "leaderboard", "mechanisms", "metric_specs_of", "newcombe_paired_ci", "newcombe_unpaired_ci",
-    "open_store", "orient", "overall", "p_beats", "pair_run_test", "paired_binary_ci",
-    "paired_numeric_ci", "pairs_across", "pairs_across_metrics", "pairwise_tests", "parse_isolated",
-    "power", "rank_intervals", "rank_intervals_of", "read_harness", "read_results",
-    "read_results_bytes", "run_cube", "runs_pairwise", "sequential_elo", "sequential_trueskill",
-    "simulate_power", "spec_for", "split_metadata", "standardized_means", "validate_long", "welch_ci",
-    "wilson_ci", "win_rates",
+    "ABResult",
+    "ACROSS_VALUES",
+    "ALTERNATIVES",
+    "AdditiveFit",
+    "Alternative",
+    "BOOTSTRAP_COLUMNS",
+    "BOX_COLUMNS",
+    "BTIntervals",
+    "Battles",
+    "BootstrapResult",
+    "BoxStats",
+    "BradleyTerry",
+    "COMPARISONS",
+    "CORE_MECHANISMS",
+    "CORRECTIONS",
+    "CRITERIA",
+    "Comparison",
+    "ConditionResult",
+    "ConflictError",
+    "Correction",
+    "Criterion",
+    "DataContractError",
+    "Davidson",
+    "EFFECT_THRESHOLDS",
+    "ExampleDrilldown",
+    "Friedman",
+    "Groups",
+    "HARNESS_FORMATS",
+    "HMPResult",
+    "HarnessImport",
+    "HealthReport",
+    "KEY_COLUMNS",
+    "LEADERBOARD_COLUMNS",
+    "Leaderboard",
+    "Limits",
+    "MIN_PAIRED_OVERLAP",
+    "Mechanisms",
+    "MetaResult",
+    "MetricSpec",
+    "MetricSpecs",
+    "MetricsTable",
+    "Overall",
+    "PBeats",
+    "PairRunTest",
+    "PairwiseResult",
+    "PowerResult",
+    "PowerScenario",
+    "Problem",
+    "RANK_INTERVAL_COLUMNS",
+    "REQUIRED_COLUMNS",
+    "RankIntervals",
+    "ResultsStore",
+    "RunsPairwise",
+    "ScoreMatrix",
+    "SequentialRatings",
+    "SliceTable",
+    "TESTS",
+    "Test",
+    "TestOptions",
+    "TooManyCliquesError",
+    "UploadReport",
+    "additive_fit",
+    "adjust_pvalues",
+    "aggregate_metric",
+    "battles_from_scores",
+    "benchmark_health",
+    "bootstrap_ranks",
+    "box_stats",
+    "bradley_terry",
+    "bt_bootstrap",
+    "build_matrix",
+    "compare_ab",
+    "compare_report",
+    "condition_and_compare",
+    "davidson",
+    "detect_format",
+    "elo_scale",
+    "example_drilldown",
+    "find_groups",
+    "fixed_effect",
+    "friedman",
+    "friedman_of",
+    "harmonic_mean_p",
+    "kendall_tau_matrix",
+    "leaderboard",
+    "leaderboard_report",
+    "mechanisms",
+    "metric_specs_of",
+    "newcombe_paired_ci",
+    "newcombe_unpaired_ci",
+    "open_store",
+    "orient",
+    "overall",
+    "p_beats",
+    "pair_run_test",
+    "paired_binary_ci",
+    "paired_numeric_ci",
+    "pairs_across",
+    "pairs_across_metrics",
+    "pairwise_tests",
+    "parse_isolated",
+    "power",
+    "rank_intervals",
+    "rank_intervals_of",
+    "read_harness",
+    "read_results",
+    "read_results_bytes",
+    "report_format",
+    "restrict_to_slice",
+    "run_cube",
+    "runs_pairwise",
+    "sequential_elo",
+    "sequential_trueskill",
+    "simulate_power",
+    "slice_labels",
+    "slice_table",
+    "spec_for",
+    "split_metadata",
+    "standardized_means",
+    "validate_long",
+    "welch_ci",
+    "wilson_ci",
+    "win_rates",
 ]
 
 

@@ -398,7 +398,7 @@ def overall(
         if m.n_systems < 2:
             notes.append(f"{b}: only one system ({m.systems[0]}), nothing to compare there.")
             continue
-        board = leaderboard(m, two_sided)
+        board = leaderboard(m, two_sided, bt_resamples=0)  # rating intervals are not shown here
         cells.append(board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(benchmark=b))
         if alternative == "two-sided":
             result = board.pairwise
