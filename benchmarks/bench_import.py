@@ -1,10 +1,18 @@
 """Import throughput of engine.harness: a generated lm-eval output directory and an Inspect
-log set, each 20 systems × 10 tasks × 1,000 docs (issue #14: each ≤ 10 s).
+log set, each 20 systems × 10 tasks × 1,000 docs (issue #14: each ≤ 10 s into SQLite).
 
-Timed per format:
+Timed per format, each measurement in a fresh process (so one does not warm the other):
   read   = read_harness(dir): parse, map, validate → the long DataFrame;
   store  = ResultsStore.import_frame(frame) into a fresh SQLite store (sqlite:///tmp/…).
+Wall time and CPU time (of the process, all threads) are printed: on a shared machine
+wall time is CPU time stretched by the load, which is printed too.
+
+``--baseline REV`` also times the engine of git revision REV (exported with ``git archive``
+into a temporary folder) on the same files, alternating baseline and current runs,
+so that before/after figures come from the same run under the same load; ``--current REV``
+times a revision instead of the working tree.
 Generation is not timed. Run: .venv/bin/python benchmarks/bench_import.py [--docs 1000]
+[--repeat 3] [--baseline 9400e38]
 """
 
 from __future__ import annotations
@@ -13,16 +21,19 @@ import argparse
 import hashlib
 import io
 import json
+import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from engine.harness import read_harness
-from engine.store import open_store
-
+REPO = Path(__file__).resolve().parent.parent
 DATE = "2025-03-14T10-22-31.482913"
 
 
@@ -83,23 +94,57 @@ def make_inspect(root: Path, n_sys: int, n_tasks: int, n_docs: int, rng: np.rand
             (root / f"2025-03-14T10-{s:02d}-00_task-{t:02d}_{s}{t}.eval").write_bytes(buf.getvalue())
 
 
-def timed(label: str, root: Path, tmp: Path) -> tuple[float, float]:
-    t0 = time.perf_counter()
-    result = read_harness(root)
-    t_read = time.perf_counter() - t0
-    store = open_store(f"sqlite:///{tmp / (label + '.db')}")
-    metrics = {m: spec for (_, m), spec in result.specs.items()}
-    t0 = time.perf_counter()
-    report = store.import_frame(result.frame, filename=root.name, metrics=metrics)
-    t_store = time.perf_counter() - t0
-    store.close()
-    print(f"{label:8s} {len(result.frame):>9,d} rows  read+validate {t_read:6.2f} s "
-          f"({len(result.frame) / t_read:,.0f} rows/s)  store import {t_store:6.2f} s  "
-          f"total {t_read + t_store:6.2f} s  read {'≤' if t_read <= 10 else '>'} 10 s, "
-          f"read+store {'≤' if t_read + t_store <= 10 else '>'} 10 s")
-    print(f"         {result.report()}")
-    print(f"         {report.message}")
-    return t_read, t_store
+_MEASURE = """
+import json, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from engine.harness import read_harness
+from engine.store import open_store
+root, db = Path(sys.argv[2]), sys.argv[3]
+w0, c0 = time.perf_counter(), time.process_time()
+result = read_harness(root)
+w1, c1 = time.perf_counter(), time.process_time()
+store = open_store(f"sqlite:///{db}")
+metrics = {m: spec for (_, m), spec in result.specs.items()}
+w2, c2 = time.perf_counter(), time.process_time()
+report = store.import_frame(result.frame, filename=root.name, metrics=metrics)
+w3, c3 = time.perf_counter(), time.process_time()
+store.close()
+print(json.dumps({"rows": len(result.frame), "read": w1 - w0, "read_cpu": c1 - c0,
+                  "store": w3 - w2, "store_cpu": c3 - c2, "report": result.report(),
+                  "message": report.message}))
+"""
+
+
+def measure(engine_root: Path, data: Path, tmp: Path) -> dict[str, Any]:
+    """One read + store of ``data`` with the engine under ``engine_root``, in a new process."""
+    db = tmp / f"store-{time.monotonic_ns()}.db"
+    out = subprocess.run([sys.executable, "-c", _MEASURE, str(engine_root), str(data), str(db)],
+                         check=True, capture_output=True, text=True).stdout
+    for path in tmp.glob(db.name + "*"):
+        path.unlink()
+    figures: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return figures
+
+
+def export_engine(rev: str, into: Path) -> Path:
+    """The ``engine`` package of git revision ``rev`` under ``into`` (for a baseline)."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "engine"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def summary(label: str, runs: list[dict[str, Any]]) -> str:
+    def med(key: str) -> float:
+        return float(statistics.median(r[key] for r in runs))
+
+    total = med("read") + med("store")
+    return (f"  {label:9s} read+validate {med('read'):6.2f} s (cpu {med('read_cpu'):5.2f})  "
+            f"store import {med('store'):6.2f} s (cpu {med('store_cpu'):5.2f})  "
+            f"total {total:6.2f} s (cpu {med('read_cpu') + med('store_cpu'):5.2f})  "
+            f"{'≤' if total <= 10 else '>'} 10 s")
 
 
 def main() -> None:
@@ -107,18 +152,44 @@ def main() -> None:
     parser.add_argument("--systems", type=int, default=20)
     parser.add_argument("--tasks", type=int, default=10)
     parser.add_argument("--docs", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per variant (median shown)")
+    parser.add_argument("--baseline", metavar="REV", help="also time the engine of this git revision")
+    parser.add_argument("--current", metavar="REV", help="time this git revision instead of the "
+                        "working tree (other people's unfinished edits left out)")
+    parser.add_argument("--data", type=Path, help="keep the generated logs in this folder and reuse "
+                        "them on the next run (default: a temporary folder)")
     args = parser.parse_args()
     rng = np.random.default_rng(14)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
+        data = args.data or tmp
         t0 = time.perf_counter()
-        make_lm_eval(tmp / "lm_eval_out", args.systems, args.tasks, args.docs, rng)
-        make_inspect(tmp / "inspect_logs", args.systems, args.tasks, args.docs, rng)
-        size = sum(p.stat().st_size for p in tmp.rglob("*") if p.is_file()) / 2**20
-        print(f"generated {args.systems} systems × {args.tasks} tasks × {args.docs} docs per format "
-              f"({size:,.0f} MB on disk) in {time.perf_counter() - t0:.1f} s (not timed below)")
-        timed("lm-eval", tmp / "lm_eval_out", tmp)
-        timed("inspect", tmp / "inspect_logs", tmp)
+        if not (data / "lm_eval_out").exists():
+            make_lm_eval(data / "lm_eval_out", args.systems, args.tasks, args.docs, rng)
+        if not (data / "inspect_logs").exists():
+            make_inspect(data / "inspect_logs", args.systems, args.tasks, args.docs, rng)
+        size = sum(p.stat().st_size for p in data.rglob("*") if p.is_file()) / 2**20
+        print(f"{args.systems} systems × {args.tasks} tasks × {args.docs} docs per format "
+              f"({size:,.0f} MB on disk) ready in {time.perf_counter() - t0:.1f} s (not timed below)")
+        variants = {"current": export_engine(args.current, tmp / "current") if args.current
+                    else REPO}
+        if args.baseline:
+            variants = {"baseline": export_engine(args.baseline, tmp / "baseline"), **variants}
+        for label, folder in (("lm-eval", "lm_eval_out"), ("inspect", "inspect_logs")):
+            runs: dict[str, list[dict[str, Any]]] = {v: [] for v in variants}
+            loads = []
+            for _ in range(args.repeat):
+                for variant, root in variants.items():  # alternating: both see the same load
+                    loads.append(os.getloadavg()[0])
+                    runs[variant].append(measure(root, data / folder, tmp))
+            first = runs["current"][0]
+            print(f"{label}: {first['rows']:,d} rows; load average {min(loads):.1f}–{max(loads):.1f} "
+                  f"on {os.cpu_count()} cores; median of {args.repeat}")
+            for variant in variants:
+                rev = {"baseline": args.baseline, "current": args.current}[variant]
+                print(summary(variant + (f" {rev}" if rev else ""), runs[variant]))
+            print(f"            {first['report']}")
+            print(f"            {first['message']}")
 
 
 if __name__ == "__main__":
