@@ -111,9 +111,27 @@ def detect_format(source: Source, *, name: str | None = None) -> str:
     'lm-eval'
     """
     label, files = walk(source, name=name)
+    _check_depth(files)
     kind = _choose(label, _classified(files))
     return kind if kind != "table" else _table_format(files[0] if len(files) == 1 else
                                                       _classified(files)["table"][0])
+
+
+def _check_depth(files: list[LogFile]) -> None:
+    """Refuse JSON nested deeper than the limit before any parser sees it: Python's json
+    raises RecursionError and pyarrow's reader crashes the process on such input."""
+    from .._limits import Limits, limit_error, nesting_depth
+
+    limits = Limits()
+    for f in files:
+        if not f.name.lower().endswith((".json", ".jsonl", ".json.gz", ".jsonl.gz", ".eval")) \
+                and "." in f.name.rsplit("/", 1)[-1]:
+            continue
+        if f.name.lower().endswith(".eval"):
+            continue  # a zip: its members are checked as they are read
+        if nesting_depth(f.read(), stop_above=limits.max_depth) > limits.max_depth:
+            raise limit_error(f.label, "max_depth", limits, "a JSON record nests brackets "
+                              f"more than {limits.max_depth} levels deep")
 
 
 def _table_format(f: LogFile) -> str:
@@ -195,6 +213,7 @@ def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - t
     """
     fmt = _check_format(format)
     label, files = walk(source, name=name)
+    _check_depth(files)
     groups = _classified(files)
     if fmt is None:
         kind = _choose(label, groups)

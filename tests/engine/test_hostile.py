@@ -307,3 +307,14 @@ def test_parse_isolated_survives_a_parser_crash() -> None:
 def test_parse_isolated_time_limit() -> None:
     with pytest.raises(DataContractError, match="parsing took longer than 0.01 s"):
         parse_isolated(_rows(4), "r.csv", limits=Limits(parse_timeout=0.01))
+
+
+def test_harness_detection_refuses_deep_json_before_parsing() -> None:
+    """A .jsonl upload goes through harness detection first; it must not reach a JSON parser
+    (Python's json raised RecursionError on 20,000 levels, pyarrow's reader segfaulted)."""
+    from engine import detect_format, read_harness
+
+    deep = b'{"doc_id": 0, "x": ' + b"[" * 20_000 + b"]" * 20_000 + b"}\n"
+    for read in (detect_format, read_harness):
+        with pytest.raises(DataContractError, match="nests brackets more than 64 levels"):
+            read(("samples_deep.jsonl", deep))
