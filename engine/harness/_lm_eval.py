@@ -198,20 +198,25 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
         return None
     if table.num_rows == 0 or table.column("filter").null_count or table.column("doc_id").null_count:
         return None
+    # texts stay in Arrow and are dictionary-encoded there: Python strings are made once
+    # per distinct value (filters, metric names, doc ids), then gathered by integer codes
     metrics = table.column("metrics").combine_chunks()
-    flat = pc.list_flatten(metrics).to_numpy(zero_copy_only=False)
+    listed_names = pc.dictionary_encode(pc.list_flatten(metrics))
+    name_codes = listed_names.indices.to_numpy(zero_copy_only=False)
+    name_index = {str(n): i for i, n in enumerate(listed_names.dictionary.to_pylist())}
     parents = pc.list_parent_indices(metrics).to_numpy()
-    # strings built once per distinct value, then gathered by integer codes (no per-row str())
     doc_codes, doc_uniques = pd.factorize(table.column("doc_id").to_numpy())
     doc_text = np.array([str(d) for d in doc_uniques], dtype=object)
-    filt_codes, filt_uniques = pd.factorize(table.column("filter").to_numpy(zero_copy_only=False))
+    filters = pc.dictionary_encode(table.column("filter").combine_chunks())
+    filt_codes = filters.indices.to_numpy(zero_copy_only=False).astype(np.intp)
+    filt_uniques = [str(f) for f in filters.dictionary.to_pylist()]
     hashes = table.column("doc_hash").to_numpy(zero_copy_only=False)
     # one frame for every metric (sorted by name, each in line order), built at the end
     takes, metric_labels, values_kept = [], [], []
     for name in sorted(names):
         labels = np.array([name if f == "none" else f"{name},{f}" for f in filt_uniques], dtype=object)
         listed = np.zeros(table.num_rows, dtype=bool)
-        listed[parents[flat == name]] = True
+        listed[parents[name_codes == name_index.get(name, -1)]] = True
         values = table.column(name).to_numpy(zero_copy_only=False).astype(np.float64)
         isnull = np.isnan(values)  # JSON null: a NaN token would have failed the parse
         if (listed & isnull).any():
@@ -223,12 +228,17 @@ def _fast_rows(data: bytes, task: str, skips: Skips) -> pd.DataFrame | None:
         metric_labels.append(labels[filt_codes[take]])
         values_kept.append(values[take])
     take = np.concatenate(takes)
-    rows = pd.DataFrame({"example_id": pd.Series(doc_text[doc_codes[take]], dtype=object),
-                         "metric": pd.Series(np.concatenate(metric_labels), dtype=object),
-                         "value": np.concatenate(values_kept)})
     kept_hashes = hashes[take]
+    texts = [doc_text[doc_codes[take]], np.concatenate(metric_labels)]
+    names_out = ["example_id", "metric"]
     if not pd.isna(kept_hashes).all():
-        rows["doc_hash"] = pd.Series(kept_hashes, dtype=object)
+        texts.append(kept_hashes)
+        names_out.append("doc_hash")
+    block = np.empty((len(take), len(texts)), dtype=object)  # one object block, no inference
+    for j, column in enumerate(texts):
+        block[:, j] = column
+    rows = pd.DataFrame(block, columns=names_out, dtype=object)
+    rows.insert(2, "value", np.concatenate(values_kept))
     return rows
 
 
