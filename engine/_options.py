@@ -138,6 +138,17 @@ class TestOptions:
                 if getattr(self, f.name) != getattr(default, f.name)}
 
 
+def compared_pairs(n: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays (a, b) of the pairs ``compare`` tests among ``n`` systems in order:
+    all pairs a < b, the first against each other, or each against the next."""
+    if compare == "first":
+        return np.zeros(n - 1, dtype=int), np.arange(1, n)
+    if compare == "successive":
+        return np.arange(n - 1), np.arange(1, n)
+    ia, ja = np.triu_indices(n, k=1)
+    return ia, ja
+
+
 def resolve(options: TestOptions | None, overrides: dict[str, Any]) -> TestOptions:
     """``options`` (default: all defaults) with keyword ``overrides`` applied.
 

@@ -21,7 +21,7 @@ from . import _overlap as ov
 from ._contract import MetricSpec
 from ._matrix import ScoreMatrix, orient
 from ._multitest import adjust_pvalues
-from ._options import EFFECT_THRESHOLDS, TestOptions, resolve
+from ._options import EFFECT_THRESHOLDS, TestOptions, compared_pairs, resolve
 from ._overlap import MIN_PAIRED_OVERLAP
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
@@ -163,15 +163,6 @@ def _choose(matrix: ScoreMatrix, test: str, rows: np.ndarray, why: str) -> _Plan
         raise ValueError(f"test: {test!r} needs binary (0/1) scores; this metric has other "
                          "values (use 'paired-t' or 't')")
     return _Plan(rows, test, test, f"{test} chosen by the user ({why})")
-
-
-def _pairs(n: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
-    if compare == "first":
-        return np.zeros(n - 1, dtype=int), np.arange(1, n)
-    if compare == "successive":
-        return np.arange(n - 1), np.arange(1, n)
-    ia, ja = np.triu_indices(n, k=1)
-    return ia, ja
 
 
 def _wilcoxon(diffs: np.ndarray, alternative: str) -> tuple[np.ndarray, np.ndarray]:
@@ -494,7 +485,7 @@ def pairwise_tests(
         matrix = matrix.subset(list(order))
     if matrix.n_systems < 2:
         raise ValueError(f"matrix: at least 2 systems are needed to compare; got {matrix.n_systems}")
-    ia, ja = _pairs(matrix.n_systems, opts.compare)
+    ia, ja = compared_pairs(matrix.n_systems, opts.compare)
     shared = (ov.overlap_counts(matrix.values)[ia, ja] if matrix.pairing != "full"
               else np.full(len(ia), matrix.n_examples))
     rows, why = _pairing(matrix, shared, opts.paired)

@@ -25,7 +25,7 @@ from scipy import stats
 from ._contract import MetricSpec
 from ._matrix import _pick
 from ._multitest import adjust_pvalues
-from ._options import TestOptions
+from ._options import TestOptions, compared_pairs
 
 __all__ = ["PairRunTest", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance", "mixedlm_fit",
            "pair_run_test", "run_anova", "run_cube", "runs_pairwise", "satterthwaite_t"]
@@ -231,15 +231,6 @@ class RunsPairwise:
     notes: tuple[str, ...] = field(default=())
 
 
-def _pairs(n: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
-    if compare == "first":
-        return np.zeros(n - 1, dtype=int), np.arange(1, n)
-    if compare == "successive":
-        return np.arange(n - 1), np.arange(1, n)
-    ia, ja = np.triu_indices(n, k=1)
-    return ia, ja
-
-
 def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str | None = None,
                   spec: MetricSpec | None = None, options: TestOptions | None = None) -> RunsPairwise:
     """Run-aware paired tests of all pairs of systems of one benchmark and metric.
@@ -301,7 +292,7 @@ def _all_pairs(cube: RunCube, opts: TestOptions) -> pd.DataFrame:
     means = np.nanmean(cube.values, axis=1)  # per-example means over runs, systems × n
     x = means * cube.sign
     n = x.shape[1]
-    ia, ja = _pairs(len(cube.systems), opts.compare)
+    ia, ja = compared_pairs(len(cube.systems), opts.compare)
     centred = x - x.mean(axis=1, keepdims=True)
     gram = centred @ centred.T
     own = np.diag(gram)

@@ -368,7 +368,9 @@ def _found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
         if parsed.skipped is not None and not parsed.skipped.empty:
             st.dataframe(parsed.skipped, hide_index=True, width="stretch")
     with st.expander("Preview (first 50 rows)"):
-        st.dataframe(frame.head(50), hide_index=True, width="stretch")
+        preview = frame.head(50).copy()
+        preview.attrs = {}  # the reader's metric specs are not JSON: Streamlit warned on each preview
+        st.dataframe(preview, hide_index=True, width="stretch")
 
 
 def _conflicts(frame: pd.DataFrame) -> pd.DataFrame:
