@@ -168,9 +168,9 @@ def exact_factorize(column: pd.Series) -> tuple[np.ndarray, pd.Series] | None:
     return np.asarray(codes, dtype=np.intp), pd.Series(uniques, dtype=dtype)
 
 
-def _stripped_text(column: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _stripped_text(column: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``column`` as stripped text (object array, None where missing), whether each row is
-    empty, and codes that are equal exactly when the texts are.
+    empty, codes that are equal exactly when the texts are, and the text of each code.
 
     The conversion runs once per distinct value when :func:`exact_factorize` can group
     the values; otherwise once per row.
@@ -185,24 +185,29 @@ def _stripped_text(column: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarra
     # code -1 (missing) indexes the appended last slot
     words = np.empty(len(text) + 1, dtype=object)
     words[:-1] = text.astype(object).to_numpy()
-    text_codes, _ = pd.factorize(text)
+    text_codes, distinct = pd.factorize(text)
     same = np.append(np.asarray(text_codes, dtype=np.int64), -1)
-    return words[codes], np.append(blank, True)[codes], same[codes]
+    return (words[codes], np.append(blank, True)[codes], same[codes],
+            np.asarray(distinct.astype(object), dtype=object))
+
+
+#: Per key column: row codes (int64) and the text of each code (object array).
+KeyCodes = dict[str, tuple[np.ndarray, np.ndarray]]
 
 
 def _clean_keys(df: pd.DataFrame, source: str
-                ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], list[Problem]]:
+                ) -> tuple[dict[str, np.ndarray], KeyCodes, list[Problem]]:
     """Key columns as stripped text and as codes (computed once), and a problem per column
     with blanks."""
     cleaned, codes, problems = {}, {}, []
     for col in (*KEY_COLUMNS, *(["run"] if "run" in df.columns else [])):
-        text, empty, same = _stripped_text(df[col])
+        text, empty, same, distinct = _stripped_text(df[col])
         if empty.any():
             problems.append(
                 Problem(source, rule="empty value in a key column", column=col,
                         rows=_row_numbers(empty), fix=f"give every row a {col}")
             )
-        cleaned[col], codes[col] = text, same
+        cleaned[col], codes[col] = text, (same, distinct)
     return cleaned, codes, problems
 
 
@@ -265,10 +270,9 @@ def _combined_codes(codes: list[np.ndarray]) -> np.ndarray:
     return key
 
 
-def _check_duplicates(df: pd.DataFrame, codes: dict[str, np.ndarray],
-                      source: str) -> list[Problem]:
+def _check_duplicates(df: pd.DataFrame, codes: KeyCodes, source: str) -> list[Problem]:
     keys = [*KEY_COLUMNS, *(["run"] if "run" in df.columns else [])]
-    dup = pd.Series(_combined_codes([codes[k] for k in keys])).duplicated(keep=False).to_numpy()
+    dup = pd.Series(_combined_codes([codes[k][0] for k in keys])).duplicated(keep=False).to_numpy()
     if not dup.any():
         return []
     first = df.loc[dup, keys].iloc[0]
@@ -278,10 +282,9 @@ def _check_duplicates(df: pd.DataFrame, codes: dict[str, np.ndarray],
     return [Problem(source, rule=f"duplicate key ({example})", rows=_row_numbers(dup), fix=fix)]
 
 
-def _check_single_system(df: pd.DataFrame, codes: dict[str, np.ndarray],
-                         source: str) -> list[Problem]:
-    systems = pd.Series(codes["system"]).groupby(
-        _combined_codes([codes["benchmark"], codes["metric"]]))
+def _check_single_system(df: pd.DataFrame, codes: KeyCodes, source: str) -> list[Problem]:
+    systems = pd.Series(codes["system"][0]).groupby(
+        _combined_codes([codes["benchmark"][0], codes["metric"][0]]))
     if (systems.max() > systems.min()).any():
         return []  # at least one benchmark/metric can be compared; lone ones stay browsable
     counts = df.groupby(["benchmark", "metric"], observed=True)["system"].nunique()
@@ -323,6 +326,16 @@ def validate_long(
     DataContractError
         With every problem found, each naming the column or rows, the rule and the fix.
     """
+    return validate_long_codes(df, source=source, require_comparison=require_comparison)[0]
+
+
+def validate_long_codes(df: pd.DataFrame, *, source: str = "<data>",
+                        require_comparison: bool = True) -> tuple[pd.DataFrame, KeyCodes]:
+    """:func:`validate_long`, and the codes of its key columns (for the results store).
+
+    ``codes[col] = (row_codes, texts)``: ``texts[row_codes]`` is the column as returned,
+    each distinct text once, so callers group or hash it without factorizing it again.
+    """
     if len(df.columns) == 0 or len(df) == 0:
         rule = "the table is empty" if len(df.columns) == 0 else "the table has a header but no rows"
         raise DataContractError([Problem(source, rule=rule,
@@ -342,11 +355,11 @@ def validate_long(
     out["value"] = values
     if "run" in out.columns:
         out["run"] = pd.to_numeric(out["run"]).astype("int64")
-        run_codes, _ = pd.factorize(out["run"].to_numpy())
-        codes["run"] = np.asarray(run_codes, dtype=np.int64)
+        run_codes, runs = pd.factorize(out["run"].to_numpy())
+        codes["run"] = (np.asarray(run_codes, dtype=np.int64), np.asarray(runs))
     problems = _check_duplicates(out, codes, source)
     if require_comparison and not problems:
         problems = _check_single_system(out, codes, source)
     if problems:
         raise DataContractError(problems)
-    return out
+    return out, {col: codes[col] for col in KEY_COLUMNS}

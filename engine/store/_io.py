@@ -17,7 +17,8 @@ from sqlalchemy import Connection, insert, select
 
 from . import _schema as S
 
-__all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "read_results"]
+__all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "insert_rows",
+           "read_results"]
 
 #: Integer key columns of ``results`` and the text column each one interns.
 ID_COLUMNS = {"benchmark": "benchmark_id", "metric": "metric_id", "system": "system_id",
@@ -151,6 +152,27 @@ def insert_results(conn: Connection, frame: dict[str, np.ndarray], n: int,
                                              for r in zip(*columns, strict=True)])
         if after_chunk is not None:
             after_chunk(stop)
+
+
+def insert_rows(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert rows given as dicts with the same keys (metadata rows of an upload).
+
+    SQLite goes through the raw cursor's ``executemany``: SQLAlchemy's per-row parameter
+    processing costs more than the insert itself for tens of thousands of rows.
+    """
+    if not rows:
+        return
+    if conn.dialect.name != "sqlite":
+        conn.execute(insert(table), rows)
+        return
+    names = list(rows[0])
+    cur = conn.connection.cursor()
+    try:
+        cur.executemany(f"INSERT INTO {table.name} ({', '.join(names)}) "
+                        f"VALUES ({', '.join('?' * len(names))})",
+                        [tuple(r[k] for k in names) for r in rows])
+    finally:
+        cur.close()
 
 
 def read_results(conn: Connection, where: Sequence[tuple[str, int]]) -> pd.DataFrame:

@@ -40,9 +40,16 @@ from typing import IO, Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, case, func, insert, select
+from sqlalchemy import Connection, Engine, case, func, select
 
-from .._contract import DataContractError, MetricSpec, MetricSpecs, Problem, validate_long
+from .._contract import (
+    DataContractError,
+    KeyCodes,
+    MetricSpec,
+    MetricSpecs,
+    Problem,
+    validate_long_codes,
+)
 from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
 from . import _history as sh
 from . import _io as sio
@@ -355,13 +362,16 @@ class ResultsStore:
         specs: dict[str | tuple[str, str], MetricSpec] = {}
         specs.update(metric_specs_of(df))
         specs.update(metrics or {})
+        key_codes: KeyCodes = {}  # the validation's codes: each key column factorized once
         if not validated:
-            df = validate_long(df, source=filename, require_comparison=False)
+            df, key_codes = validate_long_codes(df, source=filename, require_comparison=False)
             sw.check_declared_binary(df, filename, specs)
         if digest is None:
-            digest = sw.frame_hash(df)
-        data, sys_meta, ex_meta = split_metadata(df)
-        factorized = {col: pd.factorize(data[col], sort=False) for col in sio.ID_COLUMNS}
+            digest = sw.frame_hash(df, known=key_codes)
+        data, sys_meta, ex_meta = split_metadata(df)  # same rows in the same order as df
+        factorized: dict[str, tuple[np.ndarray, Any]] = {
+            col: key_codes[col] if col in key_codes else pd.factorize(data[col], sort=False)
+            for col in sio.ID_COLUMNS}
         run = (data["run"].to_numpy(np.int64) if "run" in data.columns
                else np.zeros(len(data), dtype=np.int64))
         if len(run) and run.max() > _MAX_RUN:
@@ -395,9 +405,7 @@ class ResultsStore:
             sio.insert_results(conn, cols, len(data), self.after_chunk)
             for table, frame, key in ((S.system_meta, sys_meta, "system"),
                                       (S.example_meta, ex_meta, "example_id")):
-                rows = sw.meta_rows(frame, ("benchmark", key), upload_id)
-                if rows:
-                    conn.execute(insert(table), rows)
+                sio.insert_rows(conn, table, sw.meta_rows(frame, ("benchmark", key), upload_id))
             sw.upsert_metrics(conn, data, specs, upload_id)
             if conn.dialect.name == "postgresql" and len(data) >= 50_000:
                 conn.exec_driver_sql("ANALYZE results")

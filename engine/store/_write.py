@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import numpy as np
@@ -44,28 +45,38 @@ class ConflictError(DataContractError):
         self.collisions = collisions
 
 
-def _as_text(column: pd.Series) -> pd.Series:
+def _as_text(column: pd.Series, coded: tuple[np.ndarray, np.ndarray] | None = None) -> pd.Series:
     """``column.astype(str)`` for hashing: a categorical of the distinct texts when the
-    values group exactly (pandas hashes a categorical as its values), else row by row."""
+    values group exactly (pandas hashes a categorical as its values), else row by row.
+    ``coded`` = (row codes, distinct texts) of a text column, when already known."""
+    if coded is not None:
+        known_codes, texts = coded
+        return pd.Series(pd.Categorical.from_codes(known_codes,
+                                                   categories=pd.Index(texts, dtype=object)),
+                         index=column.index)
     grouped = exact_factorize(column)
     if grouped is None:
         return column.astype(str)
     codes, uniques = grouped
-    text_codes, texts = pd.factorize(uniques.astype(str))  # "1" may come from 1 and "1"
+    text_codes, distinct = pd.factorize(uniques.astype(str))  # "1" may come from 1 and "1"
     row_codes = np.append(np.asarray(text_codes), -1)[codes]  # -1: missing stays missing
-    return pd.Series(pd.Categorical.from_codes(row_codes, categories=texts), index=column.index)
+    return pd.Series(pd.Categorical.from_codes(row_codes, categories=distinct),
+                     index=column.index)
 
 
-def frame_hash(df: pd.DataFrame) -> str:
+def frame_hash(df: pd.DataFrame, *,
+               known: Mapping[str, tuple[np.ndarray, np.ndarray]] | None = None) -> str:
     """SHA-256 of a table's content that does not depend on row or column order.
 
     The hash of ``df[sorted columns].astype(str)``, row by row (pandas'
     ``hash_pandas_object``), summed and xor-ed over rows; each column's text and hash are
-    computed once per distinct value.
+    computed once per distinct value. ``known`` maps text columns to their (row codes,
+    distinct texts), as :func:`engine._contract.validate_long_codes` returns them.
     """
     cols = sorted(map(str, df.columns))
     if len(set(cols)) == len(cols) and all(isinstance(c, str) for c in df.columns):
-        text = pd.DataFrame({c: _as_text(df[c]) for c in cols}, index=df.index)
+        text = pd.DataFrame({c: _as_text(df[c], (known or {}).get(c)) for c in cols},
+                            index=df.index)
     else:  # duplicate or non-text column names: the plain conversion
         text = df[cols].astype(str)
     rows = pd.util.hash_pandas_object(text, index=False).to_numpy(np.uint64)
