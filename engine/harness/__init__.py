@@ -30,7 +30,7 @@ from ._lm_eval import read_lm_eval
 from ._openai_evals import read_openai_evals
 from ._promptfoo import read_promptfoo
 from ._report import SKIP_COLUMNS, HarnessImport, Skips
-from ._walk import LogFile, Source, walk
+from ._walk import LogFile, Source, certainly_shallow, walk
 
 __all__ = ["HARNESS_FORMATS", "SKIP_COLUMNS", "HarnessImport", "detect_format", "read_harness"]
 
@@ -129,7 +129,10 @@ def _check_depth(files: list[LogFile]) -> None:
             continue
         if f.name.lower().endswith(".eval"):
             continue  # a zip: its members are checked as they are read
-        if nesting_depth(f.read(), stop_above=limits.max_depth) > limits.max_depth:
+        data = f.read()
+        if certainly_shallow(data, limits.max_depth):  # the common case, ~10x faster
+            continue
+        if nesting_depth(data, stop_above=limits.max_depth) > limits.max_depth:
             raise limit_error(f.label, "max_depth", limits, "a JSON record nests brackets "
                               f"more than {limits.max_depth} levels deep")
 

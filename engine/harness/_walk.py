@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+import numpy as np
+
 from .._contract import DataContractError, Problem
 from .._formats import MAX_BYTES, _decompress
 
-__all__ = ["LogFile", "Source", "is_inspect_zip", "open_zip", "read_zip_members", "walk"]
+__all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
+           "read_zip_members", "walk"]
 
 #: What :func:`engine.harness.read_harness` accepts as ``source``.
 Source = str | Path | bytes | tuple[str, bytes] | IO[bytes]
@@ -55,6 +58,35 @@ class LogFile:
 
     def problem(self, rule: str, fix: str, **where: object) -> DataContractError:
         return DataContractError([Problem(self.label, rule=rule, fix=fix, **where)])  # type: ignore[arg-type]
+
+
+_NOT_SPECIAL = bytes(b for b in range(256) if b not in b'[]{}"\n')
+_STEP = np.zeros(256, np.int8)
+_STEP[list(b"[{")] = 1
+_STEP[list(b"]}")] = -1
+
+
+def certainly_shallow(data: bytes, limit: int) -> bool:
+    """True when the bracket depth of ``data`` is at most ``limit``, told fast; False when
+    it is deeper *or* the fast way cannot tell (then :func:`engine._limits.nesting_depth`
+    decides).
+
+    The depth is :func:`~engine._limits.nesting_depth`'s (brackets inside strings do not
+    count, a newline ends a string), computed on the bracket, quote and newline bytes
+    alone (``bytes.translate`` drops the rest in C) when the text is plain: no quote right
+    after a backslash (so none is escaped), an even number of quotes on every line (no
+    string crosses a newline) and no closing bracket before its opener (no reflection at
+    zero). Valid JSON Lines without escaped quotes always are.
+    """
+    if b'\\"' in data:
+        return False
+    special = np.frombuffer(data.translate(None, _NOT_SPECIAL), np.uint8)
+    # after an odd number of quotes: inside a string (the parity survives uint8 wrap-around)
+    odd = (np.cumsum(special == 0x22, dtype=np.uint8) & 1).view(bool)
+    if odd[special == 0x0A].any():
+        return False
+    walk = np.cumsum(np.where(odd, 0, _STEP[special]), dtype=np.int64)
+    return len(walk) == 0 or (int(walk.min()) >= 0 and int(walk.max()) <= limit)
 
 
 def is_inspect_zip(names: list[str]) -> bool:
