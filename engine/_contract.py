@@ -141,6 +141,12 @@ def exact_factorize(column: pd.Series) -> tuple[np.ndarray, pd.Series] | None:
     by bit pattern (``-0.0`` is not ``0.0`` as text), also as objects of one such type;
     None for anything else, e.g. an object column mixing ``1``, ``1.0`` and ``True``,
     which pandas counts as equal.
+
+    >>> codes, uniques = exact_factorize(pd.Series([0.0, -0.0, 0.0]))
+    >>> codes.tolist(), uniques.astype(str).tolist()
+    ([0, 1, 0], ['0.0', '-0.0'])
+    >>> exact_factorize(pd.Series([1, 1.0, True], dtype=object)) is None
+    True
     """
     dtype = column.dtype
     if isinstance(dtype, pd.StringDtype):
@@ -335,6 +341,13 @@ def validate_long_codes(df: pd.DataFrame, *, source: str = "<data>",
 
     ``codes[col] = (row_codes, texts)``: ``texts[row_codes]`` is the column as returned,
     each distinct text once, so callers group or hash it without factorizing it again.
+
+    >>> df = pd.DataFrame({"benchmark": "b", "system": [" s", "t"], "example_id": [1, 1],
+    ...                    "metric": "acc", "value": [1, 0]})
+    >>> out, codes = validate_long_codes(df)
+    >>> row_codes, texts = codes["system"]
+    >>> texts[row_codes].tolist()
+    ['s', 't']
     """
     if len(df.columns) == 0 or len(df) == 0:
         rule = "the table is empty" if len(df.columns) == 0 else "the table has a header but no rows"

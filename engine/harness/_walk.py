@@ -77,6 +77,9 @@ def certainly_shallow(data: bytes, limit: int) -> bool:
     after a backslash (so none is escaped), an even number of quotes on every line (no
     string crosses a newline) and no closing bracket before its opener (no reflection at
     zero). Valid JSON Lines without escaped quotes always are.
+
+    >>> certainly_shallow(b'{"a": [1, "]]"]}', 2), certainly_shallow(b'[[[1]]]', 2)
+    (True, False)
     """
     if b'\\"' in data:
         return False
