@@ -1,6 +1,6 @@
 """Readers: every public data file loads; aliases, wide files, gzip, buffers, metadata.
 
-Reference values: systems/examples per eval-arena file from ../shared/data/README.md;
+Reference values: systems/examples per eval-arena file from data/README.md (same table as the source data);
 WMT row counts = ``zcat FILE | tail -n +2 | grep -vc None`` (rows with a score) and
 systems = distinct first fields; AlpacaEval: 48,290 lines, 60 models
 (``zcat … | wc -l``); bt-eval: 110,676 data lines (``zcat … | tail -n +2 | wc -l``).
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from engine._contract import DataContractError, MetricSpec
 from engine._readers import benchmark_from_name, read_results, split_metadata
 
-EVAL_ARENA = {  # file: (benchmark, systems, examples)  -- shared/data/README.md
+EVAL_ARENA = {  # file: (benchmark, systems, examples)  -- data/README.md
     "humaneval.jsonl.gz": ("humaneval", 49, 164),
     "humaneval_hf.jsonl.gz": ("humaneval", 29, 164),
     "humaneval+.jsonl.gz": ("humaneval+", 49, 164),

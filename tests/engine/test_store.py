@@ -1,7 +1,7 @@
 """Results store semantics, on SQLite and on PostgreSQL (``store_url`` runs both).
 
 Reference values are built in the tests (small frames whose stored content is known
-by construction) or come from ../shared/data/README.md (humaneval + humaneval_hf =
+by construction) or come from data/README.md (humaneval + humaneval_hf =
 one 78-system benchmark of 164 examples).
 """
 
@@ -298,7 +298,7 @@ def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
     assert store.ensure_demo_data(ROOT / "data") == []  # only on first start, not after deletions
 
 
-# SHA-256 of the eval-arena files as published in the project's shared data folder
+# SHA-256 of the eval-arena files as published by Eval-Arena (data/README.md)
 # (sha256sum shared/data/eval-arena/*.gz on 2026-11-23): the demo is an unchanged copy.
 EVAL_ARENA_SHA256 = {
     "cruxeval_input.jsonl.gz": "22fe20748545a690db5404256ed73ed6114b6e14e7e8a5ec386a24f3aa62e90d",
