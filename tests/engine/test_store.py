@@ -299,7 +299,7 @@ def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
 
 
 # SHA-256 of the eval-arena files as published by Eval-Arena (data/README.md)
-# (sha256sum shared/data/eval-arena/*.gz on 2026-11-23): the demo is an unchanged copy.
+# (sha256sum of the files as downloaded from Eval-Arena, 2026-11-23): the demo is an unchanged copy.
 EVAL_ARENA_SHA256 = {
     "cruxeval_input.jsonl.gz": "22fe20748545a690db5404256ed73ed6114b6e14e7e8a5ec386a24f3aa62e90d",
     "cruxeval_output.jsonl.gz": "5c18b0f394ca4120fc27281bcb636e85b7af57c867c740906f9621095ea83f6b",
