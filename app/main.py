@@ -22,9 +22,9 @@ st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
 PAGES = {
     "overall": st.Page("views/overall.py", title="Overall", icon=":material/trophy:",
-                       url_path="overall"),
+                       url_path="home", default=True),
     "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",
-                        url_path="home", default=True),
+                        url_path="overview"),
     "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
                            icon=":material/leaderboard:", url_path="leaderboard"),
     "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
@@ -44,15 +44,16 @@ PAGES = {
                        url_path="methods"),
 }
 
-#: The default page is served at ``/``; ``/overview`` (the name people type) opens it too.
-ALIASES = {"overview": st.Page("views/overview.py", title="Overview", url_path="overview",
-                               visibility="hidden")}
+#: The landing page (the team's overall leaderboard) is served at ``/``; ``/overall``, the
+#: address its links had before it became the landing page, opens it too.
+ALIASES = {"overall": st.Page("views/overall.py", title="Overall", url_path="overall",
+                              visibility="hidden")}
 LOG = logging.getLogger("sigboard")
 
 navigation = st.navigation([*PAGES.values(), *ALIASES.values()], position="hidden")
 state.register_pages(PAGES)
-state.set_page(next((name for name, page in {**PAGES, **ALIASES}.items() if page is navigation),
-                    ""))
+state.set_page(next((name for name, page in [*PAGES.items(), *ALIASES.items()]
+                     if page is navigation), ""))
 
 # st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
 # renderer while the page still runs, so the leaderboard's ranked table (also st.html) is

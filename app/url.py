@@ -146,6 +146,9 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
     "examples": _TESTED,
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
+    "overall": (*_OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
+    "mechanisms": _TESTED,
+    "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
 }
 
 

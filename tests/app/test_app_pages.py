@@ -58,8 +58,17 @@ def test_every_all_pairs_panel_renders(db: Path, panel: str) -> None:
     assert params(at).get("panel", "pvalues") == panel
 
 
-def test_overview_lists_benchmarks_with_sizes_and_links(db: Path) -> None:
+def test_the_landing_page_is_the_overall_leaderboard(db: Path) -> None:
+    # issue #15: "Overall", the new landing page, with the per-benchmark overview one click away
     at = app()
+    no_exception(at)
+    assert [t.value for t in at.title] == ["Overall"]
+    links = {p.proto.label: p.proto.page for p in at.sidebar.get("page_link")}
+    assert links["Overview"] == "overview"  # the link opens /overview
+
+
+def test_overview_lists_benchmarks_with_sizes_and_links(db: Path) -> None:
+    at = app("views/overview.py")
     no_exception(at)
     overview = table(at)
     assert {"humaneval"} <= set(overview["benchmark"])

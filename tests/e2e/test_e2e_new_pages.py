@@ -159,8 +159,12 @@ def test_overall_renders_offline_and_a_shared_link_reopens_the_choice(
     assert _overall_headers(page2)[5:] == ["mbpp", "humaneval"]
     query = parse_qs(urlparse(page2.url).query)
     assert query["bench"] == ["mbpp", "humaneval"] and query["bw"] == ["humaneval:3"]
+    from playwright.sync_api import expect
+
+    _idle(page2)  # the popover's fields are filled by the script run that may still be going
     page2.get_by_role("button", name="Weights").click()
-    assert page2.get_by_role("spinbutton", name="humaneval", exact=True).input_value() == "3.00"
+    expect(page2.get_by_role("spinbutton", name="humaneval", exact=True)).to_have_value(
+        "3.00", timeout=WAIT)
     fresh.close()
     assert offline.blocked == [] and offline2.blocked == []
 
