@@ -30,6 +30,8 @@ DOCS = ROOT / "docs"
 #: file name → (URL path and query, viewport height, text of a tab to open first or "");
 #: an optional fourth item is the viewport width (default 1400)
 VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
+    "overall.png": ("", 1400, ""),
+    "overall-phone.png": ("", 1600, "", 390),
     "overview.png": ("overview", 1000, ""),
     "leaderboard.png": ("leaderboard?benchmark=humaneval", 1000, ""),
     "leaderboard-page.png": ("leaderboard?benchmark=humaneval", 2000, ""),
@@ -42,6 +44,9 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "distributions.png": ("distributions?benchmark=CRUXEval-input&dist=ranks",
                           2000, "Bootstrap ranks"),
     "examples.png": ("examples?benchmark=mbpp", 2000, ""),
+    "mechanisms.png": ("mechanisms?benchmark=humaneval", 2000, ""),
+    "compare.png": ("compare?benchmark=humaneval", 2000, ""),
+    "plan.png": ("plan?benchmark=humaneval", 1400, ""),
     "upload.png": ("upload", 1200, ""),
     "methods.png": ("methods", 1400, ""),
 }
