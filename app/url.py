@@ -51,6 +51,8 @@ _DEFAULT = TestOptions()
 PLAN_SIZE = (0, 100_000)
 POWER_CHOICES = (0.8, 0.9, 0.95)
 SIM_CHOICES = (200, 500, 1000, 2000)
+#: Quantile bins a numeric per-example column is cut into on the Slices page (engine default 4).
+SLICE_BINS = (2, 3, 4, 5, 6, 8, 10)
 _OPTION_PARAMS = ("test", "alternative", "compare", "correction", "alpha", "criterion",
                   "paired", "seed")
 
@@ -102,6 +104,9 @@ class View:
     pr: int = 0  # Plan: runs per example to plan for (0: as observed)
     ppower: float = 0.8  # Plan: power the planner aims at
     nsim: int = 500  # Plan: Monte Carlo replications of the power simulation
+    scol: str = ""  # Slices: per-example column the benchmark is split by (with sval: the slice)
+    sval: str = ""  # Leaderboard, Pairwise: only the examples of this slice of scol ("": all)
+    sbins: int = 4  # quantile bins of a numeric scol (slice names such as "q1 [2, 1032]")
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -138,17 +143,21 @@ class View:
 
 _ALWAYS = ("benchmark", "metric")
 _TESTED = ("benchmark", "metric", *_OPTION_PARAMS)
+#: A slice of the benchmark: column, slice name, and the bins that name a numeric column's slices.
+_SLICE = ("scol", "sval", "sbins")
 #: The URL parameters each page reads (links to a page carry only these).
 PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "overview": (), "methods": (), "upload": (),
-    "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus"),
-    "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus"),
+    "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
+                    *_SLICE),
+    "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
     "examples": _TESTED,
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
     "overall": (*_OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
     "mechanisms": _TESTED,
     "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
+    "slices": (*_TESTED, "scol", "sbins"),
 }
 
 
@@ -309,7 +318,15 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
                              format_value(default.ppower), problems)),
         nsim=int(_choice(raw, "nsim", [str(n) for n in SIM_CHOICES], str(default.nsim),
                          problems)),
+        scol=_text(raw, "scol", problems),
+        sval=_text(raw, "sval", problems),
+        sbins=int(_choice(raw, "sbins", [str(n) for n in SLICE_BINS], str(default.sbins),
+                          problems)),
     )
+    if view.sval and not view.scol:
+        problems.append(f"URL parameter `sval`={_quoted(view.sval)} needs `scol`, the column it "
+                        "is a slice of; showing all examples.")
+        view = replace(view, sval="")
     return _valid_options(view, problems), problems
 
 
@@ -345,6 +362,50 @@ def check_choices(view: View, name: str, allowed: Sequence[str]) -> tuple[View, 
     cleared: dict[str, Any] = {name: ""}
     return replace(view, **cleared), [f"URL parameter `{name}`={_quoted(current)} is unknown; "
                                       "ignored."]
+
+
+def check_slice(view: View, slices: Mapping[str, Sequence[str]]) -> tuple[View, list[str]]:
+    """Validate ``scol``/``sval`` against the benchmark's per-example columns and their slices.
+
+    Parameters
+    ----------
+    view : View
+        The parsed view (:func:`parse_view` already dropped a ``sval`` without ``scol``).
+    slices : mapping
+        Each per-example column that splits the benchmark → its slice names, as
+        :func:`engine.slice_labels` writes them (quantile bins for a numeric column).
+
+    Returns
+    -------
+    view, problems
+        The view with an unknown column or slice dropped (all examples are shown then), and
+        one message per dropped value naming what exists.
+
+    Examples
+    --------
+    >>> view, problems = check_slice(View(benchmark="b", scol="lang", sval="go"),
+    ...                              {"lang": ["python", "rust"]})
+    >>> view.sval, len(problems)
+    ('', 1)
+    """
+    if not view.scol:
+        return view, []
+    if view.scol not in slices:
+        if slices:
+            known = f"its per-example columns are {', '.join(map(_quoted, slices))}"
+        else:
+            known = "it has no per-example columns (such as a category, a language or a difficulty)"
+        return replace(view, scol="", sval=""), [
+            f"URL parameter `scol`={_quoted(view.scol)} is not a per-example column of "
+            f"{plain(view.benchmark)}: {known}. Showing all examples."]
+    if view.sval and view.sval not in slices[view.scol]:
+        names = list(slices[view.scol])
+        shown = ", ".join(map(_quoted, names[:12])) + (", …" if len(names) > 12 else "")
+        return replace(view, sval=""), [
+            f"URL parameter `sval`={_quoted(view.sval)} is not a slice of "
+            f"{_quoted(view.scol)}; its slices are {shown}. "
+            "Showing all examples."]
+    return view, []
 
 
 # ------------------------------------------------------- Overall, Mechanisms and Compare pages

@@ -13,18 +13,20 @@ import streamlit as st
 from app import cache, state, widgets
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import rank_chart, significance_graph
+from app.components.slices_scope import restrict, scope_note
 from app.downloads import file_name, safe_csv
 from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
 from engine._report import leaderboard_report
 
 token, catalog, view = widgets.page_context()
+view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
 
 widgets.title("Leaderboard", view)
 pickers, summary, controls = st.container(), st.container(), st.container()
 options = view.test_options()
-matrix = cache.matrix(token, view.benchmark, view.metric)
 try:
+    matrix = cache.matrix(token, view.benchmark, view.metric)
     widgets.system_limit(matrix.n_systems)
     board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
@@ -42,6 +44,7 @@ selection = ranked_table(board, view, shown, columns, percent=percent)
 
 with pickers:
     widgets.benchmark_metric(view, catalog)
+    scope_note(view, token, matrix.n_examples)
 with summary:
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""

@@ -7,18 +7,21 @@ import streamlit as st
 from app import cache, state, widgets
 from app.components.all_pairs import all_pairs
 from app.components.pair_drilldown import pair_drilldown
+from app.components.slices_scope import restrict, scope_note
 from app.ranked import plain
 from app.url import check_pair
 
 token, catalog, view = widgets.page_context()
+view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
 
 widgets.title("Pairwise", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 options = view.test_options()
-matrix = cache.matrix(token, view.benchmark, view.metric)
-widgets.system_limit(matrix.n_systems)
 try:
+    matrix = cache.matrix(token, view.benchmark, view.metric)
+    scope_note(view, token, matrix.n_examples)
+    widgets.system_limit(matrix.n_systems)
     board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
