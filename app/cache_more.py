@@ -25,15 +25,14 @@ from engine import (
     PowerResult,
     RankIntervals,
     TestOptions,
-    aggregate_metric,
-    build_matrix,
     compare_ab,
     mechanisms,
-    overall,
-    pairwise_tests,
     power,
     rank_intervals_of,
 )
+from engine._overall import BenchmarkPart, overall_from_parts
+from engine._overall import benchmark_part as engine_benchmark_part
+from engine._overall_parts import choose_overall
 
 _ENTRIES = 32
 #: Battle orders of the app's mechanisms view: the engine's defaults (100 and 20) take tens
@@ -57,14 +56,13 @@ def metric_specs(token: str) -> dict[tuple[str, str], MetricSpec]:
             for b, m in zip(cat["benchmark"].astype(str), cat["metric"].astype(str), strict=True)}
 
 
-@st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
-def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
-                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
-    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each)."""
-    return overall(long_table(token), benchmarks=list(benchmarks),
-                   metrics=None if metrics is None else list(metrics),
-                   specs=metric_specs(token), options=options,
-                   benchmark_weights=dict(weights) if weights else None)
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None
+                   ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """The benchmarks combined and each one's metrics (raises ValueError on a bad choice)."""
+    chosen, per = choose_overall(long_table(token), list(benchmarks),
+                                 None if metrics is None else list(metrics))
+    return tuple(chosen), {b: tuple(per[b]) for b in chosen}
 
 
 def two_sided(options: TestOptions) -> TestOptions:
@@ -72,22 +70,37 @@ def two_sided(options: TestOptions) -> TestOptions:
     return options.with_(compare="all", alternative="two-sided")
 
 
-@st.cache_resource(show_spinner="Testing each benchmark…", max_entries=_ENTRIES)
+@st.cache_resource(show_spinner="Testing each benchmark…", max_entries=64)
+def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
+                   options: TestOptions) -> BenchmarkPart:
+    """One benchmark's share of the overall leaderboard: its matrix (the aggregate of
+    several metrics), leaderboard and all-pairs two-sided tests. It does not depend on the
+    benchmark weights, so a weight change reuses it."""
+    specs = metric_specs(token)
+    return engine_benchmark_part(long_table(token), benchmark, metrics=list(metrics),
+                                 specs={k: v for k, v in specs.items() if k[0] == benchmark},
+                                 options=two_sided(options))
+
+
+@st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
+def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
+                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
+    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each), combined
+    from the cached per-benchmark parts: a weight change only reruns the weighted steps."""
+    chosen, per = overall_choice(token, benchmarks, metrics)
+    parts = [benchmark_part(token, b, per[b], two_sided(options)) for b in chosen]
+    return overall_from_parts(parts, options=options,
+                              benchmark_weights=dict(weights) if weights else None)
+
+
 def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
                     options: TestOptions) -> PairwiseResult:
-    """All-pairs tests of one benchmark on its one metric or on the aggregate of several
-    (the same matrix :func:`engine.overall` tests)."""
-    if len(metrics) == 1:
-        return pairwise_tests(cache.matrix(token, benchmark, metrics[0]), options)
-    frame = long_table(token)
-    taken = set(cache.catalog(token).query("benchmark == @benchmark")["metric"].astype(str))
-    name = next(n for n in ("aggregate", *(f"aggregate_{i}" for i in range(1, 100)))
-                if n not in taken)  # as engine.overall names it
-    rows = aggregate_metric(frame, benchmark=benchmark, metrics=list(metrics),
-                            specs=metric_specs(token), name=name)
-    matrix = build_matrix(rows, benchmark=benchmark, metric=name,
-                          spec=MetricSpec(higher_is_better=True, binary=False))
-    return pairwise_tests(matrix, options)
+    """All-pairs two-sided tests of one benchmark on its one metric or on the aggregate of
+    several (the ones :func:`overall_result` combined; ValueError with a single system)."""
+    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options)).pairwise
+    if pairwise is None:
+        raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
+    return pairwise
 
 
 @st.cache_resource(show_spinner="Ranking by every mechanism (Elo and TrueSkill replay the "

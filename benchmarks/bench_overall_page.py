@@ -22,6 +22,12 @@ with the bundled demo data (7 benchmarks, 190 systems) and a one-line page
 4. **A/B compare**: cold and warm loads of ``/compare?benchmark=humaneval``.
 
 Requests leaving 127.0.0.1 are counted (must be 0).
+
+``--baseline REV`` also serves a committed revision of the app (``git archive`` into a
+temporary folder, its own store) and measures its Overall page in the same run,
+alternating with the current one, so before/after figures share the machine's load.
+``--only overall`` skips the Mechanisms and A/B compare pages. ``--all`` adds weight
+changes on the landing page itself (all benchmarks).
 """
 
 from __future__ import annotations
@@ -29,16 +35,18 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_app import ARGS, CHROMIUM, Outside, _serve  # noqa: E402
+from bench_app import ARGS, CHROMIUM, Outside, _free_port, _serve  # noqa: E402
 
 from engine.store import open_store  # noqa: E402
 
@@ -48,6 +56,39 @@ def _store(path: Path) -> None:
     store = open_store(f"sqlite:///{path}")
     store.ensure_demo_data(ROOT / "data")
     store.close()
+
+
+def _baseline(rev: str, folder: Path) -> Path:
+    """``rev``'s app, engine, data and settings in ``folder``, with its own demo store."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", rev, "app", "engine", "data", ".streamlit"],
+                             cwd=ROOT, check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    db = folder / "sigboard.db"
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path; "
+            "from engine.store import open_store; s = open_store('sqlite:///' + sys.argv[2]); "
+            "s.ensure_demo_data(Path(sys.argv[1]) / 'data'); s.close()")
+    subprocess.run([sys.executable, "-c", code, str(folder), str(db)], cwd=folder, check=True)
+    return db
+
+
+def _serve_in(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """``streamlit run app/main.py`` from ``folder`` (its settings, its code)."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(folder / "app" / "main.py"),
+         "--server.address", "127.0.0.1", "--server.port", str(port),
+         "--server.headless", "true"],
+        cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{folder}: the app did not start")
 
 TABLE_READY = """([label, text]) => {
   const table = document.querySelector(`[data-testid=stMain] table[aria-label=${label}]`);
@@ -102,6 +143,10 @@ def _summary(label: str, times: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--baseline", metavar="REV", help="also measure this committed revision")
+    parser.add_argument("--only", choices=["overall"], help="measure the Overall page only")
+    parser.add_argument("--all", action="store_true",
+                        help="also change a weight on the landing page (all benchmarks)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -116,10 +161,20 @@ def main() -> None:
                "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
         env.pop("SIGBOARD_DB_URL", None)
         servers = [_serve("app/main.py", env), _serve(str(minimal), env)]
+        apps = {"current": servers[0][1]}
+        if args.baseline:
+            base_db = _baseline(args.baseline, Path(tmp) / "baseline")
+            servers.append(_serve_in(Path(tmp) / "baseline", {**env,
+                                                               "SIGBOARD_DB_PATH": str(base_db)}))
+            apps[f"baseline {args.baseline}"] = servers[-1][1]
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                _measure(browser, servers[0][1], servers[1][1], args.trials)
+                outside = Outside()
+                _measure_overall(browser, apps, servers[1][1], args.trials, outside, args.all)
+                if args.only is None:
+                    _measure(browser, servers[0][1], args.trials, outside)
+                print(f"requests leaving 127.0.0.1: {len(outside.urls)}")
                 browser.close()
         finally:
             for proc, _ in servers:
@@ -127,38 +182,62 @@ def main() -> None:
                 proc.wait(timeout=10)
 
 
-def _measure(browser, app: str, minimal: str, trials: int) -> None:  # noqa: ANN001
-    outside = Outside()
+def _weights(browser, apps: dict[str, str], trials: int, outside: Outside,  # noqa: ANN001
+             query: str, field: str, other: int, title: str) -> None:
+    """Weight changes of ``field`` (the other chosen benchmarks weigh 1 each) on each app."""
+    pages = {}
+    for name, app in apps.items():
+        _, context, page = _open(browser, f"{app}/overall?{query}", TABLE_READY,
+                                 ["overall", ""], outside)
+        pages[name] = (context, page)
+    fresh: dict[str, list[float]] = {n: [] for n in apps}
+    back: dict[str, list[float]] = {n: [] for n in apps}
+    total = 1 + other
+    for i in range(trials):
+        weight = 2.0 + i  # w for the field, 1 for each other: shares w / (w + other)
+        for name, (_, page) in pages.items():
+            fresh[name].append(_set_weight(page, field, weight,
+                                           f"{field} {weight / (weight + other):.0%}"))
+            back[name].append(_set_weight(page, field, 2.0, f"{field} {2 / (2 + other):.0%}"))
+    for name, (context, _) in pages.items():
+        context.close()
+        print(_summary(f"[{name}] Overall ({total} benchmarks){title}, weight changed to a new "
+                       "value → table", fresh[name]))
+        print(_summary(f"[{name}] Overall ({total} benchmarks){title}, weight changed back "
+                       "(cached) → table", back[name]))
+
+
+def _measure_overall(browser, apps: dict[str, str], minimal: str, trials: int,  # noqa: ANN001
+                     outside: Outside, everything: bool) -> None:
     ready_min = "() => [...document.querySelectorAll('p')].some(p => p.innerText === 'ready')"
-    overall_url = f"{app}/overall"
-    first, context, _ = _open(browser, overall_url, TABLE_READY, ["overall", ""], outside)
-    context.close()
-    print(f"Overall, server cold (engine computes, caches fill): {first:.2f} s")
-    cold, mini = [], []
+    for name, app in apps.items():
+        first, context, _ = _open(browser, f"{app}/overall", TABLE_READY, ["overall", ""],
+                                  outside)
+        context.close()
+        print(f"[{name}] Overall, server cold (engine computes, caches fill): {first:.2f} s")
+    cold: dict[str, list[float]] = {n: [] for n in apps}
+    mini = []
     for _ in range(trials):
         t, context, _ = _open(browser, minimal, ready_min, [], outside)
         mini.append(t)
         context.close()
-        t, context, _ = _open(browser, overall_url, TABLE_READY, ["overall", ""], outside)
-        cold.append(t)
-        context.close()
+        for name, app in apps.items():
+            t, context, _ = _open(browser, f"{app}/overall", TABLE_READY, ["overall", ""],
+                                  outside)
+            cold[name].append(t)
+            context.close()
     print(_summary("minimal page, cold load", mini))
-    print(_summary("Overall, cold load (fresh browser, warm server)", cold))
-    print(f"  ratio of medians: {statistics.median(cold) / statistics.median(mini):.2f} "
-          "(target ≤ 1.5)")
+    for name in apps:
+        print(_summary(f"[{name}] Overall, cold load (fresh browser, warm server)", cold[name]))
+        print(f"  ratio of medians: {statistics.median(cold[name]) / statistics.median(mini):.2f}"
+              " (target ≤ 1.5)")
+    _weights(browser, apps, trials, outside, "bench=humaneval&bench=mbpp", "humaneval", 1, "")
+    if everything:
+        _weights(browser, apps, trials, outside, "", "humaneval", 6, ", the landing page")
 
-    _, context, page = _open(browser, f"{app}/overall?bench=humaneval&bench=mbpp", TABLE_READY,
-                             ["overall", ""], outside)
-    fresh, back = [], []
-    for i in range(trials):
-        weight = 2.0 + i  # humaneval w, mbpp 1: shares w/(w+1)
-        fresh.append(_set_weight(page, "humaneval", weight,
-                                 f"humaneval {weight / (weight + 1):.0%}"))
-        back.append(_set_weight(page, "humaneval", 2.0, "humaneval 67%"))
-    context.close()
-    print(_summary("Overall (2 benchmarks), weight changed to a new value → table", fresh))
-    print(_summary("Overall (2 benchmarks), weight changed back (cached) → table", back))
 
+def _measure(browser, app: str, trials: int, outside: Outside) -> None:  # noqa: ANN001
+    """The Mechanisms and A/B compare pages."""
     board = f"{app}/leaderboard?benchmark=humaneval&metric=pass1"
     _, context, page = _open(browser, board, TABLE_READY, ["leaderboard", ""], outside)
     clicks = []
@@ -187,7 +266,6 @@ def _measure(browser, app: str, minimal: str, trials: int) -> None:  # noqa: ANN
         warm.append(t)
         context.close()
     print(_summary("A/B compare humaneval, cached (fresh browser)", warm))
-    print(f"requests leaving 127.0.0.1: {len(outside.urls)}")
 
 
 if __name__ == "__main__":

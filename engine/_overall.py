@@ -18,17 +18,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._aggregate import Weights, aggregate_metric, metric_weights, spec_of
-from ._contract import REQUIRED_COLUMNS, MetricSpec
+from ._aggregate import Weights, metric_weights
+from ._contract import MetricSpec
 from ._groups import Groups, find_groups
 from ._hmp import hmp_rows
-from ._leaderboard import leaderboard
-from ._matrix import ScoreMatrix, build_matrix
-from ._meta import corrected_effect, fixed_effect, standardized_means
+from ._meta import StandardizedMeans, corrected_effect, fixed_effect, standardized_means
 from ._options import EFFECT_THRESHOLDS, TestOptions
+from ._overall_parts import (
+    CELL_COLUMNS,
+    TEST_COLUMNS,
+    BenchmarkPart,
+    benchmark_part,
+    choose_overall,
+    result_cells,
+)
 from ._pairwise import PairwiseResult, pairwise_tests
 
-__all__ = ["ACROSS", "PAIRS_ACROSS_COLUMNS", "Overall", "overall", "pairs_across"]
+__all__ = ["ACROSS", "PAIRS_ACROSS_COLUMNS", "BenchmarkPart", "Overall", "benchmark_part",
+           "overall", "overall_from_parts", "pairs_across"]
 
 ACROSS = ("metrics", "benchmarks")
 PAIRS_ACROSS_COLUMNS = ("system_a", "system_b", "p_hmp", "p_hmp_adj", "effect", "effect_ci_low",
@@ -156,16 +163,6 @@ def _combine(cells: pd.DataFrame, pairs: Sequence[tuple[str, str]], units: Seque
     })
 
 
-def _result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
-    t = result.table
-    return pd.DataFrame({"unit": unit, "system_a": t["system_a"].astype(str).to_numpy(),
-                         "system_b": t["system_b"].astype(str).to_numpy(),
-                         "pvalue": t["pvalue"].to_numpy(float),
-                         "effect_size": t["effect_size"].to_numpy(float),
-                         "effect_name": t["effect_name"].to_numpy(object),
-                         "n": t["n"].to_numpy(float)})
-
-
 def _validate_across(results: Sequence[PairwiseResult], across: str) -> list[str]:
     if across not in ACROSS:
         raise ValueError(f"across: must be one of {', '.join(ACROSS)}; got {across!r}")
@@ -227,7 +224,7 @@ def pairs_across(results: Sequence[PairwiseResult], *, across: str = "metrics",
     """
     units = _validate_across(results, across)
     w = metric_weights(units, weights)
-    cells = pd.concat([_result_cells(r, u) for r, u in zip(results, units, strict=True)],
+    cells = pd.concat([result_cells(r, u) for r, u in zip(results, units, strict=True)],
                       ignore_index=True)
     first: dict[str, int] = {}
     for s in pd.unique(pd.concat([cells["system_a"], cells["system_b"]], ignore_index=True)):
@@ -243,64 +240,6 @@ def pairs_across(results: Sequence[PairwiseResult], *, across: str = "metrics",
 
 
 # ------------------------------------------------------------------------ the overall procedure
-
-def _choose(df: pd.DataFrame, benchmarks: Sequence[str] | None, metrics: Sequence[str] | None
-            ) -> tuple[list[str], dict[str, list[str]]]:
-    missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
-    if missing:
-        raise ValueError(f"df: must be a long table with columns {list(REQUIRED_COLUMNS)}; "
-                         f"missing {missing}")
-    present = [str(b) for b in pd.unique(df["benchmark"])]
-    chosen = present if benchmarks is None else list(benchmarks)
-    unknown = [b for b in chosen if b not in present]
-    if unknown or not chosen or len(set(chosen)) != len(chosen):
-        raise ValueError(f"benchmarks: need distinct benchmarks of the table {present!r}; "
-                         f"got {chosen!r}")
-    per: dict[str, list[str]] = {}
-    for b in chosen:
-        on_b = [str(m) for m in pd.unique(df.loc[df["benchmark"] == b, "metric"])]
-        per[b] = on_b if metrics is None else [m for m in metrics if m in on_b]
-        if not per[b]:
-            raise ValueError(f"metrics: none of {list(metrics or [])!r} is measured on "
-                             f"benchmark {b!r} (it has {on_b!r})")
-    return chosen, per
-
-
-def _benchmark_matrix(df: pd.DataFrame, benchmark: str, metrics: list[str],
-                      weights: Mapping[str, float] | None,
-                      specs: Mapping[tuple[str, str], MetricSpec]) -> ScoreMatrix:
-    """The benchmark's one metric, or the §6.1 aggregate of its several metrics."""
-    if len(metrics) == 1:
-        return build_matrix(df, benchmark=benchmark, metric=metrics[0],
-                            spec=spec_of(df, benchmark, metrics[0], specs))
-    taken = set(df.loc[df["benchmark"] == benchmark, "metric"])
-    name = next(n for n in ("aggregate", *(f"aggregate_{i}" for i in range(1, 100)))
-                if n not in taken)
-    mine = {m: weights.get(m, 0.0) for m in metrics} if weights is not None else None
-    rows = aggregate_metric(df, benchmark=benchmark, metrics=metrics, weights=mine,
-                            specs=specs, name=name)
-    return build_matrix(rows, benchmark=benchmark, metric=name,
-                        spec=MetricSpec(higher_is_better=True, binary=False))
-
-
-def _summaries(matrices: Sequence[ScoreMatrix], systems: Sequence[str]
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Oriented means, SDs and counts, systems × benchmarks (NaN where a system is missing)."""
-    shape = (len(systems), len(matrices))
-    means, sds, counts = np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape)
-    where = {s: i for i, s in enumerate(systems)}
-    for j, m in enumerate(matrices):
-        x = m.oriented(paired=False)
-        has = ~np.isnan(x)
-        n = has.sum(axis=1)
-        mean = np.where(has, x, 0.0).sum(axis=1) / np.maximum(n, 1)
-        spread = (np.where(has, x - mean[:, None], 0.0) ** 2).sum(axis=1)
-        rows = [where[s] for s in m.systems]
-        means[rows, j] = mean
-        sds[rows, j] = np.where(n > 1, np.sqrt(spread / np.maximum(n - 1, 1)), np.nan)
-        counts[rows, j] = n
-    return means, sds, counts
-
 
 def overall(
     df: pd.DataFrame,
@@ -373,62 +312,128 @@ def overall(
     ['top', 'mid', 'low']
     """
     options = options if options is not None else TestOptions()
-    specs = specs or {}
-    chosen, per = _choose(df, benchmarks, metrics)
+    chosen, per = choose_overall(df, benchmarks, metrics)
     if weights is not None and not isinstance(weights, Mapping):
         if metrics is None:
             raise ValueError("weights: a list of weights needs the metrics it belongs to; "
                              "pass metrics=[...] or a mapping metric → weight")
         weights = dict(zip(metrics, metric_weights(list(metrics), weights), strict=True))
-    bw = metric_weights(chosen, benchmark_weights)
-    matrices = [_benchmark_matrix(df, b, per[b], weights, specs) for b in chosen]
-    systems = list(dict.fromkeys(s for m in matrices for s in m.systems))
+    metric_weights(chosen, benchmark_weights)  # checked before the work
+    parts = [benchmark_part(df, b, metrics=per[b], weights=weights, specs=specs, options=options)
+             for b in chosen]
+    return overall_from_parts(parts, options=options, benchmark_weights=benchmark_weights)
+
+
+def _check_parts(parts: Sequence[BenchmarkPart], options: TestOptions) -> list[str]:
+    if not parts:
+        raise ValueError("parts: need at least one BenchmarkPart; got none")
+    chosen = [p.benchmark for p in parts]
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"parts: each benchmark may appear once; got {chosen!r}")
+    two_sided = options.with_(compare="all", alternative="two-sided")
+    stale = [p.benchmark for p in parts if p.options != two_sided]
+    if stale:
+        raise ValueError(f"parts: {stale!r} were tested with other options than {options!r}; "
+                         "compute them with benchmark_part(..., options=options)")
+    return chosen
+
+
+def _scores(parts: Sequence[BenchmarkPart], bw: np.ndarray, alpha: float
+            ) -> tuple[list[str], StandardizedMeans]:
+    """Systems in data order and their §6.3 standardised scores (weights ``bw``)."""
+    systems = list(dict.fromkeys(s for p in parts for s in p.matrix.systems))
     if len(systems) < 2:
         raise ValueError(f"df: at least 2 systems are needed to rank; got {systems!r}")
-    means, sds, counts = _summaries(matrices, systems)
-    scores = standardized_means(means, sds, counts, weights=bw, alpha=options.alpha)
+    shape = (len(systems), len(parts))
+    means, sds, counts = np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape)
+    where = {s: i for i, s in enumerate(systems)}
+    for j, p in enumerate(parts):
+        rows = [where[s] for s in p.matrix.systems]
+        means[rows, j], sds[rows, j], counts[rows, j] = p.mean, p.sd, p.count
+    return systems, standardized_means(means, sds, counts, weights=bw, alpha=alpha)
+
+
+def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions | None = None,
+                       benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
+                       ) -> Overall:
+    """The overall leaderboard from benchmark parts computed once (:func:`benchmark_part`).
+
+    Parameters
+    ----------
+    parts : sequence of BenchmarkPart
+        One per benchmark, in the order to show, all computed with ``options``.
+    options : TestOptions, optional
+        As in :func:`overall`.
+    benchmark_weights : mapping benchmark → weight, or sequence aligned with ``parts``
+        As in :func:`overall`.
+
+    Returns
+    -------
+    Overall
+        Identical to :func:`overall` on the same data and choices.
+
+    Notes
+    -----
+    Only the weighted steps run here: scores, order, the HMP and fixed-effect
+    combination, groups. With ``compare`` first/successive the right-tailed
+    tests of the ordered set depend on the order, so they are run here too.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> long = pd.DataFrame([(b, s, f"e{i}", "m", float(rng.normal(k, 1)))
+    ...                      for b in ("b1", "b2") for k, s in enumerate(["x", "y", "z"])
+    ...                      for i in range(30)],
+    ...                     columns=["benchmark", "system", "example_id", "metric", "value"])
+    >>> parts = [benchmark_part(long, b, metrics=["m"]) for b in ("b1", "b2")]
+    >>> list(overall_from_parts(parts, benchmark_weights=[3, 1]).table["system"])
+    ['z', 'y', 'x']
+    """
+    options = options if options is not None else TestOptions()
+    chosen = _check_parts(parts, options)
+    bw = metric_weights(chosen, benchmark_weights)
+    systems, scores = _scores(parts, bw, options.alpha)
     order = sorted(range(len(systems)), key=lambda i: (-np.nan_to_num(scores.score[i], nan=-np.inf),
                                                       systems[i]))
     ordered = [systems[i] for i in order]
     rank_of = {s: i for i, s in enumerate(ordered)}
     alternative = "two-sided" if options.compare == "all" else "greater"
-    two_sided = options.with_(compare="all", alternative="two-sided")
     cells, tests, notes = [], [], []
-    for b, m in zip(chosen, matrices, strict=True):
-        if m.n_systems < 2:
-            notes.append(f"{b}: only one system ({m.systems[0]}), nothing to compare there.")
+    for part in parts:
+        if part.note is not None:
+            notes.append(part.note)
             continue
-        board = leaderboard(m, two_sided, bt_resamples=0)  # rating intervals are not shown here
-        cells.append(board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(benchmark=b))
+        cells.append(part.cells)
         if alternative == "two-sided":
-            result = board.pairwise
+            tests.append(part.tests)
         else:  # the ordered set, right-tailed: each benchmark's systems in the overall order
-            present = sorted(m.systems, key=rank_of.__getitem__)
-            result = pairwise_tests(m.subset(present), two_sided.with_(alternative="greater"))
-        tests.append(_result_cells(result, b))
+            present = sorted(part.matrix.systems, key=rank_of.__getitem__)
+            result = pairwise_tests(part.matrix.subset(present),
+                                    part.options.with_(alternative="greater"))
+            tests.append(result_cells(result, part.benchmark))
     omega = _omega(ordered, options.compare)
     tested = _orient(pd.concat(tests, ignore_index=True), rank_of) if tests else \
-        pd.DataFrame(columns=["unit", "system_a", "system_b", "pvalue", "effect_size",
-                              "effect_name", "n"])
+        pd.DataFrame(columns=list(TEST_COLUMNS))
     pairs = _combine(tested, omega, chosen, bw, alpha=options.alpha, criterion=options.criterion,
                      alternative=alternative)
-    quality = [float(np.nan_to_num(scores.score[systems.index(s)], nan=-np.inf)) for s in ordered]
+    position = np.asarray(order, dtype=int)  # index into systems, best first
+    quality = [float(np.nan_to_num(scores.score[i], nan=-np.inf)) for i in position]
     groups = find_groups(ordered, quality, pairs)
     table = pd.DataFrame({
         "system": ordered,
-        "score": [scores.score[systems.index(s)] for s in ordered],
-        "ci_low": [scores.ci_low[systems.index(s)] for s in ordered],
-        "ci_high": [scores.ci_high[systems.index(s)] for s in ordered],
+        "score": scores.score[position],
+        "ci_low": scores.ci_low[position],
+        "ci_high": scores.ci_high[position],
         "rank": pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy(),
         "rank_low": [groups.rank_low[s] for s in ordered],
         "rank_high": [groups.rank_high[s] for s in ordered],
         "group": [groups.letters[s] for s in ordered],
     })
     cell_table = (pd.concat(cells, ignore_index=True) if cells else
-                  pd.DataFrame(columns=["system", "mean", "ci_low", "ci_high", "group", "benchmark"]))
+                  pd.DataFrame(columns=list(CELL_COLUMNS)))
     cell_table = cell_table[["system", "benchmark", "mean", "ci_low", "ci_high", "group"]]
     if not groups.complete:
         notes.append("Groups are not shown: too many maximal cliques.")
     return Overall(table, cell_table, pairs, groups, groups.cliques, tuple(chosen),
-                   {b: tuple(per[b]) for b in chosen}, tuple(float(x) for x in bw), options,
+                   {p.benchmark: p.metrics for p in parts}, tuple(float(x) for x in bw), options,
                    alternative, len(omega) * len(chosen), tuple(notes))
