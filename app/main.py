@@ -36,6 +36,8 @@ PAGES = {
                              icon=":material/candlestick_chart:", url_path="distributions"),
     "mechanisms": st.Page("views/mechanisms.py", title="Mechanisms", icon=":material/balance:",
                           url_path="mechanisms"),
+    "conditions": st.Page("views/conditions.py", title="Conditions", icon=":material/alt_route:",
+                          url_path="conditions"),
     "slices": st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:",
                       url_path="slices"),
     "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import streamlit as st
 
-from app import cache, widgets
+from app import cache, cache_examples, page_params, state, widgets
 from app.charts.examples import difficulty_histogram
+from app.components import example_drilldown
 from app.ranked import MISSING, plain
 from app.tables import fit_height
+from app.url_conditions import EXAMPLE_PARAMS, parse_example
 from engine import HealthReport
+
+_PAGE = "examples"
 
 token, catalog, view = widgets.page_context()
 
@@ -33,6 +39,50 @@ def _gap(value: float) -> str:
     if value != value:  # NaN: no such gap
         return MISSING
     return f"{100 * value:.1f} pts" if matrix.binary else f"{value:.3g}"
+
+
+def _choose(example: str) -> None:
+    """``example`` becomes the one shown in detail (session and address bar)."""
+    page_params.remember(_PAGE, view.benchmark, {"ex": example})
+    page_params.write(EXAMPLE_PARAMS, {"ex": example})
+
+
+def _pick_suspect() -> None:
+    rows = st.session_state["examples_suspects"].selection.rows
+    if report is not None and rows:
+        _choose(str(report.suspects["example_id"].iloc[rows[0]]))
+
+
+def _picked(key: str) -> None:
+    value: Any = st.session_state[key]
+    _choose(str(value))
+
+
+def _detail() -> None:
+    """One example in detail: picked from the suspects list, the selectbox or ``ex``."""
+    suspects = [] if report is None else [str(e) for e in report.suspects["example_id"]]
+    flagged = set(suspects)
+    examples = suspects + [e for e in matrix.examples if e not in flagged]
+    if not examples:
+        return
+    example, problems = parse_example(page_params.read(_PAGE, view.benchmark, EXAMPLE_PARAMS),
+                                      examples, examples[0])
+    state.warn(problems)
+    page_params.remember(_PAGE, view.benchmark, {"ex": example})
+    page_params.write(EXAMPLE_PARAMS, {"ex": example})
+    st.subheader("One example in detail")
+    st.caption("Every system's score on one example, best system first, and the example's "
+               "text. Pick a row of the suspect examples above, or any example here.")
+    st.session_state["examples_ex"] = example
+    st.selectbox("Example", examples, key="examples_ex", format_func=lambda e: (
+        f"{e} · suspect" if e in flagged else str(e)), on_change=_picked, args=("examples_ex",),
+        help="Suspect examples first (lowest agreement first), then every other example.")
+    try:
+        detail = cache_examples.drilldown(token, view.benchmark, view.metric, example)
+    except ValueError as exc:
+        st.warning(f"This example cannot be shown: {plain(exc)}")
+        return
+    example_drilldown.show(detail, binary=matrix.binary)
 
 
 if report is not None:
@@ -61,6 +111,8 @@ if report is not None:
         st.dataframe(report.suspects.rename(columns={"example_id": "example",
                                                      "tau": "agreement"}),
                      hide_index=True, width="stretch", height=fit_height(len(report.suspects)),
+                     key="examples_suspects", on_select=_pick_suspect,
+                     selection_mode="single-row",
                      column_config={"agreement": st.column_config.NumberColumn(
                          format="%.3f", help="Kendall's tau between solving this example and "
                                              "the systems' ranks (below 0: suspect)")})
@@ -74,6 +126,9 @@ if report is not None:
                      hide_index=True, width="stretch",
                      height=fit_height(len(report.solved_by_one)),
                      column_config={"rating": st.column_config.NumberColumn(format="%.3f")})
+
+_detail()
+if report is not None:
     st.subheader("Difficulty")
     st.altair_chart(difficulty_histogram(report.difficulty), width="stretch")
 

@@ -1,0 +1,61 @@
+"""The Conditions page's matched pairs in plain words: one row per pair, verdict included.
+
+Pure (no Streamlit): the engine's :class:`engine.ConditionResult` table becomes
+display text (differences in percentage points for 0/1 metrics, intervals as
+``[low, high]``, "—" for missing values, a verdict per row).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from app.ranked import MISSING
+from engine import ConditionResult
+
+
+def amount(value: float, binary: bool, *, sign: bool = True) -> str:
+    """A difference in the metric's units: percentage points for 0/1 scores.
+
+    Examples
+    --------
+    >>> amount(0.125, True), amount(-0.5, False), amount(float("nan"), True)
+    ('+12.5 pts', '-0.5', '—')
+    """
+    if not math.isfinite(value):
+        return MISSING
+    fmt = "+" if sign else ""
+    return f"{100 * value:{fmt}.1f} pts" if binary else f"{value:{fmt}.3g}"
+
+
+def pvalue(value: float) -> str:
+    """An adjusted p-value as text ("< 0.001" below that)."""
+    if not math.isfinite(value):
+        return MISSING
+    return "< 0.001" if value < 0.001 else f"{value:.3f}"
+
+
+def verdict(result: ConditionResult, row: pd.Series) -> str:
+    """Which level is better on this matched pair, or that the data cannot tell."""
+    if not bool(row["significant"]):
+        return "no clear difference"
+    level = row["level_b"] if float(row["difference"]) > 0 else row["level_a"]
+    return f"{result.factor} = {level} better"
+
+
+def pairs_table(result: ConditionResult, binary: bool) -> pd.DataFrame:
+    """One display row per matched pair: held settings, the two systems, difference, verdict."""
+    t = result.table
+    out = pd.DataFrame({h: t[h].astype(object).map(lambda v: MISSING if pd.isna(v) else str(v))
+                        for h in result.held})
+    out["compared"] = [f"{b} vs {a}" for a, b in zip(t["level_a"], t["level_b"], strict=True)]
+    out["systems"] = [f"{b} vs {a}" for a, b in zip(t["system_a"], t["system_b"], strict=True)]
+    out["difference"] = [amount(float(d), binary) for d in t["difference"]]
+    out["interval"] = [f"[{amount(float(lo), binary)}, {amount(float(hi), binary)}]"
+                       for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)]
+    out["adjusted p"] = [pvalue(float(p)) for p in t["pvalue_adj"]]
+    out["verdict"] = [verdict(result, row) for _, row in t.iterrows()]
+    out["test"] = t["test"].astype(str)
+    out["examples"] = t["n"].astype(int)
+    return out

@@ -1,0 +1,110 @@
+"""One example in detail: every system's score (best system first), solved-by counts, tau and
+the example's texts.
+
+Uploaded text (prompt, reference, a system's output) is shown with ``st.code``:
+as literal characters, never read as markdown or HTML and never executed, so
+``<script>`` in an output shows as ``<script>``. Names in messages go through
+:func:`~app.components.plain_text.md_text`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from app.components.plain_text import md_text
+from app.ranked import MISSING
+from app.tables import fit_height
+from engine import ExampleDrilldown
+
+#: Columns of the engine's scores table that are not uploaded text.
+_SCORE_COLUMNS = ("rank", "system", "quality", "score", "solved")
+
+
+def output_columns(d: ExampleDrilldown) -> list[str]:
+    """The per-system text columns (e.g. each system's output) of a drill-down."""
+    return [c for c in d.scores.columns if c not in _SCORE_COLUMNS]
+
+
+def _solved(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    return "yes" if bool(value) else "no"
+
+
+def scores_table(d: ExampleDrilldown, binary: bool) -> pd.DataFrame:
+    """Display rows: rank, system, quality (percent for 0/1 metrics), score, solved, outputs.
+
+    Examples
+    --------
+    >>> from engine import example_drilldown
+    >>> df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 2 + ["B"] * 2,
+    ...                    "example_id": ["1", "2"] * 2, "value": [1.0, 1, 0, 1]})
+    >>> scores_table(example_drilldown(df, example_id="1"), True)["solved"].tolist()
+    ['yes', 'no']
+    """
+    s = d.scores
+    out = pd.DataFrame({"rank": s["rank"], "system": s["system"].astype(str)})
+    quality = s["quality"].to_numpy(float)
+    out["quality"] = [MISSING if math.isnan(q) else (f"{100 * q:.1f}%" if binary else f"{q:.4g}")
+                      for q in quality]
+    out["score"] = [MISSING if math.isnan(v) else f"{v:.4g}" for v in s["score"].to_numpy(float)]
+    out["solved"] = [_solved(v) for v in s["solved"]]
+    for col in output_columns(d):
+        out[col] = s[col].astype(str)
+    return out
+
+
+def tau_text(tau: float) -> str:
+    """Kendall's tau as shown ("—" when not defined)."""
+    return MISSING if math.isnan(tau) else f"{tau:+.2f}"
+
+
+def show(d: ExampleDrilldown, *, binary: bool) -> None:
+    """Draw one example's drill-down (figures, texts, every system's score)."""
+    one, two, three = st.columns(3)
+    one.metric("solved by", MISSING if d.n_solved is None else f"{d.n_solved} of {d.n_scored}",
+               help=f"Systems that solve it ({md_text(d.solved_rule)}) of those that scored it."
+               if d.solved_rule else "Solved is not defined for this metric.")
+    two.metric("agreement", tau_text(d.tau),
+               help="Kendall's tau between solving this example and the systems' quality: "
+                    "below 0, weaker systems solve it more often than stronger ones (suspect).")
+    three.metric("systems scored", d.n_scored)
+    if d.tau < 0:
+        st.warning("Weaker systems solve this example more often than stronger ones: check its "
+                   "reference and tests.", icon=":material/report:")
+    for line in d.notes:
+        st.caption(f":material/info: {md_text(line)}")
+    for i, (name, text) in enumerate(d.text.items()):
+        with st.expander(md_text(name), expanded=i == 0):
+            st.code(text or MISSING, language=None, wrap_lines=True)
+    if not d.text:
+        st.caption("No text was uploaded for this example (per-example columns such as prompt "
+                   "or reference are shown here when present).")
+    table = scores_table(d, binary)
+    st.dataframe(table, hide_index=True, width="stretch", height=fit_height(len(table)),
+                 column_config={
+                     "rank": st.column_config.NumberColumn(help="The system's place by quality."),
+                     "quality": st.column_config.TextColumn(
+                         help="Mean score on the examples every system has."),
+                     "score": st.column_config.TextColumn(help="Score on this example."),
+                 })
+    outputs = output_columns(d)
+    if outputs:
+        _outputs(d, outputs)
+    else:
+        st.caption("Systems' outputs are not shown: the results store keeps text per example "
+                   "(such as prompt and reference), not per system.")
+
+
+def _outputs(d: ExampleDrilldown, outputs: list[str]) -> None:
+    """One system's uploaded text columns in full (a cell of the table shows only its start)."""
+    systems = d.scores["system"].astype(str).tolist()
+    system = st.selectbox("Output of", systems, key="drilldown_output_system",
+                          help="Systems in the table's order, best first.")
+    row = d.scores.iloc[systems.index(system)]
+    for col in outputs:
+        st.caption(md_text(col))
+        st.code(str(row[col]) or MISSING, language=None, wrap_lines=True)
