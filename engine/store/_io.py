@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ from sqlalchemy import Connection, insert, select
 from . import _schema as S
 
 __all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "insert_rows",
-           "read_results"]
+           "now", "read_results"]
 
 #: Integer key columns of ``results`` and the text column each one interns.
 ID_COLUMNS = {"benchmark": "benchmark_id", "metric": "metric_id", "system": "system_id",
@@ -30,6 +31,11 @@ _RESULT_COLS = ("benchmark_id", "metric_id", "system_id", "example_key", "run", 
 _KEY_COLS = _RESULT_COLS[:5]  # the primary key of ``results``, in its order
 #: Rows per multi-row INSERT on SQLite (8 parameters each; SQLite allows 32766 since 3.32).
 _SQLITE_BLOCK = 500
+
+
+def now() -> str:
+    """The current UTC time as stored in the history columns (ISO 8601, microseconds)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def lookup(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
