@@ -200,9 +200,12 @@ def _use_before() -> None:
                     **options: object) -> object:
         # BEFORE's Groups lacks fields today's leaderboard reads (notes, n_cliques, …)
         g = old_find_groups(systems, quality, pairs, **options)
-        return _groups.Groups(g.cliques, g.letters, g.rank_low, g.rank_high, g.min_size,
-                              g.complete, len(g.cliques), not g.complete, (), tuple(systems),
-                              pd.DataFrame())
+        listing = _groups._Listing(tuple(systems), np.zeros(len(systems)),
+                                   np.zeros((0, 0), dtype=bool), None)
+        today = _groups.Groups(g.letters, g.rank_low, g.rank_high, g.min_size,
+                               _groups.MAX_CLIQUES, tuple(systems), pd.DataFrame(), listing)
+        today.__dict__["_listed"] = (g.cliques, not g.complete, len(g.cliques))  # listed already
+        return today
 
     _leaderboard.find_groups = find_groups  # type: ignore[attr-defined,assignment]
 

@@ -33,15 +33,27 @@ class TooManyCliquesError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class _Listing:
+    """What listing the cliques needs: systems best first, their scores, the adjacency in
+    that order, and the letters' cover when it is already the list of maximal cliques."""
+
+    names: tuple[str, ...]
+    score: np.ndarray
+    adj: np.ndarray
+    cover: list[np.ndarray] | None
+
+
+@dataclass(frozen=True)
 class Groups:
     """Groups derived from pairwise significance.
 
+    Letters and rank ranges are computed at once (polynomial); the maximal cliques
+    are listed on first access to ``cliques`` (or ``complete``, ``n_cliques``,
+    ``cliques_truncated``, ``notes``), since listing them can cost seconds at
+    1,000 systems and most views never show them.
+
     Attributes
     ----------
-    cliques : tuple of tuple of str
-        Maximal cliques of the non-significance graph with at least ``min_size``
-        members, best first; members best first. At most ``max_cliques`` are
-        enumerated (see ``cliques_truncated``).
     letters : dict
         Compact letter display per system ("a", "ab", …): two systems share a
         letter exactly when they are not significantly different, and every
@@ -50,6 +62,15 @@ class Groups:
         Best and worst plausible rank per system.
     min_size : int
         Smallest clique kept in ``cliques``.
+    max_cliques : int
+        Most maximal cliques listed.
+    systems : tuple of str
+    calm_pairs : DataFrame
+        Non-significant pairs: system_a, system_b, pvalue_adj.
+    cliques : tuple of tuple of str
+        Maximal cliques of the non-significance graph with at least ``min_size``
+        members, best first; members best first. At most ``max_cliques`` are
+        enumerated (see ``cliques_truncated``).
     complete : bool
         True when every maximal clique was enumerated (``not cliques_truncated``).
     n_cliques : int
@@ -66,18 +87,52 @@ class Groups:
         attribute ``pvalue_adj``; built on first access.
     """
 
-    cliques: tuple[tuple[str, ...], ...]
     letters: dict[str, str]
     rank_low: dict[str, int]
     rank_high: dict[str, int]
     min_size: int
-    complete: bool
-    n_cliques: int
-    cliques_truncated: bool
-    notes: tuple[str, ...]
+    max_cliques: int
     systems: tuple[str, ...] = field(repr=False)
     calm_pairs: pd.DataFrame = field(repr=False, compare=False)
-    """Non-significant pairs: system_a, system_b, pvalue_adj."""
+    _source: _Listing = field(repr=False, compare=False)
+
+    @cached_property
+    def _listed(self) -> tuple[tuple[tuple[str, ...], ...], bool, int]:
+        """(cliques of at least min_size, truncated, count), listed once."""
+        src = self._source
+        if src.cover is not None:  # interval structure: the cover is the list of cliques
+            found = src.cover[:self.max_cliques]
+            truncated, count = len(src.cover) > self.max_cliques, len(src.cover)
+        else:  # at least max_cliques + 1 when truncated
+            found, truncated = _maximal_cliques_in_order(src.adj, self.max_cliques)
+            count = len(found) + int(truncated)
+        cliques = tuple(c for c in _best_first(found, list(src.names), src.score)
+                        if len(c) >= self.min_size)
+        return cliques, truncated, count
+
+    @property
+    def cliques(self) -> tuple[tuple[str, ...], ...]:
+        return self._listed[0]
+
+    @property
+    def cliques_truncated(self) -> bool:
+        return self._listed[1]
+
+    @property
+    def complete(self) -> bool:
+        return not self._listed[1]
+
+    @property
+    def n_cliques(self) -> int:
+        return self._listed[2]
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        if not self.cliques_truncated:
+            return ()
+        return (f"More than {self.max_cliques} groups (maximal cliques) of systems that cannot "
+                f"be told apart: the {self.max_cliques} of the best-ranked systems are listed. "
+                "Letters and rank ranges are complete.",)
 
     @cached_property
     def graph(self) -> nx.Graph:
@@ -136,30 +191,64 @@ def _calm_adjacency(n: int, ia: np.ndarray, ja: np.ndarray, significant: np.ndar
     return adj
 
 
+def _block(mat: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``mat[np.ix_(idx, idx)]`` for ascending ``idx``: a view when ``idx`` is a run of
+    consecutive positions, else rows then columns taken from the span ``idx`` covers
+    (``np.ix_`` indexing is about 5× slower)."""
+    if not idx.size:
+        return mat[:0, :0]
+    lo, hi = int(idx[0]), int(idx[-1]) + 1
+    if hi - lo == idx.size:
+        return mat[lo:hi, lo:hi]
+    return mat[idx, lo:hi][:, idx - lo]
+
+
+def _clear(mat: np.ndarray, idx: np.ndarray) -> None:
+    """``mat[np.ix_(idx, idx)] = False`` for ascending ``idx``, as one masked ``&=`` over
+    the span ``idx`` covers (about 20× faster than the fancy assignment)."""
+    if not idx.size:
+        return
+    lo, hi = int(idx[0]), int(idx[-1]) + 1
+    inside = np.zeros(hi - lo, dtype=bool)
+    inside[idx - lo] = True
+    mat[lo:hi, lo:hi] &= ~np.logical_and.outer(inside, inside)
+
+
 def _grow(adj: np.ndarray, uncovered: np.ndarray, i: int, j: int) -> np.ndarray:
     """A maximal clique containing the edge (i, j).
 
     Adds, one at a time, the common neighbour that joins the most members through
     pairs no letter covers yet (the best-placed one among equals), so that later
-    letters are not needed for those pairs. When the common neighbours already
-    form a clique (always, in an interval structure) they are all added at once.
+    letters are not needed for those pairs. As soon as the candidates still joined
+    to every member form a clique (at once, in an interval structure) they are all
+    added together: the one-at-a-time steps would add each of them anyway.
     """
     cands = np.flatnonzero(adj[i] & adj[j])
-    sub = adj[np.ix_(cands, cands)]
-    if sub.sum() == cands.size * (cands.size - 1):
+    sub = _block(adj, cands)
+    # clash[c]: live candidates not joined to c; the live set is a clique when none clash
+    apart = ~sub
+    np.fill_diagonal(apart, False)
+    clash = apart.sum(axis=1)
+    if not clash.any():
         return np.sort(np.concatenate([[i, j], cands]))
     # gain of each candidate; a candidate no longer joined to every member drops to _GONE
-    # and stays below 0 (a step is one argmax and one row added: ~200 steps per letter)
-    step = np.where(sub, uncovered[np.ix_(cands, cands)], _GONE)
+    # and stays below 0 (a step is one argmax and one row added)
+    step = np.where(sub, _block(uncovered, cands), _GONE)
     gain = uncovered[i, cands].astype(np.int64) + uncovered[j, cands]
+    live = np.ones(cands.size, dtype=bool)
     members = [i, j]
-    while True:
+    clashes = int(clash.sum())
+    while clashes:
         pick = int(gain.argmax())
-        if gain[pick] < 0:
-            break
         members.append(int(cands[pick]))
         gain += step[pick]
-    return np.sort(np.asarray(members))
+        live[pick] = False
+        if clash[pick]:  # the candidates the pick is not joined to leave with it
+            gone = np.append(np.flatnonzero(apart[pick] & live), pick)
+            clashes -= 2 * int(clash[gone].sum()) - int(apart[np.ix_(gone, gone)].sum())
+            live[gone] = False
+            clash -= apart[gone].sum(axis=0)
+    return np.sort(np.concatenate([members, cands[live]]).astype(np.intp))
 
 
 def _cover(adj: np.ndarray) -> list[np.ndarray]:
@@ -182,7 +271,7 @@ def _cover(adj: np.ndarray) -> list[np.ndarray]:
             if not todo.any():
                 break
             clique = _grow(adj, uncovered, i, i + 1 + int(np.argmax(todo)))
-            uncovered[np.ix_(clique, clique)] = False
+            _clear(uncovered, clique)
             columns.append(clique)
     return columns
 
@@ -203,28 +292,48 @@ def _drop_redundant(columns: list[np.ndarray], n: int) -> list[np.ndarray]:
     shared = np.rint(incidence.T @ incidence).astype(np.int32)
     kept = []
     for members in columns:
-        block = np.ix_(members, members)
-        if shared[block].min() >= 2:
-            shared[block] -= 1
+        if _block(shared, members).min() >= 2:
+            lo, hi = int(members[0]), int(members[-1]) + 1
+            inside = np.zeros(hi - lo, dtype=np.int32)
+            inside[members - lo] = 1
+            shared[lo:hi, lo:hi] -= np.multiply.outer(inside, inside)
         else:
             kept.append(members)
     return kept
 
 
-def _is_interval(adj: np.ndarray) -> bool:
-    """Whether every system's closed neighbourhood is a run of consecutive positions.
+def _interval_reach(adj: np.ndarray) -> np.ndarray | None:
+    """Last neighbour's position r_i of each system (itself when none is later), when
+    every system's closed neighbourhood is a run of consecutive positions; else None.
 
     Then the graph is a proper interval graph in this order (i < j < l and i ~ l
     imply i ~ j and j ~ l), and its maximal cliques are the runs [i, r_i] with
-    r_i > r_{i-1}: exactly the letters :func:`_cover` grows.
+    r_i > r_{i-1} (and isolated systems alone): exactly the letters :func:`_cover`
+    grows.
     """
     n = len(adj)
     if n == 0:
-        return True
+        return np.zeros(0, dtype=np.intp)
     closed = adj | np.eye(n, dtype=bool)
     first = np.argmax(closed, axis=1)
     last = n - 1 - np.argmax(closed[:, ::-1], axis=1)
-    return bool((closed.sum(axis=1) == last - first + 1).all())
+    if not (np.count_nonzero(closed, axis=1) == last - first + 1).all():
+        return None
+    return np.asarray(last, dtype=np.intp)
+
+
+def _interval_cover(reach: np.ndarray) -> list[np.ndarray]:
+    """:func:`_cover` of an interval structure without growing: the runs [i, r_i] with
+    r_i > i and r_i > r_{i-1}, and each isolated system alone, in sweep order.
+
+    Each run has a pair no other run holds ((i, r_i): a run [a, r_a] with a < i has
+    r_a ≤ r_{i-1} < r_i), so none is redundant.
+    """
+    n = len(reach)
+    before = np.concatenate([[-1], np.maximum.accumulate(reach)[:-1]]) if n else reach
+    isolated = (reach == np.arange(n)) & (before < np.arange(n))
+    starts = np.flatnonzero(isolated | ((reach > np.arange(n)) & (reach > before)))
+    return [np.arange(i, reach[i] + 1) for i in starts]
 
 
 def _maximal_cliques_in_order(adj: np.ndarray, limit: int) -> tuple[list[np.ndarray], bool]:
@@ -419,24 +528,19 @@ def find_groups(
     low = {s: int(best[position[s]]) for s in systems}
     high = {s: int(worst[position[s]]) for s in systems}
     adj = _calm_adjacency(len(names), ia, ja, significant)
-    cover = _cover(adj)
-    columns = _best_first(_drop_redundant(cover, len(names)), names, score)
+    reach = _interval_reach(adj)
+    if reach is not None:  # interval structure: the runs, none of them redundant
+        cover = _interval_cover(reach)
+        columns = _best_first(cover, names, score)
+    else:
+        columns = _best_first(_drop_redundant(_cover(adj), len(names)), names, score)
     tokens = letter_tokens(len(columns))
     letters: dict[str, list[str]] = {s: [] for s in systems}
     for token, members in zip(tokens, columns, strict=True):
         for s in members:
             letters[s].append(token)
     sep = "" if len(columns) <= 52 else " "
-    if _is_interval(adj):  # the cover is the list of maximal cliques, in the same order
-        found, truncated, n_cliques = cover[:max_cliques], len(cover) > max_cliques, len(cover)
-    else:  # at least max_cliques + 1 when truncated
-        found, truncated = _maximal_cliques_in_order(adj, max_cliques)
-        n_cliques = len(found) + int(truncated)
-    cliques = tuple(c for c in _best_first(found, names, score) if len(c) >= min_size)
-    notes = ((f"More than {max_cliques} groups (maximal cliques) of systems that cannot be "
-              f"told apart: the {max_cliques} of the best-ranked systems are listed. Letters "
-              "and rank ranges are complete."),) if truncated else ()
     calm = pairs.loc[~significant, ["system_a", "system_b", "pvalue_adj"]]
-    return Groups(cliques, {s: sep.join(v) for s, v in letters.items()}, low, high, min_size,
-                  not truncated, n_cliques, truncated, notes, tuple(systems),
-                  calm.reset_index(drop=True))
+    listing = _Listing(tuple(names), score, adj, cover if reach is not None else None)
+    return Groups({s: sep.join(v) for s, v in letters.items()}, low, high, min_size, max_cliques,
+                  tuple(systems), calm.reset_index(drop=True), listing)

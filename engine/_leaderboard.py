@@ -36,12 +36,14 @@ class Leaderboard:
     ci_high (t interval, Wilson for binary scores, level 1 - alpha), n (examples
     scored), runs (most runs on an example), win_rate (share of decisive
     example battles won), bt_strength (Bradley–Terry, sums to 1), elo.
+    ``cliques`` are listed on first access (seconds at 1,000 systems); a capped
+    listing's note is in ``groups.notes`` (and in :meth:`to_dict`), not in ``notes``,
+    so that showing the table never lists them.
     """
 
     table: pd.DataFrame
     pairwise: PairwiseResult
     groups: Groups
-    cliques: tuple[tuple[str, ...], ...]
     benchmark: str
     metric: str
     paired: bool
@@ -50,6 +52,12 @@ class Leaderboard:
     anchor: str | None
     notes: tuple[str, ...]
     converged: bool | None = None
+
+    @property
+    def cliques(self) -> tuple[tuple[str, ...], ...]:
+        """Maximal groups of systems that cannot be told apart, best first (listed on
+        first access, at most ``groups.max_cliques``; see :class:`Groups`)."""
+        return self.groups.cliques
 
     @property
     def options(self) -> TestOptions:
@@ -63,7 +71,8 @@ class Leaderboard:
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
             "converged": self.converged,
             "systems": self.table.to_dict(orient="records"),
-            "cliques": [list(c) for c in self.cliques], "notes": list(self.notes),
+            "cliques": [list(c) for c in self.cliques],
+            "notes": list(self.notes) + list(self.groups.notes),
         }
 
 
@@ -304,9 +313,8 @@ def leaderboard(
     table = table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
     if bt_note:
         notes.append(bt_note)
-    notes.extend(groups.notes)
     table, interval_note = _with_rating_intervals(table, matrix, opts, anchor, bt_resamples)
     notes += interval_note
-    return Leaderboard(table, pw, groups, groups.cliques, matrix.benchmark, matrix.metric,
+    return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
                        converged)
