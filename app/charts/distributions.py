@@ -8,11 +8,13 @@ per system rather than every resample.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-import altair as alt
 import pandas as pd
 
 from engine import BoxStats
+
+from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 
 BOX_COLOR = "#3b5b92"
 MAX_OUTLIERS = 5000  # points beyond the whiskers drawn at most (the count is always in the tooltip)
@@ -24,15 +26,10 @@ _ROW = 22  # pixels per system: room for a label at the app theme's font size
 HUE = "hue"
 
 
-def _color(title: str | None) -> alt.Color | alt.ColorValue:
-    if title is None:
-        return alt.ColorValue(BOX_COLOR)
-    return alt.Color(f"{HUE}:N", title=title, legend=alt.Legend(orient="top"))
-
-
-def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Series | None = None,
-              integer: bool = False) -> alt.LayerChart:
-    """Horizontal boxplots of ``stats`` (systems top to bottom in ``order``).
+def box_chart_spec(stats: BoxStats, order: Sequence[str], *, title: str,
+                   color: pd.Series | None = None, integer: bool = False) -> Spec:
+    """Horizontal boxplots of ``stats`` (systems top to bottom in ``order``), a Vega-Lite dict
+    (:mod:`app.charts.vl`).
 
     ``color`` maps system → an attribute value that colours the boxes (metadata).
     ``integer`` formats the tooltip for ranks.
@@ -44,26 +41,42 @@ def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Se
         box[HUE] = box["system"].map(color).fillna("(none)").astype(str)
     number = "d" if integer else ".4g"
     # every label drawn: the app theme's font would otherwise make Vega hide every other one
-    y = alt.Y("system:N", sort=list(order), title=None,
-              axis=alt.Axis(labelLimit=240, labelOverlap=False))
-    tooltip: list[str | alt.Tooltip] = ["system:N",
-                                        *([alt.Tooltip(f"{HUE}:N", title=column)] if column
-                                          else []), "n:Q",
-               *(alt.Tooltip(f"{f}:Q", format=number) for f in
-                 ("whisker_low", "q1", "median", "q3", "whisker_high")),
-               alt.Tooltip("mean:Q", format=".4g"), "outliers:Q"]
-    base = alt.Chart(box).encode(y=y, tooltip=tooltip)
-    whiskers = base.mark_rule(color="#555").encode(x=alt.X("whisker_low:Q", title=title,
-                                                           scale=alt.Scale(zero=False)),
-                                                   x2="whisker_high:Q")
-    boxes = base.mark_bar(size=_ROW * 0.6, opacity=0.85).encode(x="q1:Q", x2="q3:Q",
-                                                                 color=_color(column))
+    y = field("system", "nominal", axis={"labelLimit": 240, "labelOverlap": False},
+              sort=list(order), title=None)
+    tips = [tooltip("system", "nominal"),
+            *([tooltip(HUE, "nominal", title=column)] if column else []),
+            tooltip("n", "quantitative"),
+            *(tooltip(f, "quantitative", fmt=number)
+              for f in ("whisker_low", "q1", "median", "q3", "whisker_high")),
+            tooltip("mean", "quantitative", fmt=".4g"), tooltip("outliers", "quantitative")]
+    data = Datasets()
+    ref = data.ref(box)
+    whiskers = {"data": ref, "mark": {"type": "rule", "color": "#555"}, "encoding": {
+        "tooltip": tips, "x": field("whisker_low", "quantitative", scale={"zero": False},
+                                    title=title),
+        "x2": {"field": "whisker_high"}, "y": y}}
+    colour: dict[str, Any] = (
+        {"value": BOX_COLOR} if column is None else
+        field(HUE, "nominal", legend={"orient": "top"}, title=column))
+    boxes = {"data": ref, "mark": {"type": "bar", "opacity": 0.85, "size": _ROW * 0.6},
+             "encoding": {"color": colour, "tooltip": tips, "x": field("q1", "quantitative"),
+                          "x2": {"field": "q3"}, "y": y}}
     # dark, so a box of zero width (the same rank in every resample) still shows its median
-    medians = base.mark_tick(color="#1a1a1a", thickness=2, size=_ROW * 0.6).encode(x="median:Q")
-    layers: list[alt.Chart] = [whiskers, boxes, medians]
+    medians = {"data": ref, "mark": {"type": "tick", "color": "#1a1a1a", "size": _ROW * 0.6,
+                                     "thickness": 2},
+               "encoding": {"tooltip": tips, "x": field("median", "quantitative"), "y": y}}
+    layers = [whiskers, boxes, medians]
     if 0 < len(stats.outliers) <= MAX_OUTLIERS:
-        layers.append(alt.Chart(stats.outliers).mark_point(
-            size=12, color="#555", opacity=0.5, filled=True).encode(
-            x="value:Q", y=y, tooltip=["system:N", alt.Tooltip("value:Q", format=number)]))
-    chart = alt.LayerChart(layer=layers)
-    return chart.properties(height=max(120, _ROW * len(order)))
+        layers.append({"data": data.ref(stats.outliers),
+                       "mark": {"type": "point", "color": "#555", "filled": True,
+                                "opacity": 0.5, "size": 12},
+                       "encoding": {"tooltip": [tooltip("system", "nominal"),
+                                                tooltip("value", "quantitative", fmt=number)],
+                                    "x": field("value", "quantitative"), "y": y}})
+    return top({"layer": layers, "height": max(120, _ROW * len(order))}, data)
+
+
+def box_chart(stats: BoxStats, order: Sequence[str], *, title: str, color: pd.Series | None = None,
+              integer: bool = False) -> Chart:
+    """:func:`box_chart_spec` as an altair chart."""
+    return as_chart(box_chart_spec(stats, order, title=title, color=color, integer=integer))

@@ -4,23 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 from engine import ScoreMatrix
 
+from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 
-def difficulty_histogram(difficulty: pd.DataFrame) -> alt.Chart:
-    """Bars of the health report's histogram of per-example mean score (0 = solved by none)."""
-    return alt.Chart(difficulty).mark_bar(color="#3b5b92").encode(
-        x=alt.X("bin_low:Q", bin="binned", title="mean score over systems (per example)",
-                scale=alt.Scale(domain=[0, 1])),
-        x2="bin_high:Q",
-        y=alt.Y("count:Q", title="examples"),
-        tooltip=[alt.Tooltip("bin_low:Q", title="from", format=".2f"),
-                 alt.Tooltip("bin_high:Q", title="to", format=".2f"), "count:Q"],
-    ).properties(height=260)
+
+def difficulty_histogram_spec(difficulty: pd.DataFrame) -> Spec:
+    """Bars of the health report's histogram of per-example mean score (0 = solved by none),
+    a Vega-Lite dict (:mod:`app.charts.vl`)."""
+    data = Datasets()
+    return top({"data": data.ref(difficulty), "mark": {"type": "bar", "color": "#3b5b92"},
+                "encoding": {
+                    "tooltip": [tooltip("bin_low", "quantitative", title="from", fmt=".2f"),
+                                tooltip("bin_high", "quantitative", title="to", fmt=".2f"),
+                                tooltip("count", "quantitative")],
+                    "x": field("bin_low", "quantitative", bin="binned", scale={"domain": [0, 1]},
+                               title="mean score over systems (per example)"),
+                    "x2": {"field": "bin_high"},
+                    "y": field("count", "quantitative", title="examples")},
+                "height": 260}, data)
+
+
+def difficulty_histogram(difficulty: pd.DataFrame) -> Chart:
+    """:func:`difficulty_histogram_spec` as an altair chart."""
+    return as_chart(difficulty_histogram_spec(difficulty))
 
 
 def example_order(matrix: ScoreMatrix) -> list[str]:
@@ -72,13 +82,15 @@ def binned_scores(matrix: ScoreMatrix, *, columns: int = MAX_COLUMNS) -> tuple[p
     return frame[frame["examples"] > 0].reset_index(drop=True), width
 
 
-def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str] | None = None) -> alt.Chart:
+def example_system_heatmap_spec(matrix: ScoreMatrix, systems: Sequence[str] | None = None
+                                ) -> Spec:
     """Scores of every system (rows, best first) on every example (columns, easiest first).
 
     More than :data:`MAX_COLUMNS` examples are averaged in bins of neighbours, so the chart
     fits its column (``width="container"``) and its legend stays in view above it. The
     cells carry only numbers (system and bin indices, the score); names come from two small
-    lookup tables, so 100 systems × 1,000 examples ship in a few hundred KB.
+    lookup tables, so 100 systems × 1,000 examples ship in a few hundred KB. A Vega-Lite dict
+    (:mod:`app.charts.vl`).
     """
     order = list(systems) if systems is not None else system_order(matrix)
     frame, width = binned_scores(matrix)
@@ -89,27 +101,40 @@ def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str] | None = 
         cells["k"] = frame["examples"]
     bins = frame.drop_duplicates("column")[["column", "first", "last"]].rename(
         columns={"column": "c"})
-    lookup_systems = alt.LookupData(pd.DataFrame({"s": range(len(names)), "system": names}),
-                                    key="s", fields=["system"])
-    lookup_bins = alt.LookupData(bins, key="c", fields=["first", "last"])
+    data = Datasets()
+    ref = data.ref(cells)  # the cells first: the chart's main data
+    lookups = [
+        {"from": {"data": data.ref(pd.DataFrame({"s": range(len(names)), "system": names})),
+                  "fields": ["system"], "key": "s"}, "lookup": "s"},
+        {"from": {"data": data.ref(bins), "fields": ["first", "last"], "key": "c"},
+         "lookup": "c"}]
     title = (f"example (easiest → hardest; each column averages {width} examples)"
              if width > 1 else "example (easiest → hardest)")
-    legend = alt.Legend(orient="top", title=f"{'mean ' if width > 1 else ''}{matrix.metric}")
+    legend = {"orient": "top", "title": f"{'mean ' if width > 1 else ''}{matrix.metric}"}
     reverse = not matrix.higher_is_better
-    color = (alt.Color("v:N", scale=alt.Scale(domain=[0.0, 1.0], range=["#f3f4f6", "#3b5b92"]),
-                       legend=legend)
+    color = (field("v", "nominal", legend=legend,
+                   scale={"domain": [0.0, 1.0], "range": ["#f3f4f6", "#3b5b92"]})
              if matrix.binary and width == 1 else
-             alt.Color("v:Q", scale=alt.Scale(scheme="blues", reverse=reverse), legend=legend))
-    tooltip: list[str | alt.Tooltip] = ["system:N", alt.Tooltip("first:N", title="example"),
-                                        alt.Tooltip("v:Q", title="score", format=".3g")]
+             field("v", "quantitative", legend=legend,
+                   scale={"reverse": reverse, "scheme": "blues"}))
+    tips = [tooltip("system", "nominal"), tooltip("first", "nominal", title="example"),
+            tooltip("v", "quantitative", title="score", fmt=".3g")]
     if width > 1:
-        tooltip[1:2] = [alt.Tooltip("first:N", title="from example"),
-                        alt.Tooltip("last:N", title="to example"),
-                        alt.Tooltip("k:Q", title="examples")]
-    return alt.Chart(cells).transform_lookup(lookup="s", from_=lookup_systems).transform_lookup(
-        lookup="c", from_=lookup_bins).mark_rect().encode(
-        x=alt.X("c:O", title=title, axis=alt.Axis(labels=False, ticks=False)),
-        y=alt.Y("system:N", sort=order, title=None,
-                axis=alt.Axis(labelLimit=220, labelOverlap=False)),
-        color=color, tooltip=tooltip,
-    ).properties(width="container", height=max(160, 16 * len(order)))  # a line per name
+        tips[1:2] = [tooltip("first", "nominal", title="from example"),
+                     tooltip("last", "nominal", title="to example"),
+                     tooltip("k", "quantitative", title="examples")]
+    return top({
+        "data": ref,
+        "encoding": {
+            "color": color, "tooltip": tips,
+            "x": field("c", "ordinal", axis={"labels": False, "ticks": False}, title=title),
+            "y": field("system", "nominal", axis={"labelLimit": 220, "labelOverlap": False},
+                       sort=order, title=None)},
+        "height": max(160, 16 * len(order)),  # a line per name
+        "mark": {"type": "rect"}, "transform": lookups, "width": "container"}, data)
+
+
+def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str] | None = None
+                           ) -> Chart:
+    """:func:`example_system_heatmap_spec` as an altair chart."""
+    return as_chart(example_system_heatmap_spec(matrix, systems))

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 from engine import EFFECT_THRESHOLDS, Leaderboard
+
+from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 
 BEST = "#d62728"
 NODE = "#3b5b92"
@@ -76,16 +78,16 @@ def graph_frames(board: Leaderboard, systems: Sequence[str] | None = None
     return nodes.reset_index(drop=True), edges.reset_index(drop=True)
 
 
-def _mean_scale(board: Leaderboard, values: pd.Series) -> alt.Scale:
+def _mean_scale(board: Leaderboard, values: pd.Series) -> dict[str, Any]:
     low, high = float(np.nanmin(values)), float(np.nanmax(values))
     pad = (high - low) * 0.06 or 0.01
-    return alt.Scale(domain=[low - pad, high + pad], reverse=not board.higher_is_better,
-                     zero=False, nice=False)
+    return {"domain": [low - pad, high + pad], "nice": False,
+            "reverse": not board.higher_is_better, "zero": False}
 
 
-def static_graph(board: Leaderboard, systems: Sequence[str] | None = None) -> alt.LayerChart:
-    """The significance graph as an altair chart (the app draws it to SVG on the server);
-    every system shown is labelled (``systems``: the focus, see :func:`graph_frames`)."""
+def static_graph_spec(board: Leaderboard, systems: Sequence[str] | None = None) -> Spec:
+    """The significance graph as a Vega-Lite dict (:mod:`app.charts.vl`); every system shown
+    is labelled (``systems``: the focus, see :func:`graph_frames`)."""
     nodes, edges = graph_frames(board, systems)
     # only what the chart encodes: the spec (sent on every run) stays small
     edges = edges[["system_a", "system_b", "pvalue_adj", "effect_size", "x", "y", "x2", "y2",
@@ -94,32 +96,52 @@ def static_graph(board: Leaderboard, systems: Sequence[str] | None = None) -> al
     nodes = nodes[["system", "mean", "rank", "group", "x", "best"]]
     height = min(900, max(420, 9 * len(nodes)))
     y_scale = _mean_scale(board, nodes["mean"])
-    x_axis = alt.X("x:Q", axis=None, scale=alt.Scale(domain=[-0.6, nodes["x"].max() + 2.4]))
-    y_axis = alt.Y("mean:Q", title=f"mean {board.metric}", scale=y_scale)
+    title = f"mean {board.metric}"
+    x_axis = field("x", "quantitative", axis=None,
+                   scale={"domain": [-0.6, float(nodes["x"].max()) + 2.4]})
+    y_axis = field("mean", "quantitative", scale=y_scale, title=title)
     opacity = 0.55 if len(edges) < 300 else 0.25
-    edge_layer = alt.Chart(edges).mark_rule(color=EDGE, opacity=opacity).encode(
-        x=x_axis, y=alt.Y("y:Q", scale=y_scale, title=f"mean {board.metric}"), x2="x2:Q", y2="y2:Q",
-        strokeWidth=alt.StrokeWidth("width:Q", legend=None, scale=None),
-        tooltip=[alt.Tooltip("system_a:N", title="A"), alt.Tooltip("system_b:N", title="B"),
-                 alt.Tooltip("pvalue_adj:Q", title="adjusted p", format=".3g"),
-                 alt.Tooltip("effect_size:Q", title="effect size", format=".3f")],
-    )
-    tooltip = [alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f"),
-               alt.Tooltip("rank:Q"), alt.Tooltip("group:N")]
-    points = alt.Chart(nodes).mark_circle(opacity=1).encode(x=x_axis, y=y_axis, tooltip=tooltip)
-    point_layer = (points.mark_circle(size=140, opacity=1, color=NODE)
-                   .transform_filter("!datum.best")
-                   + points.mark_circle(size=220, opacity=1, color=BEST)
-                   .transform_filter("datum.best"))
-    text = alt.Chart(nodes).encode(x=x_axis, y=y_axis, text="system:N", tooltip=tooltip)
-    others = text.mark_text(align="left", dx=9, fontSize=12, color="#1f2933").transform_filter(
-        "!datum.best")
-    best = text.mark_text(align="left", dx=10, fontSize=14, fontWeight="bold",
-                          color=BEST).transform_filter("datum.best")
-    label_layer = others + best
+    data = Datasets()
+    edge_layer = {"data": data.ref(edges), "mark": {"type": "rule", "color": EDGE,
+                                                    "opacity": opacity},
+                  "encoding": {
+                      "strokeWidth": field("width", "quantitative", legend=None, scale=None),
+                      "tooltip": [tooltip("system_a", "nominal", title="A"),
+                                  tooltip("system_b", "nominal", title="B"),
+                                  tooltip("pvalue_adj", "quantitative", title="adjusted p",
+                                          fmt=".3g"),
+                                  tooltip("effect_size", "quantitative", title="effect size",
+                                          fmt=".3f")],
+                      "x": x_axis, "x2": {"field": "x2"},
+                      "y": field("y", "quantitative", scale=y_scale, title=title),
+                      "y2": {"field": "y2"}}}
+    tips = [tooltip("system", "nominal"), tooltip("mean", "quantitative", fmt=".4f"),
+            tooltip("rank", "quantitative"), tooltip("group", "nominal")]
+
+    def mark(spec: dict[str, Any], best: bool, text: bool = False) -> Spec:
+        encoding = {"tooltip": tips, "x": x_axis, "y": y_axis}
+        if text:
+            encoding = {"text": field("system", "nominal"), **encoding}
+        return {"mark": spec, "encoding": encoding,
+                "transform": [{"filter": "datum.best" if best else "!datum.best"}]}
+
+    ref = data.ref(nodes)
+    point_layer = {"layer": [
+        mark({"type": "circle", "color": NODE, "opacity": 1, "size": 140}, False),
+        mark({"type": "circle", "color": BEST, "opacity": 1, "size": 220}, True)], "data": ref}
+    label_layer = {"layer": [
+        mark({"type": "text", "align": "left", "color": "#1f2933", "dx": 9, "fontSize": 12},
+             False, True),
+        mark({"type": "text", "align": "left", "color": BEST, "dx": 10, "fontSize": 14,
+              "fontWeight": "bold"}, True, True)], "data": ref}
     # No per-mark ARIA text: with ~1,200 edges for 78 systems it would double the drawing.
-    return (edge_layer + point_layer + label_layer).properties(height=height).configure_mark(
-        aria=False)
+    return top({"layer": [edge_layer, point_layer, label_layer], "height": height}, data,
+               config={"mark": {"aria": False}})
+
+
+def static_graph(board: Leaderboard, systems: Sequence[str] | None = None) -> Chart:
+    """:func:`static_graph_spec` as an altair chart (the SVG download draws it)."""
+    return as_chart(static_graph_spec(board, systems))
 
 
 def clique_frame(board: Leaderboard) -> pd.DataFrame:
@@ -135,19 +157,32 @@ def clique_frame(board: Leaderboard) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["group", "system", "mean", "size"])
 
 
-def clique_chart(board: Leaderboard, *, height: int = 420) -> alt.LayerChart:
-    """The clique view: each group a column of its members at the height of their means."""
+def clique_spec(board: Leaderboard, *, height: int = 420) -> Spec:
+    """The clique view: each group a column of its members at the height of their means
+    (a Vega-Lite dict, :mod:`app.charts.vl`)."""
     frame = clique_frame(board)
     y_scale = _mean_scale(board, frame["mean"])
     best = board.table["system"].iloc[0]
     frame["best"] = frame["system"] == best
-    x = alt.X("group:O", title="group (best first)", axis=alt.Axis(labelAngle=0))
-    y = alt.Y("mean:Q", scale=y_scale, title=f"mean {board.metric}")
+    x = field("group", "ordinal", axis={"labelAngle": 0}, title="group (best first)")
+    title = f"mean {board.metric}"
     span = frame.groupby("group", as_index=False).agg(low=("mean", "min"), high=("mean", "max"))
-    rules = alt.Chart(span).mark_rule(color=EDGE, strokeWidth=3).encode(
-        x=x, y=alt.Y("low:Q", scale=y_scale, title=f"mean {board.metric}"), y2="high:Q")
-    tooltip = [alt.Tooltip("group:O"), alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4f")]
-    points = alt.Chart(frame).encode(x=x, y=y, tooltip=tooltip)
-    others = points.mark_circle(size=110, opacity=1, color=NODE).transform_filter("!datum.best")
-    best = points.mark_circle(size=170, opacity=1, color=BEST).transform_filter("datum.best")
-    return (rules + others + best).properties(height=height)
+    data = Datasets()
+    rules = {"data": data.ref(span), "mark": {"type": "rule", "color": EDGE, "strokeWidth": 3},
+             "encoding": {"x": x, "y": field("low", "quantitative", scale=y_scale, title=title),
+                          "y2": {"field": "high"}}}
+    tips = [tooltip("group", "ordinal"), tooltip("system", "nominal"),
+            tooltip("mean", "quantitative", fmt=".4f")]
+    ref = data.ref(frame)
+    encoding = {"tooltip": tips, "x": x,
+                "y": field("mean", "quantitative", scale=y_scale, title=title)}
+    others = {"data": ref, "mark": {"type": "circle", "color": NODE, "opacity": 1, "size": 110},
+              "encoding": encoding, "transform": [{"filter": "!datum.best"}]}
+    top_one = {"data": ref, "mark": {"type": "circle", "color": BEST, "opacity": 1, "size": 170},
+               "encoding": encoding, "transform": [{"filter": "datum.best"}]}
+    return top({"layer": [rules, others, top_one], "height": height}, data)
+
+
+def clique_chart(board: Leaderboard, *, height: int = 420) -> Chart:
+    """:func:`clique_spec` as an altair chart."""
+    return as_chart(clique_spec(board, height=height))

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
-import altair as alt
 import numpy as np
 import pandas as pd
 
 from app.ranked import plain
 from engine import PairwiseResult
+
+from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 
 SIGNIFICANT = "#d62728"
 NOT_SIGNIFICANT = "#8a94a6"
@@ -50,49 +51,62 @@ def p_band(p: np.ndarray, alpha: float) -> np.ndarray:
     return labels[index]
 
 
-def pvalue_heatmap(result: PairwiseResult, order: Sequence[str]) -> alt.Chart:
+def pvalue_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
     """Adjusted p-values (rows A, columns B) in bands around alpha: red = significant, grey =
-    not; blank where not compared."""
+    not; blank where not compared (a Vega-Lite dict, :mod:`app.charts.vl`)."""
     frame = _long(result.matrix("pvalue_adj"), order, "p")
     frame = frame.dropna(subset=["p"])
     frame["band"] = p_band(frame["p"].to_numpy(float), result.alpha)
-    return _heatmap(frame, order, color=alt.Color(
-        "band:N", title=f"adjusted p (alpha = {result.alpha:g})",
-        scale=alt.Scale(domain=p_bands(result.alpha), range=list(BAND_COLOURS)),
-        legend=alt.Legend(orient="top", direction="vertical")),
-        value="p", fmt=".2g", title="adjusted p")
+    color = field("band", "nominal", legend={"direction": "vertical", "orient": "top"},
+                  scale={"domain": p_bands(result.alpha), "range": list(BAND_COLOURS)},
+                  title=f"adjusted p (alpha = {result.alpha:g})")
+    return _heatmap(frame, order, color=color, value="p", fmt=".2g", title="adjusted p")
 
 
-def effect_heatmap(result: PairwiseResult, order: Sequence[str]) -> alt.Chart:
-    """Effect sizes (positive = row system better), diverging colours."""
+def effect_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
+    """Effect sizes (positive = row system better), diverging colours (a Vega-Lite dict)."""
     frame = _long(result.matrix("effect_size"), order, "effect").dropna(subset=["effect"])
     bound = float(np.nanmax(np.abs(frame["effect"]))) if len(frame) else 1.0
     bound = bound if math.isfinite(bound) and bound > 0 else 1.0
-    return _heatmap(frame, order, color=alt.Color(
-        "effect:Q", title="effect (A vs B)",
-        scale=alt.Scale(scheme="redblue", domain=[-bound, bound], reverse=True),
-        legend=alt.Legend(orient="top")),
-        value="effect", fmt=".2f", title="effect size")
+    color = field("effect", "quantitative", legend={"orient": "top"},
+                  scale={"domain": [-bound, bound], "reverse": True, "scheme": "redblue"},
+                  title="effect (A vs B)")
+    return _heatmap(frame, order, color=color, value="effect", fmt=".2f", title="effect size")
 
 
-def _heatmap(frame: pd.DataFrame, order: Sequence[str], *, color: alt.Color, value: str,
-             fmt: str, title: str) -> alt.Chart:
+def pvalue_heatmap(result: PairwiseResult, order: Sequence[str]) -> Chart:
+    """:func:`pvalue_heatmap_spec` as an altair chart."""
+    return as_chart(pvalue_heatmap_spec(result, order))
+
+
+def effect_heatmap(result: PairwiseResult, order: Sequence[str]) -> Chart:
+    """:func:`effect_heatmap_spec` as an altair chart."""
+    return as_chart(effect_heatmap_spec(result, order))
+
+
+def _heatmap(frame: pd.DataFrame, order: Sequence[str], *, color: dict[str, Any], value: str,
+             fmt: str, title: str) -> Spec:
     n = len(order)
     size = _cell_size(n)
     # every label drawn (the focus keeps n small enough for one line per system)
-    x = alt.X("B:N", sort=list(order), title="system B", axis=alt.Axis(
-        labelLimit=180, labelAngle=-60, labelOverlap=False, labelFontSize=11))
-    y = alt.Y("A:N", sort=list(order), title="system A", axis=alt.Axis(
-        labelLimit=220, labelOverlap=False, labelFontSize=11))
-    base = alt.Chart(frame).encode(x=x, y=y)
-    rect = base.mark_rect().encode(
-        color=color, tooltip=[alt.Tooltip("A:N"), alt.Tooltip("B:N"),
-                              alt.Tooltip(f"{value}:Q", title=title, format=fmt)])
-    chart = rect
+    x = field("B", "nominal", axis={"labelAngle": -60, "labelFontSize": 11, "labelLimit": 180,
+                                    "labelOverlap": False}, sort=list(order), title="system B")
+    y = field("A", "nominal", axis={"labelFontSize": 11, "labelLimit": 220,
+                                    "labelOverlap": False}, sort=list(order), title="system A")
+    rect = {"mark": {"type": "rect"}, "encoding": {
+        "color": color, "tooltip": [tooltip("A", "nominal"), tooltip("B", "nominal"),
+                                    tooltip(value, "quantitative", title=title, fmt=fmt)],
+        "x": x, "y": y}}
+    data = Datasets()
+    ref = data.ref(frame)
     if n <= TEXT_CELLS:
-        chart = rect + base.mark_text(fontSize=10).encode(
-            text=alt.Text(f"{value}:Q", format=fmt), color=alt.value("#1f2933"))
-    return chart.properties(width=size * n, height=size * n)
+        text = {"mark": {"type": "text", "fontSize": 10}, "encoding": {
+            "color": {"value": "#1f2933"}, "text": field(value, "quantitative", format=fmt),
+            "x": x, "y": y}}
+        body: Spec = {"layer": [rect, text], "data": ref}
+    else:
+        body = {"data": ref, **rect}
+    return top({**body, "height": size * n, "width": size * n}, data)
 
 
 def skew_position(p: np.ndarray, alpha: float, decades: int) -> np.ndarray:
@@ -118,11 +132,11 @@ def _ticks(alpha: float, decades: int) -> tuple[list[float], str]:
     return positions, expr
 
 
-def pwpp(result: PairwiseResult, order: Sequence[str]) -> alt.LayerChart:
+def pwpp_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
     """Pairwise p-values plot (after emmeans): each pair a segment at its adjusted p-value.
 
     Systems run down the vertical axis best first; the horizontal axis gives
-    the region below alpha (log scale) as much room as the rest.
+    the region below alpha (log scale) as much room as the rest. A Vega-Lite dict.
     """
     keep = set(order)
     table = result.table[result.table["system_a"].isin(keep) & result.table["system_b"].isin(keep)]
@@ -134,69 +148,109 @@ def pwpp(result: PairwiseResult, order: Sequence[str]) -> alt.LayerChart:
         "verdict": np.where(table["significant"].to_numpy(bool), "significant", "not significant"),
     })
     ticks, label_expr = _ticks(result.alpha, decades)
-    x = alt.X("pos:Q", title="adjusted p-value (skewed scale: p < alpha widened)",
-              scale=alt.Scale(domain=[0, 1]),
-              axis=alt.Axis(values=ticks, labelExpr=label_expr, grid=True))
-    colour = alt.Color("verdict:N", title=None, scale=alt.Scale(
-        domain=["significant", "not significant"], range=[SIGNIFICANT, NOT_SIGNIFICANT]))
-    tooltip = [alt.Tooltip("A:N"), alt.Tooltip("B:N"), alt.Tooltip("p:Q", format=".3g")]
-    y_scale = alt.Scale(domain=list(order))  # one explicit order shared by every layer
-    y_axis = alt.Axis(labelLimit=240)
-    segments = alt.Chart(frame).mark_rule(strokeWidth=1.5, opacity=0.8).encode(
-        x=x, y=alt.Y("A:N", scale=y_scale, title=None, axis=y_axis), y2="B:N", color=colour,
-        tooltip=tooltip)
+    x = field("pos", "quantitative", axis={"grid": True, "labelExpr": label_expr, "values": ticks},
+              scale={"domain": [0, 1]},
+              title="adjusted p-value (skewed scale: p < alpha widened)")
+    colour = field("verdict", "nominal", scale={
+        "domain": ["significant", "not significant"], "range": [SIGNIFICANT, NOT_SIGNIFICANT]},
+        title=None)
+    tips = [tooltip("A", "nominal"), tooltip("B", "nominal"),
+            tooltip("p", "quantitative", fmt=".3g")]
+    y_scale = {"domain": list(order)}  # one explicit order shared by every layer
+    y_axis = {"labelLimit": 240}
+    data = Datasets()
+    cut = {"data": data.ref(pd.DataFrame({"pos": [0.5]})),
+           "mark": {"type": "rule", "color": "#1f2933", "strokeDash": [4, 4]},
+           "encoding": {"x": x}}
+    segments = {"data": data.ref(frame),
+                "mark": {"type": "rule", "opacity": 0.8, "strokeWidth": 1.5},
+                "encoding": {"color": colour, "tooltip": tips, "x": x,
+                             "y": field("A", "nominal", axis=y_axis, scale=y_scale, title=None),
+                             "y2": {"field": "B"}}}
     ends = pd.concat([frame.assign(system=frame["A"]), frame.assign(system=frame["B"])])
-    dots = alt.Chart(ends).mark_circle(size=36, opacity=0.9).encode(
-        x=x, y=alt.Y("system:N", scale=y_scale, title=None, axis=y_axis), color=colour,
-        tooltip=tooltip)
-    cut = alt.Chart(pd.DataFrame({"pos": [0.5]})).mark_rule(strokeDash=[4, 4], color="#1f2933")
-    return (cut.encode(x=x) + segments + dots).properties(height=alt.Step(22))
+    dots = {"data": data.ref(ends), "mark": {"type": "circle", "opacity": 0.9, "size": 36},
+            "encoding": {"color": colour, "tooltip": tips, "x": x,
+                         "y": field("system", "nominal", axis=y_axis, scale=y_scale,
+                                    title=None)}}
+    return top({"layer": [cut, segments, dots], "height": {"step": 22}}, data)
 
 
-def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) -> alt.LayerChart:
-    """A's vs B's score on each example, with the diagonal (points above it: B better)."""
-    frame = pd.DataFrame({a: x, b: y})
+def pwpp(result: PairwiseResult, order: Sequence[str]) -> Chart:
+    """:func:`pwpp_spec` as an altair chart."""
+    return as_chart(pwpp_spec(result, order))
+
+
+def pair_scatter_spec(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) -> Spec:
+    """A's vs B's score on each example, with the diagonal (points above it: B better);
+    0/1 scores as four counted circles. A Vega-Lite dict."""
+    frame = pd.DataFrame({"x": x, "y": y})
     low = float(np.nanmin([np.nanmin(x), np.nanmin(y)]))
     high = float(np.nanmax([np.nanmax(x), np.nanmax(y)]))
     if binary:
-        scale = alt.Scale(domain=[-0.3, 1.3], nice=False)
-        axis = alt.Axis(values=[0, 1], grid=False)
+        scale: dict[str, Any] = {"domain": [-0.3, 1.3], "nice": False}
+        axis: dict[str, Any] = {"grid": False, "values": [0, 1]}
     else:
-        scale, axis = alt.Scale(domain=[low, high], nice=True, zero=False), alt.Axis()
-    enc_x = alt.X("x:Q", title=a, scale=scale, axis=axis)
-    enc_y = alt.Y("y:Q", title=b, scale=scale, axis=axis)
-    diagonal = alt.Chart(pd.DataFrame({"x": [low, high], "y": [low, high]})).mark_line(
-        color="#8a94a6", strokeDash=[5, 4]).encode(x=enc_x, y=enc_y)
-    frame.columns = ["x", "y"]
+        scale, axis = {"domain": [low, high], "nice": True, "zero": False}, {}
+    enc_x = field("x", "quantitative", axis=axis, scale=scale, title=a)
+    enc_y = field("y", "quantitative", axis=axis, scale=scale, title=b)
+    data = Datasets()
+    diagonal = {"data": data.ref(pd.DataFrame({"x": [low, high], "y": [low, high]})),
+                "mark": {"type": "line", "color": "#8a94a6", "strokeDash": [5, 4]},
+                "encoding": {"x": enc_x, "y": enc_y}}
     if binary:
         counts = frame.value_counts().rename("examples").reset_index()
-        points = alt.Chart(counts).mark_circle(color="#3b5b92", opacity=0.8).encode(
-            x=enc_x, y=enc_y,
-            size=alt.Size("examples:Q", scale=alt.Scale(range=[200, 4000]), legend=None),
-            tooltip=["x:Q", "y:Q", "examples:Q"])
-        labels = alt.Chart(counts).mark_text(color="white", fontWeight="bold").encode(
-            x=enc_x, y=enc_y, text="examples:Q")
-        return (diagonal + points + labels).properties(height=360)
-    points = alt.Chart(frame).mark_circle(size=28, opacity=0.45, color="#3b5b92").encode(
-        x=enc_x, y=enc_y, tooltip=[alt.Tooltip("x:Q", title=a), alt.Tooltip("y:Q", title=b)])
-    return (diagonal + points).properties(height=360)
+        ref = data.ref(counts)
+        points = {"data": ref, "mark": {"type": "circle", "color": "#3b5b92", "opacity": 0.8},
+                  "encoding": {
+                      "size": field("examples", "quantitative", legend=None,
+                                    scale={"range": [200, 4000]}),
+                      "tooltip": [tooltip("x", "quantitative"), tooltip("y", "quantitative"),
+                                  tooltip("examples", "quantitative")],
+                      "x": enc_x, "y": enc_y}}
+        labels = {"data": ref, "mark": {"type": "text", "color": "white", "fontWeight": "bold"},
+                  "encoding": {"text": field("examples", "quantitative"), "x": enc_x,
+                               "y": enc_y}}
+        return top({"layer": [diagonal, points, labels], "height": 360}, data)
+    points = {"data": data.ref(frame),
+              "mark": {"type": "circle", "color": "#3b5b92", "opacity": 0.45, "size": 28},
+              "encoding": {"tooltip": [tooltip("x", "quantitative", title=a),
+                                       tooltip("y", "quantitative", title=b)],
+                           "x": enc_x, "y": enc_y}}
+    return top({"layer": [diagonal, points], "height": 360}, data)
 
 
-def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> alt.LayerChart:
-    """Histogram of per-example differences A − B, with a rule at 0."""
+def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool
+                 ) -> Chart:
+    """:func:`pair_scatter_spec` as an altair chart."""
+    return as_chart(pair_scatter_spec(x, y, a, b, binary=binary))
+
+
+def difference_histogram_spec(diff: np.ndarray, a: str, b: str, *, binary: bool) -> Spec:
+    """Histogram of per-example differences A − B, with a rule at 0 (a Vega-Lite dict)."""
     frame = pd.DataFrame({"diff": diff})
     title = f"{a} − {b} (per example)"
+    count = {"aggregate": "count", "type": "quantitative"}
+    data = Datasets()
     if binary:  # only −1, 0, 1: one bar each
-        x = alt.X("diff:Q", title=title, scale=alt.Scale(domain=[-1.5, 1.5]),
-                  axis=alt.Axis(values=[-1, 0, 1], grid=False))
-        bars = alt.Chart(frame).mark_bar(color="#3b5b92", size=60).encode(
-            x=x, y=alt.Y("count():Q", title="examples"), tooltip=["diff:Q", "count():Q"])
-        return bars.properties(height=360)
-    bars = alt.Chart(frame).mark_bar(color="#3b5b92").encode(
-        x=alt.X("diff:Q", bin=alt.Bin(maxbins=40), title=title),
-        y=alt.Y("count():Q", title="examples"))
-    zero = alt.Chart(pd.DataFrame({"diff": [0.0]})).mark_rule(color=SIGNIFICANT).encode(x="diff:Q")
-    return (bars + zero).properties(height=360)
+        x = field("diff", "quantitative", axis={"grid": False, "values": [-1, 0, 1]},
+                  scale={"domain": [-1.5, 1.5]}, title=title)
+        return top({"data": data.ref(frame),
+                    "mark": {"type": "bar", "color": "#3b5b92", "size": 60},
+                    "encoding": {"tooltip": [tooltip("diff", "quantitative"), count], "x": x,
+                                 "y": {**count, "title": "examples"}},
+                    "height": 360}, data)
+    bars = {"data": data.ref(frame), "mark": {"type": "bar", "color": "#3b5b92"},
+            "encoding": {"x": field("diff", "quantitative", bin={"maxbins": 40}, title=title),
+                         "y": {"aggregate": "count", "title": "examples", "type": "quantitative"}}}
+    zero = {"data": data.ref(pd.DataFrame({"diff": [0.0]})),
+            "mark": {"type": "rule", "color": SIGNIFICANT},
+            "encoding": {"x": field("diff", "quantitative")}}
+    return top({"layer": [bars, zero], "height": 360}, data)
+
+
+def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> Chart:
+    """:func:`difference_histogram_spec` as an altair chart."""
+    return as_chart(difference_histogram_spec(diff, a, b, binary=binary))
 
 
 def two_by_two(x: np.ndarray, y: np.ndarray, a: str, b: str) -> pd.DataFrame:

@@ -8,12 +8,14 @@ than from group letters.
 
 from __future__ import annotations
 
-import altair as alt
+from collections.abc import Sequence
+
 import pandas as pd
 
 from engine import Leaderboard
 
 from .graph import BEST, NODE
+from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 
 ROW = 16  # pixels per system: every name gets its own line at the chart's font size
 
@@ -34,30 +36,47 @@ def rank_frame(board: Leaderboard, *, percent: bool = False) -> pd.DataFrame:
     })
 
 
-def rank_ci_chart(board: Leaderboard, *, percent: bool = False, width: int = 520
-                  ) -> alt.HConcatChart:
-    """Means with intervals, sorted best first; the rank range in a column on the right."""
+def rank_ci_spec(board: Leaderboard, *, percent: bool = False, width: int = 520,
+                 systems: Sequence[str] | None = None) -> Spec:
+    """Means with intervals, sorted best first; the rank range in a column on the right.
+
+    ``systems``: the rows shown (default every system), in table order. A Vega-Lite dict
+    (:mod:`app.charts.vl`): built in milliseconds on every settings change.
+    """
     frame = rank_frame(board, percent=percent)
+    if systems is not None:
+        frame = frame[frame["system"].isin(set(systems))].reset_index(drop=True)
     order = list(frame["system"])
     unit = " (%)" if percent else ""
-    y = alt.Y("system:N", sort=order, title=None,
-              axis=alt.Axis(labelLimit=260, labelOverlap=False, labelFontSize=11))
+    data = Datasets()
+    y = field("system", "nominal", axis={"labelFontSize": 11, "labelLimit": 260,
+                                         "labelOverlap": False}, sort=order, title=None)
     title = f"mean {board.metric}{unit} and its confidence interval"
-    scale = alt.Scale(zero=False, reverse=not board.higher_is_better)
-    x = alt.X("mean:Q", title=title, scale=scale)
-    tooltip = [alt.Tooltip("system:N"), alt.Tooltip("mean:Q", format=".4g"),
-               alt.Tooltip("low:Q", title="interval from", format=".4g"),
-               alt.Tooltip("high:Q", title="interval to", format=".4g"),
-               alt.Tooltip("ranks:N", title="rank range")]
-    base = alt.Chart(frame).encode(y=y, tooltip=tooltip)
-    colour = alt.condition("datum.first", alt.value(BEST), alt.value(NODE))
-    bars = base.mark_rule(strokeWidth=2).encode(
-        x=alt.X("low:Q", title=title, scale=scale), x2="high:Q", color=colour)
-    dots = base.mark_circle(size=42, opacity=1).encode(x=x, color=colour)
-    ranks = alt.Chart(frame).mark_text(align="left", fontSize=11, color="#1f2933").encode(
-        y=alt.Y("system:N", sort=order, axis=None), text="ranks:N")
-    plot = (bars + dots).properties(width=width, height=ROW * len(frame))
-    column = ranks.properties(width=46, height=ROW * len(frame),
-                              title=alt.TitleParams("rank range", fontSize=11, anchor="start"))
-    return alt.hconcat(plot, column, spacing=4).configure_mark(aria=False).configure_view(
-        stroke=None)
+    scale = {"reverse": not board.higher_is_better, "zero": False}
+    tips = [tooltip("system", "nominal"), tooltip("mean", "quantitative", fmt=".4g"),
+            tooltip("low", "quantitative", title="interval from", fmt=".4g"),
+            tooltip("high", "quantitative", title="interval to", fmt=".4g"),
+            tooltip("ranks", "nominal", title="rank range")]
+    colour = {"condition": {"test": "datum.first", "value": BEST}, "value": NODE}
+    bars = {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": {
+        "color": colour, "tooltip": tips,
+        "x": field("low", "quantitative", scale=scale, title=title), "x2": {"field": "high"},
+        "y": y}}
+    dots = {"mark": {"type": "circle", "opacity": 1, "size": 42}, "encoding": {
+        "color": colour, "tooltip": tips,
+        "x": field("mean", "quantitative", scale=scale, title=title), "y": y}}
+    height = ROW * len(frame)
+    ranks = {"mark": {"type": "text", "align": "left", "color": "#1f2933", "fontSize": 11},
+             "encoding": {"text": field("ranks", "nominal"),
+                          "y": field("system", "nominal", axis=None, sort=order)},
+             "height": height, "title": {"text": "rank range", "anchor": "start", "fontSize": 11},
+             "width": 46}
+    body = {"hconcat": [{"layer": [bars, dots], "height": height, "width": width}, ranks],
+            "data": data.ref(frame), "spacing": 4}
+    return top(body, data, config={"view": {"stroke": None}, "mark": {"aria": False}})
+
+
+def rank_ci_chart(board: Leaderboard, *, percent: bool = False, width: int = 520
+                  ) -> Chart:
+    """:func:`rank_ci_spec` as an altair chart."""
+    return as_chart(rank_ci_spec(board, percent=percent, width=width))

@@ -17,19 +17,26 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import altair as alt
+
+from app.charts.vl import jsonable
 
 _ROOT = Path(__file__).resolve().parents[2]
 _lock = threading.Lock()
 _child: subprocess.Popen[bytes] | None = None
 
 
-def chart_svg(chart: alt.TopLevelMixin, *, width: int | None) -> str:
-    """``chart`` drawn ``width`` pixels wide (None: as its own parts say, for concatenated
-    charts) as a standalone SVG document (with a viewBox)."""
-    with alt.data_transformers.enable("default", max_rows=None):
-        spec = (chart.properties(width=width) if width else chart).to_dict()
+def chart_svg(chart: alt.TopLevelMixin | dict[str, Any], *, width: int | None) -> str:
+    """``chart`` (an altair chart or a Vega-Lite dict of :mod:`app.charts.vl`) drawn ``width``
+    pixels wide (None: as its own parts say, for concatenated charts) as a standalone SVG
+    document (with a viewBox)."""
+    if isinstance(chart, dict):
+        spec = jsonable({**chart, "width": width} if width else chart)
+    else:
+        with alt.data_transformers.enable("default", max_rows=None):
+            spec = (chart.properties(width=width) if width else chart).to_dict()
     line = json.dumps(spec, separators=(",", ":")).encode() + b"\n"
     with _lock:  # one drawing at a time through the one pipe
         try:

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import cache, state, widgets
+from app import cache_fast, state, widgets
 from app.components.metrics_table import metrics_table
 from app.downloads import safe_csv
 from app.tables import fit_height
@@ -50,7 +50,7 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
         if tabs[kind].open and (kind != "effects" or has_effect_sizes(board)):
             tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
                                "tab and its CSV have every pair.")
-            spec = cache.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
+            spec = cache_fast.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:
         with tabs["metrics"]:

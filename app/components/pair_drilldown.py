@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import state, widgets
-from app.charts.pairwise import difference_histogram, pair_scatter, two_by_two
+from app import cache_fast, state, widgets
+from app.charts.pairwise import two_by_two
 from app.ranked import plain
 from app.url import View
 from engine import Leaderboard, PairwiseResult, ScoreMatrix
@@ -111,13 +111,12 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
                "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
                base=view.b, cluster="", pdiff="")
     scatter, histogram = st.columns(2)
+    specs = cache_fast.pair_specs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
     with scatter:
-        st.altair_chart(pair_scatter(x, y, view.a, view.b, binary=matrix.binary),
-                        width="stretch")
+        st.vega_lite_chart(spec=specs[0], width="stretch")
     with histogram:
-        if paired:
-            st.altair_chart(difference_histogram(x - y, view.a, view.b, binary=matrix.binary),
-                            width="stretch")
+        if specs[1] is not None:
+            st.vega_lite_chart(spec=specs[1], width="stretch")
         else:
             st.caption("Unpaired comparison: there are no per-example differences to show.")
     if matrix.binary and paired:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app import cache, state, widgets
+from app import cache, cache_fast, state, widgets
 from app.charts.graph import clique_frame
 from app.ranked import NARROW, escape
 from app.url import GRAPH_TABS, View
@@ -15,6 +15,8 @@ from engine import Leaderboard, TestOptions
 #: Charts in a container with this key are hidden below NARROW pixels: the table above has
 #: the means and intervals, and a chart shrunk to a phone is unreadable.
 _WIDE = "sb_wide"
+#: The rank/CI plot shows at most this many systems (best first); the table shows all.
+RANK_ROWS = 100
 _WIDE_ONLY = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-{_WIDE}]"
               "{display:none}}</style>")
 
@@ -26,13 +28,18 @@ def _wide(name: str) -> DeltaGenerator:
 
 
 def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
-    """Every system's mean with its interval, best first, its rank range beside it."""
+    """Every system's mean with its interval, best first, its rank range beside it (the best
+    :data:`RANK_ROWS` past that many systems: the table above has every one)."""
     st.subheader("Means and intervals")
+    order = list(board.table["system"])
+    shown = tuple(order[:RANK_ROWS]) if len(order) > RANK_ROWS else None
     st.caption("Each system's mean with its confidence interval, best first; red: systems that "
-               "could rank first. *Rank range*: the ranks the tests allow each system.")
+               "could rank first. *Rank range*: the ranks the tests allow each system."
+               + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
+                  if shown else ""))
     with _wide("ranks"):
-        st.vega_lite_chart(spec=cache.rank_spec(token, view.benchmark, view.metric, options),
-                           width="content")
+        st.vega_lite_chart(spec=cache_fast.rank_spec(token, view.benchmark, view.metric, options,
+                                                     shown), width="content")
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -60,9 +67,9 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
     if tabs["static"].open:
         with tabs["static"]:
             with _wide("graph"):
-                st.vega_lite_chart(spec=cache.graph_spec(token, view.benchmark, view.metric,
+                st.vega_lite_chart(spec=cache_fast.graph_spec(token, view.benchmark, view.metric,
                                                          options, shown), width="stretch")
-            st.download_button("Download SVG", lambda: cache.graph_svg(
+            st.download_button("Download SVG", lambda: cache_fast.graph_svg(
                 token, view.benchmark, view.metric, options, shown), icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")
@@ -74,7 +81,7 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
             if board.pairwise.compare != "all":
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
-            st.vega_lite_chart(spec=cache.clique_spec(token, view.benchmark, view.metric, options),
+            st.vega_lite_chart(spec=cache_fast.clique_spec(token, view.benchmark, view.metric, options),
                                width="stretch")
             st.html(_clique_table(board))
 

@@ -1,0 +1,143 @@
+"""Cached chart specifications of the Leaderboard, Pairwise, Distributions and Examples pages,
+built as plain Vega-Lite dicts (``app/charts/vl.py``), their data already in Arrow.
+
+Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
+schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
+most of a settings change on humaneval (the engine's own work: 0.05–0.15 s).
+Here a chart costs milliseconds, and its datasets are converted to Arrow once
+per cache entry instead of on every run (Streamlit passes Arrow bytes through
+untouched). The engine results come from ``app/cache.py`` (same keys, so a slice
+key works here too).
+
+Each function takes the data key (``token``) first, like ``app/cache.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from streamlit import dataframe_util
+
+from app import cache
+from app.charts.distributions import box_chart_spec
+from app.charts.examples import difficulty_histogram_spec, example_system_heatmap_spec
+from app.charts.graph import clique_spec as _clique_spec
+from app.charts.graph import static_graph_spec
+from app.charts.pairwise import (
+    difference_histogram_spec,
+    effect_heatmap_spec,
+    pair_scatter_spec,
+    pvalue_heatmap_spec,
+    pwpp_spec,
+)
+from app.charts.ranks import rank_ci_spec
+from app.charts.render import chart_svg
+from app.charts.vl import Spec
+from engine import TestOptions, box_stats
+
+_ENTRIES = 64
+GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
+
+
+def arrow(spec: Spec) -> Spec:
+    """``spec`` with its datasets (frames) as Arrow IPC bytes, as Streamlit would send them."""
+    return {**spec, "datasets": {name: dataframe_util.convert_anything_to_arrow_bytes(frame)
+                                 for name, frame in spec.get("datasets", {}).items()}}
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def rank_spec(token: str, benchmark: str, metric: str, options: TestOptions,
+              systems: tuple[str, ...] | None = None) -> Spec:
+    """The rank/CI plot of :func:`app.cache.board` (``systems``: the rows shown, default all;
+    percent for 0/1 metrics)."""
+    percent = cache.matrix(token, benchmark, metric).binary
+    board = cache.board(token, benchmark, metric, options)
+    return arrow(rank_ci_spec(board, percent=percent, systems=systems))
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def graph_spec(token: str, benchmark: str, metric: str, options: TestOptions,
+               systems: tuple[str, ...]) -> Spec:
+    """The static significance graph among ``systems`` (drawn in the browser)."""
+    return arrow(static_graph_spec(cache.board(token, benchmark, metric, options), systems))
+
+
+@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
+def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
+              systems: tuple[str, ...]) -> str:
+    """The static significance graph among ``systems`` as an SVG document (drawn only when
+    downloaded, in the SVG worker process)."""
+    spec = static_graph_spec(cache.board(token, benchmark, metric, options), systems)
+    return chart_svg(spec, width=GRAPH_WIDTH)
+
+
+@st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
+def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> Spec:
+    """The clique view of :func:`app.cache.board`."""
+    return arrow(_clique_spec(cache.board(token, benchmark, metric, options)))
+
+
+_PANELS = {"pvalues": pvalue_heatmap_spec, "effects": effect_heatmap_spec, "pwpp": pwpp_spec}
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
+               kind: str, systems: tuple[str, ...]) -> Spec:
+    """A pairwise heatmap (``pvalues``, ``effects``) or the PWPP (``pwpp``) among ``systems``
+    (the focus, best first)."""
+    result = cache.board(token, benchmark, metric, options).pairwise
+    return arrow(_PANELS[kind](result, list(systems)))
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def pair_specs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, paired: bool
+               ) -> tuple[Spec, Spec | None]:
+    """The drill-down charts of one pair from its scores (``x``: A's, ``y``: B's; the same
+    examples in the same order when ``paired``): A's vs B's scores per example, and the
+    histogram of the differences (None when unpaired: there are none). Keyed on the scores
+    themselves, so a slice of the data gets its own charts."""
+    scatter = arrow(pair_scatter_spec(x, y, a, b, binary=binary))
+    if not paired:
+        return scatter, None
+    return scatter, arrow(difference_histogram_spec(x - y, a, b, binary=binary))
+
+
+@st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)
+def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
+    """The example × system heatmap (examples binned to fit)."""
+    return arrow(example_system_heatmap_spec(cache.matrix(token, benchmark, metric)))
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def difficulty_spec(token: str, benchmark: str, metric: str, alpha: float) -> Spec:
+    """The histogram of per-example mean scores of :func:`app.cache.health`."""
+    return arrow(difficulty_histogram_spec(cache.health(token, benchmark, metric,
+                                                        alpha).difficulty))
+
+
+@st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
+def _distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                       options: TestOptions, color: str) -> Spec:
+    result = cache.bootstrap(token, benchmark, metric, n_resamples, options)
+    if kind == "values":
+        m = cache.matrix(token, benchmark, metric)
+        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
+    elif kind == "ranks":
+        stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
+    else:
+        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
+    meta = cache.system_metadata(token, benchmark)
+    hue: pd.Series | None = meta.set_index("system")[color] if color else None
+    return arrow(box_chart_spec(stats, list(result.summary["system"]), title=title, color=hue,
+                                integer=kind == "ranks"))
+
+
+def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                      options: TestOptions, color: str) -> dict[str, Any]:
+    """Boxplots of per-example scores, bootstrap means or bootstrap ranks (only the options
+    the bootstrap reads are part of the key)."""
+    return _distribution_spec(token, benchmark, metric, kind, n_resamples,
+                              cache.bootstrap_options(options), color)
