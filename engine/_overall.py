@@ -26,10 +26,10 @@ from ._meta import StandardizedMeans, corrected_effect, fixed_effect, standardiz
 from ._options import EFFECT_THRESHOLDS, TestOptions
 from ._overall_parts import (
     CELL_COLUMNS,
-    TEST_COLUMNS,
     BenchmarkPart,
     benchmark_part,
     choose_overall,
+    pair_codes,
     result_cells,
 )
 from ._pairwise import PairwiseResult, pairwise_tests
@@ -56,13 +56,14 @@ class Overall:
     pvalue_adj (= p_hmp_adj) and tested (benchmarks that tested the pair).
     ``metrics``: the metrics aggregated per benchmark; ``benchmark_weights``
     the normalised weights; ``n_tests``: L = compared pairs × benchmarks.
+    ``cliques`` (the groups' maximal cliques, best first) are listed on first
+    access: listing can cost more than the rest of the combination.
     """
 
     table: pd.DataFrame
     cells: pd.DataFrame
     pairs: pd.DataFrame
     groups: Groups
-    cliques: tuple[tuple[str, ...], ...]
     benchmarks: tuple[str, ...]
     metrics: dict[str, tuple[str, ...]]
     benchmark_weights: tuple[float, ...]
@@ -70,6 +71,11 @@ class Overall:
     alternative: str
     n_tests: int
     notes: tuple[str, ...]
+
+    @property
+    def cliques(self) -> tuple[tuple[str, ...], ...]:
+        """Maximal cliques of systems that cannot be told apart, best first (listed lazily)."""
+        return self.groups.cliques
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of ``python -m engine overall --format json`` (SPEC)."""
@@ -97,12 +103,23 @@ def _num(x: Any) -> float | None:
 
 # ----------------------------------------------------------------- combining p-values and effects
 
-def _omega(order: Sequence[str], compare: str) -> list[tuple[str, str]]:
+def _omega_ranks(k: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
+    """The compared pairs of ``k`` ordered systems as positions (a before b), in row order."""
     if compare == "first":
-        return [(order[0], s) for s in order[1:]]
+        return np.zeros(max(k - 1, 0), dtype=np.int64), np.arange(1, k, dtype=np.int64)
     if compare == "successive":
-        return list(zip(order[:-1], order[1:], strict=True))
-    return [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))]
+        return np.arange(max(k - 1, 0), dtype=np.int64), np.arange(1, k, dtype=np.int64)
+    lo, hi = np.triu_indices(k, 1)  # (0, 1), (0, 2), …, (1, 2), …: row-major
+    return lo.astype(np.int64), hi.astype(np.int64)
+
+
+def _omega_rows(lo: np.ndarray, hi: np.ndarray, k: int, compare: str) -> np.ndarray:
+    """Row of each pair (positions lo < hi) in :func:`_omega_ranks`; −1 when not compared."""
+    if compare == "first":
+        return np.where(lo == 0, hi - 1, -1)
+    if compare == "successive":
+        return np.where(hi == lo + 1, lo, -1)
+    return np.asarray(lo * k - lo * (lo + 1) // 2 + (hi - lo - 1))
 
 
 def _orient(cells: pd.DataFrame, rank: Mapping[str, int]) -> pd.DataFrame:
@@ -126,41 +143,55 @@ def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternat
                           else np.abs(effect) >= threshold)
 
 
+def _pool(row: np.ndarray, col: np.ndarray, cells: Mapping[str, np.ndarray],
+          shape: tuple[int, int], unit_weights: np.ndarray, *, alpha: float, criterion: str,
+          alternative: str) -> dict[str, np.ndarray]:
+    """HMP and fixed-effect pooling of ``shape[0]`` pairs over ``shape[1]`` units.
+
+    Cell i (pvalue, effect_size oriented as its pair, n, effect_name) sits at
+    (row[i], col[i]). Weights: w = unit weight / pairs per test, so the
+    L = pairs × units weights sum to 1.
+    """
+    p = np.full(shape, np.nan)
+    p[row, col] = cells["pvalue"]
+    g, v = corrected_effect(cells["effect_size"], cells["n"], cells["effect_name"])
+    eff, var = np.full(shape, np.nan), np.full(shape, np.nan)
+    eff[row, col], var[row, col] = g, v
+    w = np.broadcast_to(unit_weights / max(shape[0], 1), shape)
+    statistic, p_hmp, p_adj, _ = hmp_rows(p, w, L=max(shape[0] * shape[1], 1))
+    meta = fixed_effect(eff, var, alpha=alpha)
+    significant = _significant(p_adj, meta.effect, criterion, alternative, alpha) & ~np.isnan(p_adj)
+    a_better = np.where(np.isfinite(meta.effect), meta.effect > 0, True)
+    if alternative == "greater":
+        a_better = np.ones(shape[0], dtype=bool)
+    return {"p_hmp": p_hmp, "p_hmp_adj": p_adj, "effect": meta.effect,
+            "effect_ci_low": meta.ci_low, "effect_ci_high": meta.ci_high, "i2": meta.i2,
+            "significant": significant, "hmp": statistic, "pvalue_adj": p_adj,
+            "a_better": a_better, "tested": (~np.isnan(p)).sum(axis=1)}
+
+
+def _cell_arrays(cells: pd.DataFrame) -> dict[str, np.ndarray]:
+    return {"pvalue": cells["pvalue"].to_numpy(float),
+            "effect_size": cells["effect_size"].to_numpy(float),
+            "n": cells["n"].to_numpy(float), "effect_name": cells["effect_name"].to_numpy(object)}
+
+
 def _combine(cells: pd.DataFrame, pairs: Sequence[tuple[str, str]], units: Sequence[str],
              unit_weights: np.ndarray, *, alpha: float, criterion: str, alternative: str
              ) -> pd.DataFrame:
     """HMP and fixed-effect pooling of each pair over the units (benchmarks or metrics) that tested it.
 
     ``cells`` rows: unit, system_a, system_b (oriented as in ``pairs``),
-    pvalue, effect_size, effect_name, n. Weights: w = unit weight / |pairs|
-    per test, so the L = |pairs| × |units| weights sum to 1.
+    pvalue, effect_size, effect_name, n.
     """
     index = pd.MultiIndex.from_tuples(list(pairs), names=["system_a", "system_b"])
-    shape = (len(pairs), len(units))
     row = index.get_indexer(pd.MultiIndex.from_arrays([cells["system_a"], cells["system_b"]]))
     col = pd.Index(list(units)).get_indexer(pd.Index(cells["unit"]))
     keep = (row >= 0) & (col >= 0)
-    row, col, kept = row[keep], col[keep], cells[keep]
-    p = np.full(shape, np.nan)
-    p[row, col] = kept["pvalue"].to_numpy(float)
-    g, v = corrected_effect(kept["effect_size"].to_numpy(float), kept["n"].to_numpy(float),
-                            kept["effect_name"].to_numpy(object))
-    eff, var = np.full(shape, np.nan), np.full(shape, np.nan)
-    eff[row, col], var[row, col] = g, v
-    w = np.broadcast_to(unit_weights / max(len(pairs), 1), shape)
-    statistic, p_hmp, p_adj, _ = hmp_rows(p, w, L=max(shape[0] * shape[1], 1))
-    meta = fixed_effect(eff, var, alpha=alpha)
-    significant = _significant(p_adj, meta.effect, criterion, alternative, alpha) & ~np.isnan(p_adj)
-    a_better = np.where(np.isfinite(meta.effect), meta.effect > 0, True)
-    if alternative == "greater":
-        a_better = np.ones(len(pairs), dtype=bool)
-    return pd.DataFrame({
-        "system_a": [a for a, _ in pairs], "system_b": [b for _, b in pairs],
-        "p_hmp": p_hmp, "p_hmp_adj": p_adj, "effect": meta.effect,
-        "effect_ci_low": meta.ci_low, "effect_ci_high": meta.ci_high, "i2": meta.i2,
-        "significant": significant, "hmp": statistic, "pvalue_adj": p_adj,
-        "a_better": a_better, "tested": (~np.isnan(p)).sum(axis=1),
-    })
+    pooled = _pool(row[keep], col[keep], _cell_arrays(cells[keep]), (len(pairs), len(units)),
+                   unit_weights, alpha=alpha, criterion=criterion, alternative=alternative)
+    return pd.DataFrame({"system_a": [a for a, _ in pairs], "system_b": [b for _, b in pairs],
+                         **pooled})
 
 
 def _validate_across(results: Sequence[PairwiseResult], across: str) -> list[str]:
@@ -398,24 +429,30 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
     ordered = [systems[i] for i in order]
     rank_of = {s: i for i, s in enumerate(ordered)}
     alternative = "two-sided" if options.compare == "all" else "greater"
-    cells, tests, notes = [], [], []
-    for part in parts:
+    position = np.asarray(order, dtype=np.int64)  # index into systems, best first
+    rank = np.empty(len(systems), dtype=np.int64)
+    rank[position] = np.arange(len(systems))  # systems[i] is rank[i]-th best
+    cells, notes = [], []
+    ends, cols, columns = [], [], []
+    for j, part in enumerate(parts):
         if part.note is not None:
             notes.append(part.note)
             continue
         cells.append(part.cells)
         if alternative == "two-sided":
-            tests.append(part.tests)
+            tests, codes = part.tests, part.pair_codes
         else:  # the ordered set, right-tailed: each benchmark's systems in the overall order
             present = sorted(part.matrix.systems, key=rank_of.__getitem__)
             result = pairwise_tests(part.matrix.subset(present),
                                     part.options.with_(alternative="greater"))
-            tests.append(result_cells(result, part.benchmark))
-    omega = _omega(ordered, options.compare)
-    tested = _orient(pd.concat(tests, ignore_index=True), rank_of) if tests else \
-        pd.DataFrame(columns=list(TEST_COLUMNS))
-    pairs = _combine(tested, omega, chosen, bw, alpha=options.alpha, criterion=options.criterion,
-                     alternative=alternative)
+            tests = result_cells(result, part.benchmark)
+            codes = pair_codes(tests, part.matrix.systems)
+        if tests is None or codes is None:  # only a part with a note lacks them
+            continue
+        ends.append(rank[_positions(part, systems)[codes]])
+        cols.append(np.full(len(tests), j))
+        columns.append(_cell_arrays(tests))
+    pairs = _combine_ranked(ends, cols, columns, ordered, options.compare, bw, options)
     position = np.asarray(order, dtype=int)  # index into systems, best first
     quality = [float(np.nan_to_num(scores.score[i], nan=-np.inf)) for i in position]
     groups = find_groups(ordered, quality, pairs)
@@ -432,8 +469,42 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
     cell_table = (pd.concat(cells, ignore_index=True) if cells else
                   pd.DataFrame(columns=list(CELL_COLUMNS)))
     cell_table = cell_table[["system", "benchmark", "mean", "ci_low", "ci_high", "group"]]
-    if not groups.complete:
-        notes.append("Groups are not shown: too many maximal cliques.")
-    return Overall(table, cell_table, pairs, groups, groups.cliques, tuple(chosen),
+    return Overall(table, cell_table, pairs, groups, tuple(chosen),
                    {p.benchmark: p.metrics for p in parts}, tuple(float(x) for x in bw), options,
-                   alternative, len(omega) * len(chosen), tuple(notes))
+                   alternative, len(pairs) * len(chosen), tuple(notes))
+
+
+def _positions(part: BenchmarkPart, systems: Sequence[str]) -> np.ndarray:
+    """Position in ``systems`` of each of the part's systems."""
+    where = {s: i for i, s in enumerate(systems)}
+    return np.array([where[s] for s in part.matrix.systems], dtype=np.int64)
+
+
+def _combine_ranked(ends: Sequence[np.ndarray], cols: Sequence[np.ndarray],
+                    columns: Sequence[Mapping[str, np.ndarray]], ordered: Sequence[str],
+                    compare: str, bw: np.ndarray, options: TestOptions) -> pd.DataFrame:
+    """Pool every compared pair of ``ordered`` over the benchmarks.
+
+    ``ends[j]``: ranks (2 × tests) of each test's system_a and system_b on part j; a
+    pair is turned so that the better-ranked system comes first (effect negated).
+    """
+    k = len(ordered)
+    lo, hi = _omega_ranks(k, compare)
+    alternative = "two-sided" if compare == "all" else "greater"
+    if ends:
+        a, b = np.concatenate([e[0] for e in ends]), np.concatenate([e[1] for e in ends])
+        col = np.concatenate(cols)
+        cells = {key: np.concatenate([c[key] for c in columns]) for key in columns[0]}
+    else:
+        a = b = col = np.zeros(0, dtype=np.int64)
+        cells = {"pvalue": np.zeros(0), "effect_size": np.zeros(0), "n": np.zeros(0),
+                 "effect_name": np.zeros(0, dtype=object)}
+    flip = a > b
+    cells["effect_size"] = np.where(flip, -1.0, 1.0) * cells["effect_size"]
+    row = _omega_rows(np.minimum(a, b), np.maximum(a, b), k, compare)
+    keep = row >= 0
+    pooled = _pool(row[keep], col[keep], {key: v[keep] for key, v in cells.items()},
+                   (len(lo), len(bw)), bw, alpha=options.alpha, criterion=options.criterion,
+                   alternative=alternative)
+    names = np.asarray(ordered, dtype=object)
+    return pd.DataFrame({"system_a": list(names[lo]), "system_b": list(names[hi]), **pooled})

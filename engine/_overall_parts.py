@@ -25,7 +25,7 @@ from ._matrix import ScoreMatrix, build_matrix
 from ._options import TestOptions
 from ._pairwise import PairwiseResult
 
-__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall"]
+__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes", "result_cells"]
 
 CELL_COLUMNS = ("system", "mean", "ci_low", "ci_high", "group", "benchmark")
 TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n")
@@ -54,6 +54,8 @@ class BenchmarkPart:
     tests : DataFrame or None
         ``pairwise`` as rows unit, system_a, system_b, pvalue, effect_size,
         effect_name, n (the input of the HMP and fixed-effect combination).
+    pair_codes : ndarray of int, shape (2, len(tests)), or None
+        Positions of each test's system_a and system_b in ``matrix.systems``.
     note : str or None
         Why the benchmark compares nothing (a single system).
     """
@@ -68,6 +70,7 @@ class BenchmarkPart:
     cells: pd.DataFrame | None
     pairwise: PairwiseResult | None
     tests: pd.DataFrame | None
+    pair_codes: np.ndarray | None
     note: str | None
 
 
@@ -202,9 +205,17 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
     if matrix.n_systems < 2:
         note = f"{benchmark}: only one system ({matrix.systems[0]}), nothing to compare there."
         return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count,
-                             None, None, None, note)
+                             None, None, None, None, note)
     board = leaderboard(matrix, two_sided, bt_resamples=0)  # rating intervals are not shown
     cells = board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(
         benchmark=benchmark)
+    tests = result_cells(board.pairwise, benchmark)
     return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count, cells,
-                         board.pairwise, result_cells(board.pairwise, benchmark), None)
+                         board.pairwise, tests, pair_codes(tests, matrix.systems), None)
+
+
+def pair_codes(tests: pd.DataFrame, systems: Sequence[str]) -> np.ndarray:
+    """Positions of each row's system_a and system_b in ``systems`` (shape 2 × rows)."""
+    index = pd.Index(list(systems))
+    return np.vstack([index.get_indexer(pd.Index(tests["system_a"])),
+                      index.get_indexer(pd.Index(tests["system_b"]))])

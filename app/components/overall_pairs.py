@@ -76,3 +76,21 @@ def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
                  column_config=config, placeholder="")
     st.download_button("Download pairs CSV", lambda: safe_csv(table), icon=":material/download:",
                        file_name="overall-pairs.csv", mime="text/csv", on_click="ignore")
+
+
+def cliques_section(result: Overall, *, shown: int = 50) -> None:
+    """The groups of systems that cannot be told apart (maximal cliques), best first.
+
+    Listed here rather than under the systems table: listing them can cost more than the
+    rest of a weight change, and the table's letters and rank ranges already show them.
+    """
+    cliques = result.cliques  # listed on first access (engine.Overall)
+    if not cliques:
+        return
+    with st.expander(f"Groups of systems that cannot be told apart ({len(cliques)})"):
+        for note in result.groups.notes:
+            st.caption(note)
+        for i, clique in enumerate(cliques[:shown]):
+            st.text(f"{i + 1}. " + ", ".join(clique))
+        if len(cliques) > shown:
+            st.caption(f"The first {shown} of {len(cliques)} groups (all in the JSON).")

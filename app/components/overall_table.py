@@ -64,7 +64,7 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
 
     A system not scored on a benchmark gets a visible, hatched *not run* cell.
     ``links``: benchmark → URL of its leaderboard (the header becomes a link);
-    ``groups`` False leaves the overall group letters blank (too many cliques). The
+    ``groups`` False leaves the overall group letters blank. The
     table carries ``data-rows`` and ``data-missing`` (counts) for tests.
     """
     links = links or {}

@@ -11,7 +11,7 @@ import json
 import streamlit as st
 
 from app import cache_more, state, widgets
-from app.components.overall_pairs import pairs_section
+from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
 from app.components.plain_text import md_text
 from app.downloads import safe_csv
@@ -94,19 +94,10 @@ if tabs["systems"].open:
         "weights; *rank range*: the ranks the tests allow; systems sharing a *group* letter "
         "cannot be told apart. Each benchmark cell: the mean, its interval and the group "
         "letters on that benchmark alone; *not run*: the system has no results there. Shaded "
-        "rows could rank first. Click a benchmark for its leaderboard.")
-    tabs["systems"].html(systems_html(result, links=links, groups=result.groups.complete))
+        "rows could rank first. Click a benchmark for its leaderboard; the groups are listed "
+        "under *Pairs × benchmarks*.")
+    tabs["systems"].html(systems_html(result, links=links))
     with tabs["systems"]:
-        if not result.groups.complete:
-            st.caption("Too many overlapping groups to list or letter: choose fewer benchmarks "
-                       "to see them.")
-        elif result.cliques:
-            with st.expander(f"Groups of systems that cannot be told apart "
-                             f"({len(result.cliques)})"):
-                for i, clique in enumerate(result.cliques[:50]):
-                    st.text(f"{i + 1}. " + ", ".join(clique))
-                if len(result.cliques) > 50:
-                    st.caption(f"The first 50 of {len(result.cliques)} groups (all in the JSON).")
         one, two = st.columns(2)
         one.download_button("Download table CSV", lambda: safe_csv(result.table),
                             icon=":material/download:", file_name="overall.csv",
@@ -117,3 +108,4 @@ if tabs["systems"].open:
 if tabs["pairs"].open:
     with tabs["pairs"]:
         pairs_section(result, token, options)
+        cliques_section(result)
