@@ -1,55 +1,27 @@
 """Real-browser tests: Playwright drives Debian's chromium against ``streamlit run`` on 127.0.0.1.
 
-Skipped when chromium or Playwright is missing, unless ``SIGBOARD_REQUIRE_BROWSER=1``
-(CI), which turns that into a failure.
+The server, the browser and the offline contexts are shared with the other e2e modules
+(``conftest.py``, ``e2e_support.py``). Skipped when chromium or Playwright is missing,
+unless ``SIGBOARD_REQUIRE_BROWSER=1`` (CI), which turns that into a failure.
 """
 
 from __future__ import annotations
 
 import io
-import os
-import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from e2e_support import Offline, idle, open_context, title
 
 from engine.store import open_store
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 XSS = "<img src=x onerror=alert(1)>"
 WAIT = 90_000  # ms: a cold leaderboard on 2 shared cores
-
-
-def _require_browser() -> None:
-    missing = None
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing = "the playwright package is not installed"
-    if missing is None and not os.access(CHROMIUM, os.X_OK):
-        missing = f"{CHROMIUM} is missing (apt-get install chromium)"
-    if missing:
-        if os.environ.get("SIGBOARD_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"browser tests are required but {missing}")
-        pytest.skip(missing)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _xss_csv() -> bytes:
@@ -59,7 +31,8 @@ def _xss_csv() -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-def _demo_store(path: Path) -> None:
+def build_store(path: Path) -> None:
+    """This module's store (conftest.py's ``served``): the demo data and a hostile name."""
     store = open_store(f"sqlite:///{path}")
     store.ensure_demo_data(ROOT / "data")
     buffer = io.BytesIO(_xss_csv())
@@ -68,91 +41,17 @@ def _demo_store(path: Path) -> None:
     store.close()
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("streamlit did not become healthy")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    _require_browser()
-    db = tmp_path_factory.mktemp("e2e") / "sigboard.db"
-    _demo_store(db)
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SIGBOARD_DB_URL", "SIGBOARD_UPLOAD_TOKEN", "SIGBOARD_UPLOAD_ALLOW")}
-    env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-class Offline:
-    """Blocks every request that does not go to the loopback server; records what it blocked."""
-
-    def __init__(self, context: object) -> None:
-        self.blocked: list[str] = []
-        context.route("**/*", self._route)
-
-    def _route(self, route: object) -> None:
-        url = route.request.url
-        host = urlparse(url).hostname or ""
-        if url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1", "localhost"):
-            route.continue_()
-        else:
-            self.blocked.append(url)
-            route.abort()
-
-
 def _context(browser: object, width: int = 1400) -> tuple[object, object, Offline, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": 1000})
-    offline = Offline(context)
-    page = context.new_page()
-    dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    return context, page, offline, dialogs
+    return open_context(browser, width)
 
 
 def _title(page: object, text: str) -> None:
-    # a stored name in a title sits between Unicode isolates (U+2068 … U+2069)
-    pattern = re.compile(re.escape(text).replace("·\\ ", "·\\ \u2068?"))
-    page.get_by_role("heading", level=1).filter(has_text=pattern).wait_for(timeout=WAIT)
+    title(page, text, timeout=WAIT)
 
 
 def _idle(page: object) -> None:
     """Wait until the app has finished its current run (so widgets and links are current)."""
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]",
-                           timeout=WAIT)
+    idle(page, timeout=WAIT)
 
 
 def _choose(page: object, label: str, option: str) -> None:

@@ -1,126 +1,31 @@
 """Real-browser tests of the Overall and A/B compare pages (Playwright + Debian's chromium).
 
 Offline: every request that does not go to the loopback server is blocked and recorded.
-Skipped when chromium or Playwright is missing, unless ``SIGBOARD_REQUIRE_BROWSER=1``.
+The server (over the demo data), the browser and the offline contexts are shared with the
+other e2e modules (``conftest.py``, ``e2e_support.py``). Skipped when chromium or
+Playwright is missing, unless ``SIGBOARD_REQUIRE_BROWSER=1``.
 """
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-from engine.store import open_store
+from e2e_support import Offline, idle, open_context
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT = 120_000  # ms: the overall leaderboard of 190 systems, cold, on 2 shared cores
 
 
-def _require_browser() -> None:
-    missing = None
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing = "the playwright package is not installed"
-    if missing is None and not os.access(CHROMIUM, os.X_OK):
-        missing = f"{CHROMIUM} is missing (apt-get install chromium)"
-    if missing:
-        if os.environ.get("SIGBOARD_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"browser tests are required but {missing}")
-        pytest.skip(missing)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    _require_browser()
-    db = tmp_path_factory.mktemp("e2e_pages") / "sigboard.db"
-    store = open_store(f"sqlite:///{db}")
-    store.ensure_demo_data(ROOT / "data")
-    store.close()
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SIGBOARD_DB_URL", "SIGBOARD_UPLOAD_TOKEN", "SIGBOARD_UPLOAD_ALLOW")}
-    env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("streamlit did not become healthy")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().strip() == b"ok":
-                        break
-            except OSError:
-                time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-class Offline:
-    """Blocks every request that does not go to the loopback server; records what it blocked."""
-
-    def __init__(self, context: object) -> None:
-        self.blocked: list[str] = []
-        context.route("**/*", self._route)
-
-    def _route(self, route: object) -> None:
-        url = route.request.url
-        host = urlparse(url).hostname or ""
-        if url.startswith(("data:", "blob:", "about:", "file:")) or host in ("127.0.0.1",
-                                                                             "localhost"):
-            route.continue_()
-        else:
-            self.blocked.append(url)
-            route.abort()
-
-
 def _context(browser: object) -> tuple[object, object, Offline]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    offline = Offline(context)
-    return context, context.new_page(), offline
+    context, page, offline, _ = open_context(browser, downloads=True)
+    return context, page, offline
 
 
 def _idle(page: object) -> None:
-    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=WAIT)
+    idle(page, timeout=WAIT)
 
 
 def _overall_headers(page: object) -> list[str]:
