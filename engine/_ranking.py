@@ -10,7 +10,10 @@ all resamples at once (one batched Newton iteration for every resample).
 from __future__ import annotations
 
 import warnings
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -89,6 +92,20 @@ class _Fit:
     gradient_norm: np.ndarray
     loglik: np.ndarray
     loglik_change: np.ndarray
+
+
+@cache
+def _blas_controller() -> Any:
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
+
+
+def _one_blas_thread() -> AbstractContextManager[object]:
+    """BLAS on one thread for the block: the fits make many small products and solves,
+    where OpenBLAS's threads mostly wait on each other (3× the CPU time of one thread for
+    the same answer on a loaded 2-core server)."""
+    return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
 
 
 def win_rates(wins: np.ndarray) -> np.ndarray:
@@ -205,8 +222,9 @@ def _gradient_hessian(theta: np.ndarray, phi: np.ndarray, b: _Battles, free_phi:
     g = np.zeros((len(theta), s + 1))
     h = np.zeros((len(theta), s + 1, s + 1))
     g[:, :s] = 0.5 * _to_systems(b.margin - n * slope, b)
-    h[:, b.ia, b.ja] = weight
-    h[:, b.ja, b.ia] = weight
+    flat = h.reshape(len(theta), -1)  # one index per cell: faster than (row, column) pairs
+    flat[:, b.ia * (s + 1) + b.ja] = weight
+    flat[:, b.ja * (s + 1) + b.ia] = weight
     diag = np.arange(s)
     h[:, diag, diag] = -h[:, :s, :s].sum(axis=2)
     if b.davidson:
@@ -219,10 +237,13 @@ def _gradient_hessian(theta: np.ndarray, phi: np.ndarray, b: _Battles, free_phi:
     return g, h
 
 
-def _newton(b: _Battles, tol: float, max_iter: int) -> _Fit:
-    """Damped Newton ascent of the concave log-likelihood, all batch members at once."""
+def _newton(b: _Battles, tol: float, max_iter: int, start: np.ndarray | None = None) -> _Fit:
+    """Damped Newton ascent of the concave log-likelihood, all batch members at once, from
+    θ = ``start`` (S,) (default 0: equal strengths)."""
     n_batch, s = b.total.shape[0], b.n_systems
     theta = np.zeros((n_batch, s))
+    if start is not None:
+        theta += start - start.mean()
     tied_total = b.tied.sum(axis=1)
     free_phi = b.davidson & (tied_total > 0)
     decisive = (b.total - b.tied).sum(axis=1)
@@ -384,7 +405,8 @@ def bradley_terry(
         return BradleyTerry(np.ones(s), 0, True, 0.0, tol, tie_model, nan, 0.0, 0.0, 0.0)
     tied = _tie_counts(w, n_battles, tie_counts)
     battles, used = _battles(w[None], tied[None], tie_model, prior)
-    fit = _newton(battles, tol, max_iter)
+    with _one_blas_thread():
+        fit = _newton(battles, tol, max_iter)
     nu = float(np.exp(fit.phi[0])) if tie_model == "davidson" else nan
     return BradleyTerry(_strengths(fit.theta[0]), fit.iterations, bool(fit.converged[0]),
                         float(used[0]), tol, tie_model, nu, float(fit.gradient_norm[0]),
@@ -432,16 +454,22 @@ def _weighted_battles(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     """wins_b[i, j] = Σ_e c_be [x_ie > x_je], ties_b likewise with =, as matrix products.
 
     NaN compares false both ways, so each pair only counts the examples it shares.
-    Blocks of systems keep the comparison cells below ``_BLOCK_CELLS``.
+    Without NaN, ties are the rest of the battles, Σ_e c_be − wins_b − wins_bᵀ, and
+    only the wins are multiplied out: for 0/1 scores as one product
+    (x ∘ c_b)(1 − x)ᵀ per resample, otherwise from the comparison indicators of
+    blocks of systems, kept below ``_BLOCK_CELLS`` cells.
     """
     s, e = x.shape
     n_batch = len(weights)
+    off = ~np.eye(s, dtype=bool)
+    w32 = np.ascontiguousarray(weights.T, dtype=np.float32)
+    if not np.isnan(x).any():
+        wins = _weighted_wins(x, w32)
+        tied = weights.sum(axis=1)[:, None, None] - wins - wins.transpose(0, 2, 1)
+        return wins * off, np.maximum(tied, 0.0) * off
     wins = np.empty((n_batch, s, s))
     tied = np.empty((n_batch, s, s))
-    step = max(1, _BLOCK_CELLS // max(s * e, 1))
-    w32 = np.ascontiguousarray(weights.T, dtype=np.float32)
-    for start in range(0, s, step):
-        rows = slice(start, min(start + step, s))
+    for rows in _system_blocks(s, e):
         xi = x[rows][:, None, :]
         r = xi.shape[0]
         # float32 products of 0/1 indicators and counts are exact integers below 2^24
@@ -449,8 +477,31 @@ def _weighted_battles(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
         eq = (xi == x[None]).reshape(r * s, e).astype(np.float32)
         wins[:, rows] = (gt @ w32).T.reshape(n_batch, r, s)
         tied[:, rows] = (eq @ w32).T.reshape(n_batch, r, s)
-    off = ~np.eye(s, dtype=bool)
     return wins * off, tied * off
+
+
+def _system_blocks(s: int, e: int) -> list[slice]:
+    """Rows of systems whose (rows × S × E) comparison cells stay below ``_BLOCK_CELLS``."""
+    step = max(1, _BLOCK_CELLS // max(s * e, 1))
+    return [slice(start, min(start + step, s)) for start in range(0, s, step)]
+
+
+def _weighted_wins(x: np.ndarray, w32: np.ndarray) -> np.ndarray:
+    """wins_b[i, j] = Σ_e c_be [x_ie > x_je] for scores without NaN (``w32``: E × B)."""
+    s, e = x.shape
+    n_batch = w32.shape[1]
+    wins = np.empty((n_batch, s, s))
+    if np.isin(x, (0.0, 1.0)).all():  # [x_i > x_j] = x_i (1 − x_j): one product per resample
+        ones, zeros = x.astype(np.float32), (1.0 - x).astype(np.float32).T.copy()
+        for b in range(n_batch):
+            wins[b] = (ones * w32[:, b]) @ zeros
+        return wins
+    for rows in _system_blocks(s, e):
+        xi = x[rows][:, None, :]
+        r = xi.shape[0]
+        gt = (xi > x[None]).reshape(r * s, e).astype(np.float32)
+        wins[:, rows] = (gt @ w32).T.reshape(n_batch, r, s)
+    return wins
 
 
 def _elo_rows(strength: np.ndarray, anchor: int | None) -> np.ndarray:
@@ -466,9 +517,14 @@ def _fit_resamples(x: np.ndarray, weights: np.ndarray, ties: str, prior: float, 
     s = x.shape[0]
     chunk = max(1, _BLOCK_CELLS // (s * s))
     parts = []
+    point = None  # the first weighting's fit starts the others (resamples land near it)
     for start in range(0, len(weights), chunk):
         wins, tied = _weighted_battles(x, weights[start:start + chunk])
-        fit = _newton(_battles(wins, tied, ties, prior)[0], tol, max_iter)
+        battles = _battles(wins, tied, ties, prior)[0]
+        if point is None:
+            first = _newton(_take(battles, np.array([0])), tol, max_iter)
+            point = first.theta[0] if np.isfinite(first.theta).all() else None
+        fit = _newton(battles, tol, max_iter, point)
         parts.append((_strengths(fit.theta), win_rates(wins), fit.converged))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
             np.concatenate([p[2] for p in parts]))
@@ -543,8 +599,10 @@ def bt_bootstrap(
         return BTIntervals(one, one, one, one * 1000.0, one * 1000.0, one * 1000.0,
                            *(np.full(s, np.nan),) * 3, True, 0, 0.0, n_resamples, confidence,
                            tie_model, anchor)
-    strength, rate, converged = _fit_resamples(values, weights, tie_model, prior, tol, max_iter)
-    used = _battles(*_weighted_battles(values, weights[:1]), tie_model, prior)[1]
+    with _one_blas_thread():
+        strength, rate, converged = _fit_resamples(values, weights, tie_model, prior, tol,
+                                                   max_iter)
+        used = _battles(*_weighted_battles(values, weights[:1]), tie_model, prior)[1]
     elo = _elo_rows(strength, anchor)
     q = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
     with warnings.catch_warnings():
