@@ -73,8 +73,8 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
                     "below 0, weaker systems solve it more often than stronger ones (suspect).")
     three.metric("systems scored", d.n_scored)
     if d.tau < 0:
-        st.warning("Weaker systems solve this example more often than stronger ones: check its "
-                   "reference and tests.", icon=":material/report:")
+        st.info("Weaker systems solve this example more often than stronger ones: check its "
+                "reference and tests.", icon=":material/report:")
     for line in d.notes:
         st.caption(f":material/info: {md_text(line)}")
     for i, (name, text) in enumerate(d.text.items()):

@@ -39,8 +39,8 @@ if not factors:
                 "such as prompt template, temperature or model family), so there is nothing to "
                 "compare.", icon=":material/info:")
     st.caption("To use this page, upload results with one column per setting, the same value "
-               "on every row of a system (e.g. `template`, `temperature`, `family`). None of the "
-               "bundled demo benchmarks has a setting with two levels.")
+               "on every row of a system (e.g. `template`, `temperature`, `family`). No bundled "
+               "demo benchmark has a setting with two levels.")
     st.stop()
 
 
