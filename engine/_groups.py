@@ -436,15 +436,51 @@ def _maximal_cliques(g: nx.Graph, limit: int) -> list[list[str]]:
     return [[nodes[i] for i in c] for c in found]
 
 
+class _Names:
+    """A column's member names, built only when two columns tie on score and mean."""
+
+    __slots__ = ("members", "names")
+
+    def __init__(self, members: np.ndarray, names: list[str]) -> None:
+        self.members, self.names = members, names
+
+    def tuple(self) -> tuple[str, ...]:
+        return tuple(self.names[i] for i in self.members)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Names) and self.tuple() == other.tuple()
+
+    def __lt__(self, other: _Names) -> bool:
+        return self.tuple() < other.tuple()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _column_order(columns: list[np.ndarray], names: list[str], score: np.ndarray) -> list[int]:
+    """Columns best first: by best member, then mean, then member names."""
+    keys = [(-score[members[0]], -float(np.mean(score[members])), _Names(members, names))
+            for members in columns]  # members are positions in the best-first order already
+    return sorted(range(len(columns)), key=keys.__getitem__)
+
+
 def _best_first(columns: list[np.ndarray], names: list[str], score: np.ndarray
                 ) -> list[tuple[str, ...]]:
     """Cliques as name tuples, members best first, cliques by best member then mean."""
-    out = []
-    for members in columns:  # members are positions in the best-first order already
-        out.append((-score[members[0]], -float(np.mean(score[members])),
-                    tuple(names[i] for i in members)))
-    out.sort()
-    return [names_ for _, _, names_ in out]
+    return [tuple(names[i] for i in columns[c]) for c in _column_order(columns, names, score)]
+
+
+def _letter_strings(columns: list[np.ndarray], order: list[int], n: int) -> list[str]:
+    """Each position's letters: column ``order[k]`` gets the k-th token."""
+    if not columns:
+        return [""] * n
+    tokens = np.array(letter_tokens(len(columns)), dtype=object)
+    ranked = [columns[c] for c in order]
+    members = np.concatenate(ranked)
+    owner = np.repeat(np.arange(len(ranked)), [len(m) for m in ranked])
+    by_member = np.argsort(members, kind="stable")  # each position's tokens in column order
+    bounds = np.cumsum(np.bincount(members, minlength=n))[:-1]
+    sep = "" if len(columns) <= 52 else " "
+    return [sep.join(part) for part in np.split(tokens[owner[by_member]], bounds)]
 
 
 def find_groups(
@@ -531,16 +567,12 @@ def find_groups(
     reach = _interval_reach(adj)
     if reach is not None:  # interval structure: the runs, none of them redundant
         cover = _interval_cover(reach)
-        columns = _best_first(cover, names, score)
+        columns = cover
     else:
-        columns = _best_first(_drop_redundant(_cover(adj), len(names)), names, score)
-    tokens = letter_tokens(len(columns))
-    letters: dict[str, list[str]] = {s: [] for s in systems}
-    for token, members in zip(tokens, columns, strict=True):
-        for s in members:
-            letters[s].append(token)
-    sep = "" if len(columns) <= 52 else " "
+        columns = _drop_redundant(_cover(adj), len(names))
+    text = _letter_strings(columns, _column_order(columns, names, score), len(names))
+    letters = {s: text[position[s]] for s in systems}
     calm = pairs.loc[~significant, ["system_a", "system_b", "pvalue_adj"]]
     listing = _Listing(tuple(names), score, adj, cover if reach is not None else None)
-    return Groups({s: sep.join(v) for s, v in letters.items()}, low, high, min_size, max_cliques,
+    return Groups(letters, low, high, min_size, max_cliques,
                   tuple(systems), calm.reset_index(drop=True), listing)
