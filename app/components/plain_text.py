@@ -3,7 +3,8 @@
 Names come from uploads and from the URL: they are shown as text, never read as
 markdown or HTML. :func:`html_text` is for HTML built by hand (``st.html``, the
 exported report); :func:`md_text` for strings passed to markdown elements
-(captions, notes, messages). Pure functions.
+(captions, notes, messages); :func:`inert` for the upload pages' labels and
+messages. Pure functions.
 """
 
 from __future__ import annotations
@@ -28,3 +29,13 @@ def html_text(text: object) -> str:
 def md_text(text: object) -> str:
     """``text`` shown literally by a markdown element: every markdown character escaped."""
     return "".join(f"\\{c}" if c in _MARKDOWN else c for c in _CONTROL.sub(" ", str(text)))
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|:~$&\"'=])")
+
+
+def inert(text: object) -> str:
+    """``text`` escaped for Streamlit Markdown (labels, messages): shown literally, so a
+    name like ``[x](http://evil)`` is neither a link nor an image nor HTML."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+

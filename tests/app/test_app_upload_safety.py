@@ -134,7 +134,7 @@ def test_metric_definition_editable_after_upload(db: Path) -> None:
 
 
 def test_a_staged_file_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.components.upload as page
+    import app.components.upload_read as page
 
     calls: list[str] = []
     real = page.read_results_bytes

@@ -1,0 +1,98 @@
+"""Where a committed upload lands: the uploaded systems' rows on each leaderboard it
+touched, the systems significantly better or worse than them, and links to the full view.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app import cache, state
+from app.components.plain_text import inert
+from app.widgets import MAX_SYSTEMS
+from engine import Leaderboard, TestOptions
+
+__all__ = ["LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS", "landing", "landing_rows",
+           "significant_neighbours"]
+
+#: After a commit, the leaderboards shown for the (benchmark, metric) pairs the upload
+#: touched, the uploaded systems shown on each, and the names listed per direction.
+LANDING_BOARDS = 6
+LANDING_SYSTEMS = 10
+LANDING_NAMES = 8
+
+
+def _names_list(names: list[str]) -> str:
+    shown = ", ".join(inert(n) for n in names[:LANDING_NAMES])
+    return shown + (f" and {len(names) - LANDING_NAMES} more" if len(names) > LANDING_NAMES
+                    else "")
+
+
+def significant_neighbours(board: Leaderboard, system: str) -> tuple[list[str], list[str]]:
+    """The systems significantly better and significantly worse than ``system`` on ``board``
+    (its pairwise tests; ``difference`` is system_a − system_b, positive = system_a better),
+    each in leaderboard order."""
+    t = board.pairwise.table
+    sig = t["significant"].astype(bool)
+    as_a, as_b = sig & (t["system_a"] == system), sig & (t["system_b"] == system)
+    better = set(t.loc[as_a & (t["difference"] < 0), "system_b"]) | \
+        set(t.loc[as_b & (t["difference"] > 0), "system_a"])
+    worse = set(t.loc[as_a & (t["difference"] > 0), "system_b"]) | \
+        set(t.loc[as_b & (t["difference"] < 0), "system_a"])
+    order = [str(s) for s in board.table["system"]]
+    return [s for s in order if s in better], [s for s in order if s in worse]
+
+
+def landing_rows(board: Leaderboard, systems: list[str]) -> pd.DataFrame:
+    """The leaderboard rows of ``systems``: rank, rank range, group, mean with its interval,
+    and how many systems are significantly better or worse."""
+    table = board.table[board.table["system"].isin(systems)]
+    counts = [significant_neighbours(board, str(s)) for s in table["system"]]
+    return pd.DataFrame({
+        "system": table["system"].astype(str), "rank": table["rank"],
+        "rank range": [f"{int(lo)}–{int(hi)}" if lo != hi else f"{int(lo)}"
+                       for lo, hi in zip(table["rank_low"], table["rank_high"], strict=True)],
+        "group": table["group"], "mean": table["mean"], "ci_low": table["ci_low"],
+        "ci_high": table["ci_high"], "better than it (sig.)": [len(b) for b, _ in counts],
+        "worse than it (sig.)": [len(w) for _, w in counts]})
+
+
+def landing(frame: pd.DataFrame) -> None:
+    """Where the new run lands: on each leaderboard the upload touched, the uploaded systems'
+    rows (rank range, group) and the systems significantly better or worse than them, with a
+    link to the full view."""
+    pairs = frame[["benchmark", "metric"]].drop_duplicates().astype(str)
+    token = cache.token()  # the store's new version: the boards include this upload
+    st.markdown("##### Where the new results land")
+    for bench, metric in pairs.head(LANDING_BOARDS).itertuples(index=False):
+        systems = list(dict.fromkeys(frame.loc[(frame["benchmark"] == bench)
+                                               & (frame["metric"] == metric), "system"]
+                                     .astype(str)))
+        with st.container(border=True):
+            st.markdown(f"**{inert(bench)} · {inert(metric)}**")
+            try:
+                board = cache.board(token, bench, metric, TestOptions())
+            except ValueError as exc:
+                st.caption(f"No leaderboard here: {inert(exc)}")
+                continue
+            if len(board.table) > MAX_SYSTEMS:
+                st.caption(f"{len(board.table):,} systems: open the leaderboard to see them.")
+            else:
+                rows = landing_rows(board, systems[:LANDING_SYSTEMS])
+                st.dataframe(rows, hide_index=True, width="stretch", column_config={
+                    c: st.column_config.NumberColumn(format="%.4g")
+                    for c in ("mean", "ci_low", "ci_high")})
+                for system in rows["system"]:
+                    better, worse = significant_neighbours(board, system)
+                    st.caption(f"{inert(system)} — significantly worse than: "
+                               f"{_names_list(better) or 'none'}; significantly better than: "
+                               f"{_names_list(worse) or 'none'}; not told apart from "
+                               f"{len(board.table) - 1 - len(better) - len(worse)} system(s).")
+                if len(systems) > LANDING_SYSTEMS:
+                    st.caption(f"…and {len(systems) - LANDING_SYSTEMS} more uploaded systems.")
+            state.link("leaderboard", f"Full leaderboard of {inert(bench)} · {inert(metric)}",
+                       icon=":material/leaderboard:", benchmark=bench, metric=metric, a="", b="",
+                       q="", fcol="", fval=(), cols=(), focus=())
+    if len(pairs) > LANDING_BOARDS:
+        st.caption(f"This upload touched {len(pairs)} benchmark/metric pairs; the first "
+                   f"{LANDING_BOARDS} are shown. The Overview lists them all.")

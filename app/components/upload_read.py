@@ -1,0 +1,112 @@
+"""Reading an upload: a results table in an isolated child process, or a harness log.
+
+:func:`parse` collects problems instead of raising; :func:`parse_once` keeps the
+result in the session by content hash, format choice and system override, so a
+staged file is parsed once, not on every interaction; :func:`bundle` zips files
+uploaded together (one harness output split across files) reproducibly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import zipfile
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from app import config
+from engine import DataContractError, MetricSpec, Problem, read_results_bytes
+from engine._limits import Limits
+from engine.harness import HARNESS_FORMATS, detect_format, read_harness
+
+__all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
+
+#: Format choices: detect, a results table, or one harness.
+FORMATS = {"auto": "detect automatically", "table": "results table (long or wide)",
+           **{f: f for f in HARNESS_FORMATS if f not in ("long", "wide")}}
+_TABLE_NAME = re.compile(r"\.(csv|tsv|parquet)(\.gz)?$", re.I)
+_PARSED_KEY = "upload_parsed"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An upload read by the engine: the table, or every problem found."""
+
+    name: str
+    content: bytes
+    frame: pd.DataFrame | None
+    problems: tuple[Problem, ...]
+    format: str = "table"
+    specs: tuple[tuple[tuple[str, str], MetricSpec], ...] = ()
+    skipped: pd.DataFrame | None = None
+    skip_report: str = ""
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.content).hexdigest()[:16]
+
+
+def _harness_kind(name: str, content: bytes, choice: str) -> str | None:
+    """The harness format to read with, or None for a results table."""
+    if choice == "table":
+        return None
+    if choice != "auto":
+        return choice
+    if _TABLE_NAME.search(name):
+        return None  # a table: parsed in the isolated child, never here
+    found = detect_format((name, content))
+    return None if found in ("long", "wide") else found
+
+
+def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
+          limits: Limits | None = None) -> Parsed:
+    """Read ``content``: results tables in a child process with the server's limits
+    (``isolated=True``), harness logs with :func:`engine.read_harness`; collect problems
+    instead of raising."""
+    limits = limits or Limits()
+    try:
+        if len(content) > limits.max_bytes:
+            raise DataContractError([Problem(
+                name, rule=f"the file has {len(content):,} bytes, more than the "
+                f"{limits.max_bytes:,} this server accepts",
+                fix="split it into several uploads")])
+        kind = _harness_kind(name, content, choice)
+        if kind is None:
+            frame = read_results_bytes(content, label=name, limits=limits, isolated=True)
+            if system.strip():
+                frame = frame.assign(system=system.strip())
+            return Parsed(name, content, frame, ())
+        result = read_harness((name, content), format=kind, system=system.strip() or None)
+    except (DataContractError, ValueError) as exc:
+        problems = (exc.problems if isinstance(exc, DataContractError)
+                    else (Problem(name, rule=str(exc), fix="check the format choice"),))
+        return Parsed(name, content, None, tuple(problems))
+    return Parsed(name, content, result.frame, (), format=result.format,
+                  specs=tuple(result.specs.items()), skipped=result.skipped,
+                  skip_report=result.report())
+
+
+def parse_once(name: str, content: bytes, *, choice: str, system: str) -> Parsed:
+    """:func:`parse`, cached in this session by content hash, format choice and system
+    override: a staged file is parsed once, not on every interaction."""
+    key = json.dumps([hashlib.sha256(content).hexdigest(), name, choice, system.strip()])
+    kept: dict[str, Parsed] = st.session_state.setdefault(_PARSED_KEY, {})
+    if key not in kept:
+        kept[key] = parse(name, content, choice=choice, system=system,
+                          limits=config.current().limits)
+    return kept[key]
+
+
+def bundle(files: list[tuple[str, bytes]]) -> tuple[str, bytes]:
+    """Several files as one zip (a harness output uploaded file by file), reproducibly:
+    the same files give the same bytes, so a repeat is recognised as identical."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in sorted(files):
+            z.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), data)
+    shown = ", ".join(sorted(n for n, _ in files))
+    return f"{len(files)} files ({shown[:120]}).zip", buf.getvalue()
