@@ -1,0 +1,269 @@
+"""Issue #19, second pass: each faster kernel gives the answer of the code it replaced.
+
+The references below are the previous implementations (engine/_groups.py and
+engine/_ranking.py at commit 255bb2d), copied here verbatim in their logic: the
+greedy clique growth one candidate at a time, the cover sweep and the redundant-letter
+sweep with ``np.ix_`` blocks, the letter assembly by per-member appends, and the
+resampled battles from the comparison indicators of every pair. Hypothesis draws the
+inputs (near-interval significance structures with random flips, interval ones, and
+score matrices with and without NaN).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import _groups as g
+from engine import _ranking as r
+from engine._groups import find_groups, letter_tokens
+
+_GONE = -(1 << 40)
+
+# ------------------------------------------------------------------ references (255bb2d)
+
+
+def _grow_before(adj: np.ndarray, uncovered: np.ndarray, i: int, j: int) -> np.ndarray:
+    cands = np.flatnonzero(adj[i] & adj[j])
+    sub = adj[np.ix_(cands, cands)]
+    if sub.sum() == cands.size * (cands.size - 1):
+        return np.sort(np.concatenate([[i, j], cands]))
+    step = np.where(sub, uncovered[np.ix_(cands, cands)], _GONE)
+    gain = uncovered[i, cands].astype(np.int64) + uncovered[j, cands]
+    members = [i, j]
+    while True:
+        pick = int(gain.argmax())
+        if gain[pick] < 0:
+            break
+        members.append(int(cands[pick]))
+        gain += step[pick]
+    return np.sort(np.asarray(members))
+
+
+def _cover_before(adj: np.ndarray) -> list[np.ndarray]:
+    n = len(adj)
+    uncovered = adj.copy()
+    columns: list[np.ndarray] = []
+    for i in range(n):
+        if not adj[i].any():
+            columns.append(np.array([i]))
+            continue
+        while True:
+            todo = uncovered[i, i + 1:]
+            if not todo.any():
+                break
+            clique = _grow_before(adj, uncovered, i, i + 1 + int(np.argmax(todo)))
+            uncovered[np.ix_(clique, clique)] = False
+            columns.append(clique)
+    return columns
+
+
+def _drop_redundant_before(columns: list[np.ndarray], n: int) -> list[np.ndarray]:
+    if not columns:
+        return columns
+    incidence = np.zeros((len(columns), n), dtype=np.float32)
+    for row, members in enumerate(columns):
+        incidence[row, members] = 1.0
+    shared = np.rint(incidence.T @ incidence).astype(np.int32)
+    kept = []
+    for members in columns:
+        block = np.ix_(members, members)
+        if shared[block].min() >= 2:
+            shared[block] -= 1
+        else:
+            kept.append(members)
+    return kept
+
+
+def _letters_before(columns: list[np.ndarray], names: list[str], score: np.ndarray
+                    ) -> dict[str, str]:
+    out = sorted((-score[m[0]], -float(np.mean(score[m])), tuple(names[i] for i in m))
+                 for m in columns)
+    ordered = [t for *_, t in out]
+    letters: dict[str, list[str]] = {s: [] for s in names}
+    for token, members in zip(letter_tokens(len(ordered)), ordered, strict=True):
+        for s in members:
+            letters[s].append(token)
+    sep = "" if len(ordered) <= 52 else " "
+    return {s: sep.join(v) for s, v in letters.items()}
+
+
+def _battles_before(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = x.shape[0]
+    gt = (x[:, None, :] > x[None]).astype(float)
+    eq = (x[:, None, :] == x[None]).astype(float)
+    off = ~np.eye(s, dtype=bool)
+    return np.einsum("ije,be->bij", gt, weights) * off, np.einsum("ije,be->bij", eq, weights) * off
+
+
+# ------------------------------------------------------------------ inputs
+
+
+@st.composite
+def near_interval(draw: st.DrawFn) -> np.ndarray:
+    """Adjacency, best first, of 'close in quality = not significant', with random flips."""
+    n = draw(st.integers(1, 40))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    quality = np.sort(rng.normal(size=n))[::-1]
+    width = draw(st.floats(0.0, 2.0))
+    adj = np.abs(quality[:, None] - quality[None]) <= width
+    flips = draw(st.floats(0.0, 0.3))
+    flip = np.triu(rng.random((n, n)) < flips, 1)
+    adj ^= flip | flip.T
+    np.fill_diagonal(adj, False)
+    return adj
+
+
+def _interval(n: int, width: float, seed: int) -> np.ndarray:
+    quality = np.sort(np.random.default_rng(seed).normal(size=n))[::-1]
+    adj = np.abs(quality[:, None] - quality[None]) <= width
+    np.fill_diagonal(adj, False)
+    return adj
+
+
+# ------------------------------------------------------------------ groups
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adj=near_interval())
+def test_cover_and_sweep_equal_the_previous_code(adj: np.ndarray) -> None:
+    now, before = g._cover(adj), _cover_before(adj)
+    assert [m.tolist() for m in now] == [m.tolist() for m in before]
+    kept = g._drop_redundant(now, len(adj))
+    assert [m.tolist() for m in kept] == [m.tolist() for m in
+                                          _drop_redundant_before(before, len(adj))]
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(0, 60), width=st.floats(0.0, 3.0), seed=st.integers(0, 2**32 - 1))
+def test_interval_cover_is_the_grown_cover(n: int, width: float, seed: int) -> None:
+    adj = _interval(n, width, seed)
+    reach = g._interval_reach(adj)
+    assert reach is not None  # |q_i − q_j| ≤ w in quality order is a proper interval graph
+    assert [m.tolist() for m in g._interval_cover(reach)] == [m.tolist()
+                                                              for m in _cover_before(adj)]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adj=near_interval())
+def test_interval_test_agrees_with_its_definition(adj: np.ndarray) -> None:
+    # proper interval in this order: i < j < k and i ~ k imply i ~ j and j ~ k
+    n = len(adj)
+    ok = all(adj[i, j] and adj[j, k] for i, j, k in itertools.combinations(range(n), 3)
+             if adj[i, k])
+    assert (g._interval_reach(adj) is not None) == ok
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 30), data=st.data())
+def test_blocks_equal_ix(n: int, data: st.DataObject) -> None:
+    idx = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))), dtype=np.intp)
+    mat = np.random.default_rng(n).random((n, n)) < 0.5
+    np.testing.assert_array_equal(g._block(mat, idx), mat[np.ix_(idx, idx)])
+    cleared, want = mat.copy(), mat.copy()
+    g._clear(cleared, idx)
+    want[np.ix_(idx, idx)] = False
+    np.testing.assert_array_equal(cleared, want)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(adj=near_interval(), ties=st.booleans())
+def test_letters_equal_the_previous_assembly(adj: np.ndarray, ties: bool) -> None:
+    n = len(adj)
+    names = [f"s{i:02d}" for i in range(n)]
+    score = np.round(np.linspace(1, 0, n), 1 if ties else 9)  # ties: equal scores and means
+    ia, ja = np.triu_indices(n, 1)
+    pairs = pd.DataFrame({"system_a": [names[i] for i in ia], "system_b": [names[j] for j in ja],
+                          "pvalue_adj": np.where(adj[ia, ja], 0.5, 0.001),
+                          "significant": ~adj[ia, ja], "a_better": True})
+    got = find_groups(names, score.tolist(), pairs)
+    order = sorted(range(n), key=lambda i: (-score[i], names[i]))  # find_groups' sweep order
+    sub = adj[np.ix_(order, order)]
+    columns = _drop_redundant_before(_cover_before(sub), n)
+    want = _letters_before(columns, [names[i] for i in order], score[order])
+    assert got.letters == want
+
+
+def test_many_columns_use_separated_tokens() -> None:
+    columns = [np.array([i]) for i in range(60)]
+    text = g._letter_strings(columns, list(range(60)), 60)
+    assert text[0] == "a" and text[52] == "a1" and len(set(text)) == 60
+
+
+def test_cliques_are_listed_only_when_asked() -> None:
+    # a non-interval structure: listing would run Bron–Kerbosch
+    adj = np.ones((6, 6), dtype=bool)
+    for a, b in ((0, 1), (2, 3), (4, 5)):
+        adj[a, b] = adj[b, a] = False
+    np.fill_diagonal(adj, False)
+    names = [f"s{i}" for i in range(6)]
+    ia, ja = np.triu_indices(6, 1)
+    pairs = pd.DataFrame({"system_a": [names[i] for i in ia], "system_b": [names[j] for j in ja],
+                          "pvalue_adj": 0.5, "significant": ~adj[ia, ja], "a_better": True})
+    groups = find_groups(names, [6, 5, 4, 3, 2, 1], pairs)
+    assert "_listed" not in groups.__dict__  # letters and ranks did not list cliques
+    assert len(groups.cliques) == 8 and groups.complete and groups.n_cliques == 8
+    assert "_listed" in groups.__dict__
+
+
+def test_leaderboard_does_not_list_cliques() -> None:
+    from engine import ScoreMatrix, leaderboard
+
+    rng = np.random.default_rng(0)
+    m = ScoreMatrix.from_array((rng.random((12, 60)) < np.linspace(0.2, 0.8, 12)[:, None])
+                               .astype(float), systems=[f"s{i:02d}" for i in range(12)])
+    lb = leaderboard(m, bt_resamples=0)
+    assert "_listed" not in lb.groups.__dict__
+    assert lb.cliques == lb.groups.cliques and lb.to_dict()["cliques"]
+
+
+# ------------------------------------------------------------------ Bradley–Terry
+
+
+@settings(max_examples=40, deadline=None)
+@given(s=st.integers(2, 7), e=st.integers(1, 30), kind=st.sampled_from(["binary", "levels",
+                                                                         "nan"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_resampled_battles_equal_the_indicator_products(s: int, e: int, kind: str,
+                                                        seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 2 if kind == "binary" else 4, size=(s, e)).astype(float)
+    if kind == "nan":
+        x[rng.random((s, e)) < 0.2] = np.nan
+    weights = np.vstack([np.ones(e), rng.multinomial(e, np.full(e, 1 / e), size=5)]).astype(float)
+    wins, tied = r._weighted_battles(x, weights)
+    want_wins, want_tied = _battles_before(x, weights)
+    np.testing.assert_array_equal(wins, want_wins)
+    np.testing.assert_array_equal(tied, want_tied)
+
+
+@pytest.mark.parametrize("ties", ["half", "davidson"])
+def test_warm_started_resamples_equal_cold_fits(ties: str) -> None:
+    # Resample fits start from the point fit; fitting each resample alone from 0 gives the
+    # same strengths (both stop at the score-equation tolerance).
+    rng = np.random.default_rng(5)
+    x = (rng.random((8, 80)) < np.linspace(0.3, 0.7, 8)[:, None]).astype(float)
+    res = r.bt_bootstrap(x, n_resamples=20, rng=2, ties=ties)
+    counts = np.random.default_rng(2).multinomial(80, np.full(80, 1 / 80), size=20)
+    strengths = []
+    for c in counts.astype(float):
+        wins, tied = r._weighted_battles(x, c[None])
+        fit = r.bradley_terry(wins[0], None, tie_counts=tied[0], ties=ties)
+        strengths.append(fit.strength)
+    low, high = np.quantile(np.array(strengths), [0.025, 0.975], axis=0)
+    np.testing.assert_allclose(res.strength_low, low, rtol=1e-7)
+    np.testing.assert_allclose(res.strength_high, high, rtol=1e-7)
+
+
+def test_fits_leave_the_blas_thread_count_alone() -> None:
+    from threadpoolctl import threadpool_info
+
+    before = [lib["num_threads"] for lib in threadpool_info()]
+    r.bradley_terry(np.array([[0, 3], [1, 0]]), 4)
+    assert [lib["num_threads"] for lib in threadpool_info()] == before
