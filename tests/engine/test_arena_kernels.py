@@ -262,7 +262,7 @@ def test_warm_started_resamples_equal_cold_fits(ties: str) -> None:
 
 
 def test_fits_leave_the_blas_thread_count_alone() -> None:
-    from threadpoolctl import threadpool_info
+    from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
 
     before = [lib["num_threads"] for lib in threadpool_info()]
     r.bradley_terry(np.array([[0, 3], [1, 0]]), 4)
