@@ -85,12 +85,17 @@ def _no_difference_is_p1(p: np.ndarray, spread: np.ndarray, diff: np.ndarray) ->
     return np.where((spread == 0) & (diff == 0), 1.0, p)
 
 
-def _column_blocks(n_rows: int, n_cols: int, cells: int = _BLOCK_CELLS) -> list[slice]:
+def _column_blocks(n_rows: int, n_cols: int, cells: int | None = None) -> list[slice]:
+    """Slices of columns holding at most ``cells`` (default ``_BLOCK_CELLS``, read at call
+    time so that tests can shrink it) cells of ``n_rows`` rows; at least one column."""
+    cells = _BLOCK_CELLS if cells is None else cells
     width = max(1, min(n_cols, cells // max(n_rows, 1)))
     return [slice(start, min(start + width, n_cols)) for start in range(0, n_cols, width)]
 
 
-def _row_blocks(n_rows: int, n_cols: int, cells: int = _BLOCK_CELLS) -> list[slice]:
+def _row_blocks(n_rows: int, n_cols: int, cells: int | None = None) -> list[slice]:
+    """Slices of rows holding at most ``cells`` (default ``_BLOCK_CELLS``) cells each."""
+    cells = _BLOCK_CELLS if cells is None else cells
     height = max(1, min(n_rows, cells // max(n_cols, 1)))
     return [slice(start, min(start + height, n_rows)) for start in range(0, n_rows, height)]
 

@@ -102,6 +102,7 @@ def test_numeric_block_boundaries(monkeypatch: pytest.MonkeyPatch) -> None:
     # small working blocks: many row passes and example blocks, same counts
     monkeypatch.setattr(k, "_BLOCK_CELLS", 5_000)
     x = _scores(np.random.default_rng(1), "ties", 37, 700)
+    assert len(k._column_blocks(37, 700)) == 6 and len(k._row_blocks(37, 700)) == 6  # moved
     np.testing.assert_array_equal(k.win_matrix(x), _wins_by_pair_loop(x))
 
 
@@ -111,6 +112,7 @@ def test_paired_t_blocked_matches_scipy(monkeypatch: pytest.MonkeyPatch) -> None
     ia, ja = np.triu_indices(6, k=1)
     whole = k.paired_t(x, ia, ja, "two-sided")
     monkeypatch.setattr(k, "_BLOCK_CELLS", 6 * 37)  # 14 blocks of 37 examples
+    assert len(k._column_blocks(6, 500)) == 14  # the patched size is the one used
     blocked = k.paired_t(x, ia, ja, "two-sided")
     # summation order changes the last bits only: no reported digit moves
     np.testing.assert_allclose(blocked.statistic, whole.statistic, rtol=1e-12)
@@ -128,6 +130,7 @@ def test_row_moments_match_numpy_with_missing_values(monkeypatch: pytest.MonkeyP
     x[4] = np.nan
     x[5, 1:] = np.nan  # a single value: variance 0 by convention
     monkeypatch.setattr(k, "_BLOCK_CELLS", 80)  # two rows per block
+    assert len(k._row_blocks(9, 40)) == 5  # the patched size is the one used
     n, mean, var = k.row_moments(x)
     np.testing.assert_array_equal(n, (~np.isnan(x)).sum(axis=1))
     with np.errstate(invalid="ignore", divide="ignore"), pytest.warns(RuntimeWarning):
