@@ -37,8 +37,20 @@ _STYLE = """<style>
 .sb-slices th a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
 .sb-slices th a:hover{color:#3b5b92;border-bottom-style:solid}
 .sb-slices td.rev{color:#9b2c2c;font-weight:600}
-@media (max-width:640px){.sb-slices table{font-size:.78rem}.sb-slices td,.sb-slices th{
-  padding:.25rem .3rem}}
+@media (max-width:640px){.sb-slices{overflow-x:visible}
+  .sb-slices table,.sb-slices thead,.sb-slices tbody,.sb-slices tr{display:block}
+  .sb-slices thead tr{display:flex;flex-wrap:wrap;gap:.1rem .6rem;background:#f3f4f6;
+    padding:.3rem .4rem;border-bottom:1px solid rgba(31,41,51,.2)}
+  .sb-slices thead th,.sb-slices thead th.num{position:static;display:block;border:0;
+    padding:.1rem;text-align:left}
+  .sb-slices thead th:first-child,.sb-slices thead.labels{display:none}
+  .sb-slices tbody tr{display:flex;flex-wrap:wrap;padding:.35rem .2rem;
+    border-bottom:1px solid rgba(31,41,51,.12)}
+  .sb-slices td{display:block;border:0;flex:1 1 30%;min-width:6.5rem;padding:.15rem .3rem;
+    text-align:left !important;white-space:normal !important}
+  .sb-slices td.name{flex:1 1 100%;font-weight:600}
+  .sb-slices td[data-label]::before{content:attr(data-label);display:block;color:#616d7e;
+    font-size:.72rem;font-weight:400}}
 </style>""".replace("\n", "")  # one line: markdown ends an HTML block at a blank line
 
 
@@ -106,11 +118,12 @@ def estimates_html(result: SliceTable, order: Sequence[str], *, counts: Mapping[
             row = est.get((system, name))
             if row is None:
                 missing += 1
-                cells.append(f'<td class="miss">{MISSING}</td>')
+                cells.append(f'<td class="miss" data-label="{html_text(name)}">{MISSING}</td>')
                 continue
             mean, interval = cell_text(_float(row["mean"]), _float(row["ci_low"]),
                                        _float(row["ci_high"]), percent=percent)
-            cells.append(f'<td class="num">{mean}<small>{interval}</small></td>')
+            cells.append(f'<td class="num" data-label="{html_text(name)}">{mean}'
+                         f"<small>{interval}</small></td>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (f'{_STYLE}<div class="sb-slices"><table aria-label="slices" data-rows="{len(body)}" '
             f'data-missing="{missing}"><thead><tr>{"".join(head)}</tr></thead>'
@@ -157,14 +170,16 @@ def changes_html(frame: pd.DataFrame, *, limit: int = MAX_CHANGES) -> str:
     for record in frame.head(limit).to_dict(orient="records"):
         cells = []
         for column in CHANGE_COLUMNS:
-            text = html_text(record[column])
-            if column.startswith("system"):
+            text, label = html_text(record[column]), html_text(column)
+            if column == "system A":
                 cells.append(f'<td class="name"><bdi>{text}</bdi></td>')
+            elif column == "system B":  # on a phone: "A vs B" on one line, the slices below
+                cells.append(f'<td class="name" data-label="vs"><bdi>{text}</bdi></td>')
             elif column == "kind of change" and record[column] == "reverses":
-                cells.append(f'<td class="rev">{text}</td>')
+                cells.append(f'<td class="rev" data-label="{label}">{text}</td>')
             else:
-                cells.append(f"<td>{text}</td>")
+                cells.append(f'<td data-label="{label}">{text}</td>')
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return (f'{_STYLE}<div class="sb-slices"><table aria-label="slice changes" '
-            f'data-rows="{len(rows)}"><thead><tr>{head}</tr></thead>'
+            f'data-rows="{len(rows)}"><thead class="labels"><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")

@@ -67,7 +67,11 @@ st.caption(f"{len(result.slices)} slices of {plain(view.scol)} · mean {plain(vi
            f"its {level} interval per slice ({direction} is better"
            f"{'; 0/1 scores in percent' if matrix.binary else ''}) · systems from best to "
            "worst on the whole benchmark · a slice's name opens its leaderboard.")
-widgets.notes(result.notes)
+if result.binned:  # the engine's note says "quantile bins": here in plain words
+    st.caption(f":material/info: {plain(view.scol)} is a number: the examples are split into "
+               f"{len(result.slices)} slices of about equal size, from its smallest values (q1) "
+               "to its largest; the brackets give each slice's range.")
+widgets.notes([n for n in result.notes if "quantile bins" not in n])
 st.html(estimates_html(result, order, counts=counts, links=links, percent=matrix.binary))
 st.download_button("Download CSV", lambda: safe_csv(result.estimates),
                    icon=":material/download:", on_click="ignore",
