@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -124,9 +125,9 @@ def _bootstrap() -> None:
           "(loop baseline in the same run):")
     for name in ("humaneval", "cruxeval_input", "lcb_codegen"):
         m = build_matrix(read_results(DATA / f"{name}.jsonl.gz"))
-        loop = _best_of(3, lambda m=m: _bootstrap_loop(m.paired_values(), 1000,
-                                                        np.random.default_rng(0)))
-        fast = _best_of(3, lambda m=m: bootstrap_ranks(m, n_resamples=1000, rng=0))
+        loop = _best_of(3, partial(_bootstrap_loop, m.paired_values(), 1000,
+                                   np.random.default_rng(0)))
+        fast = _best_of(3, partial(bootstrap_ranks, m, n_resamples=1000, rng=0))
         print(f"  {name:16s} {m.n_systems:3d} × {m.n_examples:4d}  loop {loop:6.3f} s   "
               f"engine {fast:6.3f} s   speed-up {loop / fast:5.1f}×")
 
@@ -171,9 +172,9 @@ def _synthetic(quick: bool) -> None:
 BEFORE = "3a29752"  # the commit before issue #19's groups and kernels
 
 
-def _load_before(name: str, folder: Path) -> object:
-    """engine/<name>.py as it was at BEFORE, imported as a stand-alone module."""
-    source = subprocess.run(["git", "show", f"{BEFORE}:engine/{name}.py"], cwd=ROOT, check=True,
+def _load_before(name: str, folder: Path, rev: str = BEFORE) -> object:
+    """engine/<name>.py as it was at ``rev``, imported as a stand-alone module."""
+    source = subprocess.run(["git", "show", f"{rev}:engine/{name}.py"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     path = folder / f"before{name}.py"
     path.write_text(source)
@@ -185,13 +186,18 @@ def _load_before(name: str, folder: Path) -> object:
     return module
 
 
-def _use_before() -> None:
-    """Patch today's leaderboard with the groups and kernels of BEFORE."""
+def _use_before(rev: str = BEFORE) -> None:
+    """Patch today's leaderboard with the groups, kernels and Bradley–Terry fits of ``rev``."""
     import pandas as pd
 
     from engine import _groups, _kernels, _leaderboard
     folder = Path(tempfile.mkdtemp())
-    old_kernels, old_groups = _load_before("_kernels", folder), _load_before("_groups", folder)
+    old_kernels = _load_before("_kernels", folder, rev)
+    old_groups = _load_before("_groups", folder, rev)
+    old_ranking = _load_before("_ranking", folder, rev)
+    for name in ("bradley_terry", "bt_bootstrap"):
+        if hasattr(old_ranking, name):  # 3a29752 had no bootstrap
+            setattr(_leaderboard, name, getattr(old_ranking, name))
     for name in ("paired_t", "welch_t", "two_proportion_z", "win_matrix"):
         setattr(_kernels, name, getattr(old_kernels, name))
     old_find_groups = old_groups.find_groups  # type: ignore[attr-defined]
@@ -227,10 +233,11 @@ def _synthetic_matrix(s: int, e: int, binary: bool) -> ScoreMatrix:
                        np.ones(e, dtype=bool))
 
 
-def _arena_case(args: tuple[int, int, bool, bool, mp.Queue]) -> None:  # type: ignore[type-arg]
+def _arena_case(args: tuple[int, int, bool, str | None, mp.Queue]  # type: ignore[type-arg]
+                ) -> None:
     s, e, binary, before, queue = args
     if before:
-        _use_before()
+        _use_before(before)
     m = _synthetic_matrix(s, e, binary)
     t0, c0 = time.perf_counter(), time.process_time()
     lb = leaderboard(m)
@@ -241,7 +248,7 @@ def _arena_case(args: tuple[int, int, bool, bool, mp.Queue]) -> None:  # type: i
                cpu))
 
 
-def _run_child(s: int, e: int, binary: bool, before: bool, limit: float
+def _run_child(s: int, e: int, binary: bool, before: str | None, limit: float
                ) -> tuple[float, float, int, bool, float] | None:
     """Time and peak RSS of one leaderboard in a fresh process; None past ``limit`` seconds."""
     ctx = mp.get_context("spawn")
@@ -277,25 +284,29 @@ def _fit_exponents(rows: list[tuple[int, int, float]]) -> tuple[float, float]:
     return float(coef[1]), float(coef[2])
 
 
-def _arena(quick: bool) -> None:
+def _arena(quick: bool, cases: list[tuple[int, int]] | None = None,
+           kinds: tuple[bool, ...] = (True, False), before: str | None = BEFORE) -> None:
     if quick:
         grid = [(100, 1_000), (200, 1_000), (200, 4_000)]
         before_up_to, limit = 4_000, 60.0
     else:
         grid = [(1_000, 1_000), (1_000, 10_000), (1_000, 100_000), (250, 10_000), (500, 10_000)]
         before_up_to, limit = 10_000, 150.0
+    grid = cases or grid
+    if before is None:
+        before_up_to = -1
     targets = {(1_000, 1_000): 2.0, (1_000, 10_000): 5.0, (1_000, 100_000): 20.0}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (times are wall "
           "clock; CPU = process time of the call, all threads)")
     print(f"arena sizes through engine.leaderboard (child process each; peak = max RSS; "
-          f"before = {BEFORE}'s groups + kernels, stopped after {limit:g} s, run up to "
-          f"{before_up_to:,} examples):")
-    for binary in (True, False):
+          f"before = {before}'s groups + kernels + Bradley–Terry, stopped after {limit:g} s, "
+          f"run up to {before_up_to:,} examples):")
+    for binary in kinds:
         kind = "binary " if binary else "numeric"
         timed: list[tuple[int, int, float]] = []
         timed_cpu: list[tuple[int, int, float]] = []
         for s, e in grid:
-            now = _run_child(s, e, binary, False, 3 * limit)
+            now = _run_child(s, e, binary, None, 3 * limit)
             if now is None:
                 print(f"  {kind} {s:5d} × {e:7,d}  did not finish in {3 * limit:g} s")
                 continue
@@ -310,11 +321,11 @@ def _arena(quick: bool) -> None:
                     f"peak {peak:6.0f} MB "
                     f"(≤ 2048)  {n_cliques} cliques{'' if complete else ' (listing capped)'}")
             if e <= before_up_to:
-                old = _run_child(s, e, binary, True, limit)
+                old = _run_child(s, e, binary, before, limit)
                 line += (f"   before: did not finish in {limit:g} s" if old is None else
-                         f"   before: {old[0]:7.2f} s, peak {old[1]:6.0f} MB "
-                         f"({old[0] / dt:5.1f}× slower)")
-            else:
+                         f"   before: {old[0]:7.2f} s (CPU {old[4]:6.2f} s), peak {old[1]:6.0f} MB"
+                         f" ({old[4] / cpu:5.1f}× the CPU time)")
+            elif before is not None:
                 line += "   before: not run (> 3.5 GB at 500 × 100,000)"
             print(line, flush=True)
         if len(timed) >= 3:
@@ -330,13 +341,30 @@ def main() -> None:
                         help="small grids only (skips the 500 × 10,000 and arena-size cases)")
     parser.add_argument("--arena-only", action="store_true",
                         help="run only section 5 (arena sizes)")
+    parser.add_argument("--cases", type=_cases, default=None, metavar="KxN[,KxN…]",
+                        help="arena cells to run, e.g. 1000x1000 (implies --arena-only)")
+    parser.add_argument("--kind", choices=("binary", "numeric", "both"), default="both",
+                        help="arena scores to run (default both)")
+    parser.add_argument("--before", default=BEFORE, metavar="REV",
+                        help=f"revision whose groups, kernels and Bradley–Terry fits are timed "
+                             f"next to today's (default {BEFORE}; 'none' skips them)")
     args = parser.parse_args()
-    if not args.arena_only:
+    if not (args.arena_only or args.cases):
         _eval_arena()
         _baseline()
         _bootstrap()
         _synthetic(args.quick)
-    _arena(args.quick)
+    kinds = {"binary": (True,), "numeric": (False,), "both": (True, False)}[args.kind]
+    _arena(args.quick, args.cases, kinds, None if args.before == "none" else args.before)
+
+
+def _cases(text: str) -> list[tuple[int, int]]:
+    """"1000x1000,1000x10000" → [(1000, 1000), (1000, 10000)]."""
+    try:
+        return [(int(k), int(n)) for k, n in (part.lower().split("x") for part in text.split(","))]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--cases: systems x examples, comma-separated, e.g. "
+                                         f"1000x1000,1000x10000; got {text!r}") from None
 
 
 if __name__ == "__main__":
