@@ -38,16 +38,22 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def lookup(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
-    """Ids of the labels that exist among ``texts``."""
-    wanted = list(dict.fromkeys(texts))
-    found: dict[str, int] = {}
+def _labels_where(conn: Connection, by: str, wanted: list[Any]) -> list[tuple[Any, Any]]:
+    """``(by, other)`` pairs of the ``labels`` rows whose ``by`` column (``"text"`` or
+    ``"id"``) is in ``wanted``, queried in chunks of ``_IN_CHUNK``."""
     c = S.labels.c
+    key, other = (c.text, c.id) if by == "text" else (c.id, c.text)
+    rows: list[tuple[Any, Any]] = []
     for i in range(0, len(wanted), _IN_CHUNK):
         chunk = wanted[i:i + _IN_CHUNK]
-        for text, ident in conn.execute(select(c.text, c.id).where(c.text.in_(chunk))).all():
-            found[str(text)] = int(ident)
-    return found
+        rows += [(k, v) for k, v in conn.execute(select(key, other).where(key.in_(chunk))).all()]
+    return rows
+
+
+def lookup(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
+    """Ids of the labels that exist among ``texts``."""
+    return {str(text): int(ident)
+            for text, ident in _labels_where(conn, "text", list(dict.fromkeys(texts)))}
 
 
 def intern(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
@@ -64,13 +70,7 @@ def intern(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
 def label_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
     """Texts of the label ids."""
     wanted = [int(i) for i in dict.fromkeys(ids)]
-    out: dict[int, str] = {}
-    c = S.labels.c
-    for i in range(0, len(wanted), _IN_CHUNK):
-        chunk = wanted[i:i + _IN_CHUNK]
-        for ident, text in conn.execute(select(c.id, c.text).where(c.id.in_(chunk))).all():
-            out[int(ident)] = str(text)
-    return out
+    return {int(ident): str(text) for ident, text in _labels_where(conn, "id", wanted)}
 
 
 def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:

@@ -151,59 +151,51 @@ labels = Table(
     Column("text", KeyText, nullable=False),
     Index("ux_labels_text", "text", unique=True),
 )
-results = Table(
-    "results", metadata,
-    # Keys are interned in ``labels``: integer keys make the primary-key index small
-    # and fast to build (a 1M-row COPY into text keys was 2.5x slower on PostgreSQL).
-    Column("benchmark_id", Integer, primary_key=True, autoincrement=False),
-    Column("metric_id", Integer, primary_key=True, autoincrement=False),
-    Column("system_id", Integer, primary_key=True, autoincrement=False),
-    Column("example_key", Integer, primary_key=True, autoincrement=False),
-    Column("run", Integer, primary_key=True, autoincrement=False),
-    # No foreign key and no index on upload_id: a per-row check or a second b-tree
-    # would slow bulk loads; deleting an upload (rare) scans the table instead.
-    Column("upload_id", Integer, nullable=False),
-    Column("pos", Integer, nullable=False),  # row position within its upload
-    Column("value", Double, nullable=False),
-    sqlite_with_rowid=False,
-)
+
+
+def _observation_columns(*, primary_key: bool) -> list[Column[Any]]:
+    """The columns of one stored observation, in ``results`` and ``results_history``.
+
+    Keys are interned in ``labels``: integer keys make the primary-key index small and
+    fast to build (a 1M-row COPY into text keys was 2.5x slower on PostgreSQL). No
+    foreign key and no index on upload_id: a per-row check or a second b-tree would
+    slow bulk loads; deleting an upload (rare) scans the table instead.
+    """
+    keys = [Column(name, Integer, primary_key=True, autoincrement=False) if primary_key
+            else Column(name, Integer, nullable=False)
+            for name in ("benchmark_id", "metric_id", "system_id", "example_key", "run")]
+    return [*keys, Column("upload_id", Integer, nullable=False),
+            Column("pos", Integer, nullable=False),  # row position within its upload
+            Column("value", Double, nullable=False)]
+
+
+def _metadata_table(name: str, key: str) -> Table:
+    """(name, JSON value) rows per (benchmark, ``key``), tagged with the upload they came in."""
+    return Table(
+        name, metadata,
+        Column("id", Integer, primary_key=True, autoincrement=True),
+        Column("upload_id", Integer, ForeignKey("uploads.id"), nullable=False),
+        Column("benchmark", Text, nullable=False),
+        Column(key, Text, nullable=False),
+        Column("name", Text, nullable=False),
+        Column("value", Text, nullable=False),  # JSON scalar
+        Index(f"ix_{name}_bench", "benchmark", key),
+        Index(f"ix_{name}_upload", "upload_id"),
+    )
+
+
+results = Table("results", metadata, *_observation_columns(primary_key=True),
+                sqlite_with_rowid=False)
 results_history = Table(
     "results_history", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("benchmark_id", Integer, nullable=False),
-    Column("metric_id", Integer, nullable=False),
-    Column("system_id", Integer, nullable=False),
-    Column("example_key", Integer, nullable=False),
-    Column("run", Integer, nullable=False),
-    Column("upload_id", Integer, nullable=False),
-    Column("pos", Integer, nullable=False),
-    Column("value", Double, nullable=False),
+    *_observation_columns(primary_key=False),
     Column("superseded_by", Integer, nullable=False),  # > 0 replacing upload, < 0 deleted
     Index("ix_results_history_by", "superseded_by"),
     Index("ix_results_history_upload", "upload_id"),
 )
-system_meta = Table(
-    "system_meta", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("upload_id", Integer, ForeignKey("uploads.id"), nullable=False),
-    Column("benchmark", Text, nullable=False),
-    Column("system", Text, nullable=False),
-    Column("name", Text, nullable=False),
-    Column("value", Text, nullable=False),  # JSON scalar
-    Index("ix_system_meta_bench", "benchmark", "system"),
-    Index("ix_system_meta_upload", "upload_id"),
-)
-example_meta = Table(
-    "example_meta", metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("upload_id", Integer, ForeignKey("uploads.id"), nullable=False),
-    Column("benchmark", Text, nullable=False),
-    Column("example_id", Text, nullable=False),
-    Column("name", Text, nullable=False),
-    Column("value", Text, nullable=False),  # JSON scalar
-    Index("ix_example_meta_bench", "benchmark", "example_id"),
-    Index("ix_example_meta_upload", "upload_id"),
-)
+system_meta = _metadata_table("system_meta", "system")
+example_meta = _metadata_table("example_meta", "example_id")
 metrics_table = Table(
     "metrics", metadata,
     Column("benchmark", Text, primary_key=True),
