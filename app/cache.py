@@ -115,10 +115,11 @@ MAX_SLICES = 30
 
 
 def sliced(token: str, column: str, value: str, bins: int) -> str:
-    """The data key of one slice (``token`` itself when ``value`` is empty): pass it to every
-    cached function instead of the token, and each result is that of the slice's examples."""
+    """The data key of one slice (the whole benchmark's when ``value`` is empty): pass it to
+    every cached function instead of the token, and each result is that of the slice's
+    examples. ``token`` may itself be a data key (its slice is replaced)."""
     if not column or not value:
-        return token
+        return split_key(token)[0]
     return f"{split_key(token)[0]}{_SLICE_MARK}{json.dumps([column, value, bins])}"
 
 

@@ -18,10 +18,11 @@ from app.url import View, check_slice
 def restrict(view: View, token: str) -> tuple[View, str]:
     """The view with an unknown slice dropped (a message says so) and the page's data key.
 
-    Without ``scol`` nothing is read: a page that shows every example loads no
-    example attributes.
+    Without ``sval`` nothing is read or checked: a page that shows every example loads
+    no example attributes, and a column kept from the Slices page (``scol`` alone) is left
+    for that page to check.
     """
-    if not view.scol:
+    if not view.sval:
         return view, token
     choices = cache.slice_choices(token, view.benchmark, view.sbins)
     checked, problems = check_slice(view, choices.names)

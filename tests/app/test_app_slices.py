@@ -235,6 +235,31 @@ def test_demo_benchmark_without_example_attributes_says_so(db: Path) -> None:
     assert any("no per-example columns" in w for w in _texts(at.warning))
 
 
+def test_across_metrics_panel_and_links_keep_the_slice(alpaca_db: Path) -> None:
+    at = app("views/pairwise.py", benchmark=BENCH, scol="subset", sval="koala", panel="metrics")
+    no_exception(at)
+    labels = {p.proto.label: p.proto.query_string for p in at.main.get("page_link")}
+    assert "sval" not in labels["Show all examples"]
+    assert "scol=subset" in labels["Compare the slices"]
+    assert "sval" not in labels["Compare the slices"]
+    # a column kept from the Slices page without a slice: nothing restricted, nothing to warn
+    at = app("views/leaderboard.py", benchmark="humaneval", scol="subset")
+    no_exception(at)
+    assert not at.warning and "Only examples" not in " ".join(_texts(at.info))
+
+
+def test_data_key_carries_any_slice_name() -> None:
+    """The slice is part of the cache key: any column or slice name survives the round trip."""
+    from app.cache import sliced, split_key
+
+    token = "sqlite:///x.db@7"
+    for column, value in (("subset", "koala"), ("a|slice=b", '"q1 [2, 3]"'), ("é", "\n")):
+        key = sliced(token, column, value, 5)
+        assert key != token and split_key(key) == (token, (column, value, 5))
+        assert sliced(key, column, value, 5) == key
+    assert sliced(token, "subset", "", 4) == token and split_key(token) == (token, None)
+
+
 def test_slices_page_is_in_the_sidebar(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     links = {p.proto.label for p in at.sidebar.get("page_link")}
