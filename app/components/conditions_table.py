@@ -45,17 +45,19 @@ def verdict(result: ConditionResult, row: pd.Series) -> str:
 
 
 def pairs_table(result: ConditionResult, binary: bool) -> pd.DataFrame:
-    """One display row per matched pair: held settings, the two systems, difference, verdict."""
+    """One display row per matched pair: levels, verdict, difference, interval, adjusted p,
+    held settings, the two systems, test and examples (the verdict early: seen on a phone)."""
     t = result.table
-    out = pd.DataFrame({h: t[h].astype(object).map(lambda v: MISSING if pd.isna(v) else str(v))
-                        for h in result.held})
-    out["compared"] = [f"{b} vs {a}" for a, b in zip(t["level_a"], t["level_b"], strict=True)]
-    out["systems"] = [f"{b} vs {a}" for a, b in zip(t["system_a"], t["system_b"], strict=True)]
+    out = pd.DataFrame({"compared": [f"{b} vs {a}" for a, b in
+                                     zip(t["level_a"], t["level_b"], strict=True)]})
+    out["verdict"] = [verdict(result, row) for _, row in t.iterrows()]
     out["difference"] = [amount(float(d), binary) for d in t["difference"]]
     out["interval"] = [f"[{amount(float(lo), binary)}, {amount(float(hi), binary)}]"
                        for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)]
     out["adjusted p"] = [pvalue(float(p)) for p in t["pvalue_adj"]]
-    out["verdict"] = [verdict(result, row) for _, row in t.iterrows()]
+    for h in result.held:
+        out[h] = t[h].astype(object).map(lambda v: MISSING if pd.isna(v) else str(v))
+    out["systems"] = [f"{b} vs {a}" for a, b in zip(t["system_a"], t["system_b"], strict=True)]
     out["test"] = t["test"].astype(str)
     out["examples"] = t["n"].astype(int)
     return out
