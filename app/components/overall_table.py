@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from app.components.plain_text import html_text
+from app.tables import SHORT_LETTERS
 from engine import Overall, PairwiseResult
 
 MISSING = "not run"
@@ -31,8 +32,7 @@ _STYLE = """<style>
 .sb-overall td{padding:.3rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.07);
   vertical-align:top;white-space:nowrap}
 .sb-overall td.num,.sb-overall th.num{text-align:right}
-.sb-overall td.grp{font-family:"Source Code Pro",monospace;white-space:normal;
-  overflow-wrap:anywhere;min-width:3rem;max-width:9rem}
+.sb-overall td.grp{font-family:"Source Code Pro",monospace;white-space:nowrap}
 .sb-overall td.miss{color:#8a94a6;font-style:italic;background:repeating-linear-gradient(
   45deg,transparent,transparent 4px,rgba(138,148,166,.10) 4px,rgba(138,148,166,.10) 8px)}
 .sb-overall small{color:#616d7e;display:block}
@@ -49,12 +49,40 @@ def _num(x: object, places: int = 3) -> str:
 
 
 def _cell(cell: Mapping[str, object] | None) -> str:
-    # no per-cell tooltip: the cell shows everything, and 1,000+ cells of repeated text would
-    # double the page's payload (the header says what the cells hold)
+    # no per-cell tooltip for short letters: 1,000+ cells of repeated text would double the
+    # page's payload (the header says what the cells hold); long letters go to a tooltip
     if cell is None:
         return f'<td class="miss">{MISSING}</td>'
+    letters = str(cell["group"])
+    shown = (f" · {html_text(letters)}</small>" if len(letters) <= SHORT_LETTERS else
+             f' · <span title="group letters: {html_text(letters)}">…</span></small>')
     return (f'<td class="num">{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
-            f'{_num(cell["ci_high"])}] · {html_text(cell["group"])}</small></td>')
+            f'{_num(cell["ci_high"])}]{shown}</td>')
+
+
+def tie_ranks(result: Overall) -> tuple[np.ndarray, np.ndarray]:
+    """Per system (table order), the best and worst overall rank among the systems it is not
+    significantly different from across the benchmarks (itself included)."""
+    t, pairs = result.table, result.pairs
+    index = {s: i for i, s in enumerate(t["system"])}
+    rank = t["rank"].to_numpy(float)
+    low, high = rank.copy(), rank.copy()
+    ties = pairs[~pairs["significant"].astype(bool)]
+    ia = ties["system_a"].map(index).to_numpy(int)
+    ib = ties["system_b"].map(index).to_numpy(int)
+    for here, there in ((ia, ib), (ib, ia)):
+        np.minimum.at(low, here, rank[there])
+        np.maximum.at(high, here, rank[there])
+    return low.astype(int), high.astype(int)
+
+
+def _group(letters: str, low: int, high: int) -> str:
+    """Short letters as they are; long ones as the ranks the system ties with (as the
+    leaderboard's table does), the letters in a tooltip."""
+    if len(letters) <= SHORT_LETTERS:
+        return html_text(letters)
+    ranks = f"ranks {low}–{high}" if low != high else f"rank {low}"
+    return f'<span title="group letters: {html_text(letters)}">{ranks}</span>'
 
 
 def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
@@ -73,8 +101,9 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
     cells = {(str(r["system"]), str(r["benchmark"])): r for r in records}
     head = ['<th class="num" title="1 = best overall score">rank</th>', "<th>system</th>",
             '<th title="best and worst rank the tests allow">rank range</th>',
-            '<th title="systems sharing a letter cannot be told apart across the benchmarks">'
-            "group</th>",
+            '<th title="systems sharing a letter cannot be told apart across the benchmarks; '
+            'where the letters would be long, the ranks of the systems it cannot be told apart '
+            'from">group</th>',
             '<th class="num" title="standardised mean across the chosen benchmarks (seed paper '
             f'§6.3), with its {1 - alpha:.0%} interval; higher is better">score</th>']
     for b in result.benchmarks:
@@ -83,7 +112,8 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         head.append(f'<th class="num" title="{name}: mean, its {1 - alpha:.0%} interval and the '
                     f'group letters on this benchmark alone">{label}</th>')
     body, missing = [], 0
-    for row in result.table.to_dict(orient="records"):
+    low, high = tie_ranks(result)
+    for k, row in enumerate(result.table.to_dict(orient="records")):
         system = str(row["system"])
         per = []
         for b in result.benchmarks:
@@ -94,7 +124,7 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         body.append(
             f'<tr{shade}><td class="num">{int(row["rank"])}</td><td>{html_text(system)}</td>'
             f'<td>{int(row["rank_low"])}–{int(row["rank_high"])}</td>'
-            f'<td class="grp">{html_text(row["group"]) if groups else ""}</td>'
+            f'<td class="grp">{_group(str(row["group"]), low[k], high[k]) if groups else ""}</td>'
             f'<td class="num">{_num(row["score"], 2)}<small>[{_num(row["ci_low"], 2)}, '
             f'{_num(row["ci_high"], 2)}]</small></td>{"".join(per)}</tr>')
     return (f'{_STYLE}<div class="sb-overall"><table aria-label="overall" '

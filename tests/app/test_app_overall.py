@@ -16,6 +16,7 @@ from pages_data_support import XSS, overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
 from app.components.overall_table import MISSING
+from app.tables import SHORT_LETTERS
 from app.url import format_weights, parse_weights
 from engine import overall
 from engine.store import open_store
@@ -102,6 +103,10 @@ def test_demo_store_shows_every_system_with_missing_cells(db: Path) -> None:
     assert missing > 0 and int(table.attrs["data-missing"]) == missing
     assert sum(cell == MISSING for row in table.rows for cell in row) == missing
     assert benchmarks <= set(table.header), "one column per benchmark"
+    groups = [row[3] for row in table.rows]
+    assert all(len(g) <= SHORT_LETTERS or g.startswith("rank") for g in groups), \
+        "long letters read as the ranks the system ties with (as on the leaderboard, #13 item 8)"
+    assert any(g.startswith("rank") for g in groups), "190 systems: some letters are long"
     links = [p.proto.label for p in at.main.get("page_link")]
     assert any(label.startswith("Per benchmark") for label in links), \
         "the per-benchmark overview is one click away"
@@ -180,3 +185,17 @@ def test_weights_parse_and_format() -> None:
     assert weights == {"a": 2.0, "x:y": 0.5}
     assert len(problems) == 2
     assert format_weights({"a": 2.0, "b": 1.0, "x:y": 0.5}) == ("a:2", "x:y:0.5")
+
+
+def test_groups_are_listed_under_the_pairs_tab(small: Path) -> None:
+    """The maximal cliques are listed with the pairs (the systems tab shows letters only)."""
+    systems = _run(bench=["b1", "b2"])
+    no_exception(systems)
+    assert not [e for e in systems.expander if "Groups of systems" in e.label]
+    at = _run(bench=["b1", "b2"], otab="pairs")
+    no_exception(at)
+    expected = overall(overall_frame(), benchmarks=["b1", "b2"])
+    label = next(e.label for e in at.expander if "Groups of systems" in e.label)
+    assert f"({len(expected.cliques)})" in label
+    listed = [t.value for t in at.text if t.value[:1].isdigit()]
+    assert listed[0] == "1. " + ", ".join(expected.cliques[0])
