@@ -107,6 +107,17 @@ def _md_table(frame: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def _heading(fmt: str, title: str, meta: str, created: str) -> list[str]:
+    """A report's first lines in ``fmt`` ("html" or "markdown"): the title, then the line
+    that says what the report is of (``created`` appended when given)."""
+    if fmt not in ("html", "markdown"):
+        raise ValueError(f"fmt: must be 'html' or 'markdown'; got {fmt!r}")
+    meta += f" · created {created}" if created else ""
+    if fmt == "markdown":
+        return [f"# {markdown_text(title)}", "", markdown_text(meta), ""]
+    return [f"<h1>{_h(title)}</h1>", f'<p class="muted">{_h(meta)}</p>']
+
+
 def _document(title: str, body: Sequence[str]) -> str:
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_h(title)}'
             f"</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
@@ -309,19 +320,17 @@ def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str
     >>> md.splitlines()[0]
     '# A/B comparison: B vs A'
     """
-    if fmt not in ("html", "markdown"):
-        raise ValueError(f"fmt: must be 'html' or 'markdown'; got {fmt!r}")
     t = ab.test
     title = f"A/B comparison: {ab.candidate} vs {ab.baseline}"
-    meta = (f"Benchmark {ab.benchmark}, metric {ab.metric} "
-            f"({'higher' if ab.higher_is_better else 'lower'} is better) · {t.n} shared examples"
-            f" · runs {t.runs[0]} (baseline) and {t.runs[1]} (candidate)"
-            + (f" · created {created}" if created else ""))
+    head = _heading(fmt, title, f"Benchmark {ab.benchmark}, metric {ab.metric} "
+                    f"({'higher' if ab.higher_is_better else 'lower'} is better) · {t.n} shared "
+                    f"examples · runs {t.runs[0]} (baseline) and {t.runs[1]} (candidate)",
+                    created)
     sentences = _ab_sentences(ab)
     tables = _ab_tables(ab)
     if fmt == "markdown":
-        lines = [f"# {markdown_text(title)}", "", markdown_text(meta), "",
-                 f"**Verdict: {markdown_text(ab.verdict)}** (exit code {ab.exit_code})", ""]
+        lines = [*head, f"**Verdict: {markdown_text(ab.verdict)}** (exit code {ab.exit_code})",
+                 ""]
         lines += [markdown_text(s) + "\n" for s in sentences.values()]
         lines.append(_md_table(_summary_frame(ab)) + "\n")
         for heading, frame in tables.items():
@@ -340,8 +349,7 @@ def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str
                       "(candidate − baseline)", title="Per-example differences",
                       marks={"0": 0.0, "mean": t.estimate}),
     ]
-    body = [f"<h1>{_h(title)}</h1>", f'<p class="muted">{_h(meta)}</p>',
-            f'<p class="verdict {_ab_class(ab)}" id="verdict">Verdict: {_h(ab.verdict)} '
+    body = [*head, f'<p class="verdict {_ab_class(ab)}" id="verdict">Verdict: {_h(ab.verdict)} '
             f"(exit code {ab.exit_code})</p>",
             *(f"<p>{_h(s)}</p>" for s in sentences.values()),
             *(f"<figure>{svg}</figure>" for svg in charts)]
@@ -388,18 +396,17 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
     >>> leaderboard_report(leaderboard(build_matrix(df)), fmt="markdown").splitlines()[0]
     '# Leaderboard: b / acc'
     """
-    if fmt not in ("html", "markdown"):
-        raise ValueError(f"fmt: must be 'html' or 'markdown'; got {fmt!r}")
     pw = lb.pairwise
     title = f"Leaderboard: {lb.benchmark} / {lb.metric}"
-    meta = (f"{len(lb.table)} systems · {'higher' if lb.higher_is_better else 'lower'} is "
-            f"better · {pw.reason}; {pw.correction} correction at alpha {pw.alpha:g}; means with "
-            f"{1 - pw.alpha:.0%} intervals; systems sharing a group letter do not differ "
-            "significantly" + (f" · created {created}" if created else ""))
+    head = _heading(fmt, title, f"{len(lb.table)} systems · "
+                    f"{'higher' if lb.higher_is_better else 'lower'} is better · {pw.reason}; "
+                    f"{pw.correction} correction at alpha {pw.alpha:g}; means with "
+                    f"{1 - pw.alpha:.0%} intervals; systems sharing a group letter do not "
+                    "differ significantly", created)
     table = _board_table(lb)
     cliques = [", ".join(c) for c in lb.cliques]
     if fmt == "markdown":
-        lines = [f"# {markdown_text(title)}", "", markdown_text(meta), "", _md_table(table), ""]
+        lines = [*head, _md_table(table), ""]
         if cliques:
             lines += ["## Systems that cannot be told apart", ""]
             lines += [f"{i + 1}. {markdown_text(c)}" for i, c in enumerate(cliques)]
@@ -411,8 +418,7 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
     chart = interval_svg(list(t["system"]), t["mean"], t["ci_low"], t["ci_high"],
                          x_label=f"mean {lb.metric}, {1 - pw.alpha:.0%} interval",
                          title="Means with intervals, best first")
-    body = [f"<h1>{_h(title)}</h1>", f'<p class="muted">{_h(meta)}</p>',
-            f"<figure>{chart}</figure>", _html_table(table, "leaderboard")]
+    body = [*head, f"<figure>{chart}</figure>", _html_table(table, "leaderboard")]
     if cliques:
         body += ["<h2>Systems that cannot be told apart</h2>",
                  "<ol>" + "".join(f"<li>{_h(c)}</li>" for c in cliques) + "</ol>"]
