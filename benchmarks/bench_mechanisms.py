@@ -125,6 +125,8 @@ def main() -> None:
     parser.add_argument("--permutations", type=int, default=100)
     parser.add_argument("--trueskill-permutations", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--only", choices=("all", "elo"), default="all",
+                        help="elo: only the sequential Elo lines (the issue's 10 s target)")
     args = parser.parse_args()
     df = pd.concat([read_results(ROOT / "data" / "humaneval.jsonl.gz"),
                     read_results(ROOT / "data" / "humaneval_hf.jsonl.gz")], ignore_index=True)
@@ -137,9 +139,15 @@ def main() -> None:
     t_old, elo_old = _best(lambda: _elo_before(battles, p, 0), 1)
     print(f"Elo, {p} orders, BEFORE:                  {t_old:7.2f} s {_cpu()}")
     t, elo = _best(lambda: sequential_elo(battles, n_permutations=p, rng=0), args.repeat)
-    flag = "ok" if t <= 10 else "OVER the 10 s target"
+    cpu = _best.cpu  # type: ignore[attr-defined]
+    flag = "ok" if t <= 10 else (
+        "OVER the 10 s target on the wall clock; the CPU time is what an idle machine takes"
+        if cpu <= 10 else "OVER the 10 s target")
     print(f"Elo, {p} orders, AFTER:                   {t:7.2f} s {_cpu()} ({flag}) "
           f"max |difference| {np.abs(elo.by_permutation - elo_old).max():.1e}")  # type: ignore[attr-defined]
+    print(f"load average after the Elo runs: {os.getloadavg()[0]:.2f}")
+    if args.only == "elo":
+        return
     order = np.random.default_rng(0).permutation(battles.n_battles)
     t_loop, _ = _best(lambda: _loop_one_order(battles.a[order], battles.b[order],
                                               battles.score[order], battles.n_systems), 1)
