@@ -264,3 +264,29 @@ def test_slices_page_is_in_the_sidebar(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     links = {p.proto.label for p in at.sidebar.get("page_link")}
     assert "Slices" in links
+
+
+def test_table_cells_in_percent_with_a_dash_where_a_system_has_no_result() -> None:
+    """Pure component test on a small 0/1 table: system C answered only the "easy" examples."""
+    from app.components.slices_table import changes_frame, changes_html, estimates_html
+
+    rng = np.random.default_rng(1)
+    rows = [{"benchmark": "b", "metric": "m", "system": s, "example_id": f"e{i}",
+             "value": float(rng.random() < p), "level": "easy" if i % 2 else "hard"}
+            for s, p in (("A", 0.9), ("B", 0.2), ("C", 0.5)) for i in range(60)
+            if s != "C" or i % 2]
+    result = slice_table(pd.DataFrame(rows), column="level")
+    html = estimates_html(result, ["A", "C", "B"], counts={"easy": 30, "hard": 30},
+                          links={"easy": "leaderboard?scol=level&sval=easy"}, percent=True)
+    parser = _Tables()
+    parser.feed(html)
+    body = [r for r in parser.rows if r]
+    assert [r[0] for r in body] == ["A", "C", "B"]
+    assert body[1][2] == "—", "C has no result on the hard examples"
+    mean_a = result.estimates.query("system == 'A' and slice == 'easy'")["mean"].iloc[0]
+    assert body[0][1].startswith(f"{100 * mean_a:.1f}%")
+    assert parser.links == {"easy": "leaderboard?scol=level&sval=easy"}
+    assert 'data-missing="1"' in html
+    frame = changes_frame(result)
+    assert list(frame.columns)[:2] == ["system A", "system B"]
+    assert 'aria-label="slice changes"' in changes_html(frame)
