@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import inspect, text
+from store_support import canon, grid
 
 from engine._contract import DataContractError, MetricSpec, validate_long
 from engine.cli._common import main
@@ -27,21 +28,6 @@ from engine.store import _schema as S
 from engine.store._store import ConflictError, frame_hash, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def grid(systems: list[str], examples: int, *, bench: str = "b", metric: str = "acc",
-         seed: int = 0, binary: bool = True) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    rows = [(bench, s, f"ex{e}", metric) for s in systems for e in range(examples)]
-    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric"])
-    df["value"] = (rng.random(len(df)) < 0.5).astype(float) if binary else rng.random(len(df))
-    return df
-
-
-def canon(df: pd.DataFrame) -> pd.DataFrame:
-    cols = ["benchmark", "system", "example_id", "metric", "run", "value"]
-    out = df.assign(run=df["run"] if "run" in df.columns else 0)[cols]
-    return out.astype({c: str for c in cols[:4]}).sort_values(cols[:5]).reset_index(drop=True)
 
 
 def test_import_and_load_roundtrip(store_url: str) -> None:

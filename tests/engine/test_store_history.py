@@ -13,30 +13,15 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from store_support import canon, grid
 
 from engine._contract import DataContractError, MetricSpec
 from engine.store import _schema as S
 from engine.store._store import _ENGINES, open_store
-
-
-def grid(systems: list[str], examples: int, *, bench: str = "b", metric: str = "acc",
-         seed: int = 0, binary: bool = True) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    rows = [(bench, s, f"ex{e}", metric) for s in systems for e in range(examples)]
-    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric"])
-    df["value"] = (rng.random(len(df)) < 0.5).astype(float) if binary else rng.random(len(df))
-    return df
-
-
-def canon(df: pd.DataFrame) -> pd.DataFrame:
-    cols = ["benchmark", "system", "example_id", "metric", "run", "value"]
-    out = df.assign(run=df["run"] if "run" in df.columns else 0)[cols]
-    return out.astype({c: str for c in cols[:4]}).sort_values(cols[:5]).reset_index(drop=True)
 
 
 def test_replace_then_delete_brings_the_replaced_rows_back(store_url: str) -> None:
