@@ -75,7 +75,12 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
     if d.tau < 0:
         st.info("Weaker systems solve this example more often than stronger ones: check its "
                 "reference and tests.", icon=":material/report:")
+    if d.solved_rule is None:
+        st.caption(":material/info: This metric has no threshold for \"solved\" (its scores are "
+                   "not just 0 or 1), so the solved-by count and the agreement are not shown.")
     for line in d.notes:
+        if d.solved_rule is None and line.startswith("'solved' is not defined"):
+            continue  # said above in plain words
         st.caption(f":material/info: {md_text(line)}")
     for i, (name, text) in enumerate(d.text.items()):
         with st.expander(md_text(name), expanded=i == 0):

@@ -18,6 +18,7 @@ from apptest_support import app, no_exception, params
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
 
+from app.url_conditions import parse_example
 from engine import benchmark_health, build_matrix, read_results
 
 PAGE = "views/examples.py"
@@ -119,3 +120,29 @@ def test_outputs_are_shown_as_literal_text() -> None:
     at.selectbox(key="drilldown_output_system").set_value("B").run()
     assert "<b>bold</b>" in [c.value for c in at.code]
     assert all("<script" not in m.value for m in [*at.markdown, *at.caption])
+
+
+def test_numeric_metric_without_threshold_says_so_plainly() -> None:
+    def script() -> None:
+        import pandas as pd
+
+        from app.components import example_drilldown
+        from engine import example_drilldown as drill
+
+        df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 2 + ["B"] * 2,
+                           "example_id": ["1", "2"] * 2, "value": [0.2, 0.9, 0.4, 0.3]})
+        example_drilldown.show(drill(df, example_id="1"), binary=False)
+
+    at = AppTest.from_function(script).run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["solved by"] == "—"
+    captions = " ".join(c.value for c in at.caption)
+    assert "no threshold" in captions and "tau" not in captions
+
+
+def test_example_parameter_is_checked() -> None:
+    examples = ["HumanEval/3", "HumanEval/4"]
+    assert parse_example({}, examples, "HumanEval/4") == ("HumanEval/4", [])
+    assert parse_example({"ex": [""]}, examples, "HumanEval/4") == ("HumanEval/4", [])
+    shown, problems = parse_example({"ex": ["<b>x</b>"]}, examples, "HumanEval/4")
+    assert shown == "HumanEval/4" and "`ex`" in problems[0] and "<b>" not in problems[0]
