@@ -226,14 +226,11 @@ def _grow(adj: np.ndarray, uncovered: np.ndarray, i: int, j: int) -> np.ndarray:
     cands = np.flatnonzero(adj[i] & adj[j])
     sub = _block(adj, cands)
     # clash[c]: live candidates not joined to c; the live set is a clique when none clash
-    apart = ~sub
-    np.fill_diagonal(apart, False)
-    clash = apart.sum(axis=1)
+    clash = (cands.size - 1) - np.count_nonzero(sub, axis=1)
     if not clash.any():
         return np.sort(np.concatenate([[i, j], cands]))
     # gain of each candidate; a candidate no longer joined to every member drops to _GONE
     # and stays below 0 (a step is one argmax and one row added)
-    step = np.where(sub, _block(uncovered, cands), _GONE)
     gain = uncovered[i, cands].astype(np.int64) + uncovered[j, cands]
     live = np.ones(cands.size, dtype=bool)
     members = [i, j]
@@ -241,13 +238,17 @@ def _grow(adj: np.ndarray, uncovered: np.ndarray, i: int, j: int) -> np.ndarray:
     while clashes:
         pick = int(gain.argmax())
         members.append(int(cands[pick]))
-        gain += step[pick]
+        gain += np.where(sub[pick], uncovered[cands[pick], cands], _GONE)
         live[pick] = False
         if clash[pick]:  # the candidates the pick is not joined to leave with it
-            gone = np.append(np.flatnonzero(apart[pick] & live), pick)
-            clashes -= 2 * int(clash[gone].sum()) - int(apart[np.ix_(gone, gone)].sum())
+            gone = np.append(np.flatnonzero(~sub[pick] & live), pick)
+            apart = ~sub[np.ix_(gone, gone)]
+            np.fill_diagonal(apart, False)
+            clashes -= 2 * int(clash[gone].sum()) - int(apart.sum())
             live[gone] = False
-            clash -= apart[gone].sum(axis=0)
+            away = ~sub[gone]
+            away[np.arange(gone.size), gone] = False  # a system is not apart from itself
+            clash -= away.sum(axis=0)
     return np.sort(np.concatenate([members, cands[live]]).astype(np.intp))
 
 

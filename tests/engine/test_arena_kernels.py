@@ -267,3 +267,45 @@ def test_fits_leave_the_blas_thread_count_alone() -> None:
     before = [lib["num_threads"] for lib in threadpool_info()]
     r.bradley_terry(np.array([[0, 3], [1, 0]]), 4)
     assert [lib["num_threads"] for lib in threadpool_info()] == before
+
+
+@settings(max_examples=30, deadline=None)
+@given(s=st.integers(2, 12), e=st.integers(1, 40), sparse=st.booleans(),
+       ties=st.sampled_from(["half", "davidson"]), seed=st.integers(0, 2**32 - 1))
+def test_conjugate_gradient_steps_give_the_direct_solves_fit(s: int, e: int, sparse: bool,
+                                                             ties: str, seed: int) -> None:
+    # Many systems take Newton steps by conjugate gradients (falling back to the direct solve
+    # when they stall): the fit is the direct solve's to the score-equation tolerance.
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 3, size=(s, e)).astype(float)
+    if sparse:  # pairs sharing few examples: a badly conditioned Hessian
+        x[rng.random((s, e)) < 0.7] = np.nan
+    wins, tied = r._weighted_battles(x, np.ones((1, e)))
+    direct = r.bradley_terry(wins[0], None, tie_counts=tied[0], ties=ties)
+    old = r._CG_SYSTEMS
+    try:
+        r._CG_SYSTEMS = 1
+        cg = r.bradley_terry(wins[0], None, tie_counts=tied[0], ties=ties)
+    finally:
+        r._CG_SYSTEMS = old
+    assert cg.converged == direct.converged
+    if direct.converged:
+        np.testing.assert_allclose(cg.strength, direct.strength, rtol=1e-6, atol=1e-12)
+
+
+def test_stalled_conjugate_gradients_fall_back_to_the_direct_solve() -> None:
+    a = np.diag([1.0, 1e12])[None] + 1e-3  # condition ~1e12: no convergence in a few steps
+    g = np.array([[1.0, 1.0]])
+    old = r._CG_ITERATIONS
+    try:
+        r._CG_ITERATIONS = 1
+        x, done = r._conjugate_gradients(a, g)
+        assert not done.all()
+        r._CG_SYSTEMS, before = 1, r._CG_SYSTEMS
+        try:
+            step = r._newton_step(a, g)
+        finally:
+            r._CG_SYSTEMS = before
+    finally:
+        r._CG_ITERATIONS = old
+    np.testing.assert_allclose(step, np.linalg.solve(a, g[:, :, None])[:, :, 0], rtol=1e-12)
