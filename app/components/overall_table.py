@@ -67,10 +67,12 @@ def tie_ranks(result: Overall) -> tuple[np.ndarray, np.ndarray]:
     index = {s: i for i, s in enumerate(t["system"])}
     rank = t["rank"].to_numpy(float)
     low, high = rank.copy(), rank.copy()
-    ties = pairs[~pairs["significant"].astype(bool)]
-    ia = ties["system_a"].map(index).to_numpy(int)
-    ib = ties["system_b"].map(index).to_numpy(int)
-    for here, there in ((ia, ib), (ib, ia)):
+    calm = ~pairs["significant"].to_numpy(bool)
+    ends = []
+    for column in ("system_a", "system_b"):  # each column's few names mapped once
+        codes, names = pd.factorize(pairs[column])
+        ends.append(np.array([index[str(n)] for n in names], dtype=np.int64)[codes][calm])
+    for here, there in ((ends[0], ends[1]), (ends[1], ends[0])):
         np.minimum.at(low, here, rank[there])
         np.maximum.at(high, here, rank[there])
     return low.astype(int), high.astype(int)
