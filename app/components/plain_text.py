@@ -2,9 +2,9 @@
 
 Names come from uploads and from the URL: they are shown as text, never read as
 markdown or HTML. :func:`html_text` is for HTML built by hand (``st.html``, the
-exported report); :func:`md_text` for strings passed to markdown elements
-(captions, notes, messages); :func:`inert` for the upload pages' labels and
-messages. Pure functions.
+exported report); :func:`md_text` (also named :func:`inert`, the upload pages' name)
+for strings passed to markdown elements (captions, notes, messages, widget labels):
+the escaping of :func:`app.ranked.plain`, without its Unicode isolates. Pure functions.
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 import html
 import re
 
+from app.ranked import ISOLATE, POP, plain
+
 _MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
                                     "*": "&#42;", "_": "&#95;", "~": "&#126;", "[": "&#91;",
                                     "]": "&#93;"})
-#: Markdown's ASCII punctuation (and ``:`` for emoji and ``:red[…]`` directives, ``/`` and
-#: ``@`` for autolinks), each backslash-escaped by :func:`md_text`.
-_MARKDOWN = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 
@@ -27,15 +26,10 @@ def html_text(text: object) -> str:
 
 
 def md_text(text: object) -> str:
-    """``text`` shown literally by a markdown element: every markdown character escaped."""
-    return "".join(f"\\{c}" if c in _MARKDOWN else c for c in _CONTROL.sub(" ", str(text)))
+    """``text`` shown literally by a markdown element: every markdown character escaped
+    (``[x](http://evil)`` is neither a link nor an image nor HTML), line breaks as spaces."""
+    return plain(text).removeprefix(ISOLATE).removesuffix(POP)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|:~$&\"'=])")
-
-
-def inert(text: object) -> str:
-    """``text`` escaped for Streamlit Markdown (labels, messages): shown literally, so a
-    name like ``[x](http://evil)`` is neither a link nor an image nor HTML."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
-
+#: The upload pages' name for :func:`md_text`.
+inert = md_text
