@@ -33,6 +33,8 @@ of the 9 true pairs (s0 vs another) declared different, and the share of
 replications where s0 is declared better than all 9.
 
 Run: ``.venv/bin/python benchmarks/calibrate_overall.py [--reps 500] [--power-reps 200]``
+(``--check`` first verifies on one replication that the parts path equals
+:func:`engine._overall.overall`).
 """
 
 from __future__ import annotations
@@ -48,12 +50,11 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine._aggregate import aggregate_metric  # noqa: E402
 from engine._hmp import hmp_rows  # noqa: E402
 from engine._matrix import build_matrix  # noqa: E402
 from engine._multitest import adjust_pvalues  # noqa: E402
 from engine._options import TestOptions  # noqa: E402
-from engine._overall import overall  # noqa: E402
+from engine._overall import benchmark_part, overall, overall_from_parts  # noqa: E402
 from engine._pairwise import pairwise_tests  # noqa: E402
 
 SYSTEMS, BENCHMARKS, METRICS = 10, 5, 3
@@ -82,13 +83,18 @@ def _pair_keys(table: pd.DataFrame) -> list[frozenset[str]]:
 
 def evaluate(df: pd.DataFrame, options: TestOptions) -> dict[str, set[frozenset[str]]]:
     """Pairs each procedure declares different (unordered)."""
-    per_metric, per_bench = [], []
+    per_metric, per_bench, parts = [], [], []
+    frames = {str(b): f for b, f in df.groupby("benchmark", sort=False, observed=True)}
     for b in range(BENCHMARKS):
+        sub = frames[f"b{b}"]
         for m in range(METRICS):
-            res = pairwise_tests(build_matrix(df, benchmark=f"b{b}", metric=f"m{m}"), options)
+            res = pairwise_tests(build_matrix(sub, benchmark=f"b{b}", metric=f"m{m}"), options)
             per_metric.append(res.table)
-        agg = aggregate_metric(df, benchmark=f"b{b}")
-        per_bench.append(pairwise_tests(build_matrix(agg, benchmark=f"b{b}"), options).table)
+        # the §6.1 aggregate and its all-pairs tests, once: the part engine.overall combines
+        part = benchmark_part(sub, f"b{b}", metrics=[f"m{m}" for m in range(METRICS)],
+                              options=options)
+        parts.append(part)
+        per_bench.append(part.pairwise.table)
     out: dict[str, set[frozenset[str]]] = {}
     out["naive"] = {k for t in per_metric for k, s in zip(_pair_keys(t), t["significant"], strict=True)
                     if s}
@@ -107,9 +113,18 @@ def evaluate(df: pd.DataFrame, options: TestOptions) -> dict[str, set[frozenset[
     adj = adjust_pvalues(fisher, method="holm", alpha=options.alpha)
     out["fisher_holm"] = {k for k, a in zip(_pair_keys(per_bench[0]), adj, strict=True)
                           if a < options.alpha}
-    res = overall(df, options=options)
+    res = overall_from_parts(parts, options=options)  # = overall(df, options=options)
     out["overall"] = set(_pair_keys(res.pairs[res.pairs["significant"]]))
     return out
+
+
+def _check(options: TestOptions) -> None:
+    df = simulate(np.random.default_rng(0), np.linspace(0.0, 0.3, SYSTEMS))
+    parts = [benchmark_part(f, str(b), metrics=[f"m{m}" for m in range(METRICS)], options=options)
+             for b, f in df.groupby("benchmark", sort=False, observed=True)]
+    pd.testing.assert_frame_equal(overall_from_parts(parts, options=options).pairs,
+                                  overall(df, options=options).pairs, check_exact=True)
+    print("check: the parts path equals engine.overall on one replication")
 
 
 def _interval(k: float, n: int) -> str:
@@ -124,9 +139,13 @@ def main() -> None:
     parser.add_argument("--power-reps", type=int, default=200)
     parser.add_argument("--delta", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--check", action="store_true",
+                        help="verify the per-benchmark parts against engine.overall first")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     options = TestOptions()
+    if args.check:
+        _check(options)
     names = ("naive", "holm_all_metrics", "holm_all_benchmarks", "hmp_all", "overall",
              "fisher_holm")
 
