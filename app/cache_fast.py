@@ -1,5 +1,6 @@
-"""Cached chart specifications of the Leaderboard, Pairwise, Distributions and Examples pages,
-built as plain Vega-Lite dicts (``app/charts/vl.py``), their data already in Arrow.
+"""Cached charts of the Leaderboard, Pairwise, Distributions and Examples pages: the
+Leaderboard's two as SVG text (``app/charts/svg.py``, no chart library in the browser), the
+others as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
 
 Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
 schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
@@ -25,7 +26,6 @@ from app import cache
 from app.charts.distributions import box_chart_spec
 from app.charts.examples import difficulty_histogram_spec, example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
-from app.charts.graph import static_graph_spec
 from app.charts.pairwise import (
     difference_histogram_spec,
     effect_heatmap_spec,
@@ -33,13 +33,11 @@ from app.charts.pairwise import (
     pvalue_heatmap_spec,
     pwpp_spec,
 )
-from app.charts.ranks import rank_ci_spec
-from app.charts.render import chart_svg
+from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.vl import Spec
 from engine import TestOptions, box_stats
 
 _ENTRIES = 64
-GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
 
 
 def arrow(spec: Spec) -> Spec:
@@ -49,29 +47,21 @@ def arrow(spec: Spec) -> Spec:
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def rank_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-              systems: tuple[str, ...] | None = None) -> Spec:
-    """The rank/CI plot of :func:`app.cache.board` (``systems``: the rows shown, default all;
-    percent for 0/1 metrics)."""
+def rank_svg(token: str, benchmark: str, metric: str, options: TestOptions,
+             systems: tuple[str, ...] | None = None) -> str:
+    """The rank/CI plot of :func:`app.cache.board` as SVG (``systems``: the rows shown,
+    default all; percent for 0/1 metrics)."""
     percent = cache.matrix(token, benchmark, metric).binary
     board = cache.board(token, benchmark, metric, options)
-    return arrow(rank_ci_spec(board, percent=percent, systems=systems))
+    return rank_ci_svg(board, percent=percent, systems=systems)
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def graph_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-               systems: tuple[str, ...]) -> Spec:
-    """The static significance graph among ``systems`` (drawn in the browser)."""
-    return arrow(static_graph_spec(cache.board(token, benchmark, metric, options), systems))
-
-
-@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
 def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
               systems: tuple[str, ...]) -> str:
-    """The static significance graph among ``systems`` as an SVG document (drawn only when
-    downloaded, in the SVG worker process)."""
-    spec = static_graph_spec(cache.board(token, benchmark, metric, options), systems)
-    return chart_svg(spec, width=GRAPH_WIDTH)
+    """The static significance graph among ``systems`` as SVG: shown on the page and
+    downloaded as it is (a standalone document)."""
+    return static_graph_svg(cache.board(token, benchmark, metric, options), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)

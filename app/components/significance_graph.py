@@ -1,5 +1,10 @@
 """The rank/CI plot, then the significance graph in three views (static SVG, interactive,
-cliques); only the open one is drawn."""
+cliques); only the open one is drawn.
+
+The rank/CI plot and the static graph are SVG written on the server (``app/charts/svg.py``):
+the Leaderboard's first screen loads no chart library, so the ranked table is not held up
+by the browser compiling Vega. Only the cliques view draws with Vega-Lite, when opened.
+"""
 
 from __future__ import annotations
 
@@ -38,8 +43,7 @@ def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions)
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):
-        st.vega_lite_chart(spec=cache_fast.rank_spec(token, view.benchmark, view.metric, options,
-                                                     shown), width="content")
+        st.html(cache_fast.rank_svg(token, view.benchmark, view.metric, options, shown))
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -66,11 +70,10 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
     if tabs["static"].open:
         with tabs["static"]:
+            picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
             with _wide("graph"):
-                st.vega_lite_chart(spec=cache_fast.graph_spec(token, view.benchmark, view.metric,
-                                                         options, shown), width="stretch")
-            st.download_button("Download SVG", lambda: cache_fast.graph_svg(
-                token, view.benchmark, view.metric, options, shown), icon=":material/download:",
+                st.html(picture)
+            st.download_button("Download SVG", picture, icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")
     if tabs["interactive"].open:

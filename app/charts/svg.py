@@ -1,0 +1,199 @@
+"""The Leaderboard's two charts as SVG text written here: no chart library in the browser.
+
+A page with a Vega-Lite chart makes the browser fetch, compile and run the Vega
+bundle before the chart appears, and that work delays everything else on the
+page: measured on a busy machine, the ranked table appeared 2.3 s after the
+script had finished and the two charts 5 s after it, when a one-line page is
+done in 2 s. Both Leaderboard charts are simple marks (a dot and a bar per
+system; circles, lines and labels), so they are written directly as SVG in a
+few milliseconds and shown with ``st.html``, whose renderer the ranked table
+loads anyway. The same SVG is the download (it is a standalone document).
+
+Every name and number passes through :func:`app.ranked.escape` (names also
+between Unicode isolates), and hover text is an SVG ``<title>``. Pure
+functions, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from app.charts.graph import BEST, EDGE, NODE, graph_frames
+from app.charts.ranks import ROW, rank_frame
+from app.ranked import escape, isolate
+from engine import Leaderboard
+
+FONT = 'font-family="Source Sans Pro, sans-serif"'
+INK = "#1f2933"
+GRID = "#e5e7eb"
+NAME_CHARS = 38  # longer names are cut with "…" on the chart (the tooltip has the whole name)
+
+
+def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
+    """Round tick values covering [low, high] (steps of 1, 2 or 5 × 10^k).
+
+    Examples
+    --------
+    >>> nice_ticks(0.12, 0.87)
+    [0.2, 0.4, 0.6, 0.8]
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [low] if math.isfinite(low) else []
+    raw = (high - low) / max(count - 1, 1)
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    values = np.arange(first, high + step * 1e-9, step)
+    return [float(round(v, 12)) for v in values]
+
+
+def _num(value: float) -> str:
+    """A coordinate with at most two decimals."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _label(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _name(text: str) -> str:
+    cut = text if len(text) <= NAME_CHARS else text[:NAME_CHARS - 1] + "…"
+    return escape(isolate(cut))
+
+
+def _open(width: float, height: float, label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}"'
+            f' width="{_num(width)}" style="max-width:100%;height:auto" role="img" '
+            f'aria-label="{escape(label)}" {FONT}>')
+
+
+def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
+                systems: Sequence[str] | None = None) -> str:
+    """Means with intervals, best first, each system's rank range on the right, as SVG.
+
+    The picture of :func:`app.charts.ranks.rank_ci_spec`: one row of :data:`ROW` pixels per
+    system (every name has its line), a dot at the mean, a bar over the interval, red for
+    systems that could rank first. ``systems``: the rows shown (default all).
+    """
+    frame = rank_frame(board, percent=percent)
+    if systems is not None:
+        frame = frame[frame["system"].isin(set(systems))].reset_index(drop=True)
+    names_w, ranks_w, top, bottom = 240.0, 56.0, 22.0, 44.0
+    total_w = names_w + width + 12 + ranks_w
+    height = top + ROW * len(frame) + bottom
+    values = frame[["mean", "low", "high"]].to_numpy(float)
+    finite = values[np.isfinite(values)]
+    low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    pad = (high - low) * 0.04 or 0.5
+    low, high = low - pad, high + pad
+
+    def x(value: float) -> float:
+        share = (value - low) / (high - low)
+        return names_w + width * (share if board.higher_is_better else 1 - share)
+
+    unit = " (%)" if percent else ""
+    title = f"mean {board.metric}{unit} and its confidence interval"
+    parts = [_open(total_w, height, title)]
+    for tick in nice_ticks(low, high):
+        px = _num(x(tick))
+        parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" '
+                     f'y2="{_num(top + ROW * len(frame))}" stroke="{GRID}"/>'
+                     f'<text x="{px}" y="{_num(height - bottom + 14)}" font-size="11" '
+                     f'text-anchor="middle" fill="{INK}">{escape(_label(tick))}</text>')
+    parts.append(f'<text x="{_num(names_w + width / 2)}" y="{_num(height - 8)}" font-size="11" '
+                 f'font-weight="600" text-anchor="middle" fill="{INK}">{escape(title)}</text>'
+                 f'<text x="{_num(total_w - ranks_w)}" y="14" font-size="11" '
+                 f'fill="{INK}">rank range</text>')
+    rows = zip(frame["system"].astype(str), values[:, 0], values[:, 1], values[:, 2],
+               frame["ranks"].astype(str), frame["first"].astype(bool), strict=True)
+    for i, (system, mean, lo, hi, ranks, first) in enumerate(rows):
+        y = top + ROW * i + ROW / 2
+        colour = BEST if first else NODE
+        tip = f"{system}: mean {mean:.4g}, interval {lo:.4g} to {hi:.4g}, rank range {ranks}"
+        marks = []
+        if math.isfinite(lo) and math.isfinite(hi):
+            marks.append(f'<line x1="{_num(x(lo))}" x2="{_num(x(hi))}" '
+                         f'y1="{_num(y)}" y2="{_num(y)}" stroke="{colour}" stroke-width="2"/>')
+        if math.isfinite(mean):
+            marks.append(f'<circle cx="{_num(x(mean))}" cy="{_num(y)}" r="3.7" '
+                         f'fill="{colour}"/>')
+        parts.append(f"<g><title>{escape(isolate(tip))}</title>"
+                     f'<text x="{_num(names_w - 8)}" y="{_num(y + 4)}" font-size="11" '
+                     f'text-anchor="end" fill="{INK}">{_name(system)}</text>'
+                     + "".join(marks)
+                     + f'<text x="{_num(total_w - ranks_w)}" y="{_num(y + 4)}" font-size="11" '
+                     f'fill="{INK}">{escape(ranks)}</text></g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *,
+                     width: int = 1000) -> str:
+    """The significance graph (seed paper §5.1) as SVG: systems at the height of their mean,
+    a line between two systems whose difference is not significant (thicker when less
+    significant), the best system in red bold; every system shown is labelled.
+
+    ``systems``: the focus (default every system), see :func:`app.charts.graph.graph_frames`.
+    """
+    nodes, edges = graph_frames(board, systems)
+    height = float(min(900, max(420, 9 * len(nodes))))
+    left, right, top, bottom = 64.0, 24.0, 16.0, 24.0
+    plot_w, plot_h = width - left - right, height - top - bottom
+    means = nodes["mean"].to_numpy(float)
+    finite = means[np.isfinite(means)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    pad = (hi - lo) * 0.06 or 0.01
+    lo, hi = lo - pad, hi + pad
+    x_max = float(nodes["x"].max()) if len(nodes) else 0.0
+
+    def px(value: float) -> float:
+        return left + plot_w * (value + 0.6) / (x_max + 3.0)
+
+    def py(value: float) -> float:
+        share = (value - lo) / (hi - lo)
+        return top + plot_h * (1 - share if board.higher_is_better else share)
+
+    title = f"mean {board.metric}"
+    parts = [_open(width, height, f"significance graph, {len(nodes)} systems")]
+    for tick in nice_ticks(lo, hi):
+        y = _num(py(tick))
+        parts.append(f'<line x1="{_num(left)}" x2="{_num(width - right)}" y1="{y}" y2="{y}" '
+                     f'stroke="{GRID}"/><text x="{_num(left - 6)}" y="{y}" font-size="11" '
+                     f'text-anchor="end" dominant-baseline="middle" fill="{INK}">'
+                     f"{escape(_label(tick))}</text>")
+    parts.append(f'<text transform="translate(14 {_num(top + plot_h / 2)}) rotate(-90)" '
+                 f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
+                 f"{escape(title)}</text>")
+    opacity = 0.55 if len(edges) < 300 else 0.25
+    coords = edges[["x", "y", "x2", "y2", "width", "pvalue_adj", "effect_size"]].to_numpy(float)
+    pairs = zip(edges["system_a"].astype(str), edges["system_b"].astype(str), coords, strict=True)
+    for a, b, (x1, y1, x2, y2, stroke, p, effect) in pairs:
+        tip = f"{a} – {b}: adjusted p {p:.3g}"
+        if math.isfinite(effect):
+            tip += f", effect size {effect:.3f}"
+        parts.append(f'<line x1="{_num(px(x1))}" y1="{_num(py(y1))}" x2="{_num(px(x2))}" '
+                     f'y2="{_num(py(y2))}" stroke="{EDGE}" stroke-opacity="{opacity}" '
+                     f'stroke-width="{_num(stroke)}"><title>{escape(isolate(tip))}</title>'
+                     "</line>")
+    vertices = sorted(zip(nodes["system"].astype(str), nodes["x"].to_numpy(float), means,
+                          nodes["rank"].tolist(), nodes["group"].astype(str),
+                          nodes["best"].astype(bool), strict=True),
+                      key=lambda v: v[5])  # the best system last, so it is drawn on top
+    for system, x, mean, rank, group, best in vertices:
+        if not math.isfinite(mean):
+            continue
+        cx, cy = _num(px(x)), _num(py(mean))
+        tip = f"{system}: mean {mean:.4f}, rank {rank}, group {group}"
+        colour, r, size, weight = ((BEST, 8.4, 14, ' font-weight="bold"') if best
+                                   else (NODE, 6.7, 12, ""))
+        parts.append(f"<g><title>{escape(isolate(tip))}</title>"
+                     f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}"/>'
+                     f'<text x="{_num(px(x) + r + 3)}" y="{cy}" font-size="{size}"{weight} '
+                     f'dominant-baseline="middle" fill="{colour if best else INK}">'
+                     f"{_name(system)}</text></g>")
+    parts.append("</svg>")
+    return "".join(parts)
+

@@ -1,0 +1,103 @@
+"""The Leaderboard's SVG pictures (app/charts/svg.py) and the Vega-Lite dicts (app/charts/vl.py).
+
+Reference values: the charts' content is checked against the engine's leaderboard of
+the same synthetic data (no external reference); the Vega-Lite dicts against what
+altair itself writes for the same chart (altair's ``from_dict``/``to_dict`` round trip).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.charts.graph import BEST, static_graph_spec
+from app.charts.ranks import rank_ci_spec
+from app.charts.svg import nice_ticks, rank_ci_svg, static_graph_svg
+from app.charts.vl import as_chart, jsonable
+from app.ranked import ISOLATE, POP
+from engine import Leaderboard, MetricSpec, build_matrix, leaderboard
+
+XSS = "<img src=x onerror=alert(1)>"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _board(names: list[str], *, higher: bool = True) -> Leaderboard:
+    rng = np.random.default_rng(0)
+    rows = [{"benchmark": "b", "system": s, "example_id": f"e{j}", "metric": "m",
+             "value": float(rng.random() < 0.2 + 0.12 * i)}
+            for i, s in enumerate(names) for j in range(80)]
+    return leaderboard(build_matrix(pd.DataFrame(rows), spec=MetricSpec(higher_is_better=higher)))
+
+
+def _texts(svg: str) -> list[str]:
+    root = ET.fromstring(svg)  # a well-formed standalone document
+    return [("".join(t.itertext())).replace(ISOLATE, "").replace(POP, "")
+            for t in root.iter(f"{SVG}text")]
+
+
+def test_rank_plot_labels_every_system_in_rank_order_and_escapes_names() -> None:
+    names = ["good", XSS, "a&b", "c"]
+    board = _board(names)
+    svg = rank_ci_svg(board, percent=True)
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "<img" not in svg
+    texts = _texts(svg)
+    order = list(board.table["system"])
+    assert [t for t in texts if t in names] == order, "one labelled row per system, best first"
+    ranges = [f"{lo}–{hi}" if lo != hi else str(lo)
+              for lo, hi in zip(board.table["rank_low"], board.table["rank_high"], strict=True)]
+    rows = [[("".join(t.itertext())).replace(ISOLATE, "").replace(POP, "")
+             for t in g.iter(f"{SVG}text")] for g in ET.fromstring(svg).iter(f"{SVG}g")]
+    assert [row[-1] for row in rows] == ranges, "each row ends with its rank range"
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", svg), "no external reference"
+
+
+def test_rank_plot_shows_only_the_systems_asked_for() -> None:
+    board = _board([f"s{i}" for i in range(6)])
+    best = tuple(board.table["system"][:3])
+    assert {t for t in _texts(rank_ci_svg(board, systems=best)) if t.startswith("s")} == set(best)
+
+
+def test_rank_plot_puts_the_better_end_on_the_right_for_lower_is_better() -> None:
+    for higher in (True, False):
+        board = _board(["a", "b", "c", "d"], higher=higher)
+        root = ET.fromstring(rank_ci_svg(board))
+        dots = [float(c.get("cx", "nan")) for c in root.iter(f"{SVG}circle")]
+        assert dots == sorted(dots, reverse=True), "best first, further right"
+
+
+def test_graph_labels_every_focused_system_and_marks_the_best_in_red() -> None:
+    board = _board(["good", XSS, "a&b", "c", "d"])
+    focus = tuple(board.table["system"][:4])
+    svg = static_graph_svg(board, focus)
+    assert "<img" not in svg and BEST.lower() in svg.lower()
+    texts = _texts(svg)
+    assert set(focus) <= set(texts) and str(board.table["system"].iloc[4]) not in texts
+    edges = len([e for e in ET.fromstring(svg).iter(f"{SVG}line")
+                 if e.get("stroke-opacity") is not None])
+    _, vega_edges = static_graph_spec(board, focus)["datasets"].values()
+    assert edges == len(vega_edges), "one line per non-significant pair, as the Vega chart"
+
+
+@given(st.floats(-1e6, 1e6), st.floats(1e-6, 1e6))
+def test_nice_ticks_lie_in_the_range_with_a_round_step(low: float, width: float) -> None:
+    high = low + width
+    ticks = nice_ticks(low, high)
+    assert ticks and all(low - 1e-9 * abs(width) <= t <= high + 1e-9 * max(abs(high), 1)
+                         for t in ticks)
+    if len(ticks) > 1:
+        step = ticks[1] - ticks[0]
+        mantissa = step / 10 ** math.floor(math.log10(step))
+        assert any(math.isclose(mantissa, m, rel_tol=1e-3) for m in (1, 2, 5, 10))
+
+
+def test_vega_dicts_are_what_altair_writes() -> None:
+    board = _board(["a", "b", "c"])
+    for spec in (rank_ci_spec(board, percent=True), static_graph_spec(board)):
+        written = as_chart(spec).to_dict()  # validated against the Vega-Lite schema
+        assert written == jsonable(spec)
