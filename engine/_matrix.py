@@ -74,12 +74,6 @@ class ScoreMatrix:
         """Number of examples scored by every system."""
         return int(self.common.sum())
 
-    def dropped_when_paired(self) -> dict[str, int]:
-        """Examples each system loses when pairing on the examples every system has."""
-        has = ~np.isnan(self.values)
-        lost = (has & ~self.common[None, :]).sum(axis=1)
-        return {s: int(n) for s, n in zip(self.systems, lost, strict=True)}
-
     @property
     def can_pair(self) -> bool:
         """Paired statistics need at least 2 examples scored by every system."""

@@ -98,7 +98,7 @@ def test_numeric_modality() -> None:
     assert not build_matrix(df).binary
 
 
-def test_partial_pairing_and_dropped_examples() -> None:
+def test_partial_pairing_and_common_examples() -> None:
     df = _long([
         ("b", "A", "e1", "m", 1), ("b", "A", "e2", "m", 0), ("b", "A", "e3", "m", 1),
         ("b", "B", "e1", "m", 1), ("b", "B", "e2", "m", 1),
@@ -109,7 +109,6 @@ def test_partial_pairing_and_dropped_examples() -> None:
     assert m.examples == ("e1", "e2", "e3", "e4")
     np.testing.assert_array_equal(m.common, [True, True, False, False])
     assert m.n_common == 2
-    assert m.dropped_when_paired() == {"A": 1, "B": 0, "C": 1}
     np.testing.assert_array_equal(m.paired_values(), [[1, 0], [1, 1], [1, 0]])
     assert np.isnan(m.values[1, 2]) and m.runs[1, 2] == 0
 
