@@ -174,21 +174,21 @@ def _significant(pairs: pd.DataFrame, opts: TestOptions) -> np.ndarray:
 def _changes(pairs: pd.DataFrame) -> pd.DataFrame:
     """Pairs with more than one verdict across slices, at least one of them significant."""
     cols = ["system_a", "system_b", "a_better_in", "b_better_in", "not_different_in", "reversal"]
-    if pairs.empty:
+    keys = ["system_a", "system_b"]
+    varied = pairs.groupby(keys, sort=True)["verdict"].transform("nunique") > 1 \
+        if not pairs.empty else pd.Series(dtype=bool)
+    part = pairs.loc[varied, [*keys, "verdict", "slice"]]
+    if part.empty:
         return pd.DataFrame(columns=cols)
-    grouped = pairs.groupby(["system_a", "system_b"], sort=True)["verdict"]
-    varied = grouped.nunique()
-    keys = varied.index[varied > 1]
-    rows = []
-    for a, b in keys:
-        part = pairs[(pairs["system_a"] == a) & (pairs["system_b"] == b)]
-        row = {"system_a": a, "system_b": b, **{
-            col: sorted(part.loc[part["verdict"] == v, "slice"].tolist())
-            for col, v in zip(cols[2:5], (_BETTER, _WORSE, _SAME), strict=True)}}
-        # significant both ways: the slices disagree, not only the power of their tests
-        row["reversal"] = bool(row["a_better_in"]) and bool(row["b_better_in"])
-        rows.append(row)
-    return pd.DataFrame(rows, columns=cols)
+    # one grouping for every changed pair (a filter per pair was 80% of slice_table's time)
+    lists = part.groupby([*keys, "verdict"], sort=True)["slice"].agg(sorted).unstack("verdict")
+    out = pd.DataFrame(index=lists.index)
+    for col, verdict in zip(cols[2:5], (_BETTER, _WORSE, _SAME), strict=True):
+        found = lists[verdict] if verdict in lists.columns else pd.Series(index=lists.index)
+        out[col] = [v if isinstance(v, list) else [] for v in found]
+    # significant both ways: the slices disagree, not only the power of their tests
+    out["reversal"] = out["a_better_in"].map(bool) & out["b_better_in"].map(bool)
+    return out.reset_index()[cols]
 
 
 def slice_table(

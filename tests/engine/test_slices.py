@@ -157,3 +157,36 @@ def test_a_planted_reversal_is_flagged() -> None:
     res = slice_table(df, column="level")
     row = res.changes[(res.changes["system_a"] == "A") & (res.changes["system_b"] == "B")].iloc[0]
     assert row["a_better_in"] == ["hard"] and row["b_better_in"] == ["easy"] and row["reversal"]
+
+
+def _changes_by_loop(pairs: pd.DataFrame) -> pd.DataFrame:
+    """The per-pair loop _changes replaced (engine/_slices.py at 255bb2d), as the reference."""
+    cols = ["system_a", "system_b", "a_better_in", "b_better_in", "not_different_in", "reversal"]
+    varied = pairs.groupby(["system_a", "system_b"], sort=True)["verdict"].nunique()
+    rows = []
+    for a, b in varied.index[varied > 1]:
+        part = pairs[(pairs["system_a"] == a) & (pairs["system_b"] == b)]
+        row = {"system_a": a, "system_b": b, **{
+            col: sorted(part.loc[part["verdict"] == v, "slice"].tolist())
+            for col, v in zip(cols[2:5], ("system_a better", "system_b better",
+                                          "not shown to differ"), strict=True)}}
+        row["reversal"] = bool(row["a_better_in"]) and bool(row["b_better_in"])
+        rows.append(row)
+    return pd.DataFrame(rows, columns=cols)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ABCD"), st.sampled_from("ABCD"),
+                          st.sampled_from(["s1", "s2", "s3", "s4"]),
+                          st.sampled_from(["system_a better", "system_b better",
+                                           "not shown to differ"])),
+                min_size=0, max_size=40))
+def test_changes_equal_the_per_pair_loop(rows: list[tuple[str, str, str, str]]) -> None:
+    from engine._slices import _changes, _verdict
+
+    assert _verdict(np.array([False]), np.array([1.0]))[0] == "not shown to differ"
+    pairs = pd.DataFrame(rows, columns=["system_a", "system_b", "slice", "verdict"])
+    pairs = pairs.drop_duplicates(["system_a", "system_b", "slice"]).reset_index(drop=True)
+    got, want = _changes(pairs), _changes_by_loop(pairs)
+    assert got.columns.tolist() == want.columns.tolist()
+    assert got.to_dict("records") == want.to_dict("records")
