@@ -144,12 +144,16 @@ def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
     """
     if pw.compare == "all":
         return pw.table, []
-    names = list(pw.systems)
-    ia, ja = np.triu_indices(len(names), k=1)
-    tested = {frozenset(p) for p in zip(pw.table["system_a"], pw.table["system_b"], strict=True)}
-    extra = pd.DataFrame([{"system_a": names[i], "system_b": names[j], "significant": False,
-                           "a_better": False} for i, j in zip(ia, ja, strict=True)
-                          if frozenset((names[i], names[j])) not in tested])
+    names = np.asarray(pw.systems, dtype=object)
+    k = len(names)
+    ia, ja = np.triu_indices(k, k=1)
+    where = {s: i for i, s in enumerate(pw.systems)}
+    a = pw.table["system_a"].map(where).to_numpy(np.int64)
+    b = pw.table["system_b"].map(where).to_numpy(np.int64)
+    tested = np.minimum(a, b) * k + np.maximum(a, b)  # unordered pair keys
+    untested = ~np.isin(ia * k + ja, tested)
+    extra = pd.DataFrame({"system_a": names[ia[untested]], "system_b": names[ja[untested]],
+                          "significant": False, "a_better": False})
     note = (f"Only the {len(pw.table)} pair(s) of compare={pw.compare!r} were tested; the other "
             f"{len(extra)} pair(s) count as not shown to differ in the groups and rank ranges.")
     table = pd.concat([pw.table, extra], ignore_index=True) if len(extra) else pw.table

@@ -309,3 +309,24 @@ def test_stalled_conjugate_gradients_fall_back_to_the_direct_solve() -> None:
     finally:
         r._CG_ITERATIONS = old
     np.testing.assert_allclose(step, np.linalg.solve(a, g[:, :, None])[:, :, 0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("compare", ["first", "successive"])
+def test_untested_pairs_table_equals_the_row_by_row_one(compare: str) -> None:
+    from engine import ScoreMatrix, pairwise_tests
+    from engine._leaderboard import _pairs_for_groups
+
+    rng = np.random.default_rng(7)
+    m = ScoreMatrix.from_array((rng.random((9, 50)) < 0.5).astype(float),
+                               systems=[f"s{i}" for i in range(9)])
+    pw = pairwise_tests(m, compare=compare)
+    table, notes = _pairs_for_groups(pw)
+    # 255bb2d: one dict per untested pair, upper-triangle order
+    names = list(pw.systems)
+    tested = {frozenset(p) for p in zip(pw.table["system_a"], pw.table["system_b"], strict=True)}
+    rows = [{"system_a": names[i], "system_b": names[j], "significant": False, "a_better": False}
+            for i, j in itertools.combinations(range(len(names)), 2)
+            if frozenset((names[i], names[j])) not in tested]
+    want = pd.concat([pw.table, pd.DataFrame(rows)], ignore_index=True)
+    pd.testing.assert_frame_equal(table, want, check_dtype=False)
+    assert len(notes) == 1 and str(len(rows)) in notes[0]
