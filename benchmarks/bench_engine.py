@@ -298,9 +298,11 @@ def _arena(quick: bool, cases: list[tuple[int, int]] | None = None,
     targets = {(1_000, 1_000): 2.0, (1_000, 10_000): 5.0, (1_000, 100_000): 20.0}
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (times are wall "
           "clock; CPU = process time of the call, all threads)")
+    then = ("no earlier revision timed" if before is None else
+            f"before = {before}'s groups + kernels + Bradley–Terry, stopped after {limit:g} s, "
+            f"run up to {before_up_to:,} examples")
     print(f"arena sizes through engine.leaderboard (child process each; peak = max RSS; "
-          f"before = {before}'s groups + kernels + Bradley–Terry, stopped after {limit:g} s, "
-          f"run up to {before_up_to:,} examples):")
+          f"{then}):")
     for binary in kinds:
         kind = "binary " if binary else "numeric"
         timed: list[tuple[int, int, float]] = []
