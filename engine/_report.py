@@ -7,21 +7,22 @@ font or image from elsewhere — the HTML opens offline and prints as it looks.
 Every user string (system, benchmark, metric names, reasons quoting them) is
 HTML-escaped in HTML and made inert in Markdown (``|`` cannot break a table).
 
-Chain: result → figures (numbers as text) → tables and charts → one document.
+Chain: result → figures (numbers as text) → tables and charts → one document. Text,
+numbers and tables are written by :mod:`engine._report_text`, charts by
+:mod:`engine._report_svg`; this module puts the documents together.
 """
 
 from __future__ import annotations
 
-import html
-import math
-import re
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike
 from scipy import stats
+
+from ._report_svg import histogram_svg, interval_svg
+from ._report_text import h, html_table, markdown_text, md_table, signed
 
 if TYPE_CHECKING:
     from ._ab import ABResult
@@ -32,8 +33,6 @@ __all__ = ["REPORT_FORMATS", "compare_report", "histogram_svg", "interval_svg",
 
 #: file suffix → report format
 REPORT_FORMATS = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-_MD_PUNCT = re.compile(r"([\\`*_\[\]#|~$])")
 _CSS = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2933;"
         "max-width:980px;margin:2rem auto;padding:0 1rem;line-height:1.45}"
         "h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:1.8rem}"
@@ -43,7 +42,6 @@ _CSS = ("body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;c
         "th,td{padding:.3rem .6rem;border-bottom:1px solid #dde2e8;text-align:right}"
         "th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}"
         ".muted{color:#616d7e;font-size:.85rem}svg{max-width:100%;height:auto}")
-_LABEL_CHARS = 36  # a system name on a chart's axis is cut here (tables show it whole)
 
 
 def report_format(path: str) -> str:
@@ -54,59 +52,6 @@ def report_format(path: str) -> str:
     return REPORT_FORMATS[suffix]
 
 
-# ---------------------------------------------------------------- text
-
-
-def _h(text: object) -> str:
-    return html.escape(_CONTROL.sub(" ", str(text)), quote=True)
-
-
-def markdown_text(text: object) -> str:
-    """``text`` inert in Markdown (also in a table cell): ``&<>`` as entities, markdown
-    punctuation and ``|`` backslash-escaped, line breaks as spaces."""
-    plain = html.escape(_CONTROL.sub(" ", str(text)), quote=False)
-    return _MD_PUNCT.sub(r"\\\1", plain)
-
-
-def _num(value: Any, digits: int = 4) -> str:
-    if value is None or isinstance(value, str):
-        return "" if value is None else value
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, int | np.integer):
-        return f"{int(value):,}"
-    x = float(value)
-    if math.isnan(x):
-        return "—"
-    if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
-    return f"{x:.{digits}g}"
-
-
-def _signed(x: float) -> str:
-    return f"{x:+.4f}" if math.isfinite(x) else _num(x)
-
-
-def _cells(frame: pd.DataFrame) -> list[list[str]]:
-    return [[_num(v) if not isinstance(v, str) else v for v in row]
-            for row in frame.itertuples(index=False, name=None)]
-
-
-def _html_table(frame: pd.DataFrame, label: str) -> str:
-    head = "".join(f"<th>{_h(c)}</th>" for c in frame.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_h(c)}</td>" for c in row) + "</tr>"
-                   for row in _cells(frame))
-    return (f'<table aria-label="{_h(label)}"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{body}</tbody></table>")
-
-
-def _md_table(frame: pd.DataFrame) -> str:
-    head = "| " + " | ".join(markdown_text(c) for c in frame.columns) + " |"
-    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
-    rows = ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in _cells(frame)]
-    return "\n".join([head, rule, *rows])
-
-
 def _heading(fmt: str, title: str, meta: str, created: str) -> list[str]:
     """A report's first lines in ``fmt`` ("html" or "markdown"): the title, then the line
     that says what the report is of (``created`` appended when given)."""
@@ -115,132 +60,12 @@ def _heading(fmt: str, title: str, meta: str, created: str) -> list[str]:
     meta += f" · created {created}" if created else ""
     if fmt == "markdown":
         return [f"# {markdown_text(title)}", "", markdown_text(meta), ""]
-    return [f"<h1>{_h(title)}</h1>", f'<p class="muted">{_h(meta)}</p>']
+    return [f"<h1>{h(title)}</h1>", f'<p class="muted">{h(meta)}</p>']
 
 
 def _document(title: str, body: Sequence[str]) -> str:
-    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{_h(title)}'
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{h(title)}'
             f"</title><style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
-
-
-# ---------------------------------------------------------------- charts
-
-
-def _ticks(low: float, high: float, count: int = 5) -> np.ndarray:
-    """Round tick values covering [low, high] (1, 2, 2.5 or 5 × a power of ten apart)."""
-    if not high > low:
-        low, high = low - 0.5, high + 0.5
-    raw = (high - low) / count
-    power = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    return np.arange(math.ceil(low / step) * step, high + step * 1e-9, step)
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _LABEL_CHARS else text[:_LABEL_CHARS - 1] + "…"
-
-
-def _linear(d0: float, d1: float, r0: float, r1: float) -> Callable[[float], float]:
-    """The map of data range [d0, d1] onto pixels [r0, r1]."""
-    def scale(v: float) -> float:
-        return r0 + (float(v) - d0) / (d1 - d0) * (r1 - r0)
-    return scale
-
-
-def _x_axis(scale: Callable[[float], float], lo: float, hi: float, left: float, bottom: float, right: float,
-            label: str) -> list[str]:
-    out = [f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#444"/>']
-    for t in _ticks(lo, hi):
-        x = scale(t)
-        out.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" '
-                   f'stroke="#444"/><text x="{x:.1f}" y="{bottom + 16}" font-size="11" '
-                   f'text-anchor="middle">{_h(_num(round(float(t), 12), 3))}</text>')
-    out.append(f'<text x="{(left + right) / 2:.1f}" y="{bottom + 34}" font-size="12" '
-               f'text-anchor="middle" class="axis-label">{_h(label)}</text>')
-    return out
-
-
-def interval_svg(labels: Sequence[str], estimates: ArrayLike, lows: ArrayLike,
-                 highs: ArrayLike, *, x_label: str, title: str,
-                 reference: float | None = None) -> str:
-    """Each label's estimate (dot) with its interval (line), one row each, x axis labelled.
-
-    ``reference`` draws a dashed vertical line (e.g. 0 for differences).
-    """
-    est, lo, hi = (np.asarray(v, dtype=float) for v in (estimates, lows, highs))
-    finite = np.concatenate([est, lo, hi, [] if reference is None else [reference]])
-    finite = finite[np.isfinite(finite)]
-    vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    pad = (vmax - vmin) * 0.05 or 0.5
-    vmin, vmax = vmin - pad, vmax + pad
-    ticks = _ticks(vmin, vmax)
-    vmin, vmax = min(vmin, float(ticks[0])), max(vmax, float(ticks[-1]))
-    row, left, width = 22, 24 + 7 * min(_LABEL_CHARS, max((len(s) for s in labels), default=4)), 640
-    right, top = width - 20, 30
-    bottom = top + row * len(labels) + 6
-    scale = _linear(vmin, vmax, left, right)
-    parts = [f'<text x="{left}" y="18" font-size="13" font-weight="600">{_h(title)}</text>']
-    if reference is not None:
-        x = scale(reference)
-        parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#999" '
-                     'stroke-dasharray="4 3"/>')
-    for i, name in enumerate(labels):
-        y = top + row * i + row / 2
-        parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" font-size="11" text-anchor="end">'
-                     f"{_h(_cut(str(name)))}</text>")
-        if np.isfinite(lo[i]) and np.isfinite(hi[i]):
-            parts.append(f'<line x1="{scale(lo[i]):.1f}" y1="{y:.1f}" x2="{scale(hi[i]):.1f}" '
-                         f'y2="{y:.1f}" stroke="#4c78a8" stroke-width="2"/>')
-        if np.isfinite(est[i]):
-            parts.append(f'<circle cx="{scale(est[i]):.1f}" cy="{y:.1f}" r="4" fill="#1f3b63"/>')
-    parts += _x_axis(scale, vmin, vmax, left, bottom, right, x_label)
-    height = bottom + 44
-    return (f'<svg role="img" aria-label="{_h(title)}" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{"".join(parts)}</svg>')
-
-
-def histogram_svg(values: ArrayLike, *, x_label: str, title: str,
-                  y_label: str = "examples", marks: dict[str, float] | None = None) -> str:
-    """Histogram of ``values`` (numpy's "auto" bins, at most 40) with labelled axes;
-    ``marks`` draws named vertical lines (e.g. 0 and the mean)."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if v.size == 0:
-        v = np.zeros(1)
-    edges = np.histogram_bin_edges(v, bins="auto")
-    if len(edges) > 41:
-        edges = np.histogram_bin_edges(v, bins=40)
-    counts, edges = np.histogram(v, bins=edges)
-    lo, hi = float(edges[0]), float(edges[-1])
-    for x in (marks or {}).values():
-        lo, hi = min(lo, x), max(hi, x)
-    if hi == lo:
-        lo, hi = lo - 0.5, hi + 0.5
-    width, height, left, top = 640, 280, 56, 30
-    right, bottom = width - 20, height - 50
-    scale = _linear(lo, hi, left, right)
-    cmax = max(int(counts.max()), 1)
-    yscale = _linear(0.0, cmax, bottom, top)
-    parts = [f'<text x="{left}" y="18" font-size="13" font-weight="600">{_h(title)}</text>',
-             f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#444"/>']
-    for c in _ticks(0, cmax, 4):
-        if c == int(c):
-            parts.append(f'<text x="{left - 6}" y="{yscale(c) + 4:.1f}" font-size="11" '
-                         f'text-anchor="end">{int(c)}</text>')
-    parts.append(f'<text transform="translate(14 {(top + bottom) / 2:.1f}) rotate(-90)" '
-                 f'font-size="12" text-anchor="middle" class="axis-label">{_h(y_label)}</text>')
-    for c, a, b in zip(counts, edges[:-1], edges[1:], strict=True):
-        x0, x1 = scale(a), scale(b)
-        parts.append(f'<rect x="{x0:.1f}" y="{yscale(c):.1f}" width="{max(x1 - x0 - 1, 1):.1f}" '
-                     f'height="{bottom - yscale(c):.1f}" fill="#9ecae9"><title>{int(c)} in '
-                     f"[{_h(_num(a, 3))}, {_h(_num(b, 3))})</title></rect>")
-    for name, x in (marks or {}).items():
-        parts.append(f'<line x1="{scale(x):.1f}" y1="{top}" x2="{scale(x):.1f}" y2="{bottom}" '
-                     f'stroke="#c0392b" stroke-dasharray="4 3"/><text x="{scale(x) + 4:.1f}" '
-                     f'y="{top + 10}" font-size="11" fill="#c0392b">{_h(name)}</text>')
-    parts += _x_axis(scale, lo, hi, left, bottom, right, x_label)
-    return (f'<svg role="img" aria-label="{_h(title)}" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{"".join(parts)}</svg>')
 
 
 # ---------------------------------------------------------------- A/B comparison
@@ -259,8 +84,8 @@ def _ab_sentences(ab: ABResult) -> dict[str, str]:
     t = ab.test
     level = f"{1 - ab.options.alpha:.0%}"
     out = {"difference": (f"Difference (candidate − baseline, positive = candidate better): "
-                          f"{_signed(t.estimate)}, {level} interval [{_signed(t.ci_low)}, "
-                          f"{_signed(t.ci_high)}], p = {t.pvalue:.3g} ({t.alternative}, "
+                          f"{signed(t.estimate)}, {level} interval [{signed(t.ci_low)}, "
+                          f"{signed(t.ci_high)}], p = {t.pvalue:.3g} ({t.alternative}, "
                           f"alpha = {ab.options.alpha:g})."),
            "model": f"Model: {t.model} — {t.reason}.",
            "effect": (f"Effect size (paired d_z): {ab.effect_size:+.3f}, {level} interval "
@@ -270,7 +95,7 @@ def _ab_sentences(ab: ABResult) -> dict[str, str]:
         out["margin"] = (f"Non-inferiority margin {ni.margin:g}: {ni.hypothesis()}; t = "
                          f"{ni.statistic:.3g}, p = {ni.pvalue:.3g}; one-sided "
                          f"{1 - ni.alpha:.0%} lower bound of the difference "
-                         f"{_signed(ni.lower)}.")
+                         f"{signed(ni.lower)}.")
     return out
 
 
@@ -332,9 +157,9 @@ def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str
         lines = [*head, f"**Verdict: {markdown_text(ab.verdict)}** (exit code {ab.exit_code})",
                  ""]
         lines += [markdown_text(s) + "\n" for s in sentences.values()]
-        lines.append(_md_table(_summary_frame(ab)) + "\n")
+        lines.append(md_table(_summary_frame(ab)) + "\n")
         for heading, frame in tables.items():
-            lines += [f"## {markdown_text(heading)}", "", _md_table(frame), ""]
+            lines += [f"## {markdown_text(heading)}", "", md_table(frame), ""]
         return "\n".join(lines)
     level = f"{1 - ab.options.alpha:.0%}"
     sys_ci = _system_intervals(ab)
@@ -349,19 +174,19 @@ def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str
                       "(candidate − baseline)", title="Per-example differences",
                       marks={"0": 0.0, "mean": t.estimate}),
     ]
-    body = [*head, f'<p class="verdict {_ab_class(ab)}" id="verdict">Verdict: {_h(ab.verdict)} '
+    body = [*head, f'<p class="verdict {_ab_class(ab)}" id="verdict">Verdict: {h(ab.verdict)} '
             f"(exit code {ab.exit_code})</p>",
-            *(f"<p>{_h(s)}</p>" for s in sentences.values()),
+            *(f"<p>{h(s)}</p>" for s in sentences.values()),
             *(f"<figure>{svg}</figure>" for svg in charts)]
     for heading, frame in tables.items():
-        body += [f"<h2>{_h(heading)}</h2>", _html_table(frame, heading)]
+        body += [f"<h2>{h(heading)}</h2>", html_table(frame, heading)]
     return _document(f"{title} — sigboard report", body)
 
 
 def _summary_frame(ab: ABResult) -> pd.DataFrame:
     t = ab.test
-    return pd.DataFrame({"difference": [_signed(t.estimate)], "ci_low": [_signed(t.ci_low)],
-                         "ci_high": [_signed(t.ci_high)], "pvalue": [f"{t.pvalue:.3g}"],
+    return pd.DataFrame({"difference": [signed(t.estimate)], "ci_low": [signed(t.ci_low)],
+                         "ci_high": [signed(t.ci_high)], "pvalue": [f"{t.pvalue:.3g}"],
                          "n": [t.n], "runs": [f"{t.runs[0]} / {t.runs[1]}"], "model": [t.model]})
 
 
@@ -406,7 +231,7 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
     table = _board_table(lb)
     cliques = [", ".join(c) for c in lb.cliques]
     if fmt == "markdown":
-        lines = [*head, _md_table(table), ""]
+        lines = [*head, md_table(table), ""]
         if cliques:
             lines += ["## Systems that cannot be told apart", ""]
             lines += [f"{i + 1}. {markdown_text(c)}" for i, c in enumerate(cliques)]
@@ -418,9 +243,9 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
     chart = interval_svg(list(t["system"]), t["mean"], t["ci_low"], t["ci_high"],
                          x_label=f"mean {lb.metric}, {1 - pw.alpha:.0%} interval",
                          title="Means with intervals, best first")
-    body = [*head, f"<figure>{chart}</figure>", _html_table(table, "leaderboard")]
+    body = [*head, f"<figure>{chart}</figure>", html_table(table, "leaderboard")]
     if cliques:
         body += ["<h2>Systems that cannot be told apart</h2>",
-                 "<ol>" + "".join(f"<li>{_h(c)}</li>" for c in cliques) + "</ol>"]
-    body += [f'<p class="muted">note: {_h(n)}</p>' for n in lb.notes]
+                 "<ol>" + "".join(f"<li>{h(c)}</li>" for c in cliques) + "</ol>"]
+    body += [f'<p class="muted">note: {h(n)}</p>' for n in lb.notes]
     return _document(f"{title} — sigboard report", body)
