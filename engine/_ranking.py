@@ -276,7 +276,8 @@ def _newton(b: _Battles, tol: float, max_iter: int, start: np.ndarray | None = N
             break
         it += 1
         keep = ~done[act]
-        act, g, h, sub = act[keep], g[keep], h[keep], _take(sub, np.flatnonzero(keep))
+        if not keep.all():
+            act, g, h, sub = act[keep], g[keep], h[keep], _take(sub, np.flatnonzero(keep))
         c = np.abs(np.diagonal(h, axis1=1, axis2=2)[:, :s]).mean(axis=1) + 1.0
         step = _newton_step(c[:, None, None] * gauge - h, g)
         theta[act], phi[act], new_ll = _line_search(theta[act], phi[act], ll[act], g, step, sub)
@@ -336,6 +337,8 @@ def _conjugate_gradients(a: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def _take(b: _Battles, rows: np.ndarray) -> _Battles:
+    if len(rows) == len(b.total) and (rows == np.arange(len(rows))).all():
+        return b  # every member: no copy
     return _Battles(b.margin[rows], b.tied[rows], b.total[rows], b.davidson, b.ia, b.ja,
                     b.n_systems)
 
