@@ -107,6 +107,9 @@ class View:
     scol: str = ""  # Slices: per-example column the benchmark is split by (with sval: the slice)
     sval: str = ""  # Leaderboard, Pairwise: only the examples of this slice of scol ("": all)
     sbins: int = 4  # quantile bins of a numeric scol (slice names such as "q1 [2, 1032]")
+    factor: str = ""  # Conditions: system setting whose levels are compared ("": the default)
+    hold: tuple[str, ...] = ()  # Conditions: settings held fixed (("",): none; (): the default)
+    ex: str = ""  # Examples: example shown in detail ("": the first suspect)
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -152,12 +155,13 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
                     *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
-    "examples": _TESTED,
+    "examples": (*_TESTED, "ex"),
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
     "overall": (*_OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
     "mechanisms": _TESTED,
     "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
     "slices": (*_TESTED, "scol", "sbins"),
+    "conditions": (*_TESTED, "factor", "hold"),
 }
 
 
@@ -322,6 +326,10 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         sval=_text(raw, "sval", problems),
         sbins=int(_choice(raw, "sbins", [str(n) for n in SLICE_BINS], str(default.sbins),
                           problems)),
+        factor=_text(raw, "factor", problems),
+        # kept even when empty: ``?hold=`` means "hold nothing fixed"
+        hold=tuple(v[:MAX_TEXT] for v in raw.get("hold") or ())[:MAX_LIST],
+        ex=_text(raw, "ex", problems),
     )
     if view.sval and not view.scol:
         problems.append(f"URL parameter `sval`={_quoted(view.sval)} needs `scol`, the column it "

@@ -95,8 +95,6 @@ def test_choices_go_to_the_address_bar_and_stay(crux: Path) -> None:
     assert at.multiselect(key="conditions_hold").value == []
 
 
-@pytest.mark.xfail(strict=False, reason="app/main.py rewrites the query string to the View "
-                   "fields of app/url.py before the page runs: needs View fields factor/hold")
 def test_a_fresh_link_opens_the_same_choice(crux: Path) -> None:
     at = app(PAGE, benchmark="CRUXEval-input", factor="model", hold="hyperparams")
     assert at.selectbox(key="conditions_factor").value == "model"

@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from apptest_support import app, no_exception, params
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
@@ -67,8 +66,6 @@ def test_another_example_from_the_selectbox_or_the_suspects_table(db: Path) -> N
     assert _figures(at)["solved by"] == f"{int((solved[:, column] == 1).sum())} of 78"
 
 
-@pytest.mark.xfail(strict=False, reason="app/main.py rewrites the query string to the View "
-                   "fields of app/url.py before the page runs: needs a View field ex")
 def test_a_fresh_link_opens_the_example(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval", ex="HumanEval/10")
     assert at.selectbox(key="examples_ex").value == "HumanEval/10"
