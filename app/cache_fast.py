@@ -1,6 +1,7 @@
 """Cached charts of the Leaderboard, Pairwise, Distributions and Examples pages: the
-Leaderboard's two as SVG text (``app/charts/svg.py``, no chart library in the browser), the
-others as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
+first screens of the Leaderboard and Pairwise pages as SVG text (``app/charts/svg.py``,
+``app/charts/svg_pairwise.py``: no chart library in the browser), the others as plain
+Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
 
 Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
 schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
@@ -26,14 +27,13 @@ from app import cache
 from app.charts.distributions import box_chart_spec
 from app.charts.examples import difficulty_histogram_spec, example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
-from app.charts.pairwise import (
-    difference_histogram_spec,
-    effect_heatmap_spec,
-    pair_scatter_spec,
-    pvalue_heatmap_spec,
-    pwpp_spec,
-)
+from app.charts.pairwise import effect_heatmap_spec, pvalue_heatmap_spec, pwpp_spec
 from app.charts.svg import rank_ci_svg, static_graph_svg
+from app.charts.svg_pairwise import (
+    difference_histogram_svg,
+    pair_scatter_svg,
+    pvalue_heatmap_svg,
+)
 from app.charts.vl import Spec
 from engine import TestOptions, box_stats
 
@@ -83,16 +83,24 @@ def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def pair_specs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, paired: bool
-               ) -> tuple[Spec, Spec | None]:
+def pvalue_svg(token: str, benchmark: str, metric: str, options: TestOptions,
+               systems: tuple[str, ...]) -> str:
+    """The adjusted p-value heatmap among ``systems`` (the focus, best first) as SVG."""
+    result = cache.board(token, benchmark, metric, options).pairwise
+    return pvalue_heatmap_svg(result, systems)
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def pair_svgs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, paired: bool
+              ) -> tuple[str, str | None]:
     """The drill-down charts of one pair from its scores (``x``: A's, ``y``: B's; the same
-    examples in the same order when ``paired``): A's vs B's scores per example, and the
-    histogram of the differences (None when unpaired: there are none). Keyed on the scores
-    themselves, so a slice of the data gets its own charts."""
-    scatter = arrow(pair_scatter_spec(x, y, a, b, binary=binary))
+    examples in the same order when ``paired``), as SVG: A's vs B's scores per example, and
+    the histogram of the differences (None when unpaired: there are none). Keyed on the
+    scores themselves, so a slice of the data gets its own charts."""
+    scatter = pair_scatter_svg(x, y, a, b, binary=binary)
     if not paired:
         return scatter, None
-    return scatter, arrow(difference_histogram_spec(x - y, a, b, binary=binary))
+    return scatter, difference_histogram_svg(x - y, a, b, binary=binary)
 
 
 @st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)

@@ -50,6 +50,10 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
         if tabs[kind].open and (kind != "effects" or has_effect_sizes(board)):
             tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
                                "tab and its CSV have every pair.")
+            if kind == "pvalues":  # the default panel: SVG, no chart library to load
+                tabs[kind].html(cache_fast.pvalue_svg(token, view.benchmark, view.metric,
+                                                      options, shown))
+                continue
             spec = cache_fast.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:

@@ -111,12 +111,12 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
                "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
                base=view.b, cluster="", pdiff="")
     scatter, histogram = st.columns(2)
-    specs = cache_fast.pair_specs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
+    pictures = cache_fast.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
     with scatter:
-        st.vega_lite_chart(spec=specs[0], width="stretch")
+        st.html(pictures[0])
     with histogram:
-        if specs[1] is not None:
-            st.vega_lite_chart(spec=specs[1], width="stretch")
+        if pictures[1] is not None:
+            st.html(pictures[1])
         else:
             st.caption("Unpaired comparison: there are no per-example differences to show.")
     if matrix.binary and paired:

@@ -1,4 +1,4 @@
-"""The Leaderboard's SVG pictures (app/charts/svg.py) and the Vega-Lite dicts (app/charts/vl.py).
+"""The SVG pictures (app/charts/svg.py, svg_pairwise.py) and the Vega-Lite dicts (app/charts/vl.py).
 
 Reference values: the charts' content is checked against the engine's leaderboard of
 the same synthetic data (no external reference); the Vega-Lite dicts against what
@@ -19,6 +19,11 @@ from hypothesis import strategies as st
 from app.charts.graph import BEST, static_graph_spec
 from app.charts.ranks import rank_ci_spec
 from app.charts.svg import nice_ticks, rank_ci_svg, static_graph_svg
+from app.charts.svg_pairwise import (
+    difference_histogram_svg,
+    pair_scatter_svg,
+    pvalue_heatmap_svg,
+)
 from app.charts.vl import as_chart, jsonable
 from app.ranked import ISOLATE, POP
 from engine import Leaderboard, MetricSpec, build_matrix, leaderboard
@@ -101,3 +106,27 @@ def test_vega_dicts_are_what_altair_writes() -> None:
     for spec in (rank_ci_spec(board, percent=True), static_graph_spec(board)):
         written = as_chart(spec).to_dict()  # validated against the Vega-Lite schema
         assert written == jsonable(spec)
+
+
+def test_pvalue_heatmap_labels_both_axes_and_escapes_names() -> None:
+    board = _board(["good", XSS, "a&b", "c"])
+    order = list(board.table["system"])
+    svg = pvalue_heatmap_svg(board.pairwise, order)
+    assert "<img" not in svg
+    texts = _texts(svg)
+    assert all(texts.count(name) == 2 for name in order), "a row and a column label each"
+    cells = [r for r in ET.fromstring(svg).iter(f"{SVG}rect") if r.get("stroke") == "white"]
+    assert len(cells) == len(order) * (len(order) - 1), "every compared pair, both ways"
+
+
+def test_pair_charts_count_every_example() -> None:
+    rng = np.random.default_rng(1)
+    x, y = (rng.random(50) < 0.6).astype(float), (rng.random(50) < 0.4).astype(float)
+    scatter = ET.fromstring(pair_scatter_svg(x, y, "a", XSS, binary=True))
+    counts = [int("".join(t.itertext())) for t in scatter.iter(f"{SVG}text")
+              if t.get("fill") == "white"]
+    assert sum(counts) == 50, "the four circles count every example (the 2×2 table)"
+    for binary, d in ((True, x - y), (False, rng.normal(size=200))):
+        bars = ET.fromstring(difference_histogram_svg(d, "a", "b", binary=binary))
+        tips = ["".join(t.itertext()) for g in bars.iter(f"{SVG}g") for t in g.iter(f"{SVG}title")]
+        assert sum(int(re.search(r"(\d+) examples", t).group(1)) for t in tips) == len(d)
