@@ -116,6 +116,50 @@ difference is, which a p-value does not: with many examples tiny differences bec
   Wilson's multiplicity-adjusted harmonic mean p-value would). A row with both colours means
   the metrics disagree about which system is better.
 
+### The whole suite (Overall page)
+- **Several metrics on one benchmark** are first made one: each metric is put on a common
+  scale (minus its mean over all systems and examples, divided by its spread), turned so that
+  higher is better, and averaged per example with the chosen weights (seed paper §6.1).
+- **Score.** Per benchmark, each system's mean on that common scale; the overall score is
+  the weighted average over the benchmarks the system has, with a normal interval.
+- **Combined p.** A pair's p-values on the benchmarks are combined into one by the harmonic
+  mean p-value (Wilson 2019), which stays valid when the tests are correlated (the same
+  systems on related benchmarks). The number shown is its exact p-value (from the Landau
+  distribution), adjusted for every pair and benchmark tested; the raw harmonic mean is not
+  a p-value and is not shown.
+- **Effect across benchmarks.** The pair's effect sizes (Hedges' g) pooled with inverse-variance
+  weights, with an interval, and I² — the share of the spread between benchmarks that is more
+  than chance: a high I² means the benchmarks disagree about the pair.
+- **Groups, letters and rank ranges** then come from the combined verdicts exactly as on one
+  benchmark. A system missing from a benchmark is compared where both were tested.
+
+### Rankings by other rules (Mechanisms page)
+- **Mean, median, Bradley–Terry, Elo, TrueSkill** rank the same example-level results by
+  different rules; when they disagree about the winner or the top 3, the ranking depends on
+  the rule as much as on the systems (Peyrard et al. 2021). Agreement between two rankings is
+  Kendall's tau. Arena Elo replays the battles one by one (K-factor), in several random orders
+  averaged, because the order changes the result.
+- **Rank intervals.** The leaderboard's *rank range* comes from the corrected pairwise tests.
+  The *simultaneous rank intervals* (Al Mohamad, Goeman & van Zwet 2022; Tukey's method on
+  each system's mean and standard error) hold for all systems together with probability
+  1 − alpha. The bootstrap's rank intervals (Distributions page) hold for each system on its
+  own, so they are narrower and may miss the true rank of some system.
+- **Friedman test and critical difference** (Demšar 2006): across benchmarks, systems are
+  ranked per benchmark; two systems whose mean ranks differ by more than the Nemenyi
+  critical difference are different.
+
+### Where a system is better (Slices and Conditions pages)
+- **Slices.** The examples are split by one of their attributes (a numeric one into slices of
+  about equal size); every slice gets its own means, intervals and pairwise tests, and the
+  p-values of all slices and pairs are adjusted together, so testing many slices does not
+  manufacture a difference. A pair "changes" when its verdict is not the same in every slice;
+  a *reversal* is significant in opposite directions. "Not shown to differ" on a small slice
+  is weak evidence.
+- **Conditions** (seed paper §10). To ask whether a setting matters (prompt template,
+  temperature), only systems that differ in that setting alone are compared, so the other
+  settings cannot explain the difference; each matched pair is tested as on the Pairwise page
+  and the p-values are adjusted together.
+
 ### Distributions (bootstrap)
 - **Bootstrap means.** The examples are redrawn with replacement many times (1,000 by
   default) and every system's mean is recomputed on each redraw. With paired data one redraw
@@ -158,5 +202,9 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - B. Efron, R. J. Tibshirani (1993). *An Introduction to the Bootstrap*. Chapman & Hall.
 - D. J. Wilson (2019). The harmonic mean p-value for combining dependent tests. *PNAS* 116(4),
   1195–1200.
+- J. Demšar (2006). Statistical comparisons of classifiers over multiple data sets. *JMLR* 7,
+  1–30.
+- M. Borenstein, L. V. Hedges, J. P. T. Higgins, H. R. Rothstein (2009). *Introduction to
+  Meta-Analysis*. Wiley.
 - J. W. Tukey (1977). *Exploratory Data Analysis* (boxplots). Addison-Wesley.
 """.replace("MIN_OVERLAP", str(MIN_PAIRED_OVERLAP)))
