@@ -130,3 +130,20 @@ def test_pair_charts_count_every_example() -> None:
         bars = ET.fromstring(difference_histogram_svg(d, "a", "b", binary=binary))
         tips = ["".join(t.itertext()) for g in bars.iter(f"{SVG}g") for t in g.iter(f"{SVG}title")]
         assert sum(int(re.search(r"(\d+) examples", t).group(1)) for t in tips) == len(d)
+
+
+def test_fast_specs_carry_their_data_as_arrow() -> None:
+    """``app/cache_fast.py`` hands Streamlit Arrow bytes (it passes them through untouched)."""
+    import pyarrow as pa
+
+    from app.cache_fast import arrow
+    from app.charts.examples import example_system_heatmap_spec
+    from engine import ScoreMatrix
+
+    matrix = ScoreMatrix.from_array((np.random.default_rng(0).random((5, 300)) > 0.5).astype(float))
+    spec = example_system_heatmap_spec(matrix)
+    sent = arrow(spec)
+    for name, frame in spec["datasets"].items():
+        table = pa.ipc.open_stream(sent["datasets"][name]).read_all().to_pandas()
+        assert table.reset_index(drop=True).equals(frame.reset_index(drop=True))
+    assert sent["data"] == spec["data"] and "width" in sent
