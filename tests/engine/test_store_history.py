@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from store_support import canon, grid
 
 from engine._contract import DataContractError, MetricSpec
+from engine.store import _connect
 from engine.store import _schema as S
 from engine.store._store import _ENGINES, open_store
 
@@ -225,6 +226,6 @@ def test_read_only_store_can_be_browsed(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_postgres_engine_has_a_connect_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, object] = {}
-    monkeypatch.setattr(S, "create_engine", lambda url, **kw: seen.update(kw))
-    S.make_engine("postgresql://u@db.invalid/x")
+    monkeypatch.setattr(_connect, "create_engine", lambda url, **kw: seen.update(kw))
+    _connect.make_engine("postgresql://u@db.invalid/x")
     assert seen["connect_args"] == {"connect_timeout": 5}
