@@ -140,10 +140,17 @@ def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     var = np.empty(len(x))
     for rows in _row_blocks(*x.shape):
         block = x[rows]
-        has = ~np.isnan(block)
-        count = has.sum(axis=1).astype(float)
-        centre = np.where(has, block, 0.0).sum(axis=1) / np.maximum(count, 1)
-        sq = (np.where(has, block - centre[:, None], 0.0) ** 2).sum(axis=1)
+        total = block.sum(axis=1)
+        if np.isfinite(total).all():  # no NaN (nor inf): the same sums without the masks
+            count = np.full(len(block), float(block.shape[1]))
+            centre = total / np.maximum(count, 1)
+            dev = block - centre[:, None]
+            sq = (dev * dev).sum(axis=1)
+        else:
+            has = ~np.isnan(block)
+            count = has.sum(axis=1).astype(float)
+            centre = np.where(has, block, 0.0).sum(axis=1) / np.maximum(count, 1)
+            sq = (np.where(has, block - centre[:, None], 0.0) ** 2).sum(axis=1)
         n[rows], mean[rows], var[rows] = count, centre, sq / np.maximum(count - 1, 1)
     return n, mean, var
 
@@ -211,7 +218,8 @@ def win_matrix(x: np.ndarray, *, binary: bool | None = None) -> np.ndarray:
 
     Notes
     -----
-    Binary scores: ``W = x (1 - x)^T``; scores with at most 4 distinct values:
+    Binary scores: ``W = x (1 - x)^T = x 1ᵀ − x xᵀ`` (a symmetric product, half the
+    work of a general one); scores with at most 4 distinct values:
     ``W = Σ_v [x = v] [x < v]^T``; both as float32 matrix products over blocks of
     examples, exact because every partial sum is an integer below 2^24. Other
     scores: ranks per example (no sort of all values), then for blocks of ≤ 255
@@ -251,6 +259,10 @@ def _level_products(x: np.ndarray, levels: np.ndarray) -> np.ndarray:
     out = np.zeros((s, s))
     for cols in _column_blocks(s, x.shape[1], min(_BLOCK_CELLS, s * _EXACT_F32_COLUMNS)):
         block = x[:, cols]
+        if len(levels) == 2:  # [x = high] [x = low]^T = rowsum(H) − H Hᵀ: one symmetric product
+            high = (block == levels[1]).astype(np.float32)
+            out += high.sum(axis=1, dtype=np.float64)[:, None] - np.rint(high @ high.T)
+            continue
         for v in levels[1:]:
             out += np.rint((block == v).astype(np.float32) @ (block < v).astype(np.float32).T)
     return np.rint(out).astype(np.int64)

@@ -330,3 +330,38 @@ def test_untested_pairs_table_equals_the_row_by_row_one(compare: str) -> None:
     want = pd.concat([pw.table, pd.DataFrame(rows)], ignore_index=True)
     pd.testing.assert_frame_equal(table, want, check_dtype=False)
     assert len(notes) == 1 and str(len(rows)) in notes[0]
+
+
+def _row_moments_before(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    has = ~np.isnan(x)
+    count = has.sum(axis=1).astype(float)
+    centre = np.where(has, x, 0.0).sum(axis=1) / np.maximum(count, 1)
+    sq = (np.where(has, x - centre[:, None], 0.0) ** 2).sum(axis=1)
+    return count, centre, sq / np.maximum(count - 1, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(s=st.integers(1, 6), e=st.integers(1, 300), nan=st.booleans(),
+       seed=st.integers(0, 2**32 - 1))
+def test_row_moments_without_nan_are_the_masked_ones_bit_for_bit(s: int, e: int, nan: bool,
+                                                                 seed: int) -> None:
+    from engine import _kernels as k
+
+    x = np.random.default_rng(seed).normal(size=(s, e)) * 10.0 ** np.arange(s)[:, None]
+    if nan:
+        x[0, 0] = np.nan
+    for got, want in zip(k.row_moments(x), _row_moments_before(x), strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=40, deadline=None)
+@given(s=st.integers(1, 8), e=st.integers(1, 200), low=st.sampled_from([0.0, -1.5]),
+       seed=st.integers(0, 2**32 - 1))
+def test_two_level_win_counts_by_the_symmetric_product(s: int, e: int, low: float,
+                                                       seed: int) -> None:
+    from engine import _kernels as k
+
+    hits = np.random.default_rng(seed).random((s, e)) < 0.5
+    x = np.where(hits, 1.0, low)
+    want = (x[:, None, :] > x[None]).sum(axis=2)  # every pair, every example
+    np.testing.assert_array_equal(k.win_matrix(x), want)
