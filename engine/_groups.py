@@ -6,9 +6,11 @@ Three results from one table of pairwise tests, each with its own cost:
 * compact letters cover every non-significant pair with as few cliques as a
   greedy sweep over systems ordered by estimate finds: polynomial, and equal to
   the maximal cliques whenever the non-significance relation is an interval
-  structure (the usual case: systems close in mean are the ones not told apart);
+  structure (the usual case: systems close in mean are the ones not told apart),
+  where they are read off as runs without growing any clique;
 * maximal cliques are listed, best first, only up to a bound (their number can
-  grow exponentially with the number of systems; Moon & Moser 1965).
+  grow exponentially with the number of systems; Moon & Moser 1965), and only
+  when first asked for (``Groups.cliques``): a table with letters never lists them.
 """
 
 from __future__ import annotations
