@@ -17,6 +17,7 @@ unit-testable.
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Integral, Real
@@ -178,3 +179,60 @@ def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[s
         cells.append(f"<td>{text}</td>")
     shade = ' class="top"' if system in top else ""
     return f"<tr{shade}>{''.join(cells)}</tr>"
+
+
+def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | None = None,
+               help: Mapping[str, str] | None = None, max_height: int | None = 420) -> str:
+    """Any small frame as an escaped static HTML table in the ranked table's style.
+
+    For the read-only tables of the Examples, Distributions and Pairwise pages: unlike
+    ``st.dataframe`` it needs no data-grid code in the browser (about 1.5 MB to load and
+    compile on a page's first use), so those pages are not held up by it.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The rows, in order; every column is shown.
+    label : str
+        The table's accessible name (``aria-label``).
+    formats : mapping, optional
+        Column → format spec for numbers (``".3f"``, ``".1%"``); other numbers as in
+        :func:`format_cell`; missing values as "—".
+    help : mapping, optional
+        Column → tooltip of its header.
+    max_height : int or None
+        Pixels before the table scrolls inside its box (None: every row in the page).
+
+    Returns
+    -------
+    str
+        A ``<style>`` block and a ``<div class="sb-ranked">`` holding the table.
+
+    Examples
+    --------
+    >>> html = html_table(pd.DataFrame({"example": ["<b>"], "tau": [0.5]}), label="t",
+    ...                   formats={"tau": ".3f"})
+    >>> "&lt;b&gt;" in html and "0.500" in html
+    True
+    """
+    formats, help = formats or {}, help or {}
+    columns = [str(c) for c in frame.columns]
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    rules = "".join(f".sb-plain td:nth-child({i}),.sb-plain th:nth-child({i}){{text-align:right}}"
+                    for i, is_number in enumerate(numeric, start=1) if is_number)
+    head = "".join(_header(c, help.get(c)) for c in columns)
+    rows = []
+    for values in frame.itertuples(index=False, name=None):
+        cells = []
+        for column, value in zip(columns, values, strict=True):
+            if column in formats and isinstance(value, Real) and math.isfinite(float(value)):
+                text = format(float(value), formats[column])
+            else:
+                text = format_cell(column, value)
+            cells.append(f"<td><bdi>{escape(text)}</bdi></td>")
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    box = f' style="max-height:{max_height}px;overflow-y:auto"' if max_height else ""
+    return (f"{_STYLE}<style>{rules}</style>"
+            f'<div class="sb-ranked sb-plain"{box}><table aria-label="{escape(label)}" '
+            f'data-rows="{len(frame)}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")

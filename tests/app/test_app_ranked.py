@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from app.ranked import format_cell, ranked_html
+from app.ranked import format_cell, html_table, ranked_html
 
 XSS = "<img src=x onerror=alert(1)>"
 COLUMNS = ["system", "rank", "group", "mean", "win rate", "Elo", "family"]
@@ -82,3 +82,17 @@ def test_numeric_columns_are_right_aligned_by_position() -> None:
     assert ".sb-ranked td:nth-child(2),.sb-ranked th:nth-child(2){text-align:right}" in page
     assert "td:nth-child(3){font-family" in page, "group letters are monospaced"
     assert "nth-child(7){text-align" not in page, "metadata text stays left-aligned"
+
+
+def test_html_table_escapes_formats_and_marks_missing_values() -> None:
+    frame = pd.DataFrame({"example": ["<img src=x onerror=alert(1)>", "e2"],
+                          "agreement": [-0.25, math.nan], "count": [3, 4]})
+    html = html_table(frame, label="suspects", formats={"agreement": ".3f"},
+                      help={"agreement": "Kendall's tau"})
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "-0.250" in html and "—" in html, "the format, and '—' for a missing value"
+    assert 'aria-label="suspects"' in html and 'data-rows="2"' in html
+    assert 'title="Kendall&#x27;s tau"' in html
+    assert "td:nth-child(2)" in html and "td:nth-child(3)" in html, "numbers right-aligned"
+    assert "max-height:420px" in html and "max-height" not in html_table(frame, label="t",
+                                                                          max_height=None)
