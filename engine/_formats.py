@@ -39,10 +39,6 @@ __all__ = [
     "source_name",
 ]
 
-#: the name :mod:`engine.harness._walk` imports the gzip inflation under
-_decompress = decompress
-
-
 def _parse_guarded(data: bytes, label: str, kind: str, limits: Limits) -> pd.DataFrame:
     """:func:`parse` with every failure turned into a DataContractError."""
     try:

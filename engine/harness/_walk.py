@@ -21,7 +21,7 @@ from typing import IO
 import numpy as np
 
 from .._contract import DataContractError, Problem
-from .._formats import MAX_BYTES, _decompress
+from .._formats_bytes import MAX_BYTES, decompress
 
 __all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
            "read_zip_members", "walk"]
@@ -54,7 +54,7 @@ class LogFile:
 
     def read(self) -> bytes:
         """The bytes, gzip-decompressed when they start with the gzip magic."""
-        return _decompress(self.loader(), self.label)
+        return decompress(self.loader(), self.label)
 
     def problem(self, rule: str, fix: str, **where: object) -> DataContractError:
         return DataContractError([Problem(self.label, rule=rule, fix=fix, **where)])  # type: ignore[arg-type]
