@@ -17,10 +17,17 @@ Prints, in one run:
 5. arena sizes (issue #19): binary and numeric 1,000 systems × 1,000, 10,000 and
    100,000 examples (plus 250 and 500 systems × 10,000 to fit the growth in
    systems) through ``engine.leaderboard``, each in a child process that reports
-   its time and peak RSS, next to today's code path in the same run — the
-   groups and kernels of commit 3a29752 loaded from git into a temporary module
-   and patched in — where it finishes within a time limit; then the growth
-   exponents b, c of time ≈ a · k^b · n^c fitted by least squares on the grid.
+   its time and peak RSS, next to an earlier code path in the same run — the
+   groups, kernels and Bradley–Terry fits of an earlier commit (3a29752 by default)
+   loaded from git into temporary modules and patched in — where it finishes within
+   a time limit; then the growth
+   exponents b, c of time ≈ a · k^b · n^c fitted by least squares on the grid (the
+   grid runs without the rating bootstrap, which only runs up to 300 systems);
+6. the leaderboard with its rating bootstrap (200 resamples) at 300 × 5,000, next to
+   the earlier revision's fits.
+
+``--cases 1000x1000`` runs only those arena cells; ``--before REV`` (default the
+commit before issue #19) sets the revision timed next to today's, ``none`` skips it.
 
 ``--quick`` runs small grids (sections 4 and 5) for a smoke test.
 """
@@ -233,14 +240,14 @@ def _synthetic_matrix(s: int, e: int, binary: bool) -> ScoreMatrix:
                        np.ones(e, dtype=bool))
 
 
-def _arena_case(args: tuple[int, int, bool, str | None, mp.Queue]  # type: ignore[type-arg]
+def _arena_case(args: tuple[int, int, bool, str | None, int, mp.Queue]  # type: ignore[type-arg]
                 ) -> None:
-    s, e, binary, before, queue = args
+    s, e, binary, before, resamples, queue = args
     if before:
         _use_before(before)
     m = _synthetic_matrix(s, e, binary)
     t0, c0 = time.perf_counter(), time.process_time()
-    lb = leaderboard(m)
+    lb = leaderboard(m, bt_resamples=resamples)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     groups = lb.groups
@@ -248,12 +255,16 @@ def _arena_case(args: tuple[int, int, bool, str | None, mp.Queue]  # type: ignor
                cpu))
 
 
-def _run_child(s: int, e: int, binary: bool, before: str | None, limit: float
-               ) -> tuple[float, float, int, bool, float] | None:
-    """Time and peak RSS of one leaderboard in a fresh process; None past ``limit`` seconds."""
+def _run_child(s: int, e: int, binary: bool, before: str | None, limit: float,
+               resamples: int = 0) -> tuple[float, float, int, bool, float] | None:
+    """Time and peak RSS of one leaderboard in a fresh process; None past ``limit`` seconds.
+
+    ``resamples``: the rating bootstrap's (0 in the grid: it only runs up to 300 systems,
+    so it would bend the growth in systems; timed on its own by :func:`_rating_bootstrap`).
+    """
     ctx = mp.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_arena_case, args=((s, e, binary, before, queue),))
+    proc = ctx.Process(target=_arena_case, args=((s, e, binary, before, resamples, queue),))
     proc.start()
     deadline = time.perf_counter() + limit
     while True:  # a child that dies is reported at once, not after the whole limit
@@ -337,6 +348,26 @@ def _arena(quick: bool, cases: list[tuple[int, int]] | None = None,
                   f"fit on {len(timed)} cases)")
 
 
+def _rating_bootstrap(before: str | None) -> None:
+    """The leaderboard with its default rating bootstrap (200 resamples) at 300 × 5,000, the
+    app's scale benchmark (issue #19 item 5), next to ``before``'s fits in the same run."""
+    print("leaderboard with the rating bootstrap (bt_resamples=200), 300 systems × 5,000 "
+          "examples (child process each):")
+    for binary in (True, False):
+        kind = "binary " if binary else "numeric"
+        now = _run_child(300, 5_000, binary, None, 600.0, resamples=200)
+        if now is None:
+            print(f"  {kind} did not finish in 600 s")
+            continue
+        line = f"  {kind} {now[0]:7.2f} s (CPU {now[4]:6.2f} s)  peak {now[1]:6.0f} MB"
+        if before is not None:
+            old = _run_child(300, 5_000, binary, before, 600.0, resamples=200)
+            line += ("   before: did not finish in 600 s" if old is None else
+                     f"   before: {old[0]:7.2f} s (CPU {old[4]:6.2f} s), peak {old[1]:6.0f} MB "
+                     f"({old[4] / now[4]:5.1f}× the CPU time)")
+        print(line, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true",
@@ -357,7 +388,10 @@ def main() -> None:
         _bootstrap()
         _synthetic(args.quick)
     kinds = {"binary": (True,), "numeric": (False,), "both": (True, False)}[args.kind]
-    _arena(args.quick, args.cases, kinds, None if args.before == "none" else args.before)
+    before = None if args.before == "none" else args.before
+    _arena(args.quick, args.cases, kinds, before)
+    if not (args.quick or args.cases):
+        _rating_bootstrap(before)
 
 
 def _cases(text: str) -> list[tuple[int, int]]:
