@@ -6,8 +6,9 @@ page: measured on a busy machine, the ranked table appeared 2.3 s after the
 script had finished and the two charts 5 s after it, when a one-line page is
 done in 2 s. Both Leaderboard charts are simple marks (a dot and a bar per
 system; circles, lines and labels), so they are written directly as SVG in a
-few milliseconds and shown with ``st.html``, whose renderer the ranked table
-loads anyway. The same SVG is the download (it is a standalone document).
+few milliseconds and shown through ``st.markdown`` (:func:`in_markdown`: markdown's
+renderer is in Streamlit's main bundle). The same SVG is the download (a standalone
+document).
 
 Every name and number passes through :func:`app.ranked.escape` (names also
 between Unicode isolates), and hover text is an SVG ``<title>``. Pure
@@ -57,6 +58,22 @@ def _num(value: float) -> str:
 
 def _label(value: float) -> str:
     return f"{value:.6g}"
+
+
+def _g(value: float, spec: str = ".4g") -> str:
+    """A number for a tooltip ("—" when missing)."""
+    return format(value, spec) if math.isfinite(value) else "—"
+
+
+def in_markdown(svg: str) -> str:
+    """``svg`` ready for ``st.markdown(..., unsafe_allow_html=True)``: one raw HTML block.
+
+    Not ``st.html``: its sanitiser keeps only the HTML profile and drops every SVG
+    element. Markdown's renderer is in Streamlit's main bundle (no code to fetch), and a
+    ``<div>`` on a single line is a raw HTML block, so nothing inside is read as markdown
+    (names are escaped for markdown anyway, :func:`app.ranked.escape`).
+    """
+    return f'<div class="sb-svg">{svg}</div>'
 
 
 def _name(text: str) -> str:
@@ -112,7 +129,7 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
     for i, (system, mean, lo, hi, ranks, first) in enumerate(rows):
         y = top + ROW * i + ROW / 2
         colour = BEST if first else NODE
-        tip = f"{system}: mean {mean:.4g}, interval {lo:.4g} to {hi:.4g}, rank range {ranks}"
+        tip = f"{system}: mean {_g(mean)}, interval {_g(lo)} to {_g(hi)}, rank range {ranks}"
         marks = []
         if math.isfinite(lo) and math.isfinite(hi):
             marks.append(f'<line x1="{_num(x(lo))}" x2="{_num(x(hi))}" '
@@ -171,7 +188,7 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
     coords = edges[["x", "y", "x2", "y2", "width", "pvalue_adj", "effect_size"]].to_numpy(float)
     pairs = zip(edges["system_a"].astype(str), edges["system_b"].astype(str), coords, strict=True)
     for a, b, (x1, y1, x2, y2, stroke, p, effect) in pairs:
-        tip = f"{a} – {b}: adjusted p {p:.3g}"
+        tip = f"{a} – {b}: adjusted p {_g(p, '.3g')}"
         if math.isfinite(effect):
             tip += f", effect size {effect:.3f}"
         parts.append(f'<line x1="{_num(px(x1))}" y1="{_num(py(y1))}" x2="{_num(px(x2))}" '
@@ -186,7 +203,7 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
         if not math.isfinite(mean):
             continue
         cx, cy = _num(px(x)), _num(py(mean))
-        tip = f"{system}: mean {mean:.4f}, rank {rank}, group {group}"
+        tip = f"{system}: mean {_g(mean, '.4f')}, rank {rank}, group {group}"
         colour, r, size, weight = ((BEST, 8.4, 14, ' font-weight="bold"') if best
                                    else (NODE, 6.7, 12, ""))
         parts.append(f"<g><title>{escape(isolate(tip))}</title>"

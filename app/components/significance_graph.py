@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app import cache, cache_fast, state, widgets
 from app.charts.graph import clique_frame
+from app.charts.svg import in_markdown
 from app.ranked import NARROW, escape
 from app.url import GRAPH_TABS, View
 from engine import Leaderboard, TestOptions
@@ -43,7 +44,8 @@ def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions)
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):
-        st.html(cache_fast.rank_svg(token, view.benchmark, view.metric, options, shown))
+        st.markdown(in_markdown(cache_fast.rank_svg(token, view.benchmark, view.metric,
+                                                    options, shown)), unsafe_allow_html=True)
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -72,7 +74,7 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
         with tabs["static"]:
             picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
             with _wide("graph"):
-                st.html(picture)
+                st.markdown(in_markdown(picture), unsafe_allow_html=True)
             st.download_button("Download SVG", picture, icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")

@@ -44,7 +44,7 @@ def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
     assert params(at).get("graph", "static") == graph
     charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
     # the rank/CI plot and the static graph are SVG pictures; the cliques view is Vega-Lite
-    pictures = [h for h in at.get("html") if h.proto.body.startswith("<svg")]
+    pictures = [m for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
     drawn = {"static": pictures[1:], "interactive": at.get("iframe"),
              "groups": charts}[graph]
     assert drawn, "the open view draws its chart"

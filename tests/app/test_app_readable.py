@@ -58,8 +58,9 @@ class _SvgText(HTMLParser):
 
 
 def pictures(at) -> list[str]:  # noqa: ANN001
-    """The SVG pictures drawn on the page (rank/CI plot, static graph), in page order."""
-    return [h.proto.body for h in at.get("html") if h.proto.body.startswith("<svg")]
+    """The SVG pictures drawn on the page (rank/CI plot, static graph, p-value heatmap), in
+    page order (each a raw HTML block of markdown, ``app.charts.svg.in_markdown``)."""
+    return [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
 
 
 def svg_texts(body: str) -> set[str]:
