@@ -31,7 +31,8 @@ _STYLE = """<style>
   padding:.4rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.2);vertical-align:bottom}
 .sb-overall td{padding:.3rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.07);
   vertical-align:top;white-space:nowrap}
-.sb-overall td.num,.sb-overall th.num{text-align:right}
+.sb-overall td:nth-child(1),.sb-overall th:nth-child(1),.sb-overall td:nth-child(n+5),
+  .sb-overall th:nth-child(n+5){text-align:right}
 .sb-overall td.grp{font-family:"Source Code Pro",monospace;white-space:nowrap}
 .sb-overall td.miss{color:#8a94a6;font-style:italic;background:repeating-linear-gradient(
   45deg,transparent,transparent 4px,rgba(138,148,166,.10) 4px,rgba(138,148,166,.10) 8px)}
@@ -49,15 +50,15 @@ def _num(x: object, places: int = 3) -> str:
 
 
 def _cell(cell: Mapping[str, object] | None) -> str:
-    # no per-cell tooltip for short letters: 1,000+ cells of repeated text would double the
-    # page's payload (the header says what the cells hold); long letters go to a tooltip
+    # numbers are right-aligned by column (CSS nth-child), not by a class on 1,500 cells;
+    # no per-cell tooltip: 1,000+ cells of repeated text would double the page's payload
+    # (the header says what the cells hold)
     if cell is None:
         return f'<td class="miss">{MISSING}</td>'
-    letters = str(cell["group"])
-    shown = (f" · {html_text(letters)}</small>" if len(letters) <= SHORT_LETTERS else
-             f' · <span title="group letters: {html_text(letters)}">…</span></small>')
-    return (f'<td class="num">{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
-            f'{_num(cell["ci_high"])}]{shown}</td>')
+    letters = str(cell["group"])  # long letters are left out: the benchmark's leaderboard
+    shown = f" · {html_text(letters)}" if len(letters) <= SHORT_LETTERS else ""  # has them
+    return (f'<td>{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
+            f'{_num(cell["ci_high"])}]{shown}</small></td>')
 
 
 def tie_ranks(result: Overall) -> tuple[np.ndarray, np.ndarray]:
@@ -112,7 +113,7 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         name = html_text(b)
         label = f'<a href="{html_text(links[b])}" target="_self">{name}</a>' if b in links else name
         head.append(f'<th class="num" title="{name}: mean, its {1 - alpha:.0%} interval and the '
-                    f'group letters on this benchmark alone">{label}</th>')
+                    f'group letters on this benchmark alone (where they are short)">{label}</th>')
     body, missing = [], 0
     low, high = tie_ranks(result)
     for k, row in enumerate(result.table.to_dict(orient="records")):
@@ -124,10 +125,10 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
             per.append(_cell(cell))
         shade = ' class="top"' if int(row["rank_low"]) == 1 else ""
         body.append(
-            f'<tr{shade}><td class="num">{int(row["rank"])}</td><td>{html_text(system)}</td>'
+            f'<tr{shade}><td>{int(row["rank"])}</td><td>{html_text(system)}</td>'
             f'<td>{int(row["rank_low"])}–{int(row["rank_high"])}</td>'
             f'<td class="grp">{_group(str(row["group"]), low[k], high[k]) if groups else ""}</td>'
-            f'<td class="num">{_num(row["score"], 2)}<small>[{_num(row["ci_low"], 2)}, '
+            f'<td>{_num(row["score"], 2)}<small>[{_num(row["ci_low"], 2)}, '
             f'{_num(row["ci_high"], 2)}]</small></td>{"".join(per)}</tr>')
     return (f'{_STYLE}<div class="sb-overall"><table aria-label="overall" '
             f'data-rows="{len(result.table)}" data-missing="{missing}">'
