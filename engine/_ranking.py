@@ -9,8 +9,10 @@ all resamples at once (one batched Newton iteration for every resample).
 
 from __future__ import annotations
 
+import threading
 import warnings
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -94,18 +96,48 @@ class _Fit:
     loglik_change: np.ndarray
 
 
+class _OneBlasThread:
+    """BLAS on one thread while any fit runs, for every thread of the process.
+
+    The fits make many small products and solves, where OpenBLAS's threads mostly wait
+    on each other (3× the CPU time of one thread for the same answer on a loaded 2-core
+    server). The limit is process-wide, so concurrent fits (sessions of one server)
+    share it: the first to enter sets it, the last to leave restores the thread count
+    found by the first (entering and leaving one at a time would otherwise let a later
+    fit save the limit itself as the count to restore).
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._limiter: Any = None
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth == 0:
+                from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+                self._limiter = _controller(ThreadpoolController).limit(limits=1,
+                                                                        user_api="blas")
+            self._depth += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._depth -= 1
+                if self._depth == 0:
+                    self._limiter.restore_original_limits()
+                    self._limiter = None
+
+
 @cache
-def _blas_controller() -> Any:
-    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+def _controller(kind: Any) -> Any:
+    """One inspection of the loaded BLAS libraries (a few milliseconds), on the first fit."""
+    return kind()
 
-    return ThreadpoolController()
 
-
-def _one_blas_thread() -> AbstractContextManager[object]:
-    """BLAS on one thread for the block: the fits make many small products and solves,
-    where OpenBLAS's threads mostly wait on each other (3× the CPU time of one thread for
-    the same answer on a loaded 2-core server)."""
-    return _blas_controller().limit(limits=1, user_api="blas")  # type: ignore[no-any-return]
+_one_blas_thread = _OneBlasThread()
 
 
 def win_rates(wins: np.ndarray) -> np.ndarray:

@@ -261,12 +261,29 @@ def test_warm_started_resamples_equal_cold_fits(ties: str) -> None:
     np.testing.assert_allclose(res.strength_high, high, rtol=1e-7)
 
 
-def test_fits_leave_the_blas_thread_count_alone() -> None:
+def _blas_threads() -> list[int]:
     from threadpoolctl import threadpool_info  # type: ignore[import-untyped]
 
-    before = [lib["num_threads"] for lib in threadpool_info()]
+    return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+
+def test_fits_leave_the_blas_thread_count_alone() -> None:
+    before = _blas_threads()
     r.bradley_terry(np.array([[0, 3], [1, 0]]), 4)
-    assert [lib["num_threads"] for lib in threadpool_info()] == before
+    assert _blas_threads() == before
+
+
+def test_overlapping_fits_restore_the_first_count() -> None:
+    # two sessions of one server: A enters, B enters, A leaves (B still limited), B leaves
+    before = _blas_threads()
+    a, b = r._one_blas_thread(), r._one_blas_thread()
+    a.__enter__()
+    b.__enter__()
+    assert all(n == 1 for n in _blas_threads())
+    a.__exit__(None, None, None)
+    assert all(n == 1 for n in _blas_threads())
+    b.__exit__(None, None, None)
+    assert _blas_threads() == before
 
 
 @settings(max_examples=30, deadline=None)
