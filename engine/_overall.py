@@ -22,7 +22,7 @@ from ._aggregate import Weights, metric_weights
 from ._contract import MetricSpec
 from ._groups import Groups, find_groups
 from ._hmp import hmp_rows
-from ._meta import StandardizedMeans, corrected_effect, fixed_effect, standardized_means
+from ._meta import StandardizedMeans, fixed_effect, standardized_means
 from ._options import EFFECT_THRESHOLDS, TestOptions
 from ._overall_parts import (
     CELL_COLUMNS,
@@ -30,6 +30,7 @@ from ._overall_parts import (
     benchmark_part,
     choose_overall,
     pair_codes,
+    pooling_inputs,
     result_cells,
 )
 from ._pairwise import PairwiseResult, pairwise_tests
@@ -148,15 +149,14 @@ def _pool(row: np.ndarray, col: np.ndarray, cells: Mapping[str, np.ndarray],
           alternative: str) -> dict[str, np.ndarray]:
     """HMP and fixed-effect pooling of ``shape[0]`` pairs over ``shape[1]`` units.
 
-    Cell i (pvalue, effect_size oriented as its pair, n, effect_name) sits at
-    (row[i], col[i]). Weights: w = unit weight / pairs per test, so the
-    L = pairs × units weights sum to 1.
+    Cell i — pvalue, g and v (Hedges-corrected effect oriented as its pair, and its
+    variance: :func:`engine._meta.corrected_effect`) — sits at (row[i], col[i]).
+    Weights: w = unit weight / pairs per test, so the L = pairs × units weights sum to 1.
     """
     p = np.full(shape, np.nan)
     p[row, col] = cells["pvalue"]
-    g, v = corrected_effect(cells["effect_size"], cells["n"], cells["effect_name"])
     eff, var = np.full(shape, np.nan), np.full(shape, np.nan)
-    eff[row, col], var[row, col] = g, v
+    eff[row, col], var[row, col] = cells["g"], cells["v"]
     w = np.broadcast_to(unit_weights / max(shape[0], 1), shape)
     statistic, p_hmp, p_adj, _ = hmp_rows(p, w, L=max(shape[0] * shape[1], 1))
     meta = fixed_effect(eff, var, alpha=alpha)
@@ -168,12 +168,6 @@ def _pool(row: np.ndarray, col: np.ndarray, cells: Mapping[str, np.ndarray],
             "effect_ci_low": meta.ci_low, "effect_ci_high": meta.ci_high, "i2": meta.i2,
             "significant": significant, "hmp": statistic, "pvalue_adj": p_adj,
             "a_better": a_better, "tested": (~np.isnan(p)).sum(axis=1)}
-
-
-def _cell_arrays(cells: pd.DataFrame) -> dict[str, np.ndarray]:
-    return {"pvalue": cells["pvalue"].to_numpy(float),
-            "effect_size": cells["effect_size"].to_numpy(float),
-            "n": cells["n"].to_numpy(float), "effect_name": cells["effect_name"].to_numpy(object)}
 
 
 def _combine(cells: pd.DataFrame, pairs: Sequence[tuple[str, str]], units: Sequence[str],
@@ -188,7 +182,7 @@ def _combine(cells: pd.DataFrame, pairs: Sequence[tuple[str, str]], units: Seque
     row = index.get_indexer(pd.MultiIndex.from_arrays([cells["system_a"], cells["system_b"]]))
     col = pd.Index(list(units)).get_indexer(pd.Index(cells["unit"]))
     keep = (row >= 0) & (col >= 0)
-    pooled = _pool(row[keep], col[keep], _cell_arrays(cells[keep]), (len(pairs), len(units)),
+    pooled = _pool(row[keep], col[keep], pooling_inputs(cells[keep]), (len(pairs), len(units)),
                    unit_weights, alpha=alpha, criterion=criterion, alternative=alternative)
     return pd.DataFrame({"system_a": [a for a, _ in pairs], "system_b": [b for _, b in pairs],
                          **pooled})
@@ -440,18 +434,18 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
             continue
         cells.append(part.cells)
         if alternative == "two-sided":
-            tests, codes = part.tests, part.pair_codes
+            tests, codes, arrays = part.tests, part.pair_codes, part.pooling_inputs
         else:  # the ordered set, right-tailed: each benchmark's systems in the overall order
             present = sorted(part.matrix.systems, key=rank_of.__getitem__)
             result = pairwise_tests(part.matrix.subset(present),
                                     part.options.with_(alternative="greater"))
             tests = result_cells(result, part.benchmark)
-            codes = pair_codes(tests, part.matrix.systems)
-        if tests is None or codes is None:  # only a part with a note lacks them
+            codes, arrays = pair_codes(tests, part.matrix.systems), pooling_inputs(tests)
+        if tests is None or codes is None or arrays is None:  # only a part with a note
             continue
         ends.append(rank[_positions(part, systems)[codes]])
         cols.append(np.full(len(tests), j))
-        columns.append(_cell_arrays(tests))
+        columns.append(arrays)
     pairs = _combine_ranked(ends, cols, columns, ordered, options.compare, bw, options)
     position = np.asarray(order, dtype=int)  # index into systems, best first
     quality = [float(np.nan_to_num(scores.score[i], nan=-np.inf)) for i in position]
@@ -497,10 +491,9 @@ def _combine_ranked(ends: Sequence[np.ndarray], cols: Sequence[np.ndarray],
         cells = {key: np.concatenate([c[key] for c in columns]) for key in columns[0]}
     else:
         a = b = col = np.zeros(0, dtype=np.int64)
-        cells = {"pvalue": np.zeros(0), "effect_size": np.zeros(0), "n": np.zeros(0),
-                 "effect_name": np.zeros(0, dtype=object)}
+        cells = {"pvalue": np.zeros(0), "g": np.zeros(0), "v": np.zeros(0)}
     flip = a > b
-    cells["effect_size"] = np.where(flip, -1.0, 1.0) * cells["effect_size"]
+    cells["g"] = np.where(flip, -1.0, 1.0) * cells["g"]  # g is odd in d, v even: exact
     row = _omega_rows(np.minimum(a, b), np.maximum(a, b), k, compare)
     keep = row >= 0
     pooled = _pool(row[keep], col[keep], {key: v[keep] for key, v in cells.items()},

@@ -22,10 +22,12 @@ from ._aggregate import aggregate_metric, spec_of
 from ._contract import REQUIRED_COLUMNS, MetricSpec
 from ._leaderboard import leaderboard
 from ._matrix import ScoreMatrix, build_matrix
+from ._meta import corrected_effect
 from ._options import TestOptions
 from ._pairwise import PairwiseResult
 
-__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes", "result_cells"]
+__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes", "result_cells",
+           "pooling_inputs"]
 
 CELL_COLUMNS = ("system", "mean", "ci_low", "ci_high", "group", "benchmark")
 TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n")
@@ -56,6 +58,9 @@ class BenchmarkPart:
         effect_name, n (the input of the HMP and fixed-effect combination).
     pair_codes : ndarray of int, shape (2, len(tests)), or None
         Positions of each test's system_a and system_b in ``matrix.systems``.
+    pooling_inputs : dict of ndarray or None
+        ``tests`` as arrays: pvalue, g and v (Hedges-corrected effect and its variance,
+        :func:`engine._meta.corrected_effect`), computed once.
     note : str or None
         Why the benchmark compares nothing (a single system).
     """
@@ -71,6 +76,7 @@ class BenchmarkPart:
     pairwise: PairwiseResult | None
     tests: pd.DataFrame | None
     pair_codes: np.ndarray | None
+    pooling_inputs: dict[str, np.ndarray] | None
     note: str | None
 
 
@@ -205,13 +211,21 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
     if matrix.n_systems < 2:
         note = f"{benchmark}: only one system ({matrix.systems[0]}), nothing to compare there."
         return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count,
-                             None, None, None, None, note)
+                             None, None, None, None, None, note)
     board = leaderboard(matrix, two_sided, bt_resamples=0)  # rating intervals are not shown
     cells = board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(
         benchmark=benchmark)
     tests = result_cells(board.pairwise, benchmark)
     return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count, cells,
-                         board.pairwise, tests, pair_codes(tests, matrix.systems), None)
+                         board.pairwise, tests, pair_codes(tests, matrix.systems),
+                         pooling_inputs(tests), None)
+
+
+def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The p-values, corrected effects g and their variances v of :func:`result_cells` rows."""
+    g, v = corrected_effect(tests["effect_size"].to_numpy(float), tests["n"].to_numpy(float),
+                            tests["effect_name"].to_numpy(object))
+    return {"pvalue": tests["pvalue"].to_numpy(float), "g": g, "v": v}
 
 
 def pair_codes(tests: pd.DataFrame, systems: Sequence[str]) -> np.ndarray:
