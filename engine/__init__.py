@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ._drilldown import ExampleDrilldown, example_drilldown
     from ._elo import Battles, SequentialRatings, battles_from_scores, sequential_elo, sequential_trueskill
     from ._friedman import Friedman, friedman, friedman_of
-    from ._groups import Groups, TooManyCliquesError, find_groups
+    from ._groups import Groups, find_groups
     from ._health import HealthReport, benchmark_health
     from ._hmp import HMPResult, harmonic_mean_p
     from ._intervals import (
@@ -135,7 +135,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Friedman", "friedman", "friedman_of",
     ),
     "._groups": (
-        "Groups", "TooManyCliquesError", "find_groups",
+        "Groups", "find_groups",
     ),
     "._health": (
         "HealthReport", "benchmark_health",
@@ -269,7 +269,6 @@ __all__ = [
     "TESTS",
     "Test",
     "TestOptions",
-    "TooManyCliquesError",
     "UploadReport",
     "additive_fit",
     "adjust_pvalues",

@@ -24,14 +24,10 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-__all__ = ["MAX_CLIQUES", "Groups", "TooManyCliquesError", "find_groups", "letter_tokens"]
+__all__ = ["MAX_CLIQUES", "Groups", "find_groups", "letter_tokens"]
 
 MAX_CLIQUES = 1_000  # listed at most; letters and rank ranges never depend on it
 _GONE = -(1 << 40)  # gain of a candidate that left the clique (stays < 0 over 1,000 steps)
-
-
-class TooManyCliquesError(RuntimeError):
-    """The non-significance graph has more maximal cliques than can be listed."""
 
 
 @dataclass(frozen=True)
@@ -424,19 +420,6 @@ def _bron_kerbosch(nbr: list[int], sets: _BitSets, r: int, p: int, x: int
         clique = expand(r | w, p & nbr[index], x & nbr[index])
         if clique is not None:
             yield sets.members(clique)
-
-
-def _maximal_cliques(g: nx.Graph, limit: int) -> list[list[str]]:
-    """All maximal cliques of ``g``; TooManyCliquesError beyond ``limit``."""
-    nodes = list(g.nodes)
-    adj = nx.to_numpy_array(g, nodelist=nodes, dtype=bool, weight=None)
-    np.fill_diagonal(adj, False)
-    found, truncated = _maximal_cliques_in_order(adj, limit)
-    if truncated:
-        raise TooManyCliquesError(
-            f"the non-significance graph has more than {limit} maximal cliques, too many to "
-            "list; raise alpha or use an effect-size criterion to get fewer ties")
-    return [[nodes[i] for i in c] for c in found]
 
 
 class _Names:

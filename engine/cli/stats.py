@@ -133,11 +133,13 @@ def _leaderboard(args: argparse.Namespace) -> int:
         for i, clique in enumerate(lb.cliques[:SHOWN_CLIQUES]):
             print(f"  {i + 1}. {', '.join(clique)}")
         if len(lb.cliques) > SHOWN_CLIQUES:
-            print(f"  … {len(lb.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
+            more = "" if lb.groups.complete else " or more"
+            print(f"  … {len(lb.cliques) - SHOWN_CLIQUES}{more} more (--format json lists "
+                  f"{'them all' if lb.groups.complete else 'the first ' + str(len(lb.cliques))})")
     else:
         print("Every pair of systems differs significantly: no group of indistinguishable "
               "systems.")
-    for note in lb.notes:
+    for note in (*lb.notes, *lb.groups.notes):  # a capped clique list is noted in groups
         print(f"note: {note}")
     return 0
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine._groups import MAX_CLIQUES, Groups, TooManyCliquesError, find_groups, letter_tokens
+from engine._groups import MAX_CLIQUES, Groups, find_groups, letter_tokens
 
 
 def _pairs(rows: list[tuple[str, str, bool, bool]], p: float = 0.5) -> pd.DataFrame:
@@ -187,16 +187,6 @@ def test_clique_guard_counts_exactly() -> None:
     assert all(len(c) == 7 for c in g.cliques)
     assert not find_groups(systems, quality, pairs, max_cliques=127).complete
     assert MAX_CLIQUES >= 128
-
-
-def test_too_many_cliques_error_is_a_runtime_error() -> None:
-    from engine._groups import _maximal_cliques
-
-    systems, pairs = _perfect_matching_complement(5)
-    g = nx.complement(nx.Graph([(systems[i], systems[i + 1]) for i in range(0, 10, 2)]))
-    with pytest.raises(TooManyCliquesError, match="more than 10 maximal cliques"):
-        _maximal_cliques(g, 10)
-    assert issubclass(TooManyCliquesError, RuntimeError)
 
 
 # ---------------------------------------------------------------- properties
