@@ -36,7 +36,12 @@ RUN python -m compileall -q engine app
 #   several replicas; when unset, the SQLite file SIGBOARD_DB_PATH in the /data volume.
 # - SIGBOARD_UPLOAD_TOKEN / SIGBOARD_UPLOAD_ALLOW: restrict uploads (token / e-mail allow-list).
 # - STREAMLIT_SERVER_MAX_UPLOAD_SIZE: largest upload in MB.
+# - OPENBLAS_NUM_THREADS / OMP_NUM_THREADS: one BLAS thread per computation; the server runs
+#   the sessions' computations side by side, and threads fighting over the same cores
+#   doubled the CPU time of large matrix products (measured on 2 cores, issue #19).
 ENV SIGBOARD_DB_PATH=/data/sigboard.db \
+    OPENBLAS_NUM_THREADS=1 \
+    OMP_NUM_THREADS=1 \
     STREAMLIT_SERVER_HEADLESS=true \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false \
     STREAMLIT_SERVER_MAX_UPLOAD_SIZE=50 \
