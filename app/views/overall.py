@@ -92,10 +92,11 @@ if tabs["systems"].open:
     tabs["systems"].caption(
         "Best first. *Score*: each benchmark's means put on one scale and averaged with the "
         "weights; *rank range*: the ranks the tests allow; systems sharing a *group* letter "
-        "cannot be told apart. Each benchmark cell: the mean, its interval and the group "
-        "letters on that benchmark alone; *not run*: the system has no results there. Shaded "
-        "rows could rank first. Click a benchmark for its leaderboard; the groups are listed "
-        "under *Pairs × benchmarks*.")
+        "cannot be told apart (where the letters would be long, the group reads as the ranks "
+        "of the systems it cannot be told apart from). Each benchmark cell: the mean, its "
+        "interval and the group letters on that benchmark alone; *not run*: the system has no "
+        "results there. Shaded rows could rank first. Click a benchmark for its leaderboard; "
+        "the groups are listed under *Pairs × benchmarks*.")
     tabs["systems"].html(systems_html(result, links=links))
     with tabs["systems"]:
         one, two = st.columns(2)
