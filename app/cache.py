@@ -21,35 +21,24 @@ the Slices page (:func:`slice_result`), which cuts the same frame the same way.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from app import config
-from app.charts.distributions import box_chart
-from app.charts.examples import example_system_heatmap
-from app.charts.graph import clique_chart, static_graph
 from app.charts.network import network_html
-from app.charts.pairwise import effect_heatmap, pvalue_heatmap, pwpp
-from app.charts.ranks import rank_ci_chart
-from app.charts.render import chart_svg
 from engine import (
     BootstrapResult,
     HealthReport,
     Leaderboard,
     MetricsTable,
-    PairwiseResult,
     ResultsStore,
     ScoreMatrix,
     SliceTable,
     TestOptions,
     benchmark_health,
     bootstrap_ranks,
-    box_stats,
     build_matrix,
     leaderboard,
     open_store,
@@ -60,7 +49,6 @@ from engine import (
 )
 
 _ENTRIES = 64
-GRAPH_WIDTH = 1000  # pixels of the SVG graph's plot; the image then scales to the page
 
 
 @st.cache_resource(show_spinner="Opening the results store…")
@@ -224,64 +212,6 @@ def graph_html(token: str, benchmark: str, metric: str, options: TestOptions,
     return network_html(board(token, benchmark, metric, options), systems)
 
 
-@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
-              systems: tuple[str, ...]) -> str:
-    """The static significance graph among ``systems`` as an SVG document (drawn once)."""
-    return chart_svg(static_graph(board(token, benchmark, metric, options), systems),
-                     width=GRAPH_WIDTH)
-
-
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def rank_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> dict[str, Any]:
-    """The Vega-Lite spec of the rank/CI plot of :func:`board` (percent for 0/1 metrics).
-
-    Drawn in the browser: a settings change costs the server only this small spec
-    (drawing 78 rows to SVG on the server took seconds on a busy machine).
-    """
-    percent = matrix(token, benchmark, metric).binary
-    return _spec(rank_ci_chart(board(token, benchmark, metric, options), percent=percent))
-
-
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def graph_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-               systems: tuple[str, ...]) -> dict[str, Any]:
-    """The Vega-Lite spec of the static significance graph among ``systems`` (drawn in the
-    browser; :func:`graph_svg` draws the same chart for the SVG download)."""
-    return _spec(static_graph(board(token, benchmark, metric, options), systems))
-
-
-_PANELS: dict[str, Callable[[PairwiseResult, list[str]], alt.TopLevelMixin]] = {
-    "pvalues": pvalue_heatmap, "effects": effect_heatmap, "pwpp": pwpp}
-
-
-@st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
-def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> dict[str, Any]:
-    """The Vega-Lite spec of the clique view of :func:`board` (built and validated once)."""
-    return _spec(clique_chart(board(token, benchmark, metric, options)))
-
-
-@st.cache_resource(show_spinner="Drawing the pairwise chart…", max_entries=_ENTRIES)
-def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-               kind: str, systems: tuple[str, ...]) -> dict[str, Any]:
-    """The Vega-Lite spec of a pairwise heatmap or of the PWPP among ``systems`` (the focus,
-    best first)."""
-    return _spec(_PANELS[kind](board(token, benchmark, metric, options).pairwise, list(systems)))
-
-
-@st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)
-def examples_spec(token: str, benchmark: str, metric: str) -> dict[str, Any]:
-    """The Vega-Lite spec of the example × system heatmap (examples binned to fit)."""
-    return _spec(example_system_heatmap(matrix(token, benchmark, metric)))
-
-
-def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
-    """A chart's Vega-Lite dict with its data inline (no 5,000-row cap: heatmaps have more)."""
-    with alt.data_transformers.enable("default", max_rows=None):
-        spec: dict[str, Any] = chart.to_dict()
-    return spec
-
-
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
 def health(token: str, benchmark: str, metric: str, alpha: float) -> HealthReport:
     """Benchmark health (gaps, suspects, difficulty) of one benchmark and metric."""
@@ -316,30 +246,6 @@ def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
               options: TestOptions) -> BootstrapResult:
     """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha)."""
     return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options))
-
-
-@st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
-def _distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                       options: TestOptions, color: str) -> dict[str, Any]:
-    result = _bootstrap(token, benchmark, metric, n_resamples, options)
-    if kind == "values":
-        m = matrix(token, benchmark, metric)
-        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
-    elif kind == "ranks":
-        stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
-    else:
-        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
-    meta = system_metadata(token, benchmark)
-    hue = meta.set_index("system")[color] if color else None
-    return _spec(box_chart(stats, list(result.summary["system"]), title=title, color=hue,
-                           integer=kind == "ranks"))
-
-
-def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      options: TestOptions, color: str) -> dict[str, Any]:
-    """Vega-Lite spec of the boxplots of per-example scores, bootstrap means or bootstrap ranks."""
-    return _distribution_spec(token, benchmark, metric, kind, n_resamples,
-                              bootstrap_options(options), color)
 
 
 @st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)

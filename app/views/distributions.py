@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, state, widgets
+from app import cache, cache_fast, state, widgets
 from app.downloads import safe_csv
 from app.ranked import plain
 from app.tables import fit_height
@@ -53,7 +53,7 @@ tabs = state.bound_tabs("dist", view.dist, DIST_TABS)
 for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
-        tab.vega_lite_chart(spec=cache.distribution_spec(
+        tab.vega_lite_chart(spec=cache_fast.distribution_spec(
             token, view.benchmark, view.metric, kind, view.boot, options, view.color),
             width="stretch")
 

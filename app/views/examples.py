@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
-from app import cache, cache_examples, page_params, state, widgets
-from app.charts.examples import difficulty_histogram
+from app import cache, cache_examples, cache_fast, page_params, state, widgets
 from app.components import example_drilldown
-from app.ranked import MISSING, plain
+from app.ranked import MISSING, html_table, plain
 from app.tables import fit_height
 from app.url_conditions import EXAMPLE_PARAMS, parse_example
 from engine import HealthReport
@@ -118,21 +118,21 @@ if report is not None:
                                              "the systems' ranks (below 0: suspect)")})
     with none:
         st.subheader("Solved by none")
-        st.dataframe({"example": list(report.no_solve)}, hide_index=True, width="stretch",
-                     height=fit_height(len(report.no_solve)))
+        st.html(html_table(pd.DataFrame({"example": list(report.no_solve)}),
+                           label="solved by none"))
     with one:
         st.subheader("Solved by exactly one")
-        st.dataframe(report.solved_by_one.rename(columns={"example_id": "example"}),
-                     hide_index=True, width="stretch",
-                     height=fit_height(len(report.solved_by_one)),
-                     column_config={"rating": st.column_config.NumberColumn(format="%.3f")})
+        st.html(html_table(report.solved_by_one.rename(columns={"example_id": "example"}),
+                           label="solved by exactly one", formats={"rating": ".3f"}))
 
 _detail()
 if report is not None:
     st.subheader("Difficulty")
-    st.altair_chart(difficulty_histogram(report.difficulty), width="stretch")
+    st.vega_lite_chart(spec=cache_fast.difficulty_spec(token, view.benchmark, view.metric,
+                                                       view.alpha), width="stretch")
 
 st.subheader("Every score")
 st.caption("Systems from best mean (top) to worst; examples from easiest (left) to hardest. "
            "When there are more examples than fit, each column averages neighbouring ones.")
-st.vega_lite_chart(spec=cache.examples_spec(token, view.benchmark, view.metric), width="stretch")
+st.vega_lite_chart(spec=cache_fast.examples_spec(token, view.benchmark, view.metric),
+                   width="stretch")

@@ -42,7 +42,7 @@ def test_first_suspect_shown_with_every_system_best_first(db: Path) -> None:
     first = str(health.suspects["example_id"].iloc[0])
     assert at.selectbox(key="examples_ex").value == first
     assert params(at)["ex"] == first, "the choice is in the address bar"
-    scores = at.dataframe[3].value  # suspects, solved by none, solved by one, then this one
+    scores = at.dataframe[1].value  # the suspects grid, then this one (the others are HTML)
     assert len(scores) == 78 and list(scores["rank"]) == sorted(scores["rank"])
     solved = matrix.values[:, matrix.examples.index(first)] == 1
     assert _figures(at)["solved by"] == f"{int(solved.sum())} of 78"
