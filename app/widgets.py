@@ -28,6 +28,9 @@ _PAIRED_NAMES = {"auto": "paired where systems share examples", "paired": "paire
 _ALTERNATIVE_NAMES = {"two-sided": "either better", "greater": "earlier system better",
                       "less": "earlier system worse"}
 _PAIR_CLEARS = ("a", "b")
+#: Choices that name things of one benchmark (its example attributes and slices, its
+#: system settings, one of its examples): another benchmark starts without them.
+_BENCHMARK_CHOICES = ("scol", "sval", "factor", "hold", "ex")
 
 
 def page_context() -> tuple[str, pd.DataFrame, View]:
@@ -89,7 +92,8 @@ def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:
     with left:
         state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark, options=benchmarks,
                     format_func=names,
-                    clears=("metric", *_PAIR_CLEARS, "fcol", "fval", "cols", "focus", "color"))
+                    clears=("metric", *_PAIR_CLEARS, "fcol", "fval", "cols", "focus", "color",
+                            *_BENCHMARK_CHOICES))
     with right:
         state.bound(st.selectbox, "Metric", "metric", view.metric, options=metrics,
                     format_func=names, clears=_PAIR_CLEARS)

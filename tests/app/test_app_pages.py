@@ -236,6 +236,15 @@ def test_upload_restricted_by_token(db: Path, monkeypatch: pytest.MonkeyPatch) -
     assert at.get("file_uploader"), "the token unlocks uploading"
 
 
+def test_a_benchmark_change_forgets_the_choices_of_the_old_benchmark(db: Path) -> None:
+    # an example id, slice or system setting of humaneval means nothing on mbpp
+    at = app("views/examples.py", benchmark="humaneval", ex="HumanEval/10")
+    assert params(at)["ex"] == "HumanEval/10"
+    at.selectbox(key="url_benchmark").set_value("mbpp").run()
+    no_exception(at)
+    assert params(at).get("ex") != "HumanEval/10" and not at.warning
+
+
 def test_examples_page_follows_a_benchmark_change(db: Path) -> None:
     at = app("views/examples.py", benchmark="humaneval")
     at.selectbox(key="url_benchmark").set_value("mbpp").run()
