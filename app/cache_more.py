@@ -18,6 +18,7 @@ from app.charts.render import chart_svg
 from app.components.mechanisms_table import LABELS
 from engine import (
     ABResult,
+    BenchmarkPart,
     Mechanisms,
     MetricSpec,
     Overall,
@@ -27,11 +28,11 @@ from engine import (
     TestOptions,
     compare_ab,
     mechanisms,
+    overall_from_parts,
     power,
     rank_intervals_of,
 )
-from engine._overall import BenchmarkPart, overall_from_parts
-from engine._overall import benchmark_part as engine_benchmark_part
+from engine import benchmark_part as engine_benchmark_part
 from engine._overall_parts import choose_overall
 
 _ENTRIES = 32

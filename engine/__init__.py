@@ -71,7 +71,7 @@ if TYPE_CHECKING:
         Test,
         TestOptions,
     )
-    from ._overall import Overall, overall, pairs_across
+    from ._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts, pairs_across
     from ._overlap import MIN_PAIRED_OVERLAP
     from ._pairwise import PairwiseResult, pairwise_tests
     from ._parse_worker import parse_isolated
@@ -171,7 +171,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Correction", "Criterion", "EFFECT_THRESHOLDS", "TESTS", "Test", "TestOptions",
     ),
     "._overall": (
-        "Overall", "overall", "pairs_across",
+        "BenchmarkPart", "Overall", "benchmark_part", "overall", "overall_from_parts", "pairs_across",
     ),
     "._overlap": (
         "MIN_PAIRED_OVERLAP",
@@ -218,6 +218,7 @@ __all__ = [
     "BOOTSTRAP_COLUMNS",
     "BOX_COLUMNS",
     "BTIntervals",
+    "BenchmarkPart",
     "Battles",
     "BootstrapResult",
     "BoxStats",
@@ -275,6 +276,7 @@ __all__ = [
     "aggregate_metric",
     "battles_from_scores",
     "benchmark_health",
+    "benchmark_part",
     "bootstrap_ranks",
     "box_stats",
     "bradley_terry",
@@ -302,6 +304,7 @@ __all__ = [
     "open_store",
     "orient",
     "overall",
+    "overall_from_parts",
     "p_beats",
     "pair_run_test",
     "paired_binary_ci",
