@@ -66,14 +66,16 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve(script: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+def _serve(script: str, env: dict[str, str], cwd: Path = ROOT
+           ) -> tuple[subprocess.Popen[bytes], str]:
+    """``streamlit run script`` from ``cwd`` (its settings, its code), once it answers."""
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.address", "127.0.0.1",
          "--server.port", str(port), "--server.headless", "true"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    for _ in range(300):
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
                 if r.read().strip() == b"ok":

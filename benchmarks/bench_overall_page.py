@@ -39,14 +39,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_app import ARGS, CHROMIUM, Outside, _free_port, _serve  # noqa: E402
+from bench_app import ARGS, CHROMIUM, Outside, _serve  # noqa: E402
 
 from engine.store import open_store  # noqa: E402
 
@@ -74,21 +73,8 @@ def _baseline(rev: str, folder: Path) -> Path:
 
 def _serve_in(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     """``streamlit run app/main.py`` from ``folder`` (its settings, its code)."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(folder / "app" / "main.py"),
-         "--server.address", "127.0.0.1", "--server.port", str(port),
-         "--server.headless", "true"],
-        cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{folder}: the app did not start")
+    return _serve(str(folder / "app" / "main.py"), env, cwd=folder)
+
 
 TABLE_READY = """([label, text]) => {
   const table = document.querySelector(`[data-testid=stMain] table[aria-label=${label}]`);
