@@ -29,6 +29,8 @@ GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Group
 MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
                "metrics": "Across metrics", "table": "Table"}
 DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
+#: The Examples page's charts: the light histogram first, the every-score heatmap on demand.
+EXAMPLE_TABS = {"difficulty": "Difficulty", "scores": "Every score"}
 #: Leaderboard columns: URL key (the engine's column name; ``rank_range`` and ``ci`` join
 #: rank_low/rank_high and ci_low/ci_high) → the label shown. Uploaded metadata columns
 #: are their own key and label.
@@ -110,6 +112,7 @@ class View:
     factor: str = ""  # Conditions: system setting whose levels are compared ("": the default)
     hold: tuple[str, ...] = ()  # Conditions: settings held fixed (("",): none; (): the default)
     ex: str = ""  # Examples: example shown in detail ("": the first suspect)
+    etab: str = "difficulty"  # Examples: open chart tab (EXAMPLE_TABS)
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -155,7 +158,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
                     *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
-    "examples": (*_TESTED, "ex"),
+    "examples": (*_TESTED, "ex", "etab"),
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
     "overall": (*_OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
     "mechanisms": _TESTED,
@@ -330,6 +333,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         # kept even when empty: ``?hold=`` means "hold nothing fixed"
         hold=tuple(v[:MAX_TEXT] for v in raw.get("hold") or ())[:MAX_LIST],
         ex=_text(raw, "ex", problems),
+        etab=_choice(raw, "etab", tuple(EXAMPLE_TABS), default.etab, problems),
     )
     if view.sval and not view.scol:
         problems.append(f"URL parameter `sval`={_quoted(view.sval)} needs `scol`, the column it "

@@ -8,9 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from app import cache, cache_examples, cache_fast, page_params, state, widgets
+from app.charts.svg import in_markdown
+from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
 from app.ranked import MISSING, html_table, plain
 from app.tables import fit_height
+from app.url import EXAMPLE_TABS
 from app.url_conditions import EXAMPLE_PARAMS, parse_example
 from engine import HealthReport
 
@@ -126,13 +129,20 @@ if report is not None:
                            label="solved by exactly one", formats={"rating": ".3f"}))
 
 _detail()
-if report is not None:
-    st.subheader("Difficulty")
-    st.vega_lite_chart(spec=cache_fast.difficulty_spec(token, view.benchmark, view.metric,
-                                                       view.alpha), width="stretch")
-
-st.subheader("Every score")
-st.caption("Systems from best mean (top) to worst; examples from easiest (left) to hardest. "
-           "When there are more examples than fit, each column averages neighbouring ones.")
-st.vega_lite_chart(spec=cache_fast.examples_spec(token, view.benchmark, view.metric),
-                   width="stretch")
+charts = state.bound_tabs("etab", view.etab, EXAMPLE_TABS)
+if charts["difficulty"].open:
+    if report is None:
+        charts["difficulty"].caption("No difficulty histogram for these settings.")
+    else:
+        charts["difficulty"].caption("How many examples each share of systems solves "
+                                     "(0: solved by none, 1: by all).")
+        charts["difficulty"].markdown(in_markdown(difficulty_svg(report.difficulty)),
+                                      unsafe_allow_html=True)
+if charts["scores"].open:
+    # a heatmap of every system × example needs the chart library: drawn only when asked for
+    charts["scores"].caption("Systems from best mean (top) to worst; examples from easiest "
+                             "(left) to hardest. When there are more examples than fit, each "
+                             "column averages neighbouring ones.")
+    charts["scores"].vega_lite_chart(spec=cache_fast.examples_spec(token, view.benchmark,
+                                                                   view.metric),
+                                     width="stretch")

@@ -6,6 +6,7 @@ The browser-only parts (phone width, chart fitting, /overview) are in
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from html.parser import HTMLParser
@@ -143,6 +144,14 @@ def test_examples_page_draws_in_plain_words(db: Path) -> None:
     no_exception(at)
     labels = [m.label for m in at.metric]
     assert "smallest significant gap" in labels and not any(JARGON.search(x) for x in labels)
+    # first the light difficulty histogram (an SVG written on the server, labelled axes);
+    # the every-score heatmap only on its tab
+    picture = next(m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">'))
+    text = html.unescape(picture).replace("\u2068", "").replace("\u2069", "")
+    assert "mean score over systems (per example)</text>" in text and ">examples</text>" in text
+    assert not (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))
+    at = app("views/examples.py", benchmark="humaneval", etab="scores")
+    no_exception(at)
     chart = spec(at, len(at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")) - 1)
     assert chart["width"] == "container"
 

@@ -243,16 +243,13 @@ def test_leaderboard_reads_at_100_systems(browser: object, server: str) -> None:
 
 def test_examples_heatmap_fits_its_column(browser: object, server: str) -> None:
     context, page, offline, _ = _context(browser, width=1280)
-    start = time.perf_counter()
-    page.goto(f"{server}/examples?benchmark=CRUXEval-input")
+    page.goto(f"{server}/examples?benchmark=CRUXEval-input&etab=scores")
     _title(page, "Examples · CRUXEval-input")
     chart = page.locator("[data-testid=stVegaLiteChart]").last
     chart.locator("canvas, svg").first.wait_for(timeout=WAIT)
     _idle(page)
-    seconds = time.perf_counter() - start
     main = page.locator("[data-testid=stMainBlockContainer]").bounding_box()
     drawn = chart.locator("canvas, svg").first.bounding_box()
     assert drawn["x"] + drawn["width"] <= main["x"] + main["width"] + 1, "no overflow"
-    assert seconds < 30, seconds
     context.close()
     assert offline.blocked == []
