@@ -39,7 +39,7 @@ from ._formats import (
 )
 from ._limits import Limits
 
-__all__ = ["read_bytes", "read_results", "split_metadata", "metric_specs_of"]
+__all__ = ["OUTPUT_NAMES", "read_bytes", "read_results", "split_metadata", "metric_specs_of"]
 
 #: Longest text accepted in a key column (system, example id, benchmark, metric), in
 #: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
@@ -49,6 +49,12 @@ MAX_KEY_BYTES = 1000
 _META_NAME = re.compile(
     r"(^|_)(index|idx|id|len|length|tokens|seed|size|params|year|date|time|count|n|"
     r"temperature|temp|top_p|top_k|max_tokens|version|release|batch|lr|epoch|step)($|_)", re.I)
+#: Text columns with these names hold a system's output on an example: kept per
+#: observation by :func:`split_metadata` even when an upload has one system (where an
+#: output would otherwise look like per-example text).
+OUTPUT_NAMES = frozenset({"output", "outputs", "completion", "response", "generation",
+                          "generated_text", "prediction", "model_output", "model_response",
+                          "model_answer", "hypothesis"})
 #: Metrics of the public formats whose direction/modality we know.
 _KNOWN_METRICS: dict[str, tuple[bool, bool | None]] = {
     "mqm_avg_score": (True, False),   # MQM penalties are negative: closer to 0 is better
@@ -70,6 +76,11 @@ def _is_mostly_numeric(col: pd.Series) -> bool:
         return False
     numeric = pd.to_numeric(nonempty, errors="coerce").notna()
     return bool(numeric.mean() > 0.5)
+
+
+def is_text(col: pd.Series) -> bool:
+    """Whether a column holds text (not a numeric or boolean dtype)."""
+    return not (pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype))
 
 
 def _metric_columns(frame: pd.DataFrame, label: str,
@@ -295,7 +306,9 @@ def split_metadata(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Dat
 
     A metadata column that is constant within every (benchmark, system) is system
     metadata; otherwise, when constant within every (benchmark, example_id), it is
-    example metadata. Columns that vary per observation stay in the results frame.
+    example metadata. Columns that vary per observation stay in the results frame, and
+    so does a text column named like a system's output (:data:`OUTPUT_NAMES`, e.g.
+    ``output``, ``completion``, ``response``) whatever its values.
 
     Returns
     -------
@@ -316,7 +329,9 @@ def split_metadata(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, pd.Dat
         by_sys = df.groupby(["benchmark", "system"], sort=False, observed=True)
         by_ex = df.groupby(["benchmark", "example_id"], sort=False, observed=True)
         for col in extra:
-            if (by_sys[col].nunique(dropna=False) <= 1).all():
+            if str(col).lower() in OUTPUT_NAMES and is_text(df[col]):
+                row_cols.append(col)
+            elif (by_sys[col].nunique(dropna=False) <= 1).all():
                 sys_cols.append(col)
             elif (by_ex[col].nunique(dropna=False) <= 1).all():
                 ex_cols.append(col)

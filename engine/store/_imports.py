@@ -3,8 +3,8 @@
 :class:`StoreImports` adds to :class:`~engine.store._reads.StoreReads` everything
 an upload does: a file or a table validated before anything is written, identical
 content found by its SHA-256 and stored once, collisions rejected, replaced or given
-new runs, and the rows, metadata and metric definitions inserted in one
-transaction (see :mod:`engine.store._store` for the semantics); also the bundled
+new runs, and the rows, metadata, outputs (:mod:`engine.store._outputs`) and metric
+definitions inserted in one transaction (see :mod:`engine.store._store` for the semantics); also the bundled
 demo data, loaded once into an empty store.
 """
 
@@ -30,6 +30,7 @@ from .._contract import (
 )
 from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
 from . import _io as sio
+from . import _outputs as so
 from . import _schema as S
 from . import _write as sw
 from ._reads import StoreReads
@@ -171,6 +172,7 @@ class StoreImports(StoreReads):
             for table, frame, key in ((S.system_meta, sys_meta, "system"),
                                       (S.example_meta, ex_meta, "example_id")):
                 sio.insert_rows(conn, table, sw.meta_rows(frame, ("benchmark", key), upload_id))
+            sio.insert_rows(conn, S.outputs, so.output_rows(data, cols, upload_id))
             sw.upsert_metrics(conn, data, specs, upload_id)
             if conn.dialect.name == "postgresql" and len(data) >= 50_000:
                 conn.exec_driver_sql("ANALYZE results")

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, Engine, case, func, select
 
 from .._contract import MetricSpec
 from . import _io as sio
+from . import _outputs as so
 from . import _schema as S
 
 __all__ = ["StoreReads"]
@@ -224,6 +225,18 @@ class StoreReads:
     def example_metadata(self, benchmark: str) -> pd.DataFrame:
         """``example_id`` plus one column per example attribute stored for ``benchmark``."""
         return self._metadata(S.example_meta, "example_id", benchmark)
+
+    def example_outputs(self, benchmark: str, example_id: str) -> pd.DataFrame:
+        """Each system's uploaded text on one example: ``system, run, name, value``.
+
+        Per-observation text columns of the uploads (e.g. ``output``), as plain strings
+        (whoever shows them escapes them), each at most
+        :data:`engine.store._outputs.MAX_CHARS` characters plus a note when cut. Only
+        outputs whose score row is live (not replaced, its upload not deleted); the
+        newest upload wins per (system, run, name). Empty when there are none.
+        """
+        with self._read() as conn:
+            return so.read_outputs(conn, str(benchmark), str(example_id))
 
     def dump(self) -> list[tuple[Any, ...]]:
         """Every row of every table, in a stable order (for "store unchanged" checks)."""

@@ -27,6 +27,12 @@ default) and PostgreSQL through psycopg 3. Tables:
 ``system_meta`` / ``example_meta``
     Metadata as (name, JSON value) rows per (benchmark, system) / (benchmark,
     example_id), tagged with the upload that brought them (the newest upload wins).
+``outputs``
+    Per-observation text of an upload (a system's output on an example): (name, text)
+    per (benchmark, system, example, run) as label ids, tagged with its upload; a value
+    is capped (:mod:`engine.store._outputs`). An output is read only while its upload's
+    score row for that key is live in ``results``, so replace, delete and restore move
+    it along with the row (nothing is copied to a history table).
 ``metrics``
     Per (benchmark, metric): direction, declared modality (NULL = detect) and the
     score that counts as "solved" (NULL = not defined for a numeric metric), and the
@@ -65,11 +71,11 @@ from ._connect import BUSY_TIMEOUT_MS, make_engine, sqlite_path, writable
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "make_engine", "upgrade",
            "meta", "uploads", "labels", "results", "results_history", "system_meta",
-           "example_meta", "metrics_table", "metric_history", "write_lock", "sqlite_path",
+           "example_meta", "outputs", "metrics_table", "metric_history", "write_lock", "sqlite_path",
            "writable", "BUSY_TIMEOUT_MS"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``MIGRATIONS[v]`` upgrades a store at version ``v`` to ``v + 1`` inside the lock.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
@@ -110,8 +116,17 @@ def _v2_to_v3(conn: Connection) -> None:
                          "SELECT 'uploads', COALESCE(MAX(id), 0) FROM uploads")
 
 
+def _v3_to_v4(conn: Connection) -> None:
+    """Version 4: per-observation text of an upload (the ``outputs`` table).
+
+    Uploads stored before this version kept no outputs; nothing is backfilled.
+    """
+    outputs.create(conn, checkfirst=True)
+
+
 MIGRATIONS[1] = _v1_to_v2
 MIGRATIONS[2] = _v2_to_v3
+MIGRATIONS[3] = _v3_to_v4
 _PG_LOCK_KEY = 0x51_6B_0A_D0  # advisory lock that serialises schema creation/upgrade
 
 metadata = MetaData()
@@ -190,6 +205,21 @@ results_history = Table(
 )
 system_meta = _metadata_table("system_meta", "system")
 example_meta = _metadata_table("example_meta", "example_id")
+outputs = Table(
+    "outputs", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("upload_id", Integer, ForeignKey("uploads.id"), nullable=False),
+    Column("benchmark_id", Integer, nullable=False),
+    Column("example_key", Integer, nullable=False),
+    Column("system_id", Integer, nullable=False),
+    Column("run", Integer, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("value", Text, nullable=False),  # capped, see engine.store._outputs
+    # the read's access path (one benchmark and example) and the key's uniqueness
+    Index("ux_outputs_key", "benchmark_id", "example_key", "system_id", "run", "name",
+          "upload_id", unique=True),
+    Index("ix_outputs_upload", "upload_id"),
+)
 metrics_table = Table(
     "metrics", metadata,
     Column("benchmark", Text, primary_key=True),
