@@ -221,3 +221,16 @@ def test_garbage_never_crashes(text: str, name: str, header: bool) -> None:
         assert str(exc).startswith(name) and "Fix:" in str(exc)
     else:
         assert df["value"].notna().all() and len(df) > 0
+
+
+def test_an_output_column_stays_per_observation_with_one_system() -> None:
+    """With one system an ``output`` is constant within each example; it is still an output
+    (not per-example text), while a ``prompt`` is example metadata."""
+    df = pd.DataFrame({"benchmark": "b", "system": "A", "example_id": ["1", "2"],
+                       "metric": "m", "value": [1.0, 0.0], "output": ["x", "<b>y</b>"],
+                       "prompt": ["p1", "p2"], "response": [3, 4]})
+    results, systems, examples = split_metadata(df)
+    assert "output" in results.columns and "output" not in examples.columns
+    # a numeric column is not text, whatever its name: placed by its variation as before
+    assert list(examples.columns) == ["benchmark", "example_id", "prompt", "response"]
+    assert list(systems.columns) == ["benchmark", "system"]
