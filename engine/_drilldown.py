@@ -4,8 +4,9 @@ The health report flags suspicious examples (solved by weak systems but not by
 strong ones: Kendall's tau < 0). The drill-down shows one of them in full: every
 system's score on it, best system first, how many systems solve it, its tau as
 the health report computes it, and the prompt / reference / output text when the
-upload carried it as metadata. Text is returned as plain strings: whoever shows
-it escapes it.
+upload carried it (per-example metadata, per-observation columns of the table, or
+the results store's outputs of this example). Text is returned as plain strings:
+whoever shows it escapes it.
 """
 
 from __future__ import annotations
@@ -83,6 +84,24 @@ def _text_columns(part: pd.DataFrame, wanted: Sequence[str] | None
     return [c for c in wanted if c in per_example], [c for c in wanted if c in per_row]
 
 
+def _stored_outputs(outputs: pd.DataFrame | None) -> dict[str, dict[str, str]]:
+    """``{name: {system: text}}`` from a long ``system, run, name, value`` frame."""
+    if outputs is None or outputs.empty:
+        return {}
+    missing = {"system", "run", "name", "value"} - set(outputs.columns)
+    if missing:
+        raise ValueError(f"outputs: columns {sorted(missing)} are missing; give system, run, "
+                         "name and value (as ResultsStore.example_outputs returns them)")
+    out: dict[str, dict[str, str]] = {}
+    ordered = outputs.sort_values(["name", "system", "run"], kind="stable")
+    for (name, system), part in ordered.groupby(["name", "system"], sort=False):
+        values = [_as_text(v) for v in part["value"]]
+        runs = part["run"].tolist()
+        out.setdefault(str(name), {})[str(system)] = values[0] if len(values) == 1 else \
+            "\n\n".join(f"[run {r}]\n{v}" for r, v in zip(runs, values, strict=True))
+    return out
+
+
 def _solved(score: np.ndarray, binary: bool, higher: bool, threshold: float | None
             ) -> tuple[np.ndarray | None, str | None]:
     """The health report's rule: oriented score 1 for binary metrics, else the threshold."""
@@ -104,6 +123,7 @@ def example_drilldown(
     spec: MetricSpec | None = None,
     threshold: float | None = None,
     text_columns: Sequence[str] | None = None,
+    outputs: pd.DataFrame | None = None,
 ) -> ExampleDrilldown:
     """Every system's score on one example, sorted by system quality, with tau and text.
 
@@ -123,6 +143,12 @@ def example_drilldown(
     text_columns : sequence of str, optional
         Metadata columns to return as text (default: every non-numeric per-example
         column, e.g. prompt and reference, and every non-numeric per-output column).
+    outputs : DataFrame, optional
+        Each system's text on this example, columns ``system, run, name, value`` (as
+        :meth:`engine.store.ResultsStore.example_outputs` returns it): one more scores
+        column per name, replacing a per-output column of ``df`` of the same name. A
+        system with several runs gets its runs' texts one after the other, each headed
+        ``[run r]``.
 
     Returns
     -------
@@ -191,6 +217,9 @@ def example_drilldown(
             table[c] = [_as_text(first[c].get(s)) if s in first.index else ""
                         for s in table["system"]]
     text = {c: _as_text(rows[c].iloc[0]) for c in per_example}
+    for name, texts in _stored_outputs(outputs).items():
+        table[name] = [texts.get(str(sy), "") for sy in table["system"]]
+        per_row = [*(c for c in per_row if c != name), name]
     table = table.sort_values(["quality", "system"], ascending=[False, True], kind="stable",
                               na_position="last")
     table = table[["rank", "system", "quality", "score", "solved", *per_row]].reset_index(drop=True)

@@ -67,6 +67,24 @@ def test_text_columns_come_back_as_plain_unescaped_strings() -> None:
         example_drilldown(_texts(), example_id="q2", text_columns=["nope"])
 
 
+def test_stored_outputs_join_the_scores_by_system() -> None:
+    """Outputs as the store returns them (``system, run, name, value``) replace a column of
+    the same name; several runs come one after the other; scores are unchanged."""
+    plain = example_drilldown(_texts(), example_id="q2")
+    outputs = pd.DataFrame({"system": ["weak", "strong", "strong"], "run": [0, 1, 0],
+                            "name": "output", "value": ["<script>w", "s1", "s0"]})
+    d = example_drilldown(_texts(), example_id="q2", outputs=outputs)
+    assert d.scores["output"].tolist() == ["[run 0]\ns0\n\n[run 1]\ns1", "", "<script>w"]
+    pd.testing.assert_frame_equal(d.scores.drop(columns="output"),
+                                  plain.scores.drop(columns="output"))
+    assert d.tau == plain.tau or (np.isnan(d.tau) and np.isnan(plain.tau))
+    empty = example_drilldown(_texts(), example_id="q2",
+                              outputs=pd.DataFrame(columns=["system", "run", "name", "value"]))
+    assert empty.scores["output"].tolist() == plain.scores["output"].tolist()
+    with pytest.raises(ValueError, match="outputs: columns \\['run'\\] are missing"):
+        example_drilldown(_texts(), example_id="q2", outputs=outputs.drop(columns="run"))
+
+
 def test_numeric_metric_needs_a_threshold_for_solved() -> None:
     d = example_drilldown(_texts(), example_id="q1")
     assert d.n_solved is None and np.isnan(d.tau) and d.scores["solved"].isna().all()
