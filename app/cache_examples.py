@@ -30,7 +30,10 @@ def example_frame(token: str, benchmark: str, metric: str) -> pd.DataFrame:
 
 @st.cache_resource(show_spinner="Looking at the example…", max_entries=_ENTRIES)
 def drilldown(token: str, benchmark: str, metric: str, example_id: str) -> ExampleDrilldown:
-    """Every system's score on one example, best system first, with its tau and texts."""
+    """Every system's score on one example, best system first, with its tau and texts
+    (each system's uploaded output on it from the store: one example's text only)."""
+    store = cache.store()
     return example_drilldown(example_frame(token, benchmark, metric), example_id=example_id,
                              benchmark=benchmark, metric=metric,
-                             spec=cache.store().metric_spec(benchmark, metric))
+                             spec=store.metric_spec(benchmark, metric),
+                             outputs=store.example_outputs(benchmark, example_id))

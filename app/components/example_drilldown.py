@@ -1,7 +1,7 @@
 """One example in detail: every system's score (best system first), solved-by counts, tau and
 the example's texts.
 
-Uploaded text (prompt, reference, a system's output) is shown with ``st.code``:
+Uploaded text (prompt, reference, each system's output) is shown with ``st.code``:
 as literal characters, never read as markdown or HTML and never executed, so
 ``<script>`` in an output shows as ``<script>``. Names in messages go through
 :func:`~app.components.plain_text.md_text`.
@@ -21,6 +21,24 @@ from engine import ExampleDrilldown
 
 #: Columns of the engine's scores table that are not uploaded text.
 _SCORE_COLUMNS = ("rank", "system", "quality", "score", "solved")
+#: Characters of an output in a cell of the scores table (the whole text is below it).
+PREVIEW_CHARS = 120
+#: Characters of an output shown at once below the table (the rest in a closed expander).
+VIEW_CHARS = 3_000
+
+
+def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
+    """The start of a text on one line, for a table cell ("…" when cut).
+
+    Examples
+    --------
+    >>> preview("<b>x</b>\\nnext line", limit=12)
+    '<b>x</b> ne…'
+    >>> preview("")
+    ''
+    """
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 def output_columns(d: ExampleDrilldown) -> list[str]:
@@ -53,7 +71,7 @@ def scores_table(d: ExampleDrilldown, binary: bool) -> pd.DataFrame:
     out["score"] = [MISSING if math.isnan(v) else f"{v:.4g}" for v in s["score"].to_numpy(float)]
     out["solved"] = [_solved(v) for v in s["solved"]]
     for col in output_columns(d):
-        out[col] = s[col].astype(str)
+        out[col] = [preview(v) for v in s[col].astype(str)]
     return out
 
 
@@ -98,18 +116,27 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
                  })
     outputs = output_columns(d)
     if outputs:
-        _outputs(d, outputs)
+        _outputs(d, outputs, table)
     else:
-        st.caption("Systems' outputs are not shown: the results store keeps text per example "
-                   "(such as prompt and reference), not per system.")
+        st.caption("No system's output was uploaded for this example (a text column such as "
+                   "output, completion or response, one per system and example, is shown "
+                   "here when present).")
 
 
-def _outputs(d: ExampleDrilldown, outputs: list[str]) -> None:
-    """One system's uploaded text columns in full (a cell of the table shows only its start)."""
+def _outputs(d: ExampleDrilldown, outputs: list[str], table: pd.DataFrame) -> None:
+    """One system's uploaded text columns in full (a cell of the table shows only its start),
+    as literal text; a long one shows its start, the rest in a closed expander."""
     systems = d.scores["system"].astype(str).tolist()
+    scores = dict(zip(table["system"], table["score"], strict=True))
     system = st.selectbox("Output of", systems, key="drilldown_output_system",
+                          format_func=lambda s: f"{s} · score {scores.get(s, MISSING)}",
                           help="Systems in the table's order, best first.")
     row = d.scores.iloc[systems.index(system)]
     for col in outputs:
+        text = str(row[col])
         st.caption(md_text(col))
-        st.code(str(row[col]) or MISSING, language=None, wrap_lines=True)
+        st.code(text[:VIEW_CHARS] or MISSING, language=None, wrap_lines=True)
+        if len(text) > VIEW_CHARS:
+            st.caption(f"The first {VIEW_CHARS:,} of {len(text):,} characters.")
+            with st.expander(f"The whole {md_text(col)} ({len(text):,} characters)"):
+                st.code(text, language=None, wrap_lines=True)

@@ -64,16 +64,31 @@ def missing_cells(frame: pd.DataFrame, shown: int = 5) -> pd.DataFrame:
 
 
 def metadata_columns(frame: pd.DataFrame) -> pd.DataFrame:
-    """Which extra columns became per-system, per-example or per-row data."""
+    """Which extra columns became per-system, per-example or per-row data (per-row text,
+    such as each system's output, is stored; per-row numbers are not).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"benchmark": "b", "system": ["A", "A", "B", "B"],
+    ...                    "example_id": ["1", "2"] * 2, "metric": "m", "value": 1.0,
+    ...                    "output": ["a", "b", "c", "d"], "tokens": [1, 2, 3, 4]})
+    >>> metadata_columns(df)["kept as"].tolist()
+    ["per-row text (each system's output: shown on Examples)", 'per-row number (not stored)']
+    """
     _, sys_meta, ex_meta = split_metadata(frame)
     canon = {"benchmark", "system", "example_id", "metric", "value", "run"}
     per_sys = [c for c in sys_meta.columns if c not in canon]
     per_ex = [c for c in ex_meta.columns if c not in canon]
     rows = [c for c in frame.columns if c not in canon and c not in per_sys and c not in per_ex]
-    return pd.DataFrame({"column": [*per_sys, *per_ex, *rows],
+    texts = [c for c in rows if not (pd.api.types.is_numeric_dtype(frame[c].dtype)
+                                     or pd.api.types.is_bool_dtype(frame[c].dtype))]
+    numbers = [c for c in rows if c not in texts]
+    return pd.DataFrame({"column": [*per_sys, *per_ex, *texts, *numbers],
                          "kept as": ["per-system metadata"] * len(per_sys)
                          + ["per-example metadata"] * len(per_ex)
-                         + ["per-row (not stored)"] * len(rows)})
+                         + ["per-row text (each system's output: shown on Examples)"]
+                         * len(texts)
+                         + ["per-row number (not stored)"] * len(numbers)})
 
 
 def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:

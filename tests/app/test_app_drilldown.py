@@ -96,6 +96,56 @@ def test_prompt_and_reference_are_shown_as_literal_text(tmp_path: Path) -> None:
         assert all("<script" not in h.proto.body for h in at.get("html"))
 
 
+def _output_frame() -> pd.DataFrame:
+    """Synthetic: 4 systems × 30 examples with a prompt and each system's ``output``; s2's
+    output on e7 is a script, s0's is longer than the view shows at once."""
+    frame = _text_frame()
+    frame["output"] = [f"{s} answers {e}" for s, e in zip(frame["system"], frame["example_id"],
+                                                          strict=True)]
+    at = (frame["example_id"] == "e7")
+    frame.loc[at & (frame["system"] == "s2"), "output"] = "<script>alert(1)</script>"
+    frame.loc[at & (frame["system"] == "s0"), "output"] = "x" * 5000 + " end"
+    return frame
+
+
+def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Path) -> None:
+    frame = _output_frame()
+    with store_env(tmp_path / "sigboard.db", frame):
+        at = app(PAGE, benchmark="txt", ex="e7")
+        no_exception(at)
+        assert at.selectbox(key="examples_ex").value == "e7"
+        table = at.dataframe[-1].value
+        scores = frame[frame["example_id"] == "e7"].set_index("system")["value"]
+        assert dict(zip(table["system"], table["score"], strict=True)) == {
+            s: f"{v:.4g}" for s, v in scores.items()}, "the numbers are unchanged"
+        cells = dict(zip(table["system"], table["output"], strict=True))
+        assert cells["s2"] == "<script>alert(1)</script>" and cells["s1"] == "s1 answers e7"
+        assert cells["s0"].endswith("…") and len(cells["s0"]) == 120  # the start only
+        picker = at.selectbox(key="drilldown_output_system")
+        first = str(table["system"].iloc[0])
+        assert picker.value == first
+        picker.set_value("s2").run()
+        no_exception(at)
+        assert "<script>alert(1)</script>" in [c.value for c in at.code]
+        assert "s2 answers e7" not in [c.value for c in at.code]
+        shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning])
+        assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
+        assert all("<script" not in h.proto.body for h in at.get("html"))
+        assert "No system's output" not in shown
+        at.selectbox(key="drilldown_output_system").set_value("s0").run()
+        codes = [c.value for c in at.code]
+        assert "x" * 3000 in codes and "x" * 5000 + " end" in codes  # start, then whole
+        assert any("first 3,000 of 5,004 characters" in c.value for c in at.caption)
+
+
+def test_without_outputs_the_page_says_so(tmp_path: Path) -> None:
+    with store_env(tmp_path / "sigboard.db", _text_frame()):
+        at = app(PAGE, benchmark="txt", ex="e7")
+        no_exception(at)
+        assert any("No system's output was uploaded" in c.value for c in at.caption)
+        assert "output" not in at.dataframe[-1].value.columns
+
+
 def _outputs_script() -> None:
     """The drill-down component alone, on an engine drill-down with per-system outputs."""
     import pandas as pd
