@@ -196,3 +196,33 @@ def test_example_parameter_is_checked() -> None:
     assert parse_example({"ex": [""]}, examples, "HumanEval/4") == ("HumanEval/4", [])
     shown, problems = parse_example({"ex": ["<b>x</b>"]}, examples, "HumanEval/4")
     assert shown == "HumanEval/4" and "`ex`" in problems[0] and "<b>" not in problems[0]
+
+
+def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:
+    """Through the Upload page: one system per file (so ``output`` is constant within each
+    example of a file), then the Examples page shows each system's output literally."""
+    for system in ("one", "two"):
+        frame = pd.DataFrame({"benchmark": "outs", "system": system,
+                              "example_id": [f"q{i}" for i in range(20)], "metric": "acc",
+                              "value": [float(i % 3 == 0) for i in range(20)],
+                              "output": [f"{system} says {i}" for i in range(20)]})
+        if system == "two":
+            frame.loc[3, "output"] = "<script>alert(1)</script>"
+        at = app("views/upload.py")
+        at.file_uploader(key="upload_files").upload(f"{system}.csv",
+                                                    frame.to_csv(index=False).encode(),
+                                                    "text/csv").run()
+        no_exception(at)
+        [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
+        no_exception(at)
+        assert any("stored as upload" in s.value for s in at.success)
+    at = app(PAGE, benchmark="outs", ex="q3")
+    no_exception(at)
+    table = at.dataframe[-1].value
+    assert dict(zip(table["system"], table["output"], strict=True)) == {
+        "one": "one says 3", "two": "<script>alert(1)</script>"}
+    assert dict(zip(table["system"], table["score"], strict=True)) == {"one": "1", "two": "1"}
+    at.selectbox(key="drilldown_output_system").set_value("two").run()
+    assert "<script>alert(1)</script>" in [c.value for c in at.code]
+    assert all("<script" not in h.proto.body for h in at.get("html"))
+    assert not any(e.label == "output" for e in at.expander), "not per-example text"
