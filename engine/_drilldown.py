@@ -25,6 +25,7 @@ from ._readers import split_metadata
 __all__ = ["ExampleDrilldown", "example_drilldown"]
 
 _KEYS = ("benchmark", "system", "example_id", "metric", "value", "run")
+_SCORES = ("rank", "system", "quality", "score", "solved")
 
 
 @dataclass(frozen=True)
@@ -217,11 +218,12 @@ def example_drilldown(
             table[c] = [_as_text(first[c].get(s)) if s in first.index else ""
                         for s in table["system"]]
     text = {c: _as_text(rows[c].iloc[0]) for c in per_example}
-    for name, texts in _stored_outputs(outputs).items():
+    for stored, texts in _stored_outputs(outputs).items():
+        name = f"{stored} (text)" if stored in _SCORES else stored  # never over a figure
         table[name] = [texts.get(str(sy), "") for sy in table["system"]]
         per_row = [*(c for c in per_row if c != name), name]
     table = table.sort_values(["quality", "system"], ascending=[False, True], kind="stable",
                               na_position="last")
-    table = table[["rank", "system", "quality", "score", "solved", *per_row]].reset_index(drop=True)
+    table = table[[*_SCORES, *per_row]].reset_index(drop=True)
     return ExampleDrilldown(bench, met, str(example_id), table, tau, n_solved, int(has.sum()),
                             solved_by, rule, text, tuple(notes))

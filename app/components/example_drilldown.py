@@ -113,6 +113,9 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
                      "quality": st.column_config.TextColumn(
                          help="Mean score on the examples every system has."),
                      "score": st.column_config.TextColumn(help="Score on this example."),
+                     **{col: st.column_config.TextColumn(
+                         help="The start of the system's text; pick the system below to "
+                              "read it whole.") for col in output_columns(d)},
                  })
     outputs = output_columns(d)
     if outputs:

@@ -74,8 +74,9 @@ def _detail() -> None:
     page_params.remember(_PAGE, view.benchmark, {"ex": example})
     page_params.write(EXAMPLE_PARAMS, {"ex": example})
     st.subheader("One example in detail")
-    st.caption("Every system's score on one example, best system first, and the example's "
-               "text. Pick a row of the suspect examples above, or any example here.")
+    st.caption("Every system's score on one example, best system first, the example's text "
+               "and each system's output when uploaded. Pick a row of the suspect examples "
+               "above, or any example here.")
     st.session_state["examples_ex"] = example
     st.selectbox("Example", examples, key="examples_ex", format_func=lambda e: (
         f"{e} · suspect" if e in flagged else str(e)), on_change=_picked, args=("examples_ex",),

@@ -81,6 +81,9 @@ def test_stored_outputs_join_the_scores_by_system() -> None:
     empty = example_drilldown(_texts(), example_id="q2",
                               outputs=pd.DataFrame(columns=["system", "run", "name", "value"]))
     assert empty.scores["output"].tolist() == plain.scores["output"].tolist()
+    named = example_drilldown(_texts(), example_id="q2", outputs=outputs.assign(name="score"))
+    assert named.scores["score"].tolist() == plain.scores["score"].tolist()  # not overwritten
+    assert named.scores["score (text)"].tolist()[2] == "<script>w"
     with pytest.raises(ValueError, match="outputs: columns \\['run'\\] are missing"):
         example_drilldown(_texts(), example_id="q2", outputs=outputs.drop(columns="run"))
 
