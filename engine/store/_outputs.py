@@ -72,8 +72,10 @@ def clip(value: Any, limit: int = MAX_CHARS) -> str | None:
     if not text.strip():
         return None
     text = text.replace("\x00", "\ufffd")
-    text = text.encode("utf-8", "surrogatepass").decode("utf-8", "replace") \
-        if any("\ud800" <= ch <= "\udfff" for ch in text) else text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # unpaired surrogates
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if len(text) > limit:
         text = (f"{text[:limit]}\n… [cut: {len(text):,} characters uploaded, the first "
                 f"{limit:,} stored]")

@@ -137,3 +137,9 @@ def test_a_version_3_store_gains_the_outputs_table(store_url: str) -> None:
 @pytest.mark.parametrize("value", [None, float("nan"), "", "   "])
 def test_empty_cells_are_not_stored(value: object) -> None:
     assert so.clip(value) is None
+
+
+def test_text_the_databases_cannot_hold_is_replaced_not_refused() -> None:
+    assert so.clip("a\ud800b") == "a\ufffdb" and so.clip("nul\x00") == "nul\ufffd"
+    assert so.clip("\U0001F600 ok") == "\U0001F600 ok"
+    assert so.clip({"k": ["<b>"]}) == '{"k": ["<b>"]}'  # nested JSON as JSON text
