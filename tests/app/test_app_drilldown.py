@@ -79,6 +79,17 @@ def _text_frame() -> pd.DataFrame:
                                        "prompt", "reference"])
 
 
+
+def _no_raw_tags(at: AppTest) -> str:
+    """No raw tag in any markdown element except the server's own SVG charts (which carry
+    no uploaded text); returns the text of those elements."""
+    pictures = [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">')]
+    assert pictures and all("<script" not in p for p in pictures)
+    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning]
+                     if m.value not in pictures)
+    assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
+    return shown
+
 def test_prompt_and_reference_are_shown_as_literal_text(tmp_path: Path) -> None:
     with store_env(tmp_path / "sigboard.db", _text_frame()):
         at = app(PAGE, benchmark="txt")
@@ -88,11 +99,7 @@ def test_prompt_and_reference_are_shown_as_literal_text(tmp_path: Path) -> None:
         codes = [c.value for c in at.code]
         assert f"prompt 7 {SCRIPT}" in codes and f"reference 7 {XSS}" in codes
         assert [e.label for e in at.expander][:2] == ["prompt", "reference"]
-        pictures = [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">')]
-        assert pictures and all("<script" not in p for p in pictures)  # charts: no user text
-        shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning]
-                         if m.value not in pictures)
-        assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
+        _no_raw_tags(at)
         assert all("<script" not in h.proto.body for h in at.get("html"))
 
 
@@ -128,8 +135,7 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
         no_exception(at)
         assert "<script>alert(1)</script>" in [c.value for c in at.code]
         assert "s2 answers e7" not in [c.value for c in at.code]
-        shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning])
-        assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
+        shown = _no_raw_tags(at)
         assert all("<script" not in h.proto.body for h in at.get("html"))
         assert "No system's output" not in shown
         at.selectbox(key="drilldown_output_system").set_value("s0").run()
