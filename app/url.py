@@ -29,6 +29,8 @@ GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Group
 MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
                "metrics": "Across metrics", "table": "Table"}
 DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
+#: Systems past which the Leaderboard's table starts with the best ones (``rows=all``: all).
+MANY_ROWS = 100
 #: The Examples page's charts: the light histogram first, the every-score heatmap on demand.
 EXAMPLE_TABS = {"difficulty": "Difficulty", "scores": "Every score"}
 #: Leaderboard columns: URL key (the engine's column name; ``rank_range`` and ``ci`` join
@@ -113,6 +115,7 @@ class View:
     hold: tuple[str, ...] = ()  # Conditions: settings held fixed (("",): none; (): the default)
     ex: str = ""  # Examples: example shown in detail ("": the first suspect)
     etab: str = "difficulty"  # Examples: open chart tab (EXAMPLE_TABS)
+    rows: str = ""  # Leaderboard: "all" shows every row past MANY_ROWS systems ("": the best)
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -155,7 +158,7 @@ _SLICE = ("scol", "sval", "sbins")
 PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "overview": (), "methods": (), "upload": (),
     "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
-                    *_SLICE),
+                    "rows", *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
     "examples": (*_TESTED, "ex", "etab"),
@@ -334,6 +337,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         hold=tuple(v[:MAX_TEXT] for v in raw.get("hold") or ())[:MAX_LIST],
         ex=_text(raw, "ex", problems),
         etab=_choice(raw, "etab", tuple(EXAMPLE_TABS), default.etab, problems),
+        rows=_choice(raw, "rows", ("", "all"), "", problems),
     )
     if view.sval and not view.scol:
         problems.append(f"URL parameter `sval`={_quoted(view.sval)} needs `scol`, the column it "

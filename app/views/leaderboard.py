@@ -17,6 +17,7 @@ from app.components.slices_scope import restrict, scope_note
 from app.downloads import file_name, safe_csv
 from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
+from app.url import MANY_ROWS
 from engine._report import leaderboard_report
 
 token, catalog, view = widgets.page_context()
@@ -40,6 +41,12 @@ percent = matrix.binary
 rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark), percent=percent)
 view, columns = table_view(view, rows)
 shown = filter_rows(rows, view)
+# past MANY_ROWS systems the table starts with the best ones (a 300-row table took the browser
+# over a second to redraw on every settings change); one link shows them all
+limited = view.rows != "all" and len(shown) > MANY_ROWS
+matching = len(shown)
+if limited:
+    shown = shown.iloc[:MANY_ROWS]
 selection = ranked_table(board, view, shown, columns, percent=percent)
 
 with pickers:
@@ -55,6 +62,9 @@ with controls:
     table_controls(view, rows)
     if len(shown) < len(rows):
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
+    if limited:
+        state.link("leaderboard", f"Show all {matching} systems", icon=":material/unfold_more:",
+                   rows="all")
 widgets.test_settings(view)
 
 left, right = st.columns([3, 2])
