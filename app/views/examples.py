@@ -107,7 +107,7 @@ if report is not None:
                    help=f"at alpha {report.alpha:g} and power {report.power:g} (minimum "
                         "detectable difference)")
 
-    suspects, none, one = st.columns([2, 1.4, 2])
+    suspects, none, one = st.columns([1.7, 1.1, 2.6])  # the last holds system names
     with suspects:
         st.subheader("Suspect examples")
         st.caption("Solved more often by worse systems (lowest agreement first): check their "
