@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ._additive import AdditiveFit, additive_fit
     from ._aggregate import aggregate_metric
     from ._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
+    from ._bt_bootstrap import BTIntervals, bt_bootstrap
     from ._condition import ConditionResult, condition_and_compare
     from ._contract import (
         KEY_COLUMNS,
@@ -77,7 +78,7 @@ if TYPE_CHECKING:
     from ._parse_worker import parse_isolated
     from ._power import PowerResult, PowerScenario, power, simulate_power
     from ._rank_intervals import RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of
-    from ._ranking import BradleyTerry, BTIntervals, bradley_terry, bt_bootstrap, elo_scale, win_rates
+    from ._ranking import BradleyTerry, bradley_terry, elo_scale, win_rates
     from ._readers import metric_specs_of, read_results, read_results_bytes, split_metadata
     from ._report import compare_report, leaderboard_report, report_format
     from ._runs import PairRunTest, RunsPairwise, pair_run_test, run_cube, runs_pairwise
@@ -188,10 +189,11 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "._rank_intervals": (
         "RANK_INTERVAL_COLUMNS", "RankIntervals", "rank_intervals", "rank_intervals_of",
     ),
+    "._bt_bootstrap": (
+        "BTIntervals", "bt_bootstrap",
+    ),
     "._ranking": (
         "BradleyTerry", "bradley_terry", "elo_scale", "win_rates",
-        "BTIntervals",
-        "bt_bootstrap",
     ),
     "._readers": (
         "metric_specs_of", "read_results", "read_results_bytes", "split_metadata",

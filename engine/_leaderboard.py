@@ -12,12 +12,13 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from ._additive import additive_fit, missing_by_difficulty
+from ._bt_bootstrap import bt_bootstrap
 from ._groups import Groups, find_groups
 from ._kernels import _row_blocks, row_moments
 from ._matrix import ScoreMatrix, orient
 from ._options import TestOptions, resolve
 from ._pairwise import PairwiseResult, pairwise_tests
-from ._ranking import bradley_terry, bt_bootstrap, elo_scale, win_rates
+from ._ranking import bradley_terry, elo_scale, win_rates
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import _bt_bootstrap as bb
 from engine import _groups as g
 from engine import _ranking as r
 from engine._groups import find_groups, letter_tokens
@@ -237,7 +238,7 @@ def test_resampled_battles_equal_the_indicator_products(s: int, e: int, kind: st
     if kind == "nan":
         x[rng.random((s, e)) < 0.2] = np.nan
     weights = np.vstack([np.ones(e), rng.multinomial(e, np.full(e, 1 / e), size=5)]).astype(float)
-    wins, tied = r._weighted_battles(x, weights)
+    wins, tied = bb._weighted_battles(x, weights)
     want_wins, want_tied = _battles_before(x, weights)
     np.testing.assert_array_equal(wins, want_wins)
     np.testing.assert_array_equal(tied, want_tied)
@@ -249,11 +250,11 @@ def test_warm_started_resamples_equal_cold_fits(ties: str) -> None:
     # same strengths (both stop at the score-equation tolerance).
     rng = np.random.default_rng(5)
     x = (rng.random((8, 80)) < np.linspace(0.3, 0.7, 8)[:, None]).astype(float)
-    res = r.bt_bootstrap(x, n_resamples=20, rng=2, ties=ties)
+    res = bb.bt_bootstrap(x, n_resamples=20, rng=2, ties=ties)
     counts = np.random.default_rng(2).multinomial(80, np.full(80, 1 / 80), size=20)
     strengths = []
     for c in counts.astype(float):
-        wins, tied = r._weighted_battles(x, c[None])
+        wins, tied = bb._weighted_battles(x, c[None])
         fit = r.bradley_terry(wins[0], None, tie_counts=tied[0], ties=ties)
         strengths.append(fit.strength)
     low, high = np.quantile(np.array(strengths), [0.025, 0.975], axis=0)
@@ -297,7 +298,7 @@ def test_conjugate_gradient_steps_give_the_direct_solves_fit(s: int, e: int, spa
     x = rng.integers(0, 3, size=(s, e)).astype(float)
     if sparse:  # pairs sharing few examples: a badly conditioned Hessian
         x[rng.random((s, e)) < 0.7] = np.nan
-    wins, tied = r._weighted_battles(x, np.ones((1, e)))
+    wins, tied = bb._weighted_battles(x, np.ones((1, e)))
     direct = r.bradley_terry(wins[0], None, tie_counts=tied[0], ties=ties)
     old = r._CG_SYSTEMS
     try:
