@@ -72,8 +72,9 @@ if TYPE_CHECKING:
         Test,
         TestOptions,
     )
-    from ._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts, pairs_across
+    from ._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
     from ._overlap import MIN_PAIRED_OVERLAP
+    from ._pairs_across import pairs_across
     from ._pairwise import PairwiseResult, pairwise_tests
     from ._parse_worker import parse_isolated
     from ._power import PowerResult, PowerScenario, power, simulate_power
@@ -172,7 +173,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Correction", "Criterion", "EFFECT_THRESHOLDS", "TESTS", "Test", "TestOptions",
     ),
     "._overall": (
-        "BenchmarkPart", "Overall", "benchmark_part", "overall", "overall_from_parts", "pairs_across",
+        "BenchmarkPart", "Overall", "benchmark_part", "overall", "overall_from_parts",
+    ),
+    "._pairs_across": (
+        "pairs_across",
     ),
     "._overlap": (
         "MIN_PAIRED_OVERLAP",

@@ -233,7 +233,7 @@ def _across_results(loaded: Loaded, args: argparse.Namespace,
 
 
 def _pairwise_across(args: argparse.Namespace) -> int:
-    from .._overall import pairs_across
+    from .._pairs_across import pairs_across
 
     loaded = load_data(args.data)
     results = _across_results(loaded, args, _options(args))

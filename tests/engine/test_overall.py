@@ -23,7 +23,8 @@ from engine._leaderboard import leaderboard
 from engine._matrix import build_matrix
 from engine._meta import corrected_effect
 from engine._options import TestOptions
-from engine._overall import PAIRS_ACROSS_COLUMNS, overall, pairs_across
+from engine._overall import overall
+from engine._pairs_across import PAIRS_ACROSS_COLUMNS, pairs_across
 from engine._pairwise import pairwise_tests
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "overall" / "bt_eval_dialogue.csv.gz"

@@ -16,14 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine._options import TestOptions
-from engine._overall import (
-    _omega_ranks,
-    _omega_rows,
-    benchmark_part,
-    overall,
-    overall_from_parts,
-)
+from engine._overall import benchmark_part, overall, overall_from_parts
 from engine._overall_parts import choose_overall
+from engine._pairs_across import _omega_ranks, _omega_rows
 
 
 def _frame(seed: int = 0) -> pd.DataFrame:
