@@ -254,6 +254,21 @@ def _quoted(value: str) -> str:
     return f"“{plain(value[:MAX_TEXT])}”"
 
 
+def planned_difference(view: View) -> tuple[float | None, list[str]]:
+    """The difference ``pdiff`` the power planner aims at (None: the smallest detectable one),
+    and a message when the URL's value is not a positive number (A/B compare and Plan pages)."""
+    if not view.pdiff:
+        return None, []
+    try:
+        difference = float(view.pdiff)
+    except ValueError:
+        difference = math.nan
+    if math.isfinite(difference) and difference > 0:
+        return difference, []
+    return None, [f"URL parameter `pdiff`: {_quoted(view.pdiff)} is not a positive number; "
+                  "planning for the smallest detectable difference."]
+
+
 def _columns(raw: Mapping[str, Sequence[str]]) -> tuple[str, ...]:
     """``cols`` as keys: a label from an older link (``win rate``) becomes its key."""
     return tuple(_COLUMN_KEYS.get(v, v) for v in raw.get("cols") or () if v)

@@ -3,7 +3,6 @@ account; the model that decided and why; power; a self-contained HTML report."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -15,6 +14,7 @@ from app.charts.compare import COMPONENT_NAMES, model_label
 from app.components.compare_report import POWER_TEST_NAMES, report_html
 from app.components.plain_text import md_text
 from app.downloads import file_name, safe_csv
+from app.url import planned_difference
 from engine import PowerResult
 from engine._report import compare_report
 
@@ -49,16 +49,8 @@ clusters = [c for c in cache_more.example_metadata(token, view.benchmark).column
 if view.cluster and view.cluster not in clusters:
     problems.append(f"URL parameter `cluster`: “{md_text(view.cluster)}” is not an example "
                     "attribute of this benchmark; ignored.")
-difference: float | None = None
-if view.pdiff:
-    try:
-        difference = float(view.pdiff)
-    except ValueError:
-        difference = math.nan
-    if not math.isfinite(difference) or difference <= 0:
-        problems.append(f"URL parameter `pdiff`: “{md_text(view.pdiff)}” is not a positive "
-                        "number; planning for the smallest detectable difference.")
-        difference = None
+difference, bad = planned_difference(view)
+problems += bad
 view = replace(view, base=base, cand=cand,
                cluster=view.cluster if view.cluster in clusters else "",
                pdiff=view.pdiff if difference is not None else "")

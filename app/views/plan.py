@@ -13,7 +13,7 @@ from scipy import stats
 from app import cache_more, state, widgets
 from app.components.compare_report import POWER_TEST_NAMES
 from app.components.plain_text import md_text
-from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES
+from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
 from engine import PowerResult
 
 #: Design grid of the detectable-difference table: examples as multiples of the plan's,
@@ -35,16 +35,8 @@ st.caption("Before running an evaluation: how large a difference between two sys
            "example, how runs vary).")
 
 problems: list[str] = []
-difference: float | None = None
-if view.pdiff:
-    try:
-        difference = float(view.pdiff)
-    except ValueError:
-        difference = math.nan
-    if not math.isfinite(difference) or difference <= 0:
-        problems.append(f"URL parameter `pdiff`: “{md_text(view.pdiff)}” is not a positive "
-                        "number; planning for the smallest detectable difference.")
-        difference = None
+difference, bad = planned_difference(view)
+problems += bad
 if view.pn == 1:
     problems.append("URL parameter `pn`: a paired comparison needs at least 2 examples; "
                     "using the observed number.")

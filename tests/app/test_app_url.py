@@ -97,3 +97,13 @@ def test_settings_from_the_environment(tmp_path: Path) -> None:
     assert url.db_url == "postgresql+psycopg://u:pw@h/db" and url.upload_token == "tok"
     assert url.upload_allow == frozenset({"a@x.org", "b@y.org"})
     assert "pw" not in repr(url) and "tok" not in repr(url), "secrets stay out of repr"
+
+
+def test_planned_difference_takes_only_positive_numbers() -> None:
+    from app.url import View, planned_difference
+
+    assert planned_difference(View()) == (None, [])
+    assert planned_difference(View(pdiff="0.05")) == (0.05, [])
+    for bad in ("-1", "0", "nan", "inf", "five"):
+        difference, problems = planned_difference(View(pdiff=bad))
+        assert difference is None and len(problems) == 1 and "`pdiff`" in problems[0]
