@@ -1,6 +1,7 @@
 """sigboard's Streamlit entry: page config, the one navigation registry, URL state, sidebar links.
 
-Run from the repository root: ``streamlit run app/main.py``.
+Served by ``streamlit run app/server.py`` from the repository root (``app/server.py`` wraps
+this script with a faster first visit); ``streamlit run app/main.py`` works too.
 """
 
 from __future__ import annotations

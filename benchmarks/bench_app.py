@@ -198,7 +198,7 @@ def main() -> None:
         env = {**os.environ, "SIGBOARD_DB_PATH": str(db),
                "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
         env.pop("SIGBOARD_DB_URL", None)
-        servers = [_serve("app/main.py", env), _serve(str(minimal), env)]
+        servers = [_serve("app/server.py", env), _serve(str(minimal), env)]
         try:
             _measure(sync_playwright, servers[0][1], servers[1][1], args)
         finally:

@@ -72,8 +72,10 @@ def _baseline(rev: str, folder: Path) -> Path:
 
 
 def _serve_in(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    """``streamlit run app/main.py`` from ``folder`` (its settings, its code)."""
-    return _serve(str(folder / "app" / "main.py"), env, cwd=folder)
+    """``streamlit run app/server.py`` from ``folder`` (its settings, its code); a revision from
+    before ``app/server.py`` existed runs ``app/main.py``."""
+    entry = folder / "app" / "server.py"
+    return _serve(str(entry if entry.is_file() else folder / "app" / "main.py"), env, cwd=folder)
 
 
 TABLE_READY = """([label, text]) => {
@@ -146,7 +148,7 @@ def main() -> None:
                # others may edit the checkout meanwhile: no "source changed" reruns mid-run
                "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
         env.pop("SIGBOARD_DB_URL", None)
-        servers = [_serve("app/main.py", env), _serve(str(minimal), env)]
+        servers = [_serve("app/server.py", env), _serve(str(minimal), env)]
         apps = {"current": servers[0][1]}
         if args.baseline:
             base_db = _baseline(args.baseline, Path(tmp) / "baseline")

@@ -3,7 +3,7 @@
 Run from the repository root: ``.venv/bin/python scripts/screenshots.py [NAME.png ...]``
 (no names: every view).
 
-Starts ``streamlit run app/main.py`` on 127.0.0.1 with a temporary SQLite store
+Starts ``streamlit run app/server.py`` on 127.0.0.1 with a temporary SQLite store
 (the demo data), opens each view in Debian's chromium and writes one PNG per
 view. Every request that leaves 127.0.0.1 is blocked, so the pictures also show
 that the pages draw offline.
@@ -59,7 +59,7 @@ def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     env = {**os.environ, "SIGBOARD_DB_PATH": str(db)}
     env.pop("SIGBOARD_DB_URL", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address",
+        [sys.executable, "-m", "streamlit", "run", "app/server.py", "--server.address",
          "127.0.0.1", "--server.port", str(port), "--server.headless", "true"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"

@@ -106,7 +106,7 @@ def test_streamlit_settings(dockerfile: list[tuple[str, str]]) -> None:
     assert headless
     assert no_stats
     assert int(env["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"]) > 0
-    assert "streamlit run app/main.py" in cmd
+    assert "streamlit run app/server.py" in cmd
     assert "--server.port=8501" in cmd or env.get("STREAMLIT_SERVER_PORT") == "8501"
 
 
@@ -139,7 +139,7 @@ def test_copied_paths_exist(dockerfile: list[tuple[str, str]]) -> None:
         parts = [p for p in args.split() if not p.startswith("--")]
         for source in parts[:-1]:
             assert (ROOT / source).exists(), f"COPY {source}: missing in the repository"
-    assert (ROOT / "app" / "main.py").is_file()
+    assert (ROOT / "app" / "main.py").is_file() and (ROOT / "app" / "server.py").is_file()
 
 
 def test_dockerignore_keeps_local_state_out() -> None:
@@ -180,7 +180,7 @@ def test_readme_two_commands_match_the_repository() -> None:
     run_app, run_tests = blocks[0], blocks[1]
     assert "\n" not in run_app, "the first command must be a single line"
     for part in ("python3 -m venv .venv", "pip install -r requirements.txt",
-                 "streamlit run app/main.py", "--server.address 127.0.0.1"):
+                 "streamlit run app/server.py", "--server.address 127.0.0.1"):
         assert part in run_app, part
     assert run_tests == "./scripts/test.sh"
     script = ROOT / "scripts" / "test.sh"

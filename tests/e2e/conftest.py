@@ -70,7 +70,7 @@ def served(request: pytest.FixtureRequest,
     env = {k: v for k, v in os.environ.items() if k not in _CLEARED}
     env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app/main.py", "--server.address", "127.0.0.1",
+        [sys.executable, "-m", "streamlit", "run", "app/server.py", "--server.address", "127.0.0.1",
          "--server.port", str(port), "--server.headless", "true"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"

@@ -203,6 +203,23 @@ def test_overview_path_opens_the_overview(browser: object, server: str) -> None:
     assert offline.blocked == []
 
 
+def test_a_page_finds_its_server_at_the_first_try(browser: object, server: str) -> None:
+    """app/server.py names the server in the page (app/fast_start.py): without it the browser
+    first asks /leaderboard/_stcore/health, gets a 404 and retries after a back-off."""
+    context, page, offline, _ = _context(browser)
+    failed: list[str] = []
+    health: list[str] = []
+    page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
+    page.on("request", lambda r: "/_stcore/health" in r.url and health.append(urlparse(r.url).path))
+    page.goto(f"{server}/leaderboard?benchmark=humaneval")
+    _title(page, "Leaderboard")
+    _idle(page)
+    context.close()
+    assert failed == []
+    assert health and set(health) == {"/_stcore/health"}
+    assert offline.blocked == []
+
+
 def test_phone_width_shows_mean_and_interval_without_sideways_scrolling(
         browser: object, server: str) -> None:
     context, page, offline, _ = _context(browser, width=390)
