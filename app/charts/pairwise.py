@@ -9,7 +9,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from app.ranked import plain
+from app.ranked import isolate
 from engine import PairwiseResult
 
 from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
@@ -254,13 +254,15 @@ def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> C
 
 
 def two_by_two(x: np.ndarray, y: np.ndarray, a: str, b: str) -> pd.DataFrame:
-    """The 2×2 table of a binary metric: rows A passed/failed, columns B passed/failed.
+    """The 2×2 table of a binary metric: rows A solved/failed, columns B solved/failed.
 
-    ``st.table`` renders its labels as markdown, so the names are made inert here.
+    A plain frame for :func:`app.ranked.html_table` (which escapes every cell and header);
+    the first column holds the row labels, and each name sits between Unicode isolates so a
+    right-to-left name cannot reorder its label.
     """
     xa, yb = x.astype(bool), y.astype(bool)
-    return pd.DataFrame(
-        [[int((xa & yb).sum()), int((xa & ~yb).sum())],
-         [int((~xa & yb).sum()), int((~xa & ~yb).sum())]],
-        index=[f"{plain(a)} solved", f"{plain(a)} failed"],
-        columns=[f"{plain(b)} solved", f"{plain(b)} failed"])
+    name_a, name_b = isolate(str(a)), isolate(str(b))
+    return pd.DataFrame({
+        "": [f"{name_a} solved", f"{name_a} failed"],
+        f"{name_b} solved": [int((xa & yb).sum()), int((~xa & yb).sum())],
+        f"{name_b} failed": [int((xa & ~yb).sum()), int((~xa & ~yb).sum())]})

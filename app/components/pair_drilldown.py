@@ -11,7 +11,7 @@ import streamlit as st
 from app import cache_fast, state, widgets
 from app.charts.pairwise import two_by_two
 from app.charts.svg import in_markdown
-from app.ranked import plain
+from app.ranked import html_table, plain
 from app.url import View
 from engine import Leaderboard, PairwiseResult, ScoreMatrix
 
@@ -123,4 +123,7 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     if matrix.binary and paired:
         st.markdown("**2×2 table** (the examples only one of them solves decide McNemar's "
                     "test)")
-        st.table(two_by_two(x, y, view.a, view.b))
+        # static HTML (st.html is on every page already), not st.table: that element's browser
+        # code is ~1 MB (Arrow) to fetch and compile on a first visit
+        st.html(html_table(two_by_two(x, y, view.a, view.b), label="2×2 table",
+                           max_height=None))

@@ -81,6 +81,15 @@ def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
     return pd.DataFrame(rows, columns=parser.header), parser.links
 
 
+def html_frame(at: AppTest, label: str) -> pd.DataFrame:
+    """The static HTML table (``app.ranked.html_table``) named ``label``, as text cells."""
+    bodies = [h.proto.body for h in at.get("html") if f'aria-label="{label}"' in h.proto.body]
+    assert len(bodies) == 1, f"one table named {label!r} on the page"
+    parser = _RankedTable()
+    parser.feed(bodies[0])
+    return pd.DataFrame([r for r in parser.rows if r], columns=parser.header)
+
+
 def params(at: AppTest) -> dict[str, str]:
     return {k: v for k, v in at.query_params.items()}
 

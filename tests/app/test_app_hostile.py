@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception
+from apptest_support import app, html_frame, no_exception
 
 from app.downloads import FORMULA_START, safe_csv
 from app.ranked import ISOLATE, POP, plain
@@ -96,8 +96,11 @@ def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
     assert_inert(at)
     sentence = next(m.value for m in at.markdown if "beats" in m.value or "tie" in m.value)
     assert plain(PHISH) in sentence and plain(RTL) in sentence
-    cells = at.table[0].value
-    assert all(not LIVE.search(str(label)) for label in [*cells.index, *cells.columns])
+    body = next(h.proto.body for h in at.get("html") if 'aria-label="2×2 table"' in h.proto.body)
+    assert not LIVE.search(body.split("</style>")[-1]), "no live markup from a name"
+    cells = html_frame(at, "2×2 table")
+    assert cells.columns[1] == f"\u2068{RTL}\u2069 solved", "shown as itself, isolated"
+    assert cells.iloc[1, 0] == f"\u2068{PHISH}\u2069 failed"
 
 
 def test_rtl_names_are_isolated_in_the_ranked_table(hostile_db: Path) -> None:
