@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, cache_fast, state, widgets
+from app import cache, cache_boxes, state, widgets
+from app.charts.svg import in_markdown
 from app.downloads import safe_csv
-from app.ranked import plain
-from app.tables import fit_height
+from app.ranked import html_table, plain
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
 
 token, catalog, view = widgets.page_context()
@@ -53,27 +53,26 @@ tabs = state.bound_tabs("dist", view.dist, DIST_TABS)
 for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
-        tab.vega_lite_chart(spec=cache_fast.distribution_spec(
-            token, view.benchmark, view.metric, kind, view.boot, options, view.color),
-            width="stretch")
+        # SVG through markdown: no chart library for the browser to fetch (app/charts/svg.py)
+        tab.markdown(in_markdown(cache_boxes.distribution_svg(
+            token, view.benchmark, view.metric, kind, view.boot, options, view.color)),
+            unsafe_allow_html=True)
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
 st.caption(f"Percentile intervals at {level}, per system (not simultaneous). *P(first)*: share "
            "of resamples in which the system has the best mean (ties count for each).")
 summary = result.summary
-st.dataframe(summary, hide_index=True, width="stretch", height=fit_height(len(summary), 560),
-             column_config={
-                 "system": st.column_config.TextColumn("system", pinned=True),
-                 "mean": st.column_config.NumberColumn(format="%.4f"),
-                 "ci_low": st.column_config.NumberColumn(f"mean {level} low", format="%.4f"),
-                 "ci_high": st.column_config.NumberColumn(f"mean {level} high", format="%.4f"),
-                 "rank": st.column_config.NumberColumn("rank (observed)"),
-                 "rank_median": st.column_config.NumberColumn("median rank"),
-                 "rank_low": st.column_config.NumberColumn(f"rank {level} best"),
-                 "rank_high": st.column_config.NumberColumn(f"rank {level} worst"),
-                 "p_first": st.column_config.NumberColumn("P(first)", format="percent"),
-             })
+# a static table: the data grid's code (about 1.7 MB) would hold up the page's first load
+columns = {"ci_low": f"mean {level} low", "ci_high": f"mean {level} high",
+           "rank": "rank (observed)", "rank_median": "median rank",
+           "rank_low": f"rank {level} best", "rank_high": f"rank {level} worst",
+           "p_first": "P(first)"}
+ranks = ["rank (observed)", "median rank", f"rank {level} best", f"rank {level} worst"]
+st.html(html_table(summary.rename(columns=columns), label="bootstrap summary", max_height=560,
+                   formats={"mean": ".4f", columns["ci_low"]: ".4f",
+                            columns["ci_high"]: ".4f", "P(first)": ".2%",
+                            **dict.fromkeys(ranks, ".0f")}))
 st.download_button("Download CSV", lambda: safe_csv(summary), icon=":material/download:",
                    file_name="bootstrap.csv", mime="text/csv",
                    on_click="ignore")

@@ -6,17 +6,45 @@ the test's own store copy (``tac_db``, tests/app/conftest.py).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception, params, table
+from apptest_support import _RankedTable, app, no_exception, params, table
+from streamlit.testing.v1 import AppTest
+
+from engine.store import open_store
 
 DIST = "views/distributions.py"
+#: The summary's headers without their confidence level, to the engine's column names
+#: (``BootstrapResult.summary``), as app/views/distributions.py labels them.
+HEADERS = {"system": "system", "mean": "mean", "mean low": "ci_low", "mean high": "ci_high",
+           "rank (observed)": "rank", "median rank": "rank_median", "rank best": "rank_low",
+           "rank worst": "rank_high", "P(first)": "p_first"}
 
 
-def charts(at) -> list:
-    return at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
+def charts(at: AppTest) -> list[str]:
+    """The boxplots drawn on the page: SVG pictures through markdown (no Vega chart)."""
+    assert not (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")), "no Vega bundle"
+    return [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
+
+
+def summary_table(at: AppTest) -> pd.DataFrame:
+    """The static "bootstrap summary" table read back as numbers, under the engine's names."""
+    bodies = [h.proto.body for h in at.get("html")
+              if 'aria-label="bootstrap summary"' in h.proto.body]
+    assert len(bodies) == 1, "one summary table"
+    assert not at.dataframe, "no data grid on the page"
+    parser = _RankedTable()
+    parser.feed(bodies[0])
+    names = [HEADERS[re.sub(r" \d+(\.\d+)?%", "", h)] for h in parser.header]
+    frame = pd.DataFrame([r for r in parser.rows if r], columns=names)
+    for column in names[1:]:
+        text = frame[column].str.rstrip("%")
+        scale = 100 if column == "p_first" else 1
+        frame[column] = pd.to_numeric(text) / scale
+    return frame
 
 
 @pytest.mark.parametrize("dist", ["means", "ranks", "values"])
@@ -26,7 +54,7 @@ def test_each_distribution_view_draws_its_boxplots(db: Path, dist: str) -> None:
     assert not at.warning
     assert params(at).get("dist", "means") == dist and params(at)["boot"] == "200"
     assert len(charts(at)) == 1, "only the open view is drawn"
-    summary = table(at, 0)
+    summary = summary_table(at)
     assert summary["system"].iloc[0] == "claude-3-opus-20240229"
     assert (summary["rank_low"] <= summary["rank_high"]).all()
     assert summary["p_first"].between(0, 1).all()
@@ -34,11 +62,11 @@ def test_each_distribution_view_draws_its_boxplots(db: Path, dist: str) -> None:
 
 def test_resamples_change_the_bootstrap_and_the_url(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", boot="200")
-    first = table(at, 0)
+    first = summary_table(at)
     at.selectbox(key="url_boot").set_value(1000).run()
     no_exception(at)
     assert "boot" not in params(at), "the default is not written to the URL"
-    assert not table(at, 0)["p_first"].equals(first["p_first"])
+    assert not summary_table(at)["p_first"].equals(first["p_first"])
 
 
 def test_colour_by_system_metadata(db: Path) -> None:
@@ -46,7 +74,33 @@ def test_colour_by_system_metadata(db: Path) -> None:
     no_exception(at)
     assert not at.warning
     assert at.selectbox(key="url_color").value == "hyperparams"
-    assert "hyperparams" in str(charts(at)[0].proto.spec)
+    (svg,) = charts(at)
+    # the legend: the attribute, then its one value in data/cruxeval_input.jsonl.gz (temp0.2)
+    assert "\u2068hyperparams\u2069</text>" in svg, "the attribute titles the legend"
+    assert '<rect x="0" y="22" width="11" height="11"' in svg, "one swatch"
+    assert "\u2068temp0.2\u2069</text>" in svg, "the value is in the legend"
+    assert svg.count("hyperparams\u2069&#58; \u2068temp0.2\u2069") == 37, "and in each row's tooltip"
+
+
+def test_hostile_names_and_metadata_are_text_in_the_boxplots(db: Path) -> None:
+    # issue #17: uploaded names and metadata values are shown as text, never as markup
+    script, rtl = "<script>alert(1)</script>", "safe\u202eevil"
+    frame = pd.DataFrame([{"benchmark": "hostile", "system": s, "example_id": f"ex{j}",
+                           "metric": "m", "value": float((j + i) % 3 != 0), "o'brien": v}
+                          for i, (s, v) in enumerate([(script, "</svg><b>x"), (rtl, "g"),
+                                                      ("plain", "g")])
+                          for j in range(12)])
+    store = open_store(f"sqlite:///{db}")
+    store.import_frame(frame, filename="hostile.csv")
+    store.close()
+    at = app(DIST, benchmark="hostile", color="o'brien", boot="200")
+    no_exception(at)
+    (svg,) = charts(at)
+    assert "<script" not in svg and "<b>" not in svg and svg.count("</svg>") == 1
+    assert "&lt;script&gt;" in svg and "&lt;/svg&gt;&lt;b&gt;x" in svg
+    assert f"\u2068{rtl}\u2069" in svg, "a right-to-left override stays inside its isolate"
+    assert "o&#x27;brien" in svg
+    assert set(summary_table(at)["system"]) == {script, rtl, "plain"}
 
 
 def test_unknown_parameters_fall_back_with_a_note(db: Path) -> None:
@@ -87,6 +141,8 @@ def test_intervals_follow_alpha(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", alpha="0.01", boot="200")
     no_exception(at)
     assert any("Percentile intervals at 99%" in c.value for c in at.caption)
-    wide = table(at, 0)
-    narrow = table(app(DIST, benchmark="humaneval", alpha="0.1", boot="200"), 0)
+    wide = summary_table(at)
+    assert "mean 99% low" in next(h.proto.body for h in at.get("html")
+                                  if 'aria-label="bootstrap summary"' in h.proto.body)
+    narrow = summary_table(app(DIST, benchmark="humaneval", alpha="0.1", boot="200"))
     assert ((wide["ci_high"] - wide["ci_low"]) >= (narrow["ci_high"] - narrow["ci_low"])).all()
