@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_support import _RankedTable, app, no_exception, params, table
+from apptest_support import app, html_frame, no_exception, params, table
 from streamlit.testing.v1 import AppTest
 
 from engine.store import open_store
@@ -32,14 +32,10 @@ def charts(at: AppTest) -> list[str]:
 
 def summary_table(at: AppTest) -> pd.DataFrame:
     """The static "bootstrap summary" table read back as numbers, under the engine's names."""
-    bodies = [h.proto.body for h in at.get("html")
-              if 'aria-label="bootstrap summary"' in h.proto.body]
-    assert len(bodies) == 1, "one summary table"
     assert not at.dataframe, "no data grid on the page"
-    parser = _RankedTable()
-    parser.feed(bodies[0])
-    names = [HEADERS[re.sub(r" \d+(\.\d+)?%", "", h)] for h in parser.header]
-    frame = pd.DataFrame([r for r in parser.rows if r], columns=names)
+    frame = html_frame(at, "bootstrap summary")
+    names = [HEADERS[re.sub(r" \d+(\.\d+)?%", "", str(h))] for h in frame.columns]
+    frame.columns = pd.Index(names)
     for column in names[1:]:
         text = frame[column].str.rstrip("%")
         scale = 100 if column == "p_first" else 1
