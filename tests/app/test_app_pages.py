@@ -147,7 +147,8 @@ def test_pairwise_pair_from_url_and_changed_by_widget(db: Path) -> None:
     assert at.selectbox(key="url_b").value == "claude-3-opus-20240229"
     text = " ".join(m.value for m in at.markdown)
     assert "adjusted p" in text and "gpt\\-3\\.5\\-turbo" in text
-    assert at.table, "binary metric: the 2x2 table is shown"
+    assert any('aria-label="2×2 table"' in h.proto.body for h in at.get("html")), \
+        "binary metric: the 2x2 table is shown"
     at.selectbox(key="url_b").set_value("openchat").run()
     no_exception(at)
     assert params(at)["b"] == "openchat"
