@@ -182,7 +182,8 @@ def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[s
 
 
 def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | None = None,
-               help: Mapping[str, str] | None = None, max_height: int | None = 420) -> str:
+               help: Mapping[str, str] | None = None, max_height: int | None = 420,
+               links: Mapping[str, str] | None = None) -> str:
     """Any small frame as an escaped static HTML table in the ranked table's style.
 
     For the read-only tables of the Examples, Distributions and Pairwise pages: unlike
@@ -202,6 +203,8 @@ def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | 
         Column → tooltip of its header.
     max_height : int or None
         Pixels before the table scrolls inside its box (None: every row in the page).
+    links : mapping, optional
+        Value of the first column → the address its cell links to (same tab).
 
     Returns
     -------
@@ -215,7 +218,7 @@ def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | 
     >>> "&lt;b&gt;" in html and "0.500" in html
     True
     """
-    formats, help = formats or {}, help or {}
+    formats, help, links = formats or {}, help or {}, links or {}
     columns = [str(c) for c in frame.columns]
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     rules = "".join(f".sb-plain td:nth-child({i}),.sb-plain th:nth-child({i}){{text-align:right}}"
@@ -229,7 +232,10 @@ def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | 
                 text = format(float(value), formats[column])
             else:
                 text = format_cell(column, value)
-            cells.append(f"<td><bdi>{escape(text)}</bdi></td>")
+            cell = f"<bdi>{escape(text)}</bdi>"
+            if column == columns[0] and text in links:
+                cell = f'<a href="{escape(links[text])}" target="_self">{cell}</a>'
+            cells.append(f"<td>{cell}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
     box = f' style="max-height:{max_height}px;overflow-y:auto"' if max_height else ""
     return (f"{_STYLE}<style>{rules}</style>"

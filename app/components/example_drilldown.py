@@ -15,8 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from app.components.plain_text import md_text
-from app.ranked import MISSING
-from app.tables import fit_height
+from app.ranked import MISSING, html_table
 from engine import ExampleDrilldown
 
 #: Columns of the engine's scores table that are not uploaded text.
@@ -107,16 +106,14 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
         st.caption("No text was uploaded for this example (per-example columns such as prompt "
                    "or reference are shown here when present).")
     table = scores_table(d, binary)
-    st.dataframe(table, hide_index=True, width="stretch", height=fit_height(len(table)),
-                 column_config={
-                     "rank": st.column_config.NumberColumn(help="The system's place by quality."),
-                     "quality": st.column_config.TextColumn(
-                         help="Mean score on the examples every system has."),
-                     "score": st.column_config.TextColumn(help="Score on this example."),
-                     **{col: st.column_config.TextColumn(
-                         help="The start of the system's text; pick the system below to "
-                              "read it whole.") for col in output_columns(d)},
-                 })
+    # static HTML, not st.dataframe: the grid's code is ~1.7 MB to fetch and compile on a
+    # first visit; every cell escaped
+    st.html(html_table(table, label="scores on this example", help={
+        "rank": "The system's place by quality.",
+        "quality": "Mean score on the examples every system has.",
+        "score": "Score on this example.",
+        **{col: "The start of the system's text; pick the system below to read it whole."
+           for col in output_columns(d)}}))
     outputs = output_columns(d)
     if outputs:
         _outputs(d, outputs, table)

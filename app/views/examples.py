@@ -12,7 +12,6 @@ from app.charts.svg import in_markdown
 from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
 from app.ranked import MISSING, html_table, plain
-from app.tables import fit_height
 from app.url import EXAMPLE_TABS
 from app.url_conditions import EXAMPLE_PARAMS, parse_example
 from engine import HealthReport
@@ -48,12 +47,6 @@ def _choose(example: str) -> None:
     """``example`` becomes the one shown in detail (session and address bar)."""
     page_params.remember(_PAGE, view.benchmark, {"ex": example})
     page_params.write(EXAMPLE_PARAMS, {"ex": example})
-
-
-def _pick_suspect() -> None:
-    rows = st.session_state["examples_suspects"].selection.rows
-    if report is not None and rows:
-        _choose(str(report.suspects["example_id"].iloc[rows[0]]))
 
 
 def _picked(key: str) -> None:
@@ -112,14 +105,16 @@ if report is not None:
         st.subheader("Suspect examples")
         st.caption("Solved more often by worse systems (lowest agreement first): check their "
                    "labels and tests.")
-        st.dataframe(report.suspects.rename(columns={"example_id": "example",
-                                                     "tau": "agreement"}),
-                     hide_index=True, width="stretch", height=fit_height(len(report.suspects)),
-                     key="examples_suspects", on_select=_pick_suspect,
-                     selection_mode="single-row",
-                     column_config={"agreement": st.column_config.NumberColumn(
-                         format="%.3f", help="Kendall's tau between solving this example and "
-                                             "the systems' ranks (below 0: suspect)")})
+        # static HTML with a link per example (the grid's code is ~1.7 MB to fetch and
+        # compile on a first visit); a link opens the example in detail below
+        shown = report.suspects.rename(columns={"example_id": "example", "tau": "agreement"})
+        ids = [str(e) for e in shown["example"]]
+        st.html(html_table(shown, label="suspect examples", formats={"agreement": ".3f"},
+                           help={"agreement": "Kendall's tau between solving this example and "
+                                              "the systems' ranks (below 0: suspect)",
+                                 "example": "Open the example in detail below."},
+                           links=dict(zip(ids, state.hrefs(_PAGE, [{"ex": e} for e in ids]),
+                                          strict=True))))
     with none:
         st.subheader("Solved by none")
         st.html(html_table(pd.DataFrame({"example": list(report.no_solve)}),

@@ -81,13 +81,23 @@ def ranked(at: AppTest) -> tuple[pd.DataFrame, dict[str, str]]:
     return pd.DataFrame(rows, columns=parser.header), parser.links
 
 
-def html_frame(at: AppTest, label: str) -> pd.DataFrame:
-    """The static HTML table (``app.ranked.html_table``) named ``label``, as text cells."""
+def _html_table(at: AppTest, label: str) -> _RankedTable:
     bodies = [h.proto.body for h in at.get("html") if f'aria-label="{label}"' in h.proto.body]
     assert len(bodies) == 1, f"one table named {label!r} on the page"
     parser = _RankedTable()
     parser.feed(bodies[0])
+    return parser
+
+
+def html_frame(at: AppTest, label: str) -> pd.DataFrame:
+    """The static HTML table (``app.ranked.html_table``) named ``label``, as text cells."""
+    parser = _html_table(at, label)
     return pd.DataFrame([r for r in parser.rows if r], columns=parser.header)
+
+
+def html_links(at: AppTest, label: str) -> dict[str, str]:
+    """Cell text → link address of the static HTML table named ``label``."""
+    return _html_table(at, label).links
 
 
 def params(at: AppTest) -> dict[str, str]:

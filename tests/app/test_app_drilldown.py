@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pandas as pd
-from apptest_support import app, no_exception, params
+from apptest_support import app, html_frame, html_links, no_exception, params
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
 
 from app.url_conditions import parse_example
 from engine import benchmark_health, build_matrix, read_results
+
+#: The drill-down's table of every system's score on the example (static HTML).
+SCORES = "scores on this example"
 
 PAGE = "views/examples.py"
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,8 +46,9 @@ def test_first_suspect_shown_with_every_system_best_first(db: Path) -> None:
     first = str(health.suspects["example_id"].iloc[0])
     assert at.selectbox(key="examples_ex").value == first
     assert params(at)["ex"] == first, "the choice is in the address bar"
-    scores = at.dataframe[1].value  # the suspects grid, then this one (the others are HTML)
-    assert len(scores) == 78 and list(scores["rank"]) == sorted(scores["rank"])
+    scores = html_frame(at, SCORES)
+    ranks = scores["rank"].astype(int).tolist()
+    assert len(scores) == 78 and ranks == sorted(ranks)
     solved = matrix.values[:, matrix.examples.index(first)] == 1
     assert _figures(at)["solved by"] == f"{int(solved.sum())} of 78"
     tau = float(health.suspects["tau"].iloc[0])
@@ -64,6 +69,24 @@ def test_another_example_from_the_selectbox_or_the_suspects_table(db: Path) -> N
     solved = build_matrix(_humaneval()).values
     column = build_matrix(_humaneval()).examples.index("HumanEval/10")
     assert _figures(at)["solved by"] == f"{int((solved[:, column] == 1).sum())} of 78"
+
+
+def test_each_suspect_links_to_itself_in_detail(db: Path) -> None:
+    at = app(PAGE, benchmark="humaneval", alpha="0.01")
+    no_exception(at)
+    links = html_links(at, "suspect examples")
+    suspects = html_frame(at, "suspect examples")["example"].tolist()
+    assert suspects and sorted(links) == sorted(suspects)
+    for example, href in links.items():
+        path, _, query = href.partition("?")
+        fields = parse_qs(query)
+        assert path == "examples" and fields["ex"] == [example]
+        assert fields["benchmark"] == ["humaneval"] and fields["alpha"] == ["0.01"], \
+            "the link keeps the view"
+    second = suspects[1]
+    at = app(PAGE, **{k: v[0] for k, v in parse_qs(links[second].partition("?")[2]).items()})
+    no_exception(at)
+    assert at.selectbox(key="examples_ex").value == second
 
 
 def test_a_fresh_link_opens_the_example(db: Path) -> None:
@@ -121,7 +144,7 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
         at = app(PAGE, benchmark="txt", ex="e7")
         no_exception(at)
         assert at.selectbox(key="examples_ex").value == "e7"
-        table = at.dataframe[-1].value
+        table = html_frame(at, SCORES)
         scores = frame[frame["example_id"] == "e7"].set_index("system")["value"]
         assert dict(zip(table["system"], table["score"], strict=True)) == {
             s: f"{v:.4g}" for s, v in scores.items()}, "the numbers are unchanged"
@@ -149,7 +172,7 @@ def test_without_outputs_the_page_says_so(tmp_path: Path) -> None:
         at = app(PAGE, benchmark="txt", ex="e7")
         no_exception(at)
         assert any("No system's output was uploaded" in c.value for c in at.caption)
-        assert "output" not in at.dataframe[-1].value.columns
+        assert "output" not in html_frame(at, SCORES).columns
 
 
 def _outputs_script() -> None:
@@ -169,7 +192,7 @@ def _outputs_script() -> None:
 def test_outputs_are_shown_as_literal_text() -> None:
     at = AppTest.from_function(_outputs_script).run()
     assert not at.exception
-    table = at.dataframe[0].value
+    table = html_frame(at, SCORES)
     assert list(table["system"]) == ["A", "B"] and list(table["output"]) == [SCRIPT, "<b>bold</b>"]
     assert at.selectbox(key="drilldown_output_system").value == "A"
     assert SCRIPT in [c.value for c in at.code]
@@ -224,7 +247,7 @@ def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:
         assert any("stored as upload" in s.value for s in at.success)
     at = app(PAGE, benchmark="outs", ex="q3")
     no_exception(at)
-    table = at.dataframe[-1].value
+    table = html_frame(at, SCORES)
     assert dict(zip(table["system"], table["output"], strict=True)) == {
         "one": "one says 3", "two": "<script>alert(1)</script>"}
     assert dict(zip(table["system"], table["score"], strict=True)) == {"one": "1", "two": "1"}

@@ -11,7 +11,16 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from apptest_support import MAIN, TIMEOUT, app, no_exception, params, ranked, table
+from apptest_support import (
+    MAIN,
+    TIMEOUT,
+    app,
+    html_frame,
+    no_exception,
+    params,
+    ranked,
+    table,
+)
 from streamlit.testing.v1 import AppTest
 
 from engine.store import open_store
@@ -160,8 +169,9 @@ def test_examples_page_shows_suspects_and_health(db: Path) -> None:
     labels = {m.label for m in at.metric}
     assert {"smallest significant gap", "largest gap not significant",
             "suspect examples"} <= labels
-    suspects = table(at, 0)
-    assert list(suspects["agreement"]) == sorted(suspects["agreement"])
+    suspects = html_frame(at, "suspect examples")
+    agreement = suspects["agreement"].astype(float).tolist()
+    assert agreement == sorted(agreement) and all(a < 0 for a in agreement)
 
 
 def test_query_parameters_restore_a_view(db: Path) -> None:
