@@ -143,8 +143,7 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     page.locator("[data-testid=stMain] [class*=st-key-sb_wide_graph] svg[role=img]"
                  ).first.wait_for(timeout=WAIT)
     page.get_by_role("tab", name="Groups (cliques)").click()
-    page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
-                 ).first.wait_for(timeout=WAIT)
+    page.locator("[data-testid=stMain] svg[role=img]").first.wait_for(timeout=WAIT)
     context.close()
     assert offline.blocked == [], offline.blocked
 
@@ -179,15 +178,13 @@ def test_distributions_page_from_the_sidebar_draws_offline(browser: object, serv
     _title(page, "Distributions · mbpp")
     page.get_by_role("tab", name="Bootstrap ranks").click()
     _wait_url(page, "dist", "ranks")
-    page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
-                 ).first.wait_for(timeout=WAIT)
+    page.locator("[data-testid=stMain] svg[role=img]").first.wait_for(timeout=WAIT)
     shared = page.evaluate("location.href")
     fresh, page2, offline2, _ = _context(browser)
     page2.goto(shared)
     _title(page2, "Distributions · mbpp")
     page2.get_by_role("tab", name="Bootstrap ranks", selected=True).wait_for(timeout=WAIT)
-    page2.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
-                  ).first.wait_for(timeout=WAIT)
+    page2.locator("[data-testid=stMain] svg[role=img]").first.wait_for(timeout=WAIT)
     context.close()
     fresh.close()
     assert offline.blocked == [] and offline2.blocked == []
