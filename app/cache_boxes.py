@@ -2,7 +2,7 @@
 
 Why beside ``app/cache_fast.py``: the page's first screen no longer ships the Vega
 bundle (about 1.9 MB for the browser to fetch and compile), so its chart is written
-here as SVG; ``cache_fast.distribution_spec`` keeps the Vega-Lite version. The
+here as SVG. The
 engine results come from ``app/cache.py`` with the same keys, so a slice key works
 here too; only the options the bootstrap reads (``cache.bootstrap_options``) are part
 of this cache's key, so another correction or test does not redraw the boxes.

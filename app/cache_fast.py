@@ -1,7 +1,8 @@
-"""Cached charts of the Leaderboard, Pairwise, Distributions and Examples pages: the
-first screens of the Leaderboard and Pairwise pages as SVG text (``app/charts/svg.py``,
-``app/charts/svg_pairwise.py``: no chart library in the browser), the others as plain
-Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
+"""Cached charts of the Leaderboard, Pairwise and Examples pages: the first screens of the
+Leaderboard and Pairwise pages as SVG text (``app/charts/svg.py``,
+``app/charts/svg_pairwise.py``: no chart library in the browser), the panels opened on
+demand as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
+(The Distributions page's boxplots: ``app/cache_boxes.py``.)
 
 Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
 schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
@@ -16,16 +17,12 @@ Each function takes the data key (``token``) first, like ``app/cache.py``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import pandas as pd
 import streamlit as st
 from streamlit import dataframe_util
 
 from app import cache
-from app.charts.distributions import box_chart_spec
-from app.charts.examples import difficulty_histogram_spec, example_system_heatmap_spec
+from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
 from app.charts.pairwise import effect_heatmap_spec, pvalue_heatmap_spec, pwpp_spec
 from app.charts.svg import rank_ci_svg, static_graph_svg
@@ -35,7 +32,7 @@ from app.charts.svg_pairwise import (
     pvalue_heatmap_svg,
 )
 from app.charts.vl import Spec
-from engine import TestOptions, box_stats
+from engine import TestOptions
 
 _ENTRIES = 64
 
@@ -107,35 +104,3 @@ def pair_svgs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, pai
 def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
     """The example × system heatmap (examples binned to fit)."""
     return arrow(example_system_heatmap_spec(cache.matrix(token, benchmark, metric)))
-
-
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def difficulty_spec(token: str, benchmark: str, metric: str, alpha: float) -> Spec:
-    """The histogram of per-example mean scores of :func:`app.cache.health`."""
-    return arrow(difficulty_histogram_spec(cache.health(token, benchmark, metric,
-                                                        alpha).difficulty))
-
-
-@st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
-def _distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                       options: TestOptions, color: str) -> Spec:
-    result = cache.bootstrap(token, benchmark, metric, n_resamples, options)
-    if kind == "values":
-        m = cache.matrix(token, benchmark, metric)
-        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
-    elif kind == "ranks":
-        stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
-    else:
-        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
-    meta = cache.system_metadata(token, benchmark)
-    hue: pd.Series | None = meta.set_index("system")[color] if color else None
-    return arrow(box_chart_spec(stats, list(result.summary["system"]), title=title, color=hue,
-                                integer=kind == "ranks"))
-
-
-def distribution_spec(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      options: TestOptions, color: str) -> dict[str, Any]:
-    """Boxplots of per-example scores, bootstrap means or bootstrap ranks (only the options
-    the bootstrap reads are part of the key)."""
-    return _distribution_spec(token, benchmark, metric, kind, n_resamples,
-                              cache.bootstrap_options(options), color)

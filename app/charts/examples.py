@@ -1,4 +1,5 @@
-"""Example-level charts: the difficulty histogram and the example × system heatmap."""
+"""Example-level charts: the example × system heatmap (the difficulty histogram is SVG,
+``app/charts/svg_examples.py``)."""
 
 from __future__ import annotations
 
@@ -10,27 +11,6 @@ import pandas as pd
 from engine import ScoreMatrix
 
 from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
-
-
-def difficulty_histogram_spec(difficulty: pd.DataFrame) -> Spec:
-    """Bars of the health report's histogram of per-example mean score (0 = solved by none),
-    a Vega-Lite dict (:mod:`app.charts.vl`)."""
-    data = Datasets()
-    return top({"data": data.ref(difficulty), "mark": {"type": "bar", "color": "#3b5b92"},
-                "encoding": {
-                    "tooltip": [tooltip("bin_low", "quantitative", title="from", fmt=".2f"),
-                                tooltip("bin_high", "quantitative", title="to", fmt=".2f"),
-                                tooltip("count", "quantitative")],
-                    "x": field("bin_low", "quantitative", bin="binned", scale={"domain": [0, 1]},
-                               title="mean score over systems (per example)"),
-                    "x2": {"field": "bin_high"},
-                    "y": field("count", "quantitative", title="examples")},
-                "height": 260}, data)
-
-
-def difficulty_histogram(difficulty: pd.DataFrame) -> Chart:
-    """:func:`difficulty_histogram_spec` as an altair chart."""
-    return as_chart(difficulty_histogram_spec(difficulty))
 
 
 def example_order(matrix: ScoreMatrix) -> list[str]:

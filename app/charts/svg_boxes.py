@@ -4,9 +4,9 @@ Why not Vega-Lite: see ``app/charts/svg.py`` — the Vega bundle (about 1.9 MB t
 browser fetches and compiles on a page's first use) held the page's chart for
 seconds after its script had finished. A boxplot is a line, a rectangle, a tick
 and a few points per system, written here in milliseconds and shown through
-``st.markdown`` (:func:`app.charts.svg.in_markdown`). The marks are those of
-:func:`app.charts.distributions.box_chart_spec`, which stays for the altair
-export.
+``st.markdown`` (:func:`app.charts.svg.in_markdown`). The engine computes the five
+numbers and the outliers (``engine.box_stats``), so a 10,000-resample bootstrap
+is drawn from a few numbers per system.
 
 Every name and number passes through :func:`app.ranked.escape` (names and
 metadata values also between Unicode isolates, :func:`app.ranked.isolate`), and
@@ -21,11 +21,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from app.charts.distributions import _ROW, BOX_COLOR, MAX_OUTLIERS
 from app.charts.svg import GRID, INK, _g, _label, _name, _num, _open, nice_ticks
 from app.ranked import escape, isolate
 from engine import BoxStats
 
+BOX_COLOR = "#3b5b92"
+#: Points beyond the whiskers drawn at most (the count is always in the row's tooltip).
+MAX_OUTLIERS = 5000
+_ROW = 22  # pixels per system: room for a label at the app theme's font size
 #: Colours of metadata values (Tableau 10, Vega-Lite's default for categories), in the
 #: order of the sorted values; more values than colours reuse them.
 PALETTE = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",

@@ -9,9 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from app.charts.distributions import MAX_OUTLIERS, box_chart
 from app.components.metrics_table import cell_css, format_cell, strength, styled
-from engine import box_stats, build_matrix, pairs_across_metrics, pairwise_tests
+from engine import build_matrix, pairs_across_metrics, pairwise_tests
 
 
 def _results() -> list:
@@ -57,17 +56,3 @@ def test_styled_table_colours_each_direction() -> None:
     assert len(styled(result, alpha=0.05, rows=1).data) == 1
 
 
-def test_boxplot_chart_sorts_systems_and_caps_outliers() -> None:
-    rng = np.random.default_rng(1)
-    stats = box_stats(rng.standard_cauchy(size=(200, 3)), ["a", "b", "c"])
-    spec = box_chart(stats, ["c", "a", "b"], title="mean").to_dict()
-    assert spec["layer"][0]["encoding"]["y"]["sort"] == ["c", "a", "b"]
-    assert len(spec["layer"]) == 4, "whiskers, boxes, medians and outliers"
-    many = box_stats(rng.standard_cauchy(size=(MAX_OUTLIERS * 4, 3)), ["a", "b", "c"])
-    assert len(box_chart(many, ["a", "b", "c"], title="x").to_dict()["layer"]) == 3
-    coloured = box_chart(stats, ["a", "b", "c"], title="x",
-                         color=pd.Series({"a": "t1", "b": "t2"}, name="hyperparams")).to_dict()
-    # the attribute is a fixed field named "hue" titled by the column (a quote in a column
-    # name cannot break the chart)
-    assert coloured["layer"][1]["encoding"]["color"]["field"] == "hue"
-    assert coloured["layer"][1]["encoding"]["color"]["title"] == "hyperparams"

@@ -12,8 +12,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pandas as pd
 
-from app.charts.distributions import BOX_COLOR, MAX_OUTLIERS
-from app.charts.svg_boxes import NONE_COLOR, PALETTE, box_svg
+from app.charts.svg_boxes import BOX_COLOR, MAX_OUTLIERS, NONE_COLOR, PALETTE, box_svg
 from app.ranked import ISOLATE, POP
 from engine import BoxStats, box_stats
 
