@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from app import cache, state
+from app.charts.svg import svg_html
 from app.ranked import plain
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
@@ -152,6 +154,13 @@ def plain_reason(reason: str) -> str:
         tests = ", ".join(TEST_NAMES.get(t.strip(), t.strip()) for t in tests.split(","))
         return plain(f"{head}: {tests}.")
     return plain(reason.replace("chosen by the user", "as chosen") + ".")
+
+
+def picture(svg: str, where: Any = st) -> None:
+    """A chart drawn on the server as SVG (``app/charts/svg*.py``), in ``where`` (a container,
+    a tab; default: the current place). Shown by the browser's own parser, not markdown
+    (:func:`app.charts.svg.svg_html`), so it needs no code fetched and keeps its hover text."""
+    where.html(svg_html(svg), unsafe_allow_javascript=True)
 
 
 def notes(lines: tuple[str, ...] | list[str]) -> None:

@@ -6,9 +6,8 @@ page: measured on a busy machine, the ranked table appeared 2.3 s after the
 script had finished and the two charts 5 s after it, when a one-line page is
 done in 2 s. Both Leaderboard charts are simple marks (a dot and a bar per
 system; circles, lines and labels), so they are written directly as SVG in a
-few milliseconds and shown through ``st.markdown`` (:func:`in_markdown`: markdown's
-renderer is in Streamlit's main bundle). The same SVG is the download (a standalone
-document).
+few milliseconds and put in the page by the browser's own parser (:func:`svg_html`,
+through ``app.widgets.picture``). The same SVG is the download (a standalone document).
 
 Every name and number passes through :func:`app.ranked.escape` (names also
 between Unicode isolates), and hover text is an SVG ``<title>``. Pure
@@ -17,6 +16,7 @@ functions, no Streamlit.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 
@@ -65,15 +65,43 @@ def _g(value: float, spec: str = ".4g") -> str:
     return format(value, spec) if math.isfinite(value) else "—"
 
 
-def in_markdown(svg: str) -> str:
-    """``svg`` ready for ``st.markdown(..., unsafe_allow_html=True)``: one raw HTML block.
+#: Puts the picture in its placeholder: parsed in an inert document (nothing in it loads or
+#: runs), stripped of anything active, then moved into the page. The SVG is written here with
+#: every name escaped; this is a second line of defence, not the first.
+_PLACE = ("((s,text)=>{const box=s.previousElementSibling,"
+          "svg=new DOMParser().parseFromString(text,'text/html').body.firstElementChild;"
+          "if(!svg||svg.localName!=='svg')return;"
+          "for(const e of [svg,...svg.querySelectorAll('*')]){"
+          "if(/^(script|foreignobject|iframe|object|embed|a)$/i.test(e.localName)){e.remove();"
+          "continue}"
+          "for(const a of [...e.attributes])if(/^on/i.test(a.name)||/href$/i.test(a.name))"
+          "e.removeAttribute(a.name)}"
+          "box.replaceChildren(document.adoptNode(svg))})")
 
-    Not ``st.html``: its sanitiser keeps only the HTML profile and drops every SVG
-    element. Markdown's renderer is in Streamlit's main bundle (no code to fetch), and a
-    ``<div>`` on a single line is a raw HTML block, so nothing inside is read as markdown
-    (names are escaped for markdown anyway, :func:`app.ranked.escape`).
+
+def svg_html(svg: str) -> str:
+    """``svg`` for ``st.html(..., unsafe_allow_javascript=True)``: a placeholder and the script
+    that puts the picture in it.
+
+    Why not the SVG itself: ``st.html``'s sanitiser keeps only the HTML profile and drops
+    every SVG element. Why not ``st.markdown(..., unsafe_allow_html=True)``, as before:
+    markdown turns the picture into one React element per SVG node, through a markdown and
+    an HTML parser whose code (~190 KB) the browser fetches first — measured 0.05–0.1 s of a
+    first visit per page. Here the browser's own parser reads it, and hover text (an SVG
+    ``<title>``) keeps working.
+
+    The SVG travels as a JSON string inside the script with every ``<`` written ``\\u003c``
+    (so it can neither end the script nor look like markup to the sanitiser), and is checked
+    by :data:`_PLACE` before it is shown.
+
+    Examples
+    --------
+    >>> html = svg_html('<svg role="img"><title>a</title></svg>')
+    >>> html.startswith('<div class="sb-svg"></div><script>') and "</title>" not in html
+    True
     """
-    return f'<div class="sb-svg">{svg}</div>'
+    text = json.dumps(svg).replace("<", "\\u003c")
+    return f'<div class="sb-svg"></div><script>{_PLACE}(document.currentScript,{text})</script>'
 
 
 def _name(text: str) -> str:

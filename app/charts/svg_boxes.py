@@ -3,8 +3,8 @@
 Why not Vega-Lite: see ``app/charts/svg.py`` — the Vega bundle (about 1.9 MB the
 browser fetches and compiles on a page's first use) held the page's chart for
 seconds after its script had finished. A boxplot is a line, a rectangle, a tick
-and a few points per system, written here in milliseconds and shown through
-``st.markdown`` (:func:`app.charts.svg.in_markdown`). The engine computes the five
+and a few points per system, written here in milliseconds and shown by
+``app.widgets.picture`` (:func:`app.charts.svg.svg_html`). The engine computes the five
 numbers and the outliers (``engine.box_stats``), so a 10,000-resample bootstrap
 is drawn from a few numbers per system.
 
@@ -39,7 +39,7 @@ WHISKER = "#555"
 MEDIAN = "#1a1a1a"  # dark, so a box of zero width (the same rank every time) shows its median
 _NAMES_W, _PLOT_W, _RIGHT, _BOTTOM = 240.0, 600.0, 16.0, 44.0
 _CHAR_W = 6.2  # average width of a character at font-size 11, to wrap the legend
-_BREAK = "&#10;"  # a line break inside a <title>, kept off the markdown line
+_BREAK = "&#10;"  # a line break inside a <title>, as a character reference
 
 
 def _legend(values: Sequence[str], colours: dict[str, str], column: str,

@@ -8,7 +8,6 @@ import pandas as pd
 import streamlit as st
 
 from app import cache_fast, state, widgets
-from app.charts.svg import in_markdown
 from app.components.metrics_table import metrics_table
 from app.downloads import safe_csv
 from app.tables import fit_height
@@ -52,8 +51,8 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
             tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
                                "tab and its CSV have every pair.")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
-                tabs[kind].markdown(in_markdown(cache_fast.pvalue_svg(
-                    token, view.benchmark, view.metric, options, shown)), unsafe_allow_html=True)
+                widgets.picture(cache_fast.pvalue_svg(token, view.benchmark, view.metric,
+                                                      options, shown), tabs[kind])
                 continue
             spec = cache_fast.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")

@@ -10,7 +10,6 @@ import streamlit as st
 
 from app import cache_fast, state, widgets
 from app.charts.pairwise import two_by_two
-from app.charts.svg import in_markdown
 from app.ranked import html_table, plain
 from app.url import View
 from engine import Leaderboard, PairwiseResult, ScoreMatrix
@@ -114,10 +113,10 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     scatter, histogram = st.columns(2)
     pictures = cache_fast.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
     with scatter:
-        st.markdown(in_markdown(pictures[0]), unsafe_allow_html=True)
+        widgets.picture(pictures[0])
     with histogram:
         if pictures[1] is not None:
-            st.markdown(in_markdown(pictures[1]), unsafe_allow_html=True)
+            widgets.picture(pictures[1])
         else:
             st.caption("Unpaired comparison: there are no per-example differences to show.")
     if matrix.binary and paired:

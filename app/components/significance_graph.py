@@ -13,7 +13,6 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app import cache, cache_fast, state, widgets
 from app.charts.graph import clique_frame
-from app.charts.svg import in_markdown
 from app.ranked import NARROW, escape
 from app.url import GRAPH_TABS, View
 from engine import Leaderboard, TestOptions
@@ -44,8 +43,7 @@ def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions)
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):
-        st.markdown(in_markdown(cache_fast.rank_svg(token, view.benchmark, view.metric,
-                                                    options, shown)), unsafe_allow_html=True)
+        widgets.picture(cache_fast.rank_svg(token, view.benchmark, view.metric, options, shown))
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -74,7 +72,7 @@ def significance_graph(board: Leaderboard, view: View, token: str, options: Test
         with tabs["static"]:
             picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
             with _wide("graph"):
-                st.markdown(in_markdown(picture), unsafe_allow_html=True)
+                widgets.picture(picture)
             st.download_button("Download SVG", picture, icon=":material/download:",
                                file_name="significance-graph.svg",
                                mime="image/svg+xml", on_click="ignore")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from app import cache, cache_boxes, state, widgets
-from app.charts.svg import in_markdown
 from app.downloads import safe_csv
 from app.ranked import html_table, plain
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
@@ -53,10 +52,9 @@ tabs = state.bound_tabs("dist", view.dist, DIST_TABS)
 for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
-        # SVG through markdown: no chart library for the browser to fetch (app/charts/svg.py)
-        tab.markdown(in_markdown(cache_boxes.distribution_svg(
-            token, view.benchmark, view.metric, kind, view.boot, options, view.color)),
-            unsafe_allow_html=True)
+        # SVG: no chart library for the browser to fetch (app/charts/svg.py)
+        widgets.picture(cache_boxes.distribution_svg(
+            token, view.benchmark, view.metric, kind, view.boot, options, view.color), tab)
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")

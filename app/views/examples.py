@@ -8,7 +8,6 @@ import pandas as pd
 import streamlit as st
 
 from app import cache, cache_examples, cache_fast, page_params, state, widgets
-from app.charts.svg import in_markdown
 from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
 from app.ranked import MISSING, html_table, plain
@@ -132,8 +131,7 @@ if charts["difficulty"].open:
     else:
         charts["difficulty"].caption("How many examples each share of systems solves "
                                      "(0: solved by none, 1: by all).")
-        charts["difficulty"].markdown(in_markdown(difficulty_svg(report.difficulty)),
-                                      unsafe_allow_html=True)
+        widgets.picture(difficulty_svg(report.difficulty), charts["difficulty"])
 if charts["scores"].open:
     # a heatmap of every system × example needs the chart library: drawn only when asked for
     charts["scores"].caption("Systems from best mean (top) to worst; examples from easiest "

@@ -6,6 +6,7 @@ Shared by the AppTest modules of ``tests/app/``; the fixtures (``db``, ``templat
 
 from __future__ import annotations
 
+import json
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,23 @@ def html_frame(at: AppTest, label: str) -> pd.DataFrame:
 def html_links(at: AppTest, label: str) -> dict[str, str]:
     """Cell text → link address of the static HTML table named ``label``."""
     return _html_table(at, label).links
+
+
+#: How a server-drawn chart starts (``app.charts.svg.svg_html``): a placeholder and the script
+#: that puts the SVG, a JSON string, in it.
+PICTURE = '<div class="sb-svg"></div><script>'
+
+
+def pictures(at: AppTest) -> list[str]:
+    """The SVG text of every server-drawn chart on the page, in page order."""
+    bodies = [h.proto.body for h in at.get("html") if h.proto.body.startswith(PICTURE)]
+    return [json.loads(b.rsplit("(document.currentScript,", 1)[1].removesuffix(")</script>"))
+            for b in bodies]
+
+
+def other_html(at: AppTest) -> list[str]:
+    """The bodies of the page's ``st.html`` elements that are not charts."""
+    return [h.proto.body for h in at.get("html") if not h.proto.body.startswith(PICTURE)]
 
 
 def params(at: AppTest) -> dict[str, str]:

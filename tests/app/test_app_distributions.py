@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_support import app, html_frame, no_exception, params, table
+from apptest_support import app, html_frame, no_exception, params, pictures, table
 from streamlit.testing.v1 import AppTest
 
 from engine.store import open_store
@@ -25,9 +25,9 @@ HEADERS = {"system": "system", "mean": "mean", "mean low": "ci_low", "mean high"
 
 
 def charts(at: AppTest) -> list[str]:
-    """The boxplots drawn on the page: SVG pictures through markdown (no Vega chart)."""
+    """The boxplots drawn on the page: SVG pictures drawn on the server (no Vega chart)."""
     assert not (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")), "no Vega bundle"
-    return [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
+    return [svg for svg in pictures(at) if svg.startswith("<svg")]
 
 
 def summary_table(at: AppTest) -> pd.DataFrame:

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pandas as pd
-from apptest_support import app, html_frame, html_links, no_exception, params
+from apptest_support import app, html_frame, html_links, no_exception, other_html, params, pictures
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
 
@@ -106,10 +106,9 @@ def _text_frame() -> pd.DataFrame:
 def _no_raw_tags(at: AppTest) -> str:
     """No raw tag in any markdown element except the server's own SVG charts (which carry
     no uploaded text); returns the text of those elements."""
-    pictures = [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">')]
-    assert pictures and all("<script" not in p for p in pictures)
-    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning]
-                     if m.value not in pictures)
+    drawn = pictures(at)
+    assert drawn and all("<script" not in p for p in drawn)
+    shown = " ".join(m.value for m in [*at.markdown, *at.caption, *at.warning])
     assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
     return shown
 
@@ -123,7 +122,7 @@ def test_prompt_and_reference_are_shown_as_literal_text(tmp_path: Path) -> None:
         assert f"prompt 7 {SCRIPT}" in codes and f"reference 7 {XSS}" in codes
         assert [e.label for e in at.expander][:2] == ["prompt", "reference"]
         _no_raw_tags(at)
-        assert all("<script" not in h.proto.body for h in at.get("html"))
+        assert all("<script" not in body for body in other_html(at) + pictures(at))
 
 
 def _output_frame() -> pd.DataFrame:
@@ -159,7 +158,7 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
         assert "<script>alert(1)</script>" in [c.value for c in at.code]
         assert "s2 answers e7" not in [c.value for c in at.code]
         shown = _no_raw_tags(at)
-        assert all("<script" not in h.proto.body for h in at.get("html"))
+        assert all("<script" not in body for body in other_html(at) + pictures(at))
         assert "No system's output" not in shown
         at.selectbox(key="drilldown_output_system").set_value("s0").run()
         codes = [c.value for c in at.code]
@@ -253,5 +252,5 @@ def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:
     assert dict(zip(table["system"], table["score"], strict=True)) == {"one": "1", "two": "1"}
     at.selectbox(key="drilldown_output_system").set_value("two").run()
     assert "<script>alert(1)</script>" in [c.value for c in at.code]
-    assert all("<script" not in h.proto.body for h in at.get("html"))
+    assert all("<script" not in body for body in other_html(at) + pictures(at))
     assert not any(e.label == "output" for e in at.expander), "not per-example text"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from apptest_support import app, html_frame, no_exception
+from apptest_support import app, html_frame, no_exception, pictures
 
 from app.downloads import FORMULA_START, safe_csv
 from app.ranked import ISOLATE, POP, escape, plain
@@ -128,9 +128,9 @@ def test_quote_in_a_metadata_column_does_not_break_the_distributions_chart(
     at = app("views/distributions.py", benchmark=BENCH, color=META, boot="200")
     no_exception(at)
     assert not at.error
-    pictures = [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">')]
-    assert len(pictures) == 1, "the open tab's boxplots, drawn on the server"
-    svg = pictures[0]
+    drawn = pictures(at)
+    assert len(drawn) == 1, "the open tab's boxplots, drawn on the server"
+    svg = drawn[0]
     assert "<script" not in svg and "<img" not in svg, "names are text, never markup"
     assert escape(META) in svg, "the column is shown as text (the legend's title), escaped"
 

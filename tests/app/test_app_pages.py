@@ -18,6 +18,7 @@ from apptest_support import (
     html_frame,
     no_exception,
     params,
+    pictures,
     ranked,
     table,
 )
@@ -53,11 +54,11 @@ def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
     assert params(at).get("graph", "static") == graph
     charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
     # the rank/CI plot and the static graph are SVG pictures; the cliques view is Vega-Lite
-    pictures = [m for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
-    drawn = {"static": pictures[1:], "interactive": at.get("iframe"),
+    drawn_svg = pictures(at)
+    drawn = {"static": drawn_svg[1:], "interactive": at.get("iframe"),
              "groups": charts}[graph]
     assert drawn, "the open view draws its chart"
-    assert len(pictures) == (2 if graph == "static" else 1), "only the open view is drawn"
+    assert len(drawn_svg) == (2 if graph == "static" else 1), "only the open view is drawn"
     assert len(charts) == (1 if graph == "groups" else 0), "only the open view is drawn"
     if graph == "groups":
         assert any('aria-label="groups"' in h.proto.body for h in at.get("html"))

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
-from apptest_support import app, no_exception, params, ranked
+from apptest_support import app, no_exception, params, pictures, ranked
 
 from app import cache
 from app.charts.examples import MAX_COLUMNS, example_system_heatmap_spec
@@ -56,12 +56,6 @@ class _SvgText(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._inside:
             self.texts[-1] += data.replace(ISOLATE, "").replace(POP, "")
-
-
-def pictures(at) -> list[str]:  # noqa: ANN001
-    """The SVG pictures drawn on the page (rank/CI plot, static graph, p-value heatmap), in
-    page order (each a raw HTML block of markdown, ``app.charts.svg.in_markdown``)."""
-    return [m.value for m in at.markdown if m.value.startswith('<div class="sb-svg"><svg')]
 
 
 def svg_texts(body: str) -> set[str]:
@@ -146,7 +140,7 @@ def test_examples_page_draws_in_plain_words(db: Path) -> None:
     assert "smallest significant gap" in labels and not any(JARGON.search(x) for x in labels)
     # first the light difficulty histogram (an SVG written on the server, labelled axes);
     # the every-score heatmap only on its tab
-    picture = next(m.value for m in at.markdown if m.value.startswith('<div class="sb-svg">'))
+    picture = pictures(at)[0]
     text = html.unescape(picture).replace("\u2068", "").replace("\u2069", "")
     assert "mean score over systems (per example)</text>" in text and ">examples</text>" in text
     assert not (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))
