@@ -25,7 +25,9 @@ PAIRINGS = tuple(PAIRED_FLAGS)
 #: Views of the leaderboard table, panels of the significance graph and of the all-pairs
 #: section (URL values → tab labels).
 TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
-GRAPH_TABS = {"static": "Static", "interactive": "Interactive", "groups": "Groups (cliques)"}
+#: The Leaderboard's chart tabs (URL ``graph``), the rank/CI plot first.
+GRAPH_TABS = {"ranks": "Means and intervals", "static": "Significance graph",
+              "interactive": "Interactive graph", "groups": "Groups (cliques)"}
 MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
                "metrics": "Across metrics", "table": "Table"}
 DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
@@ -89,7 +91,7 @@ class View:
     fval: tuple[str, ...] = ()
     cols: tuple[str, ...] = ()
     table: str = "ranked"
-    graph: str = "static"
+    graph: str = "ranks"
     panel: str = "pvalues"
     dist: str = "means"
     boot: int = 1000

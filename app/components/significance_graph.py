@@ -1,5 +1,6 @@
-"""The rank/CI plot, then the significance graph in three views (static SVG, interactive,
-cliques); only the open one is drawn.
+"""The Leaderboard's charts in one set of tabs — the rank/CI plot, then the significance graph
+(static SVG, interactive) and the groups (cliques); only the open one is drawn, so the first
+screen carries one picture.
 
 The rank/CI plot and the static graph are SVG written on the server (``app/charts/svg.py``):
 the Leaderboard's first screen loads no chart library, so the ranked table is not held up
@@ -32,10 +33,9 @@ def _wide(name: str) -> DeltaGenerator:
     return st.container(key=f"{_WIDE}_{name}")
 
 
-def rank_chart(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
+def _rank_tab(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
     """Every system's mean with its interval, best first, its rank range beside it (the best
     :data:`RANK_ROWS` past that many systems: the table above has every one)."""
-    st.subheader("Means and intervals")
     order = list(board.table["system"])
     shown = tuple(order[:RANK_ROWS]) if len(order) > RANK_ROWS else None
     st.caption("Each system's mean with its confidence interval, best first; red: systems that "
@@ -59,34 +59,48 @@ def _clique_table(board: Leaderboard) -> str:
             f"<th>systems</th><th>members</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
-def significance_graph(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
-    """Seed paper §5.1: systems at the height of their mean, edges between ties."""
-    st.subheader("Significance graph")
-    order = list(board.table["system"])
-    shown = widgets.focus_controls(view, order)
-    st.caption("Height = mean; an edge joins two systems whose difference is not significant, "
-               f"thicker when less significant; the best system is in red bold. Showing "
-               f"{len(shown)} of {len(order)} systems.")
+def leaderboard_charts(board: Leaderboard, view: View, token: str, options: TestOptions
+                       ) -> None:
+    """The Leaderboard's charts in tabs (URL ``graph``), only the open one drawn: the rank/CI
+    plot first, then the significance graph (seed paper §5.1: systems at the height of their
+    mean, edges between ties) as a picture or interactive, and the groups (cliques)."""
+    st.subheader("Charts")
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
-    if tabs["static"].open:
-        with tabs["static"]:
-            picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
-            with _wide("graph"):
-                widgets.picture(picture)
-            st.download_button("Download SVG", picture, icon=":material/download:",
-                               file_name="significance-graph.svg",
-                               mime="image/svg+xml", on_click="ignore")
-    if tabs["interactive"].open:
-        tabs["interactive"].iframe(
-            cache.graph_html(token, view.benchmark, view.metric, options, shown), height=560)
+    if tabs["ranks"].open:
+        with tabs["ranks"]:
+            _rank_tab(board, view, token, options)
+    for kind in ("static", "interactive"):
+        if tabs[kind].open:
+            with tabs[kind]:
+                _graph_tab(board, view, token, options, kind)
     if tabs["groups"].open:
         with tabs["groups"]:
             if board.pairwise.compare != "all":
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
-            st.vega_lite_chart(spec=cache_fast.clique_spec(token, view.benchmark, view.metric, options),
-                               width="stretch")
+            st.vega_lite_chart(spec=cache_fast.clique_spec(token, view.benchmark, view.metric,
+                                                           options), width="stretch")
             st.html(_clique_table(board))
 
 
-__all__ = ["rank_chart", "significance_graph"]
+def _graph_tab(board: Leaderboard, view: View, token: str, options: TestOptions,
+               kind: str) -> None:
+    """The significance graph of the focused systems, as a picture or interactive."""
+    order = list(board.table["system"])
+    shown = widgets.focus_controls(view, order)
+    st.caption("Height = mean; an edge joins two systems whose difference is not significant, "
+               f"thicker when less significant; the best system is in red bold. Showing "
+               f"{len(shown)} of {len(order)} systems.")
+    if kind == "interactive":
+        st.iframe(cache.graph_html(token, view.benchmark, view.metric, options, shown),
+                  height=560)
+        return
+    picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
+    with _wide("graph"):
+        widgets.picture(picture)
+    st.download_button("Download SVG", picture, icon=":material/download:",
+                       file_name="significance-graph.svg", mime="image/svg+xml",
+                       on_click="ignore")
+
+
+__all__ = ["leaderboard_charts"]

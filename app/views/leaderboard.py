@@ -12,7 +12,7 @@ import streamlit as st
 
 from app import cache, state, widgets
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
-from app.components.significance_graph import rank_chart, significance_graph
+from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
 from app.downloads import file_name, safe_csv
 from app.ranked import plain
@@ -94,5 +94,4 @@ with right:
                        help="Ranks, rank ranges, groups and intervals of every system as "
                             "Markdown tables, with the test that grouped them.")
 
-rank_chart(board, view, token, options)
-significance_graph(board, view, token, options)
+leaderboard_charts(board, view, token, options)

@@ -46,20 +46,24 @@ def test_every_page_renders_with_the_demo_data(db: Path, page: str) -> None:
     assert not at.warning
 
 
-@pytest.mark.parametrize("graph", ["static", "interactive", "groups"])
-def test_every_significance_graph_view_renders(db: Path, graph: str) -> None:
+@pytest.mark.parametrize("graph", ["ranks", "static", "interactive", "groups"])
+def test_every_leaderboard_chart_tab_renders(db: Path, graph: str) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", graph=graph)
     no_exception(at)
     # the default view is not written to the URL (links carry only what differs)
-    assert params(at).get("graph", "static") == graph
+    assert params(at).get("graph", "ranks") == graph
     charts = at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart")
     # the rank/CI plot and the static graph are SVG pictures; the cliques view is Vega-Lite
     drawn_svg = pictures(at)
-    drawn = {"static": drawn_svg[1:], "interactive": at.get("iframe"),
+    drawn = {"ranks": drawn_svg, "static": drawn_svg, "interactive": at.get("iframe"),
              "groups": charts}[graph]
     assert drawn, "the open view draws its chart"
-    assert len(drawn_svg) == (2 if graph == "static" else 1), "only the open view is drawn"
+    assert len(drawn_svg) == (1 if graph in ("ranks", "static") else 0), "only the open tab"
     assert len(charts) == (1 if graph == "groups" else 0), "only the open view is drawn"
+    if graph == "ranks":
+        assert "rank range" in drawn_svg[0]
+    if graph == "static":
+        assert "rank range" not in drawn_svg[0], "the graph, not the rank/CI plot"
     if graph == "groups":
         assert any('aria-label="groups"' in h.proto.body for h in at.get("html"))
 

@@ -138,7 +138,7 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     _title(page, "Leaderboard · humaneval")
     graph = page.frame_locator("iframe").first
     graph.locator("#mynetwork canvas").wait_for(timeout=WAIT)
-    page.get_by_role("tab", name="Static").click()
+    page.get_by_role("tab", name="Significance graph").click()
     # the static graph: an SVG drawn on the server, inline in the page
     page.locator("[data-testid=stMain] [class*=st-key-sb_wide_graph] svg[role=img]"
                  ).first.wait_for(timeout=WAIT)
