@@ -143,7 +143,9 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     page.locator("[data-testid=stMain] [class*=st-key-sb_wide_graph] svg[role=img]"
                  ).first.wait_for(timeout=WAIT)
     page.get_by_role("tab", name="Groups (cliques)").click()
-    page.locator("[data-testid=stMain] svg[role=img]").first.wait_for(timeout=WAIT)
+    page.locator("[data-testid=stVegaLiteChart] canvas, [data-testid=stVegaLiteChart] svg"
+                 ).first.wait_for(timeout=WAIT)
+    page.locator("[data-testid=stMain] table[aria-label=groups]").wait_for(timeout=WAIT)
     context.close()
     assert offline.blocked == [], offline.blocked
 
