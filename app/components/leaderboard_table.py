@@ -43,17 +43,16 @@ def table_view(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
 
 
 def table_controls(view: View, rows: pd.DataFrame) -> None:
-    """Search, then metadata filter and column choice in a popover (``view`` already valid).
+    """Search, metadata filter and column choice in one popover (``view`` already valid).
 
-    The popover's widgets are drawn only when it opens: the first screen stays light.
+    The popover's widgets are drawn only when it opens: the first screen stays light (no text
+    box or select box code for the browser to fetch before the table is done).
     """
     meta_columns = _meta_columns(rows)
     keys = [*TABLE_COLUMNS, *meta_columns]
-    search, more = st.columns([3, 2], vertical_alignment="bottom")
-    with search:
-        state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
     # a fixed label: the popover keeps its identity (and stays open) across reruns
-    with more.popover("Filter & columns", icon=":material/filter_list:", width="stretch"):
+    with st.popover("Search, filter & columns", icon=":material/filter_list:"):
+        state.bound(st.text_input, "Search systems", "q", view.q, placeholder="name contains…")
         state.bound(st.selectbox, "Filter on", "fcol", view.fcol, options=["", *meta_columns],
                     format_func=lambda c: c or "(no metadata filter)",
                     clears=("fval",),

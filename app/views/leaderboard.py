@@ -8,6 +8,7 @@ no new browser code (see ``app/ranked.py``).
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app import cache, state, widgets
@@ -18,24 +19,47 @@ from app.downloads import file_name, safe_csv
 from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
+from engine import Leaderboard
 from engine._report import leaderboard_report
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
 
 widgets.title("Leaderboard", view)
-pickers, summary, controls = st.container(), st.container(), st.container()
+# one row of buttons (benchmark, search & filter, downloads), each opening its widgets only
+# when clicked: the first screen is the table, with no widget code for the browser to fetch
+bar = st.container(horizontal=True, vertical_alignment="center")
+summary, controls = st.container(), st.container()
 options = view.test_options()
 try:
     matrix = cache.matrix(token, view.benchmark, view.metric)
     widgets.system_limit(matrix.n_systems)
     board = cache.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
-    with pickers:
+    with bar:
         widgets.benchmark_metric(view, catalog)
     widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
     st.stop()
+
+
+
+def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
+    """The table as shown as CSV and the leaderboard as a Markdown report, in a popover."""
+    with st.popover("Download", icon=":material/download:"):
+        st.download_button("Download CSV", lambda: safe_csv(table),
+                           icon=":material/download:",
+                           file_name=file_name(view.benchmark, view.metric, "leaderboard"),
+                           mime="text/csv", on_click="ignore")
+        st.download_button("Download Markdown report",
+                           lambda: leaderboard_report(board, fmt="markdown"),
+                           icon=":material/article:",
+                           file_name=file_name(view.benchmark, view.metric, "leaderboard",
+                                               suffix=".md"), mime="text/markdown",
+                           on_click="ignore",
+                           help="Ranks, rank ranges, groups and intervals of every system as "
+                                "Markdown tables, with the test that grouped them.")
+
 
 percent = matrix.binary
 rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark), percent=percent)
@@ -49,17 +73,18 @@ if limited:
     shown = shown.iloc[:MANY_ROWS]
 selection = ranked_table(board, view, shown, columns, percent=percent)
 
-with pickers:
+with bar:
     widgets.benchmark_metric(view, catalog)
-    scope_note(view, token, matrix.n_examples)
+    table_controls(view, rows)
+    _downloads(shown[columns], board)
 with summary:
+    scope_note(view, token, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""
     st.caption(f"{len(board.table)} systems · {direction} {plain(view.metric)} is better{scale} · "
                + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
     widgets.notes(board.notes)
 with controls:
-    table_controls(view, rows)
     if len(shown) < len(rows):
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
     if limited:
@@ -67,31 +92,17 @@ with controls:
                    rows="all")
 widgets.test_settings(view)
 
-left, right = st.columns([3, 2])
-with left:
-    if selection is None:
-        st.caption("Click a system to compare it with the best one on the Pairwise page; "
-                   "*Sort & select* sorts the table and picks any two.")
+if selection is None:
+    st.caption("Click a system to compare it with the best one on the Pairwise page; "
+               "*Sort & select* sorts the table and picks any two.")
+else:
+    picked = [shown["system"].iloc[i] for i in selection][:2]
+    best = rows["system"].iloc[0]
+    if len(picked) == 2 or (len(picked) == 1 and picked[0] != best):
+        a, b = (picked + [best])[:2]
+        state.link("pairwise", f"Compare {plain(a)} with {plain(b)}",
+                   icon=":material/compare_arrows:", a=a, b=b)
     else:
-        picked = [shown["system"].iloc[i] for i in selection][:2]
-        best = rows["system"].iloc[0]
-        if len(picked) == 2 or (len(picked) == 1 and picked[0] != best):
-            a, b = (picked + [best])[:2]
-            state.link("pairwise", f"Compare {plain(a)} with {plain(b)}",
-                       icon=":material/compare_arrows:", a=a, b=b)
-        else:
-            st.caption("Select one or two rows to compare them on the Pairwise page.")
-with right:
-    st.download_button("Download CSV", lambda: safe_csv(shown[columns]), icon=":material/download:",
-                       file_name=file_name(view.benchmark, view.metric, "leaderboard"),
-                       mime="text/csv", on_click="ignore")
-    st.download_button("Download Markdown report",
-                       lambda: leaderboard_report(board, fmt="markdown"),
-                       icon=":material/article:",
-                       file_name=file_name(view.benchmark, view.metric, "leaderboard",
-                                           suffix=".md"), mime="text/markdown",
-                       on_click="ignore",
-                       help="Ranks, rank ranges, groups and intervals of every system as "
-                            "Markdown tables, with the test that grouped them.")
+        st.caption("Select one or two rows to compare them on the Pairwise page.")
 
 leaderboard_charts(board, view, token, options)
