@@ -97,10 +97,10 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
 def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     """Pick two systems; their test, per-example scatter, differences and 2×2 table."""
     order = list(board.table["system"])
-    left, right = st.columns(2)
-    with left:
+    # in a popover: the select boxes are drawn only when it opens (a lighter first screen)
+    with st.popover(f"{plain(view.a)} vs {plain(view.b)}", icon=":material/compare_arrows:",
+                    help="Choose the two systems to compare."):
         state.bound(st.selectbox, "System A", "a", view.a, options=order)
-    with right:
         state.bound(st.selectbox, "System B", "b", view.b,
                     options=[s for s in order if s != view.a] or order)
     r, _ = pair_row(board.pairwise, view.a, view.b)

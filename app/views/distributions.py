@@ -12,19 +12,22 @@ from app.url import BOOT_CHOICES, DIST_TABS, check_choices
 token, catalog, view = widgets.page_context()
 
 widgets.title("Distributions", view)
-widgets.benchmark_metric(view, catalog)
+bar = st.container(horizontal=True, vertical_alignment="center")  # buttons that open widgets
+with bar:
+    widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 meta_columns = [c for c in cache.system_metadata(token, view.benchmark).columns if c != "system"]
 view, problems = check_choices(view, "color", meta_columns)
 state.warn(problems)
 state.set_view(view)
 
-resamples, colour = st.columns(2)
-with resamples:
+# in a popover: its select boxes are drawn only when it opens (a lighter first screen)
+colour_label = f" · colour by {plain(view.color)}" if view.color else ""
+with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:",
+                 help="Bootstrap resamples and the colour of the boxes."):
     state.bound(st.selectbox, "Bootstrap resamples", "boot", view.boot,
                 options=BOOT_CHOICES, format_func="{:,}".format,
                 help="More resamples: smoother distributions, longer to compute.")
-with colour:
     state.bound(st.selectbox, "Colour by", "color", view.color, options=["", *meta_columns],
                 format_func=lambda c: c or "(one colour)",
                 disabled=not meta_columns,

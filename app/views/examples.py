@@ -67,12 +67,17 @@ def _detail() -> None:
     page_params.write(EXAMPLE_PARAMS, {"ex": example})
     st.subheader("One example in detail")
     st.caption("Every system's score on one example, best system first, the example's text "
-               "and each system's output when uploaded. Pick a row of the suspect examples "
-               "above, or any example here.")
+               "and each system's output when uploaded. Click a suspect example above, or "
+               "pick any example here.")
     st.session_state["examples_ex"] = example
-    st.selectbox("Example", examples, key="examples_ex", format_func=lambda e: (
-        f"{e} · suspect" if e in flagged else str(e)), on_change=_picked, args=("examples_ex",),
-        help="Suspect examples first (lowest agreement first), then every other example.")
+    # in a popover: the select box is drawn only when it opens (a lighter first screen)
+    suspect = " · suspect" if example in flagged else ""
+    with st.popover(f"Example {plain(example)}{suspect}", icon=":material/quiz:",
+                    help="Pick any example: suspects first (lowest agreement first)."):
+        st.selectbox("Example", examples, key="examples_ex", format_func=lambda e: (
+            f"{e} · suspect" if e in flagged else str(e)), on_change=_picked,
+            args=("examples_ex",),
+            help="Suspect examples first (lowest agreement first), then every other example.")
     try:
         detail = cache_examples.drilldown(token, view.benchmark, view.metric, example)
     except ValueError as exc:

@@ -57,16 +57,31 @@ def _idle(page: object) -> None:
 
 def _choose(page: object, label: str, option: str) -> None:
     _idle(page)
-    box = page.get_by_role("combobox", name=label, exact=True)
-    if label in ("Benchmark", "Metric") and not box.is_visible():
-        # the pickers open from the page's "Benchmark … · metric …" button
-        page.get_by_role("button", name=re.compile(r"^Benchmark ")).click()
-    box.click()
+    _choose_open(page, label)
     page.get_by_role("option", name=option, exact=True).first.click()
 
 
+def _choose_open(page: object, label: str) -> None:
+    """Open the select box ``label`` (and the popover it is in)."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    _open_picker(page, box, label)
+    box.click()
+
+
+def _open_picker(page: object, box: object, label: str) -> None:
+    """Pickers live in popovers: the benchmark's ("Benchmark … · metric …") and the pair's
+    ("A vs B") buttons open them."""
+    if box.is_visible():  # type: ignore[attr-defined]
+        return
+    name = r"^Benchmark " if label in ("Benchmark", "Metric") else r" vs "
+    page.get_by_role("button", name=re.compile(name)).first.click()  # type: ignore[attr-defined]
+    box.wait_for(timeout=WAIT)  # type: ignore[attr-defined]
+
+
 def _selected(page: object, label: str) -> str:
-    return page.get_by_role("combobox", name=label, exact=True).input_value()
+    box = page.get_by_role("combobox", name=label, exact=True)
+    _open_picker(page, box, label)
+    return box.input_value()
 
 
 def _wait_url(page: object, name: str, value: str) -> None:
@@ -93,7 +108,7 @@ def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None
     _title(page, "Pairwise · mbpp")
     _idle(page)
     assert _selected(page, "System A") == opened
-    page.get_by_role("combobox", name="System B", exact=True).click()
+    _choose_open(page, "System B")
     option = page.get_by_role("option").nth(2)
     option.wait_for(timeout=WAIT)
     pick = option.inner_text().strip()
