@@ -35,11 +35,15 @@ st.caption("Which systems are better across all your benchmarks — and which ca
 state.link("overview", "Per benchmark: sizes and health of each benchmark",
            icon=":material/dashboard:")
 
-left, middle, right = st.columns([5, 3, 2], vertical_alignment="bottom")
-with left:
+# one row of buttons (choices, weights, downloads), each opening its widgets only when clicked:
+# the landing page's first screen is the table, with no widget code for the browser to fetch
+bar = st.container(horizontal=True, vertical_alignment="center")
+metrics_label = ("all metrics" if not view.ometric or set(view.ometric) == set(measured)
+                 else f"{len(view.ometric)} of {len(measured)} metrics")
+with bar.popover(f"{len(chosen)} of {len(all_benchmarks)} benchmarks · {metrics_label}",
+                 icon=":material/checklist:", help="Choose the benchmarks and metrics combined."):
     state.bound(st.multiselect, "Benchmarks", "bench", tuple(chosen), options=all_benchmarks,
                 placeholder="all benchmarks", help="Benchmarks to combine (none chosen: all).")
-with middle:
     state.bound(st.multiselect, "Metrics", "ometric", view.ometric or tuple(measured),
                 options=measured, disabled=len(measured) < 2, placeholder="all metrics",
                 help="Metrics used on each benchmark where measured; several metrics of one "
@@ -55,7 +59,7 @@ def _push_weights(names: list[str]) -> None:
         st.query_params.pop("bw", None)
 
 
-with right.popover("Weights", icon=":material/balance:", width="stretch"):
+with bar.popover("Weights", icon=":material/balance:"):
     st.caption("How much each benchmark counts in the score and in the combined tests.")
     for i, b in enumerate(chosen):
         key = f"overall_w_{i}"
@@ -98,14 +102,13 @@ if tabs["systems"].open:
         "results there. Shaded rows could rank first. Click a benchmark for its leaderboard; "
         "the groups are listed under *Pairs × benchmarks*.")
     tabs["systems"].html(systems_html(result, links=links))
-    with tabs["systems"]:
-        one, two = st.columns(2)
-        one.download_button("Download table CSV", lambda: safe_csv(result.table),
-                            icon=":material/download:", file_name="overall.csv",
-                            mime="text/csv", on_click="ignore")
-        two.download_button("Download JSON", lambda: json.dumps(result.to_dict(), indent=1),
-                            icon=":material/data_object:", file_name="overall.json",
-                            mime="application/json", on_click="ignore")
+with bar.popover("Download", icon=":material/download:"):
+    st.download_button("Download table CSV", lambda: safe_csv(result.table),
+                       icon=":material/download:", file_name="overall.csv",
+                       mime="text/csv", on_click="ignore")
+    st.download_button("Download JSON", lambda: json.dumps(result.to_dict(), indent=1),
+                       icon=":material/data_object:", file_name="overall.json",
+                       mime="application/json", on_click="ignore")
 if tabs["pairs"].open:
     with tabs["pairs"]:
         pairs_section(result, token, options)
