@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -58,6 +58,19 @@ def _num(value: float) -> str:
 
 def _label(value: float) -> str:
     return f"{value:.6g}"
+
+
+def vertical_grid(values: Sequence[float], x: Callable[[float], float], top: float,
+                  bottom: float) -> str:
+    """A grid line from ``top`` to ``bottom`` and a tick label under it at each of ``values``
+    (``x`` maps a value to its pixel)."""
+    parts = []
+    for value in values:
+        px = _num(x(value))
+        parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" y2="{_num(bottom)}" '
+                     f'stroke="{GRID}"/><text x="{px}" y="{_num(bottom + 14)}" font-size="11" '
+                     f'text-anchor="middle" fill="{INK}">{escape(_label(value))}</text>')
+    return "".join(parts)
 
 
 def _g(value: float, spec: str = ".4g") -> str:
@@ -142,12 +155,7 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
     unit = " (%)" if percent else ""
     title = f"mean {board.metric}{unit} and its confidence interval"
     parts = [_open(total_w, height, title)]
-    for tick in nice_ticks(low, high):
-        px = _num(x(tick))
-        parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" '
-                     f'y2="{_num(top + ROW * len(frame))}" stroke="{GRID}"/>'
-                     f'<text x="{px}" y="{_num(height - bottom + 14)}" font-size="11" '
-                     f'text-anchor="middle" fill="{INK}">{escape(_label(tick))}</text>')
+    parts.append(vertical_grid(nice_ticks(low, high), x, top, top + ROW * len(frame)))
     parts.append(f'<text x="{_num(names_w + width / 2)}" y="{_num(height - 8)}" font-size="11" '
                  f'font-weight="600" text-anchor="middle" fill="{INK}">{escape(title)}</text>'
                  f'<text x="{_num(total_w - ranks_w)}" y="14" font-size="11" '

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from app.charts.svg import GRID, INK, _g, _label, _name, _num, _open, nice_ticks
+from app.charts.svg import INK, _g, _name, _num, _open, nice_ticks, vertical_grid
 from app.ranked import escape, isolate
 from engine import BoxStats
 
@@ -132,12 +132,7 @@ def box_svg(stats: BoxStats, order: Sequence[str], *, title: str,
     ticks = nice_ticks(low, high)
     if integer:
         ticks = [t for t in ticks if float(t).is_integer()]
-    for tick in ticks:
-        px = _num(x(tick))
-        parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" y2="{_num(top + plot_h)}" '
-                     f'stroke="{GRID}"/><text x="{px}" y="{_num(top + plot_h + 14)}" '
-                     f'font-size="11" text-anchor="middle" fill="{INK}">'
-                     f"{escape(_label(tick))}</text>")
+    parts.append(vertical_grid(ticks, x, top, top + plot_h))
     parts.append(f'<text x="{_num(_NAMES_W + _PLOT_W / 2)}" y="{_num(height - 8)}" '
                  f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
                  f"{escape(isolate(title))}</text>")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
-from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks
+from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
 from app.ranked import escape, isolate
 from engine import PairwiseResult
 
@@ -77,11 +77,7 @@ def _axes(parts: list[str], box: tuple[float, float, float, float], xs: Sequence
           titles: tuple[str, str]) -> None:
     """Grid lines, tick labels and axis titles of a plot area ``box`` (left, top, w, h)."""
     left, top, w, h = box
-    for v in xs:
-        x = _num(fx(v))
-        parts.append(f'<line x1="{x}" x2="{x}" y1="{_num(top)}" y2="{_num(top + h)}" '
-                     f'stroke="{GRID}"/><text x="{x}" y="{_num(top + h + 14)}" font-size="11" '
-                     f'text-anchor="middle" fill="{INK}">{escape(_label(v))}</text>')
+    parts.append(vertical_grid(xs, fx, top, top + h))
     for v in ys:
         y = _num(fy(v))
         parts.append(f'<line x1="{_num(left)}" x2="{_num(left + w)}" y1="{y}" y2="{y}" '
