@@ -89,6 +89,7 @@ _PLACE = ("((s,text)=>{const box=s.previousElementSibling,"
           "continue}"
           "for(const a of [...e.attributes])if(/^on/i.test(a.name)||/href$/i.test(a.name))"
           "e.removeAttribute(a.name)}"
+          "svg.style.maxWidth='100%';svg.style.height='auto';"  # fits a phone's width
           "box.replaceChildren(document.adoptNode(svg))})")
 
 

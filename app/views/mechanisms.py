@@ -43,14 +43,12 @@ core = list(LABELS)
 taus = [result.kendall_tau.get(f"{a}|{b}", float("nan")) for i, a in enumerate(core)
         for b in core[i + 1:]]
 winners = {m: result.rankings[m][0] for m in core}
-one, two, three = st.columns(3)
-one.metric("Same winner everywhere?", "no" if result.winner_differs else "yes",
-           help="Winner by " + "; ".join(f"{LABELS[m]}: {md_text(w)}" for m, w in winners.items()))
-two.metric("Same top 3 everywhere?", "no" if result.top3_differs else "yes",
-           help="Compares the sets of the three best systems of the five rankings.")
-three.metric("Lowest agreement", f"{min(taus):.2f}",
-             help="Smallest Kendall tau between two of the five rankings (1 = same order, "
-                  "0 = unrelated).")
+# the three answers as one line of text (not st.metric: its browser code would be fetched
+# on a first visit before the rankings table is done)
+st.markdown(f"**Same winner everywhere?** {'no' if result.winner_differs else 'yes'} · "
+            f"**Same top 3 everywhere?** {'no' if result.top3_differs else 'yes'} · "
+            f"**Lowest agreement** between two rankings: {min(taus):.2f} (Kendall tau; "
+            "1 = the same order, 0 = unrelated)")
 if result.winner_differs:
     st.warning("The winner depends on the mechanism: " + "; ".join(
         f"{LABELS[m]}: {md_text(w)}" for m, w in winners.items()), icon=":material/warning:")
@@ -78,7 +76,8 @@ with left:
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     tau_svg, pbeats_svg = cache_more.mechanisms_svgs(token, view.benchmark, view.metric,
                                                      view.correction, view.alpha, view.seed)
-    st.image(tau_svg, caption="agreement between rankings")
+    widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
+    st.caption("Agreement between rankings.")
 with right:
     st.subheader("Other variants")
     st.caption("Bradley–Terry with ties ignored or modelled (Davidson), and the Elo scale fitted "
@@ -99,7 +98,8 @@ st.caption(f"Each cell: the share of shared examples on which the row system sco
            f"than the column system (ties count half). Faded cells: not significant by the sign "
            f"test after correction (alpha = {pb.alpha:g}); {significant:,} of {len(pb.table):,} "
            "pairs are.")
-st.image(pbeats_svg, caption="P(A beats B): row system vs column system")
+widgets.picture(pbeats_svg)
+st.caption("P(A beats B): row system vs column system.")
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")
