@@ -1,8 +1,7 @@
-"""Cached charts of the Leaderboard, Pairwise and Examples pages: the first screens of the
-Leaderboard and Pairwise pages as SVG text (``app/charts/svg.py``,
-``app/charts/svg_pairwise.py``: no chart library in the browser), the panels opened on
-demand as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in Arrow.
-(The Distributions page's boxplots: ``app/cache_boxes.py``.)
+"""Cached charts of the Leaderboard, Pairwise, Distributions and Examples pages: the first
+screens as SVG text (``app/charts/svg*.py``: no chart library in the browser), the panels
+opened on demand as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in
+Arrow.
 
 Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
 schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
@@ -18,6 +17,7 @@ Each function takes the data key (``token``) first, like ``app/cache.py``.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 from streamlit import dataframe_util
 
@@ -26,13 +26,14 @@ from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
 from app.charts.pairwise import effect_heatmap_spec, pvalue_heatmap_spec, pwpp_spec
 from app.charts.svg import rank_ci_svg, static_graph_svg
+from app.charts.svg_boxes import box_svg
 from app.charts.svg_pairwise import (
     difference_histogram_svg,
     pair_scatter_svg,
     pvalue_heatmap_svg,
 )
 from app.charts.vl import Spec
-from engine import TestOptions
+from engine import BoxStats, TestOptions, box_stats
 
 _ENTRIES = 64
 
@@ -104,3 +105,36 @@ def pair_svgs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, pai
 def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
     """The example × system heatmap (examples binned to fit)."""
     return arrow(example_system_heatmap_spec(cache.matrix(token, benchmark, metric)))
+
+
+def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+             options: TestOptions) -> tuple[BoxStats, list[str], str]:
+    """The boxplot statistics of one view (``values``: per-example scores; ``ranks``:
+    bootstrap ranks; otherwise bootstrap means), its rows (best observed mean first) and
+    its axis title."""
+    result = cache.bootstrap(token, benchmark, metric, n_resamples, options)
+    if kind == "values":
+        m = cache.matrix(token, benchmark, metric)
+        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
+    elif kind == "ranks":
+        stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
+    else:
+        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
+    return stats, [str(s) for s in result.summary["system"]], title
+
+
+@st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
+def _distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                      options: TestOptions, color: str) -> str:
+    stats, order, title = _box_data(token, benchmark, metric, kind, n_resamples, options)
+    meta = cache.system_metadata(token, benchmark)
+    hue: pd.Series | None = meta.set_index("system")[color] if color else None
+    return box_svg(stats, order, title=title, color=hue, integer=kind == "ranks")
+
+
+def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
+                     options: TestOptions, color: str) -> str:
+    """Boxplots of per-example scores, bootstrap means or bootstrap ranks as SVG (``kind``:
+    ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour)."""
+    return _distribution_svg(token, benchmark, metric, kind, n_resamples,
+                             cache.bootstrap_options(options), color)

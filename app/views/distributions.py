@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, cache_boxes, state, widgets
+from app import cache, cache_fast, state, widgets
 from app.downloads import safe_csv
 from app.ranked import html_table, plain
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
@@ -56,7 +56,7 @@ for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
         # SVG: no chart library for the browser to fetch (app/charts/svg.py)
-        widgets.picture(cache_boxes.distribution_svg(
+        widgets.picture(cache_fast.distribution_svg(
             token, view.benchmark, view.metric, kind, view.boot, options, view.color), tab)
 
 st.subheader("Ranks and intervals")
