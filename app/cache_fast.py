@@ -24,7 +24,7 @@ from streamlit import dataframe_util
 from app import cache
 from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
-from app.charts.pairwise import effect_heatmap_spec, pvalue_heatmap_spec, pwpp_spec
+from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
 from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.svg_boxes import box_svg
 from app.charts.svg_pairwise import (
@@ -68,13 +68,14 @@ def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -
     return arrow(_clique_spec(cache.board(token, benchmark, metric, options)))
 
 
-_PANELS = {"pvalues": pvalue_heatmap_spec, "effects": effect_heatmap_spec, "pwpp": pwpp_spec}
+#: The panels drawn with Vega-Lite on demand (the p-value heatmap is SVG: ``pvalue_svg``).
+_PANELS = {"effects": effect_heatmap_spec, "pwpp": pwpp_spec}
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
                kind: str, systems: tuple[str, ...]) -> Spec:
-    """A pairwise heatmap (``pvalues``, ``effects``) or the PWPP (``pwpp``) among ``systems``
+    """The effect-size heatmap (``effects``) or the PWPP (``pwpp``) among ``systems``
     (the focus, best first)."""
     result = cache.board(token, benchmark, metric, options).pairwise
     return arrow(_PANELS[kind](result, list(systems)))

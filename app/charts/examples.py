@@ -10,7 +10,7 @@ import pandas as pd
 
 from engine import ScoreMatrix
 
-from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
+from .vl import Datasets, Spec, field, tooltip, top
 
 
 def example_order(matrix: ScoreMatrix) -> list[str]:
@@ -112,9 +112,3 @@ def example_system_heatmap_spec(matrix: ScoreMatrix, systems: Sequence[str] | No
                        sort=order, title=None)},
         "height": max(160, 16 * len(order)),  # a line per name
         "mark": {"type": "rect"}, "transform": lookups, "width": "container"}, data)
-
-
-def example_system_heatmap(matrix: ScoreMatrix, systems: Sequence[str] | None = None
-                           ) -> Chart:
-    """:func:`example_system_heatmap_spec` as an altair chart."""
-    return as_chart(example_system_heatmap_spec(matrix, systems))

@@ -181,8 +181,3 @@ def clique_spec(board: Leaderboard, *, height: int = 420) -> Spec:
     top_one = {"data": ref, "mark": {"type": "circle", "color": BEST, "opacity": 1, "size": 170},
                "encoding": encoding, "transform": [{"filter": "datum.best"}]}
     return top({"layer": [rules, others, top_one], "height": height}, data)
-
-
-def clique_chart(board: Leaderboard, *, height: int = 420) -> Chart:
-    """:func:`clique_spec` as an altair chart."""
-    return as_chart(clique_spec(board, height=height))

@@ -12,7 +12,7 @@ import pandas as pd
 from app.ranked import isolate
 from engine import PairwiseResult
 
-from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
+from .vl import Datasets, Spec, field, tooltip, top
 
 SIGNIFICANT = "#d62728"
 NOT_SIGNIFICANT = "#8a94a6"
@@ -51,18 +51,6 @@ def p_band(p: np.ndarray, alpha: float) -> np.ndarray:
     return labels[index]
 
 
-def pvalue_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
-    """Adjusted p-values (rows A, columns B) in bands around alpha: red = significant, grey =
-    not; blank where not compared (a Vega-Lite dict, :mod:`app.charts.vl`)."""
-    frame = _long(result.matrix("pvalue_adj"), order, "p")
-    frame = frame.dropna(subset=["p"])
-    frame["band"] = p_band(frame["p"].to_numpy(float), result.alpha)
-    color = field("band", "nominal", legend={"direction": "vertical", "orient": "top"},
-                  scale={"domain": p_bands(result.alpha), "range": list(BAND_COLOURS)},
-                  title=f"adjusted p (alpha = {result.alpha:g})")
-    return _heatmap(frame, order, color=color, value="p", fmt=".2g", title="adjusted p")
-
-
 def effect_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
     """Effect sizes (positive = row system better), diverging colours (a Vega-Lite dict)."""
     frame = _long(result.matrix("effect_size"), order, "effect").dropna(subset=["effect"])
@@ -72,16 +60,6 @@ def effect_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
                   scale={"domain": [-bound, bound], "reverse": True, "scheme": "redblue"},
                   title="effect (A vs B)")
     return _heatmap(frame, order, color=color, value="effect", fmt=".2f", title="effect size")
-
-
-def pvalue_heatmap(result: PairwiseResult, order: Sequence[str]) -> Chart:
-    """:func:`pvalue_heatmap_spec` as an altair chart."""
-    return as_chart(pvalue_heatmap_spec(result, order))
-
-
-def effect_heatmap(result: PairwiseResult, order: Sequence[str]) -> Chart:
-    """:func:`effect_heatmap_spec` as an altair chart."""
-    return as_chart(effect_heatmap_spec(result, order))
 
 
 def _heatmap(frame: pd.DataFrame, order: Sequence[str], *, color: dict[str, Any], value: str,
@@ -173,84 +151,6 @@ def pwpp_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
                          "y": field("system", "nominal", axis=y_axis, scale=y_scale,
                                     title=None)}}
     return top({"layer": [cut, segments, dots], "height": {"step": 22}}, data)
-
-
-def pwpp(result: PairwiseResult, order: Sequence[str]) -> Chart:
-    """:func:`pwpp_spec` as an altair chart."""
-    return as_chart(pwpp_spec(result, order))
-
-
-def pair_scatter_spec(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) -> Spec:
-    """A's vs B's score on each example, with the diagonal (points above it: B better);
-    0/1 scores as four counted circles. A Vega-Lite dict."""
-    frame = pd.DataFrame({"x": x, "y": y})
-    low = float(np.nanmin([np.nanmin(x), np.nanmin(y)]))
-    high = float(np.nanmax([np.nanmax(x), np.nanmax(y)]))
-    if binary:
-        scale: dict[str, Any] = {"domain": [-0.3, 1.3], "nice": False}
-        axis: dict[str, Any] = {"grid": False, "values": [0, 1]}
-    else:
-        scale, axis = {"domain": [low, high], "nice": True, "zero": False}, {}
-    enc_x = field("x", "quantitative", axis=axis, scale=scale, title=a)
-    enc_y = field("y", "quantitative", axis=axis, scale=scale, title=b)
-    data = Datasets()
-    diagonal = {"data": data.ref(pd.DataFrame({"x": [low, high], "y": [low, high]})),
-                "mark": {"type": "line", "color": "#8a94a6", "strokeDash": [5, 4]},
-                "encoding": {"x": enc_x, "y": enc_y}}
-    if binary:
-        counts = frame.value_counts().rename("examples").reset_index()
-        ref = data.ref(counts)
-        points = {"data": ref, "mark": {"type": "circle", "color": "#3b5b92", "opacity": 0.8},
-                  "encoding": {
-                      "size": field("examples", "quantitative", legend=None,
-                                    scale={"range": [200, 4000]}),
-                      "tooltip": [tooltip("x", "quantitative"), tooltip("y", "quantitative"),
-                                  tooltip("examples", "quantitative")],
-                      "x": enc_x, "y": enc_y}}
-        labels = {"data": ref, "mark": {"type": "text", "color": "white", "fontWeight": "bold"},
-                  "encoding": {"text": field("examples", "quantitative"), "x": enc_x,
-                               "y": enc_y}}
-        return top({"layer": [diagonal, points, labels], "height": 360}, data)
-    points = {"data": data.ref(frame),
-              "mark": {"type": "circle", "color": "#3b5b92", "opacity": 0.45, "size": 28},
-              "encoding": {"tooltip": [tooltip("x", "quantitative", title=a),
-                                       tooltip("y", "quantitative", title=b)],
-                           "x": enc_x, "y": enc_y}}
-    return top({"layer": [diagonal, points], "height": 360}, data)
-
-
-def pair_scatter(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool
-                 ) -> Chart:
-    """:func:`pair_scatter_spec` as an altair chart."""
-    return as_chart(pair_scatter_spec(x, y, a, b, binary=binary))
-
-
-def difference_histogram_spec(diff: np.ndarray, a: str, b: str, *, binary: bool) -> Spec:
-    """Histogram of per-example differences A − B, with a rule at 0 (a Vega-Lite dict)."""
-    frame = pd.DataFrame({"diff": diff})
-    title = f"{a} − {b} (per example)"
-    count = {"aggregate": "count", "type": "quantitative"}
-    data = Datasets()
-    if binary:  # only −1, 0, 1: one bar each
-        x = field("diff", "quantitative", axis={"grid": False, "values": [-1, 0, 1]},
-                  scale={"domain": [-1.5, 1.5]}, title=title)
-        return top({"data": data.ref(frame),
-                    "mark": {"type": "bar", "color": "#3b5b92", "size": 60},
-                    "encoding": {"tooltip": [tooltip("diff", "quantitative"), count], "x": x,
-                                 "y": {**count, "title": "examples"}},
-                    "height": 360}, data)
-    bars = {"data": data.ref(frame), "mark": {"type": "bar", "color": "#3b5b92"},
-            "encoding": {"x": field("diff", "quantitative", bin={"maxbins": 40}, title=title),
-                         "y": {"aggregate": "count", "title": "examples", "type": "quantitative"}}}
-    zero = {"data": data.ref(pd.DataFrame({"diff": [0.0]})),
-            "mark": {"type": "rule", "color": SIGNIFICANT},
-            "encoding": {"x": field("diff", "quantitative")}}
-    return top({"layer": [bars, zero], "height": 360}, data)
-
-
-def difference_histogram(diff: np.ndarray, a: str, b: str, *, binary: bool) -> Chart:
-    """:func:`difference_histogram_spec` as an altair chart."""
-    return as_chart(difference_histogram_spec(diff, a, b, binary=binary))
 
 
 def two_by_two(x: np.ndarray, y: np.ndarray, a: str, b: str) -> pd.DataFrame:

@@ -15,7 +15,7 @@ import pandas as pd
 from engine import Leaderboard
 
 from .graph import BEST, NODE
-from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
+from .vl import Datasets, Spec, field, tooltip, top
 
 ROW = 16  # pixels per system: every name gets its own line at the chart's font size
 
@@ -74,9 +74,3 @@ def rank_ci_spec(board: Leaderboard, *, percent: bool = False, width: int = 520,
     body = {"hconcat": [{"layer": [bars, dots], "height": height, "width": width}, ranks],
             "data": data.ref(frame), "spacing": 4}
     return top(body, data, config={"view": {"stroke": None}, "mark": {"aria": False}})
-
-
-def rank_ci_chart(board: Leaderboard, *, percent: bool = False, width: int = 520
-                  ) -> Chart:
-    """:func:`rank_ci_spec` as an altair chart."""
-    return as_chart(rank_ci_spec(board, percent=percent, width=width))
