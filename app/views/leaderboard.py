@@ -43,7 +43,6 @@ except ValueError as exc:
     st.stop()
 
 
-
 def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
     """The table as shown as CSV and the leaderboard as a Markdown report, in a popover."""
     with st.popover("Download", icon=":material/download:"):
@@ -64,19 +63,17 @@ def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
 percent = matrix.binary
 rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark), percent=percent)
 view, columns = table_view(view, rows)
-shown = filter_rows(rows, view)
+matching = filter_rows(rows, view)
 # past MANY_ROWS systems the table starts with the best ones (a 300-row table took the browser
 # over a second to redraw on every settings change); one link shows them all
-limited = view.rows != "all" and len(shown) > MANY_ROWS
-matching = len(shown)
-if limited:
-    shown = shown.iloc[:MANY_ROWS]
+limited = view.rows != "all" and len(matching) > MANY_ROWS
+shown = matching.iloc[:MANY_ROWS] if limited else matching
 selection = ranked_table(board, view, shown, columns, percent=percent)
 
 with bar:
     widgets.benchmark_metric(view, catalog)
     table_controls(view, rows)
-    _downloads(shown[columns], board)
+    _downloads(matching[columns], board)  # every matching row, also past MANY_ROWS
 with summary:
     scope_note(view, token, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
@@ -88,7 +85,8 @@ with controls:
     if len(shown) < len(rows):
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")
     if limited:
-        state.link("leaderboard", f"Show all {matching} systems", icon=":material/unfold_more:",
+        state.link("leaderboard", f"Show all {len(matching)} systems",
+                   icon=":material/unfold_more:",
                    rows="all")
 widgets.test_settings(view)
 
