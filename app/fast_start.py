@@ -87,9 +87,11 @@ class FastStart:
         self.base_path = base_path or _configured_base_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET":  # the socket, uploads
+            await self.app(scope, receive, send)
+            return
         base = self.base_path()
-        if not (scope["type"] == "http" and scope.get("method") == "GET"
-                and is_page_address(scope.get("path", ""), base)):
+        if not is_page_address(scope.get("path", ""), base):
             await self.app(scope, receive, send)
             return
         # the page is a few kilobytes: ask for it uncompressed, so it can be edited here
