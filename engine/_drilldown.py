@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._contract import MetricSpec
+from ._contract import REQUIRED_COLUMNS, MetricSpec
 from ._health import kendall_tau_b_binary
 from ._matrix import build_matrix, pick_slice
-from ._readers import split_metadata
+from ._readers import is_text, split_metadata
 
 __all__ = ["ExampleDrilldown", "example_drilldown"]
 
-_KEYS = ("benchmark", "system", "example_id", "metric", "value", "run")
+_KEYS = (*REQUIRED_COLUMNS, "run")
 _SCORES = ("rank", "system", "quality", "score", "solved")
 
 
@@ -61,10 +61,6 @@ class ExampleDrilldown:
                 "scores": self.scores.to_dict(orient="records"), "notes": list(self.notes)}
 
 
-def _is_text(col: pd.Series) -> bool:
-    return not (pd.api.types.is_numeric_dtype(col.dtype) or pd.api.types.is_bool_dtype(col.dtype))
-
-
 def _as_text(value: object) -> str:
     return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
 
@@ -76,8 +72,8 @@ def _text_columns(part: pd.DataFrame, wanted: Sequence[str] | None
     per_example = [c for c in example_meta.columns if c not in ("benchmark", "example_id")]
     per_row = [c for c in results.columns if c not in _KEYS]
     if wanted is None:
-        return ([c for c in per_example if _is_text(example_meta[c])],
-                [c for c in per_row if _is_text(results[c])])
+        return ([c for c in per_example if is_text(example_meta[c])],
+                [c for c in per_row if is_text(results[c])])
     unknown = [c for c in wanted if c not in per_example and c not in per_row]
     if unknown:
         raise ValueError(f"text_columns: {unknown!r} are not per-example or per-output columns "

@@ -14,7 +14,8 @@ import streamlit as st
 from app import cache
 from app.components.upload_read import Parsed
 from engine import Problem
-from engine._readers import split_metadata
+from engine._contract import REQUIRED_COLUMNS
+from engine._readers import is_text, split_metadata
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
 
@@ -76,12 +77,11 @@ def metadata_columns(frame: pd.DataFrame) -> pd.DataFrame:
     ["per-row text (each system's output: shown on Examples)", 'per-row number (not stored)']
     """
     _, sys_meta, ex_meta = split_metadata(frame)
-    canon = {"benchmark", "system", "example_id", "metric", "value", "run"}
+    canon = {*REQUIRED_COLUMNS, "run"}
     per_sys = [c for c in sys_meta.columns if c not in canon]
     per_ex = [c for c in ex_meta.columns if c not in canon]
     rows = [c for c in frame.columns if c not in canon and c not in per_sys and c not in per_ex]
-    texts = [c for c in rows if not (pd.api.types.is_numeric_dtype(frame[c].dtype)
-                                     or pd.api.types.is_bool_dtype(frame[c].dtype))]
+    texts = [c for c in rows if is_text(frame[c])]  # the store's own rule for outputs
     numbers = [c for c in rows if c not in texts]
     return pd.DataFrame({"column": [*per_sys, *per_ex, *texts, *numbers],
                          "kept as": ["per-system metadata"] * len(per_sys)

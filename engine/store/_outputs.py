@@ -8,8 +8,8 @@ example, run, column), tagged with the upload. Keys are the label ids of ``resul
 An output is shown only while its upload's score row for the same (benchmark, system,
 example, run) is live in ``results`` (for any metric): a replaced row's output is
 superseded with it and comes back with it; a deleted upload's outputs leave every read
-and come back on restore; :func:`purge` removes them with their upload. Where several
-live uploads hold a key (different metrics), the newest upload wins, as for metadata.
+and come back on restore; :func:`engine.store._history.purge` removes them with their
+upload. Where several live uploads hold a key (different metrics), the newest upload wins, as for metadata.
 
 A value is capped at :data:`MAX_CHARS` characters (the rest is cut, with a note saying
 so), so that a store does not balloon; NUL characters and unpaired surrogates, which
@@ -24,17 +24,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, delete, select
+from sqlalchemy import Connection, select
 
+from .._contract import REQUIRED_COLUMNS
 from .._readers import is_text
 from . import _io as sio
 from . import _schema as S
 
-__all__ = ["MAX_CHARS", "clip", "output_columns", "output_rows", "purge", "read_outputs"]
+__all__ = ["MAX_CHARS", "clip", "output_columns", "output_rows", "read_outputs"]
 
 #: Longest stored output text (characters); longer ones are cut, with a note.
 MAX_CHARS = 20_000
-_CANON = ("benchmark", "system", "example_id", "metric", "value", "run")
+_CANON = (*REQUIRED_COLUMNS, "run")
 _KEY = ["benchmark_id", "system_id", "example_key", "run"]
 
 
@@ -136,8 +137,3 @@ def read_outputs(conn: Connection, benchmark: str, example_id: str) -> pd.DataFr
                          "run": shown["run"].to_numpy(np.int64),
                          "name": shown["name"].astype(str).to_numpy(),
                          "value": shown["value"].astype(str).to_numpy()})
-
-
-def purge(conn: Connection, upload_id: int) -> None:
-    """Remove an upload's outputs for good (before its ``uploads`` row goes)."""
-    conn.execute(delete(S.outputs).where(S.outputs.c.upload_id == upload_id))
