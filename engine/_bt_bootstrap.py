@@ -126,23 +126,26 @@ def _elo_rows(strength: np.ndarray, anchor: int | None) -> np.ndarray:
 
 
 def _fit_resamples(x: np.ndarray, weights: np.ndarray, ties: str, prior: float, tol: float,
-                   max_iter: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   max_iter: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Strengths, win rates and convergence of every weighting, in chunks of resamples so
-    that the (chunk, S, S) battle arrays stay below ``_BLOCK_CELLS`` cells."""
+    that the (chunk, S, S) battle arrays stay below ``_BLOCK_CELLS`` cells; and the prior's
+    pseudo-battles the first weighting (the data as observed) needed."""
     s = x.shape[0]
     chunk = max(1, _BLOCK_CELLS // (s * s))
     parts = []
     point = None  # the first weighting's fit starts the others (resamples land near it)
+    used_first = 0.0
     for start in range(0, len(weights), chunk):
         wins, tied = _weighted_battles(x, weights[start:start + chunk])
-        battles = _battles(wins, tied, ties, prior)[0]
+        battles, used = _battles(wins, tied, ties, prior)
         if point is None:
+            used_first = float(used[0])
             first = _newton(_take(battles, np.array([0])), tol, max_iter)
             point = first.theta[0] if np.isfinite(first.theta).all() else None
         fit = _newton(battles, tol, max_iter, point)
         parts.append((_strengths(fit.theta), win_rates(wins), fit.converged))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-            np.concatenate([p[2] for p in parts]))
+            np.concatenate([p[2] for p in parts]), used_first)
 
 
 def bt_bootstrap(
@@ -215,9 +218,8 @@ def bt_bootstrap(
                            *(np.full(s, np.nan),) * 3, True, 0, 0.0, n_resamples, confidence,
                            tie_model, anchor)
     with _one_blas_thread():
-        strength, rate, converged = _fit_resamples(values, weights, tie_model, prior, tol,
-                                                   max_iter)
-        used = _battles(*_weighted_battles(values, weights[:1]), tie_model, prior)[1]
+        strength, rate, converged, used = _fit_resamples(values, weights, tie_model, prior,
+                                                         tol, max_iter)
     elo = _elo_rows(strength, anchor)
     q = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
     with warnings.catch_warnings():
@@ -227,5 +229,5 @@ def bt_bootstrap(
                   for v in (strength, elo, rate)]
     return BTIntervals(strength[0], bounds[0][0], bounds[0][1], elo[0], bounds[1][0],
                        bounds[1][1], rate[0], bounds[2][0], bounds[2][1], bool(converged[0]),
-                       int((~converged[1:]).sum()), float(used[0]), n_resamples, confidence,
+                       int((~converged[1:]).sum()), used, n_resamples, confidence,
                        tie_model, anchor)
