@@ -113,10 +113,7 @@ class _OneBlasThread:
     def __call__(self) -> Iterator[None]:
         with self._lock:
             if self._depth == 0:
-                from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
-
-                self._limiter = _controller(ThreadpoolController).limit(limits=1,
-                                                                        user_api="blas")
+                self._limiter = _blas_controller().limit(limits=1, user_api="blas")
             self._depth += 1
         try:
             yield
@@ -129,9 +126,12 @@ class _OneBlasThread:
 
 
 @cache
-def _controller(kind: Any) -> Any:
-    """One inspection of the loaded BLAS libraries (a few milliseconds), on the first fit."""
-    return kind()
+def _blas_controller() -> Any:
+    """One inspection of the loaded BLAS libraries (a few milliseconds), on the first fit
+    (imported then: the CLI's other commands never load threadpoolctl)."""
+    from threadpoolctl import ThreadpoolController  # type: ignore[import-untyped]
+
+    return ThreadpoolController()
 
 
 _one_blas_thread = _OneBlasThread()
