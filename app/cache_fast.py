@@ -3,13 +3,12 @@ screens as SVG text (``app/charts/svg*.py``: no chart library in the browser), t
 opened on demand as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in
 Arrow.
 
-Why beside ``app/cache.py``: its ``*_spec`` functions go through altair, whose
-schema validation and deep copies cost 0.2–0.5 s per chart on a busy machine —
-most of a settings change on humaneval (the engine's own work: 0.05–0.15 s).
-Here a chart costs milliseconds, and its datasets are converted to Arrow once
-per cache entry instead of on every run (Streamlit passes Arrow bytes through
-untouched). The engine results come from ``app/cache.py`` (same keys, so a slice
-key works here too).
+Why Vega-Lite dicts written by hand rather than altair charts: altair's schema
+validation and deep copies cost 0.2–0.5 s per chart on a busy machine — most of a
+settings change on humaneval (the engine's own work: 0.05–0.15 s). Here a chart costs
+milliseconds, and its datasets are converted to Arrow once per cache entry instead of on
+every run (Streamlit passes Arrow bytes through untouched). The engine results come from
+``app/cache.py`` (same keys, so a slice key works here too).
 
 Each function takes the data key (``token``) first, like ``app/cache.py``.
 """
