@@ -66,33 +66,37 @@ def fit_height(rows: int, cap: int = 420) -> int:
     return min(cap, 38 + 35 * max(rows, 1))
 
 
-def tie_ranks(board: Leaderboard) -> tuple[np.ndarray, np.ndarray]:
-    """Per system (table order), the best and worst rank among the systems it is not
-    significantly different from (itself included): one pass over the tested pairs."""
-    t = board.table
-    index = {s: i for i, s in enumerate(t["system"])}
-    rank = t["rank"].to_numpy(float)
+def tie_ranks(table: pd.DataFrame, pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Per system of ``table`` (its order, columns ``system`` and ``rank``), the best and worst
+    rank among the systems it is not significantly different from (itself included): one pass
+    over the tested ``pairs`` (``system_a``, ``system_b``, ``significant``).
+
+    Used by the leaderboard (``board.table``, ``board.pairwise.table``) and the overall
+    leaderboard (``result.table``, ``result.pairs``)."""
+    index = {s: i for i, s in enumerate(table["system"])}
+    rank = table["rank"].to_numpy(float)
     low, high = rank.copy(), rank.copy()
-    pw = board.pairwise.table
-    ties = pw[~pw["significant"].astype(bool)]
-    ia = ties["system_a"].map(index).to_numpy(int)
-    ib = ties["system_b"].map(index).to_numpy(int)
-    for here, there in ((ia, ib), (ib, ia)):
+    calm = ~pairs["significant"].to_numpy(bool)
+    ends = []
+    for column in ("system_a", "system_b"):  # each column's few names mapped once
+        codes, names = pd.factorize(pairs[column])
+        ends.append(np.array([index[str(n)] for n in names], dtype=np.int64)[codes][calm])
+    for here, there in ((ends[0], ends[1]), (ends[1], ends[0])):
         np.minimum.at(low, here, rank[there])
         np.maximum.at(high, here, rank[there])
     return low.astype(int), high.astype(int)
 
 
+def tie_text(low: int, high: int) -> str:
+    """The ranks a system ties with, in words: "ranks 1–22" (or "rank 3")."""
+    return f"ranks {low}–{high}" if low != high else f"rank {low}"
+
+
 def group_cells(board: Leaderboard) -> list[str]:
     """Group letters where they are short; else "ranks 1–22", the ranks it ties with."""
-    low, high = tie_ranks(board)
-    cells = []
-    for letters, lo, hi in zip(board.table["group"].astype(str), low, high, strict=True):
-        if len(letters) <= SHORT_LETTERS:
-            cells.append(letters)
-        else:
-            cells.append(f"ranks {lo}–{hi}" if lo != hi else f"rank {lo}")
-    return cells
+    low, high = tie_ranks(board.table, board.pairwise.table)
+    return [letters if len(letters) <= SHORT_LETTERS else tie_text(lo, hi)
+            for letters, lo, hi in zip(board.table["group"].astype(str), low, high, strict=True)]
 
 
 def interval(low: float, high: float, *, percent: bool) -> str:

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from app.components.plain_text import html_text
-from app.tables import SHORT_LETTERS
+from app.tables import SHORT_LETTERS, tie_ranks, tie_text
 from engine import Overall, PairwiseResult
 
 MISSING = "not run"
@@ -61,31 +61,12 @@ def _cell(cell: Mapping[str, object] | None) -> str:
             f'{_num(cell["ci_high"])}]{shown}</small></td>')
 
 
-def tie_ranks(result: Overall) -> tuple[np.ndarray, np.ndarray]:
-    """Per system (table order), the best and worst overall rank among the systems it is not
-    significantly different from across the benchmarks (itself included)."""
-    t, pairs = result.table, result.pairs
-    index = {s: i for i, s in enumerate(t["system"])}
-    rank = t["rank"].to_numpy(float)
-    low, high = rank.copy(), rank.copy()
-    calm = ~pairs["significant"].to_numpy(bool)
-    ends = []
-    for column in ("system_a", "system_b"):  # each column's few names mapped once
-        codes, names = pd.factorize(pairs[column])
-        ends.append(np.array([index[str(n)] for n in names], dtype=np.int64)[codes][calm])
-    for here, there in ((ends[0], ends[1]), (ends[1], ends[0])):
-        np.minimum.at(low, here, rank[there])
-        np.maximum.at(high, here, rank[there])
-    return low.astype(int), high.astype(int)
-
-
 def _group(letters: str, low: int, high: int) -> str:
     """Short letters as they are; long ones as the ranks the system ties with (as the
     leaderboard's table does), the letters in a tooltip."""
     if len(letters) <= SHORT_LETTERS:
         return html_text(letters)
-    ranks = f"ranks {low}–{high}" if low != high else f"rank {low}"
-    return f'<span title="group letters: {html_text(letters)}">{ranks}</span>'
+    return f'<span title="group letters: {html_text(letters)}">{tie_text(low, high)}</span>'
 
 
 def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
@@ -102,20 +83,20 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
     alpha = result.options.alpha
     records: list[dict[str, object]] = result.cells.to_dict(orient="records")  # type: ignore[assignment]
     cells = {(str(r["system"]), str(r["benchmark"])): r for r in records}
-    head = ['<th class="num" title="1 = best overall score">rank</th>', "<th>system</th>",
+    head = ['<th title="1 = best overall score">rank</th>', "<th>system</th>",
             '<th title="best and worst rank the tests allow">rank range</th>',
             '<th title="systems sharing a letter cannot be told apart across the benchmarks; '
             'where the letters would be long, the ranks of the systems it cannot be told apart '
             'from">group</th>',
-            '<th class="num" title="standardised mean across the chosen benchmarks (seed paper '
+            '<th title="standardised mean across the chosen benchmarks (seed paper '
             f'§6.3), with its {1 - alpha:.0%} interval; higher is better">score</th>']
     for b in result.benchmarks:
         name = html_text(b)
         label = f'<a href="{html_text(links[b])}" target="_self">{name}</a>' if b in links else name
-        head.append(f'<th class="num" title="{name}: mean, its {1 - alpha:.0%} interval and the '
+        head.append(f'<th title="{name}: mean, its {1 - alpha:.0%} interval and the '
                     f'group letters on this benchmark alone (where they are short)">{label}</th>')
     body, missing = [], 0
-    low, high = tie_ranks(result)
+    low, high = tie_ranks(result.table, result.pairs)
     for k, row in enumerate(result.table.to_dict(orient="records")):
         system = str(row["system"])
         per = []

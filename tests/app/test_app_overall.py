@@ -15,8 +15,8 @@ from apptest_support import TIMEOUT, app, no_exception
 from pages_data_support import XSS, overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
-from app.components.overall_table import MISSING, tie_ranks
-from app.tables import SHORT_LETTERS
+from app.components.overall_table import MISSING
+from app.tables import SHORT_LETTERS, tie_ranks
 from app.url import format_weights, parse_weights
 from engine import overall
 from engine.store import open_store
@@ -204,7 +204,7 @@ def test_groups_are_listed_under_the_pairs_tab(small: Path) -> None:
 def test_tie_ranks_are_the_ranks_of_the_systems_not_told_apart() -> None:
     """Reference: the definition, one pair at a time (app/tables.py's leaderboard rule)."""
     res = overall(overall_frame(), benchmarks=["b1", "b2"])
-    low, high = tie_ranks(res)
+    low, high = tie_ranks(res.table, res.pairs)
     rank = dict(zip(res.table["system"], res.table["rank"], strict=True))
     lo, hi = dict(rank), dict(rank)
     for a, b, sig in zip(res.pairs["system_a"], res.pairs["system_b"], res.pairs["significant"],
