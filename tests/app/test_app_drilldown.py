@@ -18,6 +18,7 @@ from apptest_support import app, html_frame, html_links, no_exception, other_htm
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
 
+from app.components.example_drilldown import PREVIEW_CHARS, VIEW_CHARS
 from app.url_conditions import parse_example
 from engine import benchmark_health, build_matrix, read_results
 
@@ -149,7 +150,7 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
             s: f"{v:.4g}" for s, v in scores.items()}, "the numbers are unchanged"
         cells = dict(zip(table["system"], table["output"], strict=True))
         assert cells["s2"] == "<script>alert(1)</script>" and cells["s1"] == "s1 answers e7"
-        assert cells["s0"].endswith("…") and len(cells["s0"]) == 120  # the start only
+        assert cells["s0"].endswith("…") and len(cells["s0"]) == PREVIEW_CHARS  # the start only
         picker = at.selectbox(key="drilldown_output_system")
         first = str(table["system"].iloc[0])
         assert picker.value == first
@@ -162,8 +163,8 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
         assert "No system's output" not in shown
         at.selectbox(key="drilldown_output_system").set_value("s0").run()
         codes = [c.value for c in at.code]
-        assert "x" * 3000 in codes and "x" * 5000 + " end" in codes  # start, then whole
-        assert any("first 3,000 of 5,004 characters" in c.value for c in at.caption)
+        assert "x" * VIEW_CHARS in codes and "x" * 5000 + " end" in codes  # start, then whole
+        assert any(f"first {VIEW_CHARS:,} of 5,004 characters" in c.value for c in at.caption)
 
 
 def test_without_outputs_the_page_says_so(tmp_path: Path) -> None:
