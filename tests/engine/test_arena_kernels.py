@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from engine import _bt_bootstrap as bb
 from engine import _groups as g
@@ -275,16 +276,20 @@ def test_fits_leave_the_blas_thread_count_alone() -> None:
 
 
 def test_overlapping_fits_restore_the_first_count() -> None:
-    # two sessions of one server: A enters, B enters, A leaves (B still limited), B leaves
-    before = _blas_threads()
-    a, b = r._one_blas_thread(), r._one_blas_thread()
-    a.__enter__()
-    b.__enter__()
-    assert all(n == 1 for n in _blas_threads())
-    a.__exit__(None, None, None)
-    assert all(n == 1 for n in _blas_threads())
-    b.__exit__(None, None, None)
-    assert _blas_threads() == before
+    # two sessions of one server: A enters, B enters, A leaves (B still limited), B leaves;
+    # BLAS on two threads first, so the restored count differs from the limit (on a runner
+    # whose BLAS already ran on one thread the test could not fail otherwise)
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = _blas_threads()
+        assert any(n > 1 for n in before), "BLAS on two threads before the fits"
+        a, b = r._one_blas_thread(), r._one_blas_thread()
+        a.__enter__()
+        b.__enter__()
+        assert all(n == 1 for n in _blas_threads())
+        a.__exit__(None, None, None)
+        assert all(n == 1 for n in _blas_threads())
+        b.__exit__(None, None, None)
+        assert _blas_threads() == before
 
 
 @settings(max_examples=30, deadline=None)
