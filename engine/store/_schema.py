@@ -67,12 +67,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 
-from ._connect import BUSY_TIMEOUT_MS, make_engine, sqlite_path, writable
-
-__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "make_engine", "upgrade",
+__all__ = ["SCHEMA_VERSION", "MIGRATIONS", "upgrade",
            "meta", "uploads", "labels", "results", "results_history", "system_meta",
-           "example_meta", "outputs", "metrics_table", "metric_history", "write_lock", "sqlite_path",
-           "writable", "BUSY_TIMEOUT_MS"]
+           "example_meta", "outputs", "metrics_table", "metric_history", "write_lock"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
 SCHEMA_VERSION = 4

@@ -37,6 +37,7 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, select
 
 from .._contract import MetricSpec
+from . import _connect as sc
 from . import _history as sh
 from . import _io as sio
 from . import _schema as S
@@ -168,7 +169,7 @@ def open_store(url: str, *, create: bool = True) -> ResultsStore:
         raise ValueError(f"url: a results-store URL such as sqlite:///var/sigboard.db is "
                          f"needed; got {url!r}")
     resolved = url.strip()
-    path = S.sqlite_path(resolved)
+    path = sc.sqlite_path(resolved)
     read_only = False
     if path is not None:
         if not path.exists():
@@ -176,9 +177,9 @@ def open_store(url: str, *, create: bool = True) -> ResultsStore:
                 raise ValueError(f"url: no such store: {path} does not exist (check the path; "
                                  "importing a file creates a store)")
         else:
-            read_only = not S.writable(path)
+            read_only = not sc.writable(path)
     key = f"{resolved}#ro" if read_only else resolved
     engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[key] = S.make_engine(resolved, read_only=read_only)
+        engine = _ENGINES[key] = sc.make_engine(resolved, read_only=read_only)
     return ResultsStore(engine, read_only=read_only)

@@ -24,6 +24,7 @@ from store_support import canon, grid
 
 from engine._contract import DataContractError, MetricSpec, validate_long
 from engine.cli._common import main
+from engine.store import _connect
 from engine.store import _schema as S
 from engine.store._store import ConflictError, frame_hash, open_store
 
@@ -174,7 +175,7 @@ def test_sqlite_wal_and_busy_timeout(sqlite_url: str) -> None:
     for _ in range(2):  # every pooled connection
         with store.engine.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == S.BUSY_TIMEOUT_MS
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == _connect.BUSY_TIMEOUT_MS
 
 
 def test_cli_store_url_from_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -199,7 +200,7 @@ def test_open_store_needs_an_explicit_url() -> None:
 
 
 def test_postgres_url_without_driver_uses_psycopg() -> None:
-    engine = S.make_engine("postgresql://u@127.0.0.1:1/db")
+    engine = _connect.make_engine("postgresql://u@127.0.0.1:1/db")
     assert engine.url.drivername == "postgresql+psycopg"
     engine.dispose()
 

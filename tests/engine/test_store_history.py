@@ -213,7 +213,7 @@ def test_read_only_store_can_be_browsed(tmp_path: Path, monkeypatch: pytest.Monk
     store.close()
     _ENGINES.pop(url, None)
     # the tests run as root, who may write anything: the check is what is replaced
-    monkeypatch.setattr(S, "writable", lambda path: False)
+    monkeypatch.setattr(_connect, "writable", lambda path: False)
     ro = open_store(url, create=False)
     assert ro.read_only and len(ro.load_frame()) == 6 and len(ro.uploads()) == 1
     with pytest.raises(PermissionError, match="read-only"):
