@@ -72,7 +72,7 @@ def pvalue_heatmap_svg(result: PairwiseResult, order: Sequence[str]) -> str:
     return "".join(parts)
 
 
-def _axes(parts: list[str], box: tuple[float, float, float, float], xs: Sequence[float],
+def plot_axes(parts: list[str], box: tuple[float, float, float, float], xs: Sequence[float],
           ys: Sequence[float], fx: Callable[[float], float], fy: Callable[[float], float],
           titles: tuple[str, str]) -> None:
     """Grid lines, tick labels and axis titles of a plot area ``box`` (left, top, w, h)."""
@@ -90,6 +90,25 @@ def _axes(parts: list[str], box: tuple[float, float, float, float], xs: Sequence
                  f'<text transform="translate(12 {_num(top + h / 2)}) rotate(-90)" '
                  f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
                  f"{escape(isolate(titles[1]))}</text>")
+
+
+def count_scale(counts: Sequence[int], top: float, h: float
+                ) -> tuple[list[float], Callable[[float], float]]:
+    """The y axis of a histogram of ``counts`` in a plot ``h`` pixels high from ``top``: whole
+    tick values and the pixel of a count (5% of headroom over the tallest bar)."""
+    top_count = max(max(counts, default=0), 1)
+    ticks = [v for v in nice_ticks(0.0, float(top_count), 5) if v == int(v)]
+
+    def fy(v: float) -> float:
+        return top + h * (1 - v / (top_count * 1.05))
+    return ticks, fy
+
+
+def count_bar(x0: float, x1: float, count: int, tip: str, fy: Callable[[float], float]) -> str:
+    """One histogram bar from pixel ``x0`` to ``x1`` with its hover text (escaped here)."""
+    return (f'<g><title>{escape(tip)}</title><rect x="{_num(x0 + 0.5)}" y="{_num(fy(count))}" '
+            f'width="{_num(max(x1 - x0 - 1, 1))}" height="{_num(fy(0) - fy(count))}" '
+            f'fill="{BLUE}"/></g>')
 
 
 def pair_scatter_svg(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool) -> str:
@@ -114,7 +133,7 @@ def pair_scatter_svg(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bo
         return top + h * (1 - (v - lo) / (hi - lo))
 
     parts = [_open(width, height, f"scores of {a} and {b} per example")]
-    _axes(parts, (left, top, w, h), ticks, ticks, fx, fy, (a, b))
+    plot_axes(parts, (left, top, w, h), ticks, ticks, fx, fy, (a, b))
     parts.append(f'<line x1="{_num(fx(lo))}" y1="{_num(fy(lo))}" x2="{_num(fx(hi))}" '
                  f'y2="{_num(fy(hi))}" stroke="#8a94a6" stroke-dasharray="5 4"/>')
     if binary:
@@ -162,17 +181,13 @@ def difference_histogram_svg(diff: np.ndarray, a: str, b: str, *, binary: bool) 
         counts, edges = np.histogram(diff, bins=min(40, max(diff.size, 1)), range=span)
         lo, hi = float(min(edges[0], 0.0)), float(max(edges[-1], 0.0))
         xticks = nice_ticks(lo, hi)
-    top_count = max(int(counts.max()) if counts.size else 0, 1)
-    yticks = [v for v in nice_ticks(0.0, float(top_count), 5) if v == int(v)]
+    yticks, fy = count_scale(counts.tolist(), top, h)
 
     def fx(v: float) -> float:
         return left + w * (v - lo) / (hi - lo)
 
-    def fy(v: float) -> float:
-        return top + h * (1 - v / (top_count * 1.05))
-
     parts = [_open(width, height, f"differences {a} − {b} per example")]
-    _axes(parts, (left, top, w, h), xticks, yticks, fx, fy,
+    plot_axes(parts, (left, top, w, h), xticks, yticks, fx, fy,
           (f"{a} − {b} (per example)", "examples"))
     for count, start, end in zip(counts.tolist(), edges[:-1].tolist(), edges[1:].tolist(),
                                  strict=True):
@@ -182,11 +197,9 @@ def difference_histogram_svg(diff: np.ndarray, a: str, b: str, *, binary: bool) 
         if binary:  # a bar of fixed width around −1, 0, 1
             middle = (x0 + x1) / 2
             x0, x1 = middle - 30, middle + 30
-        tip = escape(f"{start:.4g} to {end:.4g}: {count} examples" if not binary
-                     else f"{(start + end) / 2:g}: {count} examples")
-        parts.append(f'<g><title>{tip}</title><rect x="{_num(x0 + 0.5)}" y="{_num(fy(count))}" '
-                     f'width="{_num(max(x1 - x0 - 1, 1))}" height="{_num(fy(0) - fy(count))}" '
-                     f'fill="{BLUE}"/></g>')
+        tip = (f"{start:.4g} to {end:.4g}: {count} examples" if not binary
+               else f"{(start + end) / 2:g}: {count} examples")
+        parts.append(count_bar(x0, x1, count, tip, fy))
     if not binary:
         parts.append(f'<line x1="{_num(fx(0))}" x2="{_num(fx(0))}" y1="{_num(top)}" '
                      f'y2="{_num(top + h)}" stroke="{RED}"/>')
