@@ -21,11 +21,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from app.charts.svg import INK, _g, _name, _num, _open, nice_ticks, vertical_grid
+from app.charts.graph import NODE
+from app.charts.svg import INK, NAME_CHARS, _g, _name, _num, _open, nice_ticks, vertical_grid
 from app.ranked import escape, isolate
 from engine import BoxStats
 
-BOX_COLOR = "#3b5b92"
+BOX_COLOR = NODE  # the theme blue of every chart
 #: Points beyond the whiskers drawn at most (the count is always in the row's tooltip).
 MAX_OUTLIERS = 5000
 _ROW = 22  # pixels per system: room for a label at the app theme's font size
@@ -49,7 +50,7 @@ def _legend(values: Sequence[str], colours: dict[str, str], column: str,
              f"{_name(column)}</text>"]
     x, y = 0.0, 22.0
     for value in values:
-        step = 24 + _CHAR_W * min(len(value), 38)
+        step = 24 + _CHAR_W * min(len(value), NAME_CHARS)  # a long value is cut by _name
         if x and x + step > width:
             x, y = 0.0, y + 16
         parts.append(f'<rect x="{_num(x)}" y="{_num(y)}" width="11" height="11" '

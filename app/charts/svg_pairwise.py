@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from app.charts.graph import BEST, NODE
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
 from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
 from app.ranked import escape, isolate
 from engine import PairwiseResult
 
-BLUE = "#3b5b92"
-RED = "#d62728"
+BLUE, RED = NODE, BEST  # the theme blue and the red of every chart
 MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the count is said)
 
 

@@ -10,14 +10,12 @@ the escaping of :func:`app.ranked.plain`, without its Unicode isolates. Pure fun
 from __future__ import annotations
 
 import html
-import re
 
-from app.ranked import ISOLATE, POP, plain
+from app.ranked import _CONTROL, ISOLATE, POP, plain
 
 _MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
                                     "*": "&#42;", "_": "&#95;", "~": "&#126;", "[": "&#91;",
                                     "]": "&#93;"})
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 
 def html_text(text: object) -> str:

@@ -63,8 +63,7 @@ def _detail() -> None:
     example, problems = parse_example(page_params.read(_PAGE, view.benchmark, EXAMPLE_PARAMS),
                                       examples, examples[0])
     state.warn(problems)
-    page_params.remember(_PAGE, view.benchmark, {"ex": example})
-    page_params.write(EXAMPLE_PARAMS, {"ex": example})
+    _choose(example)
     st.subheader("One example in detail")
     st.caption("Every system's score on one example, best system first, the example's text "
                "and each system's output when uploaded. Click a suspect example above, or "
