@@ -33,7 +33,7 @@ from engine import (
     rank_intervals_of,
 )
 from engine import benchmark_part as engine_benchmark_part
-from engine._overall_parts import choose_overall
+from engine.across._overall_parts import choose_overall
 
 _ENTRIES = 32
 #: Battle orders of the app's mechanisms view: the engine's defaults (100 and 20) take tens

@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import ScoreMatrix, bootstrap_ranks, build_matrix, leaderboard  # noqa: E402
-from engine._readers import read_results  # noqa: E402
+from engine.io._readers import read_results  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "eval-arena"
 FILES = ["humaneval+", "humaneval", "mbpp", "mbpp+", "cruxeval_input", "cruxeval_output",
@@ -197,7 +197,9 @@ def _use_before(rev: str = BEFORE) -> None:
     """Patch today's leaderboard with the groups, kernels and Bradley–Terry fits of ``rev``."""
     import pandas as pd
 
-    from engine import _groups, _kernels, _leaderboard
+    from engine.products import _leaderboard
+    from engine.ranking import _groups
+    from engine.stats import _kernels
     folder = Path(tempfile.mkdtemp())
     old_kernels = _load_before("_kernels", folder, rev)
     old_groups = _load_before("_groups", folder, rev)

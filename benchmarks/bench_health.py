@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_health.py [--repeat N]``
 
 Reads every eval-arena file together (so ``humaneval`` and ``humaneval_hf`` form
 the 78-system ``humaneval`` benchmark), then for each benchmark prints the time of
-:func:`engine._health.benchmark_health` (first call and best of ``--repeat``
+:func:`engine.products._health.benchmark_health` (first call and best of ``--repeat``
 calls, matrix already built) and the total.
 
 The matrices are small, so multi-threaded BLAS only adds overhead, and on a busy
@@ -29,9 +29,9 @@ from scipy import stats
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine._health import benchmark_health  # noqa: E402
 from engine._matrix import ScoreMatrix, build_matrix  # noqa: E402
-from engine._readers import read_results  # noqa: E402
+from engine.io._readers import read_results  # noqa: E402
+from engine.products._health import benchmark_health  # noqa: E402
 
 DATA = ROOT / "data"  # the bundled eval-arena files
 

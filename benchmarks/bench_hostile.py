@@ -3,7 +3,7 @@
 For every bomb, two fresh child processes are measured with ``os.wait4`` (peak RSS):
 
 * ``read_results`` in-process, as the CLI and the store run it;
-* ``python -m engine._parse_worker``, the child that ``parse_isolated`` starts (the
+* ``python -m engine.io._worker``, the child that ``parse_isolated`` starts (the
   app's Upload page), with its default memory cap.
 
 Usage: ``.venv/bin/python benchmarks/bench_hostile.py`` (about a minute; writes the
@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine._limits import Limits  # noqa: E402
+from engine.io._limits import Limits  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(
     "hostile_corpus", ROOT / "tests" / "engine" / "hostile" / "make_corpus.py")
@@ -38,7 +38,7 @@ MiB = 1 << 20
 IN_PROCESS = """
 import sys
 from engine._contract import DataContractError
-from engine._readers import read_results
+from engine.io._readers import read_results
 try:
     read_results(sys.argv[1])
     print("accepted")
@@ -93,7 +93,7 @@ def main() -> None:
             path = Path(tmp) / label.split(" ")[0]
             path.write_bytes(data)
             s1, rss1, code1, msg = peak_of([sys.executable, "-c", IN_PROCESS, str(path)], None)
-            s2, rss2, code2, _ = peak_of([sys.executable, "-m", "engine._parse_worker",
+            s2, rss2, code2, _ = peak_of([sys.executable, "-m", "engine.io._worker",
                                           header.replace('"upload"', json.dumps(path.name))],
                                          path)
             worst = max(worst, rss1, rss2)

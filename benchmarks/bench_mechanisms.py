@@ -11,11 +11,11 @@ id: 78 systems × 164 examples), builds every decisive example-level battle
   implementation, kept here) and after, on the same seed, with their difference,
 * sequential TrueSkill: before (one battle position per step, the previous
   implementation, kept here) and after (rounds of battles that share no system,
-  :func:`engine._elo._schedule`), on the same orders, with their largest difference,
+  :func:`engine.ranking._sequential._schedule`), on the same orders, with their largest difference,
 * the cost of cutting the orders into rounds on its own (why Elo does not use it),
 * a plain Python loop over one order (the per-battle baseline, × orders),
-* the whole :func:`engine._mechanisms.mechanisms` computation at its defaults,
-* simultaneous rank intervals (:func:`engine._rank_intervals.rank_intervals_of`).
+* the whole :func:`engine.ranking._mechanisms.mechanisms` computation at its defaults,
+* simultaneous rank intervals (:func:`engine.ranking._rank_intervals.rank_intervals_of`).
 
 The step loops are bound by per-call overhead, so a busy machine (load above the
 core count) slows them down roughly in proportion; the load average is printed and
@@ -38,7 +38,11 @@ sys.path.insert(0, str(ROOT))
 
 import trueskill  # type: ignore[import-untyped]  # noqa: E402
 
-from engine._elo import (  # noqa: E402
+from engine._matrix import build_matrix  # noqa: E402
+from engine.io._readers import read_results  # noqa: E402
+from engine.ranking._mechanisms import mechanisms  # noqa: E402
+from engine.ranking._rank_intervals import rank_intervals_of  # noqa: E402
+from engine.ranking._sequential import (  # noqa: E402
     Battles,
     _orders,
     _schedule,
@@ -47,10 +51,6 @@ from engine._elo import (  # noqa: E402
     sequential_elo,
     sequential_trueskill,
 )
-from engine._matrix import build_matrix  # noqa: E402
-from engine._mechanisms import mechanisms  # noqa: E402
-from engine._rank_intervals import rank_intervals_of  # noqa: E402
-from engine._readers import read_results  # noqa: E402
 
 
 def _best(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]

@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from engine._ab import compare_ab, noninferiority_test  # noqa: E402
-from engine._leaderboard import leaderboard  # noqa: E402
 from engine._matrix import build_matrix  # noqa: E402
-from engine._power import power  # noqa: E402
-from engine._report import compare_report, leaderboard_report  # noqa: E402
-from engine._runs import RunCube, pair_run_test  # noqa: E402
+from engine.products._leaderboard import leaderboard  # noqa: E402
+from engine.report._reports import compare_report, leaderboard_report  # noqa: E402
+from engine.stats._ab import compare_ab, noninferiority_test  # noqa: E402
+from engine.stats._power import power  # noqa: E402
+from engine.stats._runs import RunCube, pair_run_test  # noqa: E402
 
 
 def long_table(systems: int, examples: int, runs: int, seed: int = 0) -> pd.DataFrame:

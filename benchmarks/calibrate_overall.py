@@ -17,9 +17,9 @@ Procedures compared, each declaring pairs "different":
 * ``holm_all_benchmarks``: testing benchmarks one by one on their §6.1
   aggregate, Holm over all pairs × benchmarks (225 tests) — the same per-benchmark
   p-values the overall procedure combines, so the stricter comparator;
-* ``overall``: :func:`engine._overall.overall` (aggregate per benchmark,
+* ``overall``: :func:`engine.across._overall.overall` (aggregate per benchmark,
   Landau-exact HMP across benchmarks with L = pairs × benchmarks);
-* ``hmp_all``: :func:`engine._overall.pairs_across` style HMP over the 15
+* ``hmp_all``: :func:`engine.across._overall.pairs_across` style HMP over the 15
   (benchmark, metric) tests of each pair, L = pairs × 15;
 * ``fisher_holm`` (reference only, not offered by sigboard): Fisher's combination of
   each pair's 5 aggregate p-values (valid here because the benchmarks' examples are
@@ -34,7 +34,7 @@ replications where s0 is declared better than all 9.
 
 Run: ``.venv/bin/python benchmarks/calibrate_overall.py [--reps 500] [--power-reps 200]``
 (``--check`` first verifies on one replication that the parts path equals
-:func:`engine._overall.overall`).
+:func:`engine.across._overall.overall`).
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine._hmp import hmp_rows  # noqa: E402
 from engine._matrix import build_matrix  # noqa: E402
-from engine._multitest import adjust_pvalues  # noqa: E402
 from engine._options import TestOptions  # noqa: E402
-from engine._overall import benchmark_part, overall, overall_from_parts  # noqa: E402
-from engine._pairwise import pairwise_tests  # noqa: E402
+from engine.across._hmp import hmp_rows  # noqa: E402
+from engine.across._overall import benchmark_part, overall, overall_from_parts  # noqa: E402
+from engine.stats._multitest import adjust_pvalues  # noqa: E402
+from engine.stats._pairwise import pairwise_tests  # noqa: E402
 
 SYSTEMS, BENCHMARKS, METRICS = 10, 5, 3
 SIZES = (80, 100, 120, 150, 200)

@@ -24,8 +24,8 @@ import pandas as pd
 from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from engine._ab import compare_ab  # noqa: E402
-from engine._runs import run_anova, satterthwaite_t  # noqa: E402
+from engine.stats._ab import compare_ab  # noqa: E402
+from engine.stats._runs import run_anova, satterthwaite_t  # noqa: E402
 
 
 def draw(rng: np.random.Generator, reps: int, runs: int, n: int, sd_run: float) -> np.ndarray:

@@ -54,7 +54,7 @@ class ScoreMatrix:
     """The modality as declared (None: detected); a subset detects again only then."""
     run_scores: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     """Run-level rows (system, example_id, run, value) when some cell has several runs:
-    the tests then account for run-to-run variance (:mod:`engine._runs`)."""
+    the tests then account for run-to-run variance (:mod:`engine.stats._runs`)."""
 
     @property
     def has_runs(self) -> bool:

@@ -125,7 +125,9 @@ def test_cli_help_runs() -> None:
 #: engine modules allowed to look at the environment or at their own file path, and why
 CONFIG_READERS = {
     "engine/cli/_common.py": "the CLI's entry point reads SIGBOARD_DB_URL / SIGBOARD_DB_PATH",
-    "engine/_parse_worker.py": "starts the isolated parser with the engine on its PYTHONPATH",
+    "engine/cli/serve.py": "`serve` passes the environment on to the app, with a default store path",
+    "engine/__init__.py": "reads its own TYPE_CHECKING block, the one table of the public API",
+    "engine/io/_worker.py": "starts the isolated parser with the engine on its PYTHONPATH",
 }
 
 
@@ -161,10 +163,11 @@ def test_config_checker_catches_each_spelling() -> None:
 
 
 def test_public_names_resolve() -> None:
-    """Every name in ``engine.__all__`` loads from the module ``engine._HOMES`` says."""
+    """Every name in ``engine.__all__`` loads from the module the API table names."""
     import engine
 
-    assert sorted(engine.__all__) == sorted(engine._HOMES)
+    assert sorted(engine.__all__) == sorted(engine._homes())
+    assert "ScoreMatrix" in engine.__all__ and "__version__" not in engine.__all__
     for name in engine.__all__:
         assert getattr(engine, name) is not None, name
     with pytest.raises(AttributeError, match="no attribute 'nope'"):

@@ -15,7 +15,7 @@ from app import cache
 from app.components.upload_read import Parsed
 from engine import Problem
 from engine._contract import REQUIRED_COLUMNS
-from engine._readers import is_text, split_metadata
+from engine.io._readers import is_text, split_metadata
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
 

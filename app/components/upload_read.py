@@ -20,8 +20,8 @@ import streamlit as st
 
 from app import config
 from engine import DataContractError, MetricSpec, Problem, read_results_bytes
-from engine._limits import Limits
 from engine.harness import HARNESS_FORMATS, detect_format, read_harness
+from engine.io._limits import Limits
 
 __all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
 

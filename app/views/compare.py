@@ -16,7 +16,7 @@ from app.components.plain_text import md_text
 from app.downloads import file_name, safe_csv
 from app.url import planned_difference
 from engine import PowerResult
-from engine._report import compare_report
+from engine.report._reports import compare_report
 
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")

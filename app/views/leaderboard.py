@@ -20,7 +20,7 @@ from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
 from engine import Leaderboard
-from engine._report import leaderboard_report
+from engine.report._reports import leaderboard_report
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's

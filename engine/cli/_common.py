@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .._contract import MetricSpec
-    from .._limits import Limits
     from .._matrix import ScoreMatrix
+    from ..io._limits import Limits
     from ..store import ResultsStore
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
@@ -52,7 +52,7 @@ def store_url(explicit: str | None = None) -> str:
 
 def upload_limits() -> Limits:
     """The upload limits the environment sets (``SIGBOARD_MAX_ROWS``, …; see :class:`engine.Limits`)."""
-    from .._limits import Limits
+    from ..io._limits import Limits
 
     return Limits.from_mapping(os.environ)
 
@@ -113,7 +113,7 @@ class Loaded:
             return open_existing(self.url).metric_spec(benchmark, metric)
         if (benchmark, metric) in self.specs:
             return self.specs[(benchmark, metric)]
-        from .._readers import metric_specs_of
+        from ..io._readers import metric_specs_of
 
         return metric_specs_of(self.frame).get(metric) or MetricSpec()
 
@@ -156,7 +156,7 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     """One DATA argument: a results table (read within the upload limits ``SIGBOARD_MAX_*``),
     or harness logs (a directory, a zip, an Inspect ``.eval``, or a JSON/JSONL log file)."""
     from .._contract import DataContractError
-    from .._readers import read_results
+    from ..io._readers import read_results
 
     if is_harness_source(path):
         from ..harness import read_harness
@@ -244,14 +244,23 @@ def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: s
 
 
 def _registrars() -> list[Callable[[Any], None]]:
-    from . import explore, health, runs, stats, store
+    from . import explore, health, runs, serve, stats, store
 
-    return [stats.register, health.register, runs.register, explore.register, store.register]
+    return [stats.register, health.register, runs.register, explore.register, store.register,
+            serve.register]
+
+
+def _prog() -> str:
+    """``sigboard`` when run as the console script, ``python -m engine`` otherwise."""
+    return "python -m engine" if Path(sys.argv[0]).name == "__main__.py" else "sigboard"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m engine",
+    from engine import __version__
+
+    parser = argparse.ArgumentParser(prog=_prog(),
                                      description="sigboard: significance-aware leaderboards")
+    parser.add_argument("--version", action="version", version=f"sigboard {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for register in _registrars():
         register(sub)
@@ -283,8 +292,19 @@ def _one_line(exc: BaseException) -> str:
     return message + more
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if argv[:1] == ["serve"] and not {"-h", "--help"} & set(argv[1:]):
+        # everything after `serve` goes to Streamlit, which has its own --dotted.options
+        args = parser.parse_args(["serve"])
+        args.streamlit_args = argv[1:]
+        return args
+    return parser.parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     try:
         code: int = args.handler(args)
     except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted

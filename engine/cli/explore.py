@@ -17,7 +17,7 @@ def _matrix_args(args: argparse.Namespace) -> Any:
 
 
 def _mechanisms(args: argparse.Namespace) -> int:
-    from .._mechanisms import CORE_MECHANISMS, mechanisms
+    from ..ranking._mechanisms import CORE_MECHANISMS, mechanisms
 
     res = mechanisms(_matrix_args(args), rng=args.seed, n_permutations=args.n_permutations)
     payload = res.to_dict()
@@ -41,7 +41,7 @@ def _mechanisms(args: argparse.Namespace) -> int:
 
 
 def _rank_intervals(args: argparse.Namespace) -> int:
-    from .._rank_intervals import rank_intervals_of
+    from ..ranking._rank_intervals import rank_intervals_of
 
     res = rank_intervals_of(_matrix_args(args), alpha=args.alpha, rng=args.seed)
     payload = res.to_dict()

@@ -21,7 +21,7 @@ from ._common import add_data_options, emit, load_data
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .._health import HealthReport
+    from ..products._health import HealthReport
 
 __all__ = ["health_command", "register", "slices"]
 
@@ -83,8 +83,8 @@ def _row(report: HealthReport) -> dict[str, Any]:
 
 def health_command(args: argparse.Namespace) -> int:
     """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
-    from .._health import benchmark_health
     from .._matrix import build_matrix
+    from ..products._health import benchmark_health
 
     loaded = load_data(args.data)
     df = loaded.frame

@@ -16,7 +16,7 @@ __all__ = ["register"]
 
 def _power(args: argparse.Namespace) -> int:
     from .._matrix import pick_slice
-    from .._power import power
+    from ..stats._power import power
 
     loaded = load_data(args.data)
     bench, met = pick_slice(loaded.frame, args.benchmark, args.metric)

@@ -14,9 +14,9 @@ from ._text import fmt_number, interval
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .._ab import ABResult
     from .._matrix import ScoreMatrix
-    from .._pairwise import PairwiseResult
+    from ..stats._ab import ABResult
+    from ..stats._pairwise import PairwiseResult
 
 __all__ = ["register"]
 
@@ -112,8 +112,8 @@ def _write_report(path: str, text: str) -> None:
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
-    from .._leaderboard import leaderboard
-    from .._report import leaderboard_report, report_format
+    from ..products._leaderboard import leaderboard
+    from ..report._reports import leaderboard_report, report_format
 
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
@@ -174,7 +174,7 @@ def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
 def _pairwise(args: argparse.Namespace) -> int:
     if args.across is not None:
         return _pairwise_across(args)
-    from .._pairwise import pairwise_tests
+    from ..stats._pairwise import pairwise_tests
 
     res = pairwise_tests(_matrix(args), _options(args))
     table = res.table
@@ -201,7 +201,7 @@ def _across_results(loaded: Loaded, args: argparse.Namespace,
                     options: TestOptions) -> list[PairwiseResult]:
     """One pairwise result per metric of the benchmark, or per benchmark."""
     from .._matrix import build_matrix, pick_slice
-    from .._pairwise import pairwise_tests
+    from ..stats._pairwise import pairwise_tests
 
     df = loaded.frame
     if args.across == "metrics":
@@ -233,7 +233,7 @@ def _across_results(loaded: Loaded, args: argparse.Namespace,
 
 
 def _pairwise_across(args: argparse.Namespace) -> int:
-    from .._pairs_across import pairs_across
+    from ..across._pairs_across import pairs_across
 
     loaded = load_data(args.data)
     results = _across_results(loaded, args, _options(args))
@@ -334,8 +334,8 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .._ab import compare_ab
-    from .._report import compare_report, report_format
+    from ..report._reports import compare_report, report_format
+    from ..stats._ab import compare_ab
 
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     loaded = load_data(args.data)
@@ -360,7 +360,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _overall(args: argparse.Namespace) -> int:
-    from .._overall import overall
+    from ..across._overall import overall
 
     loaded = load_data(args.data)
     specs = loaded.all_specs()

@@ -89,9 +89,9 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
                 declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
     """Read one FILE/DIR/ZIP (harness logs or a results table) and store it as one upload."""
     from .._contract import DataContractError
-    from .._formats import read_bytes, source_name
-    from .._readers import read_results_bytes
     from ..harness import read_harness
+    from ..io._formats import read_bytes, source_name
+    from ..io._readers import read_results_bytes
 
     label = source_name(path, None)
     is_dir = Path(path).is_dir()

@@ -10,7 +10,7 @@ Formats (FORMATS.md in ``tests/data/harness-logs`` cites each harness's source):
 ``lm-eval`` (``--log_samples``), ``inspect`` (``.eval``/``.json``), ``helm``
 (``per_instance_stats.json``), ``lighteval`` (``--save-details``), ``openai-evals``
 (record JSONL), ``promptfoo`` (``-o output.json``), and sigboard's own ``long``/``wide``
-tables (read by :func:`engine._readers.read_results`).
+tables (read by :func:`engine.io._readers.read_results`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem, validate_long
-from .._readers import metric_specs_of, read_results_bytes
+from ..io._readers import metric_specs_of, read_results_bytes
 from ._common import Part, assemble
 from ._detect import COMPANION, classify
 from ._helm import read_helm
@@ -120,7 +120,7 @@ def detect_format(source: Source, *, name: str | None = None) -> str:
 def _check_depth(files: list[LogFile]) -> None:
     """Refuse JSON nested deeper than the limit before any parser sees it: Python's json
     raises RecursionError and pyarrow's reader crashes the process on such input."""
-    from .._limits import Limits, limit_error, nesting_depth
+    from ..io._limits import Limits, limit_error, nesting_depth
 
     limits = Limits()
     for f in files:
@@ -138,7 +138,7 @@ def _check_depth(files: list[LogFile]) -> None:
 
 
 def _table_format(f: LogFile) -> str:
-    from .._formats import canonical_names, frame_from_bytes
+    from ..io._formats import canonical_names, frame_from_bytes
 
     columns = canonical_names([str(c) for c in frame_from_bytes(f.read(), f.label).columns])
     return "long" if {"metric", "value"} <= set(columns) or "value" in columns else "wide"

@@ -1,7 +1,7 @@
 """An upload as a flat list of files: one file, a directory tree, or a zip of one.
 
 Nothing is extracted to disk. Members are read lazily, so detection by name is free;
-gzip members are decompressed by :mod:`engine._formats` (with its size cap). An
+gzip members are decompressed by :mod:`engine.io._formats` (with its size cap). An
 Inspect ``.eval`` log is itself a zip: it stays one file, never a directory.
 """
 
@@ -21,7 +21,7 @@ from typing import IO
 import numpy as np
 
 from .._contract import DataContractError, Problem
-from .._formats_bytes import MAX_BYTES, decompress
+from ..io._bytes import MAX_BYTES, decompress
 
 __all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
            "read_zip_members", "walk"]
@@ -68,10 +68,10 @@ _STEP[list(b"]}")] = -1
 
 def certainly_shallow(data: bytes, limit: int) -> bool:
     """True when the bracket depth of ``data`` is at most ``limit``, told fast; False when
-    it is deeper *or* the fast way cannot tell (then :func:`engine._limits.nesting_depth`
+    it is deeper *or* the fast way cannot tell (then :func:`engine.io._limits.nesting_depth`
     decides).
 
-    The depth is :func:`~engine._limits.nesting_depth`'s (brackets inside strings do not
+    The depth is :func:`~engine.io._limits.nesting_depth`'s (brackets inside strings do not
     count, a newline ends a string), computed on the bracket, quote and newline bytes
     alone (``bytes.translate`` drops the rest in C) when the text is plain: no quote right
     after a backslash (so none is escaped), an even number of quotes on every line (no
@@ -194,7 +194,7 @@ def _read_source(source: Source, name: str | None) -> tuple[str, bytes]:
     if isinstance(source, bytes | bytearray):
         return name or "<upload>", bytes(source)
     if hasattr(source, "read"):
-        from .._formats import read_bytes, source_name
+        from ..io._formats import read_bytes, source_name
 
         return name or source_name(source, None), read_bytes(source)
     raise TypeError(f"source: must be a path, bytes, (name, bytes) or a binary file; got "

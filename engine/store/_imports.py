@@ -28,7 +28,7 @@ from .._contract import (
     Problem,
     validate_long_codes,
 )
-from .._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
+from ..io._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
 from . import _io as sio
 from . import _outputs as so
 from . import _schema as S
@@ -70,8 +70,8 @@ class StoreImports(StoreReads):
         on_conflict: OnConflict = "reject",
         metrics: MetricSpecs | None = None,
     ) -> UploadReport:
-        """Read a file (see :func:`engine._readers.read_results`) and import it as one upload."""
-        from .._formats import source_name
+        """Read a file (see :func:`engine.io._readers.read_results`) and import it as one upload."""
+        from ..io._formats import source_name
 
         label = source_name(source, name)
         content = read_bytes(source, name=name)

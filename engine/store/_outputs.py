@@ -1,7 +1,7 @@
 """Per-observation text of an upload: each system's output on each example (``outputs``).
 
 An upload's text columns that belong to one observation — a system's ``output``,
-``completion`` or ``response`` on one example, as :func:`engine._readers.split_metadata`
+``completion`` or ``response`` on one example, as :func:`engine.io._readers.split_metadata`
 keeps them in the results frame — are stored here, one row per (benchmark, system,
 example, run, column), tagged with the upload. Keys are the label ids of ``results``.
 
@@ -27,7 +27,7 @@ import pandas as pd
 from sqlalchemy import Connection, select
 
 from .._contract import REQUIRED_COLUMNS
-from .._readers import is_text
+from ..io._readers import is_text
 from . import _io as sio
 from . import _schema as S
 

@@ -82,7 +82,7 @@ def test_report_is_self_contained_html_with_verdict_and_chart() -> None:
 
 
 def test_markdown_downloads_and_the_pairwise_link_to_compare(store: Path) -> None:
-    # Compare and Leaderboard offer the engine's Markdown report (engine._report); a pair on
+    # Compare and Leaderboard offer the engine's Markdown report (engine.report._reports); a pair on
     # the Pairwise page links to its A/B comparison (a → candidate, b → baseline).
     at = app(PAGE, benchmark="ab")
     assert any(b.label == "Download Markdown report" for b in at.get("download_button"))

@@ -17,11 +17,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from e2e_support import Served, healthy
 
 from engine.store import open_store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -98,7 +102,7 @@ def server(served: Served) -> str:
 
 
 @pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[object]:
+def browser(server: str) -> Iterator[Browser]:
     """Debian's chromium, launched once per module (each test opens fresh contexts)."""
     from playwright.sync_api import sync_playwright
 

@@ -11,12 +11,16 @@ import io
 import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from e2e_support import Offline, idle, open_context, title
 
 from engine.store import open_store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page
 
 pytestmark = pytest.mark.browser
 
@@ -42,55 +46,55 @@ def build_store(path: Path) -> None:
     store.close()
 
 
-def _context(browser: object, width: int = 1400) -> tuple[object, object, Offline, list[str]]:
+def _context(browser: Browser, width: int = 1400) -> tuple[BrowserContext, Page, Offline, list[str]]:
     return open_context(browser, width)
 
 
-def _title(page: object, text: str) -> None:
+def _title(page: Page, text: str) -> None:
     title(page, text, timeout=WAIT)
 
 
-def _idle(page: object) -> None:
+def _idle(page: Page) -> None:
     """Wait until the app has finished its current run (so widgets and links are current)."""
     idle(page, timeout=WAIT)
 
 
-def _choose(page: object, label: str, option: str) -> None:
+def _choose(page: Page, label: str, option: str) -> None:
     _idle(page)
     _choose_open(page, label)
     page.get_by_role("option", name=option, exact=True).first.click()
 
 
-def _choose_open(page: object, label: str) -> None:
+def _choose_open(page: Page, label: str) -> None:
     """Open the select box ``label`` (and the popover it is in)."""
     box = page.get_by_role("combobox", name=label, exact=True)
     _open_picker(page, box, label)
     box.click()
 
 
-def _open_picker(page: object, box: object, label: str) -> None:
+def _open_picker(page: Page, box: Locator, label: str) -> None:
     """Pickers live in popovers: the benchmark's ("Benchmark … · metric …") and the pair's
     ("A vs B") buttons open them."""
-    if box.is_visible():  # type: ignore[attr-defined]
+    if box.is_visible():
         return
     name = r"^Benchmark " if label in ("Benchmark", "Metric") else r" vs "
-    page.get_by_role("button", name=re.compile(name)).first.click()  # type: ignore[attr-defined]
-    box.wait_for(timeout=WAIT)  # type: ignore[attr-defined]
+    page.get_by_role("button", name=re.compile(name)).first.click()
+    box.wait_for(timeout=WAIT)
 
 
-def _selected(page: object, label: str) -> str:
+def _selected(page: Page, label: str) -> str:
     box = page.get_by_role("combobox", name=label, exact=True)
     _open_picker(page, box, label)
     return box.input_value()
 
 
-def _wait_url(page: object, name: str, value: str) -> None:
+def _wait_url(page: Page, name: str, value: str) -> None:
     page.wait_for_function(
         "([k, v]) => new URL(location.href).searchParams.get(k) === v", arg=[name, value],
         timeout=WAIT)
 
 
-def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None:
+def test_shared_link_reopens_the_same_view(browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser)
     page.goto(f"{server}/leaderboard?benchmark=humaneval")
     _title(page, "Leaderboard · humaneval")
@@ -130,7 +134,7 @@ def test_shared_link_reopens_the_same_view(browser: object, server: str) -> None
     assert offline.blocked == [] and offline2.blocked == []
 
 
-def test_upload_bad_then_good_file(browser: object, server: str, tmp_path: Path) -> None:
+def test_upload_bad_then_good_file(browser: Browser, server: str, tmp_path: Path) -> None:
     bad, good = tmp_path / "bad.csv", tmp_path / "good.csv"
     bad.write_text("benchmark,system,example_id,metric,value\nmbpp,x,Mbpp/2,pass1,oops\n")
     good.write_text("benchmark,system,example_id,metric,value\n"
@@ -152,7 +156,7 @@ def test_upload_bad_then_good_file(browser: object, server: str, tmp_path: Path)
     assert offline.blocked == []
 
 
-def test_significance_graph_renders_offline(browser: object, server: str) -> None:
+def test_significance_graph_renders_offline(browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser)
     page.goto(f"{server}/leaderboard?benchmark=humaneval&graph=interactive")
     _title(page, "Leaderboard · humaneval")
@@ -170,7 +174,7 @@ def test_significance_graph_renders_offline(browser: object, server: str) -> Non
     assert offline.blocked == [], offline.blocked
 
 
-def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) -> None:
+def test_script_in_a_system_name_is_shown_as_text(browser: Browser, server: str) -> None:
     context, page, offline, dialogs = _context(browser)
     page.goto(f"{server}/pairwise?benchmark=xss-bench&a=plain-model&b={XSS}")
     _title(page, "Pairwise · xss-bench")
@@ -191,7 +195,7 @@ def test_script_in_a_system_name_is_shown_as_text(browser: object, server: str) 
     assert offline.blocked == []
 
 
-def test_distributions_page_from_the_sidebar_draws_offline(browser: object, server: str) -> None:
+def test_distributions_page_from_the_sidebar_draws_offline(browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser)
     page.goto(f"{server}/leaderboard?benchmark=mbpp")
     _title(page, "Leaderboard · mbpp")
@@ -212,7 +216,7 @@ def test_distributions_page_from_the_sidebar_draws_offline(browser: object, serv
     assert offline.blocked == [] and offline2.blocked == []
 
 
-def test_overview_path_opens_the_overview(browser: object, server: str) -> None:
+def test_overview_path_opens_the_overview(browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser)
     page.goto(f"{server}/overview")
     _title(page, "Benchmarks")
@@ -222,7 +226,7 @@ def test_overview_path_opens_the_overview(browser: object, server: str) -> None:
     assert offline.blocked == []
 
 
-def test_a_page_finds_its_server_at_the_first_try(browser: object, server: str) -> None:
+def test_a_page_finds_its_server_at_the_first_try(browser: Browser, server: str) -> None:
     """app/server.py names the server in the page (app/fast_start.py): without it the browser
     first asks /leaderboard/_stcore/health, gets a 404 and retries after a back-off."""
     context, page, offline, _ = _context(browser)
@@ -240,7 +244,7 @@ def test_a_page_finds_its_server_at_the_first_try(browser: object, server: str) 
 
 
 def test_phone_width_shows_mean_and_interval_without_sideways_scrolling(
-        browser: object, server: str) -> None:
+        browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser, width=390)
     page.goto(f"{server}/leaderboard?benchmark=humaneval")
     _title(page, "Leaderboard · humaneval")
@@ -259,7 +263,7 @@ def test_phone_width_shows_mean_and_interval_without_sideways_scrolling(
     assert offline.blocked == []
 
 
-def test_leaderboard_reads_at_100_systems(browser: object, server: str) -> None:
+def test_leaderboard_reads_at_100_systems(browser: Browser, server: str) -> None:
     """The rank/CI plot comes first; the ranked table has no inner scroll box."""
     context, page, offline, _ = _context(browser, width=1280)
     page.goto(f"{server}/leaderboard?benchmark=humaneval")
@@ -277,7 +281,7 @@ def test_leaderboard_reads_at_100_systems(browser: object, server: str) -> None:
     assert offline.blocked == []
 
 
-def test_examples_heatmap_fits_its_column(browser: object, server: str) -> None:
+def test_examples_heatmap_fits_its_column(browser: Browser, server: str) -> None:
     context, page, offline, _ = _context(browser, width=1280)
     page.goto(f"{server}/examples?benchmark=CRUXEval-input&etab=scores")
     _title(page, "Examples · CRUXEval-input")

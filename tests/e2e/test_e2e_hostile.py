@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from e2e_support import Served, healthy, title
 
 from engine.store import open_store
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.browser
 
@@ -40,20 +44,20 @@ def build_store(path: Path) -> None:
     store.close()
 
 
-def _title(page: object, text: str) -> None:
+def _title(page: Page, text: str) -> None:
     title(page, text, timeout=WAIT)
 
 
 def test_hostile_uploads_leave_the_server_serving(
-        served: Served, browser: object, tmp_path: Path) -> None:
+        served: Served, browser: Browser, tmp_path: Path) -> None:
     url, proc = served.url, served.proc
     corpus = _corpus()
     deep, bomb = tmp_path / "deep_20000.jsonl", tmp_path / "bomb_single.csv.gz"
     deep.write_bytes(corpus.deep_20000())
     bomb.write_bytes(corpus.bomb_single())
     pid = proc.pid
-    uploading = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
-    reading = browser.new_context(viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    uploading = browser.new_context(viewport={"width": 1400, "height": 1000})
+    reading = browser.new_context(viewport={"width": 1400, "height": 1000})
     uploader, reader = uploading.new_page(), reading.new_page()
     uploader.goto(f"{url}/upload")
     _title(uploader, "Upload results")

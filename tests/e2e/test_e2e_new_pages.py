@@ -9,33 +9,37 @@ Playwright is missing, unless ``SIGBOARD_REQUIRE_BROWSER=1``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from e2e_support import Offline, idle, open_context
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.browser
 
 WAIT = 120_000  # ms: the overall leaderboard of 190 systems, cold, on 2 shared cores
 
 
-def _context(browser: object) -> tuple[object, object, Offline]:
+def _context(browser: Browser) -> tuple[BrowserContext, Page, Offline]:
     context, page, offline, _ = open_context(browser, downloads=True)
     return context, page, offline
 
 
-def _idle(page: object) -> None:
+def _idle(page: Page) -> None:
     idle(page, timeout=WAIT)
 
 
-def _overall_headers(page: object) -> list[str]:
+def _overall_headers(page: Page) -> list[str]:
     table = page.locator("[data-testid=stMain] table[aria-label=overall]")
     table.wait_for(timeout=WAIT)
     return [h.strip() for h in table.locator("thead th").all_inner_texts()]
 
 
 def test_overall_renders_offline_and_a_shared_link_reopens_the_choice(
-        browser: object, server: str) -> None:
+        browser: Browser, server: str) -> None:
     context, page, offline = _context(browser)
     page.goto(f"{server}/overall")
     page.get_by_role("heading", level=1).filter(has_text="Overall").wait_for(timeout=WAIT)
@@ -74,7 +78,7 @@ def test_overall_renders_offline_and_a_shared_link_reopens_the_choice(
     assert offline.blocked == [] and offline2.blocked == []
 
 
-def test_compare_report_downloads_and_opens_offline(browser: object, server: str,
+def test_compare_report_downloads_and_opens_offline(browser: Browser, server: str,
                                                     tmp_path: Path) -> None:
     context, page, offline = _context(browser)
     page.goto(f"{server}/compare?benchmark=humaneval")

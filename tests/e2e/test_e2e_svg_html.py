@@ -9,11 +9,15 @@ on a blank page, as ``st.html(..., unsafe_allow_javascript=True)`` would insert 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from conftest import ARGS, CHROMIUM, require_browser
 
 from app.charts.svg import svg_html
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 HOSTILE = ('<svg role="img" aria-label="x" onload="alert(1)"><script>alert(2)</script>'
            '<rect width="5" height="5" onclick="alert(3)" onmouseover="alert(4)"/>'
@@ -23,7 +27,7 @@ HOSTILE = ('<svg role="img" aria-label="x" onload="alert(1)"><script>alert(2)</s
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[object]:
+def page() -> Iterator[Page]:
     require_browser()
     from playwright.sync_api import sync_playwright
 

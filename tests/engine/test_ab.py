@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.anova import anova_lm
 
-from engine._ab import compare_ab, noninferiority_test
 from engine._contract import MetricSpec
 from engine._options import TestOptions
-from engine._runs import RunCube, pair_run_test, run_cube
+from engine.stats._ab import compare_ab, noninferiority_test
+from engine.stats._runs import RunCube, pair_run_test, run_cube
 
 SPEC_KEYS = ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference", "ci_low",
              "ci_high", "pvalue", "model", "verdict", "exit_code"]

@@ -1,4 +1,4 @@
-"""The heatmap table across metrics (engine/_across.py) on TAC2008's 14 metrics (bt-eval).
+"""The heatmap table across metrics (engine/across/_metrics_table.py) on TAC2008's 14 metrics (bt-eval).
 
 References: each cell is the engine's own per-metric pairwise result (tested
 against scipy/statsmodels in test_pairwise.py); the ordering statistic is

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from engine._aggregate import aggregate_metric, metric_weights
 from engine._contract import MetricSpec, validate_long
 from engine._matrix import build_matrix
-from engine._pairwise import pairwise_tests
+from engine.across._aggregate import aggregate_metric, metric_weights
+from engine.stats._pairwise import pairwise_tests
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "overall" / "bt_eval_dialogue.csv.gz"
 BENCH = "Dialogue-tc"

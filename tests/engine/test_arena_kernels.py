@@ -1,6 +1,6 @@
 """Issue #19, second pass: each faster kernel gives the answer of the code it replaced.
 
-The references below are the previous implementations (engine/_groups.py and
+The references below are the previous implementations (engine/ranking/_groups.py and
 engine/_ranking.py at commit 255bb2d), copied here verbatim in their logic: the
 greedy clique growth one candidate at a time, the cover sweep and the redundant-letter
 sweep with ``np.ix_`` blocks, the letter assembly by per-member appends, and the
@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
-from engine import _bt_bootstrap as bb
-from engine import _groups as g
-from engine import _ranking as r
-from engine._groups import find_groups, letter_tokens
+from engine.ranking import _bradley_terry as r
+from engine.ranking import _bt_bootstrap as bb
+from engine.ranking import _groups as g
+from engine.ranking._groups import find_groups, letter_tokens
 
 _GONE = -(1 << 40)
 
@@ -337,7 +337,7 @@ def test_stalled_conjugate_gradients_fall_back_to_the_direct_solve() -> None:
 @pytest.mark.parametrize("compare", ["first", "successive"])
 def test_untested_pairs_table_equals_the_row_by_row_one(compare: str) -> None:
     from engine import ScoreMatrix, pairwise_tests
-    from engine._leaderboard import _pairs_for_groups
+    from engine.products._leaderboard import _pairs_for_groups
 
     rng = np.random.default_rng(7)
     m = ScoreMatrix.from_array((rng.random((9, 50)) < 0.5).astype(float),
@@ -368,7 +368,7 @@ def _row_moments_before(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
        seed=st.integers(0, 2**32 - 1))
 def test_row_moments_without_nan_are_the_masked_ones_bit_for_bit(s: int, e: int, nan: bool,
                                                                  seed: int) -> None:
-    from engine import _kernels as k
+    from engine.stats import _kernels as k
 
     x = np.random.default_rng(seed).normal(size=(s, e)) * 10.0 ** np.arange(s)[:, None]
     if nan:
@@ -382,7 +382,7 @@ def test_row_moments_without_nan_are_the_masked_ones_bit_for_bit(s: int, e: int,
        seed=st.integers(0, 2**32 - 1))
 def test_two_level_win_counts_by_the_symmetric_product(s: int, e: int, low: float,
                                                        seed: int) -> None:
-    from engine import _kernels as k
+    from engine.stats import _kernels as k
 
     hits = np.random.default_rng(seed).random((s, e)) < 0.5
     x = np.where(hits, 1.0, low)

@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize, stats
 
-from engine import _kernels as k
-from engine import _overlap as ov
-from engine._groups import _maximal_cliques_in_order
-from engine._intervals import _tango_score, paired_binary_ci
-from engine._ranking import _Battles, _to_systems
+from engine.ranking._bradley_terry import _Battles, _to_systems
+from engine.ranking._groups import _maximal_cliques_in_order
+from engine.stats import _kernels as k
+from engine.stats import _overlap as ov
+from engine.stats._intervals import _tango_score, paired_binary_ci
 
 Z95 = stats.norm.ppf(0.975)
 
@@ -86,7 +86,7 @@ def _small_blocks(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
 
 
 def _direct_overlap(x: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The sums of ``engine._overlap`` as whole-matrix products (the formulas, unblocked)."""
+    """The sums of ``engine.stats._overlap`` as whole-matrix products (the formulas, unblocked)."""
     has = ~np.isnan(x)
     mask = has.astype(float)
     counts = has.sum(axis=1)

@@ -1,4 +1,4 @@
-"""Bootstrap distributions of means and ranks (engine/_bootstrap.py).
+"""Bootstrap distributions of means and ranks (engine/stats/_bootstrap.py).
 
 References: scipy.stats.bootstrap (percentile intervals) and the plug-in
 standard error σ̂/√n that the bootstrap SE of a mean converges to (Efron &
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine import BOOTSTRAP_COLUMNS, MetricSpec, ScoreMatrix, bootstrap_ranks, build_matrix, read_results
-from engine._bootstrap import _paired_means, _unpaired_means
+from engine.stats._bootstrap import _paired_means, _unpaired_means
 
 
 def _matrix(values: np.ndarray, *, higher: bool = True, names: list[str] | None = None):
@@ -42,7 +42,7 @@ def test_paired_kernel_matches_per_resample_loop() -> None:
 def test_paired_kernel_blocks_give_the_same_draws(monkeypatch: pytest.MonkeyPatch) -> None:
     x = np.random.default_rng(2).normal(size=(3, 20))
     whole = _paired_means(x, 50, np.random.default_rng(3))
-    monkeypatch.setattr("engine._bootstrap._CELLS_PER_BLOCK", 20 * 7)  # blocks of 7 resamples
+    monkeypatch.setattr("engine.stats._bootstrap._CELLS_PER_BLOCK", 20 * 7)  # blocks of 7 resamples
     blocked = _paired_means(x, 50, np.random.default_rng(3))
     np.testing.assert_allclose(whole, blocked)
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
-from engine._bt_bootstrap import _weighted_battles, bt_bootstrap
-from engine._kernels import win_matrix
 from engine._matrix import build_matrix
-from engine._ranking import bradley_terry, elo_scale
-from engine._readers import read_results
+from engine.io._readers import read_results
+from engine.ranking._bradley_terry import bradley_terry, elo_scale
+from engine.ranking._bt_bootstrap import _weighted_battles, bt_bootstrap
+from engine.stats._kernels import win_matrix
 
 BT_EVAL = Path(__file__).resolve().parents[1] / "data" / "bt-eval" / "bt_eval_scores_long.csv.gz"
 
@@ -368,7 +368,7 @@ def test_bootstrap_relabelling_and_example_order(data: st.DataObject) -> None:
 
 def test_bootstrap_in_chunks_equals_all_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # Many systems are fitted in chunks of resamples (memory bound); the answer is the same.
-    import engine._bt_bootstrap as boot
+    import engine.ranking._bt_bootstrap as boot
 
     x = np.random.default_rng(0).integers(0, 3, size=(6, 20)).astype(float)
     whole = bt_bootstrap(x, n_resamples=30, rng=1)

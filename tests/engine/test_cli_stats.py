@@ -58,7 +58,7 @@ def leaderboard_json() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def humaneval_frame() -> pd.DataFrame:
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     return read_results(HUMANEVAL_PLUS)
 

@@ -1,4 +1,4 @@
-"""Condition-and-compare of one system hyperparameter (engine/_condition.py; seed paper §10.2)."""
+"""Condition-and-compare of one system hyperparameter (engine/products/_condition.py; seed paper §10.2)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from engine._condition import CONDITION_COLUMNS, condition_and_compare
-from engine._multitest import adjust_pvalues
+from engine.products._condition import CONDITION_COLUMNS, condition_and_compare
+from engine.stats._multitest import adjust_pvalues
 
 TEMPLATES, TEMPERATURES, FAMILIES = ("A", "B"), (0.2, 0.7, 1.0), ("llama", "mistral", "qwen")
 

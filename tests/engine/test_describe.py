@@ -1,4 +1,4 @@
-"""Boxplot statistics (engine/_describe.py) against matplotlib's ``cbook.boxplot_stats``."""
+"""Boxplot statistics (engine/stats/_describe.py) against matplotlib's ``cbook.boxplot_stats``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Example drill-down (engine/_drilldown.py)."""
+"""Example drill-down (engine/products/_drilldown.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine._contract import MetricSpec
-from engine._drilldown import example_drilldown
-from engine._health import benchmark_health
 from engine._matrix import build_matrix
-from engine._readers import read_results
+from engine.io._readers import read_results
+from engine.products._drilldown import example_drilldown
+from engine.products._health import benchmark_health
 
 # eval-arena HumanEval pass@1, 49 systems × 164 examples (tests/data/mechanisms/README.md)
 HUMANEVAL = Path(__file__).resolve().parents[1] / "data" / "mechanisms" / "humaneval.jsonl.gz"

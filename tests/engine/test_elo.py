@@ -1,4 +1,4 @@
-"""Sequential Elo and TrueSkill over example-level battles (engine/_elo.py)."""
+"""Sequential Elo and TrueSkill over example-level battles (engine/ranking/_sequential.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import trueskill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine._elo import Battles, battles_from_scores, sequential_elo, sequential_trueskill
+from engine.ranking._sequential import Battles, battles_from_scores, sequential_elo, sequential_trueskill
 
 # Three systems A, B, C and three battles in this order: A beats B, B beats C, C beats A.
 WORKED = Battles(np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([1.0, 1.0, 0.0]), 3, "ignore")
@@ -144,7 +144,7 @@ def test_relabelling_systems_relabels_the_ratings(seed: int) -> None:
 def _trueskill_per_step(b: Battles, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Reference: the same closed-form update, one battle position per step across orders
     (the previous implementation of sequential_trueskill)."""
-    from engine._elo import _v_w
+    from engine.ranking._sequential import _v_w
 
     env = trueskill.TrueSkill()
     beta, tau = float(env.beta), float(env.tau)
@@ -183,7 +183,7 @@ def test_trueskill_in_rounds_equals_one_battle_per_step_bit_for_bit(ties: str) -
 @given(st.integers(2, 9), st.integers(0, 60), st.integers(1, 6), st.integers(0, 2**31 - 1))
 def test_schedule_keeps_each_order_and_never_repeats_a_system_in_a_round(
         n_systems: int, n_battles: int, n_orders: int, seed: int) -> None:
-    from engine._elo import _schedule
+    from engine.ranking._sequential import _schedule
 
     rng = np.random.default_rng(seed)
     a = rng.integers(0, n_systems - 1, n_battles)
@@ -208,7 +208,7 @@ def test_schedule_keeps_each_order_and_never_repeats_a_system_in_a_round(
 
 
 def test_orders_are_numpys_permuted_rows_in_c_order() -> None:
-    from engine._elo import _orders
+    from engine.ranking._sequential import _orders
 
     # numpy's Generator.permuted along axis 1 of the broadcast identity (the previous way
     # of drawing them): the same orders for the same seed, now C-ordered

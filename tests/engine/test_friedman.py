@@ -1,4 +1,4 @@
-"""Friedman test, mean ranks and Nemenyi critical difference (engine/_friedman.py)."""
+"""Friedman test, mean ranks and Nemenyi critical difference (engine/across/_friedman.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine import build_matrix, read_results
-from engine._friedman import friedman, friedman_of
+from engine.across._friedman import friedman, friedman_of
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mechanisms"
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine._groups import MAX_CLIQUES, Groups, find_groups, letter_tokens
+from engine.ranking._groups import MAX_CLIQUES, Groups, find_groups, letter_tokens
 
 
 def _pairs(rows: list[tuple[str, str, bool, bool]], p: float = 0.5) -> pd.DataFrame:

@@ -23,10 +23,10 @@ from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
 
 from engine._contract import MetricSpec
-from engine._health import benchmark_health, kendall_tau_b_binary
-from engine._kernels import exact_sign_pvalues
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
+from engine.products._health import benchmark_health, kendall_tau_b_binary
+from engine.stats._kernels import exact_sign_pvalues
 
 
 def sign_test_pvalues(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -292,7 +292,7 @@ def test_to_dict_has_spec_keys(hand):
 
 @pytest.fixture(scope="module")
 def arena_frame():
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     files = sorted(glob.glob(str(ARENA / "*.jsonl.gz")))
     return pd.concat([read_results(f) for f in files], ignore_index=True)
@@ -352,7 +352,7 @@ def test_chrf_tac2009_noise_is_measured_in_chrf_units():
     # Issue #12 C worked example: bt-eval TAC2009 ChrF++ (55 systems × 44 topics, scores in
     # [0, 0.61]). Before: thresholded at 0.5, p5_min = 100 % and p5_max = 0 % (no system
     # ever "wins" a battle). Now: paired t-tests in ChrF++ units.
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     df = read_results(TESTS_DATA / "bt-eval" / "bt_eval_scores_long.csv.gz")
     matrix = build_matrix(df, benchmark="TAC2009", metric="Chrfpp")
@@ -373,7 +373,7 @@ def test_chrf_tac2009_noise_is_measured_in_chrf_units():
 def test_alpaca_eval_preference_scale_is_analysed():
     # Issue #12 C: AlpacaEval 2.0 preferences on a 1–2 scale (60 systems × 805 instructions,
     # 797 shared) used to be refused ("health needs scores in [0, 1]").
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     path = TESTS_DATA / "alpaca-eval" / "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz"
     matrix = build_matrix(read_results(path))
@@ -490,7 +490,7 @@ def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
 def test_docstring_examples_run():
     import doctest
 
-    import engine._health as health
+    import engine.products._health as health
 
     result = doctest.testmod(health)
     assert result.failed == 0 and result.attempted >= 3

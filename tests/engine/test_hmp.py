@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
-from engine._hmp import (
+from engine.across._hmp import (
     LANDAU_LOCATION_OFFSET,
     LANDAU_SCALE,
     harmonic_mean_p,

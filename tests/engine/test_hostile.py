@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine._contract import DataContractError
-from engine._formats import frame_from_bytes
-from engine._limits import ENV_NAMES, Limits, count_lines, nesting_depth
-from engine._parse_worker import parse_isolated
-from engine._readers import read_results, read_results_bytes
+from engine.io._formats import frame_from_bytes
+from engine.io._limits import ENV_NAMES, Limits, count_lines, nesting_depth
+from engine.io._readers import read_results, read_results_bytes
+from engine.io._worker import parse_isolated
 
 CORPUS = Path(__file__).resolve().parent / "hostile"
 CASES: dict[str, dict[str, object]] = json.loads((CORPUS / "cases.json").read_text())
@@ -291,7 +291,7 @@ def test_parser_exhaustion_is_a_contract_error(monkeypatch: pytest.MonkeyPatch,
     def exhausted(*args: object, **kwargs: object) -> pd.DataFrame:
         raise error()
 
-    monkeypatch.setattr("engine._formats.parse", exhausted)
+    monkeypatch.setattr("engine.io._formats.parse", exhausted)
     with pytest.raises(DataContractError, match=expect) as info:
         frame_from_bytes(_rows(4), "r.csv")
     assert str(info.value).startswith("r.csv")

@@ -1,4 +1,4 @@
-"""Issue #12 B: intervals for the difference between two systems (engine._intervals).
+"""Issue #12 B: intervals for the difference between two systems (engine.stats._intervals).
 
 Reference values: Newcombe's published worked examples (paired: Stat Med 17:2635–2650,
 Table II; unpaired: Stat Med 17:873–890, Table II), the R package PropCIs' ``scoreci.mp``
@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 from scipy import stats
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-from engine._intervals import (
+from engine.stats._intervals import (
     _tango_score,
     newcombe_paired_ci,
     newcombe_unpaired_ci,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from engine import _kernels as k
+from engine.stats import _kernels as k
 
 
 def _wins_by_pair_loop(x: np.ndarray) -> np.ndarray:

@@ -15,9 +15,9 @@ from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
 from engine._contract import MetricSpec, validate_long
-from engine._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
+from engine.products._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 
 DATA = Path(__file__).resolve().parents[2] / "data"  # bundled eval-arena files
 COLUMNS = ["benchmark", "system", "example_id", "metric", "value"]
@@ -36,7 +36,7 @@ def _matrix(scores: dict[str, list[float]], higher_is_better: bool = True) -> Sc
 
 @pytest.fixture(scope="module")
 def humaneval_plus() -> tuple[ScoreMatrix, Leaderboard]:
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     m = build_matrix(read_results(DATA / "humaneval+.jsonl.gz"))
     return m, leaderboard(m)

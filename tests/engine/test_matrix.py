@@ -175,7 +175,7 @@ def test_subset_reorders_and_recomputes() -> None:
 
 
 def test_matrix_equals_brute_force_pivot_on_eval_arena() -> None:
-    from engine._readers import read_results
+    from engine.io._readers import read_results
 
     df = read_results(DATA / "humaneval+.jsonl.gz")
     m = build_matrix(df)

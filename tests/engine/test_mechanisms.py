@@ -1,4 +1,4 @@
-"""Aggregation mechanisms compared (engine/_mechanisms.py; seed 002)."""
+"""Aggregation mechanisms compared (engine/ranking/_mechanisms.py; seed 002)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from engine import build_matrix, read_results
-from engine._kernels import win_matrix
 from engine._matrix import ScoreMatrix
-from engine._mechanisms import (
+from engine.ranking._bradley_terry import bradley_terry
+from engine.ranking._mechanisms import (
     CORE_MECHANISMS,
     davidson,
     kendall_tau_matrix,
@@ -24,7 +24,7 @@ from engine._mechanisms import (
     p_beats,
     rank_by,
 )
-from engine._ranking import bradley_terry
+from engine.stats._kernels import win_matrix
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mechanisms"
 FAST = {"n_permutations": 8, "trueskill_permutations": 2}

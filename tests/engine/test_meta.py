@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.meta_analysis import combine_effects
 
-from engine._meta import corrected_effect, fixed_effect, hedges_j, standardized_means
+from engine.across._meta import corrected_effect, fixed_effect, hedges_j, standardized_means
 
 # Borenstein et al. (2009) Table 14.1: treated mean, SD, n; control mean, SD, n
 BOOK = np.array([

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.multitest import multipletests
 
-from engine._multitest import ADJUST_METHODS, adjust_pvalues
+from engine.stats._multitest import ADJUST_METHODS, adjust_pvalues
 
 METHODS = [m for m in ADJUST_METHODS if m != "none"]
 
@@ -19,7 +19,7 @@ METHODS = [m for m in ADJUST_METHODS if m != "none"]
 def _statsmodels(p: np.ndarray, method: str) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):  # p = 1 makes Šidák take log(0)
         adjusted = multipletests(p, alpha=0.05, method=method)[1]
-    return np.asarray(np.maximum(adjusted, p), dtype=float)  # as engine._pairwise._adjust
+    return np.asarray(np.maximum(adjusted, p), dtype=float)  # as engine.stats._pairwise._adjust
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -1,10 +1,10 @@
 """The overall leaderboard and pairs combined across metrics or benchmarks (seed paper §6–7).
 
 References: the combined p-value per pair is checked against
-:func:`engine._hmp.harmonic_mean_p` one pair at a time (itself checked against
+:func:`engine.across._hmp.harmonic_mean_p` one pair at a time (itself checked against
 the harmonicmeanp vignette in test_hmp.py), the pooled effect against
 statsmodels' ``combine_effects`` (fixed-effect row), the scores against
-:func:`engine._meta.standardized_means`; data: bt-eval dialogue scores
+:func:`engine.across._meta.standardized_means`; data: bt-eval dialogue scores
 (tests/data/overall/README.md).
 """
 
@@ -18,14 +18,14 @@ from hypothesis import strategies as st
 from statsmodels.stats.meta_analysis import combine_effects
 
 from engine._contract import validate_long
-from engine._hmp import harmonic_mean_p
-from engine._leaderboard import leaderboard
 from engine._matrix import build_matrix
-from engine._meta import corrected_effect
 from engine._options import TestOptions
-from engine._overall import overall
-from engine._pairs_across import PAIRS_ACROSS_COLUMNS, pairs_across
-from engine._pairwise import pairwise_tests
+from engine.across._hmp import harmonic_mean_p
+from engine.across._meta import corrected_effect
+from engine.across._overall import overall
+from engine.across._pairs_across import PAIRS_ACROSS_COLUMNS, pairs_across
+from engine.products._leaderboard import leaderboard
+from engine.stats._pairwise import pairwise_tests
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "overall" / "bt_eval_dialogue.csv.gz"
 METRICS = ("ROUGE_L", "BERTScore", "JS_2")
@@ -80,7 +80,7 @@ def test_missing_system_is_shown_not_dropped(result):
 
 def test_cells_are_each_benchmarks_own_leaderboard(long, result):
     agg = result.cells[result.cells["benchmark"] == "Dialogue-tc"].set_index("system")
-    from engine._aggregate import aggregate_metric
+    from engine.across._aggregate import aggregate_metric
     rows = aggregate_metric(long, benchmark="Dialogue-tc", metrics=list(METRICS))
     board = leaderboard(build_matrix(rows, benchmark="Dialogue-tc")).table.set_index("system")
     np.testing.assert_allclose(agg["mean"], board.loc[agg.index, "mean"], rtol=1e-12)
@@ -92,7 +92,7 @@ def test_combined_pairs_match_one_pair_at_a_time(long, result):
     assert result.n_tests == 20
     per = {}
     for b in result.benchmarks:
-        from engine._aggregate import aggregate_metric
+        from engine.across._aggregate import aggregate_metric
         rows = aggregate_metric(long, benchmark=b)
         t = pairwise_tests(build_matrix(rows, benchmark=b)).table
         for r in t.itertuples():

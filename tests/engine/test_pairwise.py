@@ -16,7 +16,7 @@ from scipy import stats
 from engine._contract import MetricSpec, validate_long
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
-from engine._pairwise import TABLE_COLUMNS, _adjust, pairwise_tests
+from engine.stats._pairwise import TABLE_COLUMNS, _adjust, pairwise_tests
 
 
 def _matrix(scores: Mapping[str, Sequence[float]], *, shared: bool = True,
@@ -308,7 +308,7 @@ def test_permutation_is_reproducible_with_a_seed() -> None:
 
 
 # ---------------------------------------------------------------- degenerate cases
-# Documented in engine._pairwise.pairwise_tests (Notes) and engine._kernels.
+# Documented in engine.stats._pairwise.pairwise_tests (Notes) and engine.stats._kernels.
 
 
 @pytest.mark.parametrize("test", ["paired-t", "wilcoxon", "sign", "permutation"])

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import proportions_ztest
 
-from engine import _kernels
 from engine._contract import MetricSpec
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._options import CORRECTIONS
-from engine._pairwise import _adjust, pairwise_tests
+from engine.stats import _kernels as _kernels
+from engine.stats._pairwise import _adjust, pairwise_tests
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

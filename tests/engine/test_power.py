@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 from statsmodels.stats.power import NormalIndPower
 
-from engine._health import benchmark_health
 from engine._matrix import build_matrix
-from engine._power import POWER_TESTS, PowerScenario, power, simulate_power
+from engine.products._health import benchmark_health
+from engine.stats._power import POWER_TESTS, PowerScenario, power, simulate_power
 
 N_SIM = 2000
 

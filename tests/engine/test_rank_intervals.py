@@ -1,4 +1,4 @@
-"""Simultaneous rank intervals, Tukey-based (engine/_rank_intervals.py)."""
+"""Simultaneous rank intervals, Tukey-based (engine/ranking/_rank_intervals.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import build_matrix, read_results
-from engine._rank_intervals import rank_intervals, rank_intervals_of, tukey_critical_value
+from engine.ranking._rank_intervals import rank_intervals, rank_intervals_of, tukey_critical_value
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mechanisms"
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine._kernels import win_matrix
-from engine._leaderboard import leaderboard
 from engine._matrix import ScoreMatrix as ScoreMatrix
-from engine._ranking import bradley_terry, elo_scale, win_rates
+from engine.products._leaderboard import leaderboard
+from engine.ranking._bradley_terry import bradley_terry, elo_scale, win_rates
+from engine.stats._kernels import win_matrix
 
 
 def _matrix(scores: dict[str, list[float]]):  # type: ignore[no-untyped-def]

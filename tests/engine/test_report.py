@@ -1,4 +1,4 @@
-"""engine._report (issue #16): the A/B comparison and the leaderboard as self-contained HTML
+"""engine.report._reports (issue #16): the A/B comparison and the leaderboard as self-contained HTML
 (inline SVG charts drawn by hand) and as Markdown; every name escaped."""
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine._ab import compare_ab
-from engine._leaderboard import leaderboard
 from engine._matrix import build_matrix
-from engine._report import (
+from engine.products._leaderboard import leaderboard
+from engine.report._reports import (
     compare_report,
     histogram_svg,
     interval_svg,
@@ -23,6 +22,7 @@ from engine._report import (
     markdown_text,
     report_format,
 )
+from engine.stats._ab import compare_ab
 
 HOSTILE = "<b>bold</b> & co|pipe"
 

@@ -18,7 +18,14 @@ from scipy import stats
 from statsmodels.regression.mixed_linear_model import MixedLM
 from statsmodels.stats.anova import anova_lm
 
-from engine._runs import cluster_variance, pair_run_test, run_anova, run_cube, runs_pairwise, satterthwaite_t
+from engine.stats._runs import (
+    cluster_variance,
+    pair_run_test,
+    run_anova,
+    run_cube,
+    runs_pairwise,
+    satterthwaite_t,
+)
 
 
 def simulate_long(rng: np.random.Generator, systems: int = 3, runs: int = 4, examples: int = 30,

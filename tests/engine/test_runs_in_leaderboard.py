@@ -3,7 +3,7 @@
 When a run is a seed that shifts a whole sweep, averaging runs per example hides the
 run-to-run variance: an A/A comparison then flags differences far more often than
 alpha (an independent review measured 0.18–0.95). ``build_matrix`` keeps the run-level
-rows and ``pairwise_tests`` uses the run-aware model of :mod:`engine._runs`.
+rows and ``pairwise_tests`` uses the run-aware model of :mod:`engine.stats._runs`.
 Reference: scipy's ``ttest_rel`` on per-example means for pairs whose run variance
 component is 0 (the model reduces to it exactly).
 """

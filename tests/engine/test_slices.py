@@ -1,4 +1,4 @@
-"""Slices of a benchmark by a per-example metadata column (engine/_slices.py)."""
+"""Slices of a benchmark by a per-example metadata column (engine/products/_slices.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine._leaderboard import leaderboard
 from engine._matrix import build_matrix
-from engine._multitest import adjust_pvalues
-from engine._readers import read_results
-from engine._slices import restrict_to_slice, slice_labels, slice_table
+from engine.io._readers import read_results
+from engine.products._leaderboard import leaderboard
+from engine.products._slices import restrict_to_slice, slice_labels, slice_table
+from engine.stats._multitest import adjust_pvalues
 
 # AlpacaEval 2.0 (tests/data/README.md): `subset` is per-example metadata (5 source
 # datasets of the 805 instructions), `len_output_1` per-example numeric, `generator_2`
@@ -182,7 +182,7 @@ def _changes_by_loop(pairs: pd.DataFrame) -> pd.DataFrame:
                                            "not shown to differ"])),
                 min_size=0, max_size=40))
 def test_changes_equal_the_per_pair_loop(rows: list[tuple[str, str, str, str]]) -> None:
-    from engine._slices import _changes, _verdict
+    from engine.products._slices import _changes, _verdict
 
     assert _verdict(np.array([False]), np.array([1.0]))[0] == "not shown to differ"
     pairs = pd.DataFrame(rows, columns=["system_a", "system_b", "slice", "verdict"])

@@ -1,5 +1,5 @@
 """The fast depth test of harness uploads never lets through what the exact scan
-(:func:`engine._limits.nesting_depth`) would refuse, and says yes on plain JSON Lines."""
+(:func:`engine.io._limits.nesting_depth`) would refuse, and says yes on plain JSON Lines."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine._limits import nesting_depth
 from engine.harness._walk import certainly_shallow
+from engine.io._limits import nesting_depth
 
 HOSTILE = Path(__file__).resolve().parent.parent / "hostile"
 ALPHABET = b'[]{}"\\\n a:,'  # every byte the depth scan looks at, and a few it skips

@@ -3,7 +3,7 @@
 Every hostile case of the corpus, at the default limits (the 512 MiB gzip bombs
 included), makes ``python -m engine leaderboard FILE`` exit 2 with one line on stderr
 (never 1 with a traceback, never 139 from a segfault), and makes
-:func:`engine._parse_worker.parse_isolated` raise the same DataContractError as the
+:func:`engine.io._worker.parse_isolated` raise the same DataContractError as the
 in-process reader. Each case starts a Python process (one to a few seconds), hence slow.
 """
 
@@ -20,9 +20,9 @@ import pandas as pd
 import pytest
 
 from engine._contract import DataContractError
-from engine._formats import frame_from_bytes
-from engine._limits import Limits
-from engine._parse_worker import parse_isolated
+from engine.io._formats import frame_from_bytes
+from engine.io._limits import Limits
+from engine.io._worker import parse_isolated
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]

@@ -1,0 +1,72 @@
+"""``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``).
+
+The engine never imports the app: ``serve`` finds the ``app`` package's folder without
+importing it and runs ``python -m streamlit run app/server.py`` in a child process, with the
+app's Streamlit settings (``app/streamlit.toml``) as command-line flags, so they hold from
+any working directory. Flags given after ``serve`` (``--server.port 8502``) come last and win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "streamlit_flags"]
+
+
+def streamlit_flags(settings: Mapping[str, Any]) -> list[str]:
+    """``{"server": {"port": 1}}`` → ``["--server.port=1"]`` (TOML booleans as true/false).
+
+    >>> streamlit_flags({"server": {"headless": True, "port": 8501}, "theme": {"base": "light"}})
+    ['--server.headless=true', '--server.port=8501', '--theme.base=light']
+    """
+    flags = []
+    for section, options in settings.items():
+        for key, value in options.items():
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            flags.append(f"--{section}.{key}={text}")
+    return flags
+
+
+def _app_folder() -> Path:
+    spec = importlib.util.find_spec("app")  # a top-level look-up imports nothing
+    if spec is None or spec.origin is None or importlib.util.find_spec("streamlit") is None:
+        raise OSError("the app is not installed: pip install 'sigboard[app]' (or, in a checkout, "
+                      "pip install -e '.[app]')")
+    return Path(spec.origin).parent
+
+
+def _serve(args: argparse.Namespace) -> int:
+    folder = _app_folder()
+    settings = tomllib.loads((folder / "streamlit.toml").read_text(encoding="utf-8"))
+    command = [sys.executable, "-m", "streamlit", "run", str(folder / "server.py"),
+               *streamlit_flags(settings), *args.streamlit_args]
+    env = dict(os.environ)
+    if not env.get("SIGBOARD_DB_URL") and not env.get("SIGBOARD_DB_PATH"):
+        # the results store next to where it is served from, never inside site-packages
+        env["SIGBOARD_DB_PATH"] = str(Path.cwd() / "var" / "sigboard.db")
+    try:
+        return subprocess.call(command, env=env)
+    except KeyboardInterrupt:
+        return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``serve`` to the ``sigboard`` parser."""
+    p = subparsers.add_parser(
+        "serve", help="start the web app (needs sigboard[app]); Streamlit flags such as "
+                      "--server.port 8502 pass through",
+        description="Start the sigboard web app on the results store SIGBOARD_DB_URL, or the "
+                    "SQLite file SIGBOARD_DB_PATH (default ./var/sigboard.db). Options after "
+                    "`serve` go to `streamlit run` (e.g. --server.port 8502 --server.address "
+                    "0.0.0.0).")
+    p.add_argument("streamlit_args", nargs="*", metavar="STREAMLIT_OPTION",
+                   help="Streamlit options, e.g. --server.port 8502")
+    p.set_defaults(handler=_serve)

@@ -1,0 +1,251 @@
+"""Limits on one upload, and the cheap scans that enforce them before any parser runs.
+
+A hostile or merely huge file must be turned away while it is still a byte string:
+the size after decompression, the number of lines, and (for JSON) how deeply the
+brackets nest are all measured on the bytes; systems, metrics and benchmarks are
+counted on the key columns right after parsing, before anything pivots them.
+The engine reads no environment variable: the app and the CLI build their
+:class:`Limits` with :meth:`Limits.from_mapping` from theirs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .._contract import DataContractError, Problem
+
+__all__ = ["ENV_NAMES", "Limits", "count_lines", "limit_error", "nesting_depth"]
+
+#: Field of :class:`Limits` → the environment variable the app and the CLI read it from.
+ENV_NAMES: dict[str, str] = {
+    "max_bytes": "SIGBOARD_MAX_BYTES",
+    "max_rows": "SIGBOARD_MAX_ROWS",
+    "max_systems": "SIGBOARD_MAX_SYSTEMS",
+    "max_metrics": "SIGBOARD_MAX_METRICS",
+    "max_benchmarks": "SIGBOARD_MAX_BENCHMARKS",
+    "max_depth": "SIGBOARD_MAX_DEPTH",
+    "max_parse_memory": "SIGBOARD_MAX_PARSE_MEMORY",
+    "parse_timeout": "SIGBOARD_PARSE_TIMEOUT",
+}
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+_SIZE = re.compile(r"^\s*(\d[\d_]*)\s*([kmg]?)(i?b)?\s*$", re.I)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Limits:
+    """What one upload may hold; every check runs before the expensive step it protects.
+
+    Parameters
+    ----------
+    max_bytes : int
+        Bytes after decompression (``SIGBOARD_MAX_BYTES``; default 512 MiB). Checked
+        chunk by chunk while inflating every gzip member, so a bomb stops at the limit.
+    max_rows : int
+        Data rows (``SIGBOARD_MAX_ROWS``; default 5,000,000). Counted as lines on the
+        bytes for CSV/TSV/JSONL (while inflating, too), from the metadata for Parquet.
+    max_systems, max_metrics, max_benchmarks : int
+        Distinct values of ``system``, ``metric`` and ``benchmark``
+        (``SIGBOARD_MAX_SYSTEMS`` 2,000, ``SIGBOARD_MAX_METRICS`` 200,
+        ``SIGBOARD_MAX_BENCHMARKS`` 500). In a wide file every numeric column that is
+        not a key counts as a metric.
+    max_depth : int
+        How deeply JSON arrays/objects may nest (``SIGBOARD_MAX_DEPTH``; default 64):
+        deeper input crashes or overflows JSON parsers.
+    max_parse_memory : int
+        Address space allowed to the child process of
+        :func:`engine.io._worker.parse_isolated` (``SIGBOARD_MAX_PARSE_MEMORY``;
+        default 4 GiB).
+    parse_timeout : float
+        Seconds the child may take (``SIGBOARD_PARSE_TIMEOUT``; default 300).
+
+    Notes
+    -----
+    Byte sizes in the environment may carry a unit: ``512M``, ``2GiB``, ``64k``.
+
+    Examples
+    --------
+    >>> Limits.from_mapping({"SIGBOARD_MAX_ROWS": "1000", "SIGBOARD_MAX_BYTES": "64M"})
+    ... # doctest: +ELLIPSIS
+    Limits(max_bytes=67108864, max_rows=1000, max_systems=2000, ...)
+    >>> Limits(max_rows=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_rows: must be a positive whole number; got 0
+    """
+
+    max_bytes: int = 512 << 20
+    max_rows: int = 5_000_000
+    max_systems: int = 2_000
+    max_metrics: int = 200
+    max_benchmarks: int = 500
+    max_depth: int = 64
+    max_parse_memory: int = 4 << 30
+    parse_timeout: float = 300.0
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.name == "parse_timeout":
+                ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+                if not ok or not np.isfinite(value):
+                    raise ValueError(f"parse_timeout: must be a positive number of seconds; "
+                                     f"got {value!r}")
+            elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{field.name}: must be a positive whole number; got {value!r}")
+
+    @classmethod
+    def from_mapping(cls, env: Mapping[str, str]) -> Limits:
+        """Limits from ``SIGBOARD_MAX_*`` entries of ``env`` (e.g. ``os.environ``);
+        absent or blank entries keep their default."""
+        values: dict[str, int | float] = {}
+        for field, var in ENV_NAMES.items():
+            text = str(env.get(var, "")).strip()
+            if not text:
+                continue
+            values[field] = _parse_setting(var, text, seconds=field == "parse_timeout")
+        try:
+            return cls(**values)  # type: ignore[arg-type]
+        except ValueError as exc:
+            field, rest = str(exc).split(": ", 1)
+            raise ValueError(f"{ENV_NAMES[field]}: {rest}") from None
+
+    def as_mapping(self) -> dict[str, str]:
+        """The environment entries that rebuild these limits (inverse of :meth:`from_mapping`)."""
+        return {var: str(getattr(self, field)) for field, var in ENV_NAMES.items()}
+
+
+def _parse_setting(var: str, text: str, *, seconds: bool) -> int | float:
+    if seconds:
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError(f"{var}: must be a number of seconds; got {text!r}") from None
+    match = _SIZE.match(text)
+    if not match:
+        raise ValueError(f"{var}: must be a whole number, optionally with a unit K, M or G; "
+                         f"got {text!r}")
+    return int(match.group(1).replace("_", "")) * _UNITS[match.group(2).lower()]
+
+
+def _human(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size:,} {unit}"
+    return f"{n:,}"
+
+
+def limit_error(label: str, field: str, limits: Limits, what: str,
+                column: str | None = None) -> DataContractError:
+    """The problem for a file over one limit: what, the limit, and how to change it."""
+    value = getattr(limits, field)
+    shown = _human(value) + (" bytes" if field == "max_bytes" and value % 1024 else "")
+    remedy = ("flatten nested values (one flat JSON object per record)" if field == "max_depth"
+              else "split the file into several uploads")
+    return DataContractError([Problem(
+        label, rule=f"{what} (the limit per upload is {shown})", column=column,
+        fix=f"{remedy}, or raise {ENV_NAMES[field]} on the server")])
+
+
+# --------------------------------------------------------------------------- byte scans
+
+
+def count_lines(data: bytes | bytearray) -> int:
+    """Lines in ``data``: its newlines, plus one for a last line without a newline.
+
+    >>> count_lines(b"a\\nb\\n"), count_lines(b"a\\nb"), count_lines(b"")
+    (2, 2, 0)
+    """
+    if not data:
+        return 0
+    return data.count(b"\n") + (data[-1:] != b"\n")
+
+
+_OPEN = np.zeros(256, np.int8)
+_OPEN[[ord("["), ord("{")]] = 1
+_OPEN[[ord("]"), ord("}")]] = -1
+_SPECIAL = np.zeros(256, bool)
+_SPECIAL[list(b'[]{}"\\\n')] = True
+
+
+def nesting_depth(data: bytes | bytearray | memoryview, *, stop_above: int | None = None,
+                  chunk: int = 8 << 20) -> int:
+    r"""Deepest nesting of JSON brackets outside strings, scanned without parsing.
+
+    Parameters
+    ----------
+    data : bytes
+        JSON or JSON Lines text (any bytes are accepted; invalid JSON gives a bound).
+    stop_above : int, optional
+        Return as soon as the depth exceeds this (the file is rejected anyway).
+    chunk : int
+        Bytes scanned per vectorised step (memory is a few times ``chunk / 8``).
+
+    Returns
+    -------
+    int
+        The maximum depth; ``[[1]]`` is 2.
+
+    Notes
+    -----
+    Only the bytes ``[ ] { } " \`` and newlines are looked at. A quote preceded by an
+    odd run of backslashes is escaped; brackets between unescaped quotes are text. A
+    raw newline cannot occur inside a JSON string, so it ends any open string (an
+    unclosed quote cannot hide the next lines). The depth is the walk of +1/-1 steps
+    reflected at zero, :math:`d_k = S_k - \min(0, \min_{j \le k} S_j)`, so stray
+    closing brackets cannot offset a deep run that follows them.
+
+    Examples
+    --------
+    >>> nesting_depth(b'{"a": [1, {"b": "]]]]"}]}')
+    3
+    >>> nesting_depth(b'"\\\\"[[')
+    2
+    """
+    view = memoryview(data).cast("B")
+    depth, low, in_string, deepest = 0, 0, 0, 0
+    start, n = 0, len(view)
+    while start < n:
+        end = min(start + chunk, n)
+        while end < n and view[end - 1] == 0x5C:  # never split a run of backslashes
+            end += 1
+        block = np.frombuffer(view[start:end], np.uint8)
+        start = end
+        pos = np.flatnonzero(_SPECIAL[block])
+        if len(pos) == 0:
+            continue
+        vals = block[pos]
+        depth, low, in_string, top = _scan_specials(pos, vals, depth, low, in_string)
+        deepest = max(deepest, top)
+        if stop_above is not None and deepest > stop_above:
+            break
+    return deepest
+
+
+def _scan_specials(pos: np.ndarray, vals: np.ndarray, depth: int, low: int,
+                   in_string: int) -> tuple[int, int, int, int]:
+    """One block's special bytes → (depth, running minimum, string state, deepest)."""
+    idx = np.arange(len(vals))
+    backslash = vals == 0x5C
+    # escaped[k]: the run of adjacent backslashes just before byte k has odd length
+    after_backslash = np.zeros(len(vals), bool)
+    after_backslash[1:] = backslash[:-1] & (np.diff(pos) == 1)
+    run_start = np.maximum.accumulate(np.where(backslash & ~after_backslash, idx, 0))
+    prev_start = np.concatenate(([0], run_start[:-1]))
+    escaped = after_backslash & ((idx - prev_start) % 2 == 1)
+    quote = ((vals == 0x22) & ~escaped).astype(np.int64)
+    quotes = np.cumsum(quote)
+    newline = vals == 0x0A
+    # quotes counted since the last newline (or since the block start, with the carried state)
+    last_nl = np.maximum.accumulate(np.where(newline, idx, -1))
+    base = np.where(last_nl >= 0, quotes[np.maximum(last_nl, 0)], -in_string)
+    inside = (quotes - quote - base) % 2 == 1
+    step = np.where(inside, 0, _OPEN[vals]).astype(np.int64)
+    walk = depth + np.cumsum(step)
+    running_min = np.minimum(low, np.minimum.accumulate(walk))
+    reflected = walk - np.minimum(running_min, 0)
+    return (int(walk[-1]), int(running_min[-1]), int((quotes[-1] - base[-1]) % 2),
+            int(reflected.max()))

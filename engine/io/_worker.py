@@ -1,0 +1,183 @@
+"""Parsing in a child process, so that a parser crash or a memory bomb kills only the child.
+
+:func:`parse_isolated` runs :func:`engine.io._formats.frame_from_bytes` in
+``python -m engine.io._worker``: the upload goes to the child on stdin, the child
+caps its own address space (``RLIMIT_AS``) before parsing, and sends the frame back as
+Arrow IPC bytes (never a pickle), or the contract problems as JSON. A child that dies
+from a signal (a segfault in a native parser, the memory cap) or runs out of time
+becomes a :class:`~engine._contract.DataContractError` in the parent.
+
+Child protocol: argv[1] is a JSON header ``{"name", "fmt", "limits"}``; stdin is the
+file's bytes; exit 0 = stdout holds an Arrow IPC stream; exit 3 = stdout holds the JSON
+list of problems.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._contract import DataContractError, Problem
+from ._limits import Limits
+
+__all__ = ["parse_isolated"]
+
+_EXIT_PROBLEMS = 3
+_ENGINE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds engine/
+_MAX_NAME = 1000
+
+
+def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
+                   limits: Limits | None = None) -> pd.DataFrame:
+    """Parse an upload in a child process with a memory cap and a time limit.
+
+    Parameters
+    ----------
+    data : bytes
+        The file as uploaded (gzip is detected and inflated in the child).
+    name : str
+        File name, for messages and format detection.
+    fmt : {"csv", "tsv", "jsonl", "json", "parquet"}, optional
+        Overrides format detection.
+    limits : Limits, optional
+        Upload limits (default ``Limits()``); ``max_parse_memory`` caps the child's
+        address space and ``parse_timeout`` its running time.
+
+    Returns
+    -------
+    DataFrame
+        What :func:`engine.io._formats.frame_from_bytes` returns in-process (the raw
+        parsed table, before :mod:`engine.io._readers` shapes it).
+
+    Raises
+    ------
+    DataContractError
+        For bad input as in-process, and when the child crashes, exceeds its memory
+        cap or its time limit.
+    RuntimeError
+        When the child fails for a reason that is not the input (e.g. it cannot import
+        the engine); the message carries the end of its stderr.
+
+    Examples
+    --------
+    >>> frame = parse_isolated(b"system,value\\nA,1\\n", "r.csv")
+    >>> frame.to_dict("list")
+    {'system': ['A'], 'value': [1]}
+    """
+    limits = limits or Limits()
+    label = str(name)[:_MAX_NAME] or "<upload>"
+    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits)})
+    try:
+        done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
+            [sys.executable, "-m", "engine.io._worker", header], input=data,
+            capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
+    except subprocess.TimeoutExpired:
+        raise DataContractError([Problem(
+            label, rule=f"parsing took longer than {limits.parse_timeout:g} s",
+            fix="split the file into several uploads, or raise SIGBOARD_PARSE_TIMEOUT "
+            "on the server")]) from None
+    return _answer(done, label, limits)
+
+
+def _answer(done: subprocess.CompletedProcess[bytes], label: str,
+            limits: Limits) -> pd.DataFrame:
+    """The child's outcome → a frame, or the exception it stands for."""
+    if done.returncode == 0:
+        import pyarrow as pa
+
+        frame: pd.DataFrame = pa.ipc.open_stream(pa.py_buffer(done.stdout)).read_all().to_pandas()
+        return frame
+    if done.returncode == _EXIT_PROBLEMS:
+        raise DataContractError([Problem(**p) for p in _problems(done.stdout)])
+    if done.returncode < 0:
+        signum = -done.returncode
+        try:
+            signame = signal.Signals(signum).name
+        except ValueError:
+            signame = f"signal {signum}"
+        raise DataContractError([Problem(
+            label, rule=f"the parser crashed on this file ({signame}) within the memory "
+            f"limit of {limits.max_parse_memory >> 20:,} MiB",
+            fix="check that the file is valid CSV, JSON Lines or Parquet; split it into "
+            "smaller uploads, or raise SIGBOARD_MAX_PARSE_MEMORY on the server")])
+    tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
+    raise RuntimeError(f"the parse worker failed with exit code {done.returncode}: "
+                       + " | ".join(tail))
+
+
+def _problems(payload: bytes) -> list[dict[str, Any]]:
+    items = json.loads(payload)
+    for item in items:
+        item["rows"] = tuple(item.get("rows", ()))
+    return list(items)
+
+
+# --------------------------------------------------------------------------- child side
+
+
+def _cap_memory(limit: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _table_of(frame: pd.DataFrame) -> Any:
+    """The frame as an Arrow table; object columns of mixed types go over as text."""
+    import pyarrow as pa
+
+    try:
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        frame = frame.copy()
+        for col in frame.columns:
+            if frame[col].dtype == object:
+                cells = frame[col]
+                frame[col] = cells.where(cells.isna(), cells.astype(str)).astype(object)
+        return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def _worker_main(argv: list[str]) -> int:
+    header = json.loads(argv[0])
+    limits = Limits(**header["limits"])
+    _cap_memory(limits.max_parse_memory)
+    from ._formats import frame_from_bytes
+
+    data = sys.stdin.buffer.read()
+    out = sys.stdout.buffer
+    try:
+        frame = frame_from_bytes(data, header["name"], header["fmt"], limits=limits)
+        del data
+        import pyarrow as pa
+
+        table = _table_of(frame)
+        del frame
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out.write(memoryview(sink.getvalue()))
+    except DataContractError as exc:
+        out.write(json.dumps([dataclasses.asdict(p) for p in exc.problems]).encode())
+        return _EXIT_PROBLEMS
+    except MemoryError:
+        problem = Problem(header["name"], rule="the parsed table does not fit in the memory "
+                          f"limit of {limits.max_parse_memory >> 20:,} MiB",
+                          fix="split the file into several uploads, or raise "
+                          "SIGBOARD_MAX_PARSE_MEMORY on the server")
+        out.write(json.dumps([dataclasses.asdict(problem)]).encode())
+        return _EXIT_PROBLEMS
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_worker_main(sys.argv[1:]))

@@ -1,0 +1,412 @@
+"""The A/B comparison: is a candidate better or worse than a baseline, with repeated runs?
+
+Chain: validate → pair cube on shared examples (:mod:`engine.stats._runs`) → run-aware
+test (the verdict) → descriptive statistics, effect size with CI, outliers,
+variance decomposition and the models side by side (seed 001's table).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, stats
+
+from .._contract import MetricSpec
+from .._options import TestOptions
+from ._runs import PairRunTest, RunCube, mixedlm_fit, pair_run_test, run_anova, run_cube
+
+__all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
+
+MODEL_COLUMNS = ("model", "estimate", "se", "df", "statistic", "pvalue", "ci_low", "ci_high")
+_OUTLIER_Z = 3.0  # seed 004: |z| > 3 flags an outlier
+
+
+@dataclass(frozen=True)
+class NonInferiority:
+    """One-sided non-inferiority test of the candidate: H0 difference ≤ −margin.
+
+    ``statistic = (estimate + margin) / se`` on the run-aware test's ``df``;
+    ``pvalue`` its upper tail; ``lower`` the one-sided ``1 − alpha`` lower bound
+    of the difference (non-inferior exactly when ``lower > −margin``).
+    """
+
+    margin: float
+    statistic: float
+    df: float
+    pvalue: float
+    lower: float
+    alpha: float
+    non_inferior: bool
+
+    def hypothesis(self) -> str:
+        """The test in words (printed next to every non-inferiority verdict)."""
+        return (f"one-sided test of H0: candidate − baseline ≤ −{self.margin:g} against H1: "
+                f"candidate − baseline > −{self.margin:g} at alpha {self.alpha:g}")
+
+
+@dataclass(frozen=True)
+class ABResult:
+    """A baseline/candidate comparison, oriented so that positive = candidate better.
+
+    ``test``: the run-aware test behind the verdict. ``descriptives``: per
+    system mean, sd, median, q1, q3, iqr of per-example means, n, runs.
+    ``effect_size``: paired d_z of per-example means with ``effect_ci``.
+    ``outliers``: example_id, baseline, candidate, difference, z for |z| > 3.
+    ``variance``: component, variance, share (example, system×example, run,
+    residual). ``models``: the columns of ``MODEL_COLUMNS``, one row per model.
+    ``noninferiority``: the margin's one-sided test when ``margin`` was given
+    (then it, not the two-sided test, makes the verdict and the exit code).
+    ``differences``: per-example mean differences, candidate − baseline, oriented.
+    """
+
+    baseline: str
+    candidate: str
+    benchmark: str
+    metric: str
+    higher_is_better: bool
+    cluster: str | None
+    test: PairRunTest
+    verdict: str
+    exit_code: int
+    descriptives: pd.DataFrame
+    effect_size: float
+    effect_ci: tuple[float, float]
+    outliers: pd.DataFrame
+    variance: pd.DataFrame
+    models: pd.DataFrame
+    options: TestOptions
+    noninferiority: NonInferiority | None = None
+    differences: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys;
+        with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``)."""
+        out: dict[str, Any] = {
+            "baseline": self.baseline, "candidate": self.candidate,
+            "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
+            "runs": min(self.test.runs), "difference": self.test.estimate,
+            "ci_low": self.test.ci_low, "ci_high": self.test.ci_high,
+            "pvalue": self.test.pvalue, "model": self.test.model, "verdict": self.verdict,
+            "exit_code": self.exit_code}
+        ni = self.noninferiority
+        if ni is not None:
+            out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
+                       ni_test=ni.hypothesis())
+        return out
+
+
+def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str | None = None,
+               metric: str | None = None, spec: MetricSpec | None = None,
+               options: TestOptions | None = None, cluster: str | None = None,
+               margin: float | None = None) -> ABResult:
+    """Compare ``candidate`` with ``baseline`` on their shared examples, runs taken into account.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Validated long table (``validate_long``), with or without ``run``.
+    baseline, candidate : str
+        The two systems.
+    benchmark, metric : str, optional
+        The slice; may be omitted when the table holds only one.
+    spec : MetricSpec, optional
+        Direction of the metric (default: higher is better).
+    options : TestOptions, optional
+        ``alpha`` (level of the test and of every interval) and ``alternative``
+        ("greater": candidate better) are used.
+    cluster : str, optional
+        A per-example column of ``df`` (e.g. task family): standard errors are
+        cluster-robust by it (Miller 2024).
+    margin : float, optional
+        Non-inferiority margin (> 0, metric units): the gate then fails only when
+        the candidate may be worse by more than ``margin`` (see Notes).
+
+    Returns
+    -------
+    ABResult
+        ``to_dict()`` gives baseline, candidate, benchmark, metric, n, runs,
+        difference, ci_low, ci_high, pvalue, model, verdict, exit_code.
+
+    Notes
+    -----
+    The verdict is "worse" / "better" when p < alpha and the difference is
+    negative / positive, else "no significant difference"; ``exit_code`` is 1
+    only for "worse" (a CI gate). See :func:`engine.stats._runs.pair_run_test` for the
+    test; d_z's interval inverts the noncentral t (Cumming & Finch 2001).
+
+    With ``margin`` = δ the verdict is the non-inferiority test instead
+    (:func:`noninferiority_test`): H0 ``D ≤ −δ`` against H1 ``D > −δ``,
+    ``t = (D̂ + δ) / SE`` with the same SE and df as the run-aware test,
+    one-sided at alpha (Wellek 2010, ch. 2; FDA 2016 non-inferiority guidance).
+    Exit code 1 when H0 is not rejected (the candidate may be worse by more
+    than δ), else 0.
+
+    References
+    ----------
+    Seed 001 (repeated runs, fixed/mixed effects); Miller, E. (2024). Adding error
+    bars to evals. arXiv:2411.00640. Wellek, S. (2010). Testing Statistical
+    Hypotheses of Equivalence and Noninferiority, 2nd ed. CRC Press.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"benchmark": "b", "metric": "acc", "system": ["A"] * 6 + ["B"] * 6,
+    ...     "example_id": [f"e{i}" for i in range(6)] * 2,
+    ...     "value": [1., 0., 1., 0., 1., 0., 1., 1., 1., 1., 1., 0.]})
+    >>> res = compare_ab(df, baseline="A", candidate="B")
+    >>> res.to_dict()["model"], round(res.to_dict()["difference"], 3), res.exit_code
+    ('paired-t', 0.333, 0)
+    >>> compare_ab(df, baseline="A", candidate="B", margin=0.5).exit_code
+    0
+    """
+    opts = options if options is not None else TestOptions()
+    margin = _check_margin(margin)
+    pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
+    test = pair_run_test(pair, cluster=codes, cluster_name=cluster or "cluster", alpha=opts.alpha,
+                         alternative=opts.alternative)
+    ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=opts.alpha)
+    verdict, code = _verdict(test, opts.alpha) if ni is None else _ni_verdict(ni)
+    means = np.nanmean(pair.values, axis=1)
+    d = (means[1] - means[0]) * pair.sign
+    effect, effect_ci = _effect_size(d, opts.alpha)
+    return ABResult(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
+                    cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
+                    _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
+                    opts, ni, d)
+
+
+def _check_margin(margin: float | None) -> float | None:
+    if margin is None:
+        return None
+    if isinstance(margin, bool) or not isinstance(margin, int | float | np.floating) \
+            or not math.isfinite(margin) or margin <= 0:
+        raise ValueError(f"margin: must be a finite number > 0 (metric units); got {margin!r}")
+    return float(margin)
+
+
+def noninferiority_test(test: PairRunTest, *, margin: float, alpha: float) -> NonInferiority:
+    """Non-inferiority of the candidate by ``margin`` on the run-aware test's estimate and SE.
+
+    H0: ``D ≤ −margin``; ``t = (D̂ + margin) / SE``, p = ``P(T_df ≥ t)`` (df = inf:
+    normal); lower bound ``D̂ − t_{1−alpha, df} · SE``. A zero SE decides by the
+    sign of ``D̂ + margin``.
+
+    Examples
+    --------
+    >>> from engine.stats._runs import PairRunTest
+    >>> t = PairRunTest("paired-t", "", -0.01, 0.01, 99.0, -1.0, 0.32, -0.03, 0.01, 0.0,
+    ...                 float("nan"), float("nan"), 100, (1, 1), True, 0.05, "two-sided")
+    >>> ni = noninferiority_test(t, margin=0.05, alpha=0.05)
+    >>> round(ni.statistic, 6), ni.non_inferior
+    (4.0, True)
+    """
+    dist = stats.norm if not math.isfinite(test.df) else stats.t(test.df)
+    shifted = test.estimate + margin
+    if test.se > 0:
+        statistic = shifted / test.se
+        pvalue = float(dist.sf(statistic))
+    else:
+        statistic = 0.0 if shifted == 0 else float(np.copysign(np.inf, shifted))
+        pvalue = 0.0 if shifted > 0 else 1.0
+    lower = test.estimate - float(dist.ppf(1 - alpha)) * test.se
+    return NonInferiority(margin, float(statistic), test.df, pvalue, lower, alpha,
+                          bool(pvalue < alpha))
+
+
+def _ni_verdict(ni: NonInferiority) -> tuple[str, int]:
+    if ni.non_inferior:
+        return (f"candidate is non-inferior: not worse by more than the margin {ni.margin:g} "
+                f"({ni.hypothesis()}: p = {ni.pvalue:.3g}, rejected)"), 0
+    return (f"non-inferiority not shown: the candidate may be worse by more than the margin "
+            f"{ni.margin:g} ({ni.hypothesis()}: p = {ni.pvalue:.3g}, not rejected)"), 1
+
+
+def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None,
+          metric: str | None, spec: MetricSpec | None,
+          cluster: str | None) -> tuple[RunCube, np.ndarray | None]:
+    if baseline == candidate:
+        raise ValueError(f"candidate: must differ from the baseline; got {candidate!r} for both")
+    if cluster is not None and cluster not in df.columns:
+        raise ValueError(f"cluster: column {cluster!r} not in the data; columns: {list(df.columns)!r}")
+    cube = run_cube(df, benchmark=benchmark, metric=metric, systems=[baseline, candidate], spec=spec)
+    shared = cube.common()
+    if shared.sum() < 2:
+        raise ValueError(f"baseline, candidate: {baseline!r} and {candidate!r} share "
+                         f"{int(shared.sum())} example(s); the A/B comparison is paired and needs "
+                         "at least 2")
+    pair = cube.restrict([baseline, candidate], shared)
+    if cluster is None:
+        return pair, None
+    part = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
+    labels = part.groupby("example_id")[cluster].agg(["first", "nunique"])
+    if (labels["nunique"] > 1).any():
+        bad = labels.index[labels["nunique"] > 1][0]
+        raise ValueError(f"cluster: column {cluster!r} must hold one value per example; example "
+                         f"{bad!r} has {int(labels.loc[bad, 'nunique'])}")
+    codes, _ = pd.factorize(labels["first"].reindex(list(pair.examples)).astype("string"))
+    return pair, np.asarray(codes)
+
+
+def _verdict(test: PairRunTest, alpha: float) -> tuple[str, int]:
+    if test.pvalue < alpha and test.estimate < 0:
+        return "candidate is significantly worse", 1
+    if test.pvalue < alpha and test.estimate > 0:
+        return "candidate is significantly better", 0
+    return "no significant difference", 0
+
+
+def _descriptives(pair: RunCube, means: np.ndarray) -> pd.DataFrame:
+    q1, median, q3 = np.percentile(means, [25, 50, 75], axis=1)
+    return pd.DataFrame({"system": list(pair.systems), "role": ["baseline", "candidate"],
+                         "n": means.shape[1], "runs": pair.runs, "mean": means.mean(axis=1),
+                         "sd": means.std(axis=1, ddof=1), "median": median, "q1": q1, "q3": q3,
+                         "iqr": q3 - q1})
+
+
+def _effect_size(d: np.ndarray, alpha: float) -> tuple[float, tuple[float, float]]:
+    """Paired d_z = mean / SD of differences; CI by inverting the noncentral t of √n·d_z."""
+    n, sd = len(d), float(d.std(ddof=1))
+    if sd == 0:
+        value = 0.0 if d.mean() == 0 else float(np.copysign(np.inf, d.mean()))
+        return value, (value, value)
+    dz = float(d.mean() / sd)
+    t_obs, df = dz * np.sqrt(n), n - 1
+
+    def bound(q: float) -> float:
+        f = lambda nc: stats.nct.cdf(t_obs, df, nc) - q  # noqa: E731
+        reach = 6.0 * math.sqrt(1.0 + t_obs**2 / (2.0 * df))
+        try:
+            return float(optimize.brentq(f, t_obs - reach, t_obs + reach) / math.sqrt(n))
+        except ValueError:  # scipy's nct.cdf can return NaN far in a tail: normal approximation
+            se = math.sqrt(1.0 / n + dz**2 / (2.0 * n))  # Hedges & Olkin (1985)
+            return dz + float(stats.norm.ppf(1 - q)) * se
+
+    return dz, (bound(1 - alpha / 2), bound(alpha / 2))
+
+
+def _outliers(pair: RunCube, means: np.ndarray, d: np.ndarray) -> pd.DataFrame:
+    sd = d.std(ddof=1)
+    z = (d - d.mean()) / sd if sd > 0 else np.zeros_like(d)
+    flag = np.abs(z) > _OUTLIER_Z
+    out = pd.DataFrame({"example_id": np.asarray(pair.examples, dtype=object)[flag],
+                        "baseline": means[0][flag], "candidate": means[1][flag],
+                        "difference": d[flag], "z": z[flag]})
+    return out.sort_values("z", key=np.abs, ascending=False, kind="stable", ignore_index=True)
+
+
+def variance_components(pair: RunCube) -> pd.DataFrame:
+    """Variance between examples, system × example, between runs and residual (ANOVA estimators).
+
+    Pooled over the two systems' runs × examples layouts (:func:`engine.stats._runs.run_anova`):
+    σ²_ε = MS_resid, σ²_run = (MS_run − MS_resid)/n, σ²_example = (MS_example −
+    MS_resid)/R, and σ²_sys×ex from the paired differences,
+    ``(s²_d − σ²_ε (1/R_a + 1/R_b)) / 2``; negative estimates are set to 0.
+    """
+    a = run_anova(pair.values, pair.runs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resid = a.ss_resid.sum() / a.df_resid.sum() if a.df_resid.sum() > 0 else np.nan
+        run = (a.ss_run.sum() - a.df_run.sum() * resid) / (a.df_run * a.n).sum()
+        example = ((a.ss_example / pair.runs).sum() - (a.df_example / pair.runs).sum()
+                   * (resid if np.isfinite(resid) else 0.0)) / a.df_example.sum()
+    means = np.nanmean(pair.values, axis=1)
+    s2d = float(np.var(means[1] - means[0], ddof=1))
+    inter = (s2d - (resid if np.isfinite(resid) else 0.0) * (1.0 / pair.runs).sum()) / 2.0
+    values = np.array([example, inter, run, resid], dtype=float)
+    values = np.where(np.isfinite(values), np.maximum(values, 0.0), np.nan)
+    total = np.nansum(values)
+    return pd.DataFrame({"component": ["example", "system×example", "run", "residual"],
+                         "variance": values, "share": values / total if total > 0 else np.nan})
+
+
+def _stacked(pair: RunCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    s, _, e = np.nonzero(~np.isnan(pair.values))
+    y = pair.values[~np.isnan(pair.values)] * pair.sign
+    return y, s.astype(float), e
+
+
+def _row(name: str, est: float, var: float, df: float, alpha: float) -> dict[str, Any]:
+    se = float(np.sqrt(var))
+    stat = est / se if se > 0 else (0.0 if est == 0 else float(np.copysign(np.inf, est)))
+    dist = stats.norm if not np.isfinite(df) else stats.t(df)
+    p = 1.0 if se == 0 and est == 0 else float(2 * dist.sf(abs(stat)))
+    half = float(dist.ppf(1 - alpha / 2) * se)
+    return {"model": name, "estimate": est, "se": se, "df": df, "statistic": stat, "pvalue": p,
+            "ci_low": est - half, "ci_high": est + half}
+
+
+def model_table(pair: RunCube, test: PairRunTest) -> pd.DataFrame:
+    """Seed 001's models side by side on the run-level rows (candidate coefficient, oriented).
+
+    Rows: ``ols`` (runs stacked, no example term), ``ols-fe`` (example dummies, via
+    the within transformation), ``ols-fe-cluster`` (same, CR1 cluster-robust by
+    example as statsmodels' ``cov_type="cluster"``), ``mixedlm`` (random example
+    intercept, REML: closed form when runs are balanced, statsmodels otherwise),
+    ``paired-t`` on per-example means, and the run-aware test that gave the verdict.
+    df = inf marks a z test (MixedLM).
+    """
+    y, x, g = _stacked(pair)
+    n_obs, groups = len(y), int(g.max()) + 1
+    rows = [_row("ols", *_ols(y, x), test.alpha)]
+    beta, resid, sxx, df_fe = _within(y, x, g, groups)
+    rows.append(_row("ols-fe", beta, float((resid**2).sum() / df_fe / sxx), df_fe, test.alpha))
+    score = np.bincount(g, weights=(x - _group_mean(x, g, groups)) * resid, minlength=groups)
+    factor = groups / (groups - 1) * (n_obs - 1) / (n_obs - groups - 1)
+    rows.append(_row("ols-fe-cluster", beta, float(factor * (score**2).sum() / sxx**2), groups - 1,
+                     test.alpha))
+    rows.append(_row("mixedlm", *_mixedlm(pair, y, x, g, groups, beta, resid, sxx), np.inf,
+                     test.alpha))
+    means = np.nanmean(pair.values, axis=1) * pair.sign
+    d = means[1] - means[0]
+    rows.append(_row("paired-t", float(d.mean()), float(d.var(ddof=1) / len(d)), len(d) - 1,
+                     test.alpha))
+    rows.append({"model": f"{test.model} (verdict)", "estimate": test.estimate, "se": test.se,
+                 "df": test.df, "statistic": test.statistic, "pvalue": test.pvalue,
+                 "ci_low": test.ci_low, "ci_high": test.ci_high})
+    return pd.DataFrame(rows, columns=list(MODEL_COLUMNS))
+
+
+def _ols(y: np.ndarray, x: np.ndarray) -> tuple[float, float, float]:
+    n1 = x.sum()
+    n0 = len(x) - n1
+    beta = float(y[x == 1].mean() - y[x == 0].mean())
+    resid = y - np.where(x == 1, y[x == 1].mean(), y[x == 0].mean())
+    s2 = float((resid**2).sum() / (len(y) - 2))
+    return beta, s2 * (1 / n0 + 1 / n1), float(len(y) - 2)
+
+
+def _group_mean(v: np.ndarray, g: np.ndarray, groups: int) -> np.ndarray:
+    sums = np.bincount(g, weights=v, minlength=groups) / np.bincount(g, minlength=groups)
+    return np.asarray(sums[g], dtype=float)
+
+
+def _within(y: np.ndarray, x: np.ndarray, g: np.ndarray,
+            groups: int) -> tuple[float, np.ndarray, float, float]:
+    """Fixed-effects OLS by the within transformation (exact, any balance): β, residuals, Σx̃², df."""
+    xt, yt = x - _group_mean(x, g, groups), y - _group_mean(y, g, groups)
+    sxx = float((xt**2).sum())
+    beta = float((xt * yt).sum() / sxx)
+    return beta, yt - beta * xt, sxx, float(len(y) - groups - 1)
+
+
+def _mixedlm(pair: RunCube, y: np.ndarray, x: np.ndarray, g: np.ndarray, groups: int,
+             beta: float, resid: np.ndarray, sxx: float) -> tuple[float, float]:
+    """Random-intercept model ``y ~ x + (1 | example)``, REML.
+
+    Balanced runs: every example has the same design, so GLS = the within
+    estimator and REML = the ANOVA estimators truncated at 0 (Searle et al.
+    1992, §6.4): σ²_ε = MS_within when MS_between > MS_within, else the OLS
+    residual variance; Var(β) = σ²_ε / Σx̃².
+    """
+    if not pair.balanced().all():
+        return mixedlm_fit(pair)
+    ss_w, df_w = float((resid**2).sum()), len(y) - groups - 1
+    ybar_g = np.bincount(g, weights=y, minlength=groups) / np.bincount(g, minlength=groups)
+    k = len(y) / groups
+    ss_b = float(k * ((ybar_g - ybar_g.mean()) ** 2).sum())
+    if ss_b / (groups - 1) > ss_w / df_w:
+        return beta, ss_w / df_w / sxx
+    return beta, (ss_w + ss_b) / (len(y) - 2) / sxx  # σ²_example = 0: the plain OLS residual

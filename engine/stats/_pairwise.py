@@ -1,0 +1,266 @@
+"""Pairwise significance tests between systems, chosen automatically and corrected for multiplicity.
+
+Chain of named steps, as in ``scipy.stats._multicomp``:
+validate options → choose pairing and test (:mod:`engine.stats._pairwise_plan`) →
+compared pairs → statistics for all pairs at once (:mod:`engine.stats._pairwise_stats`,
+on :mod:`engine.stats._kernels`) → multiplicity adjustment → significance → tidy table
+(here, with :class:`PairwiseResult` and :func:`pairwise_tests`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._matrix import ScoreMatrix
+from .._options import EFFECT_THRESHOLDS, TestOptions, compared_pairs, resolve
+from . import _overlap as ov
+from ._multitest import adjust_pvalues
+from ._overlap import MIN_PAIRED_OVERLAP
+from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
+from ._pairwise_stats import Computed, difference_ci, statistics
+
+__all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
+
+_EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
+                 "wilcoxon": "paired_d", "sign": "paired_d", "permutation": "none",
+                 "vc-t": "paired_d"}
+TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
+                 "effect_size", "effect_name", "criterion_effect", "criterion_effect_name",
+                 "mean_a", "mean_b", "diff", "difference", "ci_low", "ci_high", "n", "paired",
+                 "wins_a", "wins_b", "significant", "a_better")
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """Tests for every compared pair of one (benchmark, metric), with the options that made them.
+
+    ``table`` has one row per pair with the columns of ``TABLE_COLUMNS``:
+    ``statistic`` and ``df`` of the test, raw and adjusted p-values, the effect
+    size (positive = ``system_a`` better, whatever the metric's direction), raw
+    means, ``diff = mean_a - mean_b``, ``n`` examples used (per pair for paired
+    tests, ``n_a + n_b`` otherwise), example-level wins of each side (paired
+    only), ``significant`` by the chosen criterion and ``a_better``.
+    """
+
+    table: pd.DataFrame
+    systems: tuple[str, ...]
+    benchmark: str
+    metric: str
+    test: str
+    paired: bool
+    reason: str
+    options: TestOptions
+    notes: tuple[str, ...] = field(default=())
+    wins: np.ndarray | None = field(default=None, repr=False)
+    """Example battles: ``wins[i, j]`` = examples (that i and j share) where i scores higher."""
+    ties: np.ndarray | None = field(default=None, repr=False)
+    """``ties[i, j]`` = examples that i and j share where they score the same."""
+
+    # The options that made the table, by name (read-only views of ``options``).
+    @property
+    def alpha(self) -> float:
+        return self.options.alpha
+
+    @property
+    def correction(self) -> str:
+        return self.options.correction
+
+    @property
+    def compare(self) -> str:
+        return self.options.compare
+
+    @property
+    def alternative(self) -> str:
+        return self.options.alternative
+
+    @property
+    def criterion(self) -> str:
+        return self.options.criterion
+
+    @property
+    def n_resamples(self) -> int:
+        return self.options.n_resamples
+
+    def matrix(self, column: str = "pvalue_adj") -> pd.DataFrame:
+        """A systems × systems square of ``column``; signed columns are mirrored with a minus."""
+        index = {s: i for i, s in enumerate(self.systems)}
+        ia = self.table["system_a"].map(index).to_numpy(int)
+        ja = self.table["system_b"].map(index).to_numpy(int)
+        values = self.table[column].to_numpy(float)
+        flip = -1.0 if column in ("statistic", "effect_size", "diff") else 1.0
+        sq = np.full((len(self.systems), len(self.systems)), np.nan)
+        sq[ia, ja] = values
+        sq[ja, ia] = flip * values
+        return pd.DataFrame(sq, index=list(self.systems), columns=list(self.systems))
+
+    def significant_pairs(self) -> pd.DataFrame:
+        """Rows of ``table`` judged significant."""
+        return self.table[self.table["significant"]]
+
+
+def _adjust(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
+    return adjust_pvalues(p, method=correction, alpha=alpha)
+
+
+def _significant(p_adj: np.ndarray, effect: np.ndarray, criterion: str, alternative: str,
+                 alpha: float) -> np.ndarray:
+    """Significant = adjusted p < alpha; an effect-size criterion adds a minimum |effect|
+    on top (it never makes a pair significant that the test does not)."""
+    by_test = np.asarray(p_adj < alpha)
+    if criterion == "pvalue":
+        return by_test
+    thr = EFFECT_THRESHOLDS[criterion]
+    with np.errstate(invalid="ignore"):
+        if alternative == "greater":
+            big = effect >= thr
+        elif alternative == "less":
+            big = effect <= -thr
+        else:
+            big = np.abs(effect) >= thr
+    return by_test & np.asarray(big)
+
+
+def pairwise_tests(
+    matrix: ScoreMatrix,
+    options: TestOptions | None = None,
+    /,
+    *,
+    order: Sequence[str] | None = None,
+    **overrides: Any,
+) -> PairwiseResult:
+    """Test every compared pair of systems with the test the data calls for.
+
+    Parameters
+    ----------
+    matrix : ScoreMatrix
+        Scores of one benchmark and metric (direction and modality from its spec).
+    options : TestOptions, optional
+        Test, alternative, comparisons, correction, alpha, criterion, pairing,
+        permutation resamples and seed (see :class:`engine.TestOptions`; defaults:
+        automatic test, two-sided, all pairs, Holm–Šídák, alpha 0.05).
+    order : sequence of str, optional
+        Order of systems for ``first``/``successive`` (default: data order).
+    **overrides
+        Any :class:`TestOptions` field by name, applied on top of ``options``
+        (``pairwise_tests(m, alpha=0.01)``); validated the same way.
+
+    Returns
+    -------
+    PairwiseResult
+        ``table`` with columns system_a, system_b, test, statistic, df, pvalue,
+        pvalue_adj, effect_size, effect_name, mean_a, mean_b, diff, n, wins_a,
+        wins_b, significant, a_better; ``options`` records what made it.
+
+    Notes
+    -----
+    ``auto`` follows the seed paper's Table 1: paired numeric → paired t, paired
+    binary → exact McNemar, unpaired numeric → Welch's t, unpaired binary →
+    two-proportion z. All pairs are computed at once: paired t from the Gram
+    matrix of centred scores, exact McNemar from discordant counts
+    ``X (1 - X)^T``, Welch's t and the z-test by broadcasting per-system
+    summaries. Degenerate pairs: identical paired scores (every difference 0), or
+    two constant unpaired samples with the same value → statistic 0, p = 1 for
+    every alternative, effect 0; a constant non-zero difference (zero variance)
+    → statistic ±inf, p = 0 in its direction, effect ±inf (as scipy's
+    ``ttest_rel``); no discordant example in McNemar/sign (ties only) →
+    statistic 0, p = 1; Welch's t with a system scored on a single example →
+    statistic NaN, p = 1; a single system → ValueError; fewer than 2 shared
+    examples → unpaired tests.
+
+    References
+    ----------
+    Seed paper §4 (Table 1); Fagerland, Lydersen & Laake (2013), BMC Med Res
+    Methodol 13:91 (exact McNemar); Holm (1979); Šidák (1967).
+
+    Examples
+    --------
+    >>> from engine import ScoreMatrix, TestOptions
+    >>> m = ScoreMatrix.from_array([[1] * 30 + [0] * 10, [1] * 12 + [0] * 28],
+    ...                            systems=["A", "B"])
+    >>> res = pairwise_tests(m, TestOptions(alpha=0.01))
+    >>> res.test, bool(res.table.loc[0, "significant"])
+    ('mcnemar', True)
+    """
+    opts = resolve(options, overrides)
+    if order is not None:
+        matrix = matrix.subset(list(order))
+    if matrix.n_systems < 2:
+        raise ValueError(f"matrix: at least 2 systems are needed to compare; got {matrix.n_systems}")
+    ia, ja = compared_pairs(matrix.n_systems, opts.compare)
+    shared = (ov.overlap_counts(matrix.values)[ia, ja] if matrix.pairing != "full"
+              else np.full(len(ia), matrix.n_examples))
+    rows, why = pairing(matrix, shared, opts.paired)
+    plan = choose(matrix, opts.test, rows, why)
+    computed = statistics(matrix, plan, ia, ja, opts)
+    run_aware = run_aware_tests(matrix, opts, ia, ja) if wants_runs(matrix, opts, rows) else None
+    if run_aware is not None:
+        computed = replace(computed, stats=run_aware.stats)
+    p_adj = _adjust(computed.stats.pvalue, opts.correction, opts.alpha)
+    table = _table(matrix, ia, ja, plan, computed, p_adj)
+    table["significant"] = _significant(p_adj, computed.crit_effect, opts.criterion,
+                                        opts.alternative, opts.alpha)
+    low, high = difference_ci(matrix, table, computed, opts.alpha, ia, ja)
+    table["ci_low"], table["ci_high"] = low, high
+    test, reason = plan.paired_test if rows.any() else plan.unpaired_test, plan.reason
+    notes = _notes(matrix, rows, shared)
+    if run_aware is not None:
+        table["test"] = run_aware.tests
+        half = stats.t.ppf(1 - opts.alpha / 2, run_aware.stats.df) * run_aware.se
+        table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
+        test, reason = run_aware.name, run_aware.reason
+        notes += (run_aware.reason,)
+    return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
+                          matrix.metric, test, bool(rows.all()), reason, opts, notes,
+                          computed.wins, computed.ties)
+
+
+def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: Plan, c: Computed,
+           p_adj: np.ndarray) -> pd.DataFrame:
+    names = np.asarray(matrix.systems, dtype=object)
+    rows = plan.paired_rows
+    tests = np.where(rows, plan.paired_test, plan.unpaired_test).astype(object)
+    sign = 1.0 if matrix.higher_is_better else -1.0
+    difference = sign * (c.mean_a - c.mean_b)  # in the metric's units, positive = a better
+    direction = np.sign(difference)
+    by_wins = np.isin(tests, ("mcnemar", "sign"))
+    direction = np.where(by_wins, np.sign(c.wins[ia, ja] - c.wins[ja, ia]), direction)
+    zeros = np.zeros(len(ia), dtype=np.int64)
+    return pd.DataFrame({
+        "system_a": names[ia], "system_b": names[ja], "test": tests,
+        "statistic": c.stats.statistic, "df": c.stats.df, "pvalue": c.stats.pvalue,
+        "pvalue_adj": p_adj, "effect_size": c.stats.effect_size,
+        "effect_name": np.where(rows, _EFFECT_NAMES[plan.paired_test],
+                                _EFFECT_NAMES[plan.unpaired_test]).astype(object),
+        "criterion_effect": c.crit_effect, "criterion_effect_name": c.crit_name,
+        "mean_a": c.mean_a, "mean_b": c.mean_b, "diff": c.mean_a - c.mean_b,
+        "difference": difference, "n": c.n, "paired": rows,
+        "wins_a": np.where(rows, c.wins[ia, ja], zeros),
+        "wins_b": np.where(rows, c.wins[ja, ia], zeros),
+        "a_better": direction > 0,
+    })
+
+
+def _notes(matrix: ScoreMatrix, rows: np.ndarray, shared: np.ndarray) -> tuple[str, ...]:
+    notes = []
+    if matrix.pairing == "partial" and rows.any():
+        counts = (~np.isnan(matrix.values)).sum(axis=1)
+        short = {s: matrix.n_examples - int(n) for s, n in zip(matrix.systems, counts, strict=True)
+                 if n < matrix.n_examples}
+        listed = ", ".join(f"{s}: {n}" for s, n in list(short.items())[:10])
+        notes.append(f"Not every system scored every example, so each pair is paired on the "
+                     f"examples it shares (n per pair: {int(shared[rows].min())}–"
+                     f"{int(shared[rows].max())}); examples missing per system — {listed}"
+                     + (" …" if len(short) > 10 else ""))
+    if (~rows).any() and matrix.pairing == "partial" and rows.any():
+        notes.append(f"{int((~rows).sum())} pair(s) share fewer than {MIN_PAIRED_OVERLAP} "
+                     "examples and were tested unpaired, on each system's own examples.")
+    if not rows.any() and matrix.pairing != "none":
+        notes.append("Unpaired tests on data that shares examples: paired tests are usually "
+                     "more powerful.")
+    return tuple(notes)

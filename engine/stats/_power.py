@@ -1,0 +1,269 @@
+"""Power of a benchmark: the smallest detectable difference, the examples and runs needed, and a
+Monte Carlo comparison of the test choices (seeds 001 and 004).
+
+Chain: long table → scenario (per-example means and variance components,
+:mod:`engine.stats._runs`) → closed forms (MDD, sample sizes) → simulation of every
+test over all replications at once.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .._contract import MetricSpec
+from ._kernels import exact_sign_pvalues
+from ._runs import run_anova, run_cube
+
+__all__ = ["POWER_TESTS", "PowerResult", "PowerScenario", "estimate_scenario", "power",
+           "simulate_power"]
+
+POWER_TESTS = ("paired-t", "unpaired-t", "mcnemar", "sign", "wilcoxon", "bootstrap")
+_N_BOOT = 999
+
+
+@dataclass(frozen=True)
+class PowerScenario:
+    """How scores arise: ``y = μ_i + δ·[candidate] + g_si + w_sr + ε_sri``.
+
+    ``example_means`` (μ_i, oriented; success probabilities when ``binary``),
+    ``var_interaction`` (σ²_g, system × example), ``var_run`` (σ²_w, a run's
+    shift of the whole sweep), ``var_resid`` (σ²_ε; for binary scores the draws
+    are Bernoulli at ``clip(μ_i + δ + g + w, 0, 1)`` and σ²_ε is only used by the
+    closed forms), ``runs``: runs per example observed.
+    """
+
+    example_means: np.ndarray
+    binary: bool
+    var_interaction: float = 0.0
+    var_run: float = 0.0
+    var_resid: float = 0.0
+    runs: int = 1
+
+    def var_difference(self, n: int, r: int) -> float:
+        """Variance of the mean paired difference with n examples and r runs per system."""
+        return (2 * self.var_interaction + 2 * self.var_resid / r) / n + 2 * self.var_run / r
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    """Closed-form planning figures and simulated power of each test.
+
+    ``power`` maps each of ``POWER_TESTS`` to its rejection rate (None where a
+    test does not apply: McNemar on numeric scores); ``mc_se`` its Monte Carlo
+    standard error. ``examples_needed``/``runs_needed`` are None when no number
+    suffices (the other source of noise alone is too large).
+    """
+
+    mdd: float
+    examples_needed: int | None
+    runs_needed: int | None
+    power: dict[str, float | None]
+    mc_se: dict[str, float | None]
+    difference: float
+    examples: int
+    runs: int
+    n_sim: int
+    alpha: float
+    target_power: float
+    scenario: PowerScenario
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``python -m engine power --format json`` (SPEC, exact keys)."""
+        return {"mdd": self.mdd, "examples_needed": self.examples_needed,
+                "runs_needed": self.runs_needed, "power": dict(self.power)}
+
+
+def estimate_scenario(df: pd.DataFrame, *, benchmark: str | None = None, metric: str | None = None,
+                      spec: MetricSpec | None = None) -> PowerScenario:
+    """The scenario of a benchmark: its per-example means and variance components.
+
+    Notes
+    -----
+    σ²_ε and σ²_w pool every system's runs × examples ANOVA
+    (:func:`engine.stats._runs.run_anova`); the typical paired variance ``s²_d`` is the
+    square of the median over pairs of the SD of per-example mean differences
+    (the health report's ``sd_diff``), and ``σ²_g = (s²_d − 2σ²_ε/R) / 2``. With one run
+    σ²_ε is not identified: binary scores take the Bernoulli variance
+    ``mean μ_i (1 − μ_i)`` (capped at s²_d / 2), numeric scores take σ²_ε = 0.
+    """
+    cube = run_cube(df, benchmark=benchmark, metric=metric, spec=spec)
+    common = cube.common()
+    if common.sum() < 2 or len(cube.systems) < 2:
+        raise ValueError(f"benchmark {cube.benchmark!r}: power needs 2 systems sharing at least 2 "
+                         f"examples; got {len(cube.systems)} systems, {int(common.sum())} shared")
+    cube = cube.restrict(list(cube.systems), common)
+    finite = cube.values[~np.isnan(cube.values)]
+    binary = bool(np.isin(finite, (0.0, 1.0)).all()) if spec is None or spec.binary is None \
+        else bool(spec.binary)
+    x = np.nanmean(cube.values, axis=1)
+    if not cube.higher_is_better:
+        x = 1.0 - x if binary else -x
+    cov = np.atleast_2d(np.cov(x, ddof=1))
+    var = np.diag(cov)
+    iu = np.triu_indices(len(x), k=1)
+    s2d = float(np.median(np.sqrt(np.clip(var[:, None] + var[None, :] - 2 * cov, 0, None))[iu])) ** 2
+    a = run_anova(cube.values, cube.runs)
+    runs = int(np.median(cube.runs))
+    mu = x.mean(axis=0)
+    if a.df_resid.sum() > 0:
+        resid = float(a.ss_resid.sum() / a.df_resid.sum())
+        run = max(0.0, float((a.ss_run.sum() - a.df_run.sum() * resid) / (a.df_run * a.n).sum()))
+    else:
+        resid = min(float(np.mean(mu * (1 - mu))), s2d / 2) if binary else 0.0
+        run = 0.0
+    inter = max(0.0, (s2d - 2 * resid / runs) / 2)
+    return PowerScenario(mu, binary, inter, run, resid, runs)
+
+
+def _z(alpha: float, target: float) -> float:
+    return float(stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(target))
+
+
+def _needed(numerator: float, budget: float) -> int | None:
+    if numerator <= 0:
+        return 1
+    return None if budget <= 0 else max(1, math.ceil(numerator / budget - 1e-9))
+
+
+def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
+          difference: float | None = None, examples: int | None = None, runs: int | None = None,
+          n_sim: int = 1000, rng: np.random.Generator | int | None = None, alpha: float = 0.05,
+          target_power: float = 0.8, spec: MetricSpec | None = None) -> PowerResult:
+    """Minimum detectable difference, examples and runs needed, and simulated power of 6 tests.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Validated long table (``validate_long``).
+    benchmark : str
+        The benchmark to plan for.
+    metric : str, optional
+        May be omitted when the benchmark has one metric.
+    difference : float, optional
+        True difference (metric units, positive = candidate better) to plan and
+        simulate for; default: the MDD.
+    examples, runs : int, optional
+        Design to evaluate (default: as observed).
+    n_sim : int
+        Monte Carlo replications.
+    rng : numpy Generator or seed, optional
+    alpha, target_power : float
+        Two-sided level and the power the planner aims at.
+    spec : MetricSpec, optional
+        Direction and modality of the metric.
+
+    Returns
+    -------
+    PowerResult
+        ``to_dict()``: mdd, examples_needed, runs_needed, power {test: rate}.
+
+    Notes
+    -----
+    ``Var(D; n, r) = (2σ²_g + 2σ²_ε / r) / n + 2σ²_w / r`` (see
+    :class:`PowerScenario`); ``MDD = (z_{1−α/2} + z_{power}) √Var`` (the health
+    report's paired z approximation, extended with runs). Examples needed:
+    the smallest n with ``Var(D; n, r) ≤ (d / z)²``; runs needed: the smallest r.
+    Simulation: :func:`simulate_power`.
+
+    Examples
+    --------
+    >>> import pandas as pd, numpy as np
+    >>> g = np.random.default_rng(0)
+    >>> df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 50 + ["B"] * 50,
+    ...     "example_id": [f"e{i}" for i in range(50)] * 2, "value": g.normal(size=100)})
+    >>> res = power(df, benchmark="b", n_sim=200, rng=1)
+    >>> sorted(res.to_dict())
+    ['examples_needed', 'mdd', 'power', 'runs_needed']
+    """
+    for name, value in (("alpha", alpha), ("target_power", target_power)):
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{name}: must be strictly between 0 and 1; got {value!r}")
+    for name, count in (("examples", examples), ("runs", runs), ("n_sim", n_sim)):
+        if count is not None and (isinstance(count, bool) or int(count) != count or count < 1
+                                  or (name == "examples" and count < 2)):
+            raise ValueError(f"{name}: must be a whole number ≥ {2 if name == 'examples' else 1}; "
+                             f"got {count!r}")
+    scenario = estimate_scenario(df, benchmark=benchmark, metric=metric, spec=spec)
+    n = int(examples) if examples is not None else len(scenario.example_means)
+    r = int(runs) if runs is not None else scenario.runs
+    z = _z(alpha, target_power)
+    mdd = z * math.sqrt(scenario.var_difference(n, r))
+    d = float(difference) if difference is not None else mdd
+    budget = (d / z) ** 2
+    s = scenario
+    examples_needed = _needed(2 * s.var_interaction + 2 * s.var_resid / r, budget - 2 * s.var_run / r)
+    identified = s.binary or s.runs > 1
+    runs_needed = _needed(2 * s.var_resid / n + 2 * s.var_run, budget - 2 * s.var_interaction / n) \
+        if identified else None
+    rates = simulate_power(scenario, difference=d, examples=n, runs=r, n_sim=n_sim, alpha=alpha,
+                           rng=rng)
+    se = {k: (None if v is None else math.sqrt(v * (1 - v) / n_sim)) for k, v in rates.items()}
+    return PowerResult(mdd, examples_needed, runs_needed, rates, se, d, n, r, n_sim, alpha,
+                       target_power, scenario)
+
+
+def _draw(scenario: PowerScenario, shift: float, mu: np.ndarray, n_sim: int, r: int,
+          g: np.random.Generator) -> np.ndarray:
+    """Scores of one system: (n_sim, r, n)."""
+    n = len(mu)
+    level = mu[None, None, :] + shift
+    if scenario.var_interaction > 0:
+        level = level + g.normal(0, math.sqrt(scenario.var_interaction), (n_sim, 1, n))
+    if scenario.var_run > 0:
+        level = level + g.normal(0, math.sqrt(scenario.var_run), (n_sim, r, 1))
+    if scenario.binary:
+        return (g.random((n_sim, r, n)) < np.clip(level, 0.0, 1.0)).astype(float)
+    return level + g.normal(0, math.sqrt(scenario.var_resid), (n_sim, r, n))
+
+
+def simulate_power(scenario: PowerScenario, *, difference: float, examples: int, runs: int,
+                   n_sim: int = 1000, alpha: float = 0.05,
+                   rng: np.random.Generator | int | None = None) -> dict[str, float | None]:
+    """Rejection rate of each test in ``POWER_TESTS`` over ``n_sim`` simulated A/B comparisons.
+
+    Notes
+    -----
+    Examples are ``scenario.example_means`` when ``examples`` equals their
+    number, else drawn from them with replacement. Tests (two-sided, level
+    alpha), all vectorised over replications: ``paired-t`` on per-example means;
+    ``unpaired-t``, Welch's t on every run-level score (runs stacked, as seed
+    001's t-test); ``mcnemar``, exact, on run-level pairs (run k of A with run k of
+    B; binary only); ``sign``, exact, and ``wilcoxon`` (scipy, normal
+    approximation) on per-example mean differences; ``bootstrap``, percentile
+    interval of the mean difference (999 resamples shared by all replications).
+    """
+    g = np.random.default_rng(rng)
+    mu = np.asarray(scenario.example_means, dtype=float)
+    if examples != len(mu):
+        mu = g.choice(mu, size=examples, replace=True)
+    a = _draw(scenario, 0.0, mu, n_sim, runs, g)
+    b = _draw(scenario, difference, mu, n_sim, runs, g)
+    d = b.mean(axis=1) - a.mean(axis=1)
+    p: dict[str, np.ndarray | None] = {}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p["paired-t"] = stats.ttest_1samp(d, 0.0, axis=1).pvalue
+        p["unpaired-t"] = stats.ttest_ind(b.reshape(n_sim, -1), a.reshape(n_sim, -1), axis=1,
+                                          equal_var=False).pvalue
+    if scenario.binary:
+        wins_b, wins_a = (b * (1 - a)).sum(axis=(1, 2)), (a * (1 - b)).sum(axis=(1, 2))
+        p["mcnemar"] = exact_sign_pvalues(wins_b, wins_a, "two-sided")
+    else:
+        p["mcnemar"] = None
+    p["sign"] = exact_sign_pvalues((d > 0).sum(axis=1), (d < 0).sum(axis=1), "two-sided")
+    live = (d != 0).any(axis=1)
+    wil = np.ones(n_sim)
+    if live.any():
+        wil[live] = stats.wilcoxon(d[live], axis=1, method="approx").pvalue
+    p["wilcoxon"] = wil
+    counts = g.multinomial(examples, np.full(examples, 1.0 / examples), size=_N_BOOT).astype(float)
+    boot = d @ counts.T / examples
+    tail = np.minimum((boot <= 0).mean(axis=1), (boot >= 0).mean(axis=1))
+    p["bootstrap"] = np.where((boot == 0).all(axis=1), 1.0, np.minimum(1.0, 2 * tail))
+    return {k: (None if v is None else float(np.mean(np.nan_to_num(v, nan=1.0) < alpha)))
+            for k, v in p.items()}
