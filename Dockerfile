@@ -21,10 +21,12 @@ RUN groupadd --system --gid 10001 sigboard \
     && mkdir -p /data \
     && chown sigboard:sigboard /data
 
-COPY .streamlit/ ./.streamlit/
+COPY pyproject.toml README.md ./
 COPY engine/ ./engine/
 COPY app/ ./app/
 COPY data/ ./data/
+# The package itself (its dependencies are the pins above): puts `sigboard` on the path.
+RUN pip install --no-deps -e .
 
 # Bytecode compiled at build time: a fresh container imports engine/ and app/ from
 # __pycache__ instead of compiling them on its first page (PYTHONDONTWRITEBYTECODE only
@@ -58,6 +60,7 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"]
 
-CMD ["streamlit", "run", "app/server.py", \
+# `sigboard serve` runs `streamlit run app/server.py` with the app's settings (app/streamlit.toml).
+CMD ["sigboard", "serve", \
      "--server.address=0.0.0.0", "--server.port=8501", \
      "--server.headless=true", "--browser.gatherUsageStats=false"]

@@ -23,7 +23,7 @@ step "Python environment ($VENV)"
 if [ ! -x "$VENV/bin/python" ]; then
     "$PY" -m venv "$VENV"
 fi
-"$VENV/bin/python" -m pip install -qq --disable-pip-version-check -r requirements-test.txt
+"$VENV/bin/python" -m pip install -qq --disable-pip-version-check -r requirements-test.txt -e .
 
 step "Chromium (Debian package, for the browser tests)"
 if [ ! -x /usr/bin/chromium ]; then

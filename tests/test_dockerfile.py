@@ -106,7 +106,7 @@ def test_streamlit_settings(dockerfile: list[tuple[str, str]]) -> None:
     assert headless
     assert no_stats
     assert int(env["STREAMLIT_SERVER_MAX_UPLOAD_SIZE"]) > 0
-    assert "streamlit run app/server.py" in cmd
+    assert cmd.startswith("sigboard serve")  # `streamlit run app/server.py` with app/streamlit.toml
     assert "--server.port=8501" in cmd or env.get("STREAMLIT_SERVER_PORT") == "8501"
 
 
@@ -179,8 +179,8 @@ def test_readme_two_commands_match_the_repository() -> None:
     blocks = _bash_blocks(readme)
     run_app, run_tests = blocks[0], blocks[1]
     assert "\n" not in run_app, "the first command must be a single line"
-    for part in ("python3 -m venv .venv", "pip install -r requirements.txt",
-                 "streamlit run app/server.py", "--server.address 127.0.0.1"):
+    for part in ("python3 -m venv .venv", "pip install -r requirements.txt -e .",
+                 ".venv/bin/sigboard serve", "--server.address 127.0.0.1"):
         assert part in run_app, part
     assert run_tests == "./scripts/test.sh"
     script = ROOT / "scripts" / "test.sh"

@@ -1,8 +1,10 @@
-"""sigboard installs as a package (issue #24): a fresh virtual environment outside the
+"""sigboard installs as a package, and its CI recipe runs (issue #24): a fresh virtual environment outside the
 repository, ``pip install ROOT[app]``, then from another directory: ``sigboard --version``,
 ``sigboard leaderboard FILE --format json``, ``import engine`` and ``sigboard serve`` (the
 health endpoint answers). The pins in requirements.txt are the constraints, so the install
-takes the tested versions (from pip's cache after the first run).
+takes the tested versions (from pip's cache after the first run). The CI recipe (the
+composite ``action.yml`` and the example workflow) is checked by running its steps' commands
+in that environment, as a runner would.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -86,3 +90,52 @@ def test_serve_answers_its_health_endpoint(venv: Path, tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# ------------------------------------------------------------------- the CI recipe (action.yml)
+
+def _steps(path: Path) -> list[dict[str, Any]]:
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "runs" in document:  # a composite action
+        return list(document["runs"]["steps"])
+    return [step for job in document["jobs"].values() for step in job["steps"]]
+
+
+def _expand(text: str, values: dict[str, str]) -> str:
+    """GitHub's ``${{ expr }}`` as the runner would fill it in for this test."""
+    return re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: values[m.group(1)], text)
+
+
+def test_the_workflow_uses_the_action_with_its_inputs() -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    workflow_steps = _steps(ROOT / ".github" / "workflows" / "sigboard-gate.yml")
+    gate = next(step for step in workflow_steps if step.get("uses") == "./")
+    required = {name for name, spec in action["inputs"].items() if spec.get("required")}
+    assert required <= set(gate["with"]), required - set(gate["with"])
+    upload = next(step for step in workflow_steps
+                  if str(step.get("uses", "")).startswith("actions/upload-artifact"))
+    assert gate["with"]["report"] in upload["with"]["path"]
+
+
+def test_the_action_steps_gate_and_write_the_report(venv: Path, tmp_path: Path) -> None:
+    """Every ``run:`` of the workflow and the action, as a runner would run them."""
+    workflow = _steps(ROOT / ".github" / "workflows" / "sigboard-gate.yml")
+    gate = next(step for step in workflow if step.get("uses") == "./")
+    (tmp_path / "data").symlink_to(ROOT / "data")
+    output = tmp_path / "github_output"
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+    env |= {"PATH": f"{venv / 'bin'}:{env['PATH']}", "GITHUB_OUTPUT": str(output)}
+    values = {"github.action_path": str(ROOT),
+              **{f"inputs.{k}": str(v) for k, v in gate["with"].items()},
+              "inputs.options": ""}
+    for step in [*workflow, *_steps(ROOT / "action.yml")]:
+        if "run" not in step:
+            continue
+        step_env = env | {k: _expand(str(v), values) for k, v in step.get("env", {}).items()}
+        done = subprocess.run(["bash", "-e", "-c", _expand(step["run"], values)], cwd=tmp_path,
+                              env=step_env, capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, (step.get("name"), done.stdout[-2000:], done.stderr[-2000:])
+    result = json.loads((tmp_path / "sigboard-compare.json").read_text())
+    assert result["exit_code"] == 0 and result["baseline"] == gate["with"]["baseline"]
+    assert "<html" in (tmp_path / gate["with"]["report"]).read_text(encoding="utf-8").lower()
+    assert output.read_text().startswith(f"verdict={result['verdict']}")
