@@ -17,11 +17,20 @@ Scenarios (issue #12, plus #16's seed sweeps):
 * ``partial``: as ``binary`` but each system misses 15% of the examples at random →
   each pair paired on the examples it shares. Power is compared with the old rule
   (every pair paired on the examples *all* systems share).
+* ``n10``, ``n25``: as ``binary`` on 10 and 25 examples (tiny benchmarks: at n = 10 no
+  pair can reach the first Holm–Šídák threshold; the analysis says so, issue #26 item 5).
 * ``seed-sweep``: 3 runs per system where a run is a seed shifting the whole sweep
   (run effect ~ N(0, 0.3²) on a numeric score): the default analysis (run-aware,
   as the leaderboard runs it) against the plain paired t on per-example means.
 
-Run: ``.venv/bin/python benchmarks/calibrate.py [--reps 500] [--only binary,partial]``.
+Every scenario also prints the coverage of the pairs' difference intervals: with no true
+difference, the share of intervals holding 0; with one better system, the share of its
+pairs' intervals holding the true difference (binary: E[σ(1.5 − d) − σ(0.5 − d)] over
+d ~ N(0, 1.5²), by quadrature).
+
+Run: ``.venv/bin/python benchmarks/calibrate.py [--reps 500] [--only binary,partial]
+[--test mcnemar-midp]`` (``--test`` is passed to every analysis: compare exact and mid-p
+McNemar on the binary scenarios).
 """
 
 from __future__ import annotations
@@ -39,6 +48,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import ScoreMatrix, build_matrix, pairwise_tests  # noqa: E402
 
 SYSTEMS, ALPHA = 10, 0.05
+TEST = "auto"
+
+
+def _true_binary_gain(shift: float = 1.0) -> float:
+    """E[σ(0.5 + shift − d) − σ(0.5 − d)], d ~ N(0, 1.5²): the population difference."""
+    nodes, weights = np.polynomial.hermite_e.hermegauss(80)
+    d = 1.5 * nodes
+    gain = 1 / (1 + np.exp(-(0.5 + shift - d))) - 1 / (1 + np.exp(-(0.5 - d)))
+    return float((weights * gain).sum() / weights.sum())
 
 
 def _binary(rng: np.random.Generator, n: int, shift: np.ndarray) -> np.ndarray:
@@ -81,23 +99,29 @@ def _partial(rng: np.random.Generator, n: int, shift: np.ndarray) -> np.ndarray:
     return x
 
 
-def _flags(x: np.ndarray | pd.DataFrame, best: int | None, *,
-           common_only: bool = False) -> tuple[bool, float]:
-    """(any pair significant, share of the best system's pairs significant its way)."""
+def _flags(x: np.ndarray | pd.DataFrame, best: int | None, *, common_only: bool = False,
+           gain: float = float("nan")) -> tuple[bool, float, float]:
+    """(any pair significant, share of the best system's pairs significant its way,
+    share of the intervals holding the true difference: 0 for equal systems, ``gain``
+    for the best system's pairs)."""
     if isinstance(x, pd.DataFrame):  # a long table with runs: the default analysis
-        res = pairwise_tests(build_matrix(x))
+        res = pairwise_tests(build_matrix(x), test=TEST)
     else:
         if common_only:  # the old rule: every pair on the examples all systems share
             x = x[:, ~np.isnan(x).any(axis=0)]
-        res = pairwise_tests(ScoreMatrix.from_array(x))
+        res = pairwise_tests(ScoreMatrix.from_array(x), test=TEST)
     t = res.table
     any_sig = bool(t["significant"].any())
     if best is None:
-        return any_sig, float("nan")
+        covered = (t["ci_low"] <= 0) & (t["ci_high"] >= 0)
+        return any_sig, float("nan"), float(covered.mean())
     name = f"s{best}"
     mine = t[(t["system_a"] == name) | (t["system_b"] == name)]
     right = np.where(mine["system_a"] == name, mine["a_better"], ~mine["a_better"])
-    return any_sig, float((mine["significant"].to_numpy() & right).mean())
+    truth = np.where(mine["system_a"] == name, gain, -gain)
+    covered = (mine["ci_low"] <= truth) & (mine["ci_high"] >= truth)
+    return (any_sig, float((mine["significant"].to_numpy() & right).mean()),
+            float(covered.mean()) if np.isfinite(gain) else float("nan"))
 
 
 def _seed_sweep_frame(rng: np.random.Generator, n: int, shift: np.ndarray) -> pd.DataFrame:
@@ -113,20 +137,30 @@ def _seed_sweep_frame(rng: np.random.Generator, n: int, shift: np.ndarray) -> pd
     return pd.concat(rows, ignore_index=True)
 
 
-def _report(name: str, flags: list[bool], powers: list[float], extra: str = "") -> None:
+def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
+            coverage: list[float] | None = None) -> None:
     reps = len(flags)
     rate = float(np.mean(flags))
     err = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / reps)
     ok = "ok" if rate - err <= ALPHA else "TOO HIGH"
     power = float(np.nanmean(powers)) if powers else float("nan")
-    print(f"{name:<28} false alarms {rate:.3f} ± {err:.3f} ({ok})   power {power:.3f} {extra}")
+    cover = ""
+    if coverage:
+        low = float(np.nanmin(coverage)) if len(coverage) == 2 else float(np.nanmean(coverage))
+        cover = f"   coverage {' / '.join(f'{c:.3f}' for c in coverage)}" + \
+            ("" if low >= 0.93 else " (LOW)")
+    print(f"{name:<28} false alarms {rate:.3f} ± {err:.3f} ({ok})   power {power:.3f}{cover} "
+          f"{extra}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=500)
-    parser.add_argument("--only", default="binary,heavy-tailed,runs,partial,seed-sweep")
+    parser.add_argument("--only", default="binary,heavy-tailed,runs,partial,n10,n25,seed-sweep")
+    parser.add_argument("--test", default="auto", help="the test option of every analysis")
     args = parser.parse_args()
+    global TEST
+    TEST = args.test
     rng = np.random.default_rng(20261123)
     null = np.zeros(SYSTEMS)
     better = np.r_[np.zeros(SYSTEMS - 1), 1.0]  # s9 better by 1 logit (binary) or 1 unit
@@ -134,22 +168,29 @@ def main() -> None:
     start = time.perf_counter()
     print(f"{SYSTEMS} systems, alpha {ALPHA}, {args.reps} replications per scenario; "
           "power = share of the better system's 9 pairs found (right direction)")
+    gain = _true_binary_gain()
     for name, make, n in (("binary", _binary, 164), ("heavy-tailed", _heavy, 500),
-                          ("runs", _runs, 164), ("partial", _partial, 164)):
+                          ("runs", _runs, 164), ("partial", _partial, 164),
+                          ("n10", _binary, 10), ("n25", _binary, 25)):
         if name not in wanted:
             continue
-        flags, powers, old_powers = [], [], []
+        flags, powers, old_powers, null_cover, best_cover = [], [], [], [], []
+        truth = 1.0 if name == "heavy-tailed" else gain
         for _ in range(args.reps):
             _DIFFICULTY[n] = rng.normal(0, 1.5, n)
-            flags.append(_flags(make(rng, n, null), None)[0])
+            any_sig, _, cover = _flags(make(rng, n, null), None)
+            flags.append(any_sig)
+            null_cover.append(cover)
             _DIFFICULTY[n] = rng.normal(0, 1.5, n)
             x = make(rng, n, better)
-            powers.append(_flags(x, SYSTEMS - 1)[1])
+            _, power, cover = _flags(x, SYSTEMS - 1, gain=truth)
+            powers.append(power)
+            best_cover.append(cover)
             if name == "partial":
                 old_powers.append(_flags(x, SYSTEMS - 1, common_only=True)[1])
         extra = (f"(old rule, pairs on the examples all systems share: {np.mean(old_powers):.3f})"
                  if old_powers else "")
-        _report(name, flags, powers, extra)
+        _report(name, flags, powers, extra, [float(np.mean(null_cover)), float(np.mean(best_cover))])
     if "seed-sweep" in wanted:
         aware, naive = [], []
         for _ in range(args.reps):

@@ -7,7 +7,7 @@ import sys
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any
 
-from .._options import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
+from .._options import ALL_TESTS, ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TestOptions
 from ._common import Loaded, add_data_options, closest, emit, load_data
 from ._text import fmt_number, interval
 
@@ -46,7 +46,7 @@ def _add_test_options(p: argparse.ArgumentParser) -> None:
                    help=f"significance level (default {d.alpha})")
     p.add_argument("--correction", choices=CORRECTIONS, default=argparse.SUPPRESS,
                    help=f"multiplicity correction (default {d.correction})")
-    p.add_argument("--test", choices=TESTS, default=argparse.SUPPRESS,
+    p.add_argument("--test", choices=ALL_TESTS, default=argparse.SUPPRESS,
                    help="default: auto, chosen from the data")
     p.add_argument("--criterion", choices=CRITERIA, default=argparse.SUPPRESS,
                    help="significant by adjusted p-value (default) or also by effect size "
@@ -360,17 +360,24 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _overall(args: argparse.Namespace) -> int:
+    from ..across._coverage import coverage_groups, default_selection
     from ..across._overall import overall
 
     loaded = load_data(args.data)
     specs = loaded.all_specs()
     if args.lower_is_better:
         specs = {k: replace(v, higher_is_better=False) for k, v in specs.items()}
-    res = overall(loaded.frame, benchmarks=_names(args.benchmarks, "--benchmarks"),
+    benchmarks = _names(args.benchmarks, "--benchmarks")
+    rule = None
+    if benchmarks is None:  # the pages' first view: the largest complete block
+        selection = default_selection(loaded.frame)
+        benchmarks, rule = list(selection.benchmarks), selection.rule
+    res = overall(loaded.frame, benchmarks=benchmarks,
                   metrics=_names(args.metrics, "--metrics"),
                   weights=_floats(args.weights, "--weights"), specs=specs,
-                  options=_options(args))
+                  options=_options(args), order=_names(args.order, "--order"))
     payload = res.to_dict()
+    payload["selection_rule"] = rule
     if args.format == "json":
         emit(payload, None, "json")
         return 0
@@ -378,15 +385,25 @@ def _overall(args: argparse.Namespace) -> int:
 
     rows = []
     for s in payload["systems"]:  # type: ignore[attr-defined]
+        if s["rank"] is None:
+            continue
         row = {"system": s["system"], "rank": s["rank"], "rank_low": s["rank_low"],
-               "rank_high": s["rank_high"], "group": s["group"], "score": s["score"],
+               "rank_high": s["rank_high"], "group": s["group"], res.scale.label: s["score"],
                "ci": interval(s["ci_low"], s["ci_high"])}
         for b, cell in s["cells"].items():
             row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
         rows.append(row)
+    print(payload["headline"] + "\n")
     emit(payload, pd.DataFrame(rows), "table")
-    print(f"\nscore: standardised mean across {len(res.benchmarks)} benchmark(s), higher = "
-          "better; per-benchmark columns: mean and group letters there")
+    print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
+          "own mean and group letters there.")
+    if rule is not None:
+        print(f"benchmarks: {', '.join(res.benchmarks)} — default selection: {rule} "
+              "(--benchmarks to choose)")
+    partial = {str(r["system"]): tuple(r["coverage"]) for r in res.unranked.to_dict("records")}
+    for ran, systems in coverage_groups(partial, res.benchmarks):
+        print(f"not ranked — ran {len(ran)} of {len(res.benchmarks)} ({', '.join(ran)}): "
+              f"{', '.join(systems)}")
     for i, clique in enumerate(res.cliques[:SHOWN_CLIQUES]):
         print(f"  {i + 1}. {', '.join(clique)}")
     if len(res.cliques) > SHOWN_CLIQUES:
@@ -455,8 +472,11 @@ def register(sub: Any) -> None:
     add_data_options(p)
     _add_test_options(p)
     p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
-                   help="all pairs two-sided (default), or the ordered set right-tailed")
-    p.add_argument("--benchmarks", help="benchmarks to combine, B1,B2,… (default all)")
+                   help="all pairs two-sided (default), or the set of --order one-sided")
+    p.add_argument("--order", help="with --compare first|successive: the order fixed before "
+                   "looking at the results, S1,S2,… (e.g. the champion first)")
+    p.add_argument("--benchmarks", help="benchmarks to combine, B1,B2,… (default: the largest "
+                   "block of systems that ran all of them)")
     p.add_argument("--metrics", help="metrics to aggregate on each benchmark, M1,M2,… "
                    "(default all)")
     p.add_argument("--weights", help="weights of --metrics, w1,w2,… (default equal)")

@@ -23,12 +23,13 @@ from . import _overlap as ov
 from ._multitest import adjust_pvalues
 from ._overlap import MIN_PAIRED_OVERLAP
 from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
-from ._pairwise_stats import Computed, difference_ci, statistics
+from ._pairwise_stats import WIN_TESTS, Computed, difference_ci, statistics
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
 _EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
-                 "wilcoxon": "paired_d", "sign": "paired_d", "permutation": "none",
+                 "mcnemar-midp": "paired_d", "wilcoxon": "paired_d", "sign": "paired_d",
+                 "permutation": "none",
                  "vc-t": "paired_d"}
 TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
                  "effect_size", "effect_name", "criterion_effect", "criterion_effect_name",
@@ -159,7 +160,7 @@ def pairwise_tests(
 
     Notes
     -----
-    ``auto`` follows the seed paper's Table 1: paired numeric → paired t, paired
+    ``auto`` follows Table 1 of Ackerman et al. (2025): paired numeric → paired t, paired
     binary → exact McNemar, unpaired numeric → Welch's t, unpaired binary →
     two-proportion z. All pairs are computed at once: paired t from the Gram
     matrix of centred scores, exact McNemar from discordant counts
@@ -175,7 +176,9 @@ def pairwise_tests(
 
     References
     ----------
-    Seed paper §4 (Table 1); Fagerland, Lydersen & Laake (2013), BMC Med Res
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243,
+    §4 (Table 1); Fagerland, Lydersen & Laake (2013), BMC Med Res
     Methodol 13:91 (exact McNemar); Holm (1979); Šidák (1967).
 
     Examples
@@ -205,7 +208,8 @@ def pairwise_tests(
     table = _table(matrix, ia, ja, plan, computed, p_adj)
     table["significant"] = _significant(p_adj, computed.crit_effect, opts.criterion,
                                         opts.alternative, opts.alpha)
-    low, high = difference_ci(matrix, table, computed, opts.alpha, ia, ja)
+    low, high = difference_ci(matrix, table, computed, opts.alpha, ia, ja,
+                              alternative=opts.alternative)
     table["ci_low"], table["ci_high"] = low, high
     test, reason = plan.paired_test if rows.any() else plan.unpaired_test, plan.reason
     notes = _notes(matrix, rows, shared)
@@ -228,7 +232,7 @@ def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: Plan, c: C
     sign = 1.0 if matrix.higher_is_better else -1.0
     difference = sign * (c.mean_a - c.mean_b)  # in the metric's units, positive = a better
     direction = np.sign(difference)
-    by_wins = np.isin(tests, ("mcnemar", "sign"))
+    by_wins = np.isin(tests, WIN_TESTS)
     direction = np.where(by_wins, np.sign(c.wins[ia, ja] - c.wins[ja, ia]), direction)
     zeros = np.zeros(len(ia), dtype=np.int64)
     return pd.DataFrame({

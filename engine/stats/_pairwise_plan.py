@@ -1,7 +1,8 @@
 """Which test each pair of :func:`engine.pairwise_tests` gets, and why.
 
 Pairing (every pair paired on the examples it shares, or unpaired when it shares
-too few), the choice of the paired and unpaired tests (the seed paper's Table 1,
+too few), the choice of the paired and unpaired tests (Table 1 of Ackerman et al. 2025,
+arXiv:2501.18243,
 or the user's test checked against the data), and the run-aware paired t that
 replaces the automatic paired test when the scores have repeated runs.
 """
@@ -20,7 +21,7 @@ from ._overlap import MIN_PAIRED_OVERLAP
 
 __all__ = ["Plan", "RunAware", "choose", "pairing", "run_aware_tests", "wants_runs"]
 
-_PAIRED_TESTS = ("paired-t", "mcnemar", "wilcoxon", "sign", "permutation")
+_PAIRED_TESTS = ("paired-t", "mcnemar", "mcnemar-midp", "wilcoxon", "sign", "permutation")
 _UNPAIRED_TESTS = ("t", "z", "permutation")
 
 
@@ -61,7 +62,7 @@ def pairing(matrix: ScoreMatrix, shared: np.ndarray, paired: bool | None) -> tup
 
 
 def choose(matrix: ScoreMatrix, test: str, rows: np.ndarray, why: str) -> Plan:
-    """Decide the test of paired and of unpaired pairs (seed paper, Table 1) and say why."""
+    """Decide the test of paired and of unpaired pairs (Ackerman et al. 2025, Table 1) and say why."""
     binary = matrix.binary
     design = "paired" if rows.all() else "unpaired" if not rows.any() else "partly paired"
     kind = f"{design} {'binary (0/1)' if binary else 'numeric'}"
@@ -78,7 +79,7 @@ def choose(matrix: ScoreMatrix, test: str, rows: np.ndarray, why: str) -> Plan:
             ("permutation",)
         raise ValueError(f"test: {test!r} needs {needs} data but the comparison is {have}; "
                          f"choose one of {', '.join(allowed)} (or set paired)")
-    if test in ("mcnemar", "z") and not binary:
+    if test in ("mcnemar", "mcnemar-midp", "z") and not binary:
         raise ValueError(f"test: {test!r} needs binary (0/1) scores; this metric has other "
                          "values (use 'paired-t' or 't')")
     return Plan(rows, test, test, f"{test} chosen by the user ({why})")

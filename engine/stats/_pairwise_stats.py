@@ -22,7 +22,10 @@ from . import _kernels as k
 from . import _overlap as ov
 from ._pairwise_plan import Plan
 
-__all__ = ["Computed", "difference_ci", "statistics"]
+__all__ = ["WIN_TESTS", "Computed", "difference_ci", "statistics"]
+
+#: Paired tests on the win counts alone (binomial on the discordant examples).
+WIN_TESTS = ("mcnemar", "mcnemar-midp", "sign")
 
 def _wilcoxon(diffs: np.ndarray, alternative: str) -> tuple[np.ndarray, np.ndarray]:
     """scipy's Wilcoxon signed-rank test, batched over pairs; all-zero rows get p = 1.
@@ -119,10 +122,10 @@ def _paired_stats(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, full: bool, tes
         return k.PairStats(base.statistic, p, base.effect_size, base.df), mean_d, sd_d
     nan = np.full(len(ia), np.nan)
     wa, wb = wins[ia, ja].astype(float), wins[ja, ia].astype(float)
-    if test in ("mcnemar", "sign"):
+    if test in WIN_TESTS:
         stat = np.minimum(wa, wb)  # statsmodels' exact McNemar reports min(b, c)
-        return (k.PairStats(stat, k.exact_sign_pvalues(wa, wb, alternative), base.effect_size,
-                            nan), mean_d, sd_d)
+        pvalues = k.midp_sign_pvalues if test == "mcnemar-midp" else k.exact_sign_pvalues
+        return k.PairStats(stat, pvalues(wa, wb, alternative), base.effect_size, nan), mean_d, sd_d
     stat, p = np.zeros(len(ia)), np.ones(len(ia))
     for rows, diffs in _difference_blocks(x, ia, ja, full):
         if test == "wilcoxon":
@@ -223,11 +226,14 @@ def _criterion_effect(matrix: ScoreMatrix, rows: np.ndarray, mean_a: np.ndarray,
 
 
 def difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: Computed, alpha: float,
-                   ia: np.ndarray, ja: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                  ia: np.ndarray, ja: np.ndarray, *, alternative: str = "two-sided"
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Interval at 1 - alpha of ``difference`` (metric units, positive = system_a better).
 
-    Paired numeric: t interval of the mean difference; paired binary: Newcombe's score
-    interval for paired proportions; unpaired numeric: Welch's; unpaired binary:
+    Paired numeric: t interval of the mean difference; paired binary: Tango's score
+    interval for paired proportions, made to agree at 0 with the McNemar test (exact or
+    mid-p) reported beside it when the test is two-sided
+    (:func:`engine.stats._intervals.agree_with_test`); unpaired numeric: Welch's; unpaired binary:
     Newcombe's hybrid score interval. See :mod:`engine.stats._intervals`. ``ia``/``ja``
     are the table's pairs as system positions.
     """
@@ -244,6 +250,11 @@ def difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: Computed, alpha: 
     if matrix.binary:
         wa, wb = table["wins_a"].to_numpy(float), table["wins_b"].to_numpy(float)
         low[p], high[p] = iv.paired_binary_ci(wa[p], wb[p], n[p], alpha=alpha)
+        by_wins = p[np.isin(table["test"].to_numpy(object)[p], WIN_TESTS)]
+        if alternative == "two-sided" and by_wins.size:
+            pvalue = table["pvalue"].to_numpy(float)
+            low[by_wins], high[by_wins] = iv.agree_with_test(low[by_wins], high[by_wins],
+                                                             pvalue[by_wins], alpha=alpha)
         pa = own_mean if matrix.higher_is_better else 1.0 - own_mean
         low[u], high[u] = iv.newcombe_unpaired_ci(pa[ua] * own_n[ua], own_n[ua],
                                                   pa[ub] * own_n[ub], own_n[ub], alpha=alpha)
