@@ -166,7 +166,12 @@ class ScoreMatrix:
         if len(names) != x.shape[0] or len(ids) != x.shape[1]:
             raise ValueError(f"systems/examples: need {x.shape[0]} system and {x.shape[1]} example "
                              f"labels; got {len(names)} and {len(ids)}")
-        counts = (~np.isnan(x)).astype(np.int64) if runs is None else np.asarray(runs, np.int64)
+        if runs is not None:
+            counts = np.asarray(runs, np.int64)
+        elif _has_nan(x):
+            counts = (~np.isnan(x)).astype(np.int64)
+        else:  # one run everywhere: a read-only view of a single 1, not S × E int64 cells
+            counts = np.broadcast_to(np.int64(1), x.shape)
         return _make(benchmark, metric, names, ids, x, counts, spec or MetricSpec())
 
 
@@ -177,20 +182,45 @@ def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray
     return 1.0 - x if binary else -x
 
 
+_ROWS_CELLS = 4_000_000  # cells per block of rows scanned by _make (no full-size temporary)
+
+
+def _row_slices(values: np.ndarray) -> list[slice]:
+    step = max(1, _ROWS_CELLS // max(values.shape[1], 1))
+    return [slice(i, min(i + step, len(values))) for i in range(0, len(values), step)]
+
+
+def _has_nan(values: np.ndarray) -> bool:
+    return any(np.isnan(values[rows]).any() for rows in _row_slices(values))
+
+
+def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
+    """Examples every system has, whether some cell is scored and every scored cell is
+    0 or 1, and a scored value that is not — block by block of rows, so that a
+    1,000 × 100,000 matrix needs no 800 MB copy of its scored cells."""
+    common = np.ones(values.shape[1], dtype=bool)
+    any_scored, all_01, bad = False, True, None
+    for rows in _row_slices(values):
+        block = values[rows]
+        has = ~np.isnan(block)
+        common &= has.all(axis=0)
+        any_scored = any_scored or bool(has.any())
+        other = has & (block != 0.0) & (block != 1.0)
+        if all_01 and other.any():
+            all_01, bad = False, float(block[other][0])
+    return common, any_scored and all_01, bad
+
+
 def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple[str, ...],
           values: np.ndarray, runs: np.ndarray, spec: MetricSpec,
           run_scores: pd.DataFrame | None = None) -> ScoreMatrix:
-    has = ~np.isnan(values)
-    common = has.all(axis=0)
+    common, all_01, bad = _scan(values)
     pairing: Pairing = "full" if common.all() else ("partial" if common.any() else "none")
-    finite = values[has]
-    all_01 = bool(finite.size) and bool(np.isin(finite, (0.0, 1.0)).all())
-    averaged = bool((runs > 1).any())
+    averaged = bool(runs.max(initial=0) > 1)  # a reduction: no S × E temporary
     if spec.binary and not all_01 and not averaged:
-        bad = finite[~np.isin(finite, (0.0, 1.0))]
         raise DataContractError([Problem(
             "<data>", rule=f"metric {metric!r} on benchmark {benchmark!r} is declared binary "
-            f"but has other values (e.g. {bad[0]!r})", column="value",
+            f"but has other values (e.g. {bad!r})", column="value",
             fix="declare it numeric, or score every example 0 or 1")])
     # A declared modality always wins over what the values look like, except that the
     # per-example mean of several 0/1 runs is a proportion, which is numeric.

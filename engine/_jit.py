@@ -1,0 +1,110 @@
+"""The two loops that no array formulation makes fast, compiled with Numba when it is installed.
+
+* Single-order Elo: every battle reads the ratings the previous one wrote, so the
+  replay is sequential by nature. A loop over plain Python floats costs ~0.28 µs a
+  battle (0.28 s per million, twice evalica's Rust); the compiled loop ~7 ns.
+* Win/tie counts of numeric scores: ``W[i, j] = Σ_e [x_ie > x_je]`` is S²·E/2 byte
+  comparisons whatever the formulation (a "dominance product": no matrix product
+  reaches it). Numpy's broadcast compares do ~5·10⁹ a second plus a reduction
+  pass; the compiled loop over int16 ranks, auto-vectorised by LLVM, does ~17·10⁹
+  and, on examples without ties, only the upper triangle (W_ji = m − W_ij).
+
+Numba is the JIT (LLVM, the NumPy ecosystem's standard; compiled code is cached on
+disk, so a process pays its import, ~0.25 s CPU, and a cache load). Without it
+:func:`kernels` returns None and callers keep their pure-Python / numpy paths,
+which give the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+__all__ = ["kernels"]
+
+_ROW_BLOCK = 64  # rows of counts kept hot in cache while all examples stream past
+
+
+def _elo_replay(a: Any, b: Any, score: Any, state: Any, k: float, c: float) -> None:
+    """Replay battles in the given order, updating ``state`` (float64 ratings) in place.
+
+    The same floating-point steps as the vectorised numpy replay:
+    delta = k (s − 1 / (1 + exp(c (r_b − r_a)))), r_a += delta, r_b −= delta.
+    """
+    for t in range(a.shape[0]):
+        i = a[t]
+        j = b[t]
+        ra = state[i]
+        rb = state[j]
+        delta = k * (score[t] - 1.0 / (1.0 + math.exp(c * (rb - ra))))
+        state[i] = ra + delta
+        state[j] = rb - delta
+
+
+def _dense_ranks(block: Any, order: Any, ranks: Any, distinct: Any) -> None:
+    """Per row of ``block`` (examples × systems), 0-based dense ranks from its argsort;
+    ``distinct[e]`` is True when row e has no tie."""
+    m, s = block.shape
+    for e in range(m):
+        rank = 0
+        prev = block[e, order[e, 0]]
+        for p in range(s):
+            v = block[e, order[e, p]]
+            if v != prev:
+                rank += 1
+                prev = v
+            ranks[e, order[e, p]] = rank
+        distinct[e] = rank == s - 1
+
+
+def _count_greater(ranks: Any, distinct: Any, out: Any) -> None:
+    """out[i, j] += #examples with rank_i > rank_j; rows without ties count j > i only
+    (the caller completes the lower triangle as m − out[i, j]) — tied rows count all j."""
+    m, s = ranks.shape
+    for lo in range(0, s, _ROW_BLOCK):
+        hi = min(lo + _ROW_BLOCK, s)
+        for e in range(m):
+            row = ranks[e]
+            start = s if distinct[e] else 0  # tied rows: every j
+            for i in range(lo, hi):
+                ri = row[i]
+                first = min(i + 1, start)
+                # slices indexed from 0: LLVM vectorises this loop (an offset start blocks it)
+                acc = out[i, first:]
+                rest = row[first:]
+                for j in range(s - first):
+                    acc[j] += np.int32(rest[j] < ri)
+
+
+@cache
+def kernels() -> SimpleNamespace | None:
+    """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``), or None
+    when Numba is not installed (compiled on first use, cached on disk)."""
+    try:
+        import numba  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    jit = numba.njit(cache=True, nogil=True)
+    return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
+                           count_greater=jit(_count_greater))
+
+
+def elo_replay(a: np.ndarray, b: np.ndarray, score: np.ndarray, state: np.ndarray,
+               k: float, c: float) -> None:
+    """:func:`_elo_replay`, compiled when possible, else over plain Python floats and ints."""
+    compiled = kernels()
+    if compiled is not None:
+        compiled.elo_replay(a, b, score, state, k, c)
+        return
+    ratings = state.tolist()
+    exp = math.exp
+    for i, j, s in zip(a.tolist(), b.tolist(), score.tolist(), strict=True):
+        ra, rb = ratings[i], ratings[j]
+        delta = k * (s - 1.0 / (1.0 + exp(c * (rb - ra))))
+        ratings[i] = ra + delta
+        ratings[j] = rb - delta
+    state[:] = ratings
