@@ -40,6 +40,11 @@ default) and PostgreSQL through psycopg 3. Tables:
 ``metric_history``
     Every change of a metric definition after upload: who, when, old and new (JSON),
     and why (an edit, or the definition leaving with a deleted upload).
+``watches`` / ``watch_history``
+    Watched comparisons (anytime-valid, :mod:`engine.store._watch`): each one's
+    sequential state (JSON) after the uploads it has seen, and per upload the interval,
+    always-valid p-value and e-value it reached. Created with a new store, or on the
+    first watch in an older one (no version bump: a sigboard without them ignores them).
 """
 
 from __future__ import annotations
@@ -69,7 +74,8 @@ from sqlalchemy.exc import DBAPIError
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "upgrade",
            "meta", "uploads", "labels", "results", "results_history", "system_meta",
-           "example_meta", "outputs", "metrics_table", "metric_history", "write_lock"]
+           "example_meta", "outputs", "metrics_table", "metric_history", "watches",
+           "watch_history", "write_lock"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
 SCHEMA_VERSION = 4
@@ -238,6 +244,36 @@ metric_history = Table(
     Column("old", Text, nullable=True),  # JSON definition before (NULL: none)
     Column("new", Text, nullable=True),  # JSON definition after (NULL: removed)
     Index("ix_metric_history_key", "benchmark", "metric"),
+)
+
+watches = Table(
+    "watches", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("benchmark", Text, nullable=False),
+    Column("metric", Text, nullable=False),
+    Column("baseline", Text, nullable=False),
+    Column("candidate", Text, nullable=False),
+    Column("cluster", Text, nullable=False),  # "" = examples are the unit
+    Column("settings", Text, nullable=False),  # JSON: alpha, bounds, breaks, sigma
+    Column("state", Text, nullable=False),  # JSON, engine.stats._confseq state
+    Column("last_upload_id", Integer, nullable=False),  # 0 = none seen yet
+    Column("first_excluded_n", Integer, nullable=True),  # when the CS first excluded 0
+    Column("first_excluded_upload", Integer, nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Index("ux_watches_key", "benchmark", "metric", "baseline", "candidate", "cluster",
+          unique=True),
+)
+watch_history = Table(
+    "watch_history", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("watch_id", Integer, ForeignKey("watches.id"), nullable=False),
+    Column("upload_id", Integer, nullable=False),
+    Column("n_seen", Integer, nullable=False),
+    Column("cs_low", Double, nullable=True),  # NULL: unbounded (burn-in)
+    Column("cs_high", Double, nullable=True),
+    Column("p_always_valid", Double, nullable=False),
+    Column("log_e", Double, nullable=False),
+    Index("ix_watch_history_watch", "watch_id", "upload_id"),
 )
 
 

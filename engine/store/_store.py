@@ -43,17 +43,19 @@ from . import _io as sio
 from . import _schema as S
 from . import _write as sw
 from ._imports import StoreImports, UploadReport
+from ._watch import StoreWatches
 from ._write import ConflictError, OnConflict, frame_hash
 
 __all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame_hash",
            "open_store"]
 
 
-class ResultsStore(StoreImports):
+class ResultsStore(StoreWatches, StoreImports):
     """Results store bound to one database (see the module docstring for semantics).
 
     Reads come from :class:`~engine.store._reads.StoreReads`, uploads from
-    :class:`~engine.store._imports.StoreImports`; deletes, restores, purges and metric
+    :class:`~engine.store._imports.StoreImports`, watched comparisons from
+    :class:`~engine.store._watch.StoreWatches`; deletes, restores, purges and metric
     edits are defined here.
     """
 

@@ -1,0 +1,250 @@
+"""Watched comparisons: confidence sequences kept up to date as uploads arrive.
+
+A watch is one (benchmark, metric, baseline, candidate[, cluster]) comparison. Its
+row in ``watches`` holds the sequential state (:mod:`engine.stats._confseq`: the
+betting wealth on its grid and two sums, or the normal mixture's sums) after the
+uploads it has seen, in upload order (the arrival order,
+:mod:`engine.stats._arrivals`); ``watch_history`` holds, per upload that brought new
+paired observations, the interval, the always-valid p-value and the e-value. An
+update feeds only the observations of uploads newer than the last one seen — the
+wealth is never recomputed from the start — unless an upload it had seen was deleted
+or replaced since (the observations it saw no longer match their fingerprint): then
+the watch is rebuilt from the store as it is and says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sqlalchemy import Connection, delete, func, insert, inspect, select
+
+from ..stats._arrivals import HISTORY_COLUMNS, Arrivals, advance, arrivals
+from ..stats._confseq import start_sequence, state_from_json
+from . import _io as sio
+from . import _schema as S
+from ._reads import StoreReads
+
+__all__ = ["StoreWatches", "WatchReport"]
+
+
+@dataclass(frozen=True)
+class WatchReport:
+    """A watch after its update: where the sequence stands and how it got there.
+
+    ``history`` has one row per upload that brought observations
+    (``upload_id, n_seen, cs_low, cs_high, p_always_valid, log_e``); differences are
+    candidate − baseline, positive = candidate better.
+    """
+
+    watch_id: int
+    benchmark: str
+    metric: str
+    baseline: str
+    candidate: str
+    cluster: str | None
+    settings: dict[str, Any]
+    method: str
+    n_seen: int
+    cs_low: float
+    cs_high: float
+    p_always_valid: float
+    e_value: float
+    first_excluded_n: int | None
+    first_excluded_upload: int | None
+    history: pd.DataFrame
+    rebuilt: bool = False
+    dropped: int = 0
+
+    @property
+    def alpha(self) -> float:
+        return float(self.settings["alpha"])
+
+    @property
+    def stopped_at(self) -> int | None:
+        """The observation count at which the sequence stopped: the first exclusion of 0,
+        else the budget ``max_n`` once reached; None while it runs."""
+        if self.first_excluded_n is not None:
+            return self.first_excluded_n
+        budget = self.settings.get("max_n")
+        return int(budget) if budget is not None and self.n_seen >= budget else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"watch_id": self.watch_id, "benchmark": self.benchmark, "metric": self.metric,
+                "baseline": self.baseline, "candidate": self.candidate,
+                "cluster": self.cluster, "method": self.method, "alpha": self.alpha,
+                "bounds": self.settings.get("bounds"), "max_n": self.settings.get("max_n"),
+                "n_seen": self.n_seen, "cs_low": self.cs_low, "cs_high": self.cs_high,
+                "p_always_valid": self.p_always_valid, "e_value": self.e_value,
+                "stopped_at": self.stopped_at, "first_excluded_n": self.first_excluded_n,
+                "first_excluded_upload": self.first_excluded_upload,
+                "rebuilt": self.rebuilt, "dropped": self.dropped,
+                "history": self.history.to_dict(orient="records")}
+
+
+def _fingerprint(d: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(d, dtype=np.float64).tobytes()).hexdigest()
+
+
+def _ensure_tables(conn: Connection) -> None:
+    for table in (S.watches, S.watch_history):
+        table.create(conn, checkfirst=True)
+
+
+class StoreWatches(StoreReads):
+    """Watched comparisons over the store (a layer of :class:`ResultsStore`)."""
+
+    def _pair_rows(self, conn: Connection, benchmark: str, metric: str,
+                   systems: list[str]) -> pd.DataFrame:
+        """The two systems' live rows with their upload ids, in upload order."""
+        r = S.results.c
+        ids = sio.lookup(conn, [benchmark, metric, *systems])
+        if benchmark not in ids or metric not in ids:
+            raise ValueError(f"benchmark, metric: {benchmark!r} / {metric!r} is not in the store")
+        for name in systems:
+            if name not in ids:
+                raise ValueError(f"system: {name!r} has no results in the store")
+        rows = conn.execute(select(r.system_id, r.example_key, r.value, r.upload_id)
+                            .where(r.benchmark_id == ids[benchmark], r.metric_id == ids[metric],
+                                   r.system_id.in_([ids[s] for s in systems]))
+                            .order_by(r.upload_id, r.pos)).all()
+        frame = pd.DataFrame.from_records(rows, columns=["system", "example_id", "value", "batch"])
+        texts = sio.label_texts(conn, [*(ids[s] for s in systems),
+                                       *np.unique(frame["example_id"].to_numpy(np.int64))])
+        frame["system"] = frame["system"].map(texts)
+        frame["example_id"] = frame["example_id"].map(texts)
+        return frame
+
+    def _arrivals(self, conn: Connection, key: dict[str, str]) -> tuple[Arrivals, bool]:
+        frame = self._pair_rows(conn, key["benchmark"], key["metric"],
+                                [key["baseline"], key["candidate"]])
+        spec = self.metric_spec(key["benchmark"], key["metric"])
+        clusters = None
+        if key["cluster"]:
+            meta = self.example_metadata(key["benchmark"])
+            if key["cluster"] not in meta.columns:
+                raise ValueError(f"cluster: no example attribute {key['cluster']!r} in "
+                                 f"{key['benchmark']!r}; attributes: {list(meta.columns[1:])}")
+            clusters = meta.set_index("example_id")[key["cluster"]]
+        arr = arrivals(frame, baseline=key["baseline"], candidate=key["candidate"],
+                       higher_is_better=spec.higher_is_better, clusters=clusters)
+        in_unit = bool(spec.binary) or bool(frame["value"].between(0.0, 1.0).all())
+        return arr, in_unit
+
+    def watch(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
+              cluster: str | None = None, alpha: float = 0.05,
+              bounds: tuple[float, float] | None | str = "auto", breaks: int = 1000,
+              sigma: float | None = None, max_n: int | None = None) -> WatchReport:
+        """Start watching a comparison, or bring it up to date; returns where it stands.
+
+        ``bounds``: the score bounds for the betting CS; "auto" = [0, 1] for a binary
+        metric or when every stored score is in [0, 1], else the normal mixture (unbounded,
+        ``sigma`` its sub-Gaussian scale when known). Settings are fixed when the watch
+        starts (a sequence cannot change its rules midway); ``max_n`` (a budget of
+        observations) may be raised later.
+        """
+        if max_n is not None and max_n < 1:
+            raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
+        key = {"benchmark": benchmark, "metric": metric, "baseline": baseline,
+               "candidate": candidate, "cluster": cluster or ""}
+        w = S.watches.c
+        with self._write() as conn:
+            _ensure_tables(conn)
+            row: Any = conn.execute(select(w.id, w.settings, w.state, w.last_upload_id,
+                                           w.first_excluded_n, w.first_excluded_upload)
+                                    .where(*(w[k] == v for k, v in key.items()))).first()
+            arr, in_unit = self._arrivals(conn, key)
+            if row is None:
+                chosen = ((0.0, 1.0) if in_unit else None) if bounds == "auto" else bounds
+                settings = {"alpha": alpha, "bounds": None if chosen is None else list(chosen),
+                            "breaks": breaks, "sigma": sigma, "max_n": max_n, "seen": ""}
+                state = self._start(settings)
+                made = conn.execute(insert(S.watches).values(
+                    **key, settings=json.dumps(settings), state=json.dumps(state.to_json()),
+                    last_upload_id=0, created_at=sio.now())).inserted_primary_key
+                watch_id = int(made[0]) if made is not None else 0
+                row = (watch_id, json.dumps(settings), None, 0, None, None)
+            report = self._update(conn, row, key, arr, max_n)
+        return report
+
+    @staticmethod
+    def _start(settings: dict[str, Any]) -> Any:
+        bounds = settings["bounds"]
+        return start_sequence(bounds=None if bounds is None else (bounds[0], bounds[1]),
+                              alpha=settings["alpha"], breaks=settings["breaks"],
+                              sigma=settings["sigma"])
+
+    def _update(self, conn: Connection, row: Any, key: dict[str, str], arr: Arrivals,
+                max_n: int | None) -> WatchReport:
+        watch_id, settings_json, state_json, _, first_n, first_up = row
+        settings = json.loads(settings_json)
+        if max_n is not None:
+            settings["max_n"] = max_n
+        state = self._start(settings) if state_json is None else state_from_json(
+            json.loads(state_json))
+        budget = settings.get("max_n")
+        if budget is not None and state.n > budget:
+            raise ValueError(f"max_n: the watch has already seen {state.n} observations; "
+                             f"give at least that many (got {budget})")
+        h = S.watch_history.c
+        rebuilt = bool(state.n) and (len(arr.d) < state.n
+                                     or _fingerprint(arr.d[:state.n]) != settings["seen"])
+        if rebuilt:  # an upload it saw was deleted or replaced: start again
+            state, first_n, first_up = self._start(settings), None, None
+            conn.execute(delete(S.watch_history).where(h.watch_id == watch_id))
+        fresh = arr.window(state.n, budget)
+        moved = advance(state, fresh, first_n=first_n, first_batch=first_up)
+        for batch, n_seen, low, high, p, log_e in moved.history.itertuples(index=False):
+            conn.execute(insert(S.watch_history).values(
+                watch_id=watch_id, upload_id=int(batch), n_seen=int(n_seen),
+                cs_low=_finite(low), cs_high=_finite(high), p_always_valid=float(p),
+                log_e=float(log_e)))
+        newest = conn.execute(select(func.max(S.uploads.c.id))).scalar() or 0
+        settings["seen"] = _fingerprint(arr.d[:moved.state.n])
+        conn.execute(S.watches.update().where(S.watches.c.id == watch_id).values(
+            settings=json.dumps(settings), state=json.dumps(moved.state.to_json()),
+            last_upload_id=int(newest), first_excluded_n=moved.first_excluded_n,
+            first_excluded_upload=moved.first_excluded_batch))
+        history = self._history(conn, watch_id)
+        s = moved.state
+        return WatchReport(watch_id, key["benchmark"], key["metric"], key["baseline"],
+                           key["candidate"], key["cluster"] or None, settings, s.method, s.n,
+                           s.cs_low, s.cs_high, float(min(1.0, math.exp(-s.max_log_e))),
+                           float(math.exp(s.log_e)), moved.first_excluded_n,
+                           moved.first_excluded_batch, history, rebuilt,
+                           arr.dropped)
+
+    @staticmethod
+    def _history(conn: Connection, watch_id: int) -> pd.DataFrame:
+        h = S.watch_history.c
+        rows = conn.execute(select(h.upload_id, h.n_seen, h.cs_low, h.cs_high,
+                                   h.p_always_valid, h.log_e)
+                            .where(h.watch_id == watch_id).order_by(h.upload_id)).all()
+        cols = ["upload_id", *HISTORY_COLUMNS[1:]]
+        out = pd.DataFrame.from_records(rows, columns=cols)
+        for c in ("cs_low", "cs_high"):
+            out[c] = out[c].astype(np.float64).fillna(-np.inf if c == "cs_low" else np.inf)
+        return out
+
+    def watched(self) -> pd.DataFrame:
+        """Every watch: ``watch_id, benchmark, metric, baseline, candidate, cluster,
+        last_upload_id, first_excluded_n`` (empty when the store has none)."""
+        cols = ["watch_id", "benchmark", "metric", "baseline", "candidate", "cluster",
+                "last_upload_id", "first_excluded_n"]
+        with self._read() as conn:
+            if not inspect(conn).has_table(S.watches.name):
+                return pd.DataFrame(columns=cols)
+            w = S.watches.c
+            rows = conn.execute(select(w.id, w.benchmark, w.metric, w.baseline, w.candidate,
+                                       w.cluster, w.last_upload_id, w.first_excluded_n)
+                                .order_by(w.id)).all()
+        return pd.DataFrame.from_records(rows, columns=cols)
+
+
+def _finite(value: float) -> float | None:
+    return float(value) if math.isfinite(value) else None
