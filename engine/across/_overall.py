@@ -1,12 +1,17 @@
-"""The team's overall leaderboard across metrics and benchmarks (seed paper §6–7).
+"""The team's overall leaderboard across benchmarks (Ackerman et al. 2025, §6–7, with
+coverage and an earned direction).
 
-The ordered-ranking procedure, as a chain of named steps:
-aggregate the metrics of each benchmark (§6.1) → per-benchmark leaderboards →
-standardised system scores across benchmarks (§6.3) → order systems by score →
-test each benchmark (all pairs two-sided, or the ordered set right-tailed) →
-combine each pair's p-values with the harmonic mean p-value and its effect
-sizes by inverse variance (§6.2) → graph of non-significant pairs → cliques,
-rank ranges and letters (as for one benchmark).
+The procedure, as a chain of named steps:
+per-benchmark leaderboards (each benchmark's primary metric, or the aggregate of the
+metrics named) → coverage: the systems that ran every selected benchmark are ranked, the
+others listed by what they ran → score in the benchmarks' own units (percent) or
+standardised → each pair's weighted difference over the benchmarks, tested as one
+directional figure (:mod:`engine.across._combine`; benchmarks sharing example ids enter
+with their correlation) → multiplicity adjustment over the pairs (the leaderboard's
+correction) → graph of non-significant pairs → letters and rank ranges, exactly as for one
+benchmark. The harmonic mean p-value of each pair's benchmark p-values (Wilson 2019) says
+whether the pair differs on *some* benchmark: a pair that does, without an overall
+direction, is "differs by benchmark, no overall order".
 """
 
 from __future__ import annotations
@@ -20,22 +25,16 @@ import pandas as pd
 
 from .._contract import MetricSpec
 from .._options import TestOptions
+from ..products._leaderboard import _ranks, _snap
 from ..ranking._groups import Groups, find_groups
-from ..stats._pairwise import pairwise_tests
 from ._aggregate import Weights, metric_weights
-from ._meta import StandardizedMeans, standardized_means
-from ._overall_parts import (
-    CELL_COLUMNS,
-    BenchmarkPart,
-    benchmark_part,
-    choose_overall,
-    pair_codes,
-    pooling_inputs,
-    result_cells,
-)
-from ._pairs_across import _omega_ranks, _omega_rows, _pool
+from ._coverage import coverage_groups
+from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions
+from ._overall_parts import CELL_COLUMNS, BenchmarkPart, benchmark_part, choose_overall
+from ._overall_score import Scale, choose_scale, system_scores
 
-__all__ = ["BenchmarkPart", "Overall", "benchmark_part", "overall", "overall_from_parts"]
+__all__ = ["BenchmarkPart", "Overall", "PAIR_VERDICTS", "benchmark_part", "overall",
+           "overall_from_parts"]
 
 _CELL_KEYS = ("mean", "ci_low", "ci_high", "group")
 
@@ -44,20 +43,25 @@ _CELL_KEYS = ("mean", "ci_low", "ci_high", "group")
 class Overall:
     """One ranking of systems across benchmarks, with what produced it.
 
-    ``table``: one row per system, best first: system, score (§6.3
-    standardised mean, higher = better), ci_low, ci_high, rank, rank_low,
-    rank_high, group. ``cells``: one row per (system, benchmark) the system
-    was scored on: mean, ci_low, ci_high of the benchmark's (aggregate) metric
-    and its group letters on that benchmark alone. ``pairs``: one row per
-    compared pair with the columns of :func:`pairs_across` plus a_better,
-    pvalue_adj (= p_hmp_adj) and tested (benchmarks that tested the pair).
-    ``metrics``: the metrics aggregated per benchmark; ``benchmark_weights``
-    the normalised weights; ``n_tests``: L = compared pairs × benchmarks.
-    ``cliques`` (the groups' maximal cliques, best first) are listed on first
-    access: listing can cost more than the rest of the combination.
+    ``table``: the ranked systems — those that ran every selected benchmark — best
+    first: system, score (in ``scale.label``'s units), ci_low, ci_high, rank, rank_low,
+    rank_high, group. ``unranked``: the others, grouped by the benchmarks they ran
+    (system, coverage, ran): never ranked, since a score over fewer benchmarks is not
+    comparable. ``coverage``: every system's benchmarks. ``cells``: one row per
+    (system, benchmark) the system was scored on: mean, ci_low, ci_high of the
+    benchmark's metric in its units and its group letters there (the benchmark's own
+    leaderboard). ``pairs``: one row per compared pair of ranked systems, system_a
+    ranked higher: difference (score difference in the score's units) and its interval,
+    pvalue (the directional combined test), pvalue_adj, significant, a_better, verdict
+    (:data:`PAIR_VERDICTS`), p_hmp / p_hmp_adj (does the pair differ on some benchmark),
+    the pooled standardised effect (effect, effect_ci_low, effect_ci_high, i2) and
+    tested (benchmarks that tested the pair). ``correlated``: benchmark pairs that share
+    example ids (their correlation enters intervals and tests); ``order``: the order
+    fixed in advance for a one-sided set (``compare`` first/successive), else None.
     """
 
     table: pd.DataFrame
+    unranked: pd.DataFrame
     cells: pd.DataFrame
     pairs: pd.DataFrame
     groups: Groups
@@ -68,37 +72,58 @@ class Overall:
     alternative: str
     n_tests: int
     notes: tuple[str, ...]
+    coverage: dict[str, tuple[str, ...]]
+    scale: Scale
+    correlated: tuple[tuple[str, str, int], ...]
+    order: tuple[str, ...] | None = None
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
-        """Maximal cliques of systems that cannot be told apart, best first (listed lazily)."""
+        """Maximal cliques of ranked systems that cannot be told apart, best first (lazy)."""
         return self.groups.cliques
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of ``python -m engine overall --format json`` (SPEC)."""
-        cells = {(r["system"], r["benchmark"]): r for r in self.cells.to_dict(orient="records")}
-        systems = []
-        for row in self.table.to_dict(orient="records"):
-            per = {}
-            for b in self.benchmarks:
-                c = cells.get((row["system"], b))
-                per[b] = ({k: None for k in _CELL_KEYS} if c is None else
-                          {"mean": _num(c["mean"]), "ci_low": _num(c["ci_low"]),
-                           "ci_high": _num(c["ci_high"]), "group": c["group"]})
-            systems.append({"system": row["system"], "score": _num(row["score"]),
-                            "ci_low": _num(row["ci_low"]), "ci_high": _num(row["ci_high"]),
-                            "rank": int(row["rank"]), "rank_low": int(row["rank_low"]),
-                            "rank_high": int(row["rank_high"]), "group": row["group"],
-                            "cells": per})
+        from ..products._headline import overall_headline
+
+        systems = [self._row(r, ranked=True) for r in self.table.to_dict(orient="records")]
+        systems += [self._row(r, ranked=False) for r in self.unranked.to_dict(orient="records")]
         return {"benchmarks": list(self.benchmarks), "systems": systems,
-                "cliques": [list(c) for c in self.cliques]}
+                "cliques": [list(c) for c in self.cliques],
+                "headline": overall_headline(self), "score_units": self.scale.units,
+                "score_label": self.scale.label, "score_note": self.scale.explanation,
+                "weights": dict(zip(self.benchmarks, self.benchmark_weights, strict=True)),
+                "metrics": {b: list(m) for b, m in self.metrics.items()},
+                "correlated": [{"benchmarks": [a, b], "shared_examples": n}
+                               for a, b, n in self.correlated],
+                "notes": list(self.notes)}
+
+    def _row(self, row: Mapping[Any, Any], *, ranked: bool) -> dict[str, object]:
+        system = str(row["system"])
+        cells = self._cells_by_key()
+        per = {}
+        for b in self.benchmarks:
+            c = cells.get((system, b))
+            per[b] = ({k: None for k in _CELL_KEYS} if c is None else
+                      {"mean": _num(c["mean"]), "ci_low": _num(c["ci_low"]),
+                       "ci_high": _num(c["ci_high"]), "group": c["group"]})
+        if not ranked:
+            return {"system": system, "score": None, "ci_low": None, "ci_high": None,
+                    "rank": None, "rank_low": None, "rank_high": None, "group": None,
+                    "coverage": list(self.coverage[system]), "cells": per}
+        return {"system": system, "score": _num(row["score"]), "ci_low": _num(row["ci_low"]),
+                "ci_high": _num(row["ci_high"]), "rank": int(row["rank"]),
+                "rank_low": int(row["rank_low"]), "rank_high": int(row["rank_high"]),
+                "group": row["group"], "coverage": list(self.coverage[system]), "cells": per}
+
+    def _cells_by_key(self) -> dict[tuple[str, str], Mapping[Any, Any]]:
+        return {(str(r["system"]), str(r["benchmark"])): r
+                for r in self.cells.to_dict(orient="records")}
 
 
 def _num(x: Any) -> float | None:
     return None if x is None or pd.isna(x) else float(x)
 
-
-# ----------------------------------------------------------------- combining p-values and effects
 
 def overall(
     df: pd.DataFrame,
@@ -109,27 +134,33 @@ def overall(
     specs: Mapping[tuple[str, str], MetricSpec] | None = None,
     options: TestOptions | None = None,
     benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
+    order: Sequence[str] | None = None,
 ) -> Overall:
-    """Rank systems across benchmarks and metrics, with groups that cannot be told apart.
+    """Rank systems across benchmarks, with groups that cannot be told apart.
 
     Parameters
     ----------
     df : DataFrame
         Canonical long table (:func:`engine.validate_long`).
     benchmarks : sequence of str, optional
-        Benchmarks to combine (default: all, in data order).
+        Benchmarks to combine (default: all, in data order; the pages and the CLI start
+        from :func:`engine.across._coverage.default_selection`).
     metrics : sequence of str, optional
-        Metrics to use on each benchmark where measured (default: all of each).
+        Metrics to use on each benchmark where measured (default: each benchmark's
+        primary metric, its first; several on one benchmark → their aggregate).
     weights : mapping metric → weight, or sequence aligned with ``metrics``, optional
         Metric weights inside each benchmark's aggregate (equal by default).
     specs : mapping (benchmark, metric) → MetricSpec, optional
         Directions (default higher is better).
     options : TestOptions, optional
-        How each benchmark is tested. ``compare="all"`` → two-sided tests of all
-        pairs; ``first``/``successive`` → right-tailed tests of that set in the
-        order of the overall score. ``alternative`` is set by this rule.
+        ``compare="all"`` (default): every pair of ranked systems, two-sided.
+        ``first``/``successive``: one-sided tests of that set in ``order``.
     benchmark_weights : mapping benchmark → weight, or sequence aligned with the benchmarks
-        Weights of the benchmarks in the score and in the HMP (equal by default).
+        Weights of the benchmarks in the score and in every pair's difference.
+    order : sequence of str, optional
+        For ``first``/``successive`` only: the order fixed before looking at the results
+        (a stored champion first, or the user's). The observed order is never used for a
+        one-sided set: it would test the direction it was chosen by.
 
     Returns
     -------
@@ -138,34 +169,33 @@ def overall(
 
     Notes
     -----
-    1. Per benchmark: several metrics → the §6.1 aggregate (each metric
-       z-scored over the benchmark, flipped by direction, weighted average per
-       example); one metric → used as is. ``cells`` is that metric's
-       leaderboard (two-sided, all pairs, the options' correction).
-    2. Score (§6.3): per benchmark, system means over the pooled within-system
-       SD times √Σ1/n, centred; weighted average over the benchmarks a system
-       has, with a normal interval. Systems are ordered by score.
-    3. Each pair's raw p-values on the benchmarks are combined by the
-       asymptotically exact harmonic mean p-value with L = pairs × benchmarks
-       and weights w_benchmark / pairs; significant when p_hmp_adj < alpha.
-       The effect is the fixed-effect pooled Hedges-corrected effect size.
-    4. Groups, letters and rank ranges come from :func:`engine.find_groups`
-       on the combined significance, exactly as for one benchmark.
-    A system missing from a benchmark is kept: its cell there is empty, its
-    score averages the benchmarks it has, and its pairs are combined over the
-    benchmarks where both systems were tested.
+    1. Coverage: only systems that ran every selected benchmark are ranked; the others
+       are listed by what they ran (``unranked``), never above a complete one.
+    2. Score: every benchmark a 0–1 score (higher = better) → the weighted mean of the
+       benchmarks' own scores in percent; otherwise standardised (labelled so).
+    3. A pair's overall difference is the difference of the two scores, Σ a_j d_j, with
+       each benchmark's standard error the one its own test implies; benchmarks that
+       share example ids enter with the correlation of their differences there. The
+       directional z test of that difference is the pair's p-value (with one benchmark:
+       exactly that benchmark's p-value), adjusted over the pairs with the options'
+       correction — so one benchmark's Overall is its Leaderboard, a significant pair
+       is never ranked backwards, and opposite effects cancel instead of adding up.
+    4. Groups, letters and rank ranges: :func:`engine.find_groups`, as for one benchmark.
 
     References
     ----------
-    Seed paper §6–7 (ordered-ranking procedure); Wilson (2019); Borenstein et
-    al. (2009).
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation and
+    visualization of LLM system predictive performance. arXiv:2501.18243, §6–7;
+    Wilson (2019), PNAS 116(4):1195–1200 (harmonic mean p); Altman &
+    Bland (2011), BMJ 343:d2090 (standard error from a p-value); Borenstein et al.
+    (2009), Introduction to Meta-Analysis, ch. 24 (correlated outcomes).
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> rows = [(b, s, f"e{i}", m, float(rng.normal(k * 0.5, 1)))
+    >>> rows = [(b, s, f"e{i}", "m", float(rng.normal(k * 0.5, 1)))
     ...         for b in ("b1", "b2") for k, s in enumerate(["low", "mid", "top"])
-    ...         for i in range(40) for m in ("m1", "m2")]
+    ...         for i in range(40)]
     >>> long = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
     >>> [row["system"] for row in overall(long).to_dict()["systems"]]
     ['top', 'mid', 'low']
@@ -178,9 +208,22 @@ def overall(
                              "pass metrics=[...] or a mapping metric → weight")
         weights = dict(zip(metrics, metric_weights(list(metrics), weights), strict=True))
     metric_weights(chosen, benchmark_weights)  # checked before the work
+    _check_order(options, order)
     parts = [benchmark_part(df, b, metrics=per[b], weights=weights, specs=specs, options=options)
              for b in chosen]
-    return overall_from_parts(parts, options=options, benchmark_weights=benchmark_weights)
+    return overall_from_parts(parts, options=options, benchmark_weights=benchmark_weights,
+                              order=order)
+
+
+def _check_order(options: TestOptions, order: Sequence[str] | None) -> None:
+    if options.compare != "all" and order is None:
+        raise ValueError(
+            f"order: compare={options.compare!r} tests one-sided in an order fixed before "
+            "looking at the results; pass order=[...] (e.g. the stored champion first), or "
+            "use compare='all' (the observed order is never used: it would test the "
+            "direction it was chosen by)")
+    if options.compare == "all" and order is not None:
+        raise ValueError("order: only for compare='first' or 'successive'; got compare='all'")
 
 
 def _check_parts(parts: Sequence[BenchmarkPart], options: TestOptions) -> list[str]:
@@ -197,45 +240,49 @@ def _check_parts(parts: Sequence[BenchmarkPart], options: TestOptions) -> list[s
     return chosen
 
 
-def _scores(parts: Sequence[BenchmarkPart], bw: np.ndarray, alpha: float
-            ) -> tuple[list[str], StandardizedMeans]:
-    """Systems in data order and their §6.3 standardised scores (weights ``bw``)."""
-    systems = list(dict.fromkeys(s for p in parts for s in p.matrix.systems))
-    if len(systems) < 2:
-        raise ValueError(f"df: at least 2 systems are needed to rank; got {systems!r}")
+def _coverage(parts: Sequence[BenchmarkPart]) -> dict[str, tuple[str, ...]]:
+    """Each system (data order) → the benchmarks it ran (selection order)."""
+    ran: dict[str, list[str]] = {}
+    for p in parts:
+        for s in p.matrix.systems:
+            ran.setdefault(s, []).append(p.benchmark)
+    if len(ran) < 2:
+        raise ValueError(f"df: at least 2 systems are needed to rank; got {list(ran)!r}")
+    return {s: tuple(b) for s, b in ran.items()}
+
+
+def _cell_arrays(parts: Sequence[BenchmarkPart], systems: Sequence[str]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Means and intervals (systems × benchmarks) from each benchmark's leaderboard."""
     shape = (len(systems), len(parts))
-    means, sds, counts = np.full(shape, np.nan), np.full(shape, np.nan), np.zeros(shape)
-    where = {s: i for i, s in enumerate(systems)}
+    means, lows, highs = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape, np.nan)
     for j, p in enumerate(parts):
-        rows = [where[s] for s in p.matrix.systems]
-        means[rows, j], sds[rows, j], counts[rows, j] = p.mean, p.sd, p.count
-    return systems, standardized_means(means, sds, counts, weights=bw, alpha=alpha)
+        if p.cells is None:
+            where = {s: i for i, s in enumerate(p.matrix.systems)}
+            means[:, j] = [p.mean[where[s]] for s in systems]
+            continue
+        cells = p.cells.set_index("system").loc[list(systems)]
+        means[:, j] = cells["mean"].to_numpy(float)
+        lows[:, j], highs[:, j] = cells["ci_low"].to_numpy(float), cells["ci_high"].to_numpy(float)
+    return means, lows, highs
 
 
 def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions | None = None,
                        benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
-                       ) -> Overall:
+                       order: Sequence[str] | None = None) -> Overall:
     """The overall leaderboard from benchmark parts computed once (:func:`benchmark_part`).
 
     Parameters
     ----------
     parts : sequence of BenchmarkPart
         One per benchmark, in the order to show, all computed with ``options``.
-    options : TestOptions, optional
-        As in :func:`overall`.
-    benchmark_weights : mapping benchmark → weight, or sequence aligned with ``parts``
+    options, benchmark_weights, order
         As in :func:`overall`.
 
     Returns
     -------
     Overall
         Identical to :func:`overall` on the same data and choices.
-
-    Notes
-    -----
-    Only the weighted steps run here: scores, order, the HMP and fixed-effect
-    combination, groups. With ``compare`` first/successive the right-tailed
-    tests of the ordered set depend on the order, so they are run here too.
 
     Examples
     --------
@@ -250,88 +297,71 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
     """
     options = options if options is not None else TestOptions()
     chosen = _check_parts(parts, options)
+    _check_order(options, order)
     bw = metric_weights(chosen, benchmark_weights)
-    systems, scores = _scores(parts, bw, options.alpha)
-    order = sorted(range(len(systems)), key=lambda i: (-np.nan_to_num(scores.score[i], nan=-np.inf),
-                                                      systems[i]))
-    ordered = [systems[i] for i in order]
-    rank_of = {s: i for i, s in enumerate(ordered)}
-    alternative = "two-sided" if options.compare == "all" else "greater"
-    position = np.asarray(order, dtype=np.int64)  # index into systems, best first
-    rank = np.empty(len(systems), dtype=np.int64)
-    rank[position] = np.arange(len(systems))  # systems[i] is rank[i]-th best
-    cells, notes = [], []
-    ends, cols, columns = [], [], []
-    for j, part in enumerate(parts):
-        if part.note is not None:
-            notes.append(part.note)
-            continue
-        cells.append(part.cells)
-        if alternative == "two-sided":
-            tests, codes, arrays = part.tests, part.pair_codes, part.pooling_inputs
-        else:  # the ordered set, right-tailed: each benchmark's systems in the overall order
-            present = sorted(part.matrix.systems, key=rank_of.__getitem__)
-            result = pairwise_tests(part.matrix.subset(present),
-                                    part.options.with_(alternative="greater"))
-            tests = result_cells(result, part.benchmark)
-            codes, arrays = pair_codes(tests, part.matrix.systems), pooling_inputs(tests)
-        if tests is None or codes is None or arrays is None:  # only a part with a note
-            continue
-        ends.append(rank[_positions(part, systems)[codes]])
-        cols.append(np.full(len(tests), j))
-        columns.append(arrays)
-    pairs = _combine_ranked(ends, cols, columns, ordered, options.compare, bw, options)
-    position = np.asarray(order, dtype=int)  # index into systems, best first
-    quality = [float(np.nan_to_num(scores.score[i], nan=-np.inf)) for i in position]
-    groups = find_groups(ordered, quality, pairs)
-    table = pd.DataFrame({
-        "system": ordered,
-        "score": scores.score[position],
-        "ci_low": scores.ci_low[position],
-        "ci_high": scores.ci_high[position],
-        "rank": pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy(),
-        "rank_low": [groups.rank_low[s] for s in ordered],
-        "rank_high": [groups.rank_high[s] for s in ordered],
-        "group": [groups.letters[s] for s in ordered],
-    })
+    coverage = _coverage(parts)
+    complete = [s for s, ran in coverage.items() if len(ran) == len(parts)]
+    scale = choose_scale(parts, complete)
+    means, lows, highs = _cell_arrays(parts, complete)
+    corr_sys, corr_pairs, correlated = correlations(parts, complete)
+    score, ci_low, ci_high = system_scores(means, lows, highs, bw, scale, corr_sys, options.alpha)
+    quality = _snap(score) if len(score) else score
+    by_rank = sorted(range(len(complete)), key=lambda i: (-np.nan_to_num(quality[i], nan=-np.inf),
+                                                         complete[i]))
+    ordered = [complete[i] for i in by_rank]
+    positions = pair_positions(ordered, options.compare, order)
+    pairs = combine_pairs(parts, complete, by_rank, positions, bw, scale, corr_pairs, options)
+    q = quality[by_rank]
+    groups = find_groups(ordered, q.tolist(), pairs)
+    rank = _ranks(q) if len(q) else np.zeros(0, dtype=int)
+    low = np.array([groups.rank_low[s] for s in ordered], dtype=int)
+    high = np.array([groups.rank_high[s] for s in ordered], dtype=int)
+    notes = [p.note for p in parts if p.note is not None]
+    if ((rank < low) | (rank > high)).any():
+        notes.append("Rank range widened to include the row's rank: a pair's difference on "
+                     "the examples it shares and the order of the estimates disagree.")
+        low, high = np.minimum(low, rank), np.maximum(high, rank)
+    table = pd.DataFrame({"system": ordered, "score": score[by_rank],
+                          "ci_low": ci_low[by_rank], "ci_high": ci_high[by_rank],
+                          "rank": rank, "rank_low": low, "rank_high": high,
+                          "group": [groups.letters[s] for s in ordered]})
+    unranked = _unranked(coverage, chosen, parts)
+    notes += _notes(unranked, len(chosen), correlated, len(complete))
+    cells = [p.cells for p in parts if p.cells is not None]
     cell_table = (pd.concat(cells, ignore_index=True) if cells else
                   pd.DataFrame(columns=list(CELL_COLUMNS)))
     cell_table = cell_table[["system", "benchmark", "mean", "ci_low", "ci_high", "group"]]
-    return Overall(table, cell_table, pairs, groups, tuple(chosen),
-                   {p.benchmark: p.metrics for p in parts}, tuple(float(x) for x in bw), options,
-                   alternative, len(pairs) * len(chosen), tuple(notes))
+    alternative = "two-sided" if options.compare == "all" else "greater"
+    return Overall(table, unranked, cell_table, pairs, groups, tuple(chosen),
+                   {p.benchmark: p.metrics for p in parts}, tuple(float(x) for x in bw),
+                   options, alternative, int(pairs["tested"].gt(0).sum()) * len(chosen),
+                   tuple(notes), coverage, scale, correlated,
+                   None if order is None else tuple(order))
 
 
-def _positions(part: BenchmarkPart, systems: Sequence[str]) -> np.ndarray:
-    """Position in ``systems`` of each of the part's systems."""
-    where = {s: i for i, s in enumerate(systems)}
-    return np.array([where[s] for s in part.matrix.systems], dtype=np.int64)
+def _unranked(coverage: Mapping[str, tuple[str, ...]], chosen: Sequence[str],
+              parts: Sequence[BenchmarkPart]) -> pd.DataFrame:
+    """Systems that did not run every benchmark, grouped by what they ran (most first),
+    each group by name (they are not ranked, so no order among them is claimed)."""
+    partial = {s: ran for s, ran in coverage.items() if len(ran) < len(chosen)}
+    rows = [(s, ran, len(ran)) for ran, systems in coverage_groups(partial, chosen)
+            for s in sorted(systems)]
+    return pd.DataFrame(rows, columns=["system", "coverage", "ran"])
 
 
-def _combine_ranked(ends: Sequence[np.ndarray], cols: Sequence[np.ndarray],
-                    columns: Sequence[Mapping[str, np.ndarray]], ordered: Sequence[str],
-                    compare: str, bw: np.ndarray, options: TestOptions) -> pd.DataFrame:
-    """Pool every compared pair of ``ordered`` over the benchmarks.
-
-    ``ends[j]``: ranks (2 × tests) of each test's system_a and system_b on part j; a
-    pair is turned so that the better-ranked system comes first (effect negated).
-    """
-    k = len(ordered)
-    lo, hi = _omega_ranks(k, compare)
-    alternative = "two-sided" if compare == "all" else "greater"
-    if ends:
-        a, b = np.concatenate([e[0] for e in ends]), np.concatenate([e[1] for e in ends])
-        col = np.concatenate(cols)
-        cells = {key: np.concatenate([c[key] for c in columns]) for key in columns[0]}
-    else:
-        a = b = col = np.zeros(0, dtype=np.int64)
-        cells = {"pvalue": np.zeros(0), "g": np.zeros(0), "v": np.zeros(0)}
-    flip = a > b
-    cells["g"] = np.where(flip, -1.0, 1.0) * cells["g"]  # g is odd in d, v even: exact
-    row = _omega_rows(np.minimum(a, b), np.maximum(a, b), k, compare)
-    keep = row >= 0
-    pooled = _pool(row[keep], col[keep], {key: v[keep] for key, v in cells.items()},
-                   (len(lo), len(bw)), bw, alpha=options.alpha, criterion=options.criterion,
-                   alternative=alternative)
-    names = np.asarray(ordered, dtype=object)
-    return pd.DataFrame({"system_a": list(names[lo]), "system_b": list(names[hi]), **pooled})
+def _notes(unranked: pd.DataFrame, n_benchmarks: int,
+           correlated: Sequence[tuple[str, str, int]], n_complete: int) -> list[str]:
+    notes = []
+    if n_complete < 2:
+        notes.append(f"Fewer than 2 systems ran all {n_benchmarks} selected benchmarks: "
+                     "nothing can be ranked; choose fewer benchmarks.")
+    if len(unranked):
+        notes.append(f"{len(unranked)} system(s) did not run all {n_benchmarks} selected "
+                     "benchmarks: they are listed by what they ran, not ranked (a score over "
+                     "fewer benchmarks is not comparable).")
+    if correlated:
+        shared = "; ".join(f"{a} and {b} share {n} example ids" for a, b, n in correlated)
+        notes.append(f"{shared}: the intervals and tests account for their correlation.")
+    elif n_benchmarks > 1:
+        notes.append("The benchmarks share no example ids: they are treated as independent.")
+    return notes

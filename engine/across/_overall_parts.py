@@ -30,7 +30,8 @@ __all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes", "r
            "pooling_inputs"]
 
 CELL_COLUMNS = ("system", "mean", "ci_low", "ci_high", "group", "benchmark")
-TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n")
+TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n",
+                "difference", "ci_low", "ci_high")
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,14 +49,15 @@ class BenchmarkPart:
         The two-sided all-pairs options the benchmark was tested with.
     mean, sd, count : ndarray
         Per system of ``matrix.systems``: the oriented mean, sample SD (NaN for one
-        example) and number of examples (seed paper §6.3's summary statistics).
+        example) and number of examples (the summary statistics of Ackerman et al.
+        2025, §6.3).
     cells : DataFrame or None
         The benchmark's leaderboard: system, mean, ci_low, ci_high, group, benchmark.
     pairwise : PairwiseResult or None
         All pairs, two-sided. None (with ``cells``) when the benchmark has one system.
     tests : DataFrame or None
         ``pairwise`` as rows unit, system_a, system_b, pvalue, effect_size,
-        effect_name, n (the input of the HMP and fixed-effect combination).
+        effect_name, n, difference, ci_low, ci_high (the input of the combination).
     pair_codes : ndarray of int, shape (2, len(tests)), or None
         Positions of each test's system_a and system_b in ``matrix.systems``.
     pooling_inputs : dict of ndarray or None
@@ -91,7 +93,9 @@ def choose_overall(df: pd.DataFrame, benchmarks: Sequence[str] | None,
     benchmarks : sequence of str or None
         Distinct benchmarks of ``df`` (None: all, in data order).
     metrics : sequence of str or None
-        Metrics to use where measured (None: all of each benchmark, in data order).
+        Metrics to use where measured (None: each benchmark's primary metric, its first
+        in data order; several metrics of one benchmark make its aggregate, a choice
+        the caller makes by naming them).
 
     Returns
     -------
@@ -105,6 +109,8 @@ def choose_overall(df: pd.DataFrame, benchmarks: Sequence[str] | None,
     ...                    "value": [1.0, 0.0, 1.0]})
     >>> choose_overall(df, None, ["m2", "m1"])
     (['b', 'c'], {'b': ['m2', 'm1'], 'c': ['m1']})
+    >>> choose_overall(df, None, None)
+    (['b', 'c'], {'b': ['m1'], 'c': ['m1']})
     """
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
@@ -119,7 +125,7 @@ def choose_overall(df: pd.DataFrame, benchmarks: Sequence[str] | None,
     per: dict[str, list[str]] = {}
     for b in chosen:
         on_b = [str(m) for m in pd.unique(df.loc[df["benchmark"] == b, "metric"])]
-        per[b] = on_b if metrics is None else [m for m in metrics if m in on_b]
+        per[b] = on_b[:1] if metrics is None else [m for m in metrics if m in on_b]
         if not per[b]:
             raise ValueError(f"metrics: none of {list(metrics or [])!r} is measured on "
                              f"benchmark {b!r} (it has {on_b!r})")
@@ -162,7 +168,10 @@ def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
                          "pvalue": t["pvalue"].to_numpy(float),
                          "effect_size": t["effect_size"].to_numpy(float),
                          "effect_name": t["effect_name"].to_numpy(object),
-                         "n": t["n"].to_numpy(float)})
+                         "n": t["n"].to_numpy(float),
+                         "difference": t["difference"].to_numpy(float),
+                         "ci_low": t["ci_low"].to_numpy(float),
+                         "ci_high": t["ci_high"].to_numpy(float)})
 
 
 def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],

@@ -393,7 +393,7 @@ def _overall(args: argparse.Namespace) -> int:
         for b, cell in s["cells"].items():
             row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
         rows.append(row)
-    print(payload["headline"] + "\n")
+    print(f"{payload['headline']}\n")
     emit(payload, pd.DataFrame(rows), "table")
     print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
           "own mean and group letters there.")

@@ -358,7 +358,7 @@ def test_rank_intervals_json(results_csv: Path, capsys: pytest.CaptureFixture[st
 
 def test_overall_json_shape(results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "overall", str(results_csv))
-    assert list(d) == ["benchmarks", "systems", "cliques"] and d["benchmarks"] == ["b1", "b2"]
+    assert list(d)[:3] == ["benchmarks", "systems", "cliques"] and d["benchmarks"] == ["b1", "b2"]
     assert [s["system"] for s in d["systems"]][0] == "alpha"
     for s in d["systems"]:
         assert {"system", "score", "ci_low", "ci_high", "rank", "rank_low", "rank_high", "group",
@@ -370,7 +370,7 @@ def test_overall_json_shape(results_csv: Path, capsys: pytest.CaptureFixture[str
     assert one["benchmarks"] == ["b2"]
     assert "weights" in _error(capsys, "overall", str(results_csv), "--weights", "1,x")
     assert main(["overall", str(results_csv)]) == 0
-    assert "standardised mean" in capsys.readouterr().out
+    assert "score" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("across", "extra"), [("metrics", ["--benchmark", "b1"]),

@@ -2,7 +2,7 @@
 
 Reference: :func:`engine.across._overall.overall` itself — the parts path must give exactly the
 same tables (every float equal, not close), whatever the weights and comparisons; its own
-numbers are checked against harmonicmeanp, statsmodels and the seed paper in
+numbers are checked against harmonicmeanp, statsmodels and Ackerman et al. (2025) in
 test_overall.py. Data: simulated here (a system missing on one benchmark, a benchmark
 with a single system).
 """
@@ -55,6 +55,7 @@ def _same(a, b) -> None:  # noqa: ANN001
     pd.testing.assert_frame_equal(a.table, b.table, check_exact=True)
     pd.testing.assert_frame_equal(a.cells, b.cells, check_exact=True)
     pd.testing.assert_frame_equal(a.pairs, b.pairs, check_exact=True)
+    pd.testing.assert_frame_equal(a.unranked, b.unranked, check_exact=True)
     assert a.cliques == b.cliques
     assert (a.benchmarks, a.metrics, a.benchmark_weights, a.n_tests, a.alternative, a.notes) == \
         (b.benchmarks, b.metrics, b.benchmark_weights, b.n_tests, b.alternative, b.notes)
@@ -63,9 +64,13 @@ def _same(a, b) -> None:  # noqa: ANN001
 @pytest.mark.parametrize("compare", ["all", "first", "successive"])
 def test_parts_give_exactly_the_overall_leaderboard(compare):
     options = TestOptions(compare=compare)
-    weights = {"b0": 3.0, "b1": 0.5, "b2": 1.0, "solo": 1.0}
-    _same(overall_from_parts(_parts(options), options=options, benchmark_weights=weights),
-          overall(FRAME, options=options, benchmark_weights=weights))
+    order = None if compare == "all" else ["s4", "s0", "s2", "s1"]  # fixed in advance
+    weights = {"b0": 3.0, "b1": 0.5, "b2": 1.0}
+    chosen = ["b0", "b1", "b2"]
+    _same(overall_from_parts(_parts(options, chosen), options=options, benchmark_weights=weights,
+                             order=order),
+          overall(FRAME, benchmarks=chosen, options=options, benchmark_weights=weights,
+                  order=order))
 
 
 @settings(max_examples=6, deadline=None)
@@ -87,6 +92,7 @@ def test_single_system_benchmark_is_a_note_not_an_error():
     assert part.tests is None and part.cells is None and "only one system" in part.note
     res = overall_from_parts([part, *PARTS_ALL[:1]])
     assert any("only one system" in n for n in res.notes)
+    assert list(res.table["system"]) == ["s0"] and len(res.unranked) == 4  # only s0 ran both
 
 
 def test_parts_of_other_options_or_repeated_are_refused():

@@ -1,0 +1,170 @@
+"""One plain sentence on top of each page, computed from the result objects its tables show.
+
+Pure functions: the same :class:`~engine.Overall`, :class:`~engine.Leaderboard`, pairwise
+row or :class:`~engine.ABResult` that fill a page's table give its headline, so the
+sentence and the table cannot disagree. Test names stay out of the first words; the level
+and the correction close the sentence in brackets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+if TYPE_CHECKING:
+    from ..across._overall import Overall
+    from ..stats._ab import ABResult
+    from ._leaderboard import Leaderboard
+
+__all__ = ["CORRECTION_NAMES", "compare_headline", "leaderboard_headline", "overall_headline",
+           "pair_headline", "points"]
+
+#: How each multiplicity correction is named in a sentence.
+CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
+                    "fdr_bh": "Benjamini–Hochberg", "none": "no correction"}
+
+
+def _level(alpha: float, correction: str | None = None) -> str:
+    text = f"α = {alpha:g}"
+    return f"{text}, {CORRECTION_NAMES.get(correction, correction)}" if correction else text
+
+
+def _list(names: Sequence[str]) -> str:
+    names = list(names)
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def points(value: float, *, binary: bool, digits: int = 1) -> str:
+    """A difference in its units: points (percentage points) for 0/1 scores.
+
+    Examples
+    --------
+    >>> points(0.0612, binary=True), points(-0.25, binary=False, digits=2)
+    ('6.1 points', '-0.25')
+    """
+    if binary:
+        return f"{value * 100:.{digits}f} points"
+    return f"{value:.{digits}f}" if abs(value) >= 1 else f"{value:.{max(digits, 2)}g}"
+
+
+def _others(pairs: pd.DataFrame, system: str) -> tuple[int, int]:
+    """(systems not told apart from ``system``, systems compared with it)."""
+    mine = pairs[(pairs["system_a"] == system) | (pairs["system_b"] == system)]
+    return int((~mine["significant"].astype(bool)).sum()), len(mine)
+
+
+def _first(table: pd.DataFrame) -> list[str]:
+    return [str(s) for s in table.loc[table["rank"] == table["rank"].min(), "system"]]
+
+
+def overall_headline(result: Overall) -> str:
+    """E.g. "claude-3-opus-20240229 ranks first of 37 systems on humaneval, humaneval+, mbpp
+    and mbpp+ (score 79.0%), but 4 systems cannot be told apart from it (α = 0.05,
+    Holm–Šídák)." Counts come from ``result.pairs``, the score from ``result.table``."""
+    table = result.table
+    benches = _list(result.benchmarks)
+    tail = _unranked_tail(result)
+    if len(table) == 0:
+        return f"No system ran all of {benches}: nothing is ranked.{tail}"
+    top = _first(table)
+    row = table[table["system"] == top[0]].iloc[0]
+    score = (f"{row['score']:.1f}%" if result.scale.units == "percent"
+             else f"{result.scale.label} {row['score']:+.2f}")
+    level = _level(result.options.alpha, result.options.correction)
+    lead = (f"{top[0]} ranks first of {len(table)} systems on {benches} ({score})"
+            if len(top) == 1 else f"{_list(top)} tie for first of {len(table)} systems on "
+            f"{benches} ({score})")
+    if len(table) == 1:
+        return f"{lead}; no other system ran all of them.{tail}"
+    tied, compared = _others(result.pairs, top[0])
+    if tied == 0:
+        return f"{lead} and is better than every other ranked system ({level}).{tail}"
+    what = "system cannot" if tied == 1 else "systems cannot"
+    return f"{lead}, but {tied} {what} be told apart from it ({level}).{tail}"
+
+
+def _unranked_tail(result: Overall) -> str:
+    n = len(result.unranked)
+    if n == 0:
+        return ""
+    return (f" {n} system{'s' if n > 1 else ''} that did not run all {len(result.benchmarks)} "
+            "benchmarks " + ("is" if n == 1 else "are") + " listed below, unranked.")
+
+
+def leaderboard_headline(board: Leaderboard) -> str:
+    """E.g. "claude-3-opus-20240229 ranks first on humaneval (82.9%), but 21 systems cannot be
+    told apart from it (α = 0.05, Holm–Šídák)." From ``board.table`` and its pairs."""
+    table = board.table
+    if len(table) == 0:
+        return f"No system on {board.benchmark}."
+    top = _first(table)
+    row = table[table["system"] == top[0]].iloc[0]
+    value = f"{row['mean'] * 100:.1f}%" if board.pairwise.table.get("paired") is not None \
+        and _is_fraction(table) else f"mean {row['mean']:.3g}"
+    level = _level(board.pairwise.alpha, board.pairwise.correction)
+    lead = (f"{top[0]} ranks first on {board.benchmark} ({value})" if len(top) == 1 else
+            f"{_list(top)} tie for first on {board.benchmark} ({value})")
+    if len(table) == 1:
+        return f"{lead}; it is the only system."
+    tied, _ = _others(board.pairwise.table, top[0])
+    if tied == 0:
+        return f"{lead} and is better than every other system ({level})."
+    what = "system cannot" if tied == 1 else "systems cannot"
+    return f"{lead}, but {tied} {what} be told apart from it ({level})."
+
+
+def _is_fraction(table: pd.DataFrame) -> bool:
+    lo, hi = table["ci_low"].min(), table["ci_high"].max()
+    return bool(np.isfinite(lo) and np.isfinite(hi) and lo >= 0 and hi <= 1)
+
+
+def pair_headline(row: Mapping[str, Any], *, binary: bool, alpha: float,
+                  correction: str | None = None) -> str:
+    """One pairwise row (system_a, system_b, difference, ci_low, ci_high, significant) as a
+    sentence, better system first: "gpt-4o is better than gemini-1.5-flash by 6.1 points
+    (95% interval 2.0 to 10.2); this is significant."
+
+    Examples
+    --------
+    >>> pair_headline({"system_a": "B", "system_b": "A", "difference": -0.061, "ci_low": -0.102,
+    ...                "ci_high": -0.02, "significant": True}, binary=True, alpha=0.05)
+    'A is better than B by 6.1 points (95% interval 2.0 to 10.2); this is significant (α = 0.05).'
+    """
+    d, lo, hi = float(row["difference"]), float(row["ci_low"]), float(row["ci_high"])
+    a, b = str(row["system_a"]), str(row["system_b"])
+    if d < 0:
+        a, b, d, lo, hi = b, a, -d, -hi, -lo
+    scale = 100.0 if binary else 1.0
+    unit = " points" if binary else ""
+    interval = f"{1 - alpha:.0%} interval {lo * scale:.1f} to {hi * scale:.1f}" if binary else \
+        f"{1 - alpha:.0%} interval {lo:.3g} to {hi:.3g}"
+    size = f"{d * scale:.1f}{unit}" if binary else f"{d:.3g}"
+    level = _level(alpha, correction)
+    if bool(row["significant"]):
+        return f"{a} is better than {b} by {size} ({interval}); this is significant ({level})."
+    return (f"{a} and {b} cannot be told apart: {a} is ahead by {size} ({interval}), "
+            f"which is not significant ({level}).")
+
+
+def compare_headline(res: ABResult, *, binary: bool = False) -> str:
+    """The A/B verdict as a sentence from :class:`~engine.ABResult` (the numbers of its
+    table): candidate vs baseline, the difference and its interval in the metric's units
+    (points for 0/1 scores)."""
+    t = res.test
+    alpha = res.options.alpha
+    d, lo, hi = float(t.estimate), float(t.ci_low), float(t.ci_high)
+    scale, unit = (100.0, " points") if binary else (1.0, "")
+    interval = (f"{1 - alpha:.0%} interval {lo * scale:.1f} to {hi * scale:.1f}{unit}" if binary
+                else f"{1 - alpha:.0%} interval {lo:.3g} to {hi:.3g}")
+    size = f"{abs(d) * scale:.1f}{unit}" if binary else f"{abs(d):.3g}"
+    word = "better" if d > 0 else "worse"
+    if t.pvalue < alpha:
+        return (f"{res.candidate} is {word} than {res.baseline} by {size} ({interval}); "
+                f"this is significant (α = {alpha:g}).")
+    return (f"{res.candidate} and {res.baseline} cannot be told apart: the difference is "
+            f"{'+' if d >= 0 else '-'}{size} ({interval}), not significant (α = {alpha:g}).")
