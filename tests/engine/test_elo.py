@@ -217,3 +217,24 @@ def test_orders_are_numpys_permuted_rows_in_c_order() -> None:
     np.testing.assert_array_equal(got, ref)
     assert got.flags["C_CONTIGUOUS"]
     np.testing.assert_array_equal(np.sort(got, axis=1), np.broadcast_to(np.arange(50), (6, 50)))
+
+
+def test_compiled_python_and_vectorised_replays_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #32: the compiled loop (Numba), the loop over Python floats and the replay of
+    all orders together give the same ratings, up to the last bits of exp (numpy's
+    vectorised exp and the C library's may differ by an ulp)."""
+    from engine import _jit
+    from engine.ranking import _sequential as sq
+
+    rng = np.random.default_rng(3)
+    b = battles_from_scores(rng.normal(size=(12, 300)).round(1), ties="draw")
+    orders = np.vstack([rng.permutation(b.n_battles) for _ in range(5)])
+    c = float(np.log(10.0) / 400.0)
+    together = sq._elo_vectorised(b, orders, 4.0, 1000.0, c)
+    compiled = sq._elo_by_order(b, orders, 4.0, 1000.0, c)
+    monkeypatch.setattr(_jit, "kernels", lambda: None)
+    plain = sq._elo_by_order(b, orders, 4.0, 1000.0, c)
+    np.testing.assert_allclose(compiled, together, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(plain, together, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(sequential_elo(b, orders=orders).by_permutation, together,
+                               rtol=0, atol=1e-9)
