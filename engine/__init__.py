@@ -94,6 +94,10 @@ if TYPE_CHECKING:
     from .ranking._rank_intervals import (
         RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of,
     )
+    from .ranking._rank_sets import (
+        RANK_SET_COLUMNS, MeanCovariance, RankSets, mean_covariance, rank_sets, rank_sets_of,
+        tau_best_set, tau_worst_set,
+    )
 
     # --- Across benchmarks and metrics ----------------------------------------------------
     from .across._hmp import HMPResult, harmonic_mean_p

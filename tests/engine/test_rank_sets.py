@@ -1,0 +1,225 @@
+"""Confidence sets for ranks and the τ best (engine/ranking/_rank_sets.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import ScoreMatrix
+from engine.cli._common import main
+from engine.ranking._rank_intervals import rank_intervals
+from engine.ranking._rank_sets import (
+    mean_covariance,
+    rank_sets,
+    rank_sets_of,
+    tau_best_set,
+    tau_worst_set,
+)
+
+PISA = Path(__file__).resolve().parents[1] / "data" / "csranks" / "pisa.csv"
+
+# The csranks vignette "Inference for Ranks" (R package csranks, articles/Inference-for-Ranks.html;
+# data data-raw/pisa.csv, see tests/data/csranks/SOURCE.md): with Sigma = diag(math_se^2),
+# cstaubest(math_score, Sigma, tau = 5) lists these 12 countries; at coverage 0.9 Sweden drops.
+VIGNETTE_5BEST = {"Belgium", "Canada", "Denmark", "Estonia", "Finland", "Japan", "Korea",
+                  "Netherlands", "Poland", "Slovenia", "Sweden", "Switzerland"}
+
+
+def _pisa() -> pd.DataFrame:
+    return pd.read_csv(PISA)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pisa_united_kingdom_marginal_rank_set(seed: int) -> None:
+    # Vignette: csranks(math_score, Sigma, simul = FALSE, indices = uk) -> L 8, rank 13, U 23
+    # (R = 1000 bootstrap draws). Bootstrap noise moves a bound by at most 1 rank (the
+    # vignette's own text says "between 7 and 23" for a different run).
+    d = _pisa()
+    res = rank_sets(d["math_score"], np.diag(d["math_se"] ** 2), kind="marginal",
+                    labels=d["jurisdiction"], rng=seed)
+    uk = res.table.set_index("system").loc["United Kingdom"]
+    assert uk["rank"] == 13
+    assert abs(uk["rank_set_low"] - 8) <= 1
+    assert abs(uk["rank_set_high"] - 23) <= 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pisa_five_best_set(seed: int) -> None:
+    d = _pisa()
+    cov = np.diag(d["math_se"] ** 2)
+    mask = tau_best_set(d["math_score"], cov, tau=5, rng=seed)
+    found = set(d["jurisdiction"][mask])
+    # within ±1 country of the vignette's 12 for bootstrap noise (the seeds here give all 12)
+    assert len(found ^ VIGNETTE_5BEST) <= 1
+    assert abs(len(found) - 12) <= 1
+
+
+def test_pisa_five_best_at_90_percent_drops_sweden() -> None:
+    d = _pisa()
+    mask = tau_best_set(d["math_score"], np.diag(d["math_se"] ** 2), tau=5, alpha=0.10, rng=0)
+    assert set(d["jurisdiction"][mask]) == VIGNETTE_5BEST - {"Sweden"}
+
+
+def test_tau_worst_is_tau_best_of_the_negated_estimates() -> None:
+    # csranks::cstauworst is documented as cstaubest of -x
+    d = _pisa()
+    cov = np.diag(d["math_se"] ** 2)
+    worst = tau_worst_set(d["math_score"], cov, tau=3, rng=4)
+    best_of_negated = tau_best_set(-d["math_score"], cov, tau=3, rng=4)
+    assert worst.tolist() == best_of_negated.tolist()
+    assert {"Colombia", "Mexico", "Chile"} <= set(d["jurisdiction"][worst])
+
+
+@st.composite
+def _estimates_and_cov(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
+    p = draw(st.integers(2, 7))
+    x = np.array(draw(st.lists(st.floats(-3, 3), min_size=p, max_size=p)))
+    k = draw(st.integers(1, 4))
+    root = np.array(draw(st.lists(st.floats(-1, 1), min_size=p * k, max_size=p * k))).reshape(p, k)
+    noise = np.array(draw(st.lists(st.floats(0.05, 1), min_size=p, max_size=p)))
+    return x, root @ root.T * 0.3 + np.diag(noise), draw(st.integers(0, 1000))
+
+
+@settings(max_examples=40, deadline=None)
+@given(_estimates_and_cov())
+def test_simultaneous_sets_contain_marginal_sets(case: tuple[np.ndarray, np.ndarray, int]) -> None:
+    # Each system's marginal family is part of the all-pairs family and both stepdowns use the
+    # same draws, so every marginal set lies inside the simultaneous one (Mogstad et al. 2024).
+    x, cov, seed = case
+    simul = rank_sets(x, cov, kind="simultaneous", rng=seed, n_draws=200).table.set_index("system")
+    marg = rank_sets(x, cov, kind="marginal", rng=seed, n_draws=200).table.set_index("system")
+    marg = marg.loc[simul.index]
+    assert (simul["rank_set_low"] <= marg["rank_set_low"]).all()
+    assert (simul["rank_set_high"] >= marg["rank_set_high"]).all()
+    assert (marg["rank_set_low"] <= marg["rank"]).all() and (marg["rank"] <= marg["rank_set_high"]).all()
+    assert simul["in_best_set"].sum() >= 1
+
+
+def test_single_step_equal_variances_agrees_with_tukey() -> None:
+    # Independent equal-variance estimates: the all-pairs max-t quantile is the studentized
+    # range q(0.95; S, ∞)/√2 (scipy, in rank_intervals), so the single-step simultaneous sets
+    # are Tukey's rank intervals; 20,000 draws: Monte Carlo error of the quantile ≈ 0.02.
+    x = np.arange(12)[::-1] * 0.9  # gaps of k × 1.27 standard errors of a difference
+    se = np.full(12, 0.5)
+    tukey = rank_intervals(x, se)
+    ours = rank_sets(x, np.diag(se**2), stepdown=False, n_draws=20_000, rng=5)
+    assert ours.critical_value == pytest.approx(tukey.critical_value, abs=0.05)
+    t = np.abs(x[:, None] - x[None, :]) / (0.5 * np.sqrt(2))
+    assert np.abs(t - tukey.critical_value).min() > 0.05  # no pair sits on the boundary
+    cols = ["system", "rank_ci_low", "rank_ci_high"]
+    expected = tukey.table[cols].to_numpy().tolist()
+    assert ours.table[["system", "rank_set_low", "rank_set_high"]].to_numpy().tolist() == expected
+    stepped = rank_sets(x, np.diag(se**2), n_draws=20_000, rng=5).table
+    assert (stepped["rank_set_low"] >= tukey.table["rank_ci_low"]).all()  # stepdown only narrows
+    assert (stepped["rank_set_high"] <= tukey.table["rank_ci_high"]).all()
+
+
+def test_mean_covariance_full_pairing_is_sample_covariance_over_n() -> None:
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(4, 50)) + rng.normal(size=(1, 50))
+    mc = mean_covariance(ScoreMatrix.from_array(values, systems=list("abcd")))
+    np.testing.assert_allclose(mc.cov, np.cov(values) / 50, rtol=1e-12)  # numpy's covariance
+    np.testing.assert_allclose(mc.estimates, values.mean(axis=1))
+    assert mc.method == "paired" and mc.n_clusters == 50
+
+
+def test_mean_covariance_clusters_match_statsmodels() -> None:
+    # The cluster-robust variance of one system's mean is statsmodels' cluster covariance of
+    # an intercept-only OLS (small-sample factor G/(G-1); (n-1)/(n-k) = 1 for k = 1).
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(1)
+    clusters = np.repeat(np.arange(10), 6)
+    values = rng.normal(size=(2, 60)) + rng.normal(size=(1, 10))[:, clusters]
+    mc = mean_covariance(ScoreMatrix.from_array(values, systems=["a", "b"]), cluster=clusters)
+    for i in range(2):
+        fit = sm.OLS(values[i], np.ones(60)).fit(cov_type="cluster", cov_kwds={"groups": clusters},
+                                                 use_correction=False)
+        assert mc.cov[i, i] == pytest.approx(float(fit.cov_params()[0, 0]), rel=1e-10)
+    d = values[0] - values[1]
+    fit = sm.OLS(d, np.ones(60)).fit(cov_type="cluster", cov_kwds={"groups": clusters},
+                                     use_correction=False)
+    var_d = mc.cov[0, 0] + mc.cov[1, 1] - 2 * mc.cov[0, 1]
+    assert var_d == pytest.approx(float(fit.cov_params()[0, 0]), rel=1e-10)
+    assert mc.method == "cluster" and mc.n_clusters == 10
+
+
+def test_paired_covariance_separates_what_independent_ses_cannot() -> None:
+    # Two systems that differ on 12 of 400 shared examples (always the same direction):
+    # independent standard errors cannot order them, the paired covariance can.
+    base = (np.arange(400) % 3 == 0).astype(float)
+    better = base.copy()
+    better[np.flatnonzero(base == 0)[:12]] = 1.0
+    m = ScoreMatrix.from_array(np.vstack([better, base, base * 0]), systems=["a", "b", "c"])
+    paired = rank_sets_of(m).table.set_index("system")
+    assert paired.loc["a", "rank_set_high"] == 1 and paired.loc["b", "rank_set_low"] == 2
+    assert paired.loc["a", "in_best_set"] and not paired.loc["b", "in_best_set"]
+    se = np.sqrt(np.diag(mean_covariance(m).cov))
+    independent = rank_sets(m.values.mean(axis=1), np.diag(se**2), labels=m.systems).table
+    assert independent.set_index("system").loc["a", "rank_set_high"] == 2
+
+
+def test_identical_systems_share_their_rank_set() -> None:
+    row = (np.arange(100) % 2).astype(float)
+    m = ScoreMatrix.from_array(np.vstack([row, row, np.zeros(100)]), systems=["a", "b", "c"])
+    t = rank_sets_of(m).table.set_index("system")
+    assert (t.loc["a", "rank_set_low"], t.loc["a", "rank_set_high"]) == (1, 2)
+    assert (t.loc["b", "rank_set_low"], t.loc["b", "rank_set_high"]) == (1, 2)
+    assert t.loc["c", "rank_set_low"] == 3
+
+
+def test_lower_is_better_ranks_the_smallest_first() -> None:
+    res = rank_sets([1.0, 5.0, 9.0], np.eye(3) * 0.01, labels=list("abc"), higher_is_better=False)
+    assert res.table["system"].tolist() == ["a", "b", "c"]
+    assert res.best_set == ("a",)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"alpha": 1.5}, "alpha: must be strictly between 0 and 1"),
+    ({"cov": np.eye(2)}, "cov: must be a 3 × 3 matrix"),
+    ({"cov": np.array([[1, 0.5, 0], [0, 1, 0], [0, 0, 1]])}, "cov: must be symmetric"),
+    ({"tau_best": 4}, "tau_best: must be a whole number from 1 to the number of systems (3)"),
+    ({"kind": "joint"}, "kind: must be one of"),
+    ({"n_draws": 10}, "n_draws: must be at least 100"),
+])
+def test_bad_arguments_are_named(kwargs: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {"cov": np.eye(3), **kwargs}
+    cov = args.pop("cov")
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        rank_sets([1.0, 2.0, 3.0], cov, **args)  # type: ignore[arg-type]
+
+
+def _long_csv(path: Path) -> Path:
+    rng = np.random.default_rng(2)
+    rows = [{"system": s, "example_id": f"e{j}", "benchmark": "b", "metric": "acc",
+             "value": float(rng.random() < p), "family": f"f{j % 5}"}
+            for s, p in [("A", 0.9), ("B", 0.5), ("C", 0.45)] for j in range(120)]
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path
+
+
+def test_cli_ranks_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = str(_long_csv(tmp_path / "r.csv"))
+    assert main(["ranks", data, "--kind", "marginal", "--tau-best", "2", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "marginal" and out["tau_best"] == 2
+    rows = {r["system"]: r for r in out["systems"]}
+    assert rows["A"]["rank_set_low"] == 1 and rows["A"]["rank_set_high"] == 1
+    assert set(out["best_set"]) == {"A", "B", "C"}
+    assert main(["ranks", data, "--cluster", "family", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cluster"] == "family"
+
+
+def test_cli_ranks_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = str(_long_csv(tmp_path / "r.csv"))
+    assert main(["ranks", data, "--tau-best", "9"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "tau_best" in err
+    assert main(["ranks", data, "--cluster", "nope"]) == 2
+    assert "--cluster: column 'nope' not in DATA" in capsys.readouterr().err
