@@ -49,6 +49,7 @@ from engine import ScoreMatrix, build_matrix, pairwise_tests  # noqa: E402
 
 SYSTEMS, ALPHA = 10, 0.05
 TEST = "auto"
+UNSEPARABLE: list[bool] = []  # per analysis: the output said no pair can be significant
 
 
 def _true_binary_gain(shift: float = 1.0) -> float:
@@ -111,6 +112,7 @@ def _flags(x: np.ndarray | pd.DataFrame, best: int | None, *, common_only: bool 
             x = x[:, ~np.isnan(x).any(axis=0)]
         res = pairwise_tests(ScoreMatrix.from_array(x), test=TEST)
     t = res.table
+    UNSEPARABLE.append(res.resolution is not None and not res.resolution.can_separate)
     any_sig = bool(t["significant"].any())
     if best is None:
         covered = (t["ci_low"] <= 0) & (t["ci_high"] >= 0)
@@ -175,6 +177,7 @@ def main() -> None:
         if name not in wanted:
             continue
         flags, powers, old_powers, null_cover, best_cover = [], [], [], [], []
+        UNSEPARABLE.clear()
         truth = 1.0 if name == "heavy-tailed" else gain
         for _ in range(args.reps):
             _DIFFICULTY[n] = rng.normal(0, 1.5, n)
@@ -190,6 +193,8 @@ def main() -> None:
                 old_powers.append(_flags(x, SYSTEMS - 1, common_only=True)[1])
         extra = (f"(old rule, pairs on the examples all systems share: {np.mean(old_powers):.3f})"
                  if old_powers else "")
+        if any(UNSEPARABLE):
+            extra += f"(said 'cannot separate' in {np.mean(UNSEPARABLE):.3f} of analyses)"
         _report(name, flags, powers, extra, [float(np.mean(null_cover)), float(np.mean(best_cover))])
     if "seed-sweep" in wanted:
         aware, naive = [], []

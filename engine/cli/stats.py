@@ -121,6 +121,8 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if args.report and fmt is not None:
         _write_report(args.report, leaderboard_report(lb, fmt=fmt))
     payload = lb.to_dict()
+    if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
+        payload["resolution"] = lb.pairwise.resolution.to_dict()
     if args.format == "json":
         emit(payload, None, "json")
         return 0
@@ -184,6 +186,7 @@ def _pairwise(args: argparse.Namespace) -> int:
                "test": res.test, "reason": res.reason, "alpha": res.alpha,
                "correction": res.correction, "compare": res.compare,
                "alternative": res.alternative, "notes": list(res.notes),
+               "resolution": None if res.resolution is None else res.resolution.to_dict(),
                "pairs": table.to_dict(orient="records")}
     if args.format == "json":
         emit(payload, None, "json")

@@ -24,6 +24,7 @@ from ._multitest import adjust_pvalues
 from ._overlap import MIN_PAIRED_OVERLAP
 from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
 from ._pairwise_stats import WIN_TESTS, Computed, difference_ci, statistics
+from ._resolution import Resolution, resolution
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
@@ -62,6 +63,8 @@ class PairwiseResult:
     """Example battles: ``wins[i, j]`` = examples (that i and j share) where i scores higher."""
     ties: np.ndarray | None = field(default=None, repr=False)
     """``ties[i, j]`` = examples that i and j share where they score the same."""
+    resolution: Resolution | None = field(default=None, repr=False)
+    """Whether any pair can be significant at all (:mod:`engine.stats._resolution`)."""
 
     # The options that made the table, by name (read-only views of ``options``).
     @property
@@ -219,9 +222,30 @@ def pairwise_tests(
         table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
         test, reason = run_aware.name, run_aware.reason
         notes += (run_aware.reason,)
+    res = _resolution(matrix, table, test, opts, computed)
+    if not res.can_separate:
+        notes = (res.message, *notes)
     return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
-                          computed.wins, computed.ties)
+                          computed.wins, computed.ties, res)
+
+
+def _resolution(matrix: ScoreMatrix, table: pd.DataFrame, test: str, opts: TestOptions,
+                computed: Computed) -> Resolution:
+    """Can any pair be significant? The test's smallest p on these examples against the
+    correction's first threshold (issue #26 item 5)."""
+    paired = table["paired"].to_numpy(bool)
+    counts = (~np.isnan(matrix.values)).sum(axis=1)
+    index = {s: i for i, s in enumerate(matrix.systems)}
+    n_a = np.where(paired, table["n"].to_numpy(int),
+                   counts[table["system_a"].map(index).to_numpy(int)])
+    n_b = np.where(paired, 0, counts[table["system_b"].map(index).to_numpy(int)])
+    sd = computed.sd_diff[paired]
+    sd = sd[np.isfinite(sd) & (sd > 0)]  # identical pairs say nothing about the spread
+    return resolution(test=test, examples=n_a, examples_b=n_b, alternative=opts.alternative,
+                      alpha=opts.alpha, correction=opts.correction, systems=matrix.n_systems,
+                      sd_difference=float(np.median(sd)) if sd.size else float("nan"),
+                      n_resamples=opts.n_resamples)
 
 
 def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: Plan, c: Computed,
