@@ -116,8 +116,10 @@ def _leaderboard(args: argparse.Namespace) -> int:
     from ..report._reports import leaderboard_report, report_format
 
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
+    if args.bt_resamples is not None and args.bt_resamples < 0:
+        raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
     lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
-                     anchor=args.anchor)
+                     anchor=args.anchor, bt_resamples=args.bt_resamples)
     if args.report and fmt is not None:
         _write_report(args.report, leaderboard_report(lb, fmt=fmt))
     payload = lb.to_dict()
@@ -426,6 +428,9 @@ def register(sub: Any) -> None:
     _add_test_options(p)
     p.add_argument("--min-clique-size", type=int, default=2)
     p.add_argument("--anchor", help="system whose Elo rating is fixed at 1000")
+    p.add_argument("--bt-resamples", type=int, default=None, metavar="N",
+                   help="intervals of Bradley-Terry, Elo and win rate: by default sandwich "
+                   "(one pass); N > 0 bootstraps N resamples (refits each), 0 leaves them out")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_leaderboard)

@@ -15,6 +15,7 @@ from .._matrix import ScoreMatrix, orient
 from .._options import TestOptions, resolve
 from ..ranking._bradley_terry import bradley_terry, elo_scale, win_rates
 from ..ranking._bt_bootstrap import bt_bootstrap
+from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
 from ..stats._additive import additive_fit, missing_by_difficulty
 from ..stats._kernels import _row_blocks, row_moments
@@ -192,19 +193,29 @@ MAX_SYSTEMS_FOR_RATING_INTERVALS = 300
 
 
 def _with_rating_intervals(table: pd.DataFrame, matrix: ScoreMatrix, opts: TestOptions,
-                           anchor: str | None, resamples: int) -> tuple[pd.DataFrame, list[str]]:
-    """Bootstrap intervals (1 - alpha) of Bradley–Terry strength, Elo and win rate:
-    ``bt_low``/``bt_high``, ``elo_low``/``elo_high``, ``win_rate_low``/``win_rate_high``."""
+                           anchor: str | None, resamples: int | None
+                           ) -> tuple[pd.DataFrame, list[str]]:
+    """Intervals (1 - alpha) of Bradley–Terry strength, Elo and win rate: ``bt_low``/
+    ``bt_high``, ``elo_low``/``elo_high``, ``win_rate_low``/``win_rate_high``; sandwich
+    (cluster-robust) when ``resamples`` is None, bootstrap when positive, none at 0."""
     cols = ("bt_low", "bt_high", "elo_low", "elo_high", "win_rate_low", "win_rate_high")
-    if resamples <= 0 or matrix.n_systems > MAX_SYSTEMS_FOR_RATING_INTERVALS \
+    if resamples == 0 or matrix.n_systems > MAX_SYSTEMS_FOR_RATING_INTERVALS \
             or table["bt_strength"].isna().all():
-        skipped = [] if resamples <= 0 or table["bt_strength"].isna().all() else [
+        skipped = [] if resamples == 0 or table["bt_strength"].isna().all() else [
             f"Rating intervals are left out above {MAX_SYSTEMS_FOR_RATING_INTERVALS} systems."]
         return table.assign(**dict.fromkeys(cols, np.nan)), skipped
     x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
     anchor_index = matrix.systems.index(anchor) if anchor is not None else None
-    r = bt_bootstrap(x, n_resamples=resamples, confidence=opts.confidence, rng=opts.seed,
-                     anchor=anchor_index)
+    if resamples is None:  # the default: sandwich intervals around the fit, no refits (#32)
+        shared = np.full((len(x), len(x)), float(x.shape[1]))  # battles per pair
+        if matrix.pairing != "full":
+            has = (~np.isnan(x)).astype(np.float32)  # counts < 2^24: exact in float32
+            shared = np.rint(has @ has.T).astype(float)
+        strength = table.set_index("system")["bt_strength"].reindex(matrix.systems).to_numpy()
+        r = bt_sandwich(x, strength, shared, confidence=opts.confidence, anchor=anchor_index)
+    else:
+        r = bt_bootstrap(x, n_resamples=resamples, confidence=opts.confidence, rng=opts.seed,
+                         anchor=anchor_index)
     order = [matrix.systems.index(s) for s in table["system"]]
     out = table.assign(bt_low=r.strength_low[order], bt_high=r.strength_high[order],
                        elo_low=r.elo_low[order], elo_high=r.elo_high[order],
@@ -223,7 +234,7 @@ def leaderboard(
     order: Sequence[str] | None = None,
     min_clique_size: int = 2,
     anchor: str | None = None,
-    bt_resamples: int = 200,
+    bt_resamples: int | None = None,
     **overrides: Any,
 ) -> Leaderboard:
     """Rank systems, test every pair and group the ones that cannot be told apart.
@@ -241,10 +252,11 @@ def leaderboard(
         Smallest group listed in ``cliques``.
     anchor : str, optional
         System whose Elo rating is fixed at 1000 (default: the mean rating is 1000).
-    bt_resamples : int, keyword-only
-        Bootstrap resamples of the intervals of Bradley–Terry strength, Elo and win
-        rate (paired resampling of examples; 0 leaves them out, as they are above
-        300 systems).
+    bt_resamples : int or None, keyword-only
+        Intervals of Bradley–Terry strength, Elo and win rate: None (default) sandwich
+        (cluster-robust over examples, one pass after the fit); a positive number: that
+        many bootstrap resamples of the examples, each refitted; 0 leaves them out (as
+        they are above 300 systems).
     **overrides
         Any :class:`TestOptions` field by name, applied on top of ``options``.
 

@@ -8,6 +8,7 @@ closed forms for two systems; per-example loops for the vectorised win counts.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -59,6 +60,7 @@ def _glm_strengths(credit: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------ issue #12 A: the defect
 
 
+@pytest.mark.slow
 def test_tac2009_rouge2_converges_to_the_maximum_likelihood_fit(tac2009: np.ndarray) -> None:
     # Before #12: 10,000 MM iterations, converged=False, 1.3 % (relative) from the MLE,
     # and nothing said so. Now Newton reaches the tolerance and reports it.
@@ -229,7 +231,8 @@ def win_tables(draw: st.DrawFn) -> tuple[np.ndarray, int]:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=win_tables())
 def test_ignored_ties_solve_the_decisive_battle_equations(case: tuple[np.ndarray, int]) -> None:
-    # pairformance (seed 002, appendix E): ω_ij counts only examples where i scores higher
+    # pairformance (Peyrard et al. 2021, appendix E): ω_ij counts only examples where i scores
+    # higher
     w, n = case
     fit = bradley_terry(w, n, ties="ignore")
     assert fit.converged
@@ -376,3 +379,72 @@ def test_bootstrap_in_chunks_equals_all_at_once(monkeypatch: pytest.MonkeyPatch)
     chunked = bt_bootstrap(x, n_resamples=30, rng=1)
     np.testing.assert_allclose(chunked.strength_low, whole.strength_low, rtol=1e-10)
     np.testing.assert_allclose(chunked.win_rate_high, whole.win_rate_high, rtol=1e-10)
+
+
+# ------------------------------------------------ issue #32: sandwich intervals by default
+
+
+def _glm_cluster_cov(x: np.ndarray) -> np.ndarray:
+    """Reference: the battles as rows of a binomial GLM without intercept (y = 1, 0, ½ for
+    a tie; design e_i − e_j, first system dropped for identifiability), statsmodels'
+    cluster-robust covariance by example without small-sample corrections, returned in
+    the sum-zero gauge."""
+    s, e = x.shape
+    rows, ys, groups = [], [], []
+    for col in range(e):
+        for i, j in itertools.combinations(range(s), 2):
+            if np.isnan(x[i, col]) or np.isnan(x[j, col]):
+                continue
+            d = np.zeros(s)
+            d[i], d[j] = 1.0, -1.0
+            rows.append(d[1:])
+            ys.append(1.0 if x[i, col] > x[j, col] else 0.0 if x[i, col] < x[j, col] else 0.5)
+            groups.append(col)
+    fit = sm.GLM(np.array(ys), np.array(rows), family=sm.families.Binomial()).fit(
+        cov_type="cluster", cov_kwds={"groups": np.array(groups), "use_correction": False,
+                                      "df_correction": False})
+    cov = np.zeros((s, s))
+    cov[1:, 1:] = fit.cov_params()
+    centre = np.eye(s) - 1.0 / s
+    return np.asarray(centre @ cov @ centre)
+
+
+@pytest.mark.parametrize("anchor", [None, 2])
+def test_sandwich_elo_intervals_equal_statsmodels_cluster_robust_glm(anchor: int | None) -> None:
+    from engine.ranking._bt_sandwich import bt_sandwich
+
+    rng = np.random.default_rng(0)
+    x = np.round(rng.normal(size=(5, 60)) + np.linspace(0, 1, 5)[:, None])
+    x[1, 3] = x[2, 7] = np.nan  # pairs then share different examples
+    wins = np.nan_to_num((x[:, None, :] > x[None]).sum(axis=2))
+    shared = (~np.isnan(x[:, None, :]) & ~np.isnan(x[None])).sum(axis=2)
+    fit = bradley_terry(wins, shared)
+    res = bt_sandwich(x, fit.strength, shared, anchor=anchor)
+    cov = _glm_cluster_cov(x)
+    var = np.diag(cov) if anchor is None else \
+        np.diag(cov) + cov[anchor, anchor] - 2.0 * cov[:, anchor]
+    se = 400.0 / np.log(10.0) * np.sqrt(var)
+    np.testing.assert_allclose((res.elo_high - res.elo) / 1.959963984540054, se, rtol=1e-6,
+                               atol=1e-9)
+    np.testing.assert_allclose(res.elo - res.elo_low, res.elo_high - res.elo, rtol=1e-12)
+
+
+def test_sandwich_is_close_to_the_bootstrap_and_is_the_leaderboard_default() -> None:
+    from engine import ScoreMatrix
+    from engine.products._leaderboard import leaderboard
+    from engine.ranking._bt_sandwich import bt_sandwich
+
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(6, 400)) + np.linspace(0, 0.5, 6)[:, None]
+    wins = (x[:, None, :] > x[None]).sum(axis=2)
+    fit = bradley_terry(wins, 400)
+    sandwich = bt_sandwich(x, fit.strength, np.full((6, 6), 400.0))
+    boot = bt_bootstrap(x, n_resamples=2000, rng=1)
+    width = lambda lo, hi: hi - lo  # noqa: E731
+    np.testing.assert_allclose(width(sandwich.elo_low, sandwich.elo_high),
+                               width(boot.elo_low, boot.elo_high), rtol=0.12)
+    np.testing.assert_allclose(width(sandwich.win_rate_low, sandwich.win_rate_high),
+                               width(boot.win_rate_low, boot.win_rate_high), rtol=0.12)
+    table = leaderboard(ScoreMatrix.from_array(x)).table.set_index("system")
+    np.testing.assert_allclose(table.loc[[f"s{i}" for i in range(6)], "elo_low"],
+                               sandwich.elo_low, rtol=1e-9)
