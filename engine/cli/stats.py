@@ -335,7 +335,8 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             f"difference = {res.candidate} − {res.baseline} (positive = candidate better), "
             f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
             f"{runs} per example\n"
-            f"model: {t.model} ({t.reason})\n{margin}")
+            f"model: {t.model} ({t.reason})\n{margin}"
+            + (f"{res.note}\n" if res.note else ""))
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -158,6 +158,8 @@ def compare_headline(res: ABResult, *, binary: bool = False) -> str:
     t = res.test
     alpha = res.options.alpha
     d, lo, hi = float(t.estimate), float(t.ci_low), float(t.ci_high)
+    if d < 0:  # "worse by 11.0 points (95% interval 2.3 to 19.7)"
+        lo, hi = -hi, -lo
     scale, unit = (100.0, " points") if binary else (1.0, "")
     interval = (f"{1 - alpha:.0%} interval {lo * scale:.1f} to {hi * scale:.1f}{unit}" if binary
                 else f"{1 - alpha:.0%} interval {lo:.3g} to {hi:.3g}")

@@ -2,13 +2,14 @@
 
 Chain: validate → pair cube on shared examples (:mod:`engine.stats._runs`) → run-aware
 test (the verdict) → descriptive statistics, effect size with CI, outliers,
-variance decomposition and the models side by side (seed 001's table).
+variance decomposition and the models side by side (the table of Lumiste 2023, *Why you
+should A/B test your LLM evals*, https://mlumiste.com/technical/ab-test-llm-evals/).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -16,13 +17,24 @@ import pandas as pd
 from scipy import optimize, stats
 
 from .._contract import MetricSpec
+from .._matrix import build_matrix
 from .._options import TestOptions
+from ._pairwise import pairwise_tests
 from ._runs import PairRunTest, RunCube, mixedlm_fit, pair_run_test, run_anova, run_cube
 
 __all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
 
 MODEL_COLUMNS = ("model", "estimate", "se", "df", "statistic", "pvalue", "ci_low", "ci_high")
-_OUTLIER_Z = 3.0  # seed 004: |z| > 3 flags an outlier
+#: Fewest runs of each system that give the run-variance (variance-components) model
+#: enough degrees of freedom: with 2 runs each its run variance has 2, and its
+#: Satterthwaite t interval can span more than any possible difference (−0.69 to +1.09 on
+#: a 0/1 metric), so the interval is cut at the possible range and the reason says why.
+MIN_RUNS_FOR_RUN_MODEL = 3
+#: The Pairwise page's figure for the pair, in :attr:`ABResult.pairwise`.
+PAIRWISE_KEYS = ("test", "pvalue", "difference", "ci_low", "ci_high", "n")
+# |z| > 3 flags an outlier: the z-score rule of the guide *Statistical Significance Testing*
+# (LangGraph evaluation, github.com/hiroshi75/protografico, skills/fine-tune/evaluation_statistics.md)
+_OUTLIER_Z = 3.0
 
 
 @dataclass(frozen=True)
@@ -81,17 +93,31 @@ class ABResult:
     options: TestOptions
     noninferiority: NonInferiority | None = None
     differences: np.ndarray = field(default_factory=lambda: np.empty(0))
+    pairwise: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+    binary: bool = False
+
+    @property
+    def same_as_pairwise(self) -> bool:
+        """The verdict's test is the Pairwise page's (same p-value and interval)."""
+        return bool(self.pairwise) and self.test.model == self.pairwise["test"] and \
+            math.isclose(self.test.pvalue, self.pairwise["pvalue"], rel_tol=1e-9, abs_tol=1e-15)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys;
         with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``)."""
+        from ..products._headline import compare_headline  # the sentence the page shows
+
         out: dict[str, Any] = {
             "baseline": self.baseline, "candidate": self.candidate,
             "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
             "runs": min(self.test.runs), "difference": self.test.estimate,
             "ci_low": self.test.ci_low, "ci_high": self.test.ci_high,
             "pvalue": self.test.pvalue, "model": self.test.model, "verdict": self.verdict,
-            "exit_code": self.exit_code}
+            "exit_code": self.exit_code, "effect_size": self.effect_size,
+            "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
+            "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
+            "note": self.note, "headline": compare_headline(self, binary=self.binary)}
         ni = self.noninferiority
         if ni is not None:
             out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
@@ -135,8 +161,17 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     -----
     The verdict is "worse" / "better" when p < alpha and the difference is
     negative / positive, else "no significant difference"; ``exit_code`` is 1
-    only for "worse" (a CI gate). See :func:`engine.stats._runs.pair_run_test` for the
-    test; d_z's interval inverts the noncentral t (Cumming & Finch 2001).
+    only for "worse" (a CI gate). One run per system (no cluster, no margin): the test
+    is the Pairwise page's (:func:`engine.pairwise_tests` on the pair: exact McNemar for
+    0/1 scores, the paired t otherwise), so both pages give the same p-value and interval.
+    Repeated runs, clusters or a margin: the run-aware test
+    (:func:`engine.stats._runs.pair_run_test`), the Pairwise figure kept beside it
+    (``pairwise``) and ``note`` saying why they differ. Scores within [0, 1]: the
+    interval is cut at ±1 (with 2 runs per system the run variance has about 2 degrees of
+    freedom and its t interval can pass the possible range; ``test.reason`` says so).
+    d_z's interval inverts the noncentral t when the paired t decides (Cumming & Finch
+    2001), else it is the difference interval over the SD of the differences: both
+    intervals exclude 0 together.
 
     With ``margin`` = δ the verdict is the non-inferiority test instead
     (:func:`noninferiority_test`): H0 ``D ≤ −δ`` against H1 ``D > −δ``,
@@ -147,7 +182,9 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
 
     References
     ----------
-    Seed 001 (repeated runs, fixed/mixed effects); Miller, E. (2024). Adding error
+    Lumiste, M. (2023). Why you should A/B test your LLM evals. Blog post,
+    https://mlumiste.com/technical/ab-test-llm-evals/ (repeated runs, fixed/mixed
+    effects). Miller, E. (2024). Adding error
     bars to evals. arXiv:2411.00640. Wellek, S. (2010). Testing Statistical
     Hypotheses of Equivalence and Noninferiority, 2nd ed. CRC Press.
 
@@ -159,24 +196,99 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     ...     "value": [1., 0., 1., 0., 1., 0., 1., 1., 1., 1., 1., 0.]})
     >>> res = compare_ab(df, baseline="A", candidate="B")
     >>> res.to_dict()["model"], round(res.to_dict()["difference"], 3), res.exit_code
-    ('paired-t', 0.333, 0)
+    ('mcnemar', 0.333, 0)
     >>> compare_ab(df, baseline="A", candidate="B", margin=0.5).exit_code
     0
     """
     opts = options if options is not None else TestOptions()
     margin = _check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
-    test = pair_run_test(pair, cluster=codes, cluster_name=cluster or "cluster", alpha=opts.alpha,
-                         alternative=opts.alternative)
+    figure, binary = _pairwise_figure(df, pair, spec, opts)
+    if cluster is None and margin is None and int(max(pair.runs)) == 1:
+        test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
+    else:
+        test = pair_run_test(pair, cluster=codes, cluster_name=cluster or "cluster",
+                             alpha=opts.alpha, alternative=opts.alternative)
+    test = _within_range(test, pair)
     ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=opts.alpha)
     verdict, code = _verdict(test, opts.alpha) if ni is None else _ni_verdict(ni)
     means = np.nanmean(pair.values, axis=1)
     d = (means[1] - means[0]) * pair.sign
-    effect, effect_ci = _effect_size(d, opts.alpha)
+    effect, effect_ci = _effect_size(d, opts.alpha, test)
     return ABResult(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
                     cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
                     _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
-                    opts, ni, d)
+                    opts, ni, d, figure, _note(test, figure, cluster, margin), binary)
+
+
+def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
+                     opts: TestOptions) -> tuple[dict[str, Any], bool]:
+    """The Pairwise page's test of the pair (per-example means, its automatic test, the
+    same alternative), oriented candidate − baseline; and whether the metric is 0/1."""
+    baseline, candidate = pair.systems
+    mine = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)
+              & df["system"].isin([baseline, candidate])]
+    matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
+    matrix = matrix.subset([candidate, baseline])
+    if opts.alternative == "two-sided":
+        result = pairwise_tests(matrix, opts.with_(compare="all"))
+    else:  # one-sided toward the candidate ("greater") or the baseline ("less")
+        first = [candidate, baseline] if opts.alternative == "greater" else [baseline, candidate]
+        result = pairwise_tests(matrix, opts.with_(compare="first", alternative="greater"),
+                                order=first)
+    row = result.table.iloc[0]
+    sign = 1.0 if row["system_a"] == candidate else -1.0
+    lo, hi = sign * float(row["ci_low"]), sign * float(row["ci_high"])
+    figure = {"test": str(row["test"]), "pvalue": float(row["pvalue"]),
+              "difference": sign * float(row["difference"]), "ci_low": min(lo, hi),
+              "ci_high": max(lo, hi), "n": int(row["n"])}
+    return figure, bool(mine["value"].isin([0.0, 1.0]).all())
+
+
+def _from_pairwise(figure: dict[str, Any], pair: RunCube, opts: TestOptions) -> PairRunTest:
+    """The Pairwise page's test as the verdict's test (one or two runs per system)."""
+    runs = (int(pair.runs[0]), int(pair.runs[1]))
+    z = float(stats.norm.isf(opts.alpha / 2))
+    se = (figure["ci_high"] - figure["ci_low"]) / (2 * z)
+    n = int(figure["n"])
+    stat = figure["difference"] / se if se > 0 else 0.0
+    why = "one run per system: the Pairwise page's test, same p-value and interval"
+    df_ = float(n - 1) if figure["test"] in ("paired-t", "t") else math.inf
+    return PairRunTest(figure["test"], why, figure["difference"], se, df_, stat,
+                       figure["pvalue"], figure["ci_low"], figure["ci_high"], math.nan,
+                       math.nan, math.nan, n, runs, bool(pair.balanced().all()), opts.alpha,
+                       opts.alternative)
+
+
+def _within_range(test: PairRunTest, pair: RunCube) -> PairRunTest:
+    """The interval cut to the possible differences (±1 for scores within [0, 1]), saying
+    why it reached past them."""
+    values = pair.values[~np.isnan(pair.values)]
+    if not values.size or values.min() < 0 or values.max() > 1:
+        return test
+    low, high = max(test.ci_low, -1.0), min(test.ci_high, 1.0)
+    if (low, high) == (test.ci_low, test.ci_high):
+        return test
+    few = int(min(pair.runs)) < MIN_RUNS_FOR_RUN_MODEL and test.var_run > 0
+    why = (f"; with fewer than {MIN_RUNS_FOR_RUN_MODEL} runs of each system the run variance "
+           f"rests on {test.df:.1f} degrees of freedom, so the interval was wider than any "
+           "possible difference and is cut at ±1") if few else \
+        "; the interval is cut at ±1, the largest possible difference"
+    return replace(test, ci_low=low, ci_high=high, reason=test.reason + why)
+
+
+def _note(test: PairRunTest, figure: dict[str, Any], cluster: str | None,
+          margin: float | None) -> str:
+    """One sentence when the verdict's test is not the Pairwise page's, with its figure."""
+    if not figure or (test.model == figure["test"] and math.isclose(
+            test.pvalue, figure["pvalue"], rel_tol=1e-9, abs_tol=1e-15)):
+        return ""
+    why = ("clusters of examples" if cluster is not None else
+           "a non-inferiority margin" if margin is not None else "repeated runs")
+    return (f"A/B compare uses {test.model} because of {why}; the Pairwise page's "
+            f"{figure['test']} gives p = {figure['pvalue']:.3g}, difference "
+            f"{figure['difference']:+.4g} ({figure['ci_low']:+.4g} to "
+            f"{figure['ci_high']:+.4g}).")
 
 
 def _check_margin(margin: float | None) -> float | None:
@@ -267,13 +379,23 @@ def _descriptives(pair: RunCube, means: np.ndarray) -> pd.DataFrame:
                          "iqr": q3 - q1})
 
 
-def _effect_size(d: np.ndarray, alpha: float) -> tuple[float, tuple[float, float]]:
-    """Paired d_z = mean / SD of differences; CI by inverting the noncentral t of √n·d_z."""
+def _effect_size(d: np.ndarray, alpha: float, test: PairRunTest
+                 ) -> tuple[float, tuple[float, float]]:
+    """Paired d_z = mean / SD of differences, with an interval that agrees with the verdict's.
+
+    Verdict by the paired t: the noncentral-t interval of √n·d_z (Cumming & Finch 2001),
+    which excludes 0 exactly when the t test rejects. Any other test (McNemar, the
+    run-variance or cluster-robust t): the difference interval in SD units, so both
+    intervals exclude 0 together.
+    """
     n, sd = len(d), float(d.std(ddof=1))
     if sd == 0:
         value = 0.0 if d.mean() == 0 else float(np.copysign(np.inf, d.mean()))
         return value, (value, value)
     dz = float(d.mean() / sd)
+    if test.model != "paired-t" or not math.isclose(test.estimate, float(d.mean()),
+                                                    rel_tol=1e-9, abs_tol=1e-12):
+        return dz, (test.ci_low / sd, test.ci_high / sd)
     t_obs, df = dz * np.sqrt(n), n - 1
 
     def bound(q: float) -> float:
@@ -339,7 +461,8 @@ def _row(name: str, est: float, var: float, df: float, alpha: float) -> dict[str
 
 
 def model_table(pair: RunCube, test: PairRunTest) -> pd.DataFrame:
-    """Seed 001's models side by side on the run-level rows (candidate coefficient, oriented).
+    """The models Lumiste (2023) compares, side by side on the run-level rows (candidate
+    coefficient, oriented).
 
     Rows: ``ols`` (runs stacked, no example term), ``ols-fe`` (example dummies, via
     the within transformation), ``ols-fe-cluster`` (same, CR1 cluster-robust by
