@@ -17,13 +17,15 @@ Rules (stated in the watch view and the ``watch`` command's help):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["HISTORY_COLUMNS", "Advanced", "Arrivals", "advance", "arrivals"]
+__all__ = ["HISTORY_COLUMNS", "Advanced", "Arrivals", "WatchReport", "advance", "arrivals",
+           "choose_bounds", "watch_frame"]
 
 
 @dataclass(frozen=True)
@@ -128,3 +130,103 @@ def advance(state: Any, arr: Arrivals, *, first_n: int | None = None,
                      float(steps.p_always_valid[-1]), state.log_e))
     history = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
     return Advanced(state, history, first_n, first_batch)
+
+
+@dataclass(frozen=True)
+class WatchReport:
+    """A watch after its update: where the sequence stands and how it got there.
+
+    ``history`` has one row per upload that brought observations
+    (``upload_id, n_seen, cs_low, cs_high, p_always_valid, log_e``); differences are
+    candidate − baseline, positive = candidate better.
+    """
+
+    watch_id: int
+    benchmark: str
+    metric: str
+    baseline: str
+    candidate: str
+    cluster: str | None
+    settings: dict[str, Any]
+    method: str
+    n_seen: int
+    cs_low: float
+    cs_high: float
+    p_always_valid: float
+    e_value: float
+    first_excluded_n: int | None
+    first_excluded_upload: int | None
+    history: pd.DataFrame
+    rebuilt: bool = False
+    dropped: int = 0
+
+    @property
+    def alpha(self) -> float:
+        return float(self.settings["alpha"])
+
+    @property
+    def stopped_at(self) -> int | None:
+        """The observation count at which the sequence stopped: the first exclusion of 0,
+        else the budget ``max_n`` once reached; None while it runs."""
+        if self.first_excluded_n is not None:
+            return self.first_excluded_n
+        budget = self.settings.get("max_n")
+        return int(budget) if budget is not None and self.n_seen >= budget else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"watch_id": self.watch_id, "benchmark": self.benchmark, "metric": self.metric,
+                "baseline": self.baseline, "candidate": self.candidate,
+                "cluster": self.cluster, "method": self.method, "alpha": self.alpha,
+                "bounds": self.settings.get("bounds"), "max_n": self.settings.get("max_n"),
+                "n_seen": self.n_seen, "cs_low": self.cs_low, "cs_high": self.cs_high,
+                "p_always_valid": self.p_always_valid, "e_value": self.e_value,
+                "stopped_at": self.stopped_at, "first_excluded_n": self.first_excluded_n,
+                "first_excluded_upload": self.first_excluded_upload,
+                "rebuilt": self.rebuilt, "dropped": self.dropped,
+                "history": self.history.to_dict(orient="records")}
+
+
+def choose_bounds(values: pd.Series, binary: bool | None,
+                  bounds: tuple[float, float] | None | str) -> tuple[float, float] | None:
+    """"auto": [0, 1] for a binary metric or scores all in [0, 1], else None (unbounded)."""
+    if bounds != "auto":
+        return None if bounds is None else (float(bounds[0]), float(bounds[1]))  # type: ignore[index]
+    return (0.0, 1.0) if binary or bool(values.between(0.0, 1.0).all()) else None
+
+
+def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str,
+                metric: str, higher_is_better: bool = True, binary: bool | None = None,
+                cluster: str | None = None, alpha: float = 0.05,
+                bounds: tuple[float, float] | None | str = "auto", breaks: int = 1000,
+                sigma: float | None = None, max_n: int | None = None) -> WatchReport:
+    """The sequence of a table whose ``batch`` column gives the arrival batches (e.g. one
+    per DATA file), computed from the start: what a watch in the store holds after the
+    same uploads (:meth:`engine.store.ResultsStore.watch`)."""
+    from ._confseq import start_sequence
+
+    if max_n is not None and max_n < 1:
+        raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
+    part = frame[(frame["benchmark"] == benchmark) & (frame["metric"] == metric)]
+    clusters = None
+    if cluster is not None:
+        if cluster not in part.columns:
+            raise ValueError(f"cluster: column {cluster!r} not in the data; columns: "
+                             f"{list(frame.columns)!r}")
+        labels = part.groupby("example_id")[cluster].agg(["first", "nunique"])
+        if (labels["nunique"] > 1).any():
+            raise ValueError(f"cluster: column {cluster!r} must hold one value per example")
+        clusters = labels["first"]
+    arr = arrivals(part, baseline=baseline, candidate=candidate,
+                   higher_is_better=higher_is_better, clusters=clusters)
+    chosen = choose_bounds(part.loc[part["system"].isin([baseline, candidate]), "value"],
+                           binary, bounds)
+    state = start_sequence(bounds=chosen, alpha=alpha, breaks=breaks, sigma=sigma)
+    moved = advance(state, arr.window(0, max_n))
+    s = moved.state
+    settings = {"alpha": alpha, "bounds": None if chosen is None else list(chosen),
+                "breaks": breaks, "sigma": sigma, "max_n": max_n}
+    history = moved.history.rename(columns={"batch": "upload_id"})
+    return WatchReport(0, benchmark, metric, baseline, candidate, cluster, settings, s.method,
+                       s.n, s.cs_low, s.cs_high, float(min(1.0, math.exp(-s.max_log_e))),
+                       float(math.exp(s.log_e)), moved.first_excluded_n,
+                       moved.first_excluded_batch, history, False, arr.dropped)

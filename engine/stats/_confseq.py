@@ -38,8 +38,8 @@ import numpy as np
 from scipy import optimize
 
 __all__ = ["BettingState", "MixtureState", "SequenceStep", "betting_cs", "betting_martingale",
-           "logical_cs", "normal_mixture_halfwidth", "normal_mixture_radius", "plugin_bets",
-           "start_sequence"]
+           "logical_cs", "normal_mixture_halfwidth", "normal_mixture_radius", "null_log_wealth",
+           "plugin_bets", "start_sequence", "state_from_json"]
 
 THETA = 0.5  # weight of the upward capital process (two-sided: 1/2)
 TRUNCATION = 0.5  # c of the bets' truncation c/m, c/(1 − m) (the confseq default)
@@ -135,6 +135,19 @@ def betting_martingale(x: Any, m: float, *, alpha: float = 0.05, theta: float = 
     lam, _, _ = plugin_bets(xs, alpha=_check_alpha(alpha))
     up, down = _log_growth(xs, lam, np.array([float(m)]))
     return np.asarray(np.exp(_hedge(np.cumsum(up, 0), np.cumsum(down, 0), theta, convex)[:, 0]))
+
+
+def null_log_wealth(x: np.ndarray, m: float, *, alpha: float = 0.05) -> np.ndarray:
+    """log K_t(m) of the hedged capital process for many sequences at once (rows of
+    ``x``, time along the last axis): simulations of the always-valid test of one mean."""
+    lam, _, _ = plugin_bets(x, alpha=_check_alpha(alpha))
+    dev = x - m
+    with np.errstate(divide="ignore"):
+        cap_up, cap_down = (TRUNCATION / m if m > 0 else np.inf,
+                            TRUNCATION / (1 - m) if m < 1 else np.inf)
+    up = np.cumsum(np.log1p(np.minimum(lam, cap_up) * dev), axis=-1)
+    down = np.cumsum(np.log1p(-np.minimum(lam, cap_down) * dev), axis=-1)
+    return _hedge(up, down)
 
 
 def logical_cs(x: Any, population: int) -> tuple[np.ndarray, np.ndarray]:
@@ -291,7 +304,8 @@ class MixtureState:
         n_tested = self.n + k - len(state.burn) + np.arange(1, len(rest) + 1)
         s = state.total + np.cumsum(rest)
         q = state.sq + np.cumsum(rest**2)
-        low, high, log_e = _mixture_interval(n_tested, s, q, state)
+        low, high, log_e = _mixture_interval(n_tested, s, q, state) if len(rest) else (
+            np.empty(0), np.empty(0), np.empty(0))
         low = np.concatenate([np.full(k, -np.inf), low])
         high = np.concatenate([np.full(k, np.inf), high])
         log_e = np.concatenate([np.zeros(k), log_e])

@@ -17,74 +17,26 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, delete, func, insert, inspect, select
 
-from ..stats._arrivals import HISTORY_COLUMNS, Arrivals, advance, arrivals
+from ..stats._arrivals import (
+    HISTORY_COLUMNS,
+    Arrivals,
+    WatchReport,
+    advance,
+    arrivals,
+    choose_bounds,
+)
 from ..stats._confseq import start_sequence, state_from_json
 from . import _io as sio
 from . import _schema as S
 from ._reads import StoreReads
 
 __all__ = ["StoreWatches", "WatchReport"]
-
-
-@dataclass(frozen=True)
-class WatchReport:
-    """A watch after its update: where the sequence stands and how it got there.
-
-    ``history`` has one row per upload that brought observations
-    (``upload_id, n_seen, cs_low, cs_high, p_always_valid, log_e``); differences are
-    candidate − baseline, positive = candidate better.
-    """
-
-    watch_id: int
-    benchmark: str
-    metric: str
-    baseline: str
-    candidate: str
-    cluster: str | None
-    settings: dict[str, Any]
-    method: str
-    n_seen: int
-    cs_low: float
-    cs_high: float
-    p_always_valid: float
-    e_value: float
-    first_excluded_n: int | None
-    first_excluded_upload: int | None
-    history: pd.DataFrame
-    rebuilt: bool = False
-    dropped: int = 0
-
-    @property
-    def alpha(self) -> float:
-        return float(self.settings["alpha"])
-
-    @property
-    def stopped_at(self) -> int | None:
-        """The observation count at which the sequence stopped: the first exclusion of 0,
-        else the budget ``max_n`` once reached; None while it runs."""
-        if self.first_excluded_n is not None:
-            return self.first_excluded_n
-        budget = self.settings.get("max_n")
-        return int(budget) if budget is not None and self.n_seen >= budget else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"watch_id": self.watch_id, "benchmark": self.benchmark, "metric": self.metric,
-                "baseline": self.baseline, "candidate": self.candidate,
-                "cluster": self.cluster, "method": self.method, "alpha": self.alpha,
-                "bounds": self.settings.get("bounds"), "max_n": self.settings.get("max_n"),
-                "n_seen": self.n_seen, "cs_low": self.cs_low, "cs_high": self.cs_high,
-                "p_always_valid": self.p_always_valid, "e_value": self.e_value,
-                "stopped_at": self.stopped_at, "first_excluded_n": self.first_excluded_n,
-                "first_excluded_upload": self.first_excluded_upload,
-                "rebuilt": self.rebuilt, "dropped": self.dropped,
-                "history": self.history.to_dict(orient="records")}
 
 
 def _fingerprint(d: np.ndarray) -> str:
@@ -120,7 +72,9 @@ class StoreWatches(StoreReads):
         frame["example_id"] = frame["example_id"].map(texts)
         return frame
 
-    def _arrivals(self, conn: Connection, key: dict[str, str]) -> tuple[Arrivals, bool]:
+    def _arrivals(self, conn: Connection, key: dict[str, str],
+                  bounds: tuple[float, float] | None | str,
+                  ) -> tuple[Arrivals, tuple[float, float] | None]:
         frame = self._pair_rows(conn, key["benchmark"], key["metric"],
                                 [key["baseline"], key["candidate"]])
         spec = self.metric_spec(key["benchmark"], key["metric"])
@@ -133,8 +87,7 @@ class StoreWatches(StoreReads):
             clusters = meta.set_index("example_id")[key["cluster"]]
         arr = arrivals(frame, baseline=key["baseline"], candidate=key["candidate"],
                        higher_is_better=spec.higher_is_better, clusters=clusters)
-        in_unit = bool(spec.binary) or bool(frame["value"].between(0.0, 1.0).all())
-        return arr, in_unit
+        return arr, choose_bounds(frame["value"], spec.binary, bounds)
 
     def watch(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
               cluster: str | None = None, alpha: float = 0.05,
@@ -158,9 +111,8 @@ class StoreWatches(StoreReads):
             row: Any = conn.execute(select(w.id, w.settings, w.state, w.last_upload_id,
                                            w.first_excluded_n, w.first_excluded_upload)
                                     .where(*(w[k] == v for k, v in key.items()))).first()
-            arr, in_unit = self._arrivals(conn, key)
+            arr, chosen = self._arrivals(conn, key, bounds)
             if row is None:
-                chosen = ((0.0, 1.0) if in_unit else None) if bounds == "auto" else bounds
                 settings = {"alpha": alpha, "bounds": None if chosen is None else list(chosen),
                             "breaks": breaks, "sigma": sigma, "max_n": max_n, "seen": ""}
                 state = self._start(settings)

@@ -1,0 +1,99 @@
+"""Watched comparisons in the results store (engine.store._watch): the state kept per
+upload gives the sequence recomputed from all the data (engine.stats._arrivals.watch_frame)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.stats._arrivals import watch_frame
+from engine.store import open_store
+
+
+def _batch(lo: int, hi: int, *, seed: int, p_a: float = 0.6, p_b: float = 0.75,
+           binary: bool = True) -> pd.DataFrame:
+    """Examples ``e{lo}`` … ``e{hi-1}`` of systems A and B; a family attribute of 5 per family."""
+    rng = np.random.default_rng(seed)
+    n = hi - lo
+    ex = [f"e{i}" for i in range(lo, hi)]
+    if binary:
+        a, b = rng.binomial(1, p_a, n).astype(float), rng.binomial(1, p_b, n).astype(float)
+    else:
+        a, b = rng.beta(2, 2, n), rng.beta(2.2, 2, n)
+    return pd.DataFrame({"benchmark": "b", "metric": "acc", "system": ["A"] * n + ["B"] * n,
+                         "example_id": ex * 2, "value": np.r_[a, b],
+                         "family": [f"f{i // 5}" for i in range(lo, hi)] * 2})
+
+
+def _all(batches: list[pd.DataFrame]) -> pd.DataFrame:
+    return pd.concat([b.assign(batch=i + 1) for i, b in enumerate(batches)], ignore_index=True)
+
+
+@pytest.mark.parametrize("binary", [True, False])
+@pytest.mark.parametrize("cluster", [None, "family"])
+def test_three_uploads_give_the_sequence_of_all_the_data(sqlite_url: str, binary: bool,
+                                                         cluster: str | None) -> None:
+    store = open_store(sqlite_url)
+    batches = [_batch(0, 150, seed=1, binary=binary), _batch(150, 300, seed=2, binary=binary),
+               _batch(300, 450, seed=3, binary=binary)]
+    reports = []
+    for i, frame in enumerate(batches):
+        store.import_frame(frame, filename=f"{i}.csv")
+        reports.append(store.watch("b", "acc", baseline="A", candidate="B", cluster=cluster))
+    fresh = watch_frame(_all(batches), baseline="A", candidate="B", benchmark="b",
+                        metric="acc", cluster=cluster)
+    last = reports[-1]
+    assert [r.n_seen for r in reports] == fresh.history["n_seen"].tolist()
+    assert last.n_seen == fresh.n_seen and last.method == fresh.method == "betting"
+    cols = ["n_seen", "cs_low", "cs_high", "p_always_valid", "log_e"]
+    np.testing.assert_allclose(last.history[cols].to_numpy(float),
+                               fresh.history[cols].to_numpy(float), rtol=1e-9, atol=1e-12)
+    assert last.history["upload_id"].tolist() == [1, 2, 3]
+    assert (last.first_excluded_n, last.first_excluded_upload) == \
+        (fresh.first_excluded_n, fresh.first_excluded_upload)
+    assert last.cs_low == pytest.approx(fresh.cs_low, abs=1e-12)
+    assert last.p_always_valid == pytest.approx(fresh.p_always_valid, rel=1e-9)
+    assert not any(r.rebuilt for r in reports)
+
+
+def test_a_watch_started_late_equals_one_kept_from_the_start(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    for i, (lo, hi) in enumerate([(0, 100), (100, 250), (250, 400)]):
+        store.import_frame(_batch(lo, hi, seed=i), filename=f"{i}.csv")
+        early = store.watch("b", "acc", baseline="A", candidate="B")
+    late = store.watch("b", "acc", baseline="B", candidate="A")
+    assert late.n_seen == early.n_seen == 400
+    assert late.cs_low == pytest.approx(-early.cs_high, abs=1e-12)
+    assert late.history["upload_id"].tolist() == [1, 2, 3]
+    assert len(store.watched()) == 2
+
+
+def test_a_deleted_upload_rebuilds_the_watch(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    batches = [_batch(0, 100, seed=1), _batch(100, 200, seed=2), _batch(200, 300, seed=3)]
+    for i, frame in enumerate(batches):
+        store.import_frame(frame, filename=f"{i}.csv")
+    store.watch("b", "acc", baseline="A", candidate="B")
+    store.delete_upload(2)
+    again = store.watch("b", "acc", baseline="A", candidate="B")
+    fresh = watch_frame(_all([batches[0], batches[2]]).replace({"batch": {2: 3}}),
+                        baseline="A", candidate="B", benchmark="b", metric="acc")
+    assert again.rebuilt and again.n_seen == 200
+    assert again.history["upload_id"].tolist() == [1, 3]
+    assert again.cs_low == pytest.approx(fresh.cs_low, abs=1e-12)
+
+
+def test_budget_and_settings(sqlite_url: str) -> None:
+    store = open_store(sqlite_url)
+    store.import_frame(_batch(0, 200, seed=4), filename="0.csv")
+    capped = store.watch("b", "acc", baseline="A", candidate="B", max_n=50)
+    assert capped.n_seen == 50 and capped.to_dict()["max_n"] == 50
+    raised = store.watch("b", "acc", baseline="A", candidate="B", max_n=120)
+    assert raised.n_seen == 120
+    with pytest.raises(ValueError, match="max_n: the watch has already seen 120"):
+        store.watch("b", "acc", baseline="A", candidate="B", max_n=10)
+    with pytest.raises(ValueError, match="system: 'Z'"):
+        store.watch("b", "acc", baseline="A", candidate="Z")
+    with pytest.raises(ValueError, match="cluster: no example attribute 'nope'"):
+        store.watch("b", "acc", baseline="A", candidate="B", cluster="nope")
