@@ -35,7 +35,9 @@ def _power(args: argparse.Namespace) -> int:
     needed = {"examples": res.examples_needed, "runs": res.runs_needed}
     print(f"{bench} / {met}: minimum detectable difference {fmt_number(res.mdd)} "
           f"(alpha {res.alpha}, power {res.target_power}, {res.examples} examples × "
-          f"{res.runs} run(s))")
+          f"{res.runs} run(s)): where the default test ({res.default_test}) reaches that power "
+          f"in {res.n_sim} simulations; closed-form approximation "
+          f"{fmt_number(res.mdd_closed_form)}")
     for what, n in needed.items():
         shown = "no number suffices (the other source of noise alone is too large)" \
             if n is None else str(n)

@@ -1,5 +1,7 @@
 """Power of a benchmark: the smallest detectable difference, the examples and runs needed, and a
-Monte Carlo comparison of the test choices (seeds 001 and 004).
+Monte Carlo comparison of the test choices (as in Lumiste 2023, *Why you should A/B test your
+LLM evals*; sample sizes as in the LangGraph evaluation guide *Statistical Significance
+Testing*, github.com/hiroshi75/protografico, skills/fine-tune/evaluation_statistics.md).
 
 Chain: long table → scenario (per-example means and variance components,
 :mod:`engine.stats._runs`) → closed forms (MDD, sample sizes) → simulation of every
@@ -20,8 +22,8 @@ from .._contract import MetricSpec
 from ._kernels import exact_sign_pvalues
 from ._runs import run_anova, run_cube
 
-__all__ = ["POWER_TESTS", "PowerResult", "PowerScenario", "estimate_scenario", "power",
-           "simulate_power"]
+__all__ = ["POWER_TESTS", "PowerResult", "PowerScenario", "default_test", "estimate_scenario",
+           "power", "simulate_power", "simulated_mdd"]
 
 POWER_TESTS = ("paired-t", "unpaired-t", "mcnemar", "sign", "wilcoxon", "bootstrap")
 _N_BOOT = 999
@@ -72,11 +74,17 @@ class PowerResult:
     alpha: float
     target_power: float
     scenario: PowerScenario
+    mdd_closed_form: float = math.nan
+    default_test: str = "paired-t"
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``python -m engine power --format json`` (SPEC, exact keys)."""
+        """The JSON object of ``python -m engine power --format json``: SPEC's keys first
+        (``mdd`` by simulation of the default test), then ``mdd_closed_form`` (the paired z
+        approximation), ``default_test``, ``mc_se`` and ``n_sim``."""
         return {"mdd": self.mdd, "examples_needed": self.examples_needed,
-                "runs_needed": self.runs_needed, "power": dict(self.power)}
+                "runs_needed": self.runs_needed, "power": dict(self.power),
+                "mdd_closed_form": self.mdd_closed_form, "default_test": self.default_test,
+                "mc_se": dict(self.mc_se), "n_sim": self.n_sim}
 
 
 def estimate_scenario(df: pd.DataFrame, *, benchmark: str | None = None, metric: str | None = None,
@@ -165,11 +173,15 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
 
     Notes
     -----
-    ``Var(D; n, r) = (2σ²_g + 2σ²_ε / r) / n + 2σ²_w / r`` (see
-    :class:`PowerScenario`); ``MDD = (z_{1−α/2} + z_{power}) √Var`` (the health
-    report's paired z approximation, extended with runs). Examples needed:
-    the smallest n with ``Var(D; n, r) ≤ (d / z)²``; runs needed: the smallest r.
-    Simulation: :func:`simulate_power`.
+    ``mdd`` is the difference at which the default test (:func:`default_test`: exact
+    McNemar for one run of 0/1 scores, else the paired t) has ``target_power`` in
+    simulation (:func:`simulated_mdd`); ``mdd_closed_form`` is the health report's paired
+    z approximation ``(z_{1−α/2} + z_{power}) √Var(D; n, r)``, ``Var(D; n, r) =
+    (2σ²_g + 2σ²_ε / r) / n + 2σ²_w / r`` (see :class:`PowerScenario`), optimistic for
+    the exact McNemar test (on HumanEval+ its simulated power is 0.61–0.65, not 0.8).
+    Examples needed: the smallest n with ``k·Var(D; n, r) ≤ (d / z)²``, k = (mdd /
+    mdd_closed_form)² carrying the test's own efficiency; runs needed: the smallest r.
+    Simulation of every test at ``difference``: :func:`simulate_power`.
 
     Examples
     --------
@@ -178,8 +190,8 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     >>> df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 50 + ["B"] * 50,
     ...     "example_id": [f"e{i}" for i in range(50)] * 2, "value": g.normal(size=100)})
     >>> res = power(df, benchmark="b", n_sim=200, rng=1)
-    >>> sorted(res.to_dict())
-    ['examples_needed', 'mdd', 'power', 'runs_needed']
+    >>> list(res.to_dict())[:4]
+    ['mdd', 'examples_needed', 'runs_needed', 'power']
     """
     for name, value in (("alpha", alpha), ("target_power", target_power)):
         if not 0.0 < value < 1.0:
@@ -193,19 +205,108 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     n = int(examples) if examples is not None else len(scenario.example_means)
     r = int(runs) if runs is not None else scenario.runs
     z = _z(alpha, target_power)
-    mdd = z * math.sqrt(scenario.var_difference(n, r))
+    g = np.random.default_rng(rng)
+    closed = z * math.sqrt(scenario.var_difference(n, r))
+    test = default_test(scenario, r)
+    mdd = simulated_mdd(scenario, examples=n, runs=r, alpha=alpha, target_power=target_power,
+                        n_sim=n_sim, rng=g, test=test, start=closed)
     d = float(difference) if difference is not None else mdd
-    budget = (d / z) ** 2
+    # the closed forms' variance, inflated to the default test's (so that the planner's n at
+    # d = mdd is the observed n): factor (mdd / closed-form mdd)²
+    inflation = (mdd / closed) ** 2 if closed > 0 and math.isfinite(mdd) else 1.0
+    budget = (d / z) ** 2 / inflation
     s = scenario
     examples_needed = _needed(2 * s.var_interaction + 2 * s.var_resid / r, budget - 2 * s.var_run / r)
     identified = s.binary or s.runs > 1
     runs_needed = _needed(2 * s.var_resid / n + 2 * s.var_run, budget - 2 * s.var_interaction / n) \
         if identified else None
     rates = simulate_power(scenario, difference=d, examples=n, runs=r, n_sim=n_sim, alpha=alpha,
-                           rng=rng)
+                           rng=g)
     se = {k: (None if v is None else math.sqrt(v * (1 - v) / n_sim)) for k, v in rates.items()}
     return PowerResult(mdd, examples_needed, runs_needed, rates, se, d, n, r, n_sim, alpha,
-                       target_power, scenario)
+                       target_power, scenario, closed, test)
+
+
+def default_test(scenario: PowerScenario, runs: int) -> str:
+    """The test the leaderboard runs by default on such data: exact McNemar for one run of
+    0/1 scores, the paired t on per-example means otherwise."""
+    return "mcnemar" if scenario.binary and runs == 1 else "paired-t"
+
+
+def simulated_mdd(scenario: PowerScenario, *, examples: int, runs: int, alpha: float,
+                  target_power: float, n_sim: int, rng: np.random.Generator, test: str,
+                  start: float) -> float:
+    """The smallest difference at which ``test`` has ``target_power``, by simulation.
+
+    Common random numbers: the noise of every replication is drawn once and only the
+    shift changes between the bisection's steps, so the simulated power is monotone in the
+    difference and the search converges (25 halvings of [0, upper]). The closed form
+    ``start`` brackets it (the upper end doubles until the power reaches the target). The
+    power at the answer is then simulated again on fresh draws (``PowerResult.power``),
+    which is within Monte Carlo error of ``target_power``.
+    """
+    g = rng
+    mu = np.asarray(scenario.example_means, dtype=float)
+    if examples != len(mu):
+        mu = g.choice(mu, size=examples, replace=True)
+    noise = _Noise.draw(scenario, mu, n_sim, runs, g)
+
+    def rate(shift: float) -> float:
+        return float(np.mean(_test_pvalues(noise, shift, test) < alpha))
+
+    ceiling = 1.0 if scenario.binary else math.inf
+    upper = max(start, 1e-6)
+    while rate(upper) < target_power and upper < ceiling:
+        upper = min(upper * 2, ceiling)
+    if rate(upper) < target_power:
+        return math.nan  # no difference within the metric's range reaches the target
+    lower = 0.0
+    for _ in range(25):
+        mid = (lower + upper) / 2
+        lower, upper = (lower, mid) if rate(mid) >= target_power else (mid, upper)
+    return upper
+
+
+@dataclass(frozen=True)
+class _Noise:
+    """One set of simulated replications without the shift: baseline scores, the
+    candidate's levels before the shift, and its uniforms (binary) or residuals."""
+
+    a: np.ndarray
+    level_b: np.ndarray
+    u_b: np.ndarray
+    binary: bool
+
+    @classmethod
+    def draw(cls, scenario: PowerScenario, mu: np.ndarray, n_sim: int, r: int,
+             g: np.random.Generator) -> _Noise:
+        a = _draw(scenario, 0.0, mu, n_sim, r, g)
+        n = len(mu)
+        level = np.broadcast_to(mu[None, None, :], (n_sim, r, n)).copy()
+        if scenario.var_interaction > 0:
+            level = level + g.normal(0, math.sqrt(scenario.var_interaction), (n_sim, 1, n))
+        if scenario.var_run > 0:
+            level = level + g.normal(0, math.sqrt(scenario.var_run), (n_sim, r, 1))
+        u = g.random((n_sim, r, n)) if scenario.binary else \
+            g.normal(0, math.sqrt(scenario.var_resid), (n_sim, r, n))
+        return cls(a, level, u, scenario.binary)
+
+    def candidate(self, shift: float) -> np.ndarray:
+        if self.binary:
+            return np.asarray(self.u_b < np.clip(self.level_b + shift, 0.0, 1.0), dtype=float)
+        return np.asarray(self.level_b + shift + self.u_b, dtype=float)
+
+
+def _test_pvalues(noise: _Noise, shift: float, test: str) -> np.ndarray:
+    """Two-sided p-values of ``test`` ("mcnemar" or "paired-t") on every replication."""
+    a, b = noise.a, noise.candidate(shift)
+    if test == "mcnemar":
+        return np.asarray(exact_sign_pvalues((b * (1 - a)).sum(axis=(1, 2)),
+                                             (a * (1 - b)).sum(axis=(1, 2)), "two-sided"))
+    d = b.mean(axis=1) - a.mean(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(np.nan_to_num(stats.ttest_1samp(d, 0.0, axis=1).pvalue, nan=1.0),
+                          dtype=float)
 
 
 def _draw(scenario: PowerScenario, shift: float, mu: np.ndarray, n_sim: int, r: int,
@@ -232,8 +333,8 @@ def simulate_power(scenario: PowerScenario, *, difference: float, examples: int,
     Examples are ``scenario.example_means`` when ``examples`` equals their
     number, else drawn from them with replacement. Tests (two-sided, level
     alpha), all vectorised over replications: ``paired-t`` on per-example means;
-    ``unpaired-t``, Welch's t on every run-level score (runs stacked, as seed
-    001's t-test); ``mcnemar``, exact, on run-level pairs (run k of A with run k of
+    ``unpaired-t``, Welch's t on every run-level score (runs stacked, as the
+    t-test of Lumiste 2023); ``mcnemar``, exact, on run-level pairs (run k of A with run k of
     B; binary only); ``sign``, exact, and ``wilcoxon`` (scipy, normal
     approximation) on per-example mean differences; ``bootstrap``, percentile
     interval of the mean difference (999 resamples shared by all replications).

@@ -310,7 +310,7 @@ def test_compare_with_runs_json_and_text(runs_csv: Path, capsys: pytest.CaptureF
 def test_power_json_shape(runs_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "power", str(runs_csv), "--benchmark", "b", "--difference", "0.05",
               "--examples", "30", "--runs", "2", "--n-sim", "40", "--seed", "1")
-    assert list(d) == ["mdd", "examples_needed", "runs_needed", "power"]
+    assert list(d)[:4] == ["mdd", "examples_needed", "runs_needed", "power"]
     assert d["mdd"] > 0 and isinstance(d["examples_needed"], int)
     assert d["power"] and all(v is None or 0 <= v <= 1 for v in d["power"].values())
     again = _json(capsys, "power", str(runs_csv), "--benchmark", "b", "--difference", "0.05",
