@@ -30,6 +30,7 @@ from ..stats._arrivals import (
     advance,
     arrivals,
     choose_bounds,
+    watch_frame,
 )
 from ..stats._confseq import start_sequence, state_from_json
 from . import _io as sio
@@ -123,6 +124,26 @@ class StoreWatches(StoreReads):
                 row = (watch_id, json.dumps(settings), None, 0, None, None)
             report = self._update(conn, row, key, arr, max_n)
         return report
+
+    def watch_preview(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
+                      cluster: str | None = None, alpha: float = 0.05,
+                      bounds: tuple[float, float] | None | str = "auto",
+                      max_n: int | None = None) -> WatchReport:
+        """What :meth:`watch` would report, computed from the uploads and stored nowhere
+        (for a read-only store)."""
+        with self._read() as conn:
+            frame = self._pair_rows(conn, benchmark, metric, [baseline, candidate])
+        spec = self.metric_spec(benchmark, metric)
+        frame = frame.assign(benchmark=benchmark, metric=metric)
+        if cluster:
+            meta = self.example_metadata(benchmark)
+            if cluster not in meta.columns:
+                raise ValueError(f"cluster: no example attribute {cluster!r} in {benchmark!r}")
+            frame[cluster] = frame["example_id"].map(meta.set_index("example_id")[cluster])
+        return watch_frame(frame, baseline=baseline, candidate=candidate, benchmark=benchmark,
+                           metric=metric, higher_is_better=spec.higher_is_better,
+                           binary=spec.binary, cluster=cluster or None, alpha=alpha,
+                           bounds=bounds, max_n=max_n)
 
     @staticmethod
     def _start(settings: dict[str, Any]) -> Any:

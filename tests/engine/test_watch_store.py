@@ -97,3 +97,36 @@ def test_budget_and_settings(sqlite_url: str) -> None:
         store.watch("b", "acc", baseline="A", candidate="Z")
     with pytest.raises(ValueError, match="cluster: no example attribute 'nope'"):
         store.watch("b", "acc", baseline="A", candidate="B", cluster="nope")
+
+
+def test_champion_board_combines_e_values_by_e_bh(sqlite_url: str) -> None:
+    import xml.etree.ElementTree as ET
+
+    from engine.products._watch_board import watch_board
+    from engine.report._watch_svg import sequence_svg
+    from engine.stats._ebh import e_bh
+
+    store = open_store(sqlite_url)
+    rng = np.random.default_rng(8)
+    rates = {"champ": 0.8, "close": 0.78, "weak": 0.55, "weaker": 0.5}
+    for k in range(3):
+        ex = [f"e{i}" for i in range(k * 200, (k + 1) * 200)]
+        store.import_frame(pd.concat([pd.DataFrame({
+            "benchmark": "b", "metric": "acc", "system": s, "example_id": ex,
+            "value": rng.binomial(1, p, 200).astype(float)}) for s, p in rates.items()]),
+            filename=f"{k}.csv")
+    board = watch_board(store, "b", "acc", champion="champ")
+    assert board.stored and set(board.table["challenger"]) == {"close", "weak", "weaker"}
+    expected = e_bh(board.table["e_value"].to_numpy(), alpha=0.05).rejected
+    assert board.table["ebh_discovery"].tolist() == expected.tolist()
+    weak = board.table.set_index("challenger").loc[["weak", "weaker"]]
+    assert weak["ebh_discovery"].all() and (weak["cs_high"] < 0).all()
+    assert "any dependence" in board.caveat
+    report = board.reports[-1]
+    svg = sequence_svg(report.history, title="champ vs weaker",
+                       first_excluded_n=report.first_excluded_n)
+    root = ET.fromstring(svg)
+    bands = [e for e in root.iter("{http://www.w3.org/2000/svg}rect")] or \
+        [e for e in root.iter("rect")]
+    assert len(bands) == len(report.history) == 3
+    assert "0 excluded at" in svg
