@@ -61,6 +61,32 @@ def _dense_ranks(block: Any, order: Any, ranks: Any, distinct: Any) -> None:
         distinct[e] = rank == s - 1
 
 
+def _run_counts(block: Any, order: Any, beaten: Any, tied: Any, others: Any) -> None:
+    """Per row of ``block`` (examples × systems, NaN sorted last by ``order``): for each
+    scored system, the scored systems below it, equal to it (itself excluded) and all
+    others; 0 for an unscored one."""
+    m, s = block.shape
+    for e in range(m):
+        n = 0
+        while n < s and not math.isnan(block[e, order[e, n]]):
+            n += 1
+        p = 0
+        while p < n:
+            v = block[e, order[e, p]]
+            q = p + 1
+            while q < n and block[e, order[e, q]] == v:
+                q += 1
+            for r in range(p, q):
+                i = order[e, r]
+                beaten[e, i] = p
+                tied[e, i] = q - p - 1
+                others[e, i] = n - 1
+            p = q
+        for r in range(n, s):
+            i = order[e, r]
+            beaten[e, i] = tied[e, i] = others[e, i] = 0.0
+
+
 def _count_greater(ranks: Any, distinct: Any, out: Any) -> None:
     """out[i, j] += #examples with rank_i > rank_j; rows without ties count j > i only
     (the caller completes the lower triangle as m − out[i, j]) — tied rows count all j."""
@@ -82,7 +108,8 @@ def _count_greater(ranks: Any, distinct: Any, out: Any) -> None:
 
 @cache
 def kernels() -> SimpleNamespace | None:
-    """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``), or None
+    """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``,
+    ``run_counts``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -90,7 +117,7 @@ def kernels() -> SimpleNamespace | None:
         return None
     jit = numba.njit(cache=True, nogil=True)
     return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
-                           count_greater=jit(_count_greater))
+                           count_greater=jit(_count_greater), run_counts=jit(_run_counts))
 
 
 def elo_replay(a: np.ndarray, b: np.ndarray, score: np.ndarray, state: np.ndarray,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .. import _jit
 from ._bt_bootstrap import BTIntervals
 
 __all__ = ["bt_sandwich"]
@@ -21,23 +22,60 @@ _LOG10_POINTS = 400.0 / np.log(10.0)  # Elo points per unit of log-strength
 _CELLS = 4_000_000  # examples × systems cells ranked at once (bounded working memory)
 
 
-def _example_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per system and example (S × E): systems beaten, systems tied, systems present
-    besides it (0 where the system has no score), from ranks among the scored systems."""
-    beaten = np.zeros(x.shape)
-    tied = np.zeros(x.shape)
-    others = np.zeros(x.shape)
-    step = max(1, _CELLS // max(len(x), 1))
-    for start in range(0, x.shape[1], step):
-        block = x[:, start:start + step]
+def _block_counts(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a block of examples × systems (contiguous): per cell the scored systems below,
+    equal (itself excluded) and all others (0 where unscored), from one argsort per
+    example: a run of equal sorted values starts at the count of systems below it."""
+    has = ~np.isnan(block)
+    ones = block == 1.0
+    if (ones | (block == 0.0) | ~has).all():  # 0/1 scores: counts of each value, no sort
+        n1 = ones.sum(axis=1, keepdims=True).astype(float)
+        n0 = has.sum(axis=1, keepdims=True) - n1
+        beaten = np.where(ones, n0, 0.0)
+        tied = np.where(ones, n1 - 1.0, np.where(has, n0 - 1.0, 0.0))
+        return beaten, tied, np.where(has, n0 + n1 - 1.0, 0.0)
+    order = np.argsort(block, axis=1)  # NaN sorts last
+    beaten, tied, others = (np.zeros(block.shape) for _ in range(3))
+    compiled = _jit.kernels()
+    if compiled is not None:
+        compiled.run_counts(block, order, beaten, tied, others)
+        return beaten, tied, others
+    s = block.shape[1]
+    k = np.arange(s)
+    ordered = np.take_along_axis(block, order, axis=1)
+    new = np.ones(block.shape, dtype=bool)
+    new[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    first = np.maximum.accumulate(np.where(new, k, 0), axis=1)
+    ends = np.ones(block.shape, dtype=bool)
+    ends[:, :-1] = new[:, 1:]
+    last = np.minimum.accumulate(np.where(ends, k, s - 1)[:, ::-1], axis=1)[:, ::-1]
+    np.put_along_axis(beaten, order, first, axis=1)
+    np.put_along_axis(tied, order, last - first, axis=1)
+    others[:] = has.sum(axis=1, keepdims=True) - 1.0
+    return beaten * has, tied * has, others * has
+
+
+def _sums(x: np.ndarray, p: np.ndarray) -> dict[str, np.ndarray]:
+    """Block by block of examples: the meat Σ_e u_e u_eᵀ and the per-system sums the win
+    rate's variance needs (Σ b, Σ d, Σ b², Σ b d, Σ d²), no S × E array held."""
+    s, e = x.shape
+    out = {"meat": np.zeros((s, s))} | {k: np.zeros(s) for k in ("b", "d", "bb", "bd", "dd")}
+    full = not np.isnan(x).any()
+    row_sums = p.sum(axis=1)
+    step = max(1, _CELLS // max(s, 1))
+    for start in range(0, e, step):
+        block = np.ascontiguousarray(x[:, start:start + step].T)
+        beaten, tied, others = _block_counts(block)
         has = ~np.isnan(block)
-        low = stats.rankdata(block, method="min", axis=0, nan_policy="omit")
-        high = stats.rankdata(block, method="max", axis=0, nan_policy="omit")
-        cols = slice(start, start + block.shape[1])
-        beaten[:, cols] = np.where(has, low - 1.0, 0.0)
-        tied[:, cols] = np.where(has, high - low, 0.0)
-        others[:, cols] = np.where(has, has.sum(axis=0) - 1.0, 0.0)
-    return beaten, tied, others
+        # Σ_{j scored on e} p_ij: a product only when some scores are missing
+        expected = row_sums if full else has.astype(float) @ p.T
+        u = np.where(has, beaten + 0.5 * tied - expected, 0.0)
+        out["meat"] += u.T @ u
+        decisive = others - tied
+        for key, v in (("b", beaten), ("d", decisive), ("bb", beaten * beaten),
+                       ("bd", beaten * decisive), ("dd", decisive * decisive)):
+            out[key] += v.sum(axis=0)
+    return out
 
 
 def bt_sandwich(
@@ -85,12 +123,8 @@ def bt_sandwich(
     theta = theta - theta.mean()
     p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # p_ij = σ(θ_i − θ_j)
     np.fill_diagonal(p, 0.0)
-    beaten, tied, others = _example_counts(x)
-    has = ~np.isnan(x)
-    # Σ_{j scored on e} p_ij: a product only when some scores are missing
-    expected = p @ has.astype(float) if not has.all() else p.sum(axis=1)[:, None]
-    u = np.where(has, beaten + 0.5 * tied - expected, 0.0)
-    meat = u @ u.T
+    sums = _sums(x, p)
+    meat = sums["meat"]
     weight = np.asarray(n_battles, dtype=float) * p * p.T  # p_ij (1 − p_ij) = p_ij p_ji
     np.fill_diagonal(weight, 0.0)
     bread = np.linalg.pinv(np.diag(weight.sum(axis=1)) - weight, hermitian=True)
@@ -103,14 +137,14 @@ def bt_sandwich(
         var = var + cov[anchor, anchor] - 2.0 * cov[:, anchor]
     se_elo = _LOG10_POINTS * np.sqrt(np.maximum(var, 0.0))
     elo = _LOG10_POINTS * (theta - (theta[anchor] if anchor is not None else 0.0)) + 1000.0
-    decisive = others - tied
-    won, total = beaten.sum(axis=1), decisive.sum(axis=1)
+    won, total = sums["b"], sums["d"]
     with np.errstate(invalid="ignore", divide="ignore"):
         rate = np.where(total > 0, won / total, np.nan)
-        resid = beaten - np.nan_to_num(rate)[:, None] * decisive
-        se_r = np.sqrt((resid * resid).sum(axis=1)) / total
-    clip = lambda v: np.clip(v, 0.0, 1.0)  # noqa: E731
-    return BTIntervals(np.asarray(strength, dtype=float), clip(strength - z * se_s),
-                       clip(strength + z * se_s), elo, elo - z * se_elo, elo + z * se_elo,
-                       rate, clip(rate - z * se_r), clip(rate + z * se_r), True, 0, 0.0, 0,
-                       confidence, "half", anchor)
+        r = np.nan_to_num(rate)  # Σ (b − r d)² expanded over the sums
+        spread = sums["bb"] - 2.0 * r * sums["bd"] + r * r * sums["dd"]
+        se_r = np.sqrt(np.maximum(spread, 0.0)) / total
+    low, high = np.clip([strength - z * se_s, strength + z * se_s, rate - z * se_r,
+                         rate + z * se_r], 0.0, 1.0).reshape(2, 2, -1).transpose(1, 0, 2)
+    return BTIntervals(np.asarray(strength, dtype=float), low[0], high[0], elo,
+                       elo - z * se_elo, elo + z * se_elo, rate, low[1], high[1], True, 0,
+                       0.0, 0, confidence, "half", anchor)

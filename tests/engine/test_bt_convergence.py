@@ -448,3 +448,28 @@ def test_sandwich_is_close_to_the_bootstrap_and_is_the_leaderboard_default() -> 
     table = leaderboard(ScoreMatrix.from_array(x)).table.set_index("system")
     np.testing.assert_allclose(table.loc[[f"s{i}" for i in range(6)], "elo_low"],
                                sandwich.elo_low, rtol=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["binary", "levels", "continuous"])
+@pytest.mark.parametrize("compiled", [True, False])
+def test_sandwich_example_counts_equal_brute_force(kind: str, compiled: bool,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Systems beaten / tied / present per example (the scores' ingredients), by the
+    compiled loop, the numpy runs and the 0/1 shortcut, against a loop over pairs."""
+    from engine import _jit
+    from engine.ranking._bt_sandwich import _block_counts
+
+    if not compiled:
+        monkeypatch.setattr(_jit, "kernels", lambda: None)
+    rng = np.random.default_rng(8)
+    y = {"binary": (rng.random((7, 30)) < 0.5).astype(float),
+         "levels": np.round(rng.normal(size=(7, 30))),
+         "continuous": rng.normal(size=(7, 30))}[kind]
+    y[1, 2] = y[3, 2] = y[0, 5] = np.nan
+    beaten, tied, others = (v.T for v in _block_counts(np.ascontiguousarray(y.T)))
+    has = ~np.isnan(y)
+    want_b = np.where(has, (y[:, None, :] > y[None]).sum(axis=1), 0)
+    want_t = np.where(has, (y[:, None, :] == y[None]).sum(axis=1) - 1, 0)
+    np.testing.assert_array_equal(beaten, want_b)
+    np.testing.assert_array_equal(tied, want_t)
+    np.testing.assert_array_equal(others, np.where(has, has.sum(axis=0) - 1, 0))
