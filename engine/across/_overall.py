@@ -27,6 +27,7 @@ from .._contract import MetricSpec
 from .._options import TestOptions
 from ..products._leaderboard import _ranks, _snap
 from ..ranking._groups import Groups, find_groups
+from ..ranking._rank_sets import RankSets, overall_rank_sets, rank_set_fields
 from ._aggregate import Weights, metric_weights
 from ._coverage import coverage_groups
 from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions
@@ -76,6 +77,8 @@ class Overall:
     scale: Scale
     correlated: tuple[tuple[str, str, int], ...]
     order: tuple[str, ...] | None = None
+    rank_sets: RankSets | None = None
+    """Simultaneous rank confidence sets and the 1-best set of the ranked systems' scores."""
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
@@ -110,11 +113,13 @@ class Overall:
         if not ranked:
             return {"system": system, "score": None, "ci_low": None, "ci_high": None,
                     "rank": None, "rank_low": None, "rank_high": None, "group": None,
-                    "coverage": list(self.coverage[system]), "cells": per}
+                    "coverage": list(self.coverage[system]), "cells": per,
+                    **rank_set_fields(None, system)}
         return {"system": system, "score": _num(row["score"]), "ci_low": _num(row["ci_low"]),
                 "ci_high": _num(row["ci_high"]), "rank": int(row["rank"]),
                 "rank_low": int(row["rank_low"]), "rank_high": int(row["rank_high"]),
-                "group": row["group"], "coverage": list(self.coverage[system]), "cells": per}
+                "group": row["group"], "coverage": list(self.coverage[system]), "cells": per,
+                **rank_set_fields(self.rank_sets, system)}
 
     def _cells_by_key(self) -> dict[tuple[str, str], Mapping[Any, Any]]:
         return {(str(r["system"]), str(r["benchmark"])): r
@@ -336,7 +341,9 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
                    {p.benchmark: p.metrics for p in parts}, tuple(float(x) for x in bw),
                    options, alternative, int(pairs["tested"].gt(0).sum()) * len(chosen),
                    tuple(notes), coverage, scale, correlated,
-                   None if order is None else tuple(order))
+                   None if order is None else tuple(order),
+                   overall_rank_sets([p.matrix for p in parts], ordered, score[by_rank],
+                                     bw * scale.factor, alpha=options.alpha))
 
 
 def _unranked(coverage: Mapping[str, tuple[str, ...]], chosen: Sequence[str],

@@ -20,6 +20,7 @@ from ..ranking._groups import Groups, find_groups
 from ..stats._additive import additive_fit, missing_by_difficulty
 from ..stats._kernels import _row_blocks, row_moments
 from ..stats._pairwise import PairwiseResult, pairwise_tests
+from ..stats._runs import mean_intervals_with_runs
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 
@@ -302,6 +303,9 @@ def leaderboard(
         matrix = matrix.subset(list(order))
     notes = list(pw.notes)
     mean, low, high, n, estimate_note = _estimates(matrix, opts.confidence)
+    if pw.pooled_runs is not None:  # seed variance in every mean too (issue #26 item 2)
+        low, high = mean_intervals_with_runs(matrix.values, matrix.runs, mean, low, high,
+                                             pw.pooled_runs, opts.confidence)
     notes += estimate_note
     quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))
     pairs, groups_note = _pairs_for_groups(pw)

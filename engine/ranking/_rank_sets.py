@@ -22,17 +22,18 @@ The covariance of means from paired example-level data is :func:`mean_covariance
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from .._matrix import ScoreMatrix, orient
 
-__all__ = ["RANK_SET_COLUMNS", "KINDS", "MeanCovariance", "RankSets", "mean_covariance",
-           "rank_sets", "rank_sets_of", "tau_best_set", "tau_worst_set"]
+__all__ = ["RANK_SET_COLUMNS", "KINDS", "MeanCovariance", "RankSets", "leaderboard_rank_sets",
+           "mean_covariance", "overall_rank_sets", "rank_set_fields", "rank_sets", "rank_sets_of",
+           "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
 
 Kind = Literal["marginal", "simultaneous"]
 KINDS: tuple[Kind, ...] = ("marginal", "simultaneous")
@@ -333,6 +334,10 @@ def rank_sets(
     sigma = np.asarray(cov, dtype=float)
     names = _validate(x, sigma, alpha, labels, n_draws)
     sigma = (sigma + sigma.T) / 2.0  # exactly symmetric: σ_ab and σ_ba are the same number
+    # the draws depend on the order of the rows: fix it by name, so that two pages listing
+    # the same systems in different orders get the same sets
+    by_name = np.argsort(np.asarray(names, dtype=object), kind="stable")
+    x, sigma, names = x[by_name], sigma[np.ix_(by_name, by_name)], [names[i] for i in by_name]
     p = len(x)
     tau_best, tau_worst = _check_tau(tau_best, p, "tau_best"), _check_tau(tau_worst, p, "tau_worst")
     quality = x if higher_is_better else -x
@@ -463,3 +468,51 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous", alpha: flo
     table = res.table.assign(estimate=res.table["system"].map(raw))
     return RankSets(table, res.kind, alpha, res.tau_best, res.tau_worst, matrix.higher_is_better,
                     n_draws, res.seed, res.steps, res.critical_value)
+
+
+# --- the leaderboard's and the overall table's rank sets ---------------------------------------
+
+def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float) -> RankSets | None:
+    """The simultaneous rank sets and the 1-best set of a leaderboard's systems (None when
+    the matrix cannot give a covariance: fewer than 2 systems or 2 scored examples)."""
+    if matrix.n_systems < 2:
+        return None
+    try:
+        return rank_sets_of(matrix, alpha=alpha)
+    except ValueError:
+        return None
+
+
+def overall_rank_sets(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
+                      score: np.ndarray, factors: np.ndarray, *, alpha: float) -> RankSets | None:
+    """Simultaneous rank sets of an overall score Σ_j a_j · (± mean_j − c_j) over benchmarks.
+
+    Cov(score) = Σ_j a_j² Σ_j, each benchmark's covariance of means (:func:`mean_covariance`)
+    on ``systems``; benchmarks are taken as independent (the overall's correlation of
+    benchmarks that share example ids is not in it).
+    """
+    if len(systems) < 2 or not np.isfinite(score).all():
+        return None
+    cov = np.zeros((len(systems), len(systems)))
+    try:
+        for a, m in zip(factors, matrices, strict=True):
+            cov += a**2 * mean_covariance(m.subset(list(systems))).cov
+        return rank_sets(score, cov, labels=systems, alpha=alpha)
+    except ValueError:
+        return None
+
+
+def rank_set_fields(sets: RankSets | None, system: str) -> dict[str, object]:
+    """A JSON row's ``rank_set_low``, ``rank_set_high`` and ``in_best_set`` (None without sets)."""
+    if sets is None:
+        return {"rank_set_low": None, "rank_set_high": None, "in_best_set": None}
+    i = int(np.flatnonzero(sets.table["system"].to_numpy() == system)[0])
+    return {"rank_set_low": int(sets.table["rank_set_low"].to_numpy()[i]),
+            "rank_set_high": int(sets.table["rank_set_high"].to_numpy()[i]),
+            "in_best_set": bool(sets.table["in_best_set"].to_numpy()[i])}
+
+
+def with_rank_set_fields(records: Sequence[Mapping[Any, Any]],
+                         sets: RankSets | None) -> list[dict[Any, Any]]:
+    """``records`` (one per system) with :func:`rank_set_fields` added to each."""
+    return [{**r, **rank_set_fields(sets, str(r["system"]))} for r in records]

@@ -25,6 +25,7 @@ from ._overlap import MIN_PAIRED_OVERLAP
 from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
 from ._pairwise_stats import WIN_TESTS, Computed, difference_ci, statistics
 from ._resolution import Resolution, resolution
+from ._runs import PooledRuns
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
@@ -65,6 +66,8 @@ class PairwiseResult:
     """``ties[i, j]`` = examples that i and j share where they score the same."""
     resolution: Resolution | None = field(default=None, repr=False)
     """Whether any pair can be significant at all (:mod:`engine.stats._resolution`)."""
+    pooled_runs: PooledRuns | None = field(default=None, repr=False)
+    """With repeated runs: the run (seed) variance pooled over every system with runs."""
 
     # The options that made the table, by name (read-only views of ``options``).
     @property
@@ -227,7 +230,8 @@ def pairwise_tests(
         notes = (res.message, *notes)
     return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
-                          computed.wins, computed.ties, res)
+                          computed.wins, computed.ties, res,
+                          None if run_aware is None else run_aware.pooled)
 
 
 def _resolution(matrix: ScoreMatrix, table: pd.DataFrame, test: str, opts: TestOptions,

@@ -18,6 +18,7 @@ from .._matrix import ScoreMatrix
 from .._options import TestOptions
 from . import _kernels as k
 from ._overlap import MIN_PAIRED_OVERLAP
+from ._runs import PooledRuns
 
 __all__ = ["Plan", "RunAware", "choose", "pairing", "run_aware_tests", "wants_runs"]
 
@@ -92,6 +93,7 @@ class RunAware:
     tests: np.ndarray
     name: str
     reason: str
+    pooled: PooledRuns | None = None
 
 
 def wants_runs(matrix: ScoreMatrix, opts: TestOptions, rows: np.ndarray) -> bool:
@@ -114,15 +116,17 @@ def run_aware_tests(matrix: ScoreMatrix, opts: TestOptions, ia: np.ndarray, ja: 
                                      _order=matrix.run_scores["system"].map(order))
     frame = frame.sort_values("_order", kind="stable").drop(columns="_order")
     spec = MetricSpec(higher_is_better=matrix.higher_is_better)
-    rt = runs_pairwise(frame, spec=spec, options=opts).table  # same systems order and pairs
+    runs = runs_pairwise(frame, spec=spec, options=opts)
+    rt = runs.table  # same systems order and pairs
     tests = rt["test"].to_numpy(object)
     with_var = int((tests == "vc-t").sum())
     reason = ("repeated runs: each pair's paired t on per-example means, with the run-to-run "
               f"variance added where the runs differ as a whole (seed sweeps; {with_var} of "
-              f"{len(tests)} pair(s)), Satterthwaite degrees of freedom")
+              f"{len(tests)} pair(s)), Satterthwaite degrees of freedom"
+              + (f"; {runs.pooled.note()}" if runs.pooled is not None else ""))
     stats_ = k.PairStats(rt["statistic"].to_numpy(float), rt["pvalue"].to_numpy(float),
                          rt["effect_size"].to_numpy(float), rt["df"].to_numpy(float))
     if len(rt) != len(ia):
         raise RuntimeError("run-aware tests: pairs do not line up with the matrix")
     return RunAware(stats_, rt["se"].to_numpy(float), tests,
-                     "vc-t" if with_var else "paired-t", reason)
+                    "vc-t" if with_var else "paired-t", reason, runs.pooled)

@@ -2,7 +2,8 @@
 
 LLM evals are often run several times. When runs are independent samples per
 example, averaging them per example and running the paired t-test is right
-(seed 001, appendix). When a run is a seed that shifts a whole sweep, every
+(Lumiste 2023, *Why you should A/B test your LLM evals*, appendix). When a run is a
+seed that shifts a whole sweep, every
 example of that run moves together, the per-example means share the run shift,
 and the paired t-test ignores that variance: its false-alarm rate grows with the
 number of examples. This module estimates the variance components of a
@@ -27,8 +28,9 @@ from .._matrix import _pick
 from .._options import TestOptions, compared_pairs
 from ._multitest import adjust_pvalues
 
-__all__ = ["PairRunTest", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance", "mixedlm_fit",
-           "pair_run_test", "run_anova", "run_cube", "runs_pairwise", "satterthwaite_t"]
+__all__ = ["PairRunTest", "PooledRuns", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance",
+           "mean_intervals_with_runs", "mixedlm_fit", "pair_run_test", "pooled_runs", "run_anova",
+           "run_cube", "runs_pairwise", "satterthwaite_t"]
 
 RUNS_TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
                       "effect_size", "mean_a", "mean_b", "diff", "se", "n", "runs_a", "runs_b",
@@ -166,6 +168,73 @@ def run_anova(values: np.ndarray, runs: np.ndarray) -> RunAnova:
                     ss_example=r * (ex_dev**2).sum(axis=1), df_example=np.maximum(n - 1, 0), n=n)
 
 
+@dataclass(frozen=True)
+class PooledRuns:
+    """The run (seed) variance component pooled over every system with repeated runs.
+
+    Seeds are assumed to move every system's sweep by the same variance, so every system
+    with at least 2 runs informs it and every pair — single-run systems included — pays
+    it: a single run's mean carries the whole seed variance (weight 1/R with R = 1).
+    ``systems``: the contributing systems; ``var_run`` = max(0, (SS_run − df_run ·
+    MS_resid) / Σ df_run,s n_s) over them, ``df_run`` / ``df_resid`` its degrees of
+    freedom (Searle, Casella & McCulloch 1992, §4.7, pooled as one ANOVA).
+    """
+
+    systems: tuple[str, ...]
+    ss_run: float
+    df_run: float
+    ss_resid: float
+    df_resid: float
+    n_weight: float
+    var_run: float
+
+    def note(self) -> str:
+        if not self.systems:
+            return "no system has repeated runs: no run-to-run variance to estimate"
+        shown = ", ".join(self.systems[:10]) + (" …" if len(self.systems) > 10 else "")
+        return (f"run-to-run (seed) variance pooled over the {len(self.systems)} system(s) with "
+                f"repeated runs ({shown}): {self.var_run:.3g} on {self.df_run:g} run df and "
+                f"{self.df_resid:g} residual df, applied to every pair and every mean, "
+                "single-run systems included")
+
+
+def pooled_runs(a: RunAnova, systems: tuple[str, ...]) -> PooledRuns:
+    """Pool the per-system run ANOVAs of every system with runs into one estimate."""
+    live = (a.df_run > 0) & (a.df_resid > 0)
+    ss_run, df_run = float(a.ss_run[live].sum()), float(a.df_run[live].sum())
+    ss_resid, df_resid = float(a.ss_resid[live].sum()), float(a.df_resid[live].sum())
+    weight = float((a.df_run * a.n)[live].sum())
+    var = max(0.0, (ss_run - df_run * ss_resid / df_resid) / weight) if live.any() else 0.0
+    return PooledRuns(tuple(s for s, ok in zip(systems, live, strict=True) if ok), ss_run,
+                      df_run, ss_resid, df_resid, weight, var)
+
+
+def mean_intervals_with_runs(values: np.ndarray, runs: np.ndarray, mean: np.ndarray,
+                             low: np.ndarray, high: np.ndarray, pooled: PooledRuns, level: float
+                             ) -> tuple[np.ndarray, np.ndarray]:
+    """Each system's mean interval with the pooled seed variance in it (issue #26 item 2).
+
+    ``values``: per-example means over runs (systems × examples, NaN where missing);
+    ``runs``: runs behind each cell. ``V_s = s²_s / n_s + σ̂²_run / R_s`` (R_s: the
+    system's runs, single-run systems R = 1), t with Satterthwaite df over the mean
+    squares (:func:`satterthwaite_t`), centred on ``mean``. Without a run component
+    (σ̂²_run = 0) the intervals come back unchanged.
+    """
+    if pooled.var_run <= 0:
+        return low, high
+    n = (~np.isnan(values)).sum(axis=1).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.nanvar(values, axis=1, ddof=1)
+    r = np.maximum(runs.max(axis=1), 1).astype(float)
+    every = np.ones(len(n))
+    res = satterthwaite_t(np.zeros(len(n)), var / np.maximum(n, 1), np.maximum(n - 1, 1),
+                          pooled.ss_run * every, pooled.df_run * every, pooled.ss_resid * every,
+                          pooled.df_resid * every, pooled.n_weight * every, 1.0 / r, "two-sided")
+    half = stats.t.ppf(0.5 + level / 2, res["df"]) * res["se"]
+    ok = (n >= 2) & np.isfinite(half)
+    return np.where(ok, mean - half, low), np.where(ok, mean + half, high)
+
+
 def satterthwaite_t(estimate: np.ndarray, v_paired: np.ndarray, df_paired: np.ndarray,
                     ss_run: np.ndarray, df_run: np.ndarray, ss_resid: np.ndarray,
                     df_resid: np.ndarray, n_weight: np.ndarray, inv_runs: np.ndarray,
@@ -218,8 +287,8 @@ class RunsPairwise:
     variance component is 0, "vc-t" when it enters), statistic, df
     (Satterthwaite), pvalue, pvalue_adj, effect_size (d_z of per-example means),
     mean_a, mean_b (raw), diff (raw mean_a − mean_b), se, n (shared examples),
-    runs_a, runs_b, var_run, run_pvalue (F test of the run effect within the two
-    systems), significant, a_better. Feed it to ``find_groups`` as a pairwise table.
+    runs_a, runs_b, var_run, run_pvalue (F test of the run effect pooled over every
+    system with runs, as the variance), significant, a_better. Feed it to ``find_groups`` as a pairwise table.
     """
 
     table: pd.DataFrame
@@ -229,6 +298,8 @@ class RunsPairwise:
     options: TestOptions
     n_examples: int
     notes: tuple[str, ...] = field(default=())
+    pooled: PooledRuns | None = None
+    """The run variance component every pair and mean uses, and the systems it comes from."""
 
 
 def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str | None = None,
@@ -254,8 +325,11 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
     -----
     On the examples every system scored, ``d_i`` is the difference of the two
     systems' per-example means over runs. ``V = s²_d / n + σ̂²_run (1/R_a + 1/R_b)``
-    with ``σ̂²_run`` pooled over the two systems' run × example ANOVAs
-    (:func:`run_anova`); ``t = d̄ / √V`` with Satterthwaite df. When σ̂²_run = 0
+    with ``σ̂²_run`` pooled over the run × example ANOVAs (:func:`run_anova`) of every
+    system with repeated runs (:func:`pooled_runs`; issue #26: pooling over the two
+    systems of a pair only gave two single-run systems the plain paired t while the
+    others' runs showed seed variance, FWER 0.227), so single-run systems pay it too;
+    ``t = d̄ / √V`` with Satterthwaite df. When σ̂²_run = 0
     this is exactly the paired t-test on per-example means. All pairs at once:
     s²_d from one Gram matrix, the ANOVA sums by broadcasting.
 
@@ -284,11 +358,14 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
         notes.append("runs missing on some examples for " + ", ".join(unbalanced[:10]) +
                      ": per-example means use the runs present, and the run effect is "
                      "estimated on the examples every run scored")
-    table = _all_pairs(cube, opts)
-    return RunsPairwise(table, cube.systems, cube.benchmark, cube.metric, opts, n, tuple(notes))
+    pooled = pooled_runs(run_anova(cube.values, cube.runs), cube.systems)
+    notes.append(pooled.note())
+    table = _all_pairs(cube, opts, pooled)
+    return RunsPairwise(table, cube.systems, cube.benchmark, cube.metric, opts, n, tuple(notes),
+                        pooled)
 
 
-def _all_pairs(cube: RunCube, opts: TestOptions) -> pd.DataFrame:
+def _all_pairs(cube: RunCube, opts: TestOptions, pooled: PooledRuns) -> pd.DataFrame:
     means = np.nanmean(cube.values, axis=1)  # per-example means over runs, systems × n
     x = means * cube.sign
     n = x.shape[1]
@@ -299,12 +376,11 @@ def _all_pairs(cube: RunCube, opts: TestOptions) -> pd.DataFrame:
     var_d = np.clip((own[ia] + own[ja] - 2.0 * gram[ia, ja]) / (n - 1), 0.0, None)
     var_d = np.where(var_d <= 1e-12 * (own[ia] + own[ja]) / (n - 1), 0.0, var_d)
     diff = x.mean(axis=1)[ia] - x.mean(axis=1)[ja]
-    a = run_anova(cube.values, cube.runs)
     r = cube.runs.astype(float)
-    res = satterthwaite_t(diff, var_d / n, np.full(len(ia), n - 1.0), a.ss_run[ia] + a.ss_run[ja],
-                          a.df_run[ia] + a.df_run[ja], a.ss_resid[ia] + a.ss_resid[ja],
-                          a.df_resid[ia] + a.df_resid[ja],
-                          a.df_run[ia] * a.n[ia] + a.df_run[ja] * a.n[ja],
+    every = np.ones(len(ia))  # one pooled estimate for every pair
+    res = satterthwaite_t(diff, var_d / n, np.full(len(ia), n - 1.0), pooled.ss_run * every,
+                          pooled.df_run * every, pooled.ss_resid * every,
+                          pooled.df_resid * every, pooled.n_weight * every,
                           1.0 / r[ia] + 1.0 / r[ja], opts.alternative)
     p_adj = _adjust(res["pvalue"], opts.correction, opts.alpha)
     names = np.asarray(cube.systems, dtype=object)
@@ -394,7 +470,8 @@ def one(v: float | np.floating) -> np.ndarray:
 
 
 def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_name: str = "cluster",
-                  alpha: float = 0.05, alternative: str = "two-sided") -> PairRunTest:
+                  alpha: float = 0.05, alternative: str = "two-sided",
+                  pooled: PooledRuns | None = None) -> PairRunTest:
     """Run-aware test of ``pair.systems[1]`` (candidate) against ``pair.systems[0]`` (baseline).
 
     Parameters
@@ -405,6 +482,9 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
         Cluster code of each example (e.g. a task family): cluster-robust variance.
     alpha, alternative : keyword-only
         Interval level 1 − alpha; test direction ("greater": candidate better).
+    pooled : PooledRuns, optional
+        The run variance pooled over every system with runs (:func:`pooled_runs` of the
+        whole benchmark); default: pooled over the two systems of the pair.
 
     Returns
     -------
@@ -431,11 +511,12 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
     else:
         estimate, v_d = mixedlm_fit(pair)
         df_d, base = float(n - 1), "mixedlm"
-    a = run_anova(pair.values, pair.runs)
+    if pooled is None:
+        pooled = pooled_runs(run_anova(pair.values, pair.runs), pair.systems)
     r = pair.runs.astype(float)
-    res = satterthwaite_t(one(estimate), one(v_d), one(df_d), one(a.ss_run.sum()),
-                          one(a.df_run.sum()), one(a.ss_resid.sum()), one(a.df_resid.sum()),
-                          one((a.df_run * a.n).sum()), one((1.0 / r).sum()), alternative)
+    res = satterthwaite_t(one(estimate), one(v_d), one(df_d), one(pooled.ss_run),
+                          one(pooled.df_run), one(pooled.ss_resid), one(pooled.df_resid),
+                          one(pooled.n_weight), one((1.0 / r).sum()), alternative)
     out = {k: float(v[0]) for k, v in res.items()}
     sweeps = out["var_run"] > 0
     model = {"paired-t": "vc-t", "cluster-t": "cluster-vc-t", "mixedlm": "mixedlm+run-vc"}[base] \

@@ -324,6 +324,7 @@ def test_json_shape(code_result):
     assert {"headline", "score_units", "score_label", "weights", "correlated"} <= set(out)
     first = out["systems"][0]
     assert list(first) == ["system", "score", "ci_low", "ci_high", "rank", "rank_low",
-                           "rank_high", "group", "coverage", "cells"]
+                           "rank_high", "group", "coverage", "cells", "rank_set_low",
+                           "rank_set_high", "in_best_set"]
     assert list(first["cells"]["mbpp"]) == ["mean", "ci_low", "ci_high", "group"]
     assert out["headline"].startswith(first["system"] + " ranks first of 37 systems")

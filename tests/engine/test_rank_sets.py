@@ -99,6 +99,12 @@ def test_simultaneous_sets_contain_marginal_sets(case: tuple[np.ndarray, np.ndar
     assert (simul["rank_set_high"] >= marg["rank_set_high"]).all()
     assert (marg["rank_set_low"] <= marg["rank"]).all() and (marg["rank"] <= marg["rank_set_high"]).all()
     assert simul["in_best_set"].sum() >= 1
+    # the sets do not depend on the order the systems come in (pages list them differently)
+    perm = np.random.default_rng(seed).permutation(len(x))
+    labels = [str(i) for i in range(len(x))]
+    again = rank_sets(x[perm], cov[np.ix_(perm, perm)], labels=[labels[i] for i in perm],
+                      rng=seed, n_draws=200).table.set_index("system").loc[simul.index]
+    pd.testing.assert_frame_equal(again, simul)
 
 
 def test_single_step_equal_variances_agrees_with_tukey() -> None:
@@ -223,3 +229,29 @@ def test_cli_ranks_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert err.count("\n") == 1 and "tau_best" in err
     assert main(["ranks", data, "--cluster", "nope"]) == 2
     assert "--cluster: column 'nope' not in DATA" in capsys.readouterr().err
+
+
+HUMANEVAL = Path(__file__).resolve().parents[2] / "data" / "humaneval.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def humaneval() -> pd.DataFrame:
+    from engine import read_results
+
+    return read_results(str(HUMANEVAL))
+
+
+def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.DataFrame) -> None:
+    # one benchmark: the overall score is 100 × the mean, so its simultaneous sets are the
+    # leaderboard's (same draws after standardising), which are rank_sets_of the matrix
+    from engine import build_matrix, leaderboard, overall
+
+    m = build_matrix(humaneval)
+    expected = rank_sets_of(m).table.set_index("system")
+    lb = {r["system"]: r for r in leaderboard(m, bt_resamples=0).to_dict()["systems"]}  # type: ignore[attr-defined]
+    ov = {r["system"]: r for r in overall(humaneval).to_dict()["systems"]}  # type: ignore[attr-defined]
+    for s, row in expected.iterrows():
+        want = (int(row["rank_set_low"]), int(row["rank_set_high"]), bool(row["in_best_set"]))
+        assert (lb[s]["rank_set_low"], lb[s]["rank_set_high"], lb[s]["in_best_set"]) == want
+        assert (ov[s]["rank_set_low"], ov[s]["rank_set_high"], ov[s]["in_best_set"]) == want
+    assert 1 < sum(r["in_best_set"] for r in lb.values()) < len(lb)

@@ -96,9 +96,10 @@ def test_all_pairs_path_equals_the_pair_test_loop() -> None:
     df = simulate_long(np.random.default_rng(3), systems=4, runs=3, sd_run=0.4)
     res = runs_pairwise(df)
     cube = run_cube(df)
+    assert res.pooled is not None and res.pooled.systems == cube.systems  # all 4 have runs
     for row in res.table.itertuples():
         pair = cube.restrict([row.system_b, row.system_a], cube.common())
-        one = pair_run_test(pair)
+        one = pair_run_test(pair, pooled=res.pooled)
         assert row.pvalue == pytest.approx(one.pvalue, rel=1e-9)
         assert row.df == pytest.approx(one.df, rel=1e-9)
         assert row.var_run == pytest.approx(one.var_run, rel=1e-9, abs=1e-15)
@@ -128,6 +129,7 @@ def test_sweeps_are_detected_and_named() -> None:
     assert "seed sweeps" in res.reason and res.df < 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sd_run", [0.0, 0.5])
 def test_aa_false_alarms_at_most_alpha(sd_run: float) -> None:
     # Quick calibration (the full one: benchmarks/calibrate_runs.py): 2,000 A/A comparisons,

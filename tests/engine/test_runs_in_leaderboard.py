@@ -39,6 +39,7 @@ def test_matrix_keeps_the_runs() -> None:
     assert m.subset(["s1", "s0"]).run_scores["system"].nunique() == 2  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_seed_sweeps_keep_the_false_alarm_rate() -> None:
     rng = np.random.default_rng(16)
     reps, aware, averaged = 150, 0, 0
@@ -63,9 +64,16 @@ def test_leaderboard_says_which_model_ran() -> None:
 
 
 def test_pairs_without_a_run_effect_are_the_paired_t_on_means() -> None:
+    # the run component is pooled over every system (issue #26 item 2): when its estimate
+    # is truncated to 0, every pair is scipy's ttest_rel on per-example means
     rng = np.random.default_rng(4)
-    df = _sweeps(rng, seed_sd=0.0)
-    res = pairwise_tests(build_matrix(df))
+    for _ in range(30):
+        df = _sweeps(rng, seed_sd=0.0)
+        res = pairwise_tests(build_matrix(df))
+        if res.pooled_runs is not None and res.pooled_runs.var_run == 0:
+            break
+    else:
+        pytest.fail("no replicate had a zero pooled run component")
     means = df.groupby(["system", "example_id"])["value"].mean().unstack()
     checked = 0
     for row in res.table.itertuples():
@@ -75,3 +83,49 @@ def test_pairs_without_a_run_effect_are_the_paired_t_on_means() -> None:
         assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
         checked += 1
     assert checked >= 1
+
+
+def _mixed_runs(rng: np.random.Generator, runs: tuple[int, ...], n: int = 200,
+                seed_sd: float = 0.3) -> pd.DataFrame:
+    """Systems with the given runs each, every run a seed shifting its sweep; equal systems."""
+    example = rng.normal(0, 1, n)
+    rows = []
+    for s, count in enumerate(runs):
+        for r in range(count):
+            v = example + rng.normal(0, seed_sd) + rng.normal(0, 0.5, n)
+            rows.append(pd.DataFrame({"benchmark": "b", "metric": "m", "system": f"s{s}",
+                                      "example_id": [f"e{j:03d}" for j in range(n)], "run": r,
+                                      "value": v}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_single_run_systems_pay_the_pooled_seed_variance() -> None:
+    # issue #26 item 2: two single-run systems got the plain paired t (FWER 0.227 numeric)
+    df = _mixed_runs(np.random.default_rng(11), (1, 1, 3, 5))
+    res = pairwise_tests(build_matrix(df))
+    pooled = res.pooled_runs
+    assert pooled is not None and pooled.systems == ("s2", "s3")  # the systems with runs
+    assert pooled.df_run == 2 + 4 and pooled.var_run > 0
+    single = res.table[(res.table["system_a"] == "s0") & (res.table["system_b"] == "s1")].iloc[0]
+    assert single["test"] == "vc-t"
+    # reference: the variance-components t by hand — V = s²_d/n + σ̂²_run (1/1 + 1/1)
+    means = df.groupby(["system", "example_id"])["value"].mean().unstack()
+    d = (means.loc["s0"] - means.loc["s1"]).to_numpy()
+    v = d.var(ddof=1) / len(d) + pooled.var_run * 2.0
+    assert single["statistic"] == pytest.approx(d.mean() / np.sqrt(v), rel=1e-9)
+    assert "pooled over the 2 system(s) with repeated runs (s2, s3)" in res.reason
+
+
+def test_mean_intervals_carry_the_seed_variance() -> None:
+    df = _mixed_runs(np.random.default_rng(12), (1, 1, 3, 5))
+    lb = leaderboard(build_matrix(df), bt_resamples=0)
+    pooled = lb.pairwise.pooled_runs
+    assert pooled is not None
+    row = lb.table.set_index("system").loc["s0"]
+    values = df[df["system"] == "s0"]["value"].to_numpy()
+    plain = stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
+    half = (row["ci_high"] - row["ci_low"]) / 2
+    # the single run's mean carries the whole seed variance: V = s²/n + σ̂²_run
+    assert half > plain
+    assert half >= stats.norm.ppf(0.975) * np.sqrt(values.var(ddof=1) / len(values)
+                                                    + pooled.var_run) * 0.999
