@@ -73,14 +73,18 @@ def _champion(store: ResultsStore, benchmark: str, metric: str) -> str:
 
 def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
                 champion: str | None = None, challengers: list[str] | None = None,
-                alpha: float = 0.05, cluster: str | None = None) -> WatchBoard:
+                alpha: float = 0.05, cluster: str | None = None,
+                keep: bool = True) -> WatchBoard:
     """Watch ``champion`` (default: the best mean) against every other system (or
-    ``challengers``) on one benchmark and metric; e-BH across the challengers."""
+    ``challengers``) on one benchmark and metric; e-BH across the challengers.
+
+    ``keep``: keep each watch in the store (updated per upload); False computes the same
+    sequences from the uploads without writing (a page view, a read-only store)."""
     champ = champion or _champion(store, benchmark, metric)
     if challengers is None:
         systems = store.load_frame(benchmark, metric)["system"].unique()
         challengers = [str(s) for s in systems if str(s) != champ]
-    stored = not store.read_only
+    stored = keep and not store.read_only
     watch = store.watch if stored else store.watch_preview
     reports = tuple(watch(benchmark, metric, baseline=champ, candidate=c, cluster=cluster,
                           alpha=alpha) for c in challengers)

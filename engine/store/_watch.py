@@ -204,6 +204,17 @@ class StoreWatches(StoreReads):
             out[c] = out[c].astype(np.float64).fillna(-np.inf if c == "cs_low" else np.inf)
         return out
 
+    def upload_count(self, benchmark: str, metric: str) -> int:
+        """How many uploads the live rows of a benchmark's metric came in (more than one:
+        fixed-n figures on them assume a single look)."""
+        r = S.results.c
+        with self._read() as conn:
+            ids = sio.lookup(conn, [benchmark, metric])
+            if benchmark not in ids or metric not in ids:
+                return 0
+            return int(conn.execute(select(func.count(func.distinct(r.upload_id))).where(
+                r.benchmark_id == ids[benchmark], r.metric_id == ids[metric])).scalar() or 0)
+
     def watched(self) -> pd.DataFrame:
         """Every watch: ``watch_id, benchmark, metric, baseline, candidate, cluster,
         last_upload_id, first_excluded_n`` (empty when the store has none)."""

@@ -122,6 +122,9 @@ def test_champion_board_combines_e_values_by_e_bh(sqlite_url: str) -> None:
     weak = board.table.set_index("challenger").loc[["weak", "weaker"]]
     assert weak["ebh_discovery"].all() and (weak["cs_high"] < 0).all()
     assert "any dependence" in board.caveat
+    preview = watch_board(store, "b", "acc", champion="champ", keep=False)
+    assert not preview.stored and preview.table["cs_low"].tolist() == board.table["cs_low"].tolist()
+    assert store.upload_count("b", "acc") == 3 and store.upload_count("b", "nope") == 0
     report = board.reports[-1]
     svg = sequence_svg(report.history, title="champ vs weaker",
                        first_excluded_n=report.first_excluded_n)
