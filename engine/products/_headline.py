@@ -104,8 +104,7 @@ def leaderboard_headline(board: Leaderboard) -> str:
         return f"No system on {board.benchmark}."
     top = _first(table)
     row = table[table["system"] == top[0]].iloc[0]
-    value = f"{row['mean'] * 100:.1f}%" if board.pairwise.table.get("paired") is not None \
-        and _is_fraction(table) else f"mean {row['mean']:.3g}"
+    value = f"{row['mean'] * 100:.1f}%" if _is_fraction(board) else f"mean {row['mean']:.3g}"
     level = _level(board.pairwise.alpha, board.pairwise.correction)
     lead = (f"{top[0]} ranks first on {board.benchmark} ({value})" if len(top) == 1 else
             f"{_list(top)} tie for first on {board.benchmark} ({value})")
@@ -118,9 +117,16 @@ def leaderboard_headline(board: Leaderboard) -> str:
     return f"{lead}, but {tied} {what} be told apart from it ({level})."
 
 
-def _is_fraction(table: pd.DataFrame) -> bool:
-    lo, hi = table["ci_low"].min(), table["ci_high"].max()
-    return bool(np.isfinite(lo) and np.isfinite(hi) and lo >= 0 and hi <= 1)
+def _is_fraction(board: Leaderboard) -> bool:
+    """A 0/1 metric (shown in percent): a binary test ran, or every mean and interval end
+    lies within [0, 1] with higher = better."""
+    if str(board.test).startswith(("mcnemar", "z")):
+        return True
+    t = board.table
+    ends = np.concatenate([t["mean"].to_numpy(float), t["ci_low"].to_numpy(float),
+                           t["ci_high"].to_numpy(float)])
+    ends = ends[np.isfinite(ends)]
+    return bool(board.higher_is_better and ends.size and ends.min() >= 0 and ends.max() <= 1)
 
 
 def pair_headline(row: Mapping[str, Any], *, binary: bool, alpha: float,
