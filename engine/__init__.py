@@ -58,11 +58,9 @@ if TYPE_CHECKING:
     from .products._drilldown import ExampleDrilldown, example_drilldown
     from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
     from .across._overall_parts import choose_overall
-    from .across._coverage import SELECTION_RULE, Selection, default_selection
-    from .products._headline import (
-        compare_headline, leaderboard_headline, overall_headline, pair_headline,
-    )
     from .report._reports import compare_report, leaderboard_report, report_format
+    from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
+    from .report._watch_svg import sequence_svg
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient
@@ -83,6 +81,9 @@ if TYPE_CHECKING:
     from .stats._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
     from .stats._describe import BOX_COLUMNS, BoxStats, box_stats
     from .stats._additive import AdditiveFit, additive_fit
+    from .stats._confseq import normal_mixture_halfwidth, start_sequence
+    from .stats._arrivals import WatchReport, watch_frame
+    from .stats._ebh import EBHResult, e_bh
 
     # --- Ranking: ratings, mechanisms, groups and rank intervals --------------------------
     from .ranking._bradley_terry import BradleyTerry, bradley_terry, elo_scale, win_rates
