@@ -58,6 +58,10 @@ if TYPE_CHECKING:
     from .products._drilldown import ExampleDrilldown, example_drilldown
     from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
     from .across._overall_parts import choose_overall
+    from .across._coverage import SELECTION_RULE, Selection, default_selection
+    from .products._headline import (
+        compare_headline, leaderboard_headline, overall_headline, pair_headline,
+    )
     from .report._reports import compare_report, leaderboard_report, report_format
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
     from .report._watch_svg import sequence_svg
