@@ -1,40 +1,24 @@
-"""Calibration and power of the overall leaderboard (issue #15), by simulation.
+"""Calibration of the overall leaderboard (issues #25 and #26), by simulation.
 
-Data: 10 systems, 5 benchmarks × 3 correlated metrics, examples shared by the
-systems within a benchmark (paired) and different sizes across benchmarks
-(unpaired). Each score = example difficulty (shared by every system and
-metric) + a per-(system, example) component shared by the metrics + metric
-noise + the system's true effect.
+Data: ``--systems`` systems on two 0/1 benchmarks of ``--examples`` examples each. An
+example's success probability p_e is drawn uniformly in [0.2, 0.8] per replication, and a
+system's outcome is Bernoulli(p_e + δ_s), so a system's true score is 100·(0.5 + δ_s) on
+each benchmark. Benchmarks either have their own examples (ρ = 0) or share example ids,
+b2's outcome copying b1's with probability ρ (else drawn afresh) — HumanEval and
+HumanEval+ are of this kind.
 
-Procedures compared, each declaring pairs "different":
+Scenarios and what is counted (each ``--reps`` replications, 95% Monte Carlo interval):
 
-* ``naive``: what sigboard does per view today — paired tests per benchmark
-  and metric, Holm–Šídák within each; a pair is flagged when any view flags it;
-* ``holm_all_metrics``: testing benchmarks one by one as the per-benchmark
-  views do (each benchmark and metric on its own), Holm over all of them
-  (pairs × benchmarks × metrics = 675 tests) — the issue's comparator when each
-  benchmark has several metrics;
-* ``holm_all_benchmarks``: testing benchmarks one by one on their §6.1
-  aggregate, Holm over all pairs × benchmarks (225 tests) — the same per-benchmark
-  p-values the overall procedure combines, so the stricter comparator;
-* ``overall``: :func:`engine.across._overall.overall` (aggregate per benchmark,
-  Landau-exact HMP across benchmarks with L = pairs × benchmarks);
-* ``hmp_all``: :func:`engine.across._overall.pairs_across` style HMP over the 15
-  (benchmark, metric) tests of each pair, L = pairs × 15;
-* ``fisher_holm`` (reference only, not offered by sigboard): Fisher's combination of
-  each pair's 5 aggregate p-values (valid here because the benchmarks' examples are
-  independent, which the HMP does not assume), Holm over the 45 pairs. It shows how
-  much the HMP's robustness to dependence costs when benchmarks are independent.
+* ``null``: no system differs (δ = 0). Family-wise error: any pair "better overall".
+  Coverage: share of systems whose score interval holds the true score, and of pairs
+  whose difference interval holds 0.
+* ``first``: ``compare="first"``, one-sided, in an order fixed before the data (s0 first,
+  the stored champion) — issue #26 item 8; no difference, so any rejection is an error.
+* ``reversal``: s0 better than s1 by ``--shift`` on b1 and worse by as much on b2, others
+  equal: share of replications declaring s0/s1 "better overall" (an error: their overall
+  difference is 0), and share calling them "differs by benchmark" (power of that verdict).
 
-Null: no true difference; reported = share of replications with any pair
-declared different (familywise error), with a 95% Monte Carlo interval.
-Power: system s0 better by ``--delta`` SD on every benchmark; reported = share
-of the 9 true pairs (s0 vs another) declared different, and the share of
-replications where s0 is declared better than all 9.
-
-Run: ``.venv/bin/python benchmarks/calibrate_overall.py [--reps 500] [--power-reps 200]``
-(``--check`` first verifies on one replication that the parts path equals
-:func:`engine.across._overall.overall`).
+Run: ``.venv/bin/python benchmarks/calibrate_overall.py [--reps 300]``.
 """
 
 from __future__ import annotations
@@ -46,158 +30,102 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine._matrix import build_matrix  # noqa: E402
 from engine._options import TestOptions  # noqa: E402
-from engine.across._hmp import hmp_rows  # noqa: E402
-from engine.across._overall import benchmark_part, overall, overall_from_parts  # noqa: E402
-from engine.stats._multitest import adjust_pvalues  # noqa: E402
-from engine.stats._pairwise import pairwise_tests  # noqa: E402
-
-SYSTEMS, BENCHMARKS, METRICS = 10, 5, 3
-SIZES = (80, 100, 120, 150, 200)
+from engine.across._overall import overall  # noqa: E402
+from engine.across._overall_pairs import BETTER, MIXED  # noqa: E402
 
 
-def simulate(rng: np.random.Generator, effect: np.ndarray) -> pd.DataFrame:
-    """One long table; ``effect[s]`` is system s's true shift in SD units on every metric."""
+def simulate(rng: np.random.Generator, systems: int, n: int, rho: float,
+             shift: np.ndarray) -> pd.DataFrame:
+    """One long table; ``shift[s, b]``: system s's true shift on benchmark b."""
+    p = rng.uniform(0.2, 0.8, size=(2, n))
+    if rho > 0:
+        p[1] = p[0]  # shared examples: the same item difficulty
+    u1 = rng.random((systems, n))
+    fresh = rng.random((systems, n))
+    copy = rng.random((systems, n)) < rho
     frames = []
-    for b, n in enumerate(SIZES[:BENCHMARKS]):
-        difficulty = rng.normal(size=(1, n, 1))
-        shared = rng.normal(scale=0.8, size=(SYSTEMS, n, 1))
-        noise = rng.normal(scale=0.6, size=(SYSTEMS, n, METRICS))
-        values = difficulty + shared + noise + effect[:, None, None]
-        s, e, m = np.meshgrid(np.arange(SYSTEMS), np.arange(n), np.arange(METRICS), indexing="ij")
-        frames.append(pd.DataFrame({
-            "benchmark": f"b{b}", "system": np.char.add("s", s.ravel().astype(str)),
-            "example_id": np.char.add("e", e.ravel().astype(str)),
-            "metric": np.char.add("m", m.ravel().astype(str)), "value": values.ravel()}))
+    for b in range(2):
+        prob = np.clip(p[b][None, :] + shift[:, b][:, None], 0, 1)
+        u = u1 if b == 0 else (np.where(copy, u1, fresh) if rho > 0 else fresh)
+        values = (u < prob).astype(float)
+        ids = [f"e{i}" for i in range(n)] if rho > 0 else [f"b{b}-e{i}" for i in range(n)]
+        s, e = np.meshgrid(np.arange(systems), np.arange(n), indexing="ij")
+        frames.append(pd.DataFrame({"benchmark": f"b{b}",
+                                    "system": np.char.add("s", s.ravel().astype(str)),
+                                    "example_id": np.asarray(ids)[e.ravel()], "metric": "pass1",
+                                    "value": values.ravel()}))
     return pd.concat(frames, ignore_index=True)
 
 
-def _pair_keys(table: pd.DataFrame) -> list[frozenset[str]]:
-    return [frozenset(p) for p in zip(table["system_a"], table["system_b"], strict=True)]
+def _rate(k: float, n: int) -> str:
+    r = k / n
+    half = 1.96 * np.sqrt(max(r * (1 - r), 1e-12) / n)
+    return f"{r:.3f} ({max(r - half, 0):.3f}–{min(r + half, 1):.3f})"
 
 
-def evaluate(df: pd.DataFrame, options: TestOptions) -> dict[str, set[frozenset[str]]]:
-    """Pairs each procedure declares different (unordered)."""
-    per_metric, per_bench, parts = [], [], []
-    frames = {str(b): f for b, f in df.groupby("benchmark", sort=False, observed=True)}
-    for b in range(BENCHMARKS):
-        sub = frames[f"b{b}"]
-        for m in range(METRICS):
-            res = pairwise_tests(build_matrix(sub, benchmark=f"b{b}", metric=f"m{m}"), options)
-            per_metric.append(res.table)
-        # the §6.1 aggregate and its all-pairs tests, once: the part engine.overall combines
-        part = benchmark_part(sub, f"b{b}", metrics=[f"m{m}" for m in range(METRICS)],
-                              options=options)
-        parts.append(part)
-        per_bench.append(part.pairwise.table)
-    out: dict[str, set[frozenset[str]]] = {}
-    out["naive"] = {k for t in per_metric for k, s in zip(_pair_keys(t), t["significant"], strict=True)
-                    if s}
-    for name, tables in (("holm_all_metrics", per_metric), ("holm_all_benchmarks", per_bench)):
-        keys = [k for t in tables for k in _pair_keys(t)]
-        p = np.concatenate([t["pvalue"].to_numpy(float) for t in tables])
-        adj = adjust_pvalues(p, method="holm", alpha=options.alpha)
-        out[name] = {k for k, a in zip(keys, adj, strict=True) if a < options.alpha}
-    p = np.column_stack([t["pvalue"].to_numpy(float) for t in per_metric])
-    big_l = p.size
-    _, _, adj, _ = hmp_rows(p, np.full(p.shape, 1 / big_l), L=big_l)
-    out["hmp_all"] = {k for k, a in zip(_pair_keys(per_metric[0]), adj, strict=True)
-                      if a < options.alpha}
-    p = np.column_stack([t["pvalue"].to_numpy(float) for t in per_bench])
-    fisher = stats.chi2.sf(-2 * np.log(p).sum(axis=1), df=2 * p.shape[1])
-    adj = adjust_pvalues(fisher, method="holm", alpha=options.alpha)
-    out["fisher_holm"] = {k for k, a in zip(_pair_keys(per_bench[0]), adj, strict=True)
-                          if a < options.alpha}
-    res = overall_from_parts(parts, options=options)  # = overall(df, options=options)
-    out["overall"] = set(_pair_keys(res.pairs[res.pairs["significant"]]))
-    return out
+def null(args: argparse.Namespace, rho: float, rng: np.random.Generator) -> None:
+    any_sig, covered, total, pair_cov, pairs = 0, 0, 0, 0, 0
+    start = time.perf_counter()
+    for _ in range(args.reps):
+        df = simulate(rng, args.systems, args.examples, rho, np.zeros((args.systems, 2)))
+        res = overall(df)
+        any_sig += bool(res.pairs["significant"].any())
+        t = res.table
+        covered += int(((t["ci_low"] <= 50) & (t["ci_high"] >= 50)).sum())
+        total += len(t)
+        p = res.pairs
+        pair_cov += int(((p["ci_low"] <= 0) & (p["ci_high"] >= 0)).sum())
+        pairs += len(p)
+    print(f"null, rho={rho}: FWER {_rate(any_sig, args.reps)}; score coverage "
+          f"{_rate(covered, total)}; difference coverage {_rate(pair_cov, pairs)} "
+          f"({time.perf_counter() - start:.0f} s)", flush=True)
 
 
-def _check(options: TestOptions) -> None:
-    df = simulate(np.random.default_rng(0), np.linspace(0.0, 0.3, SYSTEMS))
-    parts = [benchmark_part(f, str(b), metrics=[f"m{m}" for m in range(METRICS)], options=options)
-             for b, f in df.groupby("benchmark", sort=False, observed=True)]
-    pd.testing.assert_frame_equal(overall_from_parts(parts, options=options).pairs,
-                                  overall(df, options=options).pairs, check_exact=True)
-    print("check: the parts path equals engine.overall on one replication")
+def first(args: argparse.Namespace, rho: float, rng: np.random.Generator) -> None:
+    order = [f"s{i}" for i in range(args.systems)]
+    wrong = 0
+    for _ in range(args.reps):
+        df = simulate(rng, args.systems, args.examples, rho, np.zeros((args.systems, 2)))
+        res = overall(df, options=TestOptions(compare="first"), order=order)
+        wrong += bool(res.pairs["significant"].any())
+    print(f"first (order fixed in advance), rho={rho}: FWER {_rate(wrong, args.reps)}",
+          flush=True)
 
 
-def _interval(k: float, n: int) -> str:
-    rate = k / n
-    half = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / n)
-    return f"{rate:6.3f}  ({max(rate - half, 0):.3f}–{rate + half:.3f})"
+def reversal(args: argparse.Namespace, rho: float, rng: np.random.Generator) -> None:
+    shift = np.zeros((args.systems, 2))
+    shift[0] = (args.shift, -args.shift)
+    shift[1] = (-args.shift, args.shift)
+    better, mixed = 0, 0
+    for _ in range(args.reps):
+        res = overall(simulate(rng, args.systems, args.examples, rho, shift))
+        p = res.pairs
+        row = p[p["system_a"].isin(["s0", "s1"]) & p["system_b"].isin(["s0", "s1"])].iloc[0]
+        better += row["verdict"] == BETTER
+        mixed += row["verdict"] == MIXED
+    print(f"reversal ±{args.shift}, rho={rho}: 'better overall' {_rate(better, args.reps)}; "
+          f"'differs by benchmark' {_rate(mixed, args.reps)}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--reps", type=int, default=500)
-    parser.add_argument("--power-reps", type=int, default=200)
-    parser.add_argument("--delta", type=float, default=0.2)
-    parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--check", action="store_true",
-                        help="verify the per-benchmark parts against engine.overall first")
+    parser.add_argument("--reps", type=int, default=300)
+    parser.add_argument("--systems", type=int, default=6)
+    parser.add_argument("--examples", type=int, default=150)
+    parser.add_argument("--shift", type=float, default=0.15)
+    parser.add_argument("--seed", type=int, default=2025)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    options = TestOptions()
-    if args.check:
-        _check(options)
-    names = ("naive", "holm_all_metrics", "holm_all_benchmarks", "hmp_all", "overall",
-             "fisher_holm")
-
-    start = time.perf_counter()
-    any_pair = dict.fromkeys(names, 0)
-    for rep in range(1, args.reps + 1):
-        found = evaluate(simulate(rng, np.zeros(SYSTEMS)), options)
-        for name in names:
-            any_pair[name] += bool(found[name])
-        if rep % 50 == 0:  # progress, so a long run can be read before it ends
-            print(f"  [{rep} null replications] " + ", ".join(
-                f"{n} {any_pair[n] / rep:.3f}" for n in names), flush=True)
-    if args.reps:
-        _report_null(args, options, names, any_pair, time.perf_counter() - start)
-    _power(args, options, names, rng)
-
-
-def _report_null(args: argparse.Namespace, options: TestOptions, names: tuple[str, ...],
-                 any_pair: dict[str, int], seconds: float) -> None:
-    print(f"NULL: {args.reps} replications, {SYSTEMS} systems, {BENCHMARKS} benchmarks × "
-          f"{METRICS} metrics, examples {SIZES}; alpha {options.alpha} "
-          f"({seconds:.0f} s)")
-    print("  procedure              P(any pair declared different)  (95% MC interval)")
-    for name in names:
-        print(f"  {name:22s} {_interval(any_pair[name], args.reps)}")
-
-
-def _power(args: argparse.Namespace, options: TestOptions, names: tuple[str, ...],
-           rng: np.random.Generator) -> None:
-    start = time.perf_counter()
-    effect = np.zeros(SYSTEMS)
-    effect[0] = args.delta
-    true_pairs = {frozenset(("s0", f"s{i}")) for i in range(1, SYSTEMS)}
-    hits, all_nine = dict.fromkeys(names, 0), dict.fromkeys(names, 0)
-    false = dict.fromkeys(names, 0)
-    for rep in range(1, args.power_reps + 1):
-        found = evaluate(simulate(rng, effect), options)
-        if rep % 25 == 0:
-            print(f"  [{rep} power replications] overall {hits['overall'] / (9 * rep):.3f}, "
-                  f"holm_all_metrics {hits['holm_all_metrics'] / (9 * rep):.3f}, "
-                  f"holm_all_benchmarks {hits['holm_all_benchmarks'] / (9 * rep):.3f}", flush=True)
-        for name in names:
-            hits[name] += len(found[name] & true_pairs)
-            all_nine[name] += found[name] >= true_pairs
-            false[name] += bool(found[name] - true_pairs)
-    print(f"\nPOWER: s0 better by {args.delta} SD on every benchmark and metric, "
-          f"{args.power_reps} replications ({time.perf_counter() - start:.0f} s)")
-    print("  procedure              share of the 9 true pairs   s0 above all 9    any false pair")
-    for name in names:
-        share = hits[name] / (9 * args.power_reps)
-        print(f"  {name:22s} {share:8.3f}                 {all_nine[name] / args.power_reps:8.3f}"
-              f"          {false[name] / args.power_reps:8.3f}")
+    print(f"{args.systems} systems, 2 benchmarks × {args.examples} examples (0/1), "
+          f"{args.reps} replications, alpha 0.05, Holm–Šídák")
+    for rho in (0.0, 0.8):
+        null(args, rho, rng)
+        first(args, rho, rng)
+        reversal(args, rho, rng)
 
 
 if __name__ == "__main__":
