@@ -473,3 +473,41 @@ def test_sandwich_example_counts_equal_brute_force(kind: str, compiled: bool,
     np.testing.assert_array_equal(beaten, want_b)
     np.testing.assert_array_equal(tied, want_t)
     np.testing.assert_array_equal(others, np.where(has, has.sum(axis=0) - 1, 0))
+
+
+@settings(max_examples=200, deadline=None)
+@given(s=st.integers(1, 9), density=st.floats(0.0, 1.0), seed=st.integers(0, 2**32 - 1))
+def test_prior_check_agrees_with_scipy_strong_components(s: int, density: float,
+                                                         seed: int) -> None:
+    """The two breadth-first searches say "not strongly connected" exactly when scipy's
+    strongly-connected-components search finds more than one component."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from engine.ranking._bradley_terry import _needs_prior
+
+    adj = np.random.default_rng(seed).random((s, s)) < density
+    np.fill_diagonal(adj, False)
+    n, _ = connected_components(csr_matrix(adj), directed=True, connection="strong")
+    assert _needs_prior(adj.astype(float)) == (n > 1)
+
+
+@pytest.mark.parametrize("ties", ["half", "ignore"])
+@pytest.mark.parametrize("s", [3, 40, 450])
+def test_dense_newton_equals_the_batched_newton(ties: str, s: int) -> None:
+    """The single-fit S × S Newton (issue #32) reaches the batched fitter's optimum (the
+    previous path of bradley_terry, still the bootstrap's), within the tolerance; 450
+    systems take the conjugate-gradient solve."""
+    from engine.ranking._bradley_terry import _battles, _newton, _strengths
+
+    rng = np.random.default_rng(s)
+    x = np.round(rng.normal(size=(s, 30)) + rng.normal(0, 0.5, size=(s, 1)), 1)
+    wins = win_matrix(x).astype(float)
+    tied = 30.0 - wins - wins.T
+    np.fill_diagonal(tied, 0.0)
+    fit = bradley_terry(wins, 30, ties=ties)
+    battles, used = _battles(wins[None], tied[None], ties, 0.5)
+    ref = _newton(battles, 1e-10, 100)
+    assert fit.converged and bool(ref.converged[0]) and fit.prior == float(used[0])
+    np.testing.assert_allclose(fit.strength, _strengths(ref.theta[0]), rtol=1e-7)
+    assert fit.loglik == pytest.approx(float(ref.loglik[0]), rel=1e-12)
