@@ -69,6 +69,8 @@ class Leaderboard:
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of ``python -m engine leaderboard --format json`` (SPEC)."""
+        from ._headline import leaderboard_headline  # the sentence on top of the page
+
         return {
             "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
@@ -76,6 +78,7 @@ class Leaderboard:
             "systems": self.table.to_dict(orient="records"),
             "cliques": [list(c) for c in self.cliques],
             "notes": list(self.notes) + list(self.groups.notes),
+            "headline": leaderboard_headline(self),
         }
 
 

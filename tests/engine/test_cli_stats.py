@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
@@ -187,8 +188,8 @@ def test_bad_option_value_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 BASELINE_GOOD = {"base": [1] * 30, "cand": [1] * 10 + [0] * 20}  # 20 discordant, all one way
 
-# `compare` runs the A/B comparison (engine.compare_ab): a paired t test on per-example means
-# (run-aware), so its p-value is scipy's ttest_rel, not McNemar's, and the JSON keys are SPEC's
+# `compare` runs the A/B comparison (engine.compare_ab): with one run of 0/1 scores the Pairwise
+# page's exact McNemar test (issue #25), with runs a run-aware test; the JSON keys are SPEC's
 # `difference`/`model`/`exit_code` (they replaced `diff`/`test`/`worse`).
 
 
@@ -200,7 +201,7 @@ def test_compare_exits_1_when_candidate_is_significantly_worse(tmp_path: Path) -
     # binary scores: the difference in percentage points, 20/30 = 66.7 points
     assert first.startswith("cand trails base by 66.7 points [")
     assert "on b/acc: candidate is significantly worse" in first
-    assert "model: paired-t" in proc.stdout
+    assert "model: mcnemar" in proc.stdout  # one run of 0/1 scores: the Pairwise page's test
 
 
 def test_compare_exits_0_when_candidate_is_better(tmp_path: Path,
@@ -210,17 +211,19 @@ def test_compare_exits_0_when_candidate_is_better(tmp_path: Path,
     code = main(["compare", str(f), "--baseline", "cand", "--candidate", "base", "--format", "json"])
     assert code == 0
     d = _strict_json(capsys.readouterr().out)
-    assert list(d) == ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference",
+    assert list(d)[:13] == ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference",
                        "ci_low", "ci_high", "pvalue", "model", "verdict", "exit_code"]
     assert d["verdict"] == "candidate is significantly better" and d["exit_code"] == 0
     assert (d["baseline"], d["candidate"], d["model"], d["n"], d["runs"]) == (
-        "cand", "base", "paired-t", 30, 1)
+        "cand", "base", "mcnemar", 30, 1)
     assert d["difference"] == pytest.approx(1 - 1 / 3)
-    # one run per example: the paired t test of scipy on the two score vectors
-    ref = stats.ttest_rel(BASELINE_GOOD["base"], BASELINE_GOOD["cand"])
+    # one run of 0/1 scores: the Pairwise page's exact McNemar test (issue #25 item 4) =
+    # scipy's two-sided binomial test on the discordant pairs
+    base, cand = np.asarray(BASELINE_GOOD["base"]), np.asarray(BASELINE_GOOD["cand"])
+    wins, losses = int(((base == 1) & (cand == 0)).sum()), int(((base == 0) & (cand == 1)).sum())
+    ref = stats.binomtest(wins, wins + losses, 0.5)
     assert d["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
-    ci = ref.confidence_interval(0.95)
-    assert (d["ci_low"], d["ci_high"]) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    assert d["pairwise"]["pvalue"] == d["pvalue"] and d["same_as_pairwise"]
 
 
 def test_compare_not_different_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
