@@ -19,6 +19,15 @@ Scenarios (issue #12, plus #16's seed sweeps):
   (every pair paired on the examples *all* systems share).
 * ``n10``, ``n25``: as ``binary`` on 10 and 25 examples (tiny benchmarks: at n = 10 no
   pair can reach the first Holm–Šídák threshold; the analysis says so, issue #26 item 5).
+* ``seeds-1to5``: 1–5 runs per system (runs 1, 1, 2, 3, 5, 1, 2, 4, 5, 3), each run a seed
+  shifting the whole sweep (numeric: SD 0.3 against noise SD 0.5; 0/1: SD 0.3 on the
+  logit, 164 examples): the leaderboard's family-wise false alarms and the coverage of
+  its mean intervals (numeric: the true mean 0; issue #26 item 2).
+* ``missing-failures``: as ``binary``, but s9's failures are missing with probability
+  0.5 (a harness that drops errors): the family-wise false alarms, and the share of
+  analyses whose output warns that s9's missing scores are not missing at random
+  (engine.stats._missing; the CLI's ``warnings`` and compare's exit 2) — must be ≥ 0.95.
+  ``partial`` prints the share of false warnings on data missing at random.
 * ``seed-sweep``: 3 runs per system where a run is a seed shifting the whole sweep
   (run effect ~ N(0, 0.3²) on a numeric score): the default analysis (run-aware,
   as the leaderboard runs it) against the plain paired t on per-example means.
@@ -45,11 +54,13 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import ScoreMatrix, build_matrix, pairwise_tests  # noqa: E402
+from engine import ScoreMatrix, build_matrix, leaderboard, pairwise_tests  # noqa: E402
+from engine.stats._missing import missing_checks  # noqa: E402
 
 SYSTEMS, ALPHA = 10, 0.05
 TEST = "auto"
 UNSEPARABLE: list[bool] = []  # per analysis: the output said no pair can be significant
+WARNED: list[bool] = []  # per analysis: some system's missing scores flagged as informative
 
 
 def _true_binary_gain(shift: float = 1.0) -> float:
@@ -100,6 +111,13 @@ def _partial(rng: np.random.Generator, n: int, shift: np.ndarray) -> np.ndarray:
     return x
 
 
+def _missing_failures(rng: np.random.Generator, n: int, shift: np.ndarray) -> np.ndarray:
+    """``binary``, with the last system's failures missing with probability 0.5."""
+    x = _binary(rng, n, shift)
+    x[-1][(x[-1] == 0) & (rng.random(n) < 0.5)] = np.nan
+    return x
+
+
 def _flags(x: np.ndarray | pd.DataFrame, best: int | None, *, common_only: bool = False,
            gain: float = float("nan")) -> tuple[bool, float, float]:
     """(any pair significant, share of the best system's pairs significant its way,
@@ -113,6 +131,9 @@ def _flags(x: np.ndarray | pd.DataFrame, best: int | None, *, common_only: bool 
         res = pairwise_tests(ScoreMatrix.from_array(x), test=TEST)
     t = res.table
     UNSEPARABLE.append(res.resolution is not None and not res.resolution.can_separate)
+    if not isinstance(x, pd.DataFrame) and np.isnan(x).any():
+        matrix = ScoreMatrix.from_array(x)
+        WARNED.append(any(c.informative for c in missing_checks(matrix)))
     any_sig = bool(t["significant"].any())
     if best is None:
         covered = (t["ci_low"] <= 0) & (t["ci_high"] >= 0)
@@ -139,6 +160,42 @@ def _seed_sweep_frame(rng: np.random.Generator, n: int, shift: np.ndarray) -> pd
     return pd.concat(rows, ignore_index=True)
 
 
+SEED_RUNS = (1, 1, 2, 3, 5, 1, 2, 4, 5, 3)
+
+
+def _seeds_frame(rng: np.random.Generator, n: int, binary: bool) -> pd.DataFrame:
+    """Systems with 1–5 runs, every run a seed that shifts its whole sweep; no true difference."""
+    example = rng.normal(0, 1.5 if binary else 1.0, n)
+    frames = []
+    for s, runs in enumerate(SEED_RUNS):
+        for r in range(runs):
+            shift = rng.normal(0, 0.3)
+            if binary:
+                p = 1 / (1 + np.exp(-(0.5 + shift - example)))
+                v = (rng.random(n) < p).astype(float)
+            else:
+                v = example + shift + rng.normal(0, 0.5, n)
+            frames.append(pd.DataFrame({"benchmark": "b", "system": f"s{s}", "metric": "m",
+                                        "example_id": [f"e{j:04d}" for j in range(n)],
+                                        "run": r, "value": v}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _seeds(rng: np.random.Generator, reps: int) -> None:
+    for binary in (False, True):
+        flags, cover = [], []
+        for _ in range(reps):
+            frame = _seeds_frame(rng, 164 if binary else 200, binary)
+            lb = leaderboard(build_matrix(frame), bt_resamples=0)
+            flags.append(bool(lb.pairwise.table["significant"].any()))
+            if not binary:  # the true mean of every system is 0 (example and seed means 0)
+                t = lb.table
+                cover.append(float(((t["ci_low"] <= 0) & (t["ci_high"] >= 0)).mean()))
+        _report(f"seeds-1to5 {'0/1' if binary else 'numeric'}", flags, [],
+                "(pairs and means pay the pooled seed variance)",
+                [float(np.mean(cover))] if cover else None)
+
+
 def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
             coverage: list[float] | None = None) -> None:
     reps = len(flags)
@@ -158,7 +215,8 @@ def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=500)
-    parser.add_argument("--only", default="binary,heavy-tailed,runs,partial,n10,n25,seed-sweep")
+    parser.add_argument("--only", default="binary,heavy-tailed,runs,partial,n10,n25,seeds-1to5,"
+                                          "missing-failures,seed-sweep")
     parser.add_argument("--test", default="auto", help="the test option of every analysis")
     args = parser.parse_args()
     global TEST
@@ -173,11 +231,13 @@ def main() -> None:
     gain = _true_binary_gain()
     for name, make, n in (("binary", _binary, 164), ("heavy-tailed", _heavy, 500),
                           ("runs", _runs, 164), ("partial", _partial, 164),
-                          ("n10", _binary, 10), ("n25", _binary, 25)):
+                          ("n10", _binary, 10), ("n25", _binary, 25),
+                          ("missing-failures", _missing_failures, 164)):
         if name not in wanted:
             continue
         flags, powers, old_powers, null_cover, best_cover = [], [], [], [], []
         UNSEPARABLE.clear()
+        WARNED.clear()
         truth = 1.0 if name == "heavy-tailed" else gain
         for _ in range(args.reps):
             _DIFFICULTY[n] = rng.normal(0, 1.5, n)
@@ -193,9 +253,13 @@ def main() -> None:
                 old_powers.append(_flags(x, SYSTEMS - 1, common_only=True)[1])
         extra = (f"(old rule, pairs on the examples all systems share: {np.mean(old_powers):.3f})"
                  if old_powers else "")
+        if WARNED:
+            extra += f"(warned of informative missingness in {np.mean(WARNED):.3f} of analyses)"
         if any(UNSEPARABLE):
             extra += f"(said 'cannot separate' in {np.mean(UNSEPARABLE):.3f} of analyses)"
         _report(name, flags, powers, extra, [float(np.mean(null_cover)), float(np.mean(best_cover))])
+    if "seeds-1to5" in wanted:
+        _seeds(rng, args.reps)
     if "seed-sweep" in wanted:
         aware, naive = [], []
         for _ in range(args.reps):

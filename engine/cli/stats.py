@@ -12,6 +12,8 @@ from ._common import Loaded, add_data_options, closest, emit, load_data
 from ._text import fmt_number, interval
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
 
     from .._matrix import ScoreMatrix
@@ -118,16 +120,23 @@ def _leaderboard(args: argparse.Namespace) -> int:
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     if args.bt_resamples is not None and args.bt_resamples < 0:
         raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
-    lb = leaderboard(_matrix(args), _options(args), min_clique_size=args.min_clique_size,
+    matrix = _matrix(args)
+    lb = leaderboard(matrix, _options(args), min_clique_size=args.min_clique_size,
                      anchor=args.anchor, bt_resamples=args.bt_resamples)
     if args.report and fmt is not None:
         _write_report(args.report, leaderboard_report(lb, fmt=fmt))
     payload = lb.to_dict()
     if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
         payload["resolution"] = lb.pairwise.resolution.to_dict()
+    warnings = _missing_warnings(matrix)
+    if lb.pairwise.resolution is not None and not lb.pairwise.resolution.can_separate:
+        warnings.append(lb.pairwise.resolution.message)
+    payload["warnings"] = list(payload.get("warnings", [])) + warnings  # type: ignore[call-overload]
     if args.format == "json":
         emit(payload, None, "json")
         return 0
+    for warning in warnings:  # before the table: they change how it reads
+        print(f"warning: {warning}")
     emit(payload, _leaderboard_rows(lb.table), "table")
     print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
           f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
@@ -284,7 +293,10 @@ COMPARE_EXIT_CODES = """exit codes:
   0  the candidate passes: not significantly worse (two-sided test at --alpha), or with
      --margin, shown non-inferior (H0 candidate − baseline ≤ −margin rejected, one-sided)
   1  the candidate fails: significantly worse, or with --margin, non-inferiority not shown
-  2  bad input (unknown system, unreadable DATA, bad option); nothing is compared"""
+  2  bad input (unknown system, unreadable DATA, bad option); nothing is compared — or
+     cannot decide: the baseline's or the candidate's missing scores are not missing at
+     random (their examples harder or easier by the other systems' scores; --allow-missing
+     decides anyway)"""
 
 
 def _check_systems(loaded: Loaded, args: argparse.Namespace) -> tuple[str, str]:
@@ -339,6 +351,27 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             + (f"{res.note}\n" if res.note else ""))
 
 
+def _missing_warnings(matrix: ScoreMatrix, systems: tuple[str, ...] | None = None) -> list[str]:
+    """Informative missingness (issue #26 item 3): one sentence per system whose missing
+    examples are harder or easier than its scored ones by the other systems' scores."""
+    from ..stats._missing import missing_checks
+
+    return [c.warning() for c in missing_checks(matrix, systems=systems) if c.informative]
+
+
+def _overall_missing(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str] | None,
+                     lower_is_better: bool) -> list[str]:
+    """Informative missingness on each benchmark and metric the Overall combines."""
+    frame = loaded.frame
+    out = []
+    for bench in benchmarks:
+        present = frame.loc[frame["benchmark"] == bench, "metric"].unique()
+        for met in sorted(str(m) for m in present if metrics is None or m in metrics):
+            matrix = loaded.matrix(bench, met, lower_is_better=lower_is_better)
+            out += [f"{bench}/{met}: {w}" for w in _missing_warnings(matrix)]
+    return out
+
+
 def _compare(args: argparse.Namespace) -> int:
     from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
@@ -354,12 +387,20 @@ def _compare(args: argparse.Namespace) -> int:
                      cluster=args.cluster, margin=args.margin)
     if args.report and fmt is not None:
         _write_report(args.report, compare_report(res, fmt=fmt))
+    # the two systems judged by every system of the file (issue #26 item 3)
+    matrix = loaded.matrix(bench, met, lower_is_better=args.lower_is_better)
+    warnings = _missing_warnings(matrix, (args.baseline, args.candidate))
+    code = 2 if warnings and not args.allow_missing else res.exit_code
     if args.format == "json":
-        emit(res.to_dict(), None, "json")
+        emit({**res.to_dict(), "warnings": warnings, "exit_code": code}, None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
-        sys.stdout.write(_compare_text(res, scale, unit))
-    return res.exit_code
+        sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)
+                         + _compare_text(res, scale, unit))
+    if code == 2:
+        print(f"cannot decide: {warnings[0].split(' (')[0]}, so its missing scores are not "
+              "missing at random; fix the harness or pass --allow-missing", file=sys.stderr)
+    return code
 
 
 # ---------------------------------------------------------------- overall
@@ -384,6 +425,8 @@ def _overall(args: argparse.Namespace) -> int:
                   options=_options(args), order=_names(args.order, "--order"))
     payload = res.to_dict()
     payload["selection_rule"] = rule
+    payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
+        loaded, res.benchmarks, _names(args.metrics, "--metrics"), args.lower_is_better)
     if args.format == "json":
         emit(payload, None, "json")
         return 0
@@ -400,6 +443,8 @@ def _overall(args: argparse.Namespace) -> int:
             row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
         rows.append(row)
     print(f"{payload['headline']}\n")
+    for warning in payload["warnings"]:  # type: ignore[attr-defined]
+        print(f"warning: {warning}")
     emit(payload, pd.DataFrame(rows), "table")
     print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
           "own mean and group letters there.")
@@ -469,6 +514,10 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", help="per-example column (e.g. task family): cluster-robust "
                    "standard errors")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="decide (exit 0/1) even when a system's missing scores are not missing "
+                   "at random (harder or easier examples by the other systems' scores); "
+                   "without it such data exits 2")
     p.add_argument("--margin", type=float, default=None,
                    help="non-inferiority margin (> 0, metric units): fail only when the "
                    "candidate may be worse by more than it (one-sided test of H0: candidate − "
