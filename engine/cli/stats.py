@@ -322,6 +322,8 @@ def _units(loaded: Loaded, bench: str, met: str, binary: bool | None) -> tuple[f
 
 
 def _compare_text(res: ABResult, scale: float, unit: str) -> str:
+    from ..stats._churn import churn_sentence
+
     t = res.test
     d, lo, hi = (t.estimate * scale, t.ci_low * scale, t.ci_high * scale)
     ci = f"[{fmt_number(lo, 3)}, {fmt_number(hi, 3)}]"
@@ -348,6 +350,8 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
             f"{runs} per example\n"
             f"model: {t.model} ({t.reason})\n{margin}"
+            + ("" if res.churn is None else churn_sentence(res.churn) + "\n")
+            + ("" if res.equivalence is None else res.equivalence.sentence() + "\n")
             + (f"{res.note}\n" if res.note else ""))
 
 
@@ -384,7 +388,7 @@ def _compare(args: argparse.Namespace) -> int:
         spec = replace(spec, higher_is_better=False)
     res = compare_ab(loaded.frame, baseline=args.baseline, candidate=args.candidate,
                      benchmark=bench, metric=met, spec=spec, options=_options(args),
-                     cluster=args.cluster, margin=args.margin)
+                     cluster=args.cluster, margin=args.margin, equivalence=args.equivalence)
     if args.report and fmt is not None:
         _write_report(args.report, compare_report(res, fmt=fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
@@ -522,6 +526,10 @@ def register(sub: Any) -> None:
                    help="non-inferiority margin (> 0, metric units): fail only when the "
                    "candidate may be worse by more than it (one-sided test of H0: candidate − "
                    "baseline ≤ −margin at --alpha)")
+    p.add_argument("--equivalence", type=float, default=None, metavar="MARGIN",
+                   help="equivalence margin (> 0, metric units): TOST of −MARGIN < candidate − "
+                   "baseline < MARGIN, verdict equivalent / different / not shown (JSON "
+                   "equivalence)")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_compare)

@@ -19,6 +19,8 @@ from scipy import optimize, stats
 from .._contract import MetricSpec
 from .._matrix import build_matrix
 from .._options import TestOptions
+from ._churn import Churn, churn_of_pair
+from ._equivalence import Equivalence, tost
 from ._pairwise import pairwise_tests
 from ._runs import PairRunTest, RunCube, mixedlm_fit, pair_run_test, run_anova, run_cube
 
@@ -96,6 +98,10 @@ class ABResult:
     pairwise: dict[str, Any] = field(default_factory=dict)
     note: str = ""
     binary: bool = False
+    churn: Churn | None = None
+    """The examples the candidate fixes and breaks (JSON ``fixed``, ``broken``)."""
+    equivalence: Equivalence | None = None
+    """TOST against ``compare_ab(equivalence=margin)`` (JSON ``equivalence``)."""
 
     @property
     def same_as_pairwise(self) -> bool:
@@ -118,6 +124,10 @@ class ABResult:
             "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
             "note": self.note, "headline": compare_headline(self, binary=self.binary)}
+        if self.churn is not None:
+            out.update(self.churn.to_dict())
+        if self.equivalence is not None:
+            out["equivalence"] = self.equivalence.to_dict()
         ni = self.noninferiority
         if ni is not None:
             out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
@@ -128,7 +138,7 @@ class ABResult:
 def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str | None = None,
                metric: str | None = None, spec: MetricSpec | None = None,
                options: TestOptions | None = None, cluster: str | None = None,
-               margin: float | None = None) -> ABResult:
+               margin: float | None = None, equivalence: float | None = None) -> ABResult:
     """Compare ``candidate`` with ``baseline`` on their shared examples, runs taken into account.
 
     Parameters
@@ -150,6 +160,10 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     margin : float, optional
         Non-inferiority margin (> 0, metric units): the gate then fails only when
         the candidate may be worse by more than ``margin`` (see Notes).
+    equivalence : float, optional
+        Equivalence margin (> 0, metric units): TOST of −margin < difference < margin on
+        the verdict test's estimate, SE and df (:func:`engine.stats._equivalence.tost`);
+        reported beside the verdict, which it does not change.
 
     Returns
     -------
@@ -218,7 +232,10 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     return ABResult(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
                     cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
                     _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
-                    opts, ni, d, figure, _note(test, figure, cluster, margin), binary)
+                    opts, ni, d, figure, _note(test, figure, cluster, margin), binary,
+                    churn_of_pair(pair, binary=binary, alpha=opts.alpha),
+                    None if equivalence is None else
+                    tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha))
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
