@@ -419,12 +419,14 @@ def _tie_counts(wins: np.ndarray, n_battles: int | np.ndarray | None,
     if n_battles is None:
         raise ValueError("n_battles: needed when tie_counts is not given; got None")
     battles = np.broadcast_to(np.asarray(n_battles, dtype=float), wins.shape)
-    tied = battles - wins - wins.T
-    off = ~np.eye(len(wins), dtype=bool)
-    if (tied[off] < -1e-9).any():
+    tied = battles - wins  # in place from here: each S × S pass counts at 1,000 systems
+    tied -= wins.T
+    np.fill_diagonal(tied, 0.0)
+    if tied.min(initial=0.0) < -1e-9:
+        off = ~np.eye(len(wins), dtype=bool)
         raise ValueError("n_battles: fewer battles than wins_ij + wins_ji for some pair; "
                          f"got n_battles with minimum {battles[off].min():g}")
-    return np.where(off, np.maximum(tied, 0.0), 0.0)
+    return np.maximum(tied, 0.0, out=tied)
 
 
 def bradley_terry(
@@ -497,15 +499,22 @@ def bradley_terry(
         return BradleyTerry(np.ones(s), 0, True, 0.0, tol, tie_model, nan, 0.0, 0.0, 0.0)
     tied = _tie_counts(w, n_battles, tie_counts)
     if tie_model != "davidson":  # one fit, no tie parameter: S × S Newton (#32)
-        from ._bt_dense import newton_dense
+        from ._bt_dense import newton_dense, newton_sparse, use_pair_lists
 
         credit = w + tied if tie_model == "half" else w
-        off = ~np.eye(s, dtype=bool)
-        used = 0.0 if ((credit > 0) | ~off).all() or not _needs_prior(credit) else prior
+        # every pair credited both ways (count_nonzero: one cheap pass) or strongly connected
+        complete = np.count_nonzero(credit) - np.count_nonzero(np.diagonal(credit)) \
+            == s * (s - 1)
+        used = 0.0 if complete or not _needs_prior(credit) else prior
         # ties and pseudo-ties add half a win each way: margins are the wins' alone
-        total = w + w.T + used * off + (tied if tie_model == "half" else 0.0)
+        total = w + w.T
+        if tie_model == "half":
+            total += tied
+        total += used
+        np.fill_diagonal(total, 0.0)  # a system's battles with itself count for nothing
+        fitter = newton_sparse if use_pair_lists(total) else newton_dense
         with _one_blas_thread():
-            one = newton_dense(w - w.T, total, tol, max_iter)
+            one = fitter(w - w.T, total, tol, max_iter)
         return BradleyTerry(_strengths(one.theta), one.iterations, one.converged, used, tol,
                             tie_model, nan, one.gradient_norm, one.loglik, one.loglik_change)
     battles, used_by = _battles(w[None], tied[None], tie_model, prior)

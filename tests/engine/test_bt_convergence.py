@@ -511,3 +511,27 @@ def test_dense_newton_equals_the_batched_newton(ties: str, s: int) -> None:
     assert fit.converged and bool(ref.converged[0]) and fit.prior == float(used[0])
     np.testing.assert_allclose(fit.strength, _strengths(ref.theta[0]), rtol=1e-7)
     assert fit.loglik == pytest.approx(float(ref.loglik[0]), rel=1e-12)
+
+
+def test_sparse_arena_fit_equals_the_dense_fit() -> None:
+    """Pair lists (most pairs never met, issue #32) reach the S × S Newton's optimum."""
+    from engine.ranking._bt_dense import newton_dense, newton_sparse, use_pair_lists
+
+    rng = np.random.default_rng(12)
+    s, n = 300, 6_000
+    theta = rng.normal(0, 1, s)
+    a = rng.integers(0, s, n)
+    b = (a + rng.integers(1, s, n)) % s
+    won = rng.random(n) < 1 / (1 + np.exp(theta[b] - theta[a]))
+    wins = np.zeros((s, s))
+    np.add.at(wins, (np.where(won, a, b), np.where(won, b, a)), 1.0)
+    total = wins + wins.T + 0.5 * (1 - np.eye(s))  # a prior keeps it connected
+    assert not use_pair_lists(total)
+    total[rng.random((s, s)) < 0.9] = 0.0
+    total = np.triu(total, 1) + np.triu(total, 1).T
+    margin = np.where(total > 0, wins - wins.T, 0.0)
+    assert use_pair_lists(total)
+    sparse, dense = newton_sparse(margin, total, 1e-10, 100), newton_dense(margin, total, 1e-10, 100)
+    assert sparse.converged and dense.converged
+    np.testing.assert_allclose(sparse.theta, dense.theta, atol=1e-7)
+    assert sparse.loglik == pytest.approx(dense.loglik, rel=1e-12)
