@@ -426,7 +426,7 @@ def _tie_counts(wins: np.ndarray, n_battles: int | np.ndarray | None,
         off = ~np.eye(len(wins), dtype=bool)
         raise ValueError("n_battles: fewer battles than wins_ij + wins_ji for some pair; "
                          f"got n_battles with minimum {battles[off].min():g}")
-    return np.maximum(tied, 0.0, out=tied)
+    return np.asarray(np.maximum(tied, 0.0, out=tied))
 
 
 def bradley_terry(

@@ -124,7 +124,7 @@ _CG_RELATIVE = 1e-12  # residual of the sparse Newton step's conjugate gradients
 def use_pair_lists(total: np.ndarray) -> bool:
     """True when the battles are sparse enough for :func:`newton_sparse`."""
     s = len(total)
-    return s >= _SPARSE_SYSTEMS and np.count_nonzero(total) < _SPARSE_SHARE * s * (s - 1)
+    return bool(s >= _SPARSE_SYSTEMS and np.count_nonzero(total) < _SPARSE_SHARE * s * (s - 1))
 
 
 def _sparse_terms(theta: np.ndarray, ia: np.ndarray, ja: np.ndarray, margin: np.ndarray,
