@@ -19,7 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine.io._limits import Limits
+from engine import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"

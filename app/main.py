@@ -7,17 +7,12 @@ this script with a faster first visit); ``streamlit run app/main.py`` works too.
 from __future__ import annotations
 
 import logging
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+import streamlit as st
 
-import streamlit as st  # noqa: E402
-
-from app import cache, config, state, url  # noqa: E402
-from app.branding import BRAND_HTML, FAVICON  # noqa: E402
+from app import config, state, url
+from app.branding import BRAND_HTML, FAVICON
+from app.data import store
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
@@ -66,7 +61,7 @@ state.set_page(next((name for name, page in [*PAGES.items(), *ALIASES.items()]
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 config.load()  # the environment, read once per run
-view, problems = url.parse_view(state.raw_params(), cache.catalog(cache.token()))
+view, problems = url.parse_view(state.raw_params(), store.catalog(store.token()))
 state.set_view(view)
 state.warn(problems)
 

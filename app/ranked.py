@@ -7,22 +7,21 @@ ranking is on screen nearly as fast as a one-line page, and the grid stays one
 tab away for sorting and row selection. (Measured: HTML inside ``st.markdown``
 renders slower, through a markdown parser and React elements per cell.)
 
-*Every* value is escaped here, before ``st.html`` runs DOMPurify on the result:
-``html.escape`` plus markdown's special characters (``$ : * _ ` ~ \\``) as
-entities, so the same HTML is also safe where markdown renders it. A system
-named ``<img src=x onerror=…>`` is shown as text. Pure functions, no Streamlit:
-unit-testable.
+*Every* value is escaped here (:func:`engine.html_text`: HTML's special characters and
+markdown's, as entities), before ``st.html`` runs DOMPurify on the result, so the same
+HTML is also safe where markdown renders it. A system named ``<img src=x onerror=…>`` is
+shown as text. Pure functions, no Streamlit: unit-testable.
 """
 
 from __future__ import annotations
 
-import html
 import math
-import re
 from collections.abc import Collection, Mapping, Sequence
 from numbers import Integral, Real
 
 import pandas as pd
+
+from engine import html_text
 
 #: How the numeric leaderboard columns are shown (the grid's formats derive from these too).
 INTEGERS = frozenset({"rank", "n", "runs"})
@@ -30,15 +29,6 @@ DECIMALS = {"mean": 4, "strength": 4, "Elo": 0}
 PERCENT = frozenset({"win rate"})
 NUMERIC = INTEGERS | DECIMALS.keys() | PERCENT
 MISSING = "—"
-_MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
-                                    "*": "&#42;", "_": "&#95;", "~": "&#126;"})
-#: Markdown's ASCII punctuation, backslash-escaped in :func:`plain` (``/``, ``.``, ``@`` and ``:``
-#: too: they start autolinks, e-mail links, emoji and Streamlit's ``:red[…]`` directives).
-_MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-#: First strong isolate … pop directional isolate: a right-to-left override inside a name
-#: stays inside it (Unicode UAX #9).
-ISOLATE, POP = "\u2068", "\u2069"
 #: Below this width only the columns that answer "how good, how sure" stay (no sideways scroll).
 NARROW = 640
 _NARROW_KEEP = ("system", "mean", "CI", "rank range")
@@ -112,30 +102,6 @@ def format_cell(column: str, value: object, percent: Collection[str] = PERCENT) 
     return str(value)
 
 
-def plain(text: object) -> str:
-    """``text`` as inert markdown (titles, captions, messages, widget labels, page links).
-
-    Every markdown punctuation character is backslash-escaped and ``<>&`` become entities,
-    so ``[x](http://evil)``, ``![](http://evil/u.png)``, ``<img …>``, ``:red[…]``, ``$x$``
-    and bare URLs show as the text they are; line breaks become spaces; the result is
-    wrapped in Unicode isolates so a right-to-left override cannot reorder the text
-    around it.
-    """
-    flat = _CONTROL.sub(" ", str(text))
-    escaped = "".join(f"\\{c}" if c in _MARKDOWN_PUNCTUATION else c for c in flat)
-    return f"{ISOLATE}{escaped}{POP}"
-
-
-def isolate(text: object) -> str:
-    """``text`` between Unicode isolates, for plain-text places (chart labels, options)."""
-    return f"{ISOLATE}{_CONTROL.sub(' ', str(text))}{POP}"
-
-
-def escape(text: str) -> str:
-    """``text`` safe inside HTML passed through Streamlit markdown (tags, quotes, math, emoji)."""
-    return html.escape(text, quote=True).translate(_MARKDOWN_ENTITIES)
-
-
 def _column_style(columns: Sequence[str]) -> str:
     """Per-column CSS (numbers right-aligned, group letters monospaced, the name bold on top
     rows) by position: one rule per column instead of a class on every cell."""
@@ -161,8 +127,8 @@ def _column_style(columns: Sequence[str]) -> str:
 
 
 def _header(column: str, tip: str | None) -> str:
-    title = f' title="{escape(tip)}"' if tip else ""
-    return f"<th{title}>{escape(column)}</th>"
+    title = f' title="{html_text(tip)}"' if tip else ""
+    return f"<th{title}>{html_text(column)}</th>"
 
 
 def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[str],
@@ -170,12 +136,12 @@ def _row(record: Mapping[str, object], columns: Sequence[str], top: Collection[s
     system = str(record["system"])
     cells = []
     for column in columns:
-        text = escape(format_cell(column, record[column], percent))
+        text = html_text(format_cell(column, record[column], percent))
         if column == "system":
             text = f"<bdi>{text}</bdi>"  # a right-to-left name cannot reorder the row
         if column == "system" and system in links:
             # target=_self: markdown links open a new tab unless told otherwise
-            text = f'<a href="{escape(links[system])}" target="_self">{text}</a>'
+            text = f'<a href="{html_text(links[system])}" target="_self">{text}</a>'
         cells.append(f"<td>{text}</td>")
     shade = ' class="top"' if system in top else ""
     return f"<tr{shade}>{''.join(cells)}</tr>"
@@ -232,13 +198,13 @@ def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | 
                 text = format(float(value), formats[column])
             else:
                 text = format_cell(column, value)
-            cell = f"<bdi>{escape(text)}</bdi>"
+            cell = f"<bdi>{html_text(text)}</bdi>"
             if column == columns[0] and text in links:
-                cell = f'<a href="{escape(links[text])}" target="_self">{cell}</a>'
+                cell = f'<a href="{html_text(links[text])}" target="_self">{cell}</a>'
             cells.append(f"<td>{cell}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
     box = f' style="max-height:{max_height}px;overflow-y:auto"' if max_height else ""
     return (f"{_STYLE}<style>{rules}</style>"
-            f'<div class="sb-ranked sb-plain"{box}><table aria-label="{escape(label)}" '
+            f'<div class="sb-ranked sb-plain"{box}><table aria-label="{html_text(label)}" '
             f'data-rows="{len(frame)}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")

@@ -68,6 +68,15 @@ def warn(problems: Sequence[str]) -> None:
         st.warning(message, icon=":material/link_off:")
 
 
+def set_params(params: Mapping[str, str | list[str]], *, clears: Sequence[str] = ()) -> None:
+    """Put ``params`` in the address bar and take ``clears`` out of it (a widget's callback
+    for a choice :func:`bound` cannot write: the next run parses the view from there)."""
+    for name in clears:
+        st.query_params.pop(name, None)
+    for name, values in _normalised(params).items():
+        st.query_params[name] = values if len(values) > 1 else values[0]
+
+
 def _encode(value: Any) -> str | list[str]:
     if isinstance(value, list | tuple):
         return [str(v) for v in value]

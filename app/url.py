@@ -16,8 +16,16 @@ from typing import Any
 
 import pandas as pd
 
-from app.ranked import plain
-from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, TestOptions
+from engine import (
+    ALTERNATIVES,
+    COMPARISONS,
+    CORRECTIONS,
+    CRITERIA,
+    TESTS,
+    TestOptions,
+    md_isolated,
+    md_text,
+)
 
 #: ``paired`` in the URL ↔ the engine's flag (None: pair whenever the data allow).
 PAIRED_FLAGS: dict[str, bool | None] = {"auto": None, "paired": True, "unpaired": False}
@@ -234,7 +242,7 @@ def _benchmark_metric(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame,
     if benchmark is not None and benchmark not in benchmarks:
         fallback = _default_benchmark(benchmarks)
         problems.append(f"URL parameter `benchmark`={_quoted(benchmark)} is not in the store; "
-                        f"showing {plain(fallback)}.")
+                        f"showing {md_isolated(fallback)}.")
         benchmark = None
     benchmark = benchmark or _default_benchmark(benchmarks)
     metrics = list(dict.fromkeys(catalog.loc[catalog["benchmark"] == benchmark, "metric"]
@@ -242,7 +250,7 @@ def _benchmark_metric(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame,
     metric = _first(raw, "metric")
     if metric is not None and metric not in metrics:
         problems.append(f"URL parameter `metric`={_quoted(metric)} does not exist for "
-                        f"benchmark {plain(benchmark)}; showing {plain(metrics[0])}.")
+                        f"benchmark {md_isolated(benchmark)}; showing {md_isolated(metrics[0])}.")
         metric = None
     return benchmark, metric or metrics[0]
 
@@ -253,7 +261,7 @@ def _default_benchmark(benchmarks: Sequence[str]) -> str:
 
 def _quoted(value: str) -> str:
     """A value from the URL inside a message: quoted, inert (no markdown, no HTML), isolated."""
-    return f"“{plain(value[:MAX_TEXT])}”"
+    return f"“{md_isolated(value[:MAX_TEXT])}”"
 
 
 def planned_difference(view: View) -> tuple[float | None, list[str]]:
@@ -370,7 +378,7 @@ def check_pair(view: View, systems: Sequence[str]) -> tuple[View, list[str]]:
     for name, value in (("a", a), ("b", b)):
         if value and value not in systems:
             problems.append(f"URL parameter `{name}`={_quoted(value)} is not a system of "
-                            f"{plain(view.benchmark)}; using the default pair.")
+                            f"{md_isolated(view.benchmark)}; using the default pair.")
     if a not in systems or b not in systems or a == b:
         if a == b and a:
             problems.append("URL parameters `a` and `b` name the same system; using the default pair.")
@@ -430,7 +438,7 @@ def check_slice(view: View, slices: Mapping[str, Sequence[str]]) -> tuple[View, 
             known = "it has no per-example columns (such as a category, a language or a difficulty)"
         return replace(view, scol="", sval=""), [
             f"URL parameter `scol`={_quoted(view.scol)} is not a per-example column of "
-            f"{plain(view.benchmark)}: {known}. Showing all examples."]
+            f"{md_isolated(view.benchmark)}: {known}. Showing all examples."]
     if view.sval and view.sval not in slices[view.scol]:
         names = list(slices[view.scol])
         shown = ", ".join(map(_quoted, names[:12])) + (", …" if len(names) > 12 else "")
@@ -439,6 +447,95 @@ def check_slice(view: View, slices: Mapping[str, Sequence[str]]) -> tuple[View, 
             f"{_quoted(view.scol)}; its slices are {shown}. "
             "Showing all examples."]
     return view, []
+
+
+# ------------------------------------------------------------ Conditions and Examples pages
+
+
+def held(view: View) -> tuple[str, ...] | None:
+    """``hold`` as the engine takes it: None for its default (every other setting held
+    fixed), () for nothing held (``?hold=`` in the URL), else the settings held fixed."""
+    return tuple(v for v in view.hold if v) if view.hold else None
+
+
+def _names(values: Sequence[str]) -> str:
+    return ", ".join(map(_quoted, values))
+
+
+def check_conditions(view: View, factors: Sequence[str], settings: Sequence[str] | None = None
+                     ) -> tuple[View, list[str]]:
+    """Validate ``factor`` and ``hold`` against the benchmark's system settings.
+
+    Parameters
+    ----------
+    view : View
+        The parsed view.
+    factors : sequence of str
+        Settings that can be compared (system metadata with at least two levels); the
+        first is the default factor.
+    settings : sequence of str, optional
+        Every system metadata column (what ``hold`` may name); default ``factors``.
+
+    Returns
+    -------
+    view, problems
+        The view with a valid ``factor`` ("" when the systems have no setting) and ``hold``
+        (:func:`held`: the default, or only other settings of these systems), and one
+        message per value dropped.
+
+    Examples
+    --------
+    >>> view, problems = check_conditions(View(factor="template", hold=("family",)),
+    ...                                   ["template", "family", "temperature"])
+    >>> view.factor, held(view), problems
+    ('template', ('family',), [])
+    >>> check_conditions(View(factor="colour"), ["template"])[0].factor
+    'template'
+    """
+    problems: list[str] = []
+    settings = list(factors if settings is None else settings)
+    factor = view.factor
+    if factor and factor not in factors:
+        if factors:
+            problems.append(f"URL parameter `factor`={_quoted(factor)} is not a setting of these "
+                            f"systems; they have {_names(factors)}. Showing {_quoted(factors[0])}.")
+        else:
+            problems.append(f"URL parameter `factor`={_quoted(factor)}: these systems have no "
+                            "settings to compare; ignored.")
+        factor = ""
+    factor = factor or (factors[0] if factors else "")
+    if not view.hold or not factor:
+        return replace(view, factor=factor, hold=()), problems
+    values = [v for v in view.hold if v]
+    bad = [v for v in values if v not in settings or v == factor or len(v) > MAX_TEXT]
+    if bad:
+        others = [s for s in settings if s != factor]
+        problems.append(f"URL parameter `hold` has {_names(bad)}, not another setting of these "
+                        f"systems ({_names(others) or 'there is none'}); ignored.")
+    kept = tuple(dict.fromkeys(v for v in values if v not in bad))
+    return replace(view, factor=factor, hold=kept or ("",)), problems
+
+
+def check_example(view: View, examples: Sequence[str], default: str) -> tuple[View, list[str]]:
+    """Validate ``ex`` (the example shown in detail) against the benchmark's examples.
+
+    Returns the view showing ``ex``, or ``default`` when ``ex`` is absent or unknown, and
+    one message when it is unknown.
+
+    Examples
+    --------
+    >>> view, problems = check_example(View(ex="HumanEval/3"), ["HumanEval/3", "HumanEval/4"],
+    ...                                "HumanEval/4")
+    >>> view.ex, problems
+    ('HumanEval/3', [])
+    """
+    if not view.ex:
+        return replace(view, ex=default), []
+    if view.ex in set(examples):
+        return view, []
+    shown = f"showing {_quoted(default)}." if default else "ignored."
+    return replace(view, ex=default), [
+        f"URL parameter `ex`={_quoted(view.ex)} is not an example of this benchmark; {shown}"]
 
 
 # ------------------------------------------------------- Overall, Mechanisms and Compare pages
@@ -457,12 +554,9 @@ def _texts(raw: Mapping[str, Sequence[str]], name: str, problems: list[str]) -> 
     return tuple(dict.fromkeys(v for v in values if len(v) <= MAX_TEXT))[:MAX_LIST]
 
 
-_MARKDOWN = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")
-
-
 def _inert(text: str) -> str:
-    """``text`` (from the URL) inside a markdown message: every markdown character escaped."""
-    return "".join(f"\\{c}" if c in _MARKDOWN else c for c in text[:MAX_TEXT])
+    """``text`` (from the URL) inside a markdown message: inert, at most MAX_TEXT long."""
+    return md_text(text[:MAX_TEXT])
 
 
 def parse_weights(items: Sequence[str], names: Sequence[str]) -> tuple[dict[str, float], list[str]]:

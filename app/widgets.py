@@ -8,11 +8,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app import cache, state
+from app import state
 from app.charts.svg import svg_html
-from app.ranked import plain
+from app.data import store
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
-from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, md_isolated
 
 #: Pages that test all pairs stop past this many systems (their tables grow with its square).
 MAX_SYSTEMS = 400
@@ -37,8 +37,8 @@ _BENCHMARK_CHOICES = ("scol", "sval", "factor", "hold", "ex")
 
 def page_context() -> tuple[str, pd.DataFrame, View]:
     """Data version, catalog and URL view of a benchmark page; stops with a hint on an empty store."""
-    token = cache.token()
-    catalog = cache.catalog(token)
+    token = store.token()
+    catalog = store.catalog(token)
     view = state.view()
     if catalog.empty:
         st.info("The store is empty: upload results on the Upload page.")
@@ -48,7 +48,7 @@ def page_context() -> tuple[str, pd.DataFrame, View]:
 
 def title(page: str, view: View) -> None:
     """The page's title with the benchmark's name as inert text."""
-    st.title(f"{page} · {plain(view.benchmark)}")
+    st.title(f"{page} · {md_isolated(view.benchmark)}")
 
 
 def names(value: object) -> str:
@@ -96,7 +96,7 @@ def benchmark_metric(view: View, catalog: pd.DataFrame) -> None:
     """
     benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
     metrics = list(catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str))
-    label = f"Benchmark {plain(view.benchmark)} · metric {plain(view.metric)}"
+    label = f"Benchmark {md_isolated(view.benchmark)} · metric {md_isolated(view.metric)}"
     with st.popover(label, icon=":material/swap_horiz:",
                     help=f"Change the benchmark ({len(benchmarks)} in the store) or the metric."):
         state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark, options=benchmarks,
@@ -158,8 +158,8 @@ def plain_reason(reason: str) -> str:
     head, arrow, tests = reason.partition(" → ")
     if arrow:
         tests = ", ".join(TEST_NAMES.get(t.strip(), t.strip()) for t in tests.split(","))
-        return plain(f"{head}: {tests}.")
-    return plain(reason.replace("chosen by the user", "as chosen") + ".")
+        return md_isolated(f"{head}: {tests}.")
+    return md_isolated(reason.replace("chosen by the user", "as chosen") + ".")
 
 
 def picture(svg: str, where: Any = st) -> None:
@@ -172,4 +172,4 @@ def picture(svg: str, where: Any = st) -> None:
 def notes(lines: tuple[str, ...] | list[str]) -> None:
     """The engine's notes (dropped examples, degenerate cases) as visible captions."""
     for line in lines:  # notes may quote system names: inert text
-        st.caption(f":material/info: {plain(line)}")
+        st.caption(f":material/info: {md_isolated(line)}")

@@ -116,6 +116,9 @@ if TYPE_CHECKING:
     from .across._metrics_table import ACROSS_VALUES, MetricsTable, pairs_across_metrics
     from .across._friedman import Friedman, friedman, friedman_of
 
+    # --- Text: names and uploaded text made inert in HTML, Markdown and plain text --------
+    from ._text import ISOLATE, POP, html_text, isolate, md_isolated, md_text
+
 
 @functools.cache
 def _homes() -> dict[str, str]:

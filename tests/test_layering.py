@@ -186,3 +186,97 @@ def test_cli_help_imports_no_heavy_module() -> None:
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "", f"--help imported: {result.stdout.strip()}"
+
+
+# ---------------------------------------------------------------- the app uses the public API
+
+APP = ROOT / "app"
+
+
+def _public_engine_names() -> set[str]:
+    import engine
+
+    return {*engine.__all__, "__version__"}
+
+
+def _engine_uses(source: str, public: set[str]) -> list[tuple[int, str]]:
+    """(line, what) for each use of the engine in ``source`` other than ``import engine``,
+    ``from engine import <public name>`` and ``engine.<public name>``: a submodule
+    (``engine.store``, ``engine.io._readers``, also through ``importlib``) or a private or
+    unknown name."""
+    aliases = {"engine"}
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("engine."):
+                    found.append((node.lineno, f"import {alias.name}"))
+                elif alias.name == "engine":
+                    aliases.add(alias.asname or "engine")
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if node.module.startswith("engine."):
+                found.append((node.lineno, f"from {node.module} import …"))
+            elif node.module == "engine":
+                found += [(node.lineno, f"from engine import {a.name}")
+                          for a in node.names if a.name not in public]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = (func.attr if isinstance(func, ast.Attribute)
+                      else func.id if isinstance(func, ast.Name) else "")
+            name = node.args[0].value
+            if (called in {"import_module", "__import__"} and isinstance(name, str)
+                    and name.startswith("engine.")):
+                found.append((node.lineno, f"{called}({name!r})"))
+    for node in ast.walk(ast.parse(source)):  # after the imports: every alias is known
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in aliases and node.attr not in public):
+            found.append((node.lineno, f"{node.value.id}.{node.attr}"))
+    return found
+
+
+def test_engine_use_checker_catches_each_spelling() -> None:
+    source = ("import engine\nimport engine as e\nimport engine.store\n"
+              "from engine import leaderboard, _homes\nfrom engine.io._readers import is_text\n"
+              "from engine.store import OnConflict\nimport importlib\n"
+              "importlib.import_module('engine.harness')\n"
+              "engine.power\ne._text\nengine.report\n")
+    found = [what for _, what in sorted(_engine_uses(source, {"leaderboard", "power"}))]
+    assert found == ["import engine.store", "from engine import _homes",
+                     "from engine.io._readers import …", "from engine.store import …",
+                     "import_module('engine.harness')", "e._text", "engine.report"]
+
+
+@pytest.mark.parametrize("path", sorted(APP.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_app_uses_only_the_public_engine_api(path: Path) -> None:
+    """The app imports ``engine`` or public names from it (the TYPE_CHECKING table of
+    engine/__init__.py), never a submodule or a private name: the engine can move its
+    modules without breaking the app."""
+    uses = _engine_uses(path.read_text(encoding="utf-8"), _public_engine_names())
+    rel = path.relative_to(ROOT)
+    assert not uses, "\n".join(f"{rel}:{line}: {what}" for line, what in uses)
+
+
+def _app_imports(path: Path) -> list[tuple[int, str]]:
+    return [(line, name) for line, name in _imported_names(path.read_text(encoding="utf-8"),
+                                                           path.relative_to(ROOT))
+            if name.split(".")[0] == "app"]
+
+
+@pytest.mark.parametrize("path", sorted((APP / "data").glob("*.py")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_data_layer_draws_on_no_page_part(path: Path) -> None:
+    """``app/data`` (the only place the app caches) depends on the engine, the config and the
+    charts, never on the pages or their components, which depend on it."""
+    bad = [f"{path.relative_to(ROOT)}:{line}: imports {name}" for line, name in _app_imports(path)
+           if name.startswith(("app.components", "app.views", "app.widgets", "app.state"))]
+    assert not bad, "\n".join(bad)
+
+
+def test_only_the_data_layer_caches() -> None:
+    """``st.cache_resource``/``st.cache_data`` appear in ``app/data`` only (and never in the
+    engine): one place to look for what is cached and under which key."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for path in [*APP.rglob("*.py"), *_engine_files()] if APP / "data" not in path.parents
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Attribute) and node.attr in {"cache_resource", "cache_data"}]
+    assert not found, "\n".join(found)

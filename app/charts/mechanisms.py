@@ -11,6 +11,10 @@ import pandas as pd
 from engine import PBeats
 
 TEXT_CELLS = 16  # write the value in each P(A beats B) cell up to this many systems
+#: The five mechanisms compared (engine.CORE_MECHANISMS) and their plain labels, in the
+#: agreement matrix and in the page's rankings table.
+LABELS = {"mean": "mean", "median": "median", "bradley_terry": "head-to-head",
+          "elo": "arena rating", "trueskill": "skill rating"}
 
 
 def tau_heatmap(kendall: Mapping[str, float], names: Sequence[str],

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 
 from pyvis.network import Network
 
-from app.ranked import isolate
-from engine import Leaderboard
+from engine import Leaderboard, isolate
 
 from .graph import BEST, EDGE, NODE, graph_frames
 

@@ -9,8 +9,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from app.ranked import isolate
-from engine import PairwiseResult
+from engine import PairwiseResult, isolate
 
 from .vl import Datasets, Spec, field, tooltip, top
 

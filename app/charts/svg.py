@@ -9,7 +9,7 @@ system; circles, lines and labels), so they are written directly as SVG in a
 few milliseconds and put in the page by the browser's own parser (:func:`svg_html`,
 through ``app.widgets.picture``). The same SVG is the download (a standalone document).
 
-Every name and number passes through :func:`app.ranked.escape` (names also
+Every name and number passes through :func:`engine.html_text` (names also
 between Unicode isolates), and hover text is an SVG ``<title>``. Pure
 functions, no Streamlit.
 """
@@ -24,8 +24,7 @@ import numpy as np
 
 from app.charts.graph import BEST, EDGE, NODE, graph_frames
 from app.charts.ranks import ROW, rank_frame
-from app.ranked import escape, isolate
-from engine import Leaderboard
+from engine import Leaderboard, html_text, isolate
 
 FONT = 'font-family="Source Sans Pro, sans-serif"'
 INK = "#1f2933"
@@ -69,7 +68,7 @@ def vertical_grid(values: Sequence[float], x: Callable[[float], float], top: flo
         px = _num(x(value))
         parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" y2="{_num(bottom)}" '
                      f'stroke="{GRID}"/><text x="{px}" y="{_num(bottom + 14)}" font-size="11" '
-                     f'text-anchor="middle" fill="{INK}">{escape(_label(value))}</text>')
+                     f'text-anchor="middle" fill="{INK}">{html_text(_label(value))}</text>')
     return "".join(parts)
 
 
@@ -120,13 +119,13 @@ def svg_html(svg: str) -> str:
 
 def _name(text: str) -> str:
     cut = text if len(text) <= NAME_CHARS else text[:NAME_CHARS - 1] + "…"
-    return escape(isolate(cut))
+    return html_text(isolate(cut))
 
 
 def _open(width: float, height: float, label: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}"'
             f' width="{_num(width)}" style="max-width:100%;height:auto" role="img" '
-            f'aria-label="{escape(label)}" {FONT}>')
+            f'aria-label="{html_text(label)}" {FONT}>')
 
 
 def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
@@ -158,7 +157,7 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
     parts = [_open(total_w, height, title)]
     parts.append(vertical_grid(nice_ticks(low, high), x, top, top + ROW * len(frame)))
     parts.append(f'<text x="{_num(names_w + width / 2)}" y="{_num(height - 8)}" font-size="11" '
-                 f'font-weight="600" text-anchor="middle" fill="{INK}">{escape(title)}</text>'
+                 f'font-weight="600" text-anchor="middle" fill="{INK}">{html_text(title)}</text>'
                  f'<text x="{_num(total_w - ranks_w)}" y="14" font-size="11" '
                  f'fill="{INK}">rank range</text>')
     rows = zip(frame["system"].astype(str), values[:, 0], values[:, 1], values[:, 2],
@@ -174,12 +173,12 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
         if math.isfinite(mean):
             marks.append(f'<circle cx="{_num(x(mean))}" cy="{_num(y)}" r="3.7" '
                          f'fill="{colour}"/>')
-        parts.append(f"<g><title>{escape(isolate(tip))}</title>"
+        parts.append(f"<g><title>{html_text(isolate(tip))}</title>"
                      f'<text x="{_num(names_w - 8)}" y="{_num(y + 4)}" font-size="11" '
                      f'text-anchor="end" fill="{INK}">{_name(system)}</text>'
                      + "".join(marks)
                      + f'<text x="{_num(total_w - ranks_w)}" y="{_num(y + 4)}" font-size="11" '
-                     f'fill="{INK}">{escape(ranks)}</text></g>')
+                     f'fill="{INK}">{html_text(ranks)}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -217,10 +216,10 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
         parts.append(f'<line x1="{_num(left)}" x2="{_num(width - right)}" y1="{y}" y2="{y}" '
                      f'stroke="{GRID}"/><text x="{_num(left - 6)}" y="{y}" font-size="11" '
                      f'text-anchor="end" dominant-baseline="middle" fill="{INK}">'
-                     f"{escape(_label(tick))}</text>")
+                     f"{html_text(_label(tick))}</text>")
     parts.append(f'<text transform="translate(14 {_num(top + plot_h / 2)}) rotate(-90)" '
                  f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
-                 f"{escape(title)}</text>")
+                 f"{html_text(title)}</text>")
     opacity = 0.55 if len(edges) < 300 else 0.25
     coords = edges[["x", "y", "x2", "y2", "width", "pvalue_adj", "effect_size"]].to_numpy(float)
     pairs = zip(edges["system_a"].astype(str), edges["system_b"].astype(str), coords, strict=True)
@@ -230,7 +229,7 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
             tip += f", effect size {effect:.3f}"
         parts.append(f'<line x1="{_num(px(x1))}" y1="{_num(py(y1))}" x2="{_num(px(x2))}" '
                      f'y2="{_num(py(y2))}" stroke="{EDGE}" stroke-opacity="{opacity}" '
-                     f'stroke-width="{_num(stroke)}"><title>{escape(isolate(tip))}</title>'
+                     f'stroke-width="{_num(stroke)}"><title>{html_text(isolate(tip))}</title>'
                      "</line>")
     vertices = sorted(zip(nodes["system"].astype(str), nodes["x"].to_numpy(float), means,
                           nodes["rank"].tolist(), nodes["group"].astype(str),
@@ -243,7 +242,7 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
         tip = f"{system}: mean {_g(mean, '.4f')}, rank {rank}, group {group}"
         colour, r, size, weight = ((BEST, 8.4, 14, ' font-weight="bold"') if best
                                    else (NODE, 6.7, 12, ""))
-        parts.append(f"<g><title>{escape(isolate(tip))}</title>"
+        parts.append(f"<g><title>{html_text(isolate(tip))}</title>"
                      f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}"/>'
                      f'<text x="{_num(px(x) + r + 3)}" y="{cy}" font-size="{size}"{weight} '
                      f'dominant-baseline="middle" fill="{colour if best else INK}">'

@@ -8,8 +8,8 @@ and a few points per system, written here in milliseconds and shown by
 numbers and the outliers (``engine.box_stats``), so a 10,000-resample bootstrap
 is drawn from a few numbers per system.
 
-Every name and number passes through :func:`app.ranked.escape` (names and
-metadata values also between Unicode isolates, :func:`app.ranked.isolate`), and
+Every name and number passes through :func:`engine.html_text` (names and
+metadata values also between Unicode isolates, :func:`engine.isolate`), and
 hover text is an SVG ``<title>``. Pure functions, no Streamlit.
 """
 
@@ -23,8 +23,7 @@ import pandas as pd
 
 from app.charts.graph import NODE
 from app.charts.svg import INK, NAME_CHARS, _g, _name, _num, _open, nice_ticks, vertical_grid
-from app.ranked import escape, isolate
-from engine import BoxStats
+from engine import BoxStats, html_text, isolate
 
 BOX_COLOR = NODE  # the theme blue of every chart
 #: Points beyond the whiskers drawn at most (the count is always in the row's tooltip).
@@ -136,7 +135,7 @@ def box_svg(stats: BoxStats, order: Sequence[str], *, title: str,
     parts.append(vertical_grid(ticks, x, top, top + plot_h))
     parts.append(f'<text x="{_num(_NAMES_W + _PLOT_W / 2)}" y="{_num(height - 8)}" '
                  f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
-                 f"{escape(isolate(title))}</text>")
+                 f"{html_text(isolate(title))}</text>")
     points = _points(outliers, x)
     half = _ROW * 0.3
     for i, system in enumerate(rows):
@@ -174,7 +173,7 @@ def box_svg(stats: BoxStats, order: Sequence[str], *, title: str,
             marks.append(f'<g fill="{WHISKER}" fill-opacity="0.5">' + "".join(
                 f'<circle cx="{px}" cy="{_num(y)}" r="1.95"/>' for px in points[system])
                 + "</g>")
-        parts.append(f"<g><title>{_BREAK.join(escape(t) for t in tip)}</title>"
+        parts.append(f"<g><title>{_BREAK.join(html_text(t) for t in tip)}</title>"
                      + "".join(marks) + "</g>")
     parts.append("</svg>")
     return "".join(parts)

@@ -6,7 +6,7 @@ compile held the page's charts 5 s after its script had finished on a busy
 machine. These three charts are rectangles, circles and bars, written here in
 milliseconds. The other all-pairs panels (effect sizes, PWPP) stay Vega-Lite,
 drawn only when their tab is opened. Names pass through
-:func:`app.ranked.escape` between Unicode isolates; hover text is ``<title>``.
+:func:`engine.html_text` between Unicode isolates; hover text is ``<title>``.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ import numpy as np
 from app.charts.graph import BEST, NODE
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
 from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
-from app.ranked import escape, isolate
-from engine import PairwiseResult
+from engine import PairwiseResult, html_text, isolate
 
 BLUE, RED = NODE, BEST  # the theme blue and the red of every chart
 MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the count is said)
@@ -40,18 +39,18 @@ def pvalue_heatmap_svg(result: PairwiseResult, order: Sequence[str]) -> str:
     width, height = names_w + size * n + 20, legend_h + size * n + labels_h
     parts = [_open(width, height, f"adjusted p-values among {n} systems")]
     parts.append(f'<text x="0" y="14" font-size="12" font-weight="600" fill="{INK}">'
-                 f"adjusted p (alpha = {escape(f'{result.alpha:g}')})</text>")
+                 f"adjusted p (alpha = {html_text(f'{result.alpha:g}')})</text>")
     for i, band in enumerate(bands):  # two columns of two bands
         lx, ly = 230 * (i // 2), 24 + 16 * (i % 2)
         parts.append(f'<rect x="{lx}" y="{ly}" width="14" height="12" fill="{colour[band]}"/>'
                      f'<text x="{lx + 20}" y="{ly + 10}" font-size="11" fill="{INK}">'
-                     f"{escape(band)}</text>")
+                     f"{html_text(band)}</text>")
     index = {s: i for i, s in enumerate(order)}
     texts = n <= TEXT_CELLS
     for a, b, p, band in zip(frame["A"], frame["B"], frame["p"].to_numpy(float),
                              p_band(frame["p"].to_numpy(float), result.alpha), strict=True):
         x, y = names_w + size * index[b], legend_h + size * index[a]
-        tip = escape(isolate(f"{a} vs {b}: adjusted p {p:.2g}"))
+        tip = html_text(isolate(f"{a} vs {b}: adjusted p {p:.2g}"))
         cell = (f'<rect x="{_num(x)}" y="{_num(y)}" width="{size}" height="{size}" '
                 f'fill="{colour[str(band)]}" stroke="white" stroke-width="0.5"/>')
         if texts:
@@ -83,13 +82,13 @@ def plot_axes(parts: list[str], box: tuple[float, float, float, float], xs: Sequ
         parts.append(f'<line x1="{_num(left)}" x2="{_num(left + w)}" y1="{y}" y2="{y}" '
                      f'stroke="{GRID}"/><text x="{_num(left - 6)}" y="{y}" font-size="11" '
                      f'text-anchor="end" dominant-baseline="middle" fill="{INK}">'
-                     f"{escape(_label(v))}</text>")
+                     f"{html_text(_label(v))}</text>")
     parts.append(f'<text x="{_num(left + w / 2)}" y="{_num(top + h + 34)}" font-size="11" '
                  f'font-weight="600" text-anchor="middle" fill="{INK}">'
-                 f"{escape(isolate(titles[0]))}</text>"
+                 f"{html_text(isolate(titles[0]))}</text>"
                  f'<text transform="translate(12 {_num(top + h / 2)}) rotate(-90)" '
                  f'font-size="11" font-weight="600" text-anchor="middle" fill="{INK}">'
-                 f"{escape(isolate(titles[1]))}</text>")
+                 f"{html_text(isolate(titles[1]))}</text>")
 
 
 def count_scale(counts: Sequence[int], top: float, h: float
@@ -106,7 +105,7 @@ def count_scale(counts: Sequence[int], top: float, h: float
 
 def count_bar(x0: float, x1: float, count: int, tip: str, fy: Callable[[float], float]) -> str:
     """One histogram bar from pixel ``x0`` to ``x1`` with its hover text (escaped here)."""
-    return (f'<g><title>{escape(tip)}</title><rect x="{_num(x0 + 0.5)}" y="{_num(fy(count))}" '
+    return (f'<g><title>{html_text(tip)}</title><rect x="{_num(x0 + 0.5)}" y="{_num(fy(count))}" '
             f'width="{_num(max(x1 - x0 - 1, 1))}" height="{_num(fy(0) - fy(count))}" '
             f'fill="{BLUE}"/></g>')
 
@@ -145,7 +144,7 @@ def pair_scatter_svg(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bo
                     continue
                 r = 8 + 30 * math.sqrt(count / total)
                 cx, cy = _num(fx(vx)), _num(fy(vy))
-                tip = escape(isolate(f"{a} {vx:g}, {b} {vy:g}: {count} examples"))
+                tip = html_text(isolate(f"{a} {vx:g}, {b} {vy:g}: {count} examples"))
                 parts.append(f'<g><title>{tip}</title><circle cx="{cx}" cy="{cy}" '
                              f'r="{_num(r)}" fill="{BLUE}" fill-opacity="0.8"/>'
                              f'<text x="{cx}" y="{cy}" font-size="12" font-weight="bold" '

@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import cache_fast, state, widgets
+from app import state, widgets
 from app.components.metrics_table import metrics_table
+from app.data import figures
 from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import MATRIX_TABS, View
@@ -51,10 +52,10 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
             tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
                                "tab and its CSV have every pair.")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
-                widgets.picture(cache_fast.pvalue_svg(token, view.benchmark, view.metric,
-                                                      options, shown), tabs[kind])
+                widgets.picture(figures.pvalue_svg(token, view.benchmark, view.metric,
+                                                   options, shown), tabs[kind])
                 continue
-            spec = cache_fast.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
+            spec = figures.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
             tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:
         with tabs["metrics"]:

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
-from app.components.plain_text import html_text
-from engine import ABResult, PowerResult
+from engine import ABResult, PowerResult, html_text
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;

@@ -4,7 +4,7 @@ the example's texts.
 Uploaded text (prompt, reference, each system's output) is shown with ``st.code``:
 as literal characters, never read as markdown or HTML and never executed, so
 ``<script>`` in an output shows as ``<script>``. Names in messages go through
-:func:`~app.components.plain_text.md_text`.
+:func:`engine.md_text`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import math
 import pandas as pd
 import streamlit as st
 
-from app.components.plain_text import md_text
 from app.ranked import MISSING, html_table
-from engine import ExampleDrilldown
+from engine import ExampleDrilldown, md_text
 
 #: Columns of the engine's scores table that are not uploaded text.
 _SCORE_COLUMNS = ("rank", "system", "quality", "score", "solved")

@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from app import state
-from app.ranked import plain, ranked_html
+from app.ranked import ranked_html
 from app.tables import HELP, column_config, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
-from engine import Leaderboard
+from engine import Leaderboard, md_isolated
 
 
 def _meta_columns(rows: pd.DataFrame) -> list[str]:
@@ -58,7 +58,7 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
                     clears=("fval",),
                     disabled=not meta_columns)
         if view.fcol:
-            state.bound(st.multiselect, f"{plain(view.fcol)} is", "fval", view.fval,
+            state.bound(st.multiselect, f"{md_isolated(view.fcol)} is", "fval", view.fval,
                         options=_values(rows, view.fcol))
         state.bound(st.multiselect, "Columns", "cols", view.cols or tuple(keys), options=keys,
                     format_func=label)

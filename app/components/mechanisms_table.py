@@ -11,12 +11,10 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from app.components.plain_text import html_text
-from engine import Leaderboard, Mechanisms, RankIntervals
+from app.charts.mechanisms import LABELS
+from engine import Leaderboard, Mechanisms, RankIntervals, html_text
 
-#: The five mechanisms compared (engine.CORE_MECHANISMS): plain label and what it is.
-LABELS = {"mean": "mean", "median": "median", "bradley_terry": "head-to-head",
-          "elo": "arena rating", "trueskill": "skill rating"}
+#: What each mechanism is (its label: ``LABELS``).
 TIPS = {"mean": "Mean score over the examples every system has",
         "median": "Median score over the examples every system has",
         "bradley_terry": "Bradley–Terry strength from the example-level battles (ties as half wins)",

@@ -17,12 +17,12 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from app import cache, widgets
+from app import widgets
+from app.data import results
 from app.downloads import safe_csv
-from app.ranked import plain
 from app.tables import fit_height
 from app.url import View
-from engine import MetricsTable, TestOptions
+from engine import MetricsTable, TestOptions, md_isolated
 
 MAX_ROWS = 200  # pairs shown on the page (all of them go into the CSV download)
 _RED, _BLUE = (192, 34, 34), (38, 84, 176)
@@ -94,7 +94,7 @@ def metrics_table(view: View, token: str, options: TestOptions) -> None:
     """Every pair of the benchmark's systems on each of its metrics, with the same options."""
     value = "pvalue_adj" if options.criterion == "pvalue" else "effect_size"
     try:
-        result, skipped = cache.across(token, view.benchmark, options, value)
+        result, skipped = results.across(token, view.benchmark, options, value)
     except ValueError as exc:
         st.warning(f"No metric of this benchmark can be tested with these settings: {exc}")
         return
@@ -106,8 +106,9 @@ def metrics_table(view: View, token: str, options: TestOptions) -> None:
                "Wilson 2019), adjusted for every pair and metric tested; below alpha, the pair "
                "differs on the metrics taken together. *conflict*: metrics disagree on the winner.")
     if len(result.metrics) == 1:
-        st.info(f"{plain(view.benchmark)} has one metric, {plain(result.metrics[0])}: upload more metrics "
-                "for the same examples to compare them side by side.", icon=":material/info:")
+        st.info(f"{md_isolated(view.benchmark)} has one metric, "
+                f"{md_isolated(result.metrics[0])}: upload more metrics for the same examples "
+                "to compare them side by side.", icon=":material/info:")
     widgets.notes(list(skipped))
     n = len(result.table)
     if n > MAX_ROWS:

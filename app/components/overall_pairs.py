@@ -9,9 +9,9 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from app import cache_more
 from app.components.metrics_table import cell_css, format_cell, strength
 from app.components.overall_table import MISSING, UNTESTED, pairs_frame
+from app.data import overall
 from app.downloads import safe_csv
 from engine import Overall, TestOptions
 
@@ -43,11 +43,11 @@ def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> St
 
 def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
     """Each pair's significant differences per benchmark, most significant combined p first."""
-    two_sided = cache_more.two_sided(options)
+    two_sided = overall.two_sided(options)
     per = {}
     for b in result.benchmarks:
         try:
-            per[b] = cache_more.benchmark_pairs(token, b, result.metrics[b], two_sided)
+            per[b] = overall.benchmark_pairs(token, b, result.metrics[b], two_sided)
         except ValueError:  # a single system there: nothing to test
             continue
     table, directions = pairs_frame(result, per)

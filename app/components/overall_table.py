@@ -4,7 +4,7 @@
 leaderboard's ranked table: it needs no data-grid code, so the landing page
 loads light); :func:`pairs_frame` is the pairs × benchmarks heatmap table
 (rows ordered by the combined p-value, cells as in the Across-metrics table).
-Every name is escaped (:func:`app.components.plain_text.html_text`).
+Every name is escaped (:func:`engine.html_text`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from app.components.plain_text import html_text
 from app.tables import SHORT_LETTERS, tie_ranks, tie_text
-from engine import Overall, PairwiseResult
+from engine import Overall, PairwiseResult, html_text
 
 MISSING = "not run"
 UNTESTED = 9  # direction code of a pair not tested on a benchmark (a system has no results)

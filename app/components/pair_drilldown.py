@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app import cache_fast, state, widgets
+from app import state, widgets
 from app.charts.pairwise import two_by_two
-from app.ranked import html_table, plain
+from app.data import figures
+from app.ranked import html_table
 from app.url import View
-from engine import Leaderboard, PairwiseResult, ScoreMatrix
+from engine import Leaderboard, PairwiseResult, ScoreMatrix, md_isolated
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
 EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",
@@ -57,8 +58,8 @@ def difference_text(difference: float, low: float, high: float, a: str, b: str, 
     interval = (f" [{_bound(lo, percent=percent)}, {_bound(hi, percent=percent)}] "
                 f"({level} interval)" if math.isfinite(lo) and math.isfinite(hi) else "")
     if difference == 0:
-        return f"{plain(a)} and {plain(b)} tie on average{interval}"
-    return (f"{plain(first)} beats {plain(second)} by "
+        return f"{md_isolated(a)} and {md_isolated(b)} tie on average{interval}"
+    return (f"{md_isolated(first)} beats {md_isolated(second)} by "
             f"{amount(abs(difference), percent=percent)}{interval}")
 
 
@@ -67,7 +68,7 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
     much with its interval, n, paired or not, the test and its p-values."""
     r, sign = pair_row(result, a, b)
     if r is None:
-        return (f"{plain(a)} and {plain(b)} are not compared under the '{result.compare}' "
+        return (f"{md_isolated(a)} and {md_isolated(b)} are not compared under the '{result.compare}' "
                 "comparison set; choose all pairs to test them.")
     difference = sign * float(r["difference"])
     low, high = float(r["ci_low"]), float(r["ci_high"])
@@ -87,7 +88,7 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
     wins = ""
     if paired and np.isfinite(r["wins_a"]):
         wa, wb = (r["wins_a"], r["wins_b"]) if sign > 0 else (r["wins_b"], r["wins_a"])
-        wins = f" {plain(a)} wins {int(wa)} examples, {plain(b)} wins {int(wb)}."
+        wins = f" {md_isolated(a)} wins {int(wa)} examples, {md_isolated(b)} wins {int(wb)}."
     test = widgets.TEST_NAMES.get(str(r["test"]), str(r["test"]))
     return (f"{difference_text(difference, low, high, a, b, percent=percent, level=level)}: "
             f"{verdict} (n = {int(r['n'])}, {design}; {test}, adjusted p = "
@@ -98,7 +99,7 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     """Pick two systems; their test, per-example scatter, differences and 2×2 table."""
     order = list(board.table["system"])
     # in a popover: the select boxes are drawn only when it opens (a lighter first screen)
-    with st.popover(f"{plain(view.a)} vs {plain(view.b)}", icon=":material/compare_arrows:",
+    with st.popover(f"{md_isolated(view.a)} vs {md_isolated(view.b)}", icon=":material/compare_arrows:",
                     help="Choose the two systems to compare."):
         state.bound(st.selectbox, "System A", "a", view.a, options=order)
         state.bound(st.selectbox, "System B", "b", view.b,
@@ -107,11 +108,11 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     paired = bool(r["paired"]) if r is not None else board.pairwise.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
     st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary))
-    state.link("compare", f"A/B compare: {plain(view.a)} against {plain(view.b)} (runs, "
+    state.link("compare", f"A/B compare: {md_isolated(view.a)} against {md_isolated(view.b)} (runs, "
                "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
                base=view.b, cluster="", pdiff="")
     scatter, histogram = st.columns(2)
-    pictures = cache_fast.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
+    pictures = figures.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
     with scatter:
         widgets.picture(pictures[0])
     with histogram:

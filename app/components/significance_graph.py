@@ -12,11 +12,12 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app import cache, cache_fast, state, widgets
+from app import state, widgets
 from app.charts.graph import clique_frame
-from app.ranked import NARROW, escape
+from app.data import figures
+from app.ranked import NARROW
 from app.url import GRAPH_TABS, View
-from engine import Leaderboard, TestOptions
+from engine import Leaderboard, TestOptions, html_text
 
 #: Charts in a container with this key are hidden below NARROW pixels: the table above has
 #: the means and intervals, and a chart shrunk to a phone is unreadable.
@@ -43,7 +44,7 @@ def _rank_tab(board: Leaderboard, view: View, token: str, options: TestOptions) 
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):
-        widgets.picture(cache_fast.rank_svg(token, view.benchmark, view.metric, options, shown))
+        widgets.picture(figures.rank_svg(token, view.benchmark, view.metric, options, shown))
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -51,7 +52,7 @@ def _clique_table(board: Leaderboard) -> str:
     groups = clique_frame(board).groupby("group")["system"].agg(list)
     rows = "".join(
         f"<tr><td>{g}</td><td>{len(m)}</td><td>"
-        + ", ".join(f"<bdi>{escape(s)}</bdi>" for s in m) + "</td></tr>"
+        + ", ".join(f"<bdi>{html_text(s)}</bdi>" for s in m) + "</td></tr>"
         for g, m in groups.items())
     return ('<style>.sb-cliques td,.sb-cliques th{white-space:normal;overflow-wrap:anywhere;'
             'vertical-align:top;padding:.25rem .5rem;text-align:left}</style>'
@@ -78,8 +79,8 @@ def leaderboard_charts(board: Leaderboard, view: View, token: str, options: Test
             if board.pairwise.compare != "all":
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
-            st.vega_lite_chart(spec=cache_fast.clique_spec(token, view.benchmark, view.metric,
-                                                           options), width="stretch")
+            st.vega_lite_chart(spec=figures.clique_spec(token, view.benchmark, view.metric,
+                                                        options), width="stretch")
             st.html(_clique_table(board))
 
 
@@ -92,10 +93,10 @@ def _graph_tab(board: Leaderboard, view: View, token: str, options: TestOptions,
                f"thicker when less significant; the best system is in red bold. Showing "
                f"{len(shown)} of {len(order)} systems.")
     if kind == "interactive":
-        st.iframe(cache.graph_html(token, view.benchmark, view.metric, options, shown),
+        st.iframe(figures.graph_html(token, view.benchmark, view.metric, options, shown),
                   height=560)
         return
-    picture = cache_fast.graph_svg(token, view.benchmark, view.metric, options, shown)
+    picture = figures.graph_svg(token, view.benchmark, view.metric, options, shown)
     with _wide("graph"):
         widgets.picture(picture)
     st.download_button("Download SVG", picture, icon=":material/download:",

@@ -1,7 +1,7 @@
 """The slice a Leaderboard or Pairwise page is restricted to (``scol``/``sval`` in the URL).
 
 :func:`restrict` validates the URL's slice against the benchmark's per-example
-columns and returns the data key of the slice (``app/cache.py``: every cached
+columns and returns the data key of the slice (``app/data/slices.py``: every cached
 result of the page is then the slice's); :func:`scope_note` says which examples are
 shown and links back to all of them.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, state
-from app.ranked import plain
+from app import state
+from app.data import results, slices
 from app.url import View, check_slice
+from engine import md_isolated
 
 
 def restrict(view: View, token: str) -> tuple[View, str]:
@@ -24,17 +25,17 @@ def restrict(view: View, token: str) -> tuple[View, str]:
     """
     if not view.sval:
         return view, token
-    choices = cache.slice_choices(token, view.benchmark, view.sbins)
+    choices = slices.slice_choices(token, view.benchmark, view.sbins)
     checked, problems = check_slice(view, choices.names)
     if problems:
         state.warn(problems)
         state.set_view(checked)
-    return checked, cache.sliced(token, checked.scol, checked.sval, checked.sbins)
+    return checked, slices.sliced(token, checked.scol, checked.sval, checked.sbins)
 
 
 def slice_text(view: View, shown: int, total: int) -> str:
     """"Only examples with subset = koala (156 of 805)" (names inert)."""
-    return (f"Only examples with {plain(view.scol)} = {plain(view.sval)} "
+    return (f"Only examples with {md_isolated(view.scol)} = {md_isolated(view.sval)} "
             f"({shown:,} of {total:,})")
 
 
@@ -45,7 +46,7 @@ def scope_note(view: View, key: str, shown: int) -> None:
     """
     if not view.sval:
         return
-    total = cache.matrix(cache.split_key(key)[0], view.benchmark, view.metric).n_examples
+    total = results.matrix(slices.split_key(key)[0], view.benchmark, view.metric).n_examples
     left, right = st.columns([3, 1], vertical_alignment="center")
     with left:
         st.info(slice_text(view, shown, total), icon=":material/filter_alt:")

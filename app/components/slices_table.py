@@ -4,7 +4,7 @@
 its interval, "—" where a system has no result in the slice; each slice's header links
 to the Leaderboard restricted to it); :func:`changes_html` lists the pairs whose
 verdict changes between slices. Static HTML like the leaderboard's ranked table:
-every name is escaped (:func:`app.components.plain_text.html_text`).
+every name is escaped (:func:`engine.html_text`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from numbers import Real
 
 import pandas as pd
 
-from app.components.plain_text import html_text
-from engine import SliceTable
+from engine import SliceTable, html_text
 
 MISSING = "—"
 #: Rows of the changes table shown on the page (all of them are in the CSV download).

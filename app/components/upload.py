@@ -4,7 +4,7 @@ conflict policy; the upload history with confirmed, undoable deletes; metric def
 edited after upload.
 
 Every user-provided string (file, system, benchmark and metric names, messages that
-quote them) is shown as text, in tables, or through :func:`inert` in Markdown labels,
+quote them) is shown as text, in tables, or through :func:`engine.md_text` in Markdown labels,
 never as live Markdown/HTML. A staged file is parsed once: the result is kept in the
 session by content hash, format choice and system override.
 
@@ -21,8 +21,7 @@ from typing import cast
 
 import streamlit as st
 
-from app import cache, state
-from app.components.plain_text import inert
+from app import state
 from app.components.upload_found import (
     conflicts,
     found,
@@ -49,11 +48,11 @@ from app.components.upload_specs import (
     spec_widgets,
     stored_spec,
 )
-from engine import DataContractError, MetricSpec
-from engine.store import OnConflict
+from app.data import store
+from engine import DataContractError, MetricSpec, OnConflict, md_text
 
 __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS",
-           "MODALITIES", "Parsed", "bundle", "default_spec", "history", "inert", "landing",
+           "MODALITIES", "Parsed", "bundle", "default_spec", "history", "landing",
            "landing_rows", "local_times", "metadata_columns", "metric_editor", "missing_cells",
            "parse", "parse_once", "problem_table", "review", "significant_neighbours",
            "spec_key", "spec_widgets", "summary", "upload_files"]
@@ -68,22 +67,22 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
     if parsed.frame is None:  # never: only a file without problems has a commit form
         return
     try:
-        report = cache.store().import_frame(
+        report = store.current().import_frame(
             parsed.frame, filename=parsed.name, content=parsed.content, uploader=uploader,
             note=note, on_conflict=cast(OnConflict, on_conflict), metrics=specs)
     except (DataContractError, PermissionError) as exc:
-        st.error(f"{inert(parsed.name)}: nothing was stored.")
+        st.error(f"{md_text(parsed.name)}: nothing was stored.")
         if isinstance(exc, DataContractError):
             st.dataframe(problem_table(exc.problems), hide_index=True, width="stretch")
         else:
             st.text(str(exc))
         return
     if report.duplicate_of is not None:
-        st.info(inert(report.message))
+        st.info(md_text(report.message))
         return
-    st.success(inert(report.message), icon=":material/check_circle:")
+    st.success(md_text(report.message), icon=":material/check_circle:")
     first = parsed.frame.iloc[0]
-    state.link("leaderboard", f"See {inert(first['benchmark'])} on the leaderboard",
+    state.link("leaderboard", f"See {md_text(first['benchmark'])} on the leaderboard",
                icon=":material/leaderboard:", benchmark=str(first["benchmark"]),
                metric=str(first["metric"]), a="", b="", fcol="", fval=(), cols=())
     landing(parsed.frame)
@@ -92,7 +91,7 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
 def review(parsed: Parsed, token: str, uploader: str) -> None:
     """Everything about one upload: its problems, or what was found, its conflicts and the
     commit form."""
-    st.markdown(f"#### {inert(parsed.name)}")
+    st.markdown(f"#### {md_text(parsed.name)}")
     if parsed.frame is None:
         st.error(f"{len(parsed.problems)} problem(s) found; nothing from this file will be "
                  "stored until they are fixed.", icon=":material/error:")

@@ -11,11 +11,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import cache
 from app.components.upload_read import Parsed
-from engine import Problem
-from engine._contract import REQUIRED_COLUMNS
-from engine.io._readers import is_text, split_metadata
+from app.data import store
+from engine import REQUIRED_COLUMNS, Problem, is_text, split_metadata
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
 
@@ -124,7 +122,7 @@ def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
 
 def conflicts(frame: pd.DataFrame) -> pd.DataFrame:
     """Collisions with the store, per (benchmark, system, metric) and stored upload."""
-    hits = cache.store().check_conflicts(frame)
+    hits = store.current().check_conflicts(frame)
     if hits.empty:
         st.info("No conflicts: none of these rows is stored already.",
                 icon=":material/check:")

@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 import pandas as pd
 import streamlit as st
 
-from app import cache
-from app.components.plain_text import inert
+from app.data import store
+from engine import md_text
 
 __all__ = ["history", "local_times"]
 
@@ -53,7 +53,7 @@ def _do_delete(upload_id: int, who: str) -> None:
         return
     st.session_state[box] = ""
     try:
-        removed = cache.store().delete_upload(upload_id, deleted_by=who)
+        removed = store.current().delete_upload(upload_id, deleted_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["upload_flash"] = ("error", str(exc))
         return
@@ -64,7 +64,7 @@ def _do_delete(upload_id: int, who: str) -> None:
 
 def _do_restore(upload_id: int, who: str) -> None:
     try:
-        back = cache.store().restore_upload(upload_id, restored_by=who)
+        back = store.current().restore_upload(upload_id, restored_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["upload_flash"] = ("error", str(exc))
         return
@@ -75,7 +75,7 @@ def _do_restore(upload_id: int, who: str) -> None:
 def _flash() -> None:
     kind, message = st.session_state.pop("upload_flash", (None, ""))
     if kind is not None:
-        {"warning": st.warning, "error": st.error, "success": st.success}[kind](inert(message))
+        {"warning": st.warning, "error": st.error, "success": st.success}[kind](md_text(message))
 
 
 def _delete_form(uploads: pd.DataFrame, who: str) -> None:
@@ -83,7 +83,7 @@ def _delete_form(uploads: pd.DataFrame, who: str) -> None:
     upload_id = int(st.selectbox("Delete an upload", uploads["upload_id"].tolist(),
                                  format_func=lambda i: f"#{i} · {names.at[i]}",
                                  key="delete-which"))
-    contents = cache.store().upload_contents(upload_id)
+    contents = store.current().upload_contents(upload_id)
     st.text(f"Deleting upload #{upload_id} ({names.at[upload_id]}) removes "
             f"{int(contents['rows'].sum())} rows from every page:")
     st.dataframe(contents, hide_index=True, width="stretch")
@@ -99,13 +99,13 @@ def history(token: str, *, may_delete: bool, who: str = "") -> None:
     the deleted uploads with a restore button."""
     st.subheader("Upload history")
     _flash()
-    uploads = cache.uploads(token)
+    uploads = store.uploads(token)
     st.dataframe(_history_table(uploads), hide_index=True, width="stretch")
     if not may_delete:
         return
     if not uploads.empty:
         _delete_form(uploads, who)
-    deleted = cache.store().uploads(deleted=True)
+    deleted = store.current().uploads(deleted=True)
     if deleted.empty:
         return
     with st.expander(f"Deleted uploads ({len(deleted)})"):

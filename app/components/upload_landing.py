@@ -7,10 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import cache, state
-from app.components.plain_text import inert
+from app import state
+from app.data import results, store
 from app.widgets import MAX_SYSTEMS
-from engine import Leaderboard, TestOptions
+from engine import Leaderboard, TestOptions, md_text
 
 __all__ = ["LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS", "landing", "landing_rows",
            "significant_neighbours"]
@@ -23,7 +23,7 @@ LANDING_NAMES = 8
 
 
 def _names_list(names: list[str]) -> str:
-    shown = ", ".join(inert(n) for n in names[:LANDING_NAMES])
+    shown = ", ".join(md_text(n) for n in names[:LANDING_NAMES])
     return shown + (f" and {len(names) - LANDING_NAMES} more" if len(names) > LANDING_NAMES
                     else "")
 
@@ -62,18 +62,18 @@ def landing(frame: pd.DataFrame) -> None:
     rows (rank range, group) and the systems significantly better or worse than them, with a
     link to the full view."""
     pairs = frame[["benchmark", "metric"]].drop_duplicates().astype(str)
-    token = cache.token()  # the store's new version: the boards include this upload
+    token = store.token()  # the store's new version: the boards include this upload
     st.markdown("##### Where the new results land")
     for bench, metric in pairs.head(LANDING_BOARDS).itertuples(index=False):
         systems = list(dict.fromkeys(frame.loc[(frame["benchmark"] == bench)
                                                & (frame["metric"] == metric), "system"]
                                      .astype(str)))
         with st.container(border=True):
-            st.markdown(f"**{inert(bench)} · {inert(metric)}**")
+            st.markdown(f"**{md_text(bench)} · {md_text(metric)}**")
             try:
-                board = cache.board(token, bench, metric, TestOptions())
+                board = results.board(token, bench, metric, TestOptions())
             except ValueError as exc:
-                st.caption(f"No leaderboard here: {inert(exc)}")
+                st.caption(f"No leaderboard here: {md_text(exc)}")
                 continue
             if len(board.table) > MAX_SYSTEMS:
                 st.caption(f"{len(board.table):,} systems: open the leaderboard to see them.")
@@ -84,13 +84,13 @@ def landing(frame: pd.DataFrame) -> None:
                     for c in ("mean", "ci_low", "ci_high")})
                 for system in rows["system"]:
                     better, worse = significant_neighbours(board, system)
-                    st.caption(f"{inert(system)} — significantly worse than: "
+                    st.caption(f"{md_text(system)} — significantly worse than: "
                                f"{_names_list(better) or 'none'}; significantly better than: "
                                f"{_names_list(worse) or 'none'}; not told apart from "
                                f"{len(board.table) - 1 - len(better) - len(worse)} system(s).")
                 if len(systems) > LANDING_SYSTEMS:
                     st.caption(f"…and {len(systems) - LANDING_SYSTEMS} more uploaded systems.")
-            state.link("leaderboard", f"Full leaderboard of {inert(bench)} · {inert(metric)}",
+            state.link("leaderboard", f"Full leaderboard of {md_text(bench)} · {md_text(metric)}",
                        icon=":material/leaderboard:", benchmark=bench, metric=metric, a="", b="",
                        q="", fcol="", fval=(), cols=(), focus=())
     if len(pairs) > LANDING_BOARDS:

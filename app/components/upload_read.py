@@ -19,9 +19,16 @@ import pandas as pd
 import streamlit as st
 
 from app import config
-from engine import DataContractError, MetricSpec, Problem, read_results_bytes
-from engine.harness import HARNESS_FORMATS, detect_format, read_harness
-from engine.io._limits import Limits
+from engine import (
+    HARNESS_FORMATS,
+    DataContractError,
+    Limits,
+    MetricSpec,
+    Problem,
+    detect_format,
+    read_harness,
+    read_results_bytes,
+)
 
 __all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
 

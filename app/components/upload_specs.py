@@ -9,10 +9,9 @@ import json
 import pandas as pd
 import streamlit as st
 
-from app import cache
-from app.components.plain_text import inert
 from app.components.upload_history import local_times
-from engine import DataContractError, MetricSpec, metric_specs_of
+from app.data import store
+from engine import DataContractError, MetricSpec, md_text, metric_specs_of
 
 __all__ = ["MODALITIES", "default_spec", "metric_editor", "spec_key", "spec_widgets",
            "stored_spec"]
@@ -36,7 +35,7 @@ def spec_key(digest: str, kind: str, benchmark: str, metric: str) -> str:
 def spec_widgets(digest: str, benchmark: str, metric: str, default: MetricSpec) -> MetricSpec:
     """Direction and modality choices of one (benchmark, metric)."""
     left, right = st.columns(2)
-    name = f"{inert(benchmark)} · {inert(metric)}"
+    name = f"{md_text(benchmark)} · {md_text(metric)}"
     higher = left.radio(f"{name}: better is", ["higher", "lower"], horizontal=True,
                         index=0 if default.higher_is_better else 1,
                         key=spec_key(digest, "dir", benchmark, metric))
@@ -51,9 +50,9 @@ def spec_widgets(digest: str, benchmark: str, metric: str, default: MetricSpec) 
 
 
 def stored_spec(token: str, benchmark: str, metric: str) -> MetricSpec | None:
-    cat = cache.catalog(token)
+    cat = store.catalog(token)
     if ((cat["benchmark"] == benchmark) & (cat["metric"] == metric)).any():
-        return cache.store().metric_spec(benchmark, metric)
+        return store.current().metric_spec(benchmark, metric)
     return None
 
 
@@ -65,7 +64,7 @@ def metric_editor(who: str) -> None:
     """Edit a stored metric's definition (direction, modality, threshold, display scale);
     each change is recorded with who and when."""
     st.subheader("Metric definitions")
-    defs = cache.store().metric_definitions()
+    defs = store.current().metric_definitions()
     if defs.empty:
         st.caption("No metric stored yet.")
         return
@@ -92,14 +91,14 @@ def metric_editor(who: str) -> None:
                               binary={"auto": None, "binary": True, "numeric": False}[modality],
                               threshold=threshold)
             try:
-                cache.store().update_metric(bench, metric, spec, display_scale=scale,
-                                            changed_by=who or "anonymous")
+                store.current().update_metric(bench, metric, spec, display_scale=scale,
+                                              changed_by=who or "anonymous")
             except (DataContractError, ValueError, PermissionError) as exc:
                 st.error("Not saved.")
                 st.text(str(exc))
             else:
                 st.success("Saved; every page uses the new definition.")
-    changes = cache.store().metric_history(bench, metric)
+    changes = store.current().metric_history(bench, metric)
     if not changes.empty:
         changes["changed_at"] = local_times(changes["changed_at"])
         st.dataframe(changes.drop(columns=["benchmark", "metric"]), hide_index=True,

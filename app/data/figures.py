@@ -1,16 +1,18 @@
-"""Cached charts of the Leaderboard, Pairwise, Distributions and Examples pages: the first
-screens as SVG text (``app/charts/svg*.py``: no chart library in the browser), the panels
-opened on demand as plain Vega-Lite dicts (``app/charts/vl.py``) with their data already in
-Arrow.
+"""Cached figures of the engine's results: SVG text, Vega-Lite dicts and the interactive graph.
+
+The first screens are SVG text written on the server (``app/charts/svg*.py``: no chart
+library in the browser); the panels opened on demand are plain Vega-Lite dicts
+(``app/charts/vl.py``) with their data already in Arrow; the Mechanisms and Compare
+pages' altair charts are drawn to SVG on the server (``app/charts/render.py``).
 
 Why Vega-Lite dicts written by hand rather than altair charts: altair's schema
 validation and deep copies cost 0.2–0.5 s per chart on a busy machine — most of a
 settings change on humaneval (the engine's own work: 0.05–0.15 s). Here a chart costs
 milliseconds, and its datasets are converted to Arrow once per cache entry instead of on
-every run (Streamlit passes Arrow bytes through untouched). The engine results come from
-``app/cache.py`` (same keys, so a slice key works here too).
+every run (Streamlit passes Arrow bytes through untouched).
 
-Each function takes the data key (``token``) first, like ``app/cache.py``.
+Each function takes the data key first, like ``app/data/results.py`` (whose results it
+draws: a slice's key draws the slice).
 """
 
 from __future__ import annotations
@@ -20,21 +22,23 @@ import pandas as pd
 import streamlit as st
 from streamlit import dataframe_util
 
-from app import cache
+from app.charts.compare import models_chart, variance_chart
 from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
+from app.charts.mechanisms import LABELS, pbeats_heatmap, pbeats_size, tau_heatmap
+from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
+from app.charts.render import chart_svg
 from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.svg_boxes import box_svg
-from app.charts.svg_pairwise import (
-    difference_histogram_svg,
-    pair_scatter_svg,
-    pvalue_heatmap_svg,
-)
+from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, pvalue_heatmap_svg
 from app.charts.vl import Spec
+from app.data import results, store
 from engine import BoxStats, TestOptions, box_stats
 
 _ENTRIES = 64
+#: The Mechanisms and Compare pages' drawings keep fewer entries.
+_FEWER = 32
 
 
 def arrow(spec: Spec) -> Spec:
@@ -43,13 +47,16 @@ def arrow(spec: Spec) -> Spec:
                                  for name, frame in spec.get("datasets", {}).items()}}
 
 
+# ----------------------------------------------------------------- the Leaderboard's charts
+
+
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def rank_svg(token: str, benchmark: str, metric: str, options: TestOptions,
              systems: tuple[str, ...] | None = None) -> str:
-    """The rank/CI plot of :func:`app.cache.board` as SVG (``systems``: the rows shown,
+    """The rank/CI plot of :func:`app.data.results.board` as SVG (``systems``: the rows shown,
     default all; percent for 0/1 metrics)."""
-    percent = cache.matrix(token, benchmark, metric).binary
-    board = cache.board(token, benchmark, metric, options)
+    percent = results.matrix(token, benchmark, metric).binary
+    board = results.board(token, benchmark, metric, options)
     return rank_ci_svg(board, percent=percent, systems=systems)
 
 
@@ -58,14 +65,24 @@ def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
               systems: tuple[str, ...]) -> str:
     """The static significance graph among ``systems`` as SVG: shown on the page and
     downloaded as it is (a standalone document)."""
-    return static_graph_svg(cache.board(token, benchmark, metric, options), systems)
+    return static_graph_svg(results.board(token, benchmark, metric, options), systems)
+
+
+@st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
+def graph_html(token: str, benchmark: str, metric: str, options: TestOptions,
+               systems: tuple[str, ...]) -> str:
+    """The self-contained interactive significance graph of :func:`app.data.results.board`
+    among ``systems``."""
+    return network_html(results.board(token, benchmark, metric, options), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
 def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> Spec:
-    """The clique view of :func:`app.cache.board`."""
-    return arrow(_clique_spec(cache.board(token, benchmark, metric, options)))
+    """The clique view of :func:`app.data.results.board`."""
+    return arrow(_clique_spec(results.board(token, benchmark, metric, options)))
 
+
+# ----------------------------------------------------------------- the Pairwise page's charts
 
 #: The panels drawn with Vega-Lite on demand (the p-value heatmap is SVG: ``pvalue_svg``).
 _PANELS = {"effects": effect_heatmap_spec, "pwpp": pwpp_spec}
@@ -76,7 +93,7 @@ def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
                kind: str, systems: tuple[str, ...]) -> Spec:
     """The effect-size heatmap (``effects``) or the PWPP (``pwpp``) among ``systems``
     (the focus, best first)."""
-    result = cache.board(token, benchmark, metric, options).pairwise
+    result = results.board(token, benchmark, metric, options).pairwise
     return arrow(_PANELS[kind](result, list(systems)))
 
 
@@ -84,7 +101,7 @@ def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
 def pvalue_svg(token: str, benchmark: str, metric: str, options: TestOptions,
                systems: tuple[str, ...]) -> str:
     """The adjusted p-value heatmap among ``systems`` (the focus, best first) as SVG."""
-    result = cache.board(token, benchmark, metric, options).pairwise
+    result = results.board(token, benchmark, metric, options).pairwise
     return pvalue_heatmap_svg(result, systems)
 
 
@@ -101,20 +118,23 @@ def pair_svgs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, pai
     return scatter, difference_histogram_svg(x - y, a, b, binary=binary)
 
 
+# ----------------------------------------------------------------- Examples, Distributions
+
+
 @st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)
 def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
     """The example × system heatmap (examples binned to fit)."""
-    return arrow(example_system_heatmap_spec(cache.matrix(token, benchmark, metric)))
+    return arrow(example_system_heatmap_spec(results.matrix(token, benchmark, metric)))
 
 
 def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-             options: TestOptions) -> tuple[BoxStats, list[str], str]:
+              options: TestOptions) -> tuple[BoxStats, list[str], str]:
     """The boxplot statistics of one view (``values``: per-example scores; ``ranks``:
     bootstrap ranks; otherwise bootstrap means), its rows (best observed mean first) and
     its axis title."""
-    result = cache.bootstrap(token, benchmark, metric, n_resamples, options)
+    result = results.bootstrap(token, benchmark, metric, n_resamples, options)
     if kind == "values":
-        m = cache.matrix(token, benchmark, metric)
+        m = results.matrix(token, benchmark, metric)
         stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
     elif kind == "ranks":
         stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
@@ -127,7 +147,7 @@ def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: i
 def _distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
                       options: TestOptions, color: str) -> str:
     stats, order, title = _box_data(token, benchmark, metric, kind, n_resamples, options)
-    meta = cache.system_metadata(token, benchmark)
+    meta = store.system_metadata(token, benchmark)
     hue: pd.Series | None = meta.set_index("system")[color] if color else None
     return box_svg(stats, order, title=title, color=hue, integer=kind == "ranks")
 
@@ -137,4 +157,29 @@ def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resam
     """Boxplots of per-example scores, bootstrap means or bootstrap ranks as SVG (``kind``:
     ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour)."""
     return _distribution_svg(token, benchmark, metric, kind, n_resamples,
-                             cache.bootstrap_options(options), color)
+                             results.bootstrap_options(options), color)
+
+
+# ----------------------------------------------------------------- Mechanisms, A/B compare
+
+
+@st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
+def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
+                    seed: int) -> tuple[str, str]:
+    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap."""
+    result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed)
+    tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
+    order = list(result.rankings["mean"])
+    pbeats = pbeats_heatmap(result.p_beats, order)
+    return chart_svg(tau, width=56 * len(LABELS)), chart_svg(pbeats, width=pbeats_size(len(order)))
+
+
+@st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
+def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
+            cluster: str, options: TestOptions) -> tuple[str, str]:
+    """SVG drawings of the difference by model (also embedded in the report) and of the
+    variance shares."""
+    ab = results.ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
+    level = f"{1 - options.alpha:.0%}"
+    return (chart_svg(models_chart(ab.models, metric=metric, level=level), width=560),
+            chart_svg(variance_chart(ab.variance), width=360))

@@ -1,60 +1,63 @@
-"""Cached engine calls of the Conditions page (same rules as ``app/cache.py``).
+"""The engine's results across benchmarks (the Overall page), cached.
 
-Every function takes the data ``token`` first (``cache.token()``), so an upload
-anywhere recomputes; arguments are hashable (tuples, frozen ``TestOptions``).
-Results are shared read-only objects: callers copy before changing a frame.
+Each benchmark's share (its matrix, leaderboard and all-pairs tests) is cached on its own
+(:func:`benchmark_part`), so a change of the benchmark weights only reruns the weighted
+steps (:func:`overall_result`).
 """
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from app import cache
-from engine import ConditionResult, TestOptions, condition_and_compare
+from app.data import store
+from engine import BenchmarkPart, Overall, PairwiseResult, TestOptions, choose_overall, overall_from_parts
+from engine import benchmark_part as engine_benchmark_part
 
 _ENTRIES = 32
 
 
-def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """(settings with at least two levels, every setting) of a system metadata frame.
-
-    A setting is any system metadata column but ``system``; only those whose systems
-    take two or more values can be compared, fewest levels first (a template or a
-    temperature before a model name).
-
-    Examples
-    --------
-    >>> meta = pd.DataFrame({"system": ["a", "b"], "family": ["x", "x"], "t": [0.2, 0.7]})
-    >>> factor_columns(meta)
-    (['t'], ['family', 't'])
-    """
-    settings = [str(c) for c in meta.columns if c != "system"]
-    levels = {c: meta[c].nunique(dropna=True) for c in settings}
-    return sorted((c for c in settings if levels[c] >= 2), key=levels.__getitem__), settings
-
-
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def settings(token: str, benchmark: str) -> tuple[list[str], list[str]]:
-    """:func:`factor_columns` of the benchmark's stored system metadata."""
-    return factor_columns(cache.system_metadata(token, benchmark))
+def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None
+                   ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """The benchmarks combined and each one's metrics (raises ValueError on a bad choice)."""
+    chosen, per = choose_overall(store.long_table(token), list(benchmarks),
+                                 None if metrics is None else list(metrics))
+    return tuple(chosen), {b: tuple(per[b]) for b in chosen}
 
 
-def _frame(token: str, benchmark: str, metric: str) -> pd.DataFrame:
-    """The benchmark's scores with one column per system setting (the engine reads them)."""
-    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
-    meta = cache.system_metadata(token, benchmark)
-    if meta.shape[1] <= 1:
-        return frame
-    return frame.merge(meta.astype({"system": str}), on="system", how="left")
+def two_sided(options: TestOptions) -> TestOptions:
+    """The options each benchmark is tested with on the Overall page (all pairs, two-sided)."""
+    return options.with_(compare="all", alternative="two-sided")
 
 
-@st.cache_resource(show_spinner="Comparing matched systems…", max_entries=_ENTRIES)
-def condition(token: str, benchmark: str, metric: str, factor: str,
-              hold: tuple[str, ...] | None, options: TestOptions) -> ConditionResult:
-    """The engine's condition-and-compare of ``factor`` (``hold`` None: its default)."""
-    return condition_and_compare(_frame(token, benchmark, metric), benchmark=benchmark,
-                                 metric=metric, factor=factor,
-                                 hold=None if hold is None else list(hold),
-                                 spec=cache.store().metric_spec(benchmark, metric),
-                                 options=options)
+@st.cache_resource(show_spinner="Testing each benchmark…", max_entries=64)
+def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
+                   options: TestOptions) -> BenchmarkPart:
+    """One benchmark's share of the overall leaderboard: its matrix (the aggregate of
+    several metrics), leaderboard and all-pairs two-sided tests. It does not depend on the
+    benchmark weights, so a weight change reuses it."""
+    specs = store.metric_specs(token)
+    return engine_benchmark_part(store.long_table(token), benchmark, metrics=list(metrics),
+                                 specs={k: v for k, v in specs.items() if k[0] == benchmark},
+                                 options=two_sided(options))
+
+
+@st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
+def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
+                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
+    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each), combined
+    from the cached per-benchmark parts: a weight change only reruns the weighted steps."""
+    chosen, per = overall_choice(token, benchmarks, metrics)
+    parts = [benchmark_part(token, b, per[b], two_sided(options)) for b in chosen]
+    return overall_from_parts(parts, options=options,
+                              benchmark_weights=dict(weights) if weights else None)
+
+
+def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
+                    options: TestOptions) -> PairwiseResult:
+    """All-pairs two-sided tests of one benchmark on its one metric or on the aggregate of
+    several (the ones :func:`overall_result` combined; ValueError with a single system)."""
+    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options)).pairwise
+    if pairwise is None:
+        raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
+    return pairwise

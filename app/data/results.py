@@ -1,41 +1,49 @@
-"""Cached engine calls of the Overall, Mechanisms and Compare pages (same rules as ``app/cache.py``).
+"""The engine's results of one benchmark, cached: one function per engine call the pages make.
 
-Every function takes the data ``token`` first (``cache.token()``), so an upload
-anywhere recomputes; arguments are hashable (tuples, frozen ``TestOptions``).
-Results are shared read-only objects: callers copy before changing a frame.
+Each takes the data key first (the token of ``app/data/store.py``, or a slice's key from
+``app/data/slices.py``). Test options are passed as the engine's frozen
+:class:`engine.TestOptions`; Streamlit hashes a dataclass field by field, so two
+different option sets never share an entry (``tests/app/test_app_url.py``).
 """
 
 from __future__ import annotations
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
-from app import cache
-from app.charts.compare import models_chart, variance_chart
-from app.charts.mechanisms import pbeats_heatmap, pbeats_size, tau_heatmap
-from app.charts.render import chart_svg
-from app.components.mechanisms_table import LABELS
+from app.data import slices, store
 from engine import (
     ABResult,
-    BenchmarkPart,
+    BootstrapResult,
+    ConditionResult,
+    ExampleDrilldown,
+    HealthReport,
+    Leaderboard,
     Mechanisms,
-    MetricSpec,
-    Overall,
-    PairwiseResult,
+    MetricsTable,
     PowerResult,
     RankIntervals,
+    ScoreMatrix,
+    SliceTable,
     TestOptions,
+    benchmark_health,
+    bootstrap_ranks,
+    build_matrix,
     compare_ab,
+    condition_and_compare,
+    example_drilldown,
+    leaderboard,
     mechanisms,
-    overall_from_parts,
+    pairs_across_metrics,
     power,
     rank_intervals_of,
+    restrict_to_slice,
+    slice_table,
 )
-from engine import benchmark_part as engine_benchmark_part
-from engine.across._overall_parts import choose_overall
 
-_ENTRIES = 32
+_ENTRIES = 64
+#: The Mechanisms, Compare, Plan and Conditions results keep fewer entries.
+_FEWER = 32
 #: Battle orders of the app's mechanisms view: the engine's defaults (100 and 20) take tens
 #: of seconds on a 78-system benchmark; the page says which numbers it used.
 ELO_ORDERS = 10
@@ -43,151 +51,201 @@ TRUESKILL_ORDERS = 2
 POWER_SIMULATIONS = 500
 
 
-@st.cache_resource(show_spinner="Loading every benchmark…", max_entries=4)
-def long_table(token: str) -> pd.DataFrame:
-    """Every stored result as one long table (benchmark, system, example_id, metric, value, run)."""
-    return cache.store().load_frame()
+# ----------------------------------------------------------------- the matrix and its board
 
 
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def metric_specs(token: str) -> dict[tuple[str, str], MetricSpec]:
-    """Each stored (benchmark, metric)'s definition: direction, modality, threshold."""
-    cat = cache.catalog(token)
-    return {(b, m): cache.store().metric_spec(b, m)
-            for b, m in zip(cat["benchmark"].astype(str), cat["metric"].astype(str), strict=True)}
+@st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
+def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
+    """The systems × examples matrix of one benchmark and metric, as the store defines the metric.
+
+    The stored :class:`engine.MetricSpec` gives the direction and, when declared at
+    upload, the modality: a metric declared numeric stays numeric on 0/1 values.
+    """
+    base, part = slices.split_key(token)
+    if part is None:
+        frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    else:
+        column, value, bins = part
+        rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
+                                 column=column, value=value, bins=bins)
+        frame = rows.loc[rows["metric"] == metric, store.CANONICAL]
+    return build_matrix(frame, benchmark=benchmark, metric=metric,
+                        spec=store.current().metric_spec(benchmark, metric))
 
 
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None
-                   ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-    """The benchmarks combined and each one's metrics (raises ValueError on a bad choice)."""
-    chosen, per = choose_overall(long_table(token), list(benchmarks),
-                                 None if metrics is None else list(metrics))
-    return tuple(chosen), {b: tuple(per[b]) for b in chosen}
+@st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
+def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Leaderboard:
+    """The engine's leaderboard (with its pairwise tests and groups) for one set of options.
+
+    Without the bootstrap intervals of Bradley–Terry strength, Elo and win rate
+    (``bt_resamples=0``): no page shows them, and refitting Bradley–Terry 200 times took
+    two thirds of every settings change on humaneval.
+    """
+    return leaderboard(matrix(token, benchmark, metric), options, bt_resamples=0)
 
 
-def two_sided(options: TestOptions) -> TestOptions:
-    """The options each benchmark is tested with on the Overall page (all pairs, two-sided)."""
-    return options.with_(compare="all", alternative="two-sided")
+@st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
+def health(token: str, benchmark: str, metric: str, alpha: float) -> HealthReport:
+    """Benchmark health (gaps, suspects, difficulty) of one benchmark and metric."""
+    return benchmark_health(matrix(token, benchmark, metric), alpha=alpha)
 
 
-@st.cache_resource(show_spinner="Testing each benchmark…", max_entries=64)
-def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
-                   options: TestOptions) -> BenchmarkPart:
-    """One benchmark's share of the overall leaderboard: its matrix (the aggregate of
-    several metrics), leaderboard and all-pairs two-sided tests. It does not depend on the
-    benchmark weights, so a weight change reuses it."""
-    specs = metric_specs(token)
-    return engine_benchmark_part(long_table(token), benchmark, metrics=list(metrics),
-                                 specs={k: v for k, v in specs.items() if k[0] == benchmark},
-                                 options=two_sided(options))
+def bootstrap_options(options: TestOptions) -> TestOptions:
+    """Only the options the bootstrap reads (alpha, pairing, seed): another correction or
+    test does not redo a bootstrap."""
+    return TestOptions(alpha=options.alpha, paired=options.paired, seed=options.seed)
 
 
-@st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
-def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
-                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
-    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each), combined
-    from the cached per-benchmark parts: a weight change only reruns the weighted steps."""
-    chosen, per = overall_choice(token, benchmarks, metrics)
-    parts = [benchmark_part(token, b, per[b], two_sided(options)) for b in chosen]
-    return overall_from_parts(parts, options=options,
-                              benchmark_weights=dict(weights) if weights else None)
+@st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
+def _bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
+               options: TestOptions) -> BootstrapResult:
+    return bootstrap_ranks(matrix(token, benchmark, metric), options, n_resamples=n_resamples)
 
 
-def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
-                    options: TestOptions) -> PairwiseResult:
-    """All-pairs two-sided tests of one benchmark on its one metric or on the aggregate of
-    several (the ones :func:`overall_result` combined; ValueError with a single system)."""
-    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options)).pairwise
-    if pairwise is None:
-        raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
-    return pairwise
+def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
+              options: TestOptions) -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha)."""
+    return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options))
+
+
+@st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)
+def across(token: str, benchmark: str, options: TestOptions, value: str
+           ) -> tuple[MetricsTable, tuple[str, ...]]:
+    """The heatmap table across the benchmark's metrics, and one note per metric left out."""
+    cat = store.catalog(token)
+    results, skipped = [], []
+    for metric in cat.loc[cat["benchmark"] == benchmark, "metric"].astype(str):
+        try:
+            results.append(board(token, benchmark, metric, options).pairwise)
+        except ValueError as exc:  # e.g. McNemar chosen and this metric is not binary
+            skipped.append(f"{metric} left out: {exc}")
+    return pairs_across_metrics(results, value=value), tuple(skipped)
+
+
+@st.cache_resource(show_spinner="Ranking and testing every slice…", max_entries=_ENTRIES)
+def slice_result(token: str, benchmark: str, metric: str, column: str, bins: int,
+                 options: TestOptions) -> SliceTable:
+    """The engine's slice table: each system's mean and interval per slice, every pair's test
+    in every slice adjusted together, and the pairs whose verdict changes between slices."""
+    frame = slices.numbers_typed(store.example_frame(token, benchmark))
+    return slice_table(frame, benchmark=benchmark, metric=metric, column=column,
+                       spec=store.current().metric_spec(benchmark, metric), options=options,
+                       bins=bins)
+
+
+# ----------------------------------------------------------------- rankings and examples
 
 
 @st.cache_resource(show_spinner="Ranking by every mechanism (Elo and TrueSkill replay the "
-                   "battles)…", max_entries=_ENTRIES)
+                   "battles)…", max_entries=_FEWER)
 def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, alpha: float,
                       seed: int) -> Mechanisms:
     """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders."""
-    return mechanisms(cache.matrix(token, benchmark, metric), n_permutations=ELO_ORDERS,
+    return mechanisms(matrix(token, benchmark, metric), n_permutations=ELO_ORDERS,
                       trueskill_permutations=TRUESKILL_ORDERS, rng=seed,
                       correction=correction, alpha=alpha)
 
 
-@st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_ENTRIES)
+@st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)
 def rank_intervals(token: str, benchmark: str, metric: str, alpha: float,
                    seed: int) -> RankIntervals:
     """Tukey simultaneous rank intervals of each system's mean."""
-    return rank_intervals_of(cache.matrix(token, benchmark, metric), alpha=alpha, rng=seed)
+    return rank_intervals_of(matrix(token, benchmark, metric), alpha=alpha, rng=seed)
 
 
-@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def example_metadata(token: str, benchmark: str) -> pd.DataFrame:
-    """``example_id`` plus one column per example attribute stored for ``benchmark``."""
-    return cache.store().example_metadata(benchmark)
+@st.cache_resource(show_spinner="Looking at the example…", max_entries=_ENTRIES)
+def drilldown(token: str, benchmark: str, metric: str, example_id: str) -> ExampleDrilldown:
+    """Every system's score on one example, best system first, with its tau and texts
+    (each system's uploaded output on it from the store: one example's text only)."""
+    stored = store.current()
+    return example_drilldown(store.example_frame(token, benchmark), example_id=example_id,
+                             benchmark=benchmark, metric=metric,
+                             spec=stored.metric_spec(benchmark, metric),
+                             outputs=stored.example_outputs(benchmark, example_id))
 
 
-def _slice(token: str, benchmark: str, metric: str, cluster: str) -> pd.DataFrame:
-    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+# ----------------------------------------------------------------- two systems, settings
+
+
+def _with_cluster(token: str, benchmark: str, metric: str, cluster: str) -> pd.DataFrame:
+    """The scores, with the example attribute ``cluster`` joined on when one is chosen."""
+    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
     if not cluster:
         return frame
-    meta = example_metadata(token, benchmark)[["example_id", cluster]]
+    meta = store.example_metadata(token, benchmark)[["example_id", cluster]]
     return frame.merge(meta.astype({"example_id": str}), on="example_id", how="left")
 
 
-@st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_ENTRIES)
+@st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_FEWER)
 def ab_result(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
               cluster: str, options: TestOptions) -> ABResult:
     """The engine's A/B comparison of ``candidate`` against ``baseline`` (runs taken into account)."""
-    return compare_ab(_slice(token, benchmark, metric, cluster), baseline=baseline,
+    return compare_ab(_with_cluster(token, benchmark, metric, cluster), baseline=baseline,
                       candidate=candidate, benchmark=benchmark, metric=metric,
-                      spec=cache.store().metric_spec(benchmark, metric), options=options,
+                      spec=store.current().metric_spec(benchmark, metric), options=options,
                       cluster=cluster or None)
 
 
-@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_ENTRIES)
+@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
 def power_result(token: str, benchmark: str, metric: str, difference: float | None,
                  alpha: float, seed: int) -> PowerResult:
     """Minimum detectable difference, examples and runs needed, simulated power per test."""
-    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
-                 spec=cache.store().metric_spec(benchmark, metric))
+                 spec=store.current().metric_spec(benchmark, metric))
 
 
-@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_ENTRIES)
+@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
 def plan_power(token: str, benchmark: str, metric: str, difference: float | None,
                examples: int | None, runs: int | None, n_sim: int, alpha: float,
                target_power: float, seed: int) -> PowerResult:
     """The Plan page's :func:`engine.power`: any design (examples × runs), any simulation size."""
-    frame = cache.store().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  examples=examples, runs=runs, n_sim=n_sim, rng=seed, alpha=alpha,
-                 target_power=target_power, spec=cache.store().metric_spec(benchmark, metric))
+                 target_power=target_power, spec=store.current().metric_spec(benchmark, metric))
 
 
-def _svg(chart: alt.TopLevelMixin, width: int) -> str:
-    """The chart drawn on the server as SVG (no chart code in the browser, cached)."""
-    return chart_svg(chart, width=width)
+def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
+    """(settings with at least two levels, every setting) of a system metadata frame.
+
+    A setting is any system metadata column but ``system``; only those whose systems
+    take two or more values can be compared, fewest levels first (a template or a
+    temperature before a model name).
+
+    Examples
+    --------
+    >>> meta = pd.DataFrame({"system": ["a", "b"], "family": ["x", "x"], "t": [0.2, 0.7]})
+    >>> factor_columns(meta)
+    (['t'], ['family', 't'])
+    """
+    settings = [str(c) for c in meta.columns if c != "system"]
+    levels = {c: meta[c].nunique(dropna=True) for c in settings}
+    return sorted((c for c in settings if levels[c] >= 2), key=levels.__getitem__), settings
 
 
-@st.cache_resource(show_spinner="Drawing…", max_entries=_ENTRIES)
-def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                    seed: int) -> tuple[str, str]:
-    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap."""
-    result = mechanisms_result(token, benchmark, metric, correction, alpha, seed)
-    tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
-    order = list(result.rankings["mean"])
-    pbeats = pbeats_heatmap(result.p_beats, order)
-    return _svg(tau, 56 * len(LABELS)), _svg(pbeats, pbeats_size(len(order)))
+@st.cache_resource(show_spinner=False, max_entries=_FEWER)
+def settings(token: str, benchmark: str) -> tuple[list[str], list[str]]:
+    """:func:`factor_columns` of the benchmark's stored system metadata."""
+    return factor_columns(store.system_metadata(token, benchmark))
 
 
-@st.cache_resource(show_spinner="Drawing…", max_entries=_ENTRIES)
-def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
-            cluster: str, options: TestOptions) -> tuple[str, str]:
-    """SVG drawings of the difference by model (also embedded in the report) and of the
-    variance shares."""
-    ab = ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
-    level = f"{1 - options.alpha:.0%}"
-    return (_svg(models_chart(ab.models, metric=metric, level=level), 560),
-            _svg(variance_chart(ab.variance), 360))
+def _with_settings(token: str, benchmark: str, metric: str) -> pd.DataFrame:
+    """The benchmark's scores with one column per system setting (the engine reads them)."""
+    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    meta = store.system_metadata(token, benchmark)
+    if meta.shape[1] <= 1:
+        return frame
+    return frame.merge(meta.astype({"system": str}), on="system", how="left")
+
+
+@st.cache_resource(show_spinner="Comparing matched systems…", max_entries=_FEWER)
+def condition(token: str, benchmark: str, metric: str, factor: str,
+              hold: tuple[str, ...] | None, options: TestOptions) -> ConditionResult:
+    """The engine's condition-and-compare of ``factor`` (``hold`` None: its default)."""
+    return condition_and_compare(_with_settings(token, benchmark, metric), benchmark=benchmark,
+                                 metric=metric, factor=factor,
+                                 hold=None if hold is None else list(hold),
+                                 spec=store.current().metric_spec(benchmark, metric),
+                                 options=options)

@@ -9,14 +9,13 @@ from datetime import UTC, datetime
 import numpy as np
 import streamlit as st
 
-from app import cache, cache_more, state, widgets
+from app import state, widgets
 from app.charts.compare import COMPONENT_NAMES, model_label
 from app.components.compare_report import POWER_TEST_NAMES, report_html
-from app.components.plain_text import md_text
+from app.data import figures, results, store
 from app.downloads import file_name, safe_csv
 from app.url import planned_difference
-from engine import PowerResult
-from engine.report._reports import compare_report
+from engine import PowerResult, compare_report, md_text
 
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")
@@ -32,7 +31,7 @@ with pick_metric:
         clears=("pdiff",))
 widgets.test_settings(view)
 
-matrix = cache.matrix(token, view.benchmark, view.metric)
+matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)
 systems = [matrix.systems[i] for i in np.argsort(-means, kind="stable")]  # best first
 if len(systems) < 2:
@@ -44,7 +43,7 @@ problems = [f"URL parameter `{name}`: “{md_text(value)}” is not a system of 
 cand = view.cand if view.cand in systems else systems[0]
 base = view.base if view.base in systems and view.base != cand else \
     next(s for s in systems if s != cand)
-clusters = [c for c in cache_more.example_metadata(token, view.benchmark).columns
+clusters = [c for c in store.example_metadata(token, view.benchmark).columns
             if c != "example_id"]
 if view.cluster and view.cluster not in clusters:
     problems.append(f"URL parameter `cluster`: “{md_text(view.cluster)}” is not an example "
@@ -76,8 +75,8 @@ if view.base == view.cand:
 
 options = view.test_options()
 try:
-    ab = cache_more.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
-                              view.cluster, options)
+    ab = results.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
+                           view.cluster, options)
 except ValueError as exc:
     st.error(f"These two systems cannot be compared: {md_text(exc)}")
     st.stop()
@@ -99,8 +98,8 @@ cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: bas
 st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
            f"{md_text(t.reason)}.")
 
-models_svg, variance_svg = cache_more.ab_svgs(token, view.benchmark, view.metric, view.base,
-                                              view.cand, view.cluster, options)
+models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
+                                           view.cand, view.cluster, options)
 left, right = st.columns([3, 2])
 with left:
     st.image(models_svg)  # an SVG image: drawn on the server, no chart code in the browser
@@ -145,8 +144,8 @@ state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
             help=f"In {view.metric} units, e.g. 0.02 for two points of a 0–1 score.")
 pw: PowerResult | None
 try:
-    pw = cache_more.power_result(token, view.benchmark, view.metric, difference, options.alpha,
-                                 view.seed)
+    pw = results.power_result(token, view.benchmark, view.metric, difference, options.alpha,
+                              view.seed)
 except ValueError as exc:
     st.warning(f"Power cannot be estimated here: {md_text(exc)}")
     pw = None

@@ -6,15 +6,14 @@ from typing import Any
 
 import streamlit as st
 
-from app import cache, cache_conditions, page_params, state, widgets
+from app import state, widgets
 from app.components.conditions_table import pairs_table
-from app.components.plain_text import md_text
+from app.data import results
 from app.downloads import safe_csv
 from app.tables import fit_height
-from app.url_conditions import CONDITIONS_PARAMS, parse_conditions
-from engine import ConditionResult
+from app.url import check_conditions, held
+from engine import ConditionResult, md_text
 
-_PAGE = "conditions"
 #: Sentences of the summary shown (one per pair of levels; a setting with many levels has
 #: hundreds: the table and the CSV have them all).
 _SENTENCES = 12
@@ -28,7 +27,7 @@ st.caption("Is one level of a setting better than another (prompt template B vs 
            "0.7 vs 0.2)? Only systems that differ in that setting alone are compared, pair by "
            "pair, so the other settings cannot explain the difference.")
 
-factors, settings = cache_conditions.settings(token, view.benchmark)
+factors, settings = results.settings(token, view.benchmark)
 if not factors:
     if settings:
         st.info(f"The systems of {md_text(view.benchmark)} carry settings "
@@ -45,24 +44,21 @@ if not factors:
 
 
 def _changed(key: str, param: str) -> None:
-    """A widget changed: its value becomes the page's choice (the next run reads it)."""
+    """A widget changed: its value goes to the address bar (the next run reads it); nothing
+    held is ``hold=`` there, the default no ``hold`` at all."""
     value: Any = st.session_state[key]
     if param == "factor":  # another factor: its own default settings held fixed
-        params: dict[str, str | list[str]] = {"factor": str(value)}
+        state.set_params({"factor": str(value)}, clears=("hold",))
     else:
-        params = {**choice.params(), "hold": [str(v) for v in value] or [""]}
-    page_params.remember(_PAGE, view.benchmark, params)
-    page_params.write(CONDITIONS_PARAMS, params)
+        state.set_params({"factor": view.factor, "hold": [str(v) for v in value] or [""]})
 
 
-choice, problems = parse_conditions(page_params.read(_PAGE, view.benchmark, CONDITIONS_PARAMS),
-                                    factors, settings)
+view, problems = check_conditions(view, factors, settings)
 state.warn(problems)
-page_params.remember(_PAGE, view.benchmark, choice.params())
-page_params.write(CONDITIONS_PARAMS, choice.params())
+state.set_view(view)
 
 left, right = st.columns([2, 3])
-st.session_state["conditions_factor"] = choice.factor
+st.session_state["conditions_factor"] = view.factor
 left.selectbox("Setting to compare", factors, key="conditions_factor", format_func=widgets.names,
                on_change=_changed, args=("conditions_factor", "factor"),
                help="A system setting (system metadata) with two or more values.")
@@ -70,14 +66,14 @@ options = view.test_options()
 message = ""
 result: ConditionResult | None
 try:
-    result = cache_conditions.condition(token, view.benchmark, view.metric, choice.factor,
-                                        choice.hold, options)
+    result = results.condition(token, view.benchmark, view.metric, view.factor, held(view),
+                               options)
 except ValueError as exc:
     result = None
     message = str(exc)
-held = list(result.held) if result is not None else list(choice.hold or ())
-st.session_state["conditions_hold"] = held
-right.multiselect("Held fixed", [s for s in settings if s != choice.factor], key="conditions_hold",
+st.session_state["conditions_hold"] = list(result.held if result is not None else
+                                           held(view) or ())
+right.multiselect("Held fixed", [s for s in settings if s != view.factor], key="conditions_hold",
                   format_func=widgets.names, on_change=_changed, args=("conditions_hold", "hold"),
                   help="Systems are matched when they agree on every setting held fixed. By "
                        "default every other setting is held, except one with a different value "
@@ -88,7 +84,7 @@ if result is None:
                "every setting held fixed. Hold fewer settings, or compare another one.")
     st.stop()
 
-matrix = cache.matrix(token, view.benchmark, view.metric)
+matrix = results.matrix(token, view.benchmark, view.metric)
 table = result.table
 significant = int(table["significant"].sum())
 one, two, three = st.columns(3)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, cache_fast, state, widgets
+from app import state, widgets
+from app.data import figures, results, store
 from app.downloads import safe_csv
-from app.ranked import html_table, plain
+from app.ranked import html_table
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
+from engine import md_isolated
 
 token, catalog, view = widgets.page_context()
 
@@ -16,13 +18,13 @@ bar = st.container(horizontal=True, vertical_alignment="center")  # buttons that
 with bar:
     widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-meta_columns = [c for c in cache.system_metadata(token, view.benchmark).columns if c != "system"]
+meta_columns = [c for c in store.system_metadata(token, view.benchmark).columns if c != "system"]
 view, problems = check_choices(view, "color", meta_columns)
 state.warn(problems)
 state.set_view(view)
 
 # in a popover: its select boxes are drawn only when it opens (a lighter first screen)
-colour_label = f" · colour by {plain(view.color)}" if view.color else ""
+colour_label = f" · colour by {md_isolated(view.color)}" if view.color else ""
 with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:",
                  help="Bootstrap resamples and the colour of the boxes."):
     state.bound(st.selectbox, "Bootstrap resamples", "boot", view.boot,
@@ -34,9 +36,9 @@ with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 try:
-    result = cache.bootstrap(token, view.benchmark, view.metric, view.boot, options)
+    result = results.bootstrap(token, view.benchmark, view.metric, view.boot, options)
 except ValueError as exc:
-    st.error(f"These settings cannot be bootstrapped on this benchmark: {plain(exc)}")
+    st.error(f"These settings cannot be bootstrapped on this benchmark: {md_isolated(exc)}")
     st.stop()
 
 pairing = ("paired: each resample draws the examples once, for every system"
@@ -49,14 +51,14 @@ captions = {
              "reliable; overlapping ones mean it is not.",
     "values": "Each system's per-example scores" + (
         " — binary here, so the boxes only show 0 and 1; the bootstrap means say more."
-        if cache.matrix(token, view.benchmark, view.metric).binary else "."),
+        if results.matrix(token, view.benchmark, view.metric).binary else "."),
 }
 tabs = state.bound_tabs("dist", view.dist, DIST_TABS)
 for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
         # SVG: no chart library for the browser to fetch (app/charts/svg.py)
-        widgets.picture(cache_fast.distribution_svg(
+        widgets.picture(figures.distribution_svg(
             token, view.benchmark, view.metric, kind, view.boot, options, view.color), tab)
 
 st.subheader("Ranks and intervals")

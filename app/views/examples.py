@@ -7,13 +7,13 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from app import cache, cache_examples, cache_fast, page_params, state, widgets
+from app import state, widgets
 from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
-from app.ranked import MISSING, html_table, plain
-from app.url import EXAMPLE_TABS
-from app.url_conditions import EXAMPLE_PARAMS, parse_example
-from engine import HealthReport
+from app.data import figures, results
+from app.ranked import MISSING, html_table
+from app.url import EXAMPLE_TABS, check_example
+from engine import HealthReport, md_isolated
 
 _PAGE = "examples"
 
@@ -22,7 +22,7 @@ token, catalog, view = widgets.page_context()
 widgets.title("Examples", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-matrix = cache.matrix(token, view.benchmark, view.metric)
+matrix = results.matrix(token, view.benchmark, view.metric)
 report: HealthReport | None = None
 if matrix.n_systems > widgets.MAX_SYSTEMS:
     st.info(f"Example diagnostics compare every pair of systems; this benchmark has "
@@ -30,9 +30,9 @@ if matrix.n_systems > widgets.MAX_SYSTEMS:
             "are shown.")
 else:
     try:
-        report = cache.health(token, view.benchmark, view.metric, view.alpha)
+        report = results.health(token, view.benchmark, view.metric, view.alpha)
     except ValueError as exc:
-        st.warning(f"Example diagnostics are not available for this metric: {plain(exc)}")
+        st.warning(f"Example diagnostics are not available for this metric: {md_isolated(exc)}")
 
 
 def _gap(value: float) -> str:
@@ -42,15 +42,10 @@ def _gap(value: float) -> str:
     return f"{100 * value:.1f} pts" if matrix.binary else f"{value:.3g}"
 
 
-def _choose(example: str) -> None:
-    """``example`` becomes the one shown in detail (session and address bar)."""
-    page_params.remember(_PAGE, view.benchmark, {"ex": example})
-    page_params.write(EXAMPLE_PARAMS, {"ex": example})
-
-
 def _picked(key: str) -> None:
+    """The example picked becomes the one shown in detail (the address bar's ``ex``)."""
     value: Any = st.session_state[key]
-    _choose(str(value))
+    state.set_params({"ex": str(value)})
 
 
 def _detail() -> None:
@@ -60,10 +55,10 @@ def _detail() -> None:
     examples = suspects + [e for e in matrix.examples if e not in flagged]
     if not examples:
         return
-    example, problems = parse_example(page_params.read(_PAGE, view.benchmark, EXAMPLE_PARAMS),
-                                      examples, examples[0])
+    shown, problems = check_example(view, examples, examples[0])
     state.warn(problems)
-    _choose(example)
+    state.set_view(shown)  # the example shown goes to the address bar
+    example = shown.ex
     st.subheader("One example in detail")
     st.caption("Every system's score on one example, best system first, the example's text "
                "and each system's output when uploaded. Click a suspect example above, or "
@@ -71,16 +66,16 @@ def _detail() -> None:
     st.session_state["examples_ex"] = example
     # in a popover: the select box is drawn only when it opens (a lighter first screen)
     suspect = " · suspect" if example in flagged else ""
-    with st.popover(f"Example {plain(example)}{suspect}", icon=":material/quiz:",
+    with st.popover(f"Example {md_isolated(example)}{suspect}", icon=":material/quiz:",
                     help="Pick any example: suspects first (lowest agreement first)."):
         st.selectbox("Example", examples, key="examples_ex", format_func=lambda e: (
             f"{e} · suspect" if e in flagged else str(e)), on_change=_picked,
             args=("examples_ex",),
             help="Suspect examples first (lowest agreement first), then every other example.")
     try:
-        detail = cache_examples.drilldown(token, view.benchmark, view.metric, example)
+        detail = results.drilldown(token, view.benchmark, view.metric, example)
     except ValueError as exc:
-        st.warning(f"This example cannot be shown: {plain(exc)}")
+        st.warning(f"This example cannot be shown: {md_isolated(exc)}")
         return
     example_drilldown.show(detail, binary=matrix.binary)
 
@@ -141,6 +136,6 @@ if charts["scores"].open:
     charts["scores"].caption("Systems from best mean (top) to worst; examples from easiest "
                              "(left) to hardest. When there are more examples than fit, each "
                              "column averages neighbouring ones.")
-    charts["scores"].vega_lite_chart(spec=cache_fast.examples_spec(token, view.benchmark,
-                                                                   view.metric),
+    charts["scores"].vega_lite_chart(spec=figures.examples_spec(token, view.benchmark,
+                                                                view.metric),
                                      width="stretch")

@@ -11,16 +11,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import cache, state, widgets
+from app import state, widgets
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
+from app.data import results, store
 from app.downloads import file_name, safe_csv
-from app.ranked import plain
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
-from engine import Leaderboard
-from engine.report._reports import leaderboard_report
+from engine import Leaderboard, leaderboard_report, md_isolated
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -32,14 +31,14 @@ bar = st.container(horizontal=True, vertical_alignment="center")
 summary, controls = st.container(), st.container()
 options = view.test_options()
 try:
-    matrix = cache.matrix(token, view.benchmark, view.metric)
+    matrix = results.matrix(token, view.benchmark, view.metric)
     widgets.system_limit(matrix.n_systems)
-    board = cache.board(token, view.benchmark, view.metric, options)
+    board = results.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
     with bar:
         widgets.benchmark_metric(view, catalog)
     widgets.test_settings(view)
-    st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
+    st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
 
 
@@ -61,7 +60,7 @@ def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
 
 
 percent = matrix.binary
-rows = leaderboard_rows(board, cache.system_metadata(token, view.benchmark), percent=percent)
+rows = leaderboard_rows(board, store.system_metadata(token, view.benchmark), percent=percent)
 view, columns = table_view(view, rows)
 matching = filter_rows(rows, view)
 # past MANY_ROWS systems the table starts with the best ones (a 300-row table took the browser
@@ -78,7 +77,7 @@ with summary:
     scope_note(view, token, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""
-    st.caption(f"{len(board.table)} systems · {direction} {plain(view.metric)} is better{scale} · "
+    st.caption(f"{len(board.table)} systems · {direction} {md_isolated(view.metric)} is better{scale} · "
                + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
     widgets.notes(board.notes)
 with controls:
@@ -98,7 +97,7 @@ else:
     best = rows["system"].iloc[0]
     if len(picked) == 2 or (len(picked) == 1 and picked[0] != best):
         a, b = (picked + [best])[:2]
-        state.link("pairwise", f"Compare {plain(a)} with {plain(b)}",
+        state.link("pairwise", f"Compare {md_isolated(a)} with {md_isolated(b)}",
                    icon=":material/compare_arrows:", a=a, b=b)
     else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, cache_more, widgets
-from app.components.mechanisms_table import LABELS, TIPS, positions, rankings_html
-from app.components.plain_text import md_text
+from app import widgets
+from app.charts.mechanisms import LABELS
+from app.components.mechanisms_table import TIPS, positions, rankings_html
+from app.data import figures, results
 from app.downloads import safe_csv
-from engine import Leaderboard, RankIntervals
+from engine import Leaderboard, RankIntervals, md_text
 
 token, catalog, view = widgets.page_context()
 
@@ -22,20 +23,20 @@ st.caption("Does the winner depend on how scores are summed up? The same results
            "for its method.")
 
 try:
-    result = cache_more.mechanisms_result(token, view.benchmark, view.metric, view.correction,
-                                          view.alpha, view.seed)
+    result = results.mechanisms_result(token, view.benchmark, view.metric, view.correction,
+                                       view.alpha, view.seed)
 except ValueError as exc:
     st.error(f"The mechanisms cannot rank this benchmark: {md_text(exc)}")
     st.stop()
 board: Leaderboard | None
 try:
-    board = cache.board(token, view.benchmark, view.metric, view.test_options())
+    board = results.board(token, view.benchmark, view.metric, view.test_options())
 except ValueError:
     board = None
 intervals: RankIntervals | None
 try:
-    intervals = cache_more.rank_intervals(token, view.benchmark, view.metric, view.alpha,
-                                          view.seed)
+    intervals = results.rank_intervals(token, view.benchmark, view.metric, view.alpha,
+                                       view.seed)
 except ValueError:
     intervals = None
 
@@ -60,8 +61,8 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            f"the corrected pairwise tests; *rank interval*: {level} simultaneous intervals for "
            f"all ranks at once. Computed on the {result.n_examples} examples every system has "
            f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
-           f"{cache_more.ELO_ORDERS} random orders and the skill rating in "
-           f"{cache_more.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
+           f"{results.ELO_ORDERS} random orders and the skill rating in "
+           f"{results.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
            "and 20 — fewer orders here keep the page fast.")
 st.html(rankings_html(result, board, intervals, level=level))
 scores = result.scores
@@ -74,8 +75,8 @@ left, right = st.columns([2, 3])
 with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
-    tau_svg, pbeats_svg = cache_more.mechanisms_svgs(token, view.benchmark, view.metric,
-                                                     view.correction, view.alpha, view.seed)
+    tau_svg, pbeats_svg = figures.mechanisms_svgs(token, view.benchmark, view.metric,
+                                                  view.correction, view.alpha, view.seed)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:

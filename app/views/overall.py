@@ -10,12 +10,13 @@ import json
 
 import streamlit as st
 
-from app import cache_more, state, widgets
+from app import state, widgets
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
-from app.components.plain_text import md_text
+from app.data import overall
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
+from engine import md_text
 
 token, catalog, view = widgets.page_context()
 all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
@@ -72,7 +73,7 @@ options = view.test_options()
 metrics = tuple(view.ometric) if view.ometric and set(view.ometric) != set(measured) else None
 weight_items = tuple((b, float(weights.get(b, 1.0))) for b in chosen) if weights else ()
 try:
-    result = cache_more.overall_result(token, tuple(chosen), metrics, weight_items, options)
+    result = overall.overall_result(token, tuple(chosen), metrics, weight_items, options)
 except ValueError as exc:
     st.error(f"These choices cannot be ranked: {md_text(exc)}")
     st.stop()

@@ -9,11 +9,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app import cache, state
-from app.ranked import plain
+from app import state
+from app.data import store
+from engine import md_isolated
 
-token = cache.token()
-catalog = cache.catalog(token)
+token = store.token()
+catalog = store.catalog(token)
 view = state.view()
 
 st.title("Benchmarks")
@@ -35,7 +36,7 @@ st.subheader("Open a benchmark")
 columns = st.columns(3)
 for i, row in enumerate(summary.to_dict("records")):
     with columns[i % 3], st.container(border=True):
-        st.markdown(f"**{plain(row['benchmark'])}** · {plain(row['metric'])}")
+        st.markdown(f"**{md_isolated(row['benchmark'])}** · {md_isolated(row['metric'])}")
         st.caption(f"{row['systems']} systems · {row['examples']} examples")
         target = {"benchmark": row["benchmark"], "metric": row["metric"], "a": "", "b": "",
                   "fcol": "", "fval": (), "cols": (), "focus": (), "color": ""}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import cache, state, widgets
+from app import state, widgets
 from app.components.all_pairs import all_pairs
 from app.components.pair_drilldown import pair_drilldown
 from app.components.slices_scope import restrict, scope_note
-from app.ranked import plain
+from app.data import results
 from app.url import check_pair
+from engine import md_isolated
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -19,12 +20,12 @@ widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 options = view.test_options()
 try:
-    matrix = cache.matrix(token, view.benchmark, view.metric)
+    matrix = results.matrix(token, view.benchmark, view.metric)
     scope_note(view, token, matrix.n_examples)
     widgets.system_limit(matrix.n_systems)
-    board = cache.board(token, view.benchmark, view.metric, options)
+    board = results.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
-    st.error(f"These settings cannot be tested on this benchmark: {plain(exc)}")
+    st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
 result = board.pairwise
 order = list(board.table["system"])

@@ -8,13 +8,12 @@ import math
 
 import pandas as pd
 import streamlit as st
-from scipy import stats
 
-from app import cache_more, state, widgets
+from app import state, widgets
 from app.components.compare_report import POWER_TEST_NAMES
-from app.components.plain_text import md_text
+from app.data import results
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
-from engine import PowerResult
+from engine import PowerResult, md_text
 
 #: Design grid of the detectable-difference table: examples as multiples of the plan's,
 #: runs per example.
@@ -53,9 +52,9 @@ if cells > MAX_DESIGN:
 n_sim = max(MIN_SIM, min(view.nsim, SIM_CELLS // max(cells, 1)))
 inputs = st.container()
 try:
-    pw: PowerResult = cache_more.plan_power(token, view.benchmark, view.metric, difference,
-                                            examples, runs, n_sim, view.alpha, view.ppower,
-                                            view.seed)
+    pw: PowerResult = results.plan_power(token, view.benchmark, view.metric, difference,
+                                         examples, runs, n_sim, view.alpha, view.ppower,
+                                         view.seed)
 except ValueError as exc:
     st.error(f"This benchmark cannot be planned for: {md_text(exc)}")
     st.stop()
@@ -113,10 +112,15 @@ st.caption(f"Variance of one example's difference between two systems: "
            f"{2 * s.var_run:.3g} from whole runs shifting (divided by the runs only).")
 
 st.subheader("Smallest detectable difference by design")
-z = float(stats.norm.ppf(1 - pw.alpha / 2) + stats.norm.ppf(pw.target_power))
+# The engine's MDD is (z₁₋α/₂ + z_power) × the standard error of the mean paired difference,
+# so another design's is the engine's scaled by the ratio of the two standard errors
+# (PowerScenario.var_difference): one engine.power call for the whole grid.
+planned = s.var_difference(pw.examples, pw.runs)
+per_error = pw.mdd / math.sqrt(planned) if planned > 0 else 0.0
 sizes = sorted({max(2, round(pw.examples * f)) for f in EXAMPLE_FACTORS})
 grid = pd.DataFrame({"examples": sizes, **{
-    f"{r} run{'s' if r > 1 else ''}": [z * math.sqrt(s.var_difference(n, r)) for n in sizes]
+    f"{r} run{'s' if r > 1 else ''}": [per_error * math.sqrt(s.var_difference(n, r))
+                                        for n in sizes]
     for r in RUN_CHOICES}})
 st.dataframe(grid, hide_index=True, column_config={
     "examples": st.column_config.NumberColumn(format="localized", pinned=True),

@@ -8,21 +8,22 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from app import cache, state, widgets
+from app import state, widgets
 from app.components.slices_table import changes_frame, changes_html, estimates_html
+from app.data import results, slices
 from app.downloads import file_name, safe_csv
-from app.ranked import plain
 from app.url import SLICE_BINS, check_slice
+from engine import md_isolated
 
 token, catalog, view = widgets.page_context()
 
 widgets.title("Slices", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-choices = cache.slice_choices(token, view.benchmark, view.sbins)
-skipped = [f"{plain(c)} {why}" for c, why in choices.skipped.items()]
+choices = slices.slice_choices(token, view.benchmark, view.sbins)
+skipped = [f"{md_isolated(c)} {why}" for c, why in choices.skipped.items()]
 if not choices.counts:
-    st.info(f"{plain(view.benchmark)} has no information about its examples to split it by: "
+    st.info(f"{md_isolated(view.benchmark)} has no information about its examples to split it by: "
             "no column such as a category, a language or a difficulty, with one value per "
             "example. Upload results with such a column to compare the systems on each part "
             "of the benchmark.", icon=":material/info:")
@@ -45,16 +46,16 @@ with left:
 
 options = view.test_options()
 try:
-    result = cache.slice_result(token, view.benchmark, view.metric, view.scol, view.sbins, options)
+    result = results.slice_result(token, view.benchmark, view.metric, view.scol, view.sbins, options)
 except ValueError as exc:
-    st.error(f"These settings cannot be tested on these slices: {plain(exc)}")
+    st.error(f"These settings cannot be tested on these slices: {md_isolated(exc)}")
     st.stop()
 if result.binned:
     with right:
         state.bound(st.selectbox, "Number of slices", "sbins", view.sbins, options=SLICE_BINS,
                     help="The numeric attribute is cut at its quantiles into this many slices.")
 
-matrix = cache.matrix(token, view.benchmark, view.metric)
+matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.values, axis=1) * (1 if matrix.higher_is_better else -1)
 order = [matrix.systems[i] for i in np.argsort(-means, kind="stable")]
 counts = {str(k): int(v) for k, v in choices.counts[view.scol].items()}
@@ -63,12 +64,12 @@ links = dict(zip(result.slices, state.hrefs("leaderboard", [
     strict=True))
 direction = "higher" if matrix.higher_is_better else "lower"
 level = f"{1 - options.alpha:.0%}"
-st.caption(f"{len(result.slices)} slices of {plain(view.scol)} · mean {plain(view.metric)} and "
+st.caption(f"{len(result.slices)} slices of {md_isolated(view.scol)} · mean {md_isolated(view.metric)} and "
            f"its {level} interval per slice ({direction} is better"
            f"{'; 0/1 scores in percent' if matrix.binary else ''}) · systems from best to "
            "worst on the whole benchmark · a slice's name opens its leaderboard.")
 if result.binned:  # the engine's note says "quantile bins": here in plain words
-    st.caption(f":material/info: {plain(view.scol)} is a number: the examples are split into "
+    st.caption(f":material/info: {md_isolated(view.scol)} is a number: the examples are split into "
                f"{len(result.slices)} slices of about equal size, from its smallest values (q1) "
                "to its largest; the brackets give each slice's range.")
 widgets.notes([n for n in result.notes if "quantile bins" not in n])

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import auth, cache, config
+from app import auth, config
 from app.components import upload
+from app.data import store
 
 st.title("Upload results")
 policy = auth.Policy.from_settings(config.current())
 allowed, uploader = auth.may_upload(policy)
 if allowed:
-    upload.upload_files(cache.token(), uploader)
+    upload.upload_files(store.token(), uploader)
 else:
     auth.sign_in_panel(policy)
-upload.history(cache.token(), may_delete=allowed, who=uploader)
+upload.history(store.token(), may_delete=allowed, who=uploader)
 if allowed:
     upload.metric_editor(uploader)

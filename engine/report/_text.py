@@ -7,29 +7,21 @@ significant digits, "—" for missing and ∞ for infinite values.
 
 from __future__ import annotations
 
-import html
 import math
-import re
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["cells", "h", "html_table", "markdown_text", "md_table", "num", "signed"]
+from .._text import html_text, markdown_text
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-_MD_PUNCT = re.compile(r"([\\`*_\[\]#|~$])")
+__all__ = ["cells", "h", "html_table", "markdown_text", "md_table", "num", "signed"]
 
 
 def h(text: object) -> str:
-    return html.escape(_CONTROL.sub(" ", str(text)), quote=True)
-
-
-def markdown_text(text: object) -> str:
-    """``text`` inert in Markdown (also in a table cell): ``&<>`` as entities, markdown
-    punctuation and ``|`` backslash-escaped, line breaks as spaces."""
-    plain = html.escape(_CONTROL.sub(" ", str(text)), quote=False)
-    return _MD_PUNCT.sub(r"\\\1", plain)
+    """``text`` inert in a report's HTML (the escaping the app shares, :mod:`engine._text`): a
+    document no markdown renderer reads, so its source keeps markdown's characters as written."""
+    return html_text(text, markdown_safe=False)
 
 
 def num(value: Any, digits: int = 4) -> str:

@@ -1,4 +1,4 @@
-"""AppTests of the Conditions page (issue #18 item 4) and its URL parser (app/url_conditions.py).
+"""AppTests of the Conditions page (issue #18 item 4) and its URL check (app/url.py).
 
 Data: CRUXEval-input as bundled in ``data/cruxeval_input.jsonl.gz`` (Eval-Arena, MIT; see
 ``data/README.md``): 37 systems × 800 examples. Its only system setting,
@@ -21,7 +21,7 @@ from apptest_support import app, no_exception, params
 from pages_data_support import XSS, store_env
 
 from app.components.conditions_table import pairs_table
-from app.url_conditions import ConditionsChoice, parse_conditions
+from app.url import View, check_conditions, held
 from engine import condition_and_compare, read_results
 
 PAGE = "views/conditions.py"
@@ -125,32 +125,35 @@ def test_names_from_the_upload_stay_text(tmp_path: Path) -> None:
         assert all(XSS not in h.proto.body for h in at.get("html"))
 
 
-# ----------------------------------------------------------------- the URL parser (pure)
+# ----------------------------------------------------------------- the URL check (pure)
 
 
-def test_parser_keeps_valid_choices() -> None:
-    raw = {"factor": ["template"], "hold": ["family", "family", "temperature"]}
-    choice, problems = parse_conditions(raw, ["template", "temperature"],
-                                        ["template", "temperature", "family"])
-    assert choice == ConditionsChoice("template", ("family", "temperature")) and not problems
-    assert choice.params() == {"factor": "template", "hold": ["family", "temperature"]}
+def test_check_keeps_valid_choices() -> None:
+    view = View(factor="template", hold=("family", "family", "temperature"))
+    checked, problems = check_conditions(view, ["template", "temperature"],
+                                         ["template", "temperature", "family"])
+    assert (checked.factor, held(checked)) == ("template", ("family", "temperature"))
+    assert not problems
+    assert checked.params("conditions") == {"factor": "template",
+                                            "hold": ["family", "temperature"]}
 
 
-def test_parser_explains_and_falls_back() -> None:
-    choice, problems = parse_conditions({"factor": ["colour"], "hold": ["template", "x"]},
-                                        ["template", "family"])
-    assert choice == ConditionsChoice("template", ()), "hold given: only its valid values"
+def test_check_explains_and_falls_back() -> None:
+    checked, problems = check_conditions(View(factor="colour", hold=("template", "x")),
+                                         ["template", "family"])
+    assert (checked.factor, held(checked)) == ("template", ()), "hold given: only its valid values"
     assert len(problems) == 2
     assert "`factor`" in problems[0] and "Showing" in problems[0]
     assert "`hold`" in problems[1] and "ignored" in problems[1]
-    none, problems = parse_conditions({"factor": ["t"]}, [])
-    assert none == ConditionsChoice() and "no settings" in problems[0]
+    none, problems = check_conditions(View(factor="t"), [])
+    assert (none.factor, held(none)) == ("", None) and "no settings" in problems[0]
 
 
-def test_parser_empty_hold_holds_nothing_and_absent_hold_is_the_default() -> None:
-    assert parse_conditions({"hold": [""]}, ["t"])[0] == ConditionsChoice("t", ())
-    assert ConditionsChoice("t", ()).params() == {"factor": "t", "hold": [""]}
-    assert parse_conditions({}, ["t"])[0] == ConditionsChoice("t", None)
+def test_check_empty_hold_holds_nothing_and_absent_hold_is_the_default() -> None:
+    nothing = check_conditions(View(hold=("",)), ["t"])[0]
+    assert (nothing.factor, held(nothing)) == ("t", ())
+    assert nothing.params("conditions") == {"factor": "t", "hold": [""]}
+    assert held(check_conditions(View(), ["t"])[0]) is None
     long = "x" * 500
-    choice, problems = parse_conditions({"hold": [long]}, ["t"], ["t", long])
-    assert choice.hold == () and problems, "over-long values are refused"
+    checked, problems = check_conditions(View(hold=(long,)), ["t"], ["t", long])
+    assert held(checked) == () and problems, "over-long values are refused"

@@ -19,7 +19,7 @@ from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
 
 from app.components.example_drilldown import PREVIEW_CHARS, VIEW_CHARS
-from app.url_conditions import parse_example
+from app.url import View, check_example
 from engine import benchmark_health, build_matrix, read_results
 
 #: The drill-down's table of every system's score on the example (static HTML).
@@ -221,10 +221,9 @@ def test_numeric_metric_without_threshold_says_so_plainly() -> None:
 
 def test_example_parameter_is_checked() -> None:
     examples = ["HumanEval/3", "HumanEval/4"]
-    assert parse_example({}, examples, "HumanEval/4") == ("HumanEval/4", [])
-    assert parse_example({"ex": [""]}, examples, "HumanEval/4") == ("HumanEval/4", [])
-    shown, problems = parse_example({"ex": ["<b>x</b>"]}, examples, "HumanEval/4")
-    assert shown == "HumanEval/4" and "`ex`" in problems[0] and "<b>" not in problems[0]
+    assert check_example(View(), examples, "HumanEval/4") == (View(ex="HumanEval/4"), [])
+    shown, problems = check_example(View(ex="<b>x</b>"), examples, "HumanEval/4")
+    assert shown.ex == "HumanEval/4" and "`ex`" in problems[0] and "<b>" not in problems[0]
 
 
 def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from apptest_support import app, html_frame, no_exception, pictures
 
 from app.downloads import FORMULA_START, safe_csv
-from app.ranked import ISOLATE, POP, escape, plain
+from engine import ISOLATE, POP, html_text, md_isolated
 from engine.store import open_store
 
 PHISH = "[Session expired…](http://evil)![px](http://evil/u.png)"
@@ -67,11 +67,11 @@ def assert_inert(at) -> None:  # noqa: ANN001
 
 
 def test_plain_escapes_markdown_html_and_isolates() -> None:
-    out = plain(PHISH)
+    out = md_isolated(PHISH)
     assert out.startswith(ISOLATE) and out.endswith(POP)
     assert not LIVE.search(out)
     assert "\\[" in out and "\\(" in out and "\\!" in out
-    assert "\n" not in plain("a\n# heading")
+    assert "\n" not in md_isolated("a\n# heading")
 
 
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
@@ -82,7 +82,7 @@ def test_every_page_shows_hostile_names_as_text(hostile_db: Path, page: str) -> 
     assert_inert(at)
     assert at.title, "the page drew its title"
     if page != "views/overview.py":
-        assert plain(BENCH) in at.title[0].value
+        assert md_isolated(BENCH) in at.title[0].value
 
 
 def test_crafted_benchmark_in_the_url_is_inert(db: Path) -> None:
@@ -95,7 +95,7 @@ def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
     at = app("views/pairwise.py", benchmark=BENCH, a=PHISH, b=RTL)
     assert_inert(at)
     sentence = next(m.value for m in at.markdown if "beats" in m.value or "tie" in m.value)
-    assert plain(PHISH) in sentence and plain(RTL) in sentence
+    assert md_isolated(PHISH) in sentence and md_isolated(RTL) in sentence
     body = next(h.proto.body for h in at.get("html") if 'aria-label="2×2 table"' in h.proto.body)
     assert not LIVE.search(body.split("</style>")[-1]), "no live markup from a name"
     cells = html_frame(at, "2×2 table")
@@ -132,7 +132,7 @@ def test_quote_in_a_metadata_column_does_not_break_the_distributions_chart(
     assert len(drawn) == 1, "the open tab's boxplots, drawn on the server"
     svg = drawn[0]
     assert "<script" not in svg and "<img" not in svg, "names are text, never markup"
-    assert escape(META) in svg, "the column is shown as text (the legend's title), escaped"
+    assert html_text(META) in svg, "the column is shown as text (the legend's title), escaped"
 
 
 def test_every_download_is_neutralised() -> None:

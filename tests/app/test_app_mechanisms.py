@@ -9,8 +9,9 @@ import pytest
 from apptest_support import app, no_exception, pictures
 from pages_data_support import mechanisms_frame, store_env
 
-from app import cache_more
-from app.components.mechanisms_table import LABELS, positions, rankings_html
+from app.charts.mechanisms import LABELS
+from app.components.mechanisms_table import positions, rankings_html
+from app.data import results
 from engine import build_matrix, mechanisms
 
 PAGE = "views/mechanisms.py"
@@ -45,7 +46,7 @@ def test_rankings_side_by_side_with_rank_ranges_and_intervals(store: Path) -> No
     assert all(d.startswith("<svg") for d in drawings)
     stated = " ".join(c.value for c in at.caption)
     assert "P(A beats B): row system vs column system" in stated
-    assert f"{cache_more.ELO_ORDERS} random orders" in stated, "the page states its orders"
+    assert f"{results.ELO_ORDERS} random orders" in stated, "the page states its orders"
 
 
 def test_page_matches_the_engine_with_the_same_orders(store: Path) -> None:
@@ -53,8 +54,8 @@ def test_page_matches_the_engine_with_the_same_orders(store: Path) -> None:
     no_exception(at)
     m = build_matrix(mechanisms_frame(), benchmark="mech", metric="pass1")
     # reference: engine.mechanisms itself with the page's numbers of orders and seed
-    expected = mechanisms(m, n_permutations=cache_more.ELO_ORDERS,
-                          trueskill_permutations=cache_more.TRUESKILL_ORDERS, rng=5)
+    expected = mechanisms(m, n_permutations=results.ELO_ORDERS,
+                          trueskill_permutations=results.TRUESKILL_ORDERS, rng=5)
     # the page's rows are the engine's positions, with the two rank columns filled in
     mine = rankings_html(expected, None, None, level="95%").split("<tbody>")[1]
     assert mine.count("<td></td>") == 14 and _table(at).count("<td></td>") == 0

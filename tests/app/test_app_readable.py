@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 from apptest_support import app, no_exception, params, pictures, ranked
 
-from app import cache
 from app.charts.examples import MAX_COLUMNS, example_system_heatmap_spec
 from app.charts.pairwise import MIN_CELL
-from app.ranked import ISOLATE, POP
+from app.data import results
 from app.state import FAILED
-from engine import ScoreMatrix
+from engine import ISOLATE, POP, ScoreMatrix
 
 ROOT = Path(__file__).resolve().parents[2]
 JARGON = re.compile(r"p5_min|p5_max|paired_d|BT strength|\btau\b|Table 1|\bNone\b|\bnan\b")
@@ -202,7 +201,7 @@ def test_errors_show_a_friendly_message_and_log_the_details(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(cache, "board", boom)
+    monkeypatch.setattr(results, "board", boom)
     with caplog.at_level("ERROR", logger="sigboard"):
         at = app("views/leaderboard.py", benchmark="humaneval")
     assert not at.exception, "no traceback reaches the page"

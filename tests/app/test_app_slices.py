@@ -250,7 +250,7 @@ def test_across_metrics_panel_and_links_keep_the_slice(alpaca_db: Path) -> None:
 
 def test_data_key_carries_any_slice_name() -> None:
     """The slice is part of the cache key: any column or slice name survives the round trip."""
-    from app.cache import sliced, split_key
+    from app.data.slices import sliced, split_key
 
     token = "sqlite:///x.db@7"
     for column, value in (("subset", "koala"), ("a|slice=b", '"q1 [2, 3]"'), ("é", "\n")):

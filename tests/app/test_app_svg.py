@@ -25,8 +25,7 @@ from app.charts.svg_pairwise import (
     pvalue_heatmap_svg,
 )
 from app.charts.vl import as_chart, jsonable
-from app.ranked import ISOLATE, POP
-from engine import Leaderboard, MetricSpec, build_matrix, leaderboard
+from engine import ISOLATE, POP, Leaderboard, MetricSpec, build_matrix, leaderboard
 
 XSS = "<img src=x onerror=alert(1)>"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -133,11 +132,11 @@ def test_pair_charts_count_every_example() -> None:
 
 
 def test_fast_specs_carry_their_data_as_arrow() -> None:
-    """``app/cache_fast.py`` hands Streamlit Arrow bytes (it passes them through untouched)."""
+    """``app/data/figures.py`` hands Streamlit Arrow bytes (it passes them through untouched)."""
     import pyarrow as pa
 
-    from app.cache_fast import arrow
     from app.charts.examples import example_system_heatmap_spec
+    from app.data.figures import arrow
     from engine import ScoreMatrix
 
     matrix = ScoreMatrix.from_array((np.random.default_rng(0).random((5, 300)) > 0.5).astype(float))

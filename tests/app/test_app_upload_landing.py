@@ -17,8 +17,8 @@ from apptest_support import app, no_exception
 from pages_data_support import overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
-from app.components.upload import inert, significant_neighbours
-from engine import build_matrix, leaderboard
+from app.components.upload import significant_neighbours
+from engine import build_matrix, leaderboard, md_text
 from engine.store import open_store
 
 NEW = "new-model"
@@ -72,7 +72,7 @@ def test_new_system_rows_on_each_touched_leaderboard(store: Path) -> None:
     better, worse = significant_neighbours(b1, NEW)
     assert not better and worse, "a 97% system is significantly ahead of some on b1"
     captions = " ".join(c.value for c in at.caption)
-    assert "significantly better than: " + ", ".join(inert(n) for n in worse) in captions
+    assert "significantly better than: " + ", ".join(md_text(n) for n in worse) in captions
     links = [p.proto.label for p in at.get("page_link")]
     assert "Full leaderboard of b1 · pass1" in links and "Full leaderboard of b3 · m1" in links
 
@@ -99,7 +99,7 @@ def test_hostile_system_name_stays_text(store: Path) -> None:
     no_exception(at)
     captions = [c.value for c in at.caption if "significantly" in c.value]
     assert len(captions) == 2 and all(HOSTILE not in c for c in captions)
-    assert all(c.startswith(inert(HOSTILE) + " — ") for c in captions)
+    assert all(c.startswith(md_text(HOSTILE) + " — ") for c in captions)
     assert "\\<b\\>new" in captions[0] and "\\[x\\]\\(http" in captions[0]
     shown = [d.value for d in at.dataframe if "better than it (sig.)" in d.value.columns]
     assert HOSTILE in shown[0]["system"].tolist()  # the table shows the name as plain text

@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 
 from app.charts.svg_boxes import BOX_COLOR, MAX_OUTLIERS, NONE_COLOR, PALETTE, box_svg
-from app.ranked import ISOLATE, POP
-from engine import BoxStats, box_stats
+from engine import ISOLATE, POP, BoxStats, box_stats
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>", "safe\u202eevil",
