@@ -24,8 +24,9 @@ The folders answer one question each:
 - ``engine.report`` — the one-file HTML and Markdown reports;
 - ``engine.cli`` — the ``sigboard`` command line.
 
-The data contract, the score matrix and the test options, which every folder uses, are the
-three modules at the top (``_contract``, ``_matrix``, ``_options``).
+The data contract, the score matrix and the test options, which every folder uses, are
+modules at the top (``_contract``, ``_matrix``, ``_options``), with the one escaping module
+of every page, chart and report (``_text``) and the optional compiled kernels (``_jit``).
 """
 
 from __future__ import annotations
