@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .io._limits import Limits
     from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
     from .io._worker import parse_isolated
+    from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
 
@@ -93,6 +94,10 @@ if TYPE_CHECKING:
     # --- Ranking: ratings, mechanisms, groups and rank intervals --------------------------
     from .ranking._bradley_terry import BradleyTerry, bradley_terry, elo_scale, win_rates
     from .ranking._bt_bootstrap import BTIntervals, bt_bootstrap
+    from .ranking._bt_sandwich import bt_sandwich
+    from .ranking._arena import (
+        ArenaRatings, PairCounts, arena_elo, arena_ratings, pair_counts, win_rate_matrix,
+    )
     from .ranking._sequential import (
         Battles, SequentialRatings, battles_from_scores, sequential_elo, sequential_trueskill,
     )

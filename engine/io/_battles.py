@@ -1,0 +1,115 @@
+"""Battle lists as input: one row per pairwise judgement, as arenas and pairwise judges write.
+
+A battle list has ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_b``,
+``tie``, ``both_bad``; LMArena's ``tie (bothbad)`` is read as ``both_bad``), and may
+have ``judge``, ``category`` and ``weight`` (a non-negative number; default 1). It is
+the input of LMArena's published leaderboard computation (FastChat
+``fastchat/serve/monitor/rating_systems.py``, LMArena's ``arena-rank``), of MT-Bench's
+human judgments and of pairwise LLM-judge outputs. The file goes through the same
+size, format and depth checks as a results file (:func:`engine.io._formats.frame_from_bytes`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO
+
+import numpy as np
+import pandas as pd
+
+from .._contract import DataContractError, Problem
+from ._bytes import read_bytes, source_name
+from ._formats import frame_from_bytes
+from ._limits import Limits
+
+__all__ = ["BATTLE_COLUMNS", "WINNERS", "is_battle_table", "read_battles", "validate_battles"]
+
+BATTLE_COLUMNS = ("model_a", "model_b", "winner")
+OPTIONAL_COLUMNS = ("judge", "category", "weight")
+#: Outcome of a battle for model_a: 1 won, 0 lost, ½ tie (both good or both bad).
+WINNERS = {"model_a": 1.0, "model_b": 0.0, "tie": 0.5, "both_bad": 0.5}
+_ALIASES = {"tie (bothbad)": "both_bad", "bothbad": "both_bad", "both bad": "both_bad"}
+
+
+def is_battle_table(frame: pd.DataFrame) -> bool:
+    """True when ``frame`` has the battle-list columns (and no ``value`` column)."""
+    names = {str(c).strip().lower() for c in frame.columns}
+    return set(BATTLE_COLUMNS) <= names and "value" not in names
+
+
+def read_battles(source: str | Path | IO[bytes] | pd.DataFrame, *, name: str | None = None,
+                 fmt: str | None = None, limits: Limits | None = None) -> pd.DataFrame:
+    """Read and validate a battle list (CSV/TSV, JSON Lines/JSON or Parquet, or a frame).
+
+    Returns
+    -------
+    DataFrame
+        ``model_a``, ``model_b`` (str), ``winner`` (one of :data:`WINNERS`), ``weight``
+        (float, 1 when absent), and ``judge``/``category`` (str) when present, in the
+        file's order (the order sequential Elo replays).
+
+    Raises
+    ------
+    DataContractError
+        Naming the file, the column, the rows, the rule and the fix; nothing is returned.
+    """
+    if isinstance(source, pd.DataFrame):
+        return validate_battles(source, label=name or "<battles>")
+    label = source_name(source, name)
+    frame = frame_from_bytes(read_bytes(source, name=name), label, fmt, limits=limits)
+    return validate_battles(frame, label=label)
+
+
+def _rows(mask: np.ndarray | pd.Series) -> tuple[int, ...]:
+    return tuple(int(i) + 1 for i in np.flatnonzero(np.asarray(mask)))
+
+
+def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.DataFrame:
+    """The checked, canonical battle table of ``frame`` (see :func:`read_battles`)."""
+    df = frame.rename(columns={c: str(c).strip().lower() for c in frame.columns})
+    missing = [c for c in BATTLE_COLUMNS if c not in df.columns]
+    if missing:
+        raise DataContractError([Problem(
+            label, rule=f"a battle list needs the columns {', '.join(BATTLE_COLUMNS)}; missing "
+            f"{', '.join(missing)} (found: {', '.join(map(str, frame.columns[:12]))})",
+            fix="name the columns model_a, model_b, winner (optional judge, category, weight)")])
+    problems: list[Problem] = []
+    out = pd.DataFrame(index=range(len(df)))
+    for col in ("model_a", "model_b"):
+        names = df[col].astype("string").str.strip()
+        empty = names.isna() | (names == "")
+        if empty.any():
+            problems.append(Problem(label, rule="a model name is missing", column=col,
+                                    rows=_rows(empty), fix="name both models of every battle"))
+        out[col] = names.fillna("").astype(str).to_numpy()
+    same = (out["model_a"] == out["model_b"]) & (out["model_a"] != "")
+    if same.any():
+        problems.append(Problem(label, rule="a model battles itself", column="model_b",
+                                rows=_rows(same), fix="drop self-battles or fix the names"))
+    winner = df["winner"].astype("string").str.strip().str.lower()
+    winner = winner.replace(_ALIASES)
+    bad = ~winner.isin(list(WINNERS)).fillna(False).to_numpy(dtype=bool)
+    if bad.any():
+        shown = ", ".join(repr(v) for v in pd.unique(df["winner"][bad])[:5])
+        problems.append(Problem(label, rule=f"winner must be one of {', '.join(WINNERS)} "
+                                f"(or 'tie (bothbad)'); got {shown}", column="winner",
+                                rows=_rows(bad), fix="write who won: model_a, model_b, tie or "
+                                "both_bad"))
+    out["winner"] = winner.fillna("").astype(str).to_numpy()
+    weight = pd.to_numeric(df["weight"], errors="coerce") if "weight" in df.columns else \
+        pd.Series(1.0, index=df.index)
+    bad_w = ~(np.isfinite(weight.to_numpy(dtype=float)) & (weight.to_numpy(dtype=float) >= 0))
+    if bad_w.any():
+        problems.append(Problem(label, rule="weight must be a finite number ≥ 0",
+                                column="weight", rows=_rows(bad_w),
+                                fix="give each battle a weight ≥ 0, or drop the column"))
+    out["weight"] = weight.to_numpy(dtype=float)
+    for col in ("judge", "category"):
+        if col in df.columns:
+            out[col] = df[col].astype("string").fillna("").astype(str).to_numpy()
+    if problems:
+        raise DataContractError(problems)
+    if not len(out):
+        raise DataContractError([Problem(label, rule="the battle list has no rows",
+                                         fix="add at least one battle")])
+    return out
