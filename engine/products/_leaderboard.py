@@ -17,10 +17,12 @@ from ..ranking._bradley_terry import bradley_terry, elo_scale, win_rates
 from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
+from ..ranking._rank_sets import RankSets, leaderboard_rank_sets, with_rank_set_fields
 from ..stats._additive import additive_fit, missing_by_difficulty
 from ..stats._kernels import _row_blocks, row_moments
 from ..stats._pairwise import PairwiseResult, pairwise_tests
 from ..stats._runs import mean_intervals_with_runs
+from ._fragility import LeaderFragility, leaderboard_fragility
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 
@@ -55,6 +57,11 @@ class Leaderboard:
     anchor: str | None
     notes: tuple[str, ...]
     converged: bool | None = None
+    rank_sets: RankSets | None = None
+    """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
+    in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
+    fragility: LeaderFragility | None = None
+    """The fewest examples whose removal changes the #1 (JSON ``fragility``)."""
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
@@ -75,7 +82,8 @@ class Leaderboard:
             "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
             "converged": self.converged,
-            "systems": self.table.to_dict(orient="records"),
+            "fragility": None if self.fragility is None else self.fragility.to_dict(),
+            "systems": with_rank_set_fields(self.table.to_dict(orient="records"), self.rank_sets),
             "cliques": [list(c) for c in self.cliques],
             "notes": list(self.notes) + list(self.groups.notes),
             "headline": leaderboard_headline(self),
@@ -341,4 +349,5 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged)
+                       converged, leaderboard_rank_sets(matrix, alpha=opts.alpha),
+                       leaderboard_fragility(matrix))
