@@ -87,6 +87,38 @@ def _run_counts(block: Any, order: Any, beaten: Any, tied: Any, others: Any) -> 
             beaten[e, i] = tied[e, i] = others[e, i] = 0.0
 
 
+def _nesting_depth(data: Any, stop_above: int) -> int:
+    """Deepest bracket nesting outside strings in one pass over the bytes: the rules of
+    :func:`engine.io._limits.nesting_depth` (an odd run of backslashes escapes the quote
+    right after it, a raw newline ends any string, the depth is the walk reflected at
+    zero)."""
+    depth = 0
+    deepest = 0
+    in_string = False
+    escaped = False
+    for k in range(data.shape[0]):
+        c = data[k]
+        if c == 92:  # backslash: a run of them escapes a quote when its length is odd
+            escaped = not escaped
+            continue
+        if c == 10:  # newline
+            in_string = False
+        elif c == 34:  # quote
+            if not escaped:
+                in_string = not in_string
+        elif not in_string:
+            if c == 91 or c == 123:  # [ {
+                depth += 1
+                if depth > deepest:
+                    deepest = depth
+                    if deepest > stop_above:
+                        return deepest
+            elif (c == 93 or c == 125) and depth > 0:  # ] }
+                depth -= 1
+        escaped = False
+    return deepest
+
+
 def _count_greater(ranks: Any, distinct: Any, out: Any) -> None:
     """out[i, j] += #examples with rank_i > rank_j; rows without ties count j > i only
     (the caller completes the lower triangle as m − out[i, j]) — tied rows count all j."""
@@ -109,7 +141,7 @@ def _count_greater(ranks: Any, distinct: Any, out: Any) -> None:
 @cache
 def kernels() -> SimpleNamespace | None:
     """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``,
-    ``run_counts``), or None
+    ``run_counts``, ``nesting_depth``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -117,7 +149,8 @@ def kernels() -> SimpleNamespace | None:
         return None
     jit = numba.njit(cache=True, nogil=True)
     return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
-                           count_greater=jit(_count_greater), run_counts=jit(_run_counts))
+                           count_greater=jit(_count_greater), run_counts=jit(_run_counts),
+                           nesting_depth=jit(_nesting_depth))
 
 
 def elo_replay(a: np.ndarray, b: np.ndarray, score: np.ndarray, state: np.ndarray,

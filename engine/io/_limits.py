@@ -164,6 +164,9 @@ def count_lines(data: bytes | bytearray) -> int:
     return data.count(b"\n") + (data[-1:] != b"\n")
 
 
+#: From this many bytes on, the depth is scanned by the compiled loop of engine._jit (when
+#: Numba is installed): below, loading the compiled code costs more than the scan.
+_COMPILED_FROM = 1 << 20
 _OPEN = np.zeros(256, np.int8)
 _OPEN[[ord("["), ord("{")]] = 1
 _OPEN[[ord("]"), ord("}")]] = -1
@@ -206,6 +209,12 @@ def nesting_depth(data: bytes | bytearray | memoryview, *, stop_above: int | Non
     2
     """
     view = memoryview(data).cast("B")
+    from .. import _jit
+
+    compiled = _jit.kernels() if len(view) >= _COMPILED_FROM else None
+    if compiled is not None:  # one compiled pass: ~1 ns a byte, a fraction of the parse
+        cap = np.iinfo(np.int64).max if stop_above is None else stop_above
+        return int(compiled.nesting_depth(np.frombuffer(view, np.uint8), cap))
     depth, low, in_string, deepest = 0, 0, 0, 0
     start, n = 0, len(view)
     while start < n:

@@ -423,3 +423,22 @@ def test_compiled_win_counts_across_blocks_and_systems_past_256(monkeypatch: pyt
     x[:, ::4] = np.round(x[:, ::4])
     want = (x[:, None, :] > x[None]).sum(axis=2)
     np.testing.assert_array_equal(k._rank_comparisons(x), want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(list(b'[]{}"\\\na, 1')), max_size=80),
+       cap=st.sampled_from([1, 3, 1_000]))
+def test_compiled_json_depth_scan_equals_the_vectorised_scan(text: list[int], cap: int) -> None:
+    """Issue #32 item 6: the one-pass compiled depth scan gives the vectorised scan's
+    depth on any mix of brackets, quotes, backslash runs and newlines (and stops past
+    ``stop_above`` as it does: both then return a depth above the cap)."""
+    from engine import _jit
+    from engine.io import _limits
+
+    compiled = _jit.kernels()
+    if compiled is None:
+        pytest.skip("Numba is not installed")
+    data = bytes(text)
+    want = _limits.nesting_depth(data, stop_above=cap)  # short input: the numpy scan
+    got = int(compiled.nesting_depth(np.frombuffer(data, np.uint8), cap))
+    assert got == want or (got > cap and want > cap)
