@@ -24,7 +24,11 @@ Prints, in one run:
    exponents b, c of time ≈ a · k^b · n^c fitted by least squares on the grid (the
    grid runs without the rating bootstrap, which only runs up to 300 systems);
 6. the leaderboard with its rating bootstrap (200 resamples) at 300 × 5,000, next to
-   the earlier revision's fits.
+   the earlier revision's fits;
+7. (``--default-cost`` alone) the default leaderboard's CPU and peak memory — sandwich
+   rating intervals, no bootstrap (issue #32) — at 300 and 1,000 × 100,000 numeric and
+   1,000 × 100,000 binary, the last against the floor of reading the .npy file plus
+   one float64 X·Xᵀ.
 
 ``--cases 1000x1000`` runs only those arena cells; ``--before REV`` (default the
 commit before issue #19) sets the revision timed next to today's, ``none`` skips it.
@@ -370,6 +374,52 @@ def _rating_bootstrap(before: str | None) -> None:
         print(line, flush=True)
 
 
+def _default_cost_case(args: tuple[int, int, bool, str, mp.Queue]) -> None:  # type: ignore[type-arg]
+    """One default leaderboard from a .npy file (sandwich rating intervals where ≤ 300
+    systems), or the floor: the same read plus one float64 X·Xᵀ; BLAS on one thread."""
+    s, e, binary, what, queue = args
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+
+    path = Path(tempfile.gettempdir()) / f"sigboard_bench_{s}x{e}_{int(binary)}.npy"
+    with threadpool_limits(limits=1, user_api="blas"):
+        c0 = time.process_time()
+        x = np.load(path)
+        if what == "floor":
+            x @ x.T
+        else:
+            leaderboard(ScoreMatrix.from_array(x))
+        cpu = time.process_time() - c0
+    queue.put((cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def _default_cost() -> None:
+    """Issue #32: the default leaderboard's cost (rating intervals sandwich, no bootstrap),
+    each case in a child process reading a .npy of the matrix; binary against the floor."""
+    print("default leaderboard (sandwich rating intervals up to 300 systems; CPU, one BLAS "
+          "thread, from a .npy file; child process each):")
+    ctx = mp.get_context("spawn")
+    for s, e, binary, target in ((300, 100_000, False, "≤ 10 s"), (1_000, 100_000, False, "≤ 8 s"),
+                                 (1_000, 100_000, True, "≤ 2.5× floor, peak ≤ 1.5 GB")):
+        path = Path(tempfile.gettempdir()) / f"sigboard_bench_{s}x{e}_{int(binary)}.npy"
+        np.save(path, _synthetic_matrix(s, e, binary).values)
+        runs = {}
+        for what in ("leaderboard", "floor") if binary else ("leaderboard",):
+            queue = ctx.Queue()
+            proc = ctx.Process(target=_default_cost_case, args=((s, e, binary, what, queue),))
+            proc.start()
+            runs[what] = queue.get()
+            proc.join()
+        path.unlink()
+        cpu, peak = runs["leaderboard"]
+        line = (f"  {'binary ' if binary else 'numeric'} {s:5d} × {e:7,d}  CPU {cpu:6.2f} s  "
+                f"peak {peak:6.0f} MB  (target {target})")
+        if binary:
+            floor, floor_peak = runs["floor"]
+            line += f"  floor (read + X·Xᵀ) {floor:5.2f} s, peak {floor_peak:5.0f} MB: " \
+                    f"{cpu / floor:4.2f}×"
+        print(line, flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true",
@@ -383,7 +433,12 @@ def main() -> None:
     parser.add_argument("--before", default=BEFORE, metavar="REV",
                         help=f"revision whose groups, kernels and Bradley–Terry fits are timed "
                              f"next to today's (default {BEFORE}; 'none' skips them)")
+    parser.add_argument("--default-cost", action="store_true",
+                        help="run only the default leaderboard's cost (issue #32)")
     args = parser.parse_args()
+    if args.default_cost:
+        _default_cost()
+        return
     if not (args.arena_only or args.cases):
         _eval_arena()
         _baseline()

@@ -535,3 +535,33 @@ def test_sparse_arena_fit_equals_the_dense_fit() -> None:
     assert sparse.converged and dense.converged
     np.testing.assert_allclose(sparse.theta, dense.theta, atol=1e-7)
     assert sparse.loglik == pytest.approx(dense.loglik, rel=1e-12)
+
+
+def test_cli_rating_intervals_sandwich_by_default_bootstrap_on_request(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`leaderboard` gives sandwich rating intervals without refits; --bt-resamples N
+    bootstraps (different, close limits); 0 leaves them out; a negative count exits 2."""
+    import json
+
+    from engine.cli._common import main
+
+    rng = np.random.default_rng(2)
+    rows = [{"benchmark": "b", "system": f"s{i}", "example_id": f"e{j}", "metric": "m",
+             "value": float(v)} for i in range(4)
+            for j, v in enumerate(rng.normal(i * 0.2, 1.0, 80))]
+    path = tmp_path / "scores.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+    def limits(*extra: str) -> pd.DataFrame:
+        assert main(["leaderboard", str(path), "--format", "json", *extra]) == 0
+        return pd.DataFrame(json.loads(capsys.readouterr().out)["systems"]).set_index("system")
+
+    sandwich, boot, none = limits(), limits("--bt-resamples", "300"), limits("--bt-resamples", "0")
+    assert (sandwich["bt_low"] <= sandwich["bt_strength"]).all()
+    assert (sandwich["bt_strength"] <= sandwich["bt_high"]).all()
+    assert not np.allclose(sandwich["bt_low"], boot["bt_low"])
+    np.testing.assert_allclose(sandwich["bt_high"] - sandwich["bt_low"],
+                               boot["bt_high"] - boot["bt_low"], rtol=0.35)
+    assert none["bt_low"].isna().all()
+    assert main(["leaderboard", str(path), "--bt-resamples", "-1"]) == 2
+    assert "--bt-resamples: must be 0 or more" in capsys.readouterr().err
