@@ -19,40 +19,70 @@ st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 PAGES = {
     "overall": st.Page("views/overall.py", title="Overall", icon=":material/trophy:",
                        url_path="home", default=True),
-    "overview": st.Page("views/overview.py", title="Overview", icon=":material/dashboard:",
-                        url_path="overview"),
     "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
                            icon=":material/leaderboard:", url_path="leaderboard"),
+    "benchmarks": st.Page("views/benchmarks.py", title="Benchmarks", icon=":material/dashboard:",
+                          url_path="benchmarks"),
     "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
                         url_path="pairwise"),
     "compare": st.Page("views/compare.py", title="A/B compare", icon=":material/compare_arrows:",
                        url_path="compare"),
-    "plan": st.Page("views/plan.py", title="Plan", icon=":material/calculate:", url_path="plan"),
+    "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
+                        url_path="examples"),
     "distributions": st.Page("views/distributions.py", title="Distributions",
                              icon=":material/candlestick_chart:", url_path="distributions"),
     "mechanisms": st.Page("views/mechanisms.py", title="Mechanisms", icon=":material/balance:",
                           url_path="mechanisms"),
-    "conditions": st.Page("views/conditions.py", title="Conditions", icon=":material/alt_route:",
-                          url_path="conditions"),
     "slices": st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:",
                       url_path="slices"),
-    "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
-                        url_path="examples"),
+    "conditions": st.Page("views/conditions.py", title="Conditions", icon=":material/alt_route:",
+                          url_path="conditions"),
+    "watch": st.Page("views/watch.py", title="Watch", icon=":material/visibility:",
+                     url_path="watch"),
     "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",
                       url_path="upload"),
     "methods": st.Page("views/methods.py", title="Methods", icon=":material/menu_book:",
                        url_path="methods"),
 }
 
-#: The landing page (the team's overall leaderboard) is served at ``/``; ``/overall``, the
-#: address its links had before it became the landing page, opens it too.
-ALIASES = {"overall": st.Page("views/overall.py", title="Overall", url_path="overall",
-                              visibility="hidden")}
+#: The sidebar's sections: pages grouped by the job they do. A registered page no section
+#: names is listed under "More" (so a page added to ``PAGES`` is never unreachable).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "Leaderboards": ("overall", "leaderboard", "benchmarks"),
+    "Compare": ("pairwise", "compare", "watch"),
+    "Diagnose": ("examples", "distributions", "mechanisms", "slices", "conditions"),
+    "Data": ("upload",),
+    "Help": ("methods",),
+}
+
+#: Pages reachable by their address but not listed: the landing page is served at ``/``, and
+#: ``/overall`` (its address before it became the landing page) opens it too; ``/overview``
+#: is the Benchmarks page's old address; Plan is A/B compare's planning panel, linked from
+#: A/B compare (``/plan`` keeps working).
+HIDDEN = {
+    "overall": st.Page("views/overall.py", title="Overall", url_path="overall",
+                       visibility="hidden"),
+    "benchmarks": st.Page("views/benchmarks.py", title="Benchmarks", url_path="overview",
+                          visibility="hidden"),
+    "plan": st.Page("views/plan.py", title="Plan the next run", icon=":material/calculate:",
+                    url_path="plan", visibility="hidden"),
+}
+#: Pages links may open besides the listed ones (name -> page).
+LINKED = {"plan": HIDDEN["plan"]}
 LOG = logging.getLogger("sigboard")
 
-navigation = st.navigation([*PAGES.values(), *ALIASES.values()], position="hidden")
-state.register_pages(PAGES)
-state.set_page(next((name for name, page in [*PAGES.items(), *ALIASES.items()]
+
+def sections() -> dict[str, list[str]]:
+    """Each section's registered pages in order; pages no section names under "More"."""
+    listed = {name for names in SECTIONS.values() for name in names}
+    grouped = {title: [n for n in names if n in PAGES] for title, names in SECTIONS.items()}
+    extra = [name for name in PAGES if name not in listed]
+    return {title: names for title, names in {**grouped, "More": extra}.items() if names}
+
+
+navigation = st.navigation([*PAGES.values(), *HIDDEN.values()], position="hidden")
+state.register_pages({**PAGES, **LINKED})
+state.set_page(next((name for name, page in [*PAGES.items(), *HIDDEN.items()]
                      if page is navigation), ""))
 
 # st.html, first of all elements: besides the mark, it makes the browser fetch the small HTML
@@ -68,19 +98,21 @@ state.warn(problems)
 
 def _draw_links() -> None:
     with links.container():
-        for name, page in PAGES.items():
-            state.link(name, page.title, icon=page.icon)
+        for title, names in sections().items():
+            st.caption(f"**{title}**")
+            for name in names:
+                state.link(name, PAGES[name].title, icon=PAGES[name].icon)
         st.caption("Every setting is in the address bar: copy it to share this exact view.")
 
 
-if st.session_state.get("sigboard_links_drawn"):
-    _draw_links()  # at once, so no link from the previous run lingers while the page runs
-st.session_state["sigboard_links_drawn"] = True
+# Before the page's own work, on every run (a direct link or a reload included): the links
+# are there while the page computes, and stay whatever way the page ends.
+_draw_links()
 try:
     navigation.run()
 except Exception:  # not st.stop/st.rerun (BaseException): a bug, logged; no traceback shown
     LOG.exception("page %r failed", state.page_name())
     st.error(f"{state.FAILED} It has been logged; try other "
              "settings or another page.", icon=":material/error:")
-finally:  # again after the page (even one that stopped early): links carry its final view
+else:  # again after a page that ran to its end: the links carry its final view
     _draw_links()

@@ -166,7 +166,7 @@ _TESTED = ("benchmark", "metric", *_OPTION_PARAMS)
 _SLICE = ("scol", "sval", "sbins")
 #: The URL parameters each page reads (links to a page carry only these).
 PAGE_PARAMS: dict[str, tuple[str, ...]] = {
-    "overview": (), "methods": (), "upload": (),
+    "benchmarks": (), "methods": (), "upload": (),
     "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
                     "rows", *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),

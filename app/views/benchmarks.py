@@ -1,4 +1,5 @@
-"""Overview: every benchmark in the store with its size, one click from its pages.
+"""Benchmarks: every benchmark in the store with its size, one click from its pages (at
+``/benchmarks``; ``/overview``, its old address, opens it too).
 
 It summarises from the store's catalog only (no pairwise tests): the page stays
 light whatever the number of systems; each benchmark's health is on its Examples page.

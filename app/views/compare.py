@@ -139,6 +139,8 @@ with right:
 st.subheader("Power")
 st.caption("How large a difference this benchmark can detect, and what it would take to detect "
            "a given one (estimated from all systems' scores on it).")
+state.link("plan", "Plan the next run: examples and runs for a target power",
+           icon=":material/calculate:")
 state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
             placeholder="the smallest detectable one",
             help=f"In {view.metric} units, e.g. 0.02 for two points of a 0–1 score.")

@@ -33,7 +33,7 @@ state.set_view(view)
 st.title("Overall")
 st.caption("Which systems are better across all your benchmarks — and which cannot be told "
            "apart. Each benchmark is tested on its own, then every pair's results are combined.")
-state.link("overview", "Per benchmark: sizes and health of each benchmark",
+state.link("benchmarks", "Per benchmark: sizes and health of each benchmark",
            icon=":material/dashboard:")
 
 # one row of buttons (choices, weights, downloads), each opening its widgets only when clicked:

@@ -76,12 +76,12 @@ def test_plain_escapes_markdown_html_and_isolates() -> None:
 
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
                                   "views/distributions.py", "views/examples.py",
-                                  "views/overview.py"])
+                                  "views/benchmarks.py"])
 def test_every_page_shows_hostile_names_as_text(hostile_db: Path, page: str) -> None:
     at = app(page, benchmark=BENCH, boot="200")
     assert_inert(at)
     assert at.title, "the page drew its title"
-    if page != "views/overview.py":
+    if page != "views/benchmarks.py":
         assert md_isolated(BENCH) in at.title[0].value
 
 

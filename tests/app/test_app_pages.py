@@ -26,7 +26,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.store import open_store
 
-PAGES = ["views/overview.py", "views/leaderboard.py", "views/pairwise.py",
+PAGES = ["views/benchmarks.py", "views/leaderboard.py", "views/pairwise.py",
          "views/distributions.py", "views/examples.py", "views/upload.py", "views/methods.py"]
 
 GOOD_CSV = (b"benchmark,system,example_id,metric,value\n"
@@ -81,11 +81,11 @@ def test_the_landing_page_is_the_overall_leaderboard(db: Path) -> None:
     no_exception(at)
     assert [t.value for t in at.title] == ["Overall"]
     links = {p.proto.label: p.proto.page for p in at.sidebar.get("page_link")}
-    assert links["Overview"] == "overview"  # the link opens /overview
+    assert links["Benchmarks"] == "benchmarks"  # the link opens /benchmarks
 
 
 def test_overview_lists_benchmarks_with_sizes_and_links(db: Path) -> None:
-    at = app("views/overview.py")
+    at = app("views/benchmarks.py")
     no_exception(at)
     overview = table(at)
     assert {"humaneval"} <= set(overview["benchmark"])

@@ -85,7 +85,8 @@ def test_bad_url_values_fall_back_with_a_note(store: Path) -> None:
     assert _metric(at, "Smallest detectable difference")  # still planned, with defaults
 
 
-def test_plan_is_in_the_navigation(store: Path) -> None:
-    at = app("views/overview.py")
-    labels = [link.proto.label for link in at.get("page_link")]
-    assert "Plan" in labels
+def test_plan_is_linked_from_a_b_compare(store: Path) -> None:
+    # issue #27: Plan is A/B compare's planning panel, no longer a top-level entry
+    at = app("views/compare.py")
+    assert "plan" in [link.proto.page for link in at.main.get("page_link")]
+    assert "Plan" not in [link.proto.label for link in at.sidebar.get("page_link")]

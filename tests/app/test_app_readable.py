@@ -150,7 +150,7 @@ def test_examples_page_draws_in_plain_words(db: Path) -> None:
 
 
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
-                                  "views/examples.py", "views/overview.py"])
+                                  "views/examples.py", "views/benchmarks.py"])
 def test_no_jargon_on_main_screens(db: Path, page: str) -> None:
     at = app(page, benchmark="humaneval")
     no_exception(at)
@@ -182,7 +182,7 @@ def test_links_carry_only_used_settings_that_differ(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="mbpp", alpha="0.01", panel="effects")
     no_exception(at)
     links = {p.proto.label: p.proto.query_string for p in at.sidebar.get("page_link")}
-    assert links["Methods"] == "" and links["Overview"] == ""
+    assert links["Methods"] == "" and links["Benchmarks"] == ""
     leaderboard = parse_qs(links["Leaderboard"])
     assert leaderboard["alpha"] == ["0.01"] and leaderboard["benchmark"] == ["mbpp"]
     assert not {"panel", "a", "b"} & set(leaderboard), "settings the page does not use"
