@@ -93,8 +93,9 @@ def tie_text(low: int, high: int) -> str:
 
 
 def group_cells(board: Leaderboard) -> list[str]:
-    """Group letters where they are short; else "ranks 1–22", the ranks it ties with."""
-    low, high = tie_ranks(board.table, board.pairwise.table)
+    """Group letters where they are short; else "ranks 1–22": the row's rank range, so that
+    a row never shows two different spans (one rank uncertainty, issue #25 item 5)."""
+    low, high = board.table["rank_low"].astype(int), board.table["rank_high"].astype(int)
     return [letters if len(letters) <= SHORT_LETTERS else tie_text(lo, hi)
             for letters, lo, hi in zip(board.table["group"].astype(str), low, high, strict=True)]
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
-from engine import ABResult, PowerResult, html_text
+from engine import ABResult, PowerResult, compare_headline, html_text
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;
@@ -72,6 +72,7 @@ def report_html(ab: ABResult, power: PowerResult | None, charts: Sequence[str], 
     figures = "".join(f"<figure>{_XML_HEADER.sub('', svg)}</figure>" for svg in charts)
     parts = [
         f"<h1>A/B comparison: {html_text(name)}</h1>",
+        f'<p class="headline"><b>{html_text(compare_headline(ab, binary=ab.binary))}</b></p>',
         f'<p class="muted">Benchmark {html_text(ab.benchmark)}, metric {html_text(ab.metric)} '
         f"({'higher' if ab.higher_is_better else 'lower'} is better) · {t.n} shared examples · "
         f"runs {t.runs[0]} (baseline) and {t.runs[1]} (candidate) · created {html_text(created)}"
@@ -82,6 +83,7 @@ def report_html(ab: ABResult, power: PowerResult | None, charts: Sequence[str], 
         f"<b>{t.estimate:+.4f}</b>, {level} interval [{t.ci_low:+.4f}, {t.ci_high:+.4f}], "
         f"p = {t.pvalue:.3g} ({html_text(t.alternative)}, alpha = {ab.options.alpha:g}).</p>",
         f"<p>Model: <b>{html_text(t.model)}</b> — {html_text(t.reason)}.</p>",
+        f"<p>{html_text(ab.note)}</p>" if ab.note else "",
         f"<p>Effect size (paired d<sub>z</sub>): {ab.effect_size:+.3f}, {level} interval "
         f"[{ab.effect_ci[0]:+.3f}, {ab.effect_ci[1]:+.3f}].</p>",
         figures,

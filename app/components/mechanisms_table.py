@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from app.charts.mechanisms import LABELS
@@ -62,10 +63,12 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
                                 + t["rank_ci_high"].astype(str), strict=True))
     head = ["<th>system</th>"] + [f'<th title="{html_text(TIPS[m])}">{LABELS[m]}</th>'
                                   for m in LABELS]
-    head.append('<th title="Leaderboard: best rank = 1 + systems significantly better, worst = '
-                'systems not significantly worse (corrected pairwise tests)">rank range</th>')
+    head.append('<th title="The Leaderboard\'s rank range: best rank = 1 + systems significantly '
+                'better, worst = systems not significantly worse (its corrected pairwise '
+                'tests)">rank range (leaderboard)</th>')
     head.append(f'<th title="Simultaneous {level} intervals for all ranks at once (Tukey, '
-                f'Al Mohamad et al. 2022)">rank interval</th>')
+                f'Al Mohamad et al. 2022): another question, so another span">simultaneous '
+                f'rank interval</th>')
     body = []
     for system, row in pos.iterrows():
         cells = [f"<td>{html_text(system)}</td>"]
@@ -80,3 +83,41 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
     return (f'{_STYLE}<div class="sb-mech"><table aria-label="mechanisms" '
             f'data-rows="{len(pos)}"><thead><tr>{"".join(head)}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.DataFrame:
+    """Each pair's sign-test answer (who wins more examples) beside the Leaderboard's verdict
+    (its test of the difference in means), and whether the two agree.
+
+    Columns: system A, system B, P(A beats B), wins (sign test), leaderboard, agree. The
+    leaderboard column is "A better", "B better" or "not shown to differ" (blank without a
+    leaderboard).
+    """
+    t = p_beats
+    sign = np.where(~t["significant"].astype(bool), "not shown to differ",
+                    np.where(t["p_a_beats_b"].to_numpy(float) > 0.5, "A wins more",
+                             "B wins more"))
+    verdict = pd.Series("", index=t.index, dtype=object)
+    if board is not None:
+        lb = board.pairwise.table
+        better = np.where(lb["a_better"].astype(bool), lb["system_a"], lb["system_b"])
+        said = {frozenset((a, b)): (w if s else None) for a, b, w, s in zip(
+            lb["system_a"].astype(str), lb["system_b"].astype(str), better.astype(str),
+            lb["significant"].astype(bool), strict=True)}
+        for i, (a, b) in enumerate(zip(t["system_a"].astype(str), t["system_b"].astype(str),
+                                       strict=True)):
+            key = frozenset((a, b))
+            if key not in said:
+                continue
+            w = said[key]
+            verdict.iloc[i] = ("not shown to differ" if w is None else
+                               "A better" if w == a else "B better")
+    def side(text: str) -> str:  # "A", "B" or "-" (not shown to differ)
+        return text[:1] if text[:1] in ("A", "B") else "-"
+
+    agree = [v == "" or side(v) == side(s) for v, s in zip(verdict, sign, strict=True)]
+    return pd.DataFrame({"system A": t["system_a"].astype(str),
+                         "system B": t["system_b"].astype(str),
+                         "P(A beats B)": t["p_a_beats_b"].astype(float),
+                         "wins (sign test)": sign, "leaderboard": verdict.astype(str),
+                         "agree": agree})

@@ -36,8 +36,8 @@ def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> St
 
     formats: dict[Any, str | Callable[[object], str] | None] = dict.fromkeys(directions.columns,
                                                                              cell)
-    formats |= {"combined p": "{:.2g}".format, "adjusted p": "{:.2g}".format,
-                "effect": "{:+.2f}".format}
+    formats |= {"adjusted p": "{:.2g}".format, "differs somewhere p": "{:.2g}".format,
+                "difference": "{:+.2f}".format}
     return shown.style.apply(lambda _: css, axis=None).format(formats, na_rep="")
 
 
@@ -51,25 +51,30 @@ def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
         except ValueError:  # a single system there: nothing to test
             continue
     table, directions = pairs_frame(result, per)
-    st.caption("One row per pair of systems, most significant across the benchmarks first "
-               "(*combined p*: harmonic mean of the pair's p-values over the benchmarks that "
-               "tested it). A benchmark cell shows the adjusted p-value where the pair differs "
-               "significantly there, is blank where it does not, and says *not run* where one "
-               "of the two systems has no results. Red: system A (the higher "
-               "overall) is better there; blue: system B is; darker = more significant.")
+    unit = "points" if result.scale.units == "percent" else "standardised units"
+    st.caption("One row per pair of ranked systems, most significant first. *difference*: "
+               f"of the two scores ({unit}), tested as one figure — *better* when it is "
+               "significant; *differs by benchmark, no overall order* when the pair differs on "
+               "some benchmark (*differs somewhere p*, the harmonic mean p of its benchmark "
+               "tests) but not in one direction overall. A benchmark cell shows the adjusted "
+               "p-value where the pair differs significantly there and is blank where it does "
+               "not. Red: system A (the higher overall) is better there; blue: system B is; "
+               "darker = more significant.")
     n = len(table)
     if n > MAX_ROWS:
         st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
     head = table.head(MAX_ROWS)
     config = {
-        "combined p": st.column_config.NumberColumn(
-            help="Harmonic mean p-value of the pair's tests on the benchmarks (Wilson 2019)"),
+        "difference": st.column_config.NumberColumn(
+            help=f"Score of A − score of B ({unit}): the weighted sum of the benchmark "
+                 "differences"),
         "adjusted p": st.column_config.NumberColumn(
-            help="Combined p divided by the pair's share of the tests; significant when below "
-                 f"alpha = {options.alpha:g}"),
-        "effect": st.column_config.NumberColumn(
-            help="Pooled effect size across the benchmarks (positive: system A better)"),
-        "significant": st.column_config.CheckboxColumn(help="Significant across the benchmarks"),
+            help="p-value of the overall difference, adjusted over the pairs with "
+                 f"{options.correction}; significant when below alpha = {options.alpha:g}"),
+        "verdict": st.column_config.TextColumn(help="What the tests say about the pair overall"),
+        "differs somewhere p": st.column_config.NumberColumn(
+            help="Adjusted harmonic mean p-value of the pair's tests on the benchmarks "
+                 "(Wilson 2019): does it differ on some benchmark, in either direction"),
     }
     st.dataframe(styled(head, directions.head(MAX_ROWS), alpha=options.alpha), hide_index=True,
                  width="stretch", height=min(560, 38 + 35 * max(len(head), 1)),

@@ -15,13 +15,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from app.tables import SHORT_LETTERS, tie_ranks, tie_text
+from app.tables import SHORT_LETTERS, tie_text
 from engine import Overall, PairwiseResult, html_text
 
 MISSING = "not run"
+UNRANKED = "—"  # the rank of a system that did not run every selected benchmark
 UNTESTED = 9  # direction code of a pair not tested on a benchmark (a system has no results)
 #: Columns of :func:`pairs_frame` before the benchmarks' (a benchmark named like one is suffixed).
-PAIR_COLUMNS = ("system A", "system B", "combined p", "adjusted p", "effect", "significant")
+PAIR_COLUMNS = ("system A", "system B", "difference", "adjusted p", "verdict",
+                "differs somewhere p")
 _STYLE = """<style>
 .sb-overall{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:640px}
 .sb-overall table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;
@@ -37,6 +39,9 @@ _STYLE = """<style>
   45deg,transparent,transparent 4px,rgba(138,148,166,.10) 4px,rgba(138,148,166,.10) 8px)}
 .sb-overall small{color:#616d7e;display:block}
 .sb-overall tr.top td{background:#eef3fb}
+.sb-overall tr.sep td{background:#f7f7f9;color:#4a5563;font-weight:600;white-space:normal;
+  text-align:left;border-top:2px solid rgba(31,41,51,.18)}
+.sb-overall tr.unranked td:nth-child(-n+5){color:#8a94a6}
 .sb-overall a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
 @media (max-width:640px){.sb-overall td:nth-child(2){white-space:normal;overflow-wrap:anywhere;
   min-width:7rem;max-width:9rem}.sb-overall td:nth-child(4),.sb-overall th:nth-child(4){display:none}}
@@ -48,7 +53,7 @@ def _num(x: object, places: int = 3) -> str:
     return "" if math.isnan(value) else f"{value:.{places}f}"
 
 
-def _cell(cell: Mapping[str, object] | None) -> str:
+def _cell(cell: Mapping[str, object] | None, *, percent: bool) -> str:
     # numbers are right-aligned by column (CSS nth-child), not by a class on 1,500 cells;
     # no per-cell tooltip: 1,000+ cells of repeated text would double the page's payload
     # (the header says what the cells hold)
@@ -56,63 +61,111 @@ def _cell(cell: Mapping[str, object] | None) -> str:
         return f'<td class="miss">{MISSING}</td>'
     letters = str(cell["group"])  # long letters are left out: the benchmark's leaderboard
     shown = f" · {html_text(letters)}" if len(letters) <= SHORT_LETTERS else ""  # has them
+    if percent:  # a 0–1 score in its own units: percent, one decimal
+        return (f'<td>{_pct(cell["mean"])}<small>[{_pct(cell["ci_low"])}, '
+                f'{_pct(cell["ci_high"])}]{shown}</small></td>')
     return (f'<td>{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
             f'{_num(cell["ci_high"])}]{shown}</small></td>')
 
 
+def _pct(x: object) -> str:
+    value = float(x)  # type: ignore[arg-type]
+    return "" if math.isnan(value) else f"{100 * value:.1f}%"
+
+
 def _group(letters: str, low: int, high: int) -> str:
-    """Short letters as they are; long ones as the ranks the system ties with (as the
-    leaderboard's table does), the letters in a tooltip."""
+    """Short letters as they are; long ones as the rank range (the same interval as the
+    rank-range column: one rank uncertainty, named once), the letters in a tooltip."""
     if len(letters) <= SHORT_LETTERS:
         return html_text(letters)
     return f'<span title="group letters: {html_text(letters)}">{tie_text(low, high)}</span>'
 
 
+def _score(value: object, percent: bool) -> str:
+    return f"{float(value):.1f}%" if percent else _num(value, 2)  # type: ignore[arg-type]
+
+
 def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
                  groups: bool = True) -> str:
-    """The systems (best first) × benchmarks table: overall rank, rank range, group, score and
-    interval, then per benchmark the mean with its interval and group letters there.
+    """The systems × benchmarks table: first the ranked systems (they ran every selected
+    benchmark), best first — rank, rank range, group, score and interval, then per benchmark
+    its primary metric in its own units with its interval and group letters there; then the
+    systems that did not run every benchmark, unranked, under one line per group of what
+    they ran ("ran 2 of 4: …").
 
     A system not scored on a benchmark gets a visible, hatched *not run* cell.
     ``links``: benchmark → URL of its leaderboard (the header becomes a link);
-    ``groups`` False leaves the overall group letters blank. The
-    table carries ``data-rows`` and ``data-missing`` (counts) for tests.
+    ``groups`` False leaves the overall group letters blank. The table carries
+    ``data-rows`` (ranked rows), ``data-unranked`` and ``data-missing`` (counts) for tests.
     """
     links = links or {}
     alpha = result.options.alpha
+    percent = result.scale.units == "percent"
     records: list[dict[str, object]] = result.cells.to_dict(orient="records")  # type: ignore[assignment]
     cells = {(str(r["system"]), str(r["benchmark"])): r for r in records}
-    head = ['<th title="1 = best overall score">rank</th>', "<th>system</th>",
+    head = ['<th title="1 = best overall score, among the systems that ran every selected '
+            'benchmark">rank</th>', "<th>system</th>",
             '<th title="best and worst rank the tests allow">rank range</th>',
             '<th title="systems sharing a letter cannot be told apart across the benchmarks; '
-            'where the letters would be long, the ranks of the systems it cannot be told apart '
-            'from">group</th>',
-            '<th title="standardised mean across the chosen benchmarks (seed paper '
-            f'§6.3), with its {1 - alpha:.0%} interval; higher is better">score</th>']
+            'where the letters would be long, the rank range">group</th>',
+            f'<th title="{html_text(result.scale.explanation)} With its {1 - alpha:.0%} '
+            f'interval; higher is better.">{html_text(result.scale.label)}</th>']
     for b in result.benchmarks:
         name = html_text(b)
         label = f'<a href="{html_text(links[b])}" target="_self">{name}</a>' if b in links else name
-        head.append(f'<th title="{name}: mean, its {1 - alpha:.0%} interval and the '
-                    f'group letters on this benchmark alone (where they are short)">{label}</th>')
+        what = "aggregate of " + ", ".join(result.metrics[b]) if len(result.metrics[b]) > 1 \
+            else result.metrics[b][0]
+        head.append(f'<th title="{name} ({html_text(what)}): its own score, its '
+                    f'{1 - alpha:.0%} interval and the group letters on this benchmark alone '
+                    f'(where they are short)">{label}</th>')
     body, missing = [], 0
-    low, high = tie_ranks(result.table, result.pairs)
-    for k, row in enumerate(result.table.to_dict(orient="records")):
+    for row in result.table.to_dict(orient="records"):
         system = str(row["system"])
         per = []
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell))
-        shade = ' class="top"' if int(row["rank_low"]) == 1 else ""
+            per.append(_cell(cell, percent=percent))
+        low, high = int(row["rank_low"]), int(row["rank_high"])
+        shade = ' class="top"' if low == 1 else ""
         body.append(
             f'<tr{shade}><td>{int(row["rank"])}</td><td>{html_text(system)}</td>'
-            f'<td>{int(row["rank_low"])}–{int(row["rank_high"])}</td>'
-            f'<td class="grp">{_group(str(row["group"]), low[k], high[k]) if groups else ""}</td>'
-            f'<td>{_num(row["score"], 2)}<small>[{_num(row["ci_low"], 2)}, '
-            f'{_num(row["ci_high"], 2)}]</small></td>{"".join(per)}</tr>')
+            f'<td>{low}–{high}</td>'
+            f'<td class="grp">{_group(str(row["group"]), low, high) if groups else ""}</td>'
+            f'<td>{_score(row["score"], percent)}<small>[{_score(row["ci_low"], percent)}, '
+            f'{_score(row["ci_high"], percent)}]</small></td>{"".join(per)}</tr>')
+    unranked = _unranked_rows(result, cells, percent)
+    missing += unranked[1]
     return (f'{_STYLE}<div class="sb-overall"><table aria-label="overall" '
-            f'data-rows="{len(result.table)}" data-missing="{missing}">'
-            f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+            f'data-rows="{len(result.table)}" data-unranked="{len(result.unranked)}" '
+            f'data-missing="{missing}">'
+            f"<thead><tr>{''.join(head)}</tr></thead><tbody>{''.join(body)}{unranked[0]}"
+            "</tbody></table></div>")
+
+
+def _unranked_rows(result: Overall, cells: Mapping[tuple[str, str], Mapping[str, object]],
+                   percent: bool) -> tuple[str, int]:
+    """The systems that did not run every benchmark, one heading row per group of what they
+    ran, and the number of their *not run* cells."""
+    rows, missing, width = [], 0, 5 + len(result.benchmarks)
+    total = len(result.benchmarks)
+    last: tuple[str, ...] | None = None
+    for row in result.unranked.to_dict(orient="records"):
+        ran = tuple(row["coverage"])  # type: ignore[arg-type]
+        if ran != last:
+            names = ", ".join(ran)
+            rows.append(f'<tr class="sep"><td colspan="{width}">Not ranked — ran {len(ran)} of '
+                        f'{total}: {html_text(names)}</td></tr>')
+            last = ran
+        system = str(row["system"])
+        per = []
+        for b in result.benchmarks:
+            cell = cells.get((system, b))
+            missing += cell is None
+            per.append(_cell(cell, percent=percent))
+        rows.append(f'<tr class="unranked"><td>{UNRANKED}</td><td>{html_text(system)}</td>'
+                    f'<td></td><td class="grp"></td><td></td>{"".join(per)}</tr>')
+    return "".join(rows), missing
 
 
 def _keys(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -121,24 +174,26 @@ def _keys(a: pd.Series, b: pd.Series) -> pd.Series:
 
 def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseResult]
                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every compared pair (most significant combined p first) × benchmark.
+    """Every pair of ranked systems (most significant overall first) × benchmark.
 
-    Returns the table — system A (ranked higher overall), system B, combined p
-    (harmonic mean p over the benchmarks that tested the pair), adjusted p, pooled
-    effect (positive = A better), significant, then one column per benchmark holding
+    Returns the table — system A (ranked higher overall), system B, difference (of the two
+    scores, in the score's units), adjusted p of that difference, verdict (better / differs
+    by benchmark, no overall order / not shown to differ), the adjusted harmonic mean p of
+    the pair's benchmark tests (does it differ on some benchmark), then one column per benchmark holding
     the adjusted p-value where the pair differs significantly there (NaN elsewhere)
     — and, with the same index and benchmark columns, the direction on each
     benchmark (+1 A better, −1 B better, 0 tie or not significant, :data:`UNTESTED` when
     the pair was not tested there: one of the two systems has no results on it).
     """
-    pairs = result.pairs.sort_values(["p_hmp", "system_a", "system_b"], kind="stable",
-                                     na_position="last").reset_index(drop=True)
+    pairs = result.pairs.sort_values(["pvalue_adj", "p_hmp", "system_a", "system_b"],
+                                     kind="stable", na_position="last").reset_index(drop=True)
     keys = _keys(pairs["system_a"], pairs["system_b"])
     names = {b: (f"{b} (benchmark)" if b in PAIR_COLUMNS else b) for b in result.benchmarks}
     table = pd.DataFrame({"system A": pairs["system_a"].astype(str),
                           "system B": pairs["system_b"].astype(str),
-                          "combined p": pairs["p_hmp"], "adjusted p": pairs["p_hmp_adj"],
-                          "effect": pairs["effect"], "significant": pairs["significant"]})
+                          "difference": pairs["difference"], "adjusted p": pairs["pvalue_adj"],
+                          "verdict": pairs["verdict"].astype(str),
+                          "differs somewhere p": pairs["p_hmp_adj"]})
     directions = pd.DataFrame(0, index=table.index, columns=list(names.values()))
     for b, column in names.items():
         res = per_benchmark.get(b)

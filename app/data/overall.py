@@ -10,7 +10,16 @@ from __future__ import annotations
 import streamlit as st
 
 from app.data import store
-from engine import BenchmarkPart, Overall, PairwiseResult, TestOptions, choose_overall, overall_from_parts
+from engine import (
+    BenchmarkPart,
+    Overall,
+    PairwiseResult,
+    Selection,
+    TestOptions,
+    choose_overall,
+    default_selection,
+    overall_from_parts,
+)
 from engine import benchmark_part as engine_benchmark_part
 
 _ENTRIES = 32
@@ -23,6 +32,13 @@ def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, 
     chosen, per = choose_overall(store.long_table(token), list(benchmarks),
                                  None if metrics is None else list(metrics))
     return tuple(chosen), {b: tuple(per[b]) for b in chosen}
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def default_benchmarks(token: str) -> Selection:
+    """The first visit's benchmarks: the largest block of systems that ran all of them
+    (:func:`engine.default_selection`)."""
+    return default_selection(store.long_table(token))
 
 
 def two_sided(options: TestOptions) -> TestOptions:

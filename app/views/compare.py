@@ -12,13 +12,15 @@ import streamlit as st
 from app import state, widgets
 from app.charts.compare import COMPONENT_NAMES, model_label
 from app.components.compare_report import POWER_TEST_NAMES, report_html
+from app.components.watch_note import several_uploads
 from app.data import figures, results, store
 from app.downloads import file_name, safe_csv
 from app.url import planned_difference
-from engine import PowerResult, compare_report, md_text
+from engine import PowerResult, compare_headline, compare_report, md_text
 
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")
+headline_slot = st.empty()  # the answer in one sentence, first (filled once it is computed)
 _ONE_BENCHMARK = ("base", "cand", "cluster", "pdiff")  # names valid on one benchmark only
 pick_benchmark, pick_metric = st.columns([3, 2])
 with pick_benchmark:
@@ -30,6 +32,7 @@ with pick_metric:
         catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str)),
         clears=("pdiff",))
 widgets.test_settings(view)
+several_uploads(token, view)
 
 matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)
@@ -82,14 +85,31 @@ except ValueError as exc:
     st.stop()
 t = ab.test
 level = f"{1 - options.alpha:.0%}"
+headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**")
+
+
+def _units(value: float) -> str:
+    """A difference in the metric's units: points for 0/1 scores, as on the Pairwise page."""
+    return f"{100 * value:+.1f} points" if ab.binary else f"{value:+.4f}"
+
+
 box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info)
-box(f"**Verdict: {ab.verdict}** — difference {t.estimate:+.4f} ({level} interval "
-    f"{t.ci_low:+.4f} to {t.ci_high:+.4f}, p = {t.pvalue:.3g}).",
+box(f"**Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
+    f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
+if ab.same_as_pairwise:
+    st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
+               "interval.")
+elif ab.pairwise:
+    figure = ab.pairwise
+    st.caption(f":material/info: {md_text(ab.note)} On the Pairwise page: difference "
+               f"{_units(figure['difference'])} ({level} interval {_units(figure['ci_low'])} "
+               f"to {_units(figure['ci_high'])}), p = {figure['pvalue']:.3g}.")
 cols = st.columns(4)
-cols[0].metric("Difference", f"{t.estimate:+.4f}",
-               help=f"Candidate − baseline in {view.metric} units, {level} interval "
-                    f"[{t.ci_low:+.4f}, {t.ci_high:+.4f}]; positive = candidate better.")
+cols[0].metric("Difference", _units(t.estimate),
+               help=f"Candidate − baseline in {view.metric} units"
+                    f"{' (percentage points)' if ab.binary else ''}, {level} interval "
+                    f"[{_units(t.ci_low)}, {_units(t.ci_high)}]; positive = candidate better.")
 cols[1].metric("Effect size", f"{ab.effect_size:+.2f}",
                help=f"Paired d_z (mean difference / SD of differences), {level} interval "
                     f"[{ab.effect_ci[0]:+.2f}, {ab.effect_ci[1]:+.2f}].")
@@ -155,7 +175,9 @@ if pw is not None:
     planned = st.columns(3)
     planned[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
                    help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g}, "
-                        f"{pw.examples} examples and {pw.runs} run(s).")
+                        f"{pw.examples} examples and {pw.runs} run(s): where the default test "
+                        f"({pw.default_test}) reaches that power in {pw.n_sim:,} simulations. "
+                        f"Closed-form approximation: {pw.mdd_closed_form:.4f}.")
     planned[1].metric(f"Examples needed for {pw.difference:.4f}",
                    "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
                    help="None suffices when run-to-run noise alone is too large.")

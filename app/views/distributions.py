@@ -63,15 +63,20 @@ for kind, tab in tabs.items():
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
-st.caption(f"Percentile intervals at {level}, per system (not simultaneous). *P(first)*: share "
-           "of resamples in which the system has the best mean (ties count for each).")
+st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultaneous). "
+           "*Bootstrap rank interval*: where the system's rank falls in the resamples — a "
+           "different question from the Leaderboard's *rank range* (the ranks its corrected "
+           "pairwise tests allow, the span shown on the Leaderboard, Overall and Mechanisms "
+           "pages), so the two spans differ: the bootstrap one is usually narrower, because it "
+           "is not corrected for comparing many pairs. *P(first)*: share of resamples in which "
+           "the system has the best mean (ties count for each).")
 summary = result.summary
 # a static table: the data grid's code (about 1.7 MB) would hold up the page's first load
 columns = {"ci_low": f"mean {level} low", "ci_high": f"mean {level} high",
            "rank": "rank (observed)", "rank_median": "median rank",
-           "rank_low": f"rank {level} best", "rank_high": f"rank {level} worst",
-           "p_first": "P(first)"}
-ranks = ["rank (observed)", "median rank", f"rank {level} best", f"rank {level} worst"]
+           "rank_low": f"bootstrap rank {level} best",
+           "rank_high": f"bootstrap rank {level} worst", "p_first": "P(first)"}
+ranks = ["rank (observed)", "median rank", columns["rank_low"], columns["rank_high"]]
 st.html(html_table(summary.rename(columns=columns), label="bootstrap summary", max_height=560,
                    formats={"mean": ".4f", columns["ci_low"]: ".4f",
                             columns["ci_high"]: ".4f", "P(first)": ".2%",

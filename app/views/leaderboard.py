@@ -15,16 +15,18 @@ from app import state, widgets
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
+from app.components.watch_note import several_uploads
 from app.data import results, store
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
-from engine import Leaderboard, leaderboard_report, md_isolated
+from engine import Leaderboard, leaderboard_headline, leaderboard_report, md_isolated, md_text
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
 
 widgets.title("Leaderboard", view)
+headline_slot = st.empty()  # the answer in one sentence, first (filled once it is computed)
 # one row of buttons (benchmark, search & filter, downloads), each opening its widgets only
 # when clicked: the first screen is the table, with no widget code for the browser to fetch
 bar = st.container(horizontal=True, vertical_alignment="center")
@@ -40,6 +42,7 @@ except ValueError as exc:
     widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
+headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
 
 
 def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
@@ -88,6 +91,7 @@ with controls:
                    icon=":material/unfold_more:",
                    rows="all")
 widgets.test_settings(view)
+several_uploads(token, view)
 
 if selection is None:
     st.caption("Click a system to compare it with the best one on the Pairwise page; "

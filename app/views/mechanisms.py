@@ -7,7 +7,7 @@ import streamlit as st
 
 from app import widgets
 from app.charts.mechanisms import LABELS
-from app.components.mechanisms_table import TIPS, positions, rankings_html
+from app.components.mechanisms_table import TIPS, positions, rankings_html, verdicts_beside
 from app.data import figures, results
 from app.downloads import safe_csv
 from engine import Leaderboard, RankIntervals, md_text
@@ -57,9 +57,11 @@ if result.winner_differs:
 st.subheader("Rankings side by side")
 level = f"{1 - view.alpha:.0%}"
 st.caption(f"Position of each system under each mechanism, systems in the order of the mean. "
-           f"Green: higher than by the mean; red: lower. *Rank range*: the leaderboard's, from "
-           f"the corrected pairwise tests; *rank interval*: {level} simultaneous intervals for "
-           f"all ranks at once. Computed on the {result.n_examples} examples every system has "
+           f"Green: higher than by the mean; red: lower. *Rank range (leaderboard)*: the "
+           f"Leaderboard's, from its corrected pairwise tests (the same span on every page); "
+           f"*simultaneous rank interval*: {level} intervals for all ranks at once (Tukey) — it "
+           f"covers every system's rank jointly, so it is usually wider. Computed on the "
+           f"{result.n_examples} examples every system has "
            f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
            f"{results.ELO_ORDERS} random orders and the skill rating in "
            f"{results.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
@@ -92,15 +94,30 @@ with right:
         "trueskill_sigma": st.column_config.NumberColumn("skill rating ±", format="%.3g"),
     })
 
-st.subheader("Who beats whom")
+st.subheader("Who wins more examples (a sign test, not the leaderboard's test)")
 pb = result.p_beats
 significant = int(pb.table["significant"].sum())
-st.caption(f"Each cell: the share of shared examples on which the row system scores higher "
-           f"than the column system (ties count half). Faded cells: not significant by the sign "
-           f"test after correction (alpha = {pb.alpha:g}); {significant:,} of {len(pb.table):,} "
-           "pairs are.")
+beside = verdicts_beside(pb.table, board)
+st.caption(f"Its own question: on how many shared examples does the row system score higher "
+           f"than the column system (ties count half)? Faded cells: not significant by the sign "
+           f"test on wins after correction (alpha = {pb.alpha:g}); {significant:,} of "
+           f"{len(pb.table):,} pairs are. The Leaderboard asks whether the *means* differ (its "
+           "paired test), so the two can disagree: a system can win more examples by a little "
+           "and still not have a different mean, or the reverse.")
+if board is not None:
+    lb_sig = int(board.pairwise.table["significant"].sum())
+    differ = int((~beside["agree"]).sum())
+    st.markdown(f"**Leaderboard's verdict beside it:** {lb_sig:,} of {len(pb.table):,} pairs "
+                f"differ by the Leaderboard's test; the two answers disagree on {differ:,} "
+                "pairs (listed below the chart).")
 widgets.picture(pbeats_svg)
 st.caption("P(A beats B): row system vs column system.")
+if board is not None:
+    with st.expander("Pairs where the sign test and the Leaderboard disagree "
+                     f"({int((~beside['agree']).sum()):,})"):
+        st.dataframe(beside[~beside["agree"]].drop(columns="agree"), hide_index=True,
+                     width="stretch", column_config={
+                         "P(A beats B)": st.column_config.NumberColumn(format="%.3f")})
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")

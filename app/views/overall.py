@@ -16,13 +16,14 @@ from app.components.overall_table import systems_html
 from app.data import overall
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
-from engine import md_text
+from engine import md_text, overall_headline
 
 token, catalog, view = widgets.page_context()
 all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
 
 view, problems = check_choices(view, "bench", all_benchmarks)
-chosen = list(view.bench) or all_benchmarks
+default = overall.default_benchmarks(token)  # first visit: the largest complete block
+chosen = list(view.bench) or [b for b in all_benchmarks if b in default.benchmarks]
 measured = list(dict.fromkeys(catalog.loc[catalog["benchmark"].isin(chosen), "metric"].astype(str)))
 view, more = check_choices(view, "ometric", measured)
 weights, bad_weights = parse_weights(view.bw, all_benchmarks)
@@ -31,6 +32,7 @@ state.warn(problems + more + bad_weights)
 state.set_view(view)
 
 st.title("Overall")
+headline_slot = st.empty()  # the answer in one sentence, first (filled once it is computed)
 st.caption("Which systems are better across all your benchmarks — and which cannot be told "
            "apart. Each benchmark is tested on its own, then every pair's results are combined.")
 state.link("benchmarks", "Per benchmark: sizes and health of each benchmark",
@@ -39,16 +41,18 @@ state.link("benchmarks", "Per benchmark: sizes and health of each benchmark",
 # one row of buttons (choices, weights, downloads), each opening its widgets only when clicked:
 # the landing page's first screen is the table, with no widget code for the browser to fetch
 bar = st.container(horizontal=True, vertical_alignment="center")
-metrics_label = ("all metrics" if not view.ometric or set(view.ometric) == set(measured)
+metrics_label = ("primary metrics" if not view.ometric
                  else f"{len(view.ometric)} of {len(measured)} metrics")
 with bar.popover(f"{len(chosen)} of {len(all_benchmarks)} benchmarks · {metrics_label}",
                  icon=":material/checklist:", help="Choose the benchmarks and metrics combined."):
     state.bound(st.multiselect, "Benchmarks", "bench", tuple(chosen), options=all_benchmarks,
-                placeholder="all benchmarks", help="Benchmarks to combine (none chosen: all).")
-    state.bound(st.multiselect, "Metrics", "ometric", view.ometric or tuple(measured),
-                options=measured, disabled=len(measured) < 2, placeholder="all metrics",
-                help="Metrics used on each benchmark where measured; several metrics of one "
-                     "benchmark are averaged after standardising (seed paper §6.1).")
+                placeholder="the largest complete block",
+                help="Benchmarks to combine. None chosen: " + md_text(default.rule) + ".")
+    state.bound(st.multiselect, "Metrics", "ometric", view.ometric, options=measured,
+                disabled=len(measured) < 2, placeholder="each benchmark's primary metric",
+                help="None chosen: each benchmark's primary (first) metric, in its own units. "
+                     "Several metrics of one benchmark make its aggregate (each metric "
+                     "standardised, then averaged: Ackerman et al. 2025, §6.1), labelled so.")
 
 
 def _push_weights(names: list[str]) -> None:
@@ -69,8 +73,10 @@ with bar.popover("Weights", icon=":material/balance:"):
                         on_change=_push_weights, args=(chosen,))
 widgets.test_settings(view)
 
-options = view.test_options()
-metrics = tuple(view.ometric) if view.ometric and set(view.ometric) != set(measured) else None
+# every pair of ranked systems, two-sided: a one-sided set needs an order fixed before the
+# results (the CLI's --order), never the order this page would show
+options = view.test_options().with_(compare="all", alternative="two-sided")
+metrics = tuple(view.ometric) if view.ometric else None
 weight_items = tuple((b, float(weights.get(b, 1.0))) for b in chosen) if weights else ()
 try:
     result = overall.overall_result(token, tuple(chosen), metrics, weight_items, options)
@@ -79,15 +85,17 @@ except ValueError as exc:
     st.stop()
 
 t = result.table
+headline_slot.markdown(f"**{md_text(overall_headline(result))}**")
 separated = int(result.pairs["significant"].sum())
-missing = len(t) * len(result.benchmarks) - len(result.cells)
 shown_weights = ", ".join(f"{md_text(b)} {w:.0%}"
                           for b, w in zip(result.benchmarks, result.benchmark_weights, strict=True))
-st.caption(f"{len(t)} systems · {len(result.benchmarks)} benchmarks · "
-           f"{separated:,} of {len(result.pairs):,} pairs differ significantly "
-           f"(alpha = {options.alpha:g}) · weights: {shown_weights}"
-           + (f" · {missing:,} system–benchmark cells not run" if missing else ""))
-widgets.notes(result.notes)  # the widget makes them inert text
+st.caption(f"{len(t)} systems ranked · {len(result.unranked)} not ranked (did not run every "
+           f"benchmark) · {len(result.benchmarks)} benchmarks · {separated:,} of "
+           f"{len(result.pairs):,} ranked pairs differ significantly (alpha = {options.alpha:g}, "
+           f"{md_text(options.correction)}) · weights: {shown_weights}"
+           + ("" if view.bench else " · benchmarks: the largest complete block"))
+# the headline and the caption already say who is not ranked
+widgets.notes([n for n in result.notes if "not ranked (a score over" not in n])
 
 tabs = state.bound_tabs("otab", view.otab or "systems", OVERALL_TABS)
 if tabs["systems"].open:
@@ -95,13 +103,13 @@ if tabs["systems"].open:
     links = dict(zip(metric_of, state.hrefs("leaderboard", [
         {"benchmark": b, "metric": m} for b, m in metric_of.items()]), strict=True))
     tabs["systems"].caption(
-        "Best first. *Score*: each benchmark's means put on one scale and averaged with the "
-        "weights; *rank range*: the ranks the tests allow; systems sharing a *group* letter "
-        "cannot be told apart (where the letters would be long, the group reads as the ranks "
-        "of the systems it cannot be told apart from). Each benchmark cell: the mean, its "
-        "interval and the group letters on that benchmark alone; *not run*: the system has no "
-        "results there. Shaded rows could rank first. Click a benchmark for its leaderboard; "
-        "the groups are listed under *Pairs × benchmarks*.")
+        f"Best first, among the systems that ran every selected benchmark. *{result.scale.label}*: "
+        f"{result.scale.explanation} *Rank range*: the ranks the tests allow; systems sharing "
+        "a *group* letter cannot be told apart (where the letters would be long, the group "
+        "reads as the same rank range). Each benchmark cell: its primary metric in its own "
+        "units, its interval and the group letters on that benchmark alone. Shaded rows could "
+        "rank first. Below the ranked systems, the others, unranked, by what they ran; "
+        "*not run*: no results there. Click a benchmark for its leaderboard.")
     tabs["systems"].html(systems_html(result, links=links))
 with bar.popover("Download", icon=":material/download:"):
     st.download_button("Download table CSV", lambda: safe_csv(result.table),

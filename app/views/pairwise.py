@@ -6,18 +6,21 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.all_pairs import all_pairs
-from app.components.pair_drilldown import pair_drilldown
+from app.components.pair_drilldown import pair_drilldown, pair_row
 from app.components.slices_scope import restrict, scope_note
+from app.components.watch_note import several_uploads
 from app.data import results
 from app.url import check_pair
-from engine import md_isolated
+from engine import md_isolated, md_text, pair_headline
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
 
 widgets.title("Pairwise", view)
+headline_slot = st.empty()  # the chosen pair's answer in one sentence, first
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
+several_uploads(token, view)
 options = view.test_options()
 try:
     matrix = results.matrix(token, view.benchmark, view.metric)
@@ -41,6 +44,10 @@ state.set_view(view)
 if len(order) < 2:
     st.info("This benchmark has a single system: there is no pair to compare.")
     st.stop()
+row, _ = pair_row(result, view.a, view.b)
+if row is not None:
+    headline_slot.markdown("**" + md_text(pair_headline(
+        row, binary=matrix.binary, alpha=result.alpha, correction=result.correction)) + "**")
 pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")

@@ -129,7 +129,7 @@ def _is_fraction(board: Leaderboard) -> bool:
     return bool(board.higher_is_better and ends.size and ends.min() >= 0 and ends.max() <= 1)
 
 
-def pair_headline(row: Mapping[str, Any], *, binary: bool, alpha: float,
+def pair_headline(row: Mapping[str, Any] | pd.Series, *, binary: bool, alpha: float,
                   correction: str | None = None) -> str:
     """One pairwise row (system_a, system_b, difference, ci_low, ci_high, significant) as a
     sentence, better system first: "gpt-4o is better than gemini-1.5-flash by 6.1 points

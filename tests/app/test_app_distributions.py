@@ -20,8 +20,9 @@ DIST = "views/distributions.py"
 #: The summary's headers without their confidence level, to the engine's column names
 #: (``BootstrapResult.summary``), as app/views/distributions.py labels them.
 HEADERS = {"system": "system", "mean": "mean", "mean low": "ci_low", "mean high": "ci_high",
-           "rank (observed)": "rank", "median rank": "rank_median", "rank best": "rank_low",
-           "rank worst": "rank_high", "P(first)": "p_first"}
+           "rank (observed)": "rank", "median rank": "rank_median",
+           "bootstrap rank best": "rank_low", "bootstrap rank worst": "rank_high",
+           "P(first)": "p_first"}
 
 
 def charts(at: AppTest) -> list[str]:
@@ -138,9 +139,20 @@ def test_table_across_metrics_on_tac2008(tac_db: Path) -> None:
 def test_intervals_follow_alpha(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", alpha="0.01", boot="200")
     no_exception(at)
-    assert any("Percentile intervals at 99%" in c.value for c in at.caption)
+    assert any("percentile intervals at 99%" in c.value for c in at.caption)
     wide = summary_table(at)
     assert "mean 99% low" in next(h.proto.body for h in at.get("html")
                                   if 'aria-label="bootstrap summary"' in h.proto.body)
     narrow = summary_table(app(DIST, benchmark="humaneval", alpha="0.1", boot="200"))
     assert ((wide["ci_high"] - wide["ci_low"]) >= (narrow["ci_high"] - narrow["ci_low"])).all()
+
+
+def test_the_bootstrap_rank_interval_is_named_and_why_it_differs(db: Path) -> None:
+    """Issue #25 item 5: the page's rank interval is labelled as the bootstrap's, with one
+    sentence on why it differs from the Leaderboard's rank range."""
+    at = app(DIST, benchmark="humaneval", boot="200")
+    no_exception(at)
+    caption = next(c.value for c in at.caption if "Bootstrap rank interval" in c.value)
+    assert "different question from the Leaderboard's *rank range*" in caption
+    headers = list(html_frame(at, "bootstrap summary").columns)
+    assert any(str(h).startswith("bootstrap rank") for h in headers)

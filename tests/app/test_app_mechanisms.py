@@ -10,9 +10,9 @@ from apptest_support import app, no_exception, pictures
 from pages_data_support import mechanisms_frame, store_env
 
 from app.charts.mechanisms import LABELS
-from app.components.mechanisms_table import positions, rankings_html
+from app.components.mechanisms_table import positions, rankings_html, verdicts_beside
 from app.data import results
-from engine import build_matrix, mechanisms
+from engine import build_matrix, leaderboard, mechanisms
 
 PAGE = "views/mechanisms.py"
 
@@ -36,8 +36,8 @@ def test_rankings_side_by_side_with_rank_ranges_and_intervals(store: Path) -> No
     assert [t.value for t in at.title] == ["Mechanisms · mech"]
     body = _table(at)
     assert 'data-rows="7"' in body
-    for label in [*LABELS.values(), "rank range", "rank interval"]:
-        assert f">{label}</th>" in body
+    for label in [*LABELS.values(), "rank range (leaderboard)", "simultaneous rank interval"]:
+        assert f">{label}</th>" in body  # each span named as what it is (#25 item 5)
     answers = " ".join(m.value for m in at.markdown)
     for question in ("Same winner everywhere?", "Same top 3 everywhere?", "Lowest agreement"):
         assert f"**{question}**" in answers, question
@@ -74,3 +74,23 @@ def test_unknown_benchmark_in_the_url_warns(store: Path) -> None:
     at = app(PAGE, benchmark="missing-bench")
     no_exception(at)
     assert any("missing" in w.value for w in at.warning)
+
+
+def test_sign_test_is_labelled_with_the_leaderboards_verdict_beside(store: Path) -> None:
+    """Issue #25 item 8: "who beats whom" is its own question (a sign test on wins), and the
+    Leaderboard's verdict is shown beside it, with the pairs where the two disagree.
+    Reference: the engine's leaderboard and mechanisms on the same data."""
+    at = app(PAGE, benchmark="mech")
+    no_exception(at)
+    heads = [h.value for h in at.subheader]
+    assert "Who wins more examples (a sign test, not the leaderboard's test)" in heads
+    frame = mechanisms_frame()
+    board = leaderboard(build_matrix(frame, benchmark="mech", metric="pass1"))
+    beside = next(m.value for m in at.markdown if m.value.startswith("**Leaderboard's verdict"))
+    lb_sig = int(board.pairwise.table["significant"].sum())
+    assert f"{lb_sig:,} of 21 pairs differ by the Leaderboard's test" in beside
+    mech = mechanisms(build_matrix(frame, benchmark="mech", metric="pass1"))
+    table = verdicts_beside(mech.p_beats.table, board)
+    assert f"disagree on {int((~table['agree']).sum()):,} pairs" in beside
+    assert any(e.label.startswith("Pairs where the sign test and the Leaderboard disagree")
+               for e in at.expander)

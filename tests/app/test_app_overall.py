@@ -1,7 +1,10 @@
-"""AppTests of the Overall page: systems × benchmarks, missing cells, choices in the URL, pairs.
+"""AppTests of the Overall page: the ranked systems (complete coverage) and the others by what
+they ran, the headline, choices in the URL, pairs.
 
-One test runs on the bundled demo store (the acceptance: every benchmark's systems shown,
-missing ones marked); the others on a small synthetic store (``pages_data_support``).
+Two tests run on the bundled demo store (issue #25's acceptance: none of the first 10 ranked
+rows has a *not run* cell; every system shown, none dropped; the headline's numbers are
+the table's); the others on a small synthetic store (``pages_data_support``). Reference
+values come from :func:`engine.overall` on the same data and choices.
 """
 
 from __future__ import annotations
@@ -15,10 +18,10 @@ from apptest_support import TIMEOUT, app, no_exception
 from pages_data_support import XSS, overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
-from app.components.overall_table import MISSING
+from app.components.overall_table import MISSING, UNRANKED
 from app.tables import SHORT_LETTERS, tie_ranks
 from app.url import format_weights, parse_weights
-from engine import overall
+from engine import default_selection, overall, overall_headline
 from engine.store import open_store
 
 PAGE = "views/overall.py"
@@ -32,6 +35,7 @@ class _Table(HTMLParser):
         self.attrs: dict[str, str] = {}
         self.header: list[str] = []
         self.rows: list[list[str]] = []
+        self.separators: list[int] = []  # rows that head a group of unranked systems
         self._cell: list[str] | None = None
         self._in_head = False
 
@@ -44,6 +48,8 @@ class _Table(HTMLParser):
             self._in_head = False
         elif tag == "tr" and not self._in_head:
             self.rows.append([])
+            if ("class", "sep") in attrs:
+                self.separators.append(len(self.rows) - 1)
         elif tag in ("td", "th"):
             self._cell = []
 
@@ -75,6 +81,15 @@ def _run(**params: str | list[str]) -> AppTest:
     return at.run()
 
 
+def system_rows(table: _Table) -> list[list[str]]:
+    """The rows of systems (ranked, then unranked), without the group headings."""
+    return [r for i, r in enumerate(table.rows) if i not in set(table.separators)]
+
+
+def headline(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**")).strip("*")
+
+
 def values(at: AppTest, key: str) -> list[str]:
     """A query parameter's values (AppTest keeps a single value as a string)."""
     value = at.query_params[key]
@@ -88,28 +103,52 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
-def test_demo_store_shows_every_system_with_missing_cells(db: Path) -> None:
+def test_demo_store_ranks_the_largest_complete_block(db: Path) -> None:
     at = app(PAGE)
     no_exception(at)
     assert [t.value for t in at.title] == ["Overall"]
     table = overall_table(at)
     frame = open_store(f"sqlite:///{db}").load_frame()
-    systems = set(frame["system"])
-    benchmarks = set(frame["benchmark"])
-    assert {row[1] for row in table.rows} == systems, "every system of every benchmark, none dropped"
-    assert int(table.attrs["data-rows"]) == len(systems)
-    scored = len(frame[["system", "benchmark"]].drop_duplicates())
-    missing = len(systems) * len(benchmarks) - scored
-    assert missing > 0 and int(table.attrs["data-missing"]) == missing
-    assert sum(cell == MISSING for row in table.rows for cell in row) == missing
-    assert benchmarks <= set(table.header), "one column per benchmark"
-    groups = [row[3] for row in table.rows]
+    selection = default_selection(frame)
+    assert set(selection.benchmarks) == {"humaneval", "humaneval+", "mbpp", "mbpp+"}
+    assert set(table.header[5:]) == set(selection.benchmarks)
+    ranked = int(table.attrs["data-rows"])
+    assert ranked == len(selection.complete) == 37
+    rows = system_rows(table)
+    assert all(MISSING not in row for row in rows[:ranked]), "ranked rows ran every benchmark"
+    assert all(row[0] != UNRANKED for row in rows[:ranked])
+    assert all(row[0] == UNRANKED for row in rows[ranked:])
+    present = set(frame.loc[frame["benchmark"].isin(selection.benchmarks), "system"])
+    assert {row[1] for row in rows} == present, "every system of the chosen benchmarks shown"
+    assert table.separators and all(table.rows[i][0].startswith("Not ranked — ran ")
+                                    for i in table.separators)
+    groups = [row[3] for row in rows[:ranked]]
     assert all(len(g) <= SHORT_LETTERS or g.startswith("rank") for g in groups), \
-        "long letters read as the ranks the system ties with (as on the leaderboard, #13 item 8)"
-    assert any(g.startswith("rank") for g in groups), "190 systems: some letters are long"
+        "long letters read as the rank range (#25 item 5: one rank uncertainty)"
+    for row in rows[:ranked]:
+        if row[3].startswith("rank"):
+            assert row[3].replace("ranks ", "").replace("rank ", "") in (row[2], row[2][0])
     links = [p.proto.label for p in at.main.get("page_link")]
     assert any(label.startswith("Per benchmark") for label in links), \
         "the per-benchmark overview is one click away"
+
+
+def test_demo_headline_numbers_are_the_tables(db: Path) -> None:
+    at = app(PAGE)
+    no_exception(at)
+    frame = open_store(f"sqlite:///{db}").load_frame()
+    table = overall_table(at)
+    chosen = table.header[5:]  # the page's order of the default selection
+    assert set(chosen) == set(default_selection(frame).benchmarks)
+    expected = overall(frame, benchmarks=chosen)
+    text = headline(at).replace("\\", "")  # markdown escapes (md_text) removed
+    assert text == overall_headline(expected)
+    rows = system_rows(table)
+    top = rows[0]
+    tied = int(top[2].split("–")[1]) - 1  # rank range 1–k: k − 1 cannot be told apart
+    assert text.replace("\\", "").startswith(f"{top[1]} ranks first of 37 systems")
+    assert f"but {tied} systems cannot be told apart from it" in text
+    assert f"({top[4].split('[')[0]})" in text, "the headline's score is the table's"
 
 
 def test_choice_of_benchmarks_and_weights_comes_from_the_url(small: Path) -> None:
@@ -124,9 +163,12 @@ def test_choice_of_benchmarks_and_weights_comes_from_the_url(small: Path) -> Non
     # the page's order matches the engine's on the same choice
     df = overall_frame()
     expected = overall(df, benchmarks=["b2", "b1"], benchmark_weights={"b1": 3, "b2": 1})
-    assert [row[1] for row in table.rows] == list(expected.table["system"])
-    sys_f = next(row for row in table.rows if row[1] == "sys-f")
-    assert sys_f[5] == MISSING, "sys-f has no results on b2: shown, never dropped"
+    rows = system_rows(table)
+    ranked = list(expected.table["system"])
+    assert [row[1] for row in rows[:len(ranked)]] == ranked
+    assert "sys-f" not in ranked, "sys-f has no results on b2: not ranked"
+    sys_f = next(row for row in rows if row[1] == "sys-f")
+    assert sys_f[0] == UNRANKED and sys_f[5] == MISSING, "shown below, never dropped"
 
 
 def test_weight_widget_writes_the_url(small: Path) -> None:
@@ -147,29 +189,32 @@ def test_bad_url_values_are_reported_and_ignored(small: Path) -> None:
     assert overall_table(at).header[5:] == ["b1"]
 
 
-def test_several_metrics_are_aggregated_and_can_be_chosen(small: Path) -> None:
+def test_primary_metric_by_default_and_the_aggregate_by_choice(small: Path) -> None:
     at = _run(bench=["b3"])
     no_exception(at)
-    assert at.multiselect(key="url_ometric").value == ["m1", "m2"]
-    at = _run(bench=["b3"], ometric=["m2"])
+    assert at.multiselect(key="url_ometric").value == []  # the primary metric, m1
+    header = overall_table(at).header
+    at = _run(bench=["b3"], ometric=["m1", "m2"])
     no_exception(at)
-    assert values(at, "ometric") == ["m2"]
+    assert values(at, "ometric") == ["m1", "m2"]
+    expected = overall(overall_frame(), benchmarks=["b3"], metrics=["m1", "m2"])
+    assert expected.metrics["b3"] == ("m1", "m2")
+    assert header[5] == "b3"
 
 
-def test_pairs_tab_orders_pairs_by_combined_p(small: Path) -> None:
+def test_pairs_tab_orders_pairs_by_the_overall_test(small: Path) -> None:
     at = _run(bench=["b1", "b2"], otab="pairs")
     no_exception(at)
     pairs = at.dataframe[0].value
-    assert list(pairs.columns[:6]) == ["system A", "system B", "combined p", "adjusted p",
-                                       "effect", "significant"]
+    assert list(pairs.columns[:6]) == ["system A", "system B", "difference", "adjusted p",
+                                       "verdict", "differs somewhere p"]
     assert {"b1", "b2"} <= set(pairs.columns)
-    assert pairs["combined p"].is_monotonic_increasing
-    assert len(pairs) == 15, "all 6 × 5 / 2 pairs"
+    assert pairs["adjusted p"].is_monotonic_increasing
+    assert len(pairs) == 10, "the 5 ranked systems' pairs (sys-f ran b1 only)"
+    assert not ((pairs["system A"] == "sys-f") | (pairs["system B"] == "sys-f")).any()
     top = pairs.iloc[0]
-    assert top["significant"] and top["system A"] == "sys-a"
-    with_f = (pairs["system A"] == "sys-f") | (pairs["system B"] == "sys-f")
-    assert (pairs.loc[with_f, "b2"] == -1).all(), "sys-f has no b2 results: 'not run' there"
-    assert (pairs.loc[~with_f, ["b1", "b2"]] != -1).all().all()
+    assert top["verdict"] == "better" and top["system A"] == "sys-a"
+    assert (pairs.loc[pairs["verdict"] == "better", "difference"] > 0).all()
 
 
 def test_names_are_shown_as_text(small: Path) -> None:
@@ -177,7 +222,7 @@ def test_names_are_shown_as_text(small: Path) -> None:
     no_exception(at)
     body = next(h.proto.body for h in at.get("html") if 'aria-label="overall"' in h.proto.body)
     assert XSS not in body and "&lt;img src=x onerror=alert(1)&gt;" in body
-    assert XSS in {row[1] for row in overall_table(at).rows}
+    assert XSS in {row[1] for row in system_rows(overall_table(at))}
 
 
 def test_weights_parse_and_format() -> None:
