@@ -42,6 +42,8 @@ _BLOCK_CELLS = 2_000_000
 # Integer counts in float32 matrix products are exact while every partial sum stays below
 # 2^24; column blocks of at most this many examples guarantee it.
 _EXACT_F32_COLUMNS = 1 << 23
+# Examples per block of the compiled counts: uint16 counters cannot overflow.
+_UINT16_COUNTS = 65_535
 # Examples per block of the comparison counts: ≤ 255 so a byte lane cannot overflow.
 _BYTE_ROWS = 255
 
@@ -298,18 +300,18 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
     out = np.zeros((s, s), dtype=np.int64)
     upper = np.zeros((s, s), dtype=np.int64)  # counts of the tie-free examples, i < j only
     n_distinct = 0
-    for cols in _column_blocks(s, e):
+    for cols in _column_blocks(s, e, min(_BLOCK_CELLS, s * _UINT16_COUNTS)):
         block = np.ascontiguousarray(x[:, cols].T)
         ranks = np.empty(block.shape, dtype=kind)
         distinct = np.empty(len(block), dtype=np.bool_)
         compiled.dense_ranks(block, np.argsort(block, axis=1), ranks, distinct)
         n_distinct += int(distinct.sum())
-        # tie-free examples in the upper triangle only, tied ones in full (< 2^31 per block)
+        # tie-free examples in the upper triangle only, tied ones in full (< 2^16 per block)
         for rows, into in ((distinct, upper), (~distinct, out)):
             if not rows.any():
                 continue
-            counts = np.zeros((s, s), dtype=np.int32)
-            compiled.count_greater(ranks[rows], distinct[rows], counts)
+            counts = np.zeros((s, s), dtype=np.uint16)
+            compiled.count_greater(ranks[rows], distinct[rows], counts, np.uint16(1))
             into += counts
     upper = np.triu(upper, 1)
     return out + upper + np.tril(n_distinct - upper.T, -1)
