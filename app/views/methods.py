@@ -182,6 +182,32 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - **Solved by none / by exactly one**, a difficulty histogram, and the minimum detectable
   difference at 80 % power.
 
+### Watching as results arrive (Watch page, `watch` command)
+- **Why.** A p-value or interval on the other pages assumes the data were looked at once,
+  at a size fixed in advance. Looked at after every upload and acted on when it first says
+  "significant", a 5 % test declares differences between equal systems far more often: in
+  simulation, checking after every batch of 10 examples up to 2,000, 41–50 % of the time.
+- **Confidence sequences.** The Watch page compares the champion with each challenger by an
+  interval for the difference that holds at every look at once, so it can be checked as often
+  as you like and a verdict taken the moment it leaves 0. For scores in known bounds
+  (0/1, or 0–1) it is the betting confidence sequence of Waudby-Smith & Ramdas (2024): the
+  paired difference is mapped to [0, 1] and, for each candidate mean, a bettor with
+  predictable plug-in bets (hedged both ways) grows wealth when the mean is wrong; means where
+  wealth reached 1/alpha are excluded. For unbounded scores it is the normal-mixture boundary
+  of Howard et al. (2021). Intervals are intersected over time, so they only narrow. The
+  always-valid p-value is 1 / the largest wealth reached at 0. The price: more examples than a
+  single fixed-n test needs for the same difference.
+- **Arrival order.** An example arrives in the upload where both systems first have it
+  (uploads in order, rows in file order), its runs averaged up to then; later runs do not
+  revise it. With a cluster attribute a whole cluster is one observation.
+- **Several challengers: e-BH.** Each sequence's current wealth at 0 is an e-value; e-BH
+  (Wang & Ramdas 2022) combines them, keeping the false-discovery rate among the marked
+  challengers at most alpha under any dependence (all share the champion's scores).
+  *Caveat*: it holds for the marks at the moment you stop looking, not for everything ever
+  marked across looks; it is more conservative than Benjamini–Hochberg (a mark needs
+  e ≥ K/(alpha·k)); and an e-value can fall back after a high point, so a challenger whose own
+  sequence excluded 0 (which it keeps) may not be marked.
+
 ### References
 - Seed paper: multi-metric statistical evaluation and visualisation of LLM systems — tests
   (Table 1), comparison sets, Holm–Šídák, connected graph, cliques, heatmaps, PWPP.
@@ -207,4 +233,10 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - M. Borenstein, L. V. Hedges, J. P. T. Higgins, H. R. Rothstein (2009). *Introduction to
   Meta-Analysis*. Wiley.
 - J. W. Tukey (1977). *Exploratory Data Analysis* (boxplots). Addison-Wesley.
+- I. Waudby-Smith, A. Ramdas (2024). Estimating means of bounded random variables by betting.
+  *JRSS B* 86(1), 1–27.
+- S. R. Howard, A. Ramdas, J. McAuliffe, J. Sekhon (2021). Time-uniform, nonparametric,
+  nonasymptotic confidence sequences. *Annals of Statistics* 49(2), 1055–1080.
+- R. Wang, A. Ramdas (2022). False discovery rate control with e-values. *JRSS B* 84(3),
+  822–852.
 """.replace("MIN_OVERLAP", str(MIN_PAIRED_OVERLAP)))

@@ -1,0 +1,84 @@
+"""Watch: the champion against every challenger while results keep arriving.
+
+Each comparison is a confidence sequence (``engine.watch_board``): its interval and
+always-valid p-value hold however often the page is looked at, and the challengers'
+e-values are combined by e-BH (false-discovery control under any dependence).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from app import state, widgets
+from app.data import results, watch
+from engine import md_isolated, md_text, sequence_svg
+
+#: Charts drawn open at first (the rest one click away, in order of the table).
+OPEN_CHARTS = 1
+#: At most this many charts: a benchmark with hundreds of systems keeps a readable page.
+MAX_CHARTS = 30
+
+token, catalog, view = widgets.page_context()
+widgets.title("Watch", view)
+widgets.benchmark_metric(view, catalog)
+st.caption("Fixed-n p-values assume the data were looked at once. Here the champion is "
+           "compared with each challenger by a **confidence sequence**: an interval for the "
+           "difference that holds at every look, so the page can be checked after every "
+           "upload and a verdict taken whenever the interval leaves 0. Examples arrive in "
+           "upload order (an example when both systems have it, its runs averaged up to then). "
+           "See Methods.")
+
+matrix = results.matrix(token, view.benchmark, view.metric)
+means = np.nanmean(matrix.oriented(paired=False), axis=1)
+systems = [matrix.systems[i] for i in np.argsort(-means, kind="stable")]  # best first
+if len(systems) < 2:
+    st.info("This benchmark has a single system: there is nothing to watch.")
+    st.stop()
+if view.base and view.base not in systems:
+    state.warn([f"URL parameter `base`: “{md_text(view.base)}” is not a system of this "
+                "benchmark; using the best mean."])
+champion = view.base if view.base in systems else systems[0]
+state.bound(st.selectbox, "Champion", "base", champion, options=systems,
+            format_func=widgets.names,
+            help="The system every other one is compared with (default: the best mean). "
+                 "Positive differences mean the challenger is better.")
+board = watch.board(token, view.benchmark, view.metric, champion, view.alpha)
+table = board.table
+found = int(table["ebh_discovery"].sum())
+st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
+            f"{md_isolated(champion)} by e-BH at a false-discovery rate of {board.alpha:g}; "
+            f"{int(table['excludes_0'].sum())} sequence(s) excluded 0 on their own "
+            f"({1 - board.alpha:.0%} confidence sequences, each valid at every look).")
+shown = pd.DataFrame({
+    "challenger": table["challenger"].astype(str),
+    "seen": table["n_seen"],
+    "low": table["cs_low"], "high": table["cs_high"],
+    "always-valid p": table["p_always_valid"],
+    "e-value": table["e_value"],
+    "excludes 0": table["excludes_0"],
+    "e-BH": table["ebh_discovery"],
+    "first at": table["first_excluded_n"],
+})
+st.dataframe(shown, hide_index=True, column_config={
+    "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
+    "low": st.column_config.NumberColumn(format="%.4f", help="Lower end of the sequence's "
+                                         "interval for challenger − champion"),
+    "high": st.column_config.NumberColumn(format="%.4f"),
+    "always-valid p": st.column_config.NumberColumn(format="%.3g"),
+    "e-value": st.column_config.NumberColumn(format="%.3g", help="Evidence against 'no "
+                                             "difference' now; combined by e-BH"),
+    "first at": st.column_config.NumberColumn(help="Observation at which the sequence first "
+                                              "excluded 0"),
+})
+st.caption(f"e-BH caveat: {board.caveat}")
+for i, report in enumerate(board.reports[:MAX_CHARTS]):
+    label = f"{report.candidate} − {report.baseline}"
+    with st.expander(label, expanded=i < OPEN_CHARTS):
+        widgets.picture(sequence_svg(
+            report.history, title=f"{report.candidate} vs {report.baseline}: "
+            f"{1 - board.alpha:.0%} confidence sequence over uploads",
+            y_label=f"difference ({view.metric})", first_excluded_n=report.first_excluded_n))
+if len(board.reports) > MAX_CHARTS:
+    st.caption(f"Charts of the first {MAX_CHARTS} challengers in the table's order.")
