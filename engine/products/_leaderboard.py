@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -57,11 +58,20 @@ class Leaderboard:
     anchor: str | None
     notes: tuple[str, ...]
     converged: bool | None = None
-    rank_sets: RankSets | None = None
-    """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
-    in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
-    fragility: LeaderFragility | None = None
-    """The fewest examples whose removal changes the #1 (JSON ``fragility``)."""
+    source: ScoreMatrix | None = field(default=None, repr=False, compare=False)
+    """The matrix ranked: the rank sets and the fragility are computed from it on first use."""
+
+    @cached_property
+    def rank_sets(self) -> RankSets | None:
+        """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
+        in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
+        return None if self.source is None else leaderboard_rank_sets(self.source,
+                                                                      alpha=self.pairwise.alpha)
+
+    @cached_property
+    def fragility(self) -> LeaderFragility | None:
+        """The fewest examples whose removal changes the #1 (JSON ``fragility``)."""
+        return None if self.source is None else leaderboard_fragility(self.source)
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
@@ -349,5 +359,4 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged, leaderboard_rank_sets(matrix, alpha=opts.alpha),
-                       leaderboard_fragility(matrix))
+                       converged, matrix)
