@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from .._matrix import ScoreMatrix
     from ..stats._ab import ABResult
+    from ..stats._clusters import ClusterDesign
     from ..stats._pairwise import PairwiseResult
 
 __all__ = ["register"]
@@ -120,12 +121,14 @@ def _leaderboard(args: argparse.Namespace) -> int:
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     if args.bt_resamples is not None and args.bt_resamples < 0:
         raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
-    matrix = _matrix(args)
+    loaded = load_data(args.data)
+    matrix = _matrix(args, loaded)
+    design = _cluster_design(args, loaded, matrix)
     lb = leaderboard(matrix, _options(args), min_clique_size=args.min_clique_size,
-                     anchor=args.anchor, bt_resamples=args.bt_resamples)
+                     anchor=args.anchor, bt_resamples=args.bt_resamples, cluster=design)
     if args.report and fmt is not None:
         _write_report(args.report, leaderboard_report(lb, fmt=fmt))
-    payload = lb.to_dict()
+    payload = {**lb.to_dict(), **_cluster_fields(lb.pairwise)}
     if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
         payload["resolution"] = lb.pairwise.resolution.to_dict()
     warnings = _missing_warnings(matrix)
@@ -135,9 +138,10 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if args.format == "json":
         emit(payload, None, "json")
         return 0
-    for warning in warnings:  # before the table: they change how it reads
-        print(f"warning: {warning}")
     emit(payload, _leaderboard_rows(lb.table), "table")
+    for warning in warnings:  # right under the table
+        if warning not in lb.notes:  # the cannot-separate sentence is also a note below
+            print(f"warning: {warning}")
     print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
           f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
     if lb.cliques:
@@ -158,6 +162,32 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- pairwise
+
+
+def _cluster_design(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix
+                    ) -> ClusterDesign | None:
+    """--cluster COL: the cluster of each example of the matrix (issue #26 item 1)."""
+    if getattr(args, "cluster", None) is None:
+        return None
+    from ..stats._clusters import ClusterDesign, cluster_codes
+
+    frame = loaded.frame
+    part = frame[(frame["benchmark"] == matrix.benchmark) & (frame["metric"] == matrix.metric)]
+    return ClusterDesign.from_codes(cluster_codes(part, args.cluster, matrix.examples),
+                                    args.cluster)
+
+
+def _cluster_fields(res: PairwiseResult) -> dict[str, Any]:
+    """JSON n_clusters and design_effect (median over pairs) when clusters were given."""
+    import numpy as np
+
+    if res.clusters is None:
+        return {}
+    deff = res.table["design_effect"].to_numpy(float)
+    deff = deff[np.isfinite(deff)]
+    return {"cluster": res.clusters.name, "n_clusters": res.clusters.n_clusters,
+            "cluster_df": res.clusters.df,
+            "design_effect": float(np.median(deff)) if deff.size else None}
 
 
 def _sorted_pairs(table: pd.DataFrame, sort: str) -> pd.DataFrame:
@@ -189,7 +219,9 @@ def _pairwise(args: argparse.Namespace) -> int:
         return _pairwise_across(args)
     from ..stats._pairwise import pairwise_tests
 
-    res = pairwise_tests(_matrix(args), _options(args))
+    loaded = load_data(args.data)
+    matrix = _matrix(args, loaded)
+    res = pairwise_tests(matrix, _options(args), cluster=_cluster_design(args, loaded, matrix))
     table = res.table
     if args.sort is not None or args.format == "table":
         table = _sorted_pairs(table, args.sort or "pvalue")
@@ -198,6 +230,7 @@ def _pairwise(args: argparse.Namespace) -> int:
                "correction": res.correction, "compare": res.compare,
                "alternative": res.alternative, "notes": list(res.notes),
                "resolution": None if res.resolution is None else res.resolution.to_dict(),
+               **_cluster_fields(res),
                "pairs": table.to_dict(orient="records")}
     if args.format == "json":
         emit(payload, None, "json")
@@ -483,6 +516,9 @@ def register(sub: Any) -> None:
                    "(one pass); N > 0 bootstraps N resamples (refits each), 0 leaves them out")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
+    p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
+                   "cluster-robust tests, intervals, groups and rank ranges (CR2, Bell-McCaffrey "
+                   "df); JSON n_clusters and design_effect")
     p.set_defaults(handler=_leaderboard)
 
     p = sub.add_parser("pairwise", help="tests for every pair of systems (or combined across "
@@ -502,6 +538,9 @@ def register(sub: Any) -> None:
     p.add_argument("--metrics", help="with --across metrics: metrics to combine, M1,M2,…")
     p.add_argument("--benchmarks", help="with --across benchmarks: benchmarks to combine, B1,B2,…")
     p.add_argument("--weights", help="with --across: weights of the metrics/benchmarks, w1,w2,…")
+    p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
+                   "cluster-robust paired t on every pair (CR2, Bell-McCaffrey df), 0/1 included; "
+                   "JSON n_clusters and design_effect")
     p.set_defaults(handler=_pairwise)
 
     p = sub.add_parser("compare", help="A/B gate with repeated runs: exit 1 when the candidate "

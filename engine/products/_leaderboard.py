@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,12 +17,11 @@ from ..ranking._bradley_terry import bradley_terry, elo_scale, win_rates
 from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
-from ..ranking._rank_sets import RankSets, leaderboard_rank_sets, with_rank_set_fields
 from ..stats._additive import additive_fit, missing_by_difficulty
+from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import _row_blocks, row_moments
 from ..stats._pairwise import PairwiseResult, pairwise_tests
 from ..stats._runs import mean_intervals_with_runs
-from ._fragility import LeaderFragility, leaderboard_fragility
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 
@@ -58,20 +56,6 @@ class Leaderboard:
     anchor: str | None
     notes: tuple[str, ...]
     converged: bool | None = None
-    source: ScoreMatrix | None = field(default=None, repr=False, compare=False)
-    """The matrix ranked: the rank sets and the fragility are computed from it on first use."""
-
-    @cached_property
-    def rank_sets(self) -> RankSets | None:
-        """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
-        in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
-        return None if self.source is None else leaderboard_rank_sets(self.source,
-                                                                      alpha=self.pairwise.alpha)
-
-    @cached_property
-    def fragility(self) -> LeaderFragility | None:
-        """The fewest examples whose removal changes the #1 (JSON ``fragility``)."""
-        return None if self.source is None else leaderboard_fragility(self.source)
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
@@ -92,8 +76,7 @@ class Leaderboard:
             "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
             "converged": self.converged,
-            "fragility": None if self.fragility is None else self.fragility.to_dict(),
-            "systems": with_rank_set_fields(self.table.to_dict(orient="records"), self.rank_sets),
+            "systems": self.table.to_dict(orient="records"),
             "cliques": [list(c) for c in self.cliques],
             "notes": list(self.notes) + list(self.groups.notes),
             "headline": leaderboard_headline(self),
@@ -257,6 +240,7 @@ def leaderboard(
     min_clique_size: int = 2,
     anchor: str | None = None,
     bt_resamples: int | None = None,
+    cluster: ClusterDesign | None = None,
     **overrides: Any,
 ) -> Leaderboard:
     """Rank systems, test every pair and group the ones that cannot be told apart.
@@ -319,7 +303,7 @@ def leaderboard(
         raise ValueError(f"alternative: a ranked leaderboard of all pairs tests both directions "
                          f"(two-sided); got {opts.alternative!r}. One-sided tests are for "
                          "systems ordered before looking: use compare='first' or 'successive'")
-    pw = pairwise_tests(matrix, opts, order=order)
+    pw = pairwise_tests(matrix, opts, order=order, cluster=cluster)
     if order is not None:
         matrix = matrix.subset(list(order))
     notes = list(pw.notes)
@@ -327,6 +311,9 @@ def leaderboard(
     if pw.pooled_runs is not None:  # seed variance in every mean too (issue #26 item 2)
         low, high = mean_intervals_with_runs(matrix.values, matrix.runs, mean, low, high,
                                              pw.pooled_runs, opts.confidence)
+    deff = None
+    if cluster is not None:  # cluster-robust means and their design effect (issue #26 item 1)
+        low, high, deff = clustered_mean_intervals(matrix.values, cluster, opts.confidence)
     notes += estimate_note
     quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))
     pairs, groups_note = _pairs_for_groups(pw)
@@ -350,6 +337,7 @@ def leaderboard(
         "group": [groups.letters[s] for s in matrix.systems],
         "mean": mean, "ci_low": low, "ci_high": high, "n": n.astype(int),
         "runs": matrix.runs.max(axis=1).astype(int),
+        **({} if deff is None else {"design_effect": deff}),
         "win_rate": win_rate, "bt_strength": strength, "elo": elo,
     })
     table = table.sort_values(["rank", "system"], kind="stable").reset_index(drop=True)
@@ -359,4 +347,4 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged, matrix)
+                       converged)

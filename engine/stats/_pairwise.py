@@ -20,6 +20,7 @@ from scipy import stats
 from .._matrix import ScoreMatrix
 from .._options import EFFECT_THRESHOLDS, TestOptions, compared_pairs, resolve
 from . import _overlap as ov
+from ._clusters import ClusterDesign, clustered_pairs
 from ._multitest import adjust_pvalues
 from ._overlap import MIN_PAIRED_OVERLAP
 from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
@@ -68,6 +69,8 @@ class PairwiseResult:
     """Whether any pair can be significant at all (:mod:`engine.stats._resolution`)."""
     pooled_runs: PooledRuns | None = field(default=None, repr=False)
     """With repeated runs: the run (seed) variance pooled over every system with runs."""
+    clusters: ClusterDesign | None = field(default=None, repr=False)
+    """With a cluster column: the clusters every test and interval is robust to."""
 
     # The options that made the table, by name (read-only views of ``options``).
     @property
@@ -139,6 +142,7 @@ def pairwise_tests(
     /,
     *,
     order: Sequence[str] | None = None,
+    cluster: ClusterDesign | None = None,
     **overrides: Any,
 ) -> PairwiseResult:
     """Test every compared pair of systems with the test the data calls for.
@@ -153,6 +157,11 @@ def pairwise_tests(
         automatic test, two-sided, all pairs, Holm–Šídák, alpha 0.05).
     order : sequence of str, optional
         Order of systems for ``first``/``successive`` (default: data order).
+    cluster : ClusterDesign, optional
+        The cluster of each example (:func:`engine.stats._clusters.cluster_codes`): every
+        pair gets the cluster-robust paired t (CR2, Bell–McCaffrey df) on per-example
+        scores, 0/1 included (McNemar assumes independent examples), with its interval and
+        the design effect (column ``design_effect``). Needs every system on every example.
     **overrides
         Any :class:`TestOptions` field by name, applied on top of ``options``
         (``pairwise_tests(m, alpha=0.01)``); validated the same way.
@@ -225,13 +234,43 @@ def pairwise_tests(
         table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
         test, reason = run_aware.name, run_aware.reason
         notes += (run_aware.reason,)
+    if cluster is not None:
+        table, test, reason = _clustered(matrix, table, cluster, opts, ia, ja)
     res = _resolution(matrix, table, test, opts, computed)
     if not res.can_separate:
         notes = (res.message, *notes)
-    return PairwiseResult(table[list(TABLE_COLUMNS)], matrix.systems, matrix.benchmark,
+    columns = list(TABLE_COLUMNS) + (["design_effect"] if cluster is not None else [])
+    return PairwiseResult(table[columns], matrix.systems, matrix.benchmark,
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
                           computed.wins, computed.ties, res,
-                          None if run_aware is None else run_aware.pooled)
+                          None if run_aware is None else run_aware.pooled, cluster)
+
+
+def _clustered(matrix: ScoreMatrix, table: pd.DataFrame, design: ClusterDesign,
+               opts: TestOptions, ia: np.ndarray, ja: np.ndarray
+               ) -> tuple[pd.DataFrame, str, str]:
+    """Every pair's cluster-robust paired t (:mod:`engine.stats._clusters`), its interval
+    and design effect, in place of the per-example test."""
+    if matrix.pairing != "full" or len(design.codes) != matrix.n_examples:
+        raise ValueError("cluster: cluster-robust tests need every system scored on every "
+                         f"example; {matrix.benchmark!r} has missing scores (compare the "
+                         "systems pair by pair, or without --cluster)")
+    x = matrix.values if matrix.higher_is_better else -matrix.values
+    cp = clustered_pairs(x, design, ia, ja, opts.alternative)
+    p_adj = _adjust(cp.pvalue, opts.correction, opts.alpha)
+    half = stats.t.ppf(1 - opts.alpha / 2, cp.df) * cp.se
+    table = table.assign(test="cluster-t", statistic=cp.statistic, df=cp.df, pvalue=cp.pvalue,
+                         pvalue_adj=p_adj, ci_low=cp.diff - half, ci_high=cp.diff + half,
+                         a_better=cp.diff > 0, design_effect=cp.design_effect)
+    table["significant"] = _significant(p_adj, table["criterion_effect"].to_numpy(float),
+                                        opts.criterion, opts.alternative, opts.alpha)
+    deff = cp.design_effect[np.isfinite(cp.design_effect)]
+    shown = (f"design effect median {np.median(deff):.2f} (range {deff.min():.2f}–"
+             f"{deff.max():.2f})" if deff.size else "design effect undefined")
+    reason = (f"clustered examples ({design.name}: {design.n_clusters} clusters of "
+              f"{int(design.sizes.min())}–{int(design.sizes.max())}) → cluster-robust paired t "
+              f"(CR2, Bell–McCaffrey df {design.df:.1f}) on every pair; {shown}")
+    return table, "cluster-t", reason
 
 
 def _resolution(matrix: ScoreMatrix, table: pd.DataFrame, test: str, opts: TestOptions,
