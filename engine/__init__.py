@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from .products._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
     from .products._health import HealthReport, benchmark_health
     from .products._slices import SliceTable, restrict_to_slice, slice_labels, slice_table
-    from .products._condition import ConditionResult, condition_and_compare
+    from .products._condition import ConditionResult, condition_and_compare, system_identifiers
     from .products._drilldown import ExampleDrilldown, example_drilldown
     from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
     from .across._overall_parts import choose_overall

@@ -39,6 +39,7 @@ from engine import (
     rank_intervals_of,
     restrict_to_slice,
     slice_table,
+    system_identifiers,
 )
 
 _ENTRIES = 64
@@ -210,9 +211,10 @@ def plan_power(token: str, benchmark: str, metric: str, difference: float | None
 def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
     """(settings with at least two levels, every setting) of a system metadata frame.
 
-    A setting is any system metadata column but ``system``; only those whose systems
-    take two or more values can be compared, fewest levels first (a template or a
-    temperature before a model name).
+    A setting is any system metadata column but ``system`` and those that identify the
+    system (:func:`engine.system_identifiers`: a different value for every system, or the
+    system's own name); only those whose systems take two or more values can be compared,
+    fewest levels first (a template or a temperature before a model family).
 
     Examples
     --------
@@ -220,7 +222,8 @@ def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
     >>> factor_columns(meta)
     (['t'], ['family', 't'])
     """
-    settings = [str(c) for c in meta.columns if c != "system"]
+    names = set(system_identifiers(meta)) if "system" in meta.columns else set()
+    settings = [str(c) for c in meta.columns if c != "system" and c not in names]
     levels = {c: meta[c].nunique(dropna=True) for c in settings}
     return sorted((c for c in settings if levels[c] >= 2), key=levels.__getitem__), settings
 
@@ -229,6 +232,13 @@ def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
 def settings(token: str, benchmark: str) -> tuple[list[str], list[str]]:
     """:func:`factor_columns` of the benchmark's stored system metadata."""
     return factor_columns(store.system_metadata(token, benchmark))
+
+
+@st.cache_resource(show_spinner=False, max_entries=_FEWER)
+def system_name_columns(token: str, benchmark: str) -> list[str]:
+    """The benchmark's system metadata columns that only name the system (not settings)."""
+    meta = store.system_metadata(token, benchmark)
+    return system_identifiers(meta) if "system" in meta.columns else []
 
 
 def _with_settings(token: str, benchmark: str, metric: str) -> pd.DataFrame:

@@ -28,6 +28,10 @@ st.caption("Is one level of a setting better than another (prompt template B vs 
            "pair, so the other settings cannot explain the difference.")
 
 factors, settings = results.settings(token, view.benchmark)
+named = results.system_name_columns(token, view.benchmark)
+if named:
+    st.caption(f"Not offered, they name the system rather than set it: "
+               f"{', '.join(map(md_text, named))}.")
 if not factors:
     if settings:
         st.info(f"The systems of {md_text(view.benchmark)} carry settings "
@@ -38,8 +42,9 @@ if not factors:
                 "such as prompt template, temperature or model family), so there is nothing to "
                 "compare.", icon=":material/info:")
     st.caption("To use this page, upload results with one column per setting, the same value "
-               "on every row of a system (e.g. `template`, `temperature`, `family`). No bundled "
-               "demo benchmark has a setting with two levels.")
+               "on every row of a system and shared by several systems (e.g. `template`, "
+               "`temperature`, `family`), two levels or more. No bundled demo benchmark has "
+               "such a setting.")
     st.stop()
 
 

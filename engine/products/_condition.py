@@ -24,10 +24,55 @@ from ..io._readers import split_metadata
 from ..stats._multitest import adjust_pvalues
 from ..stats._pairwise import pairwise_tests
 
-__all__ = ["CONDITION_COLUMNS", "ConditionResult", "condition_and_compare"]
+__all__ = ["CONDITION_COLUMNS", "ConditionResult", "condition_and_compare",
+           "system_identifiers"]
 
 CONDITION_COLUMNS = ("level_a", "level_b", "system_a", "system_b", "difference", "ci_low",
                      "ci_high", "pvalue", "pvalue_adj", "significant", "test", "n")
+#: Share of systems whose value is their own name (or the part of it before a "/") from which
+#: a column names the system rather than sets it: AlpacaEval's ``generator_2`` is the system
+#: name for 59 of 60 systems (the odd one a placeholder), a real setting such as
+#: CRUXEval's model name without "+cot" for only 29 of 37.
+NAME_SHARE = 0.9
+
+
+def _name_like(values: pd.Series, systems: pd.Series) -> pd.Series:
+    """Whether each value is its system's name (case-insensitive), or its name cut at "/"."""
+    value = values.astype(str).str.strip().str.casefold()
+    name = systems.astype(str).str.strip().str.casefold()
+    return (value == name) | (value == name.str.split("/", n=1).str[0])
+
+
+def system_identifiers(meta: pd.DataFrame, *, system: str = "system") -> list[str]:
+    """The system metadata columns that identify the system instead of setting it.
+
+    A column identifies the system when it has a different value for every system (a
+    name, a path, a run id: no two systems share a level, so nothing is matched) or when
+    it is the system's own name for at least :data:`NAME_SHARE` of the systems (a copy
+    of the name, perhaps with a suffix cut). Neither is a setting to compare or hold
+    fixed; ``meta`` has one row per system (``system`` its name column).
+
+    Examples
+    --------
+    >>> meta = pd.DataFrame({"system": ["a-7b", "a-13b", "b-7b"],
+    ...                      "generator": ["a-7b", "a-13b", "b-7b"], "size": ["7b", "13b", "7b"],
+    ...                      "run": ["r1", "r2", "r3"]})
+    >>> system_identifiers(meta)
+    ['generator', 'run']
+    """
+    if system not in meta.columns:
+        raise ValueError(f"meta: needs the column {system!r} (one row per system); "
+                         f"columns: {list(meta.columns)!r}")
+    n = len(meta)
+    out = []
+    for column in meta.columns:
+        if column == system:
+            continue
+        distinct = meta[column].nunique(dropna=False) == n > 2
+        named = n > 0 and _name_like(meta[column], meta[system]).mean() >= NAME_SHARE
+        if distinct or named:
+            out.append(str(column))
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,12 +131,12 @@ def _settings(df: pd.DataFrame, factor: str, hold: Sequence[str] | None
     notes: list[str] = []
     if hold is None:
         others = [c for c in meta.columns if c != factor]
-        # a column with a different value for every system (a name, a path) would leave
-        # no two systems matched: it is an identifier, not a setting
-        ids = [c for c in others if meta[c].nunique(dropna=False) == len(meta) > 2]
+        # a column that names the system (a different value for every system, or the name
+        # itself) would leave no two systems matched: an identifier, not a setting
+        ids = [c for c in system_identifiers(meta.reset_index()) if c in others]
         held = tuple(c for c in others if c not in ids)
         if ids:
-            notes.append(f"Not held fixed (a different value for every system): {', '.join(ids)}.")
+            notes.append(f"Not held fixed (they name the system): {', '.join(ids)}.")
     else:
         missing = [c for c in hold if c not in meta.columns or c == factor]
         if missing:

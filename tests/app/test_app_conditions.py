@@ -157,3 +157,46 @@ def test_check_empty_hold_holds_nothing_and_absent_hold_is_the_default() -> None
     long = "x" * 500
     checked, problems = check_conditions(View(hold=(long,)), ["t"], ["t", long])
     assert held(checked) == () and problems, "over-long values are refused"
+
+
+ALPACA = ROOT / "tests" / "data" / "alpaca-eval" / "alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def alpaca(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """AlpacaEval 2.0 (tests/data/README.md): 60 systems x 805 instructions, with the
+    system columns ``generator_1`` (the reference, one value) and ``generator_2`` (the
+    system's own name for 57 systems; its suffix cut for 2, "example" for NullModel)."""
+    with store_env(tmp_path_factory.mktemp("cond-alpaca") / "sigboard.db",
+                   read_results(ALPACA)) as path:
+        yield path
+
+
+def test_alpaca_offers_no_setting_that_names_the_system(alpaca: Path) -> None:
+    # issue #27: generator_2 was offered as a "setting" (58 levels, 1,540 "matched pairs")
+    at = app(PAGE, benchmark="alpaca_eval2_weighted_gpt4_turbo")
+    no_exception(at)
+    offered = [o for box in at.selectbox for o in box.options]
+    offered += [o for box in at.multiselect for o in box.options]
+    assert "generator_2" not in offered and "system" not in offered
+    assert not at.get("dataframe") or "level_a" not in table_columns(at)
+    shown = (" ".join(c.value for c in at.caption) + " ".join(i.value for i in at.info)
+             ).replace("\\_", "_")  # markdown escapes
+    assert "generator_2" in shown, "the page says why it is not offered"
+    assert "two levels" in shown, "and what it needs"
+
+
+def table_columns(at: object) -> list[str]:
+    return [c for frame in at.dataframe for c in frame.value.columns]  # type: ignore[attr-defined]
+
+
+def test_system_identifiers_by_rule() -> None:
+    from engine import system_identifiers
+
+    meta = pd.DataFrame({"system": ["m-7b", "M-13B/run", "x", "y"],
+                         "gen": ["m-7b", "m-13b", "x", "y"],  # the name (cut at "/")
+                         "size": ["7b", "13b", "7b", "13b"],  # a real setting
+                         "family": ["m", "m", "x", "y"]})  # 3 levels for 4 systems
+    assert system_identifiers(meta) == ["gen"]
+    crux = crux_frame().drop_duplicates("system")[["system", "model", "prompting"]]
+    assert system_identifiers(crux) == [], "a model name without +cot is a real setting"
