@@ -8,7 +8,7 @@ replications (default 1000) are simulated at once (numpy arrays replications × 
   (:mod:`engine.stats._confseq`: the hedged betting confidence sequence of Waudby-Smith
   & Ramdas 2024 on the paired difference mapped to [0, 1]; "declared" = the always-valid
   p-value reached alpha = 0.05 at some look);
-* **mixture** (numeric only) — the self-normalised normal mixture of Howard et al.
+* **mixture** — the self-normalised normal mixture of Howard et al.
   (2021), what ``watch --bounds none`` runs for unbounded scores (ρ from a burn-in of
   the first 10 observations);
 * **fixed-n, peeking** — the paired t-test at alpha 0.05 recomputed at every look,
@@ -136,8 +136,7 @@ def _scenario(rng: np.random.Generator, reps: int, kind: str, clusters: bool) ->
         d = b - a
         u, per_look = _units(d, clusters)
         methods = {"sequential (betting)": _sequential_looks(u, per_look)}
-        if kind == "numeric":
-            methods["sequential (mixture)"] = _mixture_looks(u, per_look)
+        methods["sequential (mixture)"] = _mixture_looks(u, per_look)
         methods["fixed-n t, peeking"] = _t_looks(u, per_look)
         if clusters:
             methods["fixed-n t on examples, peeking"] = _t_looks(d, BATCH)
