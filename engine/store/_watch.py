@@ -204,6 +204,39 @@ class StoreWatches(StoreReads):
             out[c] = out[c].astype(np.float64).fillna(-np.inf if c == "cs_low" else np.inf)
         return out
 
+    def _import(self, df: pd.DataFrame, **kwargs: Any) -> Any:
+        """An upload (:meth:`StoreImports._import`), then every watch of the benchmarks and
+        metrics it brought fed with its new observations (a second transaction: the upload
+        stands even when a watch cannot take them — the next :meth:`watch` says why)."""
+        report = super()._import(df, **kwargs)  # type: ignore[misc]
+        if report.upload_id is not None:
+            self._feed_watches(int(report.upload_id))
+        return report
+
+    def _feed_watches(self, upload_id: int) -> None:
+        r, w = S.results.c, S.watches.c
+        with self._read() as conn:
+            if not inspect(conn).has_table(S.watches.name):
+                return
+            pairs = conn.execute(select(r.benchmark_id, r.metric_id)
+                                 .where(r.upload_id == upload_id).distinct()).all()
+            texts = sio.label_texts(conn, [i for p in pairs for i in p])
+            keys = {(texts[b], texts[m]) for b, m in pairs}
+            rows = conn.execute(select(w.benchmark, w.metric, w.baseline, w.candidate,
+                                       w.cluster)).all()
+        for bench, met, base, cand, cluster in rows:
+            if (bench, met) in keys:
+                try:
+                    self.watch(bench, met, baseline=base, candidate=cand, cluster=cluster or None)
+                except ValueError:
+                    continue  # e.g. a score outside the watch's bounds: `watch` reports it
+
+    def watch_history(self, watch_id: int) -> pd.DataFrame:
+        """One watch's interval, always-valid p-value and log e-value after each upload that
+        brought it observations: ``upload_id, n_seen, cs_low, cs_high, p_always_valid, log_e``."""
+        with self._read() as conn:
+            return self._history(conn, int(watch_id))
+
     def upload_count(self, benchmark: str, metric: str) -> int:
         """How many uploads the live rows of a benchmark's metric came in (more than one:
         fixed-n figures on them assume a single look)."""

@@ -133,3 +133,20 @@ def test_champion_board_combines_e_values_by_e_bh(sqlite_url: str) -> None:
         [e for e in root.iter("rect")]
     assert len(bands) == len(report.history) == 3
     assert "0 excluded at" in svg
+
+
+def test_an_upload_feeds_the_watches_it_concerns(sqlite_url: str) -> None:
+    """The watch is updated by each upload, without a `watch` call in between."""
+    store = open_store(sqlite_url)
+    batches = [_batch(0, 150, seed=1), _batch(150, 300, seed=2), _batch(300, 450, seed=3)]
+    store.import_frame(batches[0], filename="0.csv")
+    watch_id = store.watch("b", "acc", baseline="A", candidate="B").watch_id
+    other = _batch(0, 50, seed=9).assign(benchmark="other")
+    store.import_frame(other, filename="other.csv")
+    for i, frame in enumerate(batches[1:], start=1):
+        store.import_frame(frame, filename=f"{i}.csv")
+    history = store.watch_history(watch_id)
+    assert history["upload_id"].tolist() == [1, 3, 4] and history["n_seen"].tolist() == [150, 300, 450]
+    assert store.watched().loc[0, "last_upload_id"] == 4
+    fresh = watch_frame(_all(batches), baseline="A", candidate="B", benchmark="b", metric="acc")
+    np.testing.assert_allclose(history["cs_low"], fresh.history["cs_low"], atol=1e-12)
