@@ -229,19 +229,39 @@ def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple
                        spec.higher_is_better, binary, pairing, common, spec.binary, run_scores)
 
 
+def listed(names: Sequence[object], limit: int = 10) -> str:
+    """Names joined by commas, the first ``limit`` of them and how many more.
+
+    >>> listed(["a", "b", "c"], 2)
+    'a, b … and 1 more'
+    """
+    shown = ", ".join(map(str, names[:limit]))
+    return shown + (f" … and {len(names) - limit:,} more" if len(names) > limit else "")
+
+
+def close_names(wanted: str, names: Sequence[object]) -> list[str]:
+    """Up to three of ``names`` close to ``wanted`` (by :mod:`difflib`, case-insensitive)."""
+    import difflib
+
+    by_folded = {str(n).casefold(): str(n) for n in names}
+    near = difflib.get_close_matches(wanted.casefold(), list(by_folded), n=3, cutoff=0.6)
+    return [by_folded[n] for n in near]
+
+
 def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
     present = list(pd.unique(df[column]))
     if wanted is None:
         if len(present) == 1:
             return str(present[0])
         raise DataContractError([Problem(
-            "<data>", rule=f"several {column}s present ({', '.join(map(str, present[:10]))})",
+            "<data>", rule=f"several {column}s present ({listed(present)})",
             column=column, fix=f"choose one with --{column} (or the {column} argument)")])
     if wanted not in present:
+        near = close_names(wanted, present)
         raise DataContractError([Problem(
-            "<data>", rule=f"{column} {wanted!r} not found (present: "
-            f"{', '.join(map(str, present[:10]))})", column=column,
-            fix=f"pick one of the {column}s present")])
+            "<data>", rule=f"{column} {wanted!r} not found (present: {listed(present)})",
+            column=column, fix=(f"did you mean {' or '.join(map(repr, near))}?" if near else
+                                f"pick one of the {column}s present"))])
     return wanted
 
 

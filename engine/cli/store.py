@@ -1,10 +1,11 @@
-"""Store commands: ``import``, ``export``, ``uploads`` (list) and ``delete``.
+"""Store commands: ``import``, ``export``, ``uploads`` (list), ``delete`` and ``restore``.
 
     python -m engine import FILE|DIR|ZIP [...] [--db URL] [--format F] [--system NAME]
                                               [--on-conflict reject|replace|add-run]
     python -m engine export DATA [--benchmark B] > results.csv
     python -m engine uploads [URL] [--db URL]
     python -m engine delete UPLOAD_ID [URL] [--db URL]
+    python -m engine restore UPLOAD_ID [URL] [--db URL]
 
 The database is ``--db`` or the positional URL, else ``$SIGBOARD_DB_URL``, else the
 SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`). Only
@@ -172,8 +173,12 @@ def _export(args: argparse.Namespace) -> int:
     if args.benchmark is not None:
         present = [str(b) for b in df["benchmark"].unique()]
         if args.benchmark not in present:
-            raise ValueError(f"--benchmark: {args.benchmark!r} is not in DATA; present: "
-                             f"{', '.join(present[:10])}{', …' if len(present) > 10 else ''}")
+            from .._matrix import close_names, listed
+
+            near = close_names(args.benchmark, present)
+            raise ValueError(f"--benchmark: {args.benchmark!r} is not in DATA; "
+                             + (f"did you mean {' or '.join(map(repr, near))}? " if near else "")
+                             + f"present: {listed(present)}")
         df = df[df["benchmark"] == args.benchmark]
     if loaded.url is not None:
         df = _with_store_metadata(open_existing(loaded.url), df)
@@ -201,8 +206,20 @@ def _delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def _restore(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    store = open_existing(_url(args))
+    restored = store.restore_upload(args.upload_id)
+    emit({"upload_id": args.upload_id, "rows_restored": restored,
+          "data_version": store.data_version()},
+         pd.DataFrame([{"upload_id": args.upload_id, "rows_restored": restored}]), args.format)
+    return 0
+
+
 def register(subparsers: Any) -> None:
-    """Add ``import``, ``export``, ``uploads`` and ``delete`` to the ``python -m engine`` parser."""
+    """Add ``import``, ``export``, ``uploads``, ``delete`` and ``restore`` to the
+    ``python -m engine`` parser."""
     p = subparsers.add_parser("import", help="validate result files or harness logs and store "
                               "them (one upload each; identical content is stored once)")
     p.add_argument("files", nargs="+", metavar="FILE|DIR|ZIP",
@@ -238,7 +255,13 @@ def register(subparsers: Any) -> None:
     _db_options(p, positional=True)
     p.set_defaults(handler=_uploads)
 
-    p = subparsers.add_parser("delete", help="delete an upload and its rows")
+    p = subparsers.add_parser("delete", help="delete an upload and its rows (`restore` "
+                              "undoes it until the upload is purged)")
     p.add_argument("upload_id", type=int, metavar="UPLOAD_ID")
     _db_options(p, positional=True)
     p.set_defaults(handler=_delete)
+
+    p = subparsers.add_parser("restore", help="undo `delete`: the upload's rows come back")
+    p.add_argument("upload_id", type=int, metavar="UPLOAD_ID")
+    _db_options(p, positional=True)
+    p.set_defaults(handler=_restore)

@@ -91,7 +91,7 @@ def runs_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_help_lists_every_command() -> None:
     text = _common.build_parser().format_help()
-    for command in ("import", "export", "uploads", "delete", "leaderboard", "pairwise", "compare",
+    for command in ("import", "export", "uploads", "delete", "restore", "leaderboard", "pairwise", "compare",
                     "overall", "health", "power", "mechanisms", "rank-intervals"):
         assert command in text
 
@@ -287,6 +287,43 @@ def test_misspelt_system_gets_did_you_mean(results_csv: Path,
     line = _error(capsys, "compare", str(results_csv), "--benchmark", "b1", "--metric", "acc",
                   "--baseline", "alpha", "--candidate", "zzzzzz")
     assert "candidate: unknown system 'zzzzzz'; none of the 4 names is close" in line
+
+
+def test_misspelt_benchmark_and_metric_get_did_you_mean(
+        results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #27: "did you mean" for benchmarks and metrics too, in every command
+    line = _error(capsys, "leaderboard", str(results_csv), "--benchmark", "B1", "--metric", "acc")
+    assert "benchmark 'B1' not found" in line and "did you mean 'b1'" in line
+    line = _error(capsys, "leaderboard", str(results_csv), "--benchmark", "b1", "--metric", "ac")
+    assert "did you mean 'acc'?" in line
+    line = _error(capsys, "export", str(results_csv), "--benchmark", "B2")
+    assert "did you mean 'b2'?" in line
+
+
+def test_long_name_lists_say_how_many_more(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # issue #27: a list cut at 10 names says so
+    rows = [(f"bench{i:02d}", s, f"e{j}", "acc", float((i + j) % 2))
+            for i in range(13) for s in ("x", "y") for j in range(4)]
+    path = tmp_path / "many.csv"
+    pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"]).to_csv(
+        path, index=False)
+    line = _error(capsys, "leaderboard", str(path))
+    assert "bench09 … and 3 more" in line and "bench10" not in line
+
+
+def test_restore_undoes_delete(results_csv: Path, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    assert main(["import", str(results_csv), "--db", url]) == 0
+    capsys.readouterr()
+    before = _exported_of(capsys, url)
+    assert _json(capsys, "delete", "1", url)["rows_removed"] == len(before)
+    assert _exported_of(capsys, url).empty
+    restored = _json(capsys, "restore", "1", url)
+    assert restored["rows_restored"] == len(before)
+    _same_rows(_exported_of(capsys, url), before)
+    assert "deleted" in _error(capsys, "restore", "1", url), "a live upload cannot be restored"
 
 
 # ---------------------------------------------------------------- compare with runs, power
