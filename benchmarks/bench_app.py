@@ -25,6 +25,16 @@ Leaderboard and Pairwise pages on the 300 × 5,000 one (issue #19, item 5):
 Every request that does not go to 127.0.0.1 is counted (it must be 0). The machine's
 1-minute load average is printed with every figure: on a shared machine the
 ratio to the minimal page, measured in the same minutes, is the comparable one.
+
+``--every-page`` (issue #27, item 3) measures instead every page of the navigation on the
+demo benchmark ``humaneval`` (78 × 164) and on AlpacaEval 2.0 (60 × 805, from
+``tests/data/alpaca-eval``), with the minimal page loaded alternately in the same run:
+
+1. **cold first view**: a fresh server (caches empty) warmed by one load of the Methods
+   page (no computation), then a fresh browser context opens the page: time until its
+   title is on screen and its run has finished with nothing stale. Target ≤ 2 s on the
+   demo data, ≤ 5 s on AlpacaEval.
+2. **cached revisit**: a fresh context opens the same address again. Target ≤ 1 s.
 """
 
 from __future__ import annotations
@@ -178,8 +188,117 @@ def _change(page, page_name: str, benchmark: str, value: float) -> float:  # noq
     return time.perf_counter() - start
 
 
+ALPACA = "alpaca_eval2_weighted_gpt4_turbo"
+ALPACA_FILE = ROOT / "tests" / "data" / "alpaca-eval" / f"{ALPACA}_long.jsonl.gz"
+#: Every page of the navigation: address -> its title (issue #27).
+EVERY_PAGE = {"home": "Overall", "leaderboard": "Leaderboard", "benchmarks": "Benchmarks",
+              "pairwise": "Pairwise", "compare": "A/B compare", "plan": "Plan",
+              "examples": "Examples", "distributions": "Distributions",
+              "mechanisms": "Mechanisms", "slices": "Slices", "conditions": "Conditions",
+              "upload": "Upload results", "methods": "Methods"}
+CONTENT = """(title) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  const h1 = document.querySelector('[data-testid=stMain] h1');
+  if (!h1 || !h1.innerText.replace(/[\u2068\u2069]/g, '').includes(title)) return false;
+  return !document.querySelector('[data-testid=stMain] [data-stale=true]');
+}"""
+
+
+def _content(title: str):  # noqa: ANN202
+    def wait(page) -> None:  # noqa: ANN001
+        page.wait_for_function(CONTENT, arg=title, timeout=300_000)
+    return wait
+
+
+def every_page(args: argparse.Namespace) -> None:
+    """Cold first view and cached revisit of every page, on humaneval and on AlpacaEval."""
+    from playwright.sync_api import sync_playwright
+
+    from engine import read_results
+
+    pages = [p for p in args.pages.split(",") if p in EVERY_PAGE] or list(EVERY_PAGE)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "sigboard.db"
+        store = open_store(f"sqlite:///{db}")
+        store.ensure_demo_data(ROOT / "data")
+        store.import_frame(read_results(ALPACA_FILE), filename=ALPACA_FILE.name)
+        store.close()
+        minimal_script = Path(tmp) / "minimal.py"
+        minimal_script.write_text('import streamlit as st\nst.write("ready")\n')
+        env = {**os.environ, "SIGBOARD_DB_PATH": str(db),
+               "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        env.pop("SIGBOARD_DB_URL", None)
+        outside = Outside()
+        minimal_proc, minimal_url = _serve(str(minimal_script), env)
+
+        def minimal_ready(page) -> None:  # noqa: ANN001
+            page.get_by_text("ready", exact=True).wait_for(timeout=60_000)
+
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                for benchmark in ("humaneval", ALPACA):
+                    for name in pages:
+                        rows.append(_one_page(browser, env, name, benchmark, args.trials,
+                                              minimal_url, minimal_ready, outside))
+                browser.close()
+        finally:
+            minimal_proc.terminate()
+            minimal_proc.wait(timeout=10)
+    targets = {"humaneval": 2.0, ALPACA: 5.0}
+    print(f"\n{'benchmark':>34} {'page':<13} {'cold':>6} {'revisit':>7} {'minimal':>7} "
+          f"{'cold-min':>8} {'rev-min':>7}  targets: cold <= 2 s (demo) / 5 s (AlpacaEval), "
+          "revisit <= 1 s; on a loaded machine the excess over the minimal page (loaded in the "
+          "same minutes) is the comparable figure")
+    for r in rows:
+        cold_excess, revisit_excess = r["cold"] - r["minimal"], r["revisit"] - r["minimal"]
+        over = cold_excess > targets[r["benchmark"]] or revisit_excess > 1
+        print(f"{r['benchmark']:>34} {r['page']:<13} {r['cold']:6.2f} {r['revisit']:7.2f} "
+              f"{r['minimal']:7.2f} {cold_excess:8.2f} {revisit_excess:7.2f}"
+              f"{'  <- over target' if over else ''}")
+    print(f"requests leaving 127.0.0.1: {len(outside.urls)} {outside.urls[:3]}")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows}, indent=1))
+
+
+def _one_page(browser, env: dict[str, str], name: str, benchmark: str, trials: int,  # noqa: ANN001
+              minimal_url: str, minimal_ready, outside: Outside) -> dict[str, object]:  # noqa: ANN001
+    """One page on a fresh server: its cold first view, then cached revisits."""
+    proc, url = _serve("app/server.py", env)
+    try:
+        _, context, _ = _load(browser, f"{url}/methods", _content("Methods"), outside)
+        context.close()  # the server is warm: its code imported, nothing computed
+        address = f"{url}/{name}?benchmark={benchmark}"
+        ready = _content(EVERY_PAGE[name])
+        cold, context, _ = _load(browser, address, ready, outside)
+        context.close()
+        revisits, minimal = [], []
+        for _ in range(trials):  # alternately with the minimal page: same machine load
+            seconds, context, _ = _load(browser, minimal_url, minimal_ready, outside)
+            minimal.append(seconds)
+            context.close()
+            seconds, context, _ = _load(browser, address, ready, outside)
+            revisits.append(seconds)
+            context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    row = {"benchmark": benchmark, "page": name, "cold": cold,
+           "revisit": statistics.median(revisits), "revisits": revisits,
+           "minimal": statistics.median(minimal), "load": _load_average()}
+    print(f"{benchmark:>34} {name:<13} cold {cold:6.2f} s | revisit median "
+          f"{row['revisit']:5.2f} s | minimal page {row['minimal']:5.2f} s | load average "
+          f"{row['load']:.2f}", flush=True)
+    return row
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every-page", action="store_true",
+                        help="every page's cold first view and cached revisit on humaneval and "
+                             "AlpacaEval (issue #27)")
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--pages", default=",".join(PAGES),
                         help="comma-separated: " + ", ".join(PAGES))
@@ -188,6 +307,11 @@ def main() -> None:
                              "only")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
+    if args.every_page:
+        if args.pages == ",".join(PAGES):
+            args.pages = ",".join(EVERY_PAGE)
+        every_page(args)
+        return
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
