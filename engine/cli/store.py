@@ -145,7 +145,8 @@ def _import(args: argparse.Namespace) -> int:
 
 
 def _with_store_metadata(store: ResultsStore, df: pd.DataFrame) -> pd.DataFrame:
-    """The stored rows with each benchmark's system and example metadata joined back."""
+    """The stored rows with each benchmark's system and example metadata and each
+    observation's texts (e.g. ``output``) joined back."""
     import pandas as pd
 
     parts = []
@@ -154,6 +155,11 @@ def _with_store_metadata(store: ResultsStore, df: pd.DataFrame) -> pd.DataFrame:
                           (store.example_metadata(str(bench)), "example_id")):
             if len(meta.columns) > 1:
                 part = part.merge(meta, on=key, how="left", suffixes=("", "_meta"))
+        texts = store.benchmark_outputs(str(bench))
+        if len(texts.columns) > 3:
+            run = part["run"] if "run" in part.columns else 0
+            part = (part.assign(run=run).merge(texts, on=["system", "example_id", "run"], how="left",
+                                               suffixes=("", "_text")))
         parts.append(part)
     return pd.concat(parts, ignore_index=True) if parts else df
 

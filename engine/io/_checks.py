@@ -18,6 +18,8 @@ from ._bytes import too_many_rows
 from ._limits import Limits, count_lines, limit_error, nesting_depth
 
 __all__ = [
+    "OUTPUT_NAMES",
+    "TEXT_NAMES",
     "canonical_names",
     "check_bytes",
     "check_counts",
@@ -33,6 +35,16 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "value": ("score",),
 }
 
+
+#: Text columns with these names hold a system's output on an example: kept per
+#: observation by :func:`engine.io._readers.split_metadata` even when an upload has one
+#: system (where an output would otherwise look like per-example text).
+OUTPUT_NAMES = frozenset({"output", "outputs", "completion", "response", "generation",
+                          "generated_text", "prediction", "model_output", "model_response",
+                          "model_answer", "hypothesis"})
+#: Columns always read as text, whatever their values look like: outputs, the example's
+#: texts and content hashes (an answer "42" or a hash "1234" is not a number).
+TEXT_NAMES = OUTPUT_NAMES | {"prompt", "reference", "input", "target", "content_hash", "doc_hash"}
 
 def canonical_names(columns: list[str]) -> list[str]:
     """Column names with the common aliases renamed (the first alias present wins)."""

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .._contract import KEY_COLUMNS, DataContractError, Problem
 from ._bytes import check_utf8, too_many_rows
-from ._checks import canonical_names, check_counts, check_parquet_types
+from ._checks import TEXT_NAMES, canonical_names, check_counts, check_parquet_types
 from ._limits import Limits
 
 __all__ = ["parse"]
@@ -67,7 +67,7 @@ def _parse_delimited_fast(data: bytes, text: str, label: str, sep: str,
 
     canon = canonical_names(names)
     types = {orig: pa.string() for orig, new in zip(names, canon, strict=True)
-             if new in (*KEY_COLUMNS, "run") and new != "value"}
+             if (new in (*KEY_COLUMNS, "run") and new != "value") or new.lower() in TEXT_NAMES}
     try:
         table = pacsv.read_csv(
             pa.py_buffer(data),

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._contract import KEY_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
+from ._checks import OUTPUT_NAMES
 from ._formats import (
     benchmark_from_name,
     canonical_names,
@@ -49,12 +50,6 @@ MAX_KEY_BYTES = 1000
 _META_NAME = re.compile(
     r"(^|_)(index|idx|id|len|length|tokens|seed|size|params|year|date|time|count|n|"
     r"temperature|temp|top_p|top_k|max_tokens|version|release|batch|lr|epoch|step)($|_)", re.I)
-#: Text columns with these names hold a system's output on an example: kept per
-#: observation by :func:`split_metadata` even when an upload has one system (where an
-#: output would otherwise look like per-example text).
-OUTPUT_NAMES = frozenset({"output", "outputs", "completion", "response", "generation",
-                          "generated_text", "prediction", "model_output", "model_response",
-                          "model_answer", "hypothesis"})
 #: Metrics of the public formats whose direction/modality we know.
 _KNOWN_METRICS: dict[str, tuple[bool, bool | None]] = {
     "mqm_avg_score": (True, False),   # MQM penalties are negative: closer to 0 is better

@@ -31,7 +31,8 @@ from ..io._readers import is_text
 from . import _io as sio
 from . import _schema as S
 
-__all__ = ["MAX_CHARS", "clip", "output_columns", "output_rows", "read_outputs"]
+__all__ = ["MAX_CHARS", "clip", "output_columns", "output_rows", "read_benchmark_outputs",
+           "read_outputs"]
 
 #: Longest stored output text (characters); longer ones are cut, with a note.
 MAX_CHARS = 20_000
@@ -137,3 +138,34 @@ def read_outputs(conn: Connection, benchmark: str, example_id: str) -> pd.DataFr
                          "run": shown["run"].to_numpy(np.int64),
                          "name": shown["name"].astype(str).to_numpy(),
                          "value": shown["value"].astype(str).to_numpy()})
+
+
+def read_benchmark_outputs(conn: Connection, benchmark: str) -> pd.DataFrame:
+    """The live outputs of every example of one benchmark, one column per text name:
+    ``system, example_id, run`` then e.g. ``output`` (for ``export``; the same rules as
+    :func:`read_outputs`)."""
+    key = ["system", "example_id", "run"]
+    ids = sio.lookup(conn, [benchmark])
+    if benchmark not in ids:
+        return pd.DataFrame(columns=key)
+    b = ids[benchmark]
+    o, r = S.outputs.c, S.results.c
+    rows = conn.execute(select(o.system_id, o.example_key, o.run, o.name, o.value, o.upload_id)
+                        .where(o.benchmark_id == b).order_by(o.upload_id, o.id)).all()
+    if not rows:
+        return pd.DataFrame(columns=key)
+    live = conn.execute(select(r.system_id, r.example_key, r.run, r.upload_id)
+                        .where(r.benchmark_id == b).distinct()).all()
+    cols = ["system_id", "example_key", "run"]
+    found = pd.DataFrame.from_records(rows, columns=[*cols, "name", "value", "upload_id"])
+    held = pd.DataFrame.from_records(live, columns=[*cols, "upload_id"])
+    shown = found.merge(held, on=[*cols, "upload_id"], how="inner", sort=False)
+    shown = shown.drop_duplicates([*cols, "name"], keep="last")  # newest upload wins
+    if shown.empty:
+        return pd.DataFrame(columns=key)
+    texts = sio.label_texts(conn, list({*shown["system_id"].tolist(), *shown["example_key"].tolist()}))
+    wide = shown.pivot(index=cols, columns="name", values="value").reset_index()
+    wide.columns.name = None
+    wide.insert(0, "system", [texts[int(i)] for i in wide.pop("system_id")])
+    wide.insert(1, "example_id", [texts[int(i)] for i in wide.pop("example_key")])
+    return wide.astype({"run": np.int64})

@@ -238,6 +238,13 @@ class StoreReads:
         with self._read() as conn:
             return so.read_outputs(conn, str(benchmark), str(example_id))
 
+    def benchmark_outputs(self, benchmark: str) -> pd.DataFrame:
+        """Every system's uploaded texts on every example of ``benchmark``: ``system,
+        example_id, run`` and one column per text name (e.g. ``output``); live rows only,
+        as :meth:`example_outputs`."""
+        with self._read() as conn:
+            return so.read_benchmark_outputs(conn, str(benchmark))
+
     def dump(self) -> list[tuple[Any, ...]]:
         """Every row of every table, in a stable order (for "store unchanged" checks)."""
         out: list[tuple[Any, ...]] = []
