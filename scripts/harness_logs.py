@@ -89,6 +89,8 @@ def copy(harness: str, work: Path, python: Path) -> None:
         shutil.copyfile(path, dst / rel)
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, check=True)
     (dst / "VERSIONS.txt").write_text(freeze.stdout)
+    if harness == "inspect":  # the scores as inspect-ai's own reader sees them (tests compare)
+        subprocess.run([str(python), str(RUNS / "inspect_expected.py"), str(dst)], check=True)
 
 
 def main() -> None:

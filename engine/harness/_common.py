@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .._contract import REQUIRED_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
+from ._pairing import split_conflicts
 from ._report import HarnessImport, Skips, describe_skips
 
 __all__ = ["Part", "assemble", "metadata_text", "short_hash", "to_score"]
@@ -113,23 +114,50 @@ def _resolve_systems(parts: list[Part], override: str | None) -> list[str]:
     return out
 
 
+def _flat(settings: Mapping[str, Any]) -> dict[str, str]:
+    """Settings one level flat, as text: a dict setting gives its keys (``gen_kwargs`` →
+    ``temperature``), prefixed only where two would collide."""
+    out: dict[str, str] = {}
+    for key, value in settings.items():
+        if isinstance(value, dict) and value:
+            for inner, leaf in value.items():
+                name = str(inner) if str(inner) not in settings and str(inner) not in out \
+                    else f"{key}.{inner}"
+                out[name] = json.dumps(metadata_text(leaf), default=str)
+        else:
+            out[key] = json.dumps(metadata_text(value), default=str)
+    return out
+
+
 def _split_by_settings(parts: list[Part], systems: list[str]) -> list[str]:
-    """Same model, different settings on one benchmark → different systems (suffixed)."""
+    """Same model, different settings on one benchmark → different systems (suffixed).
+
+    The settings that differ on any benchmark name every part of that model, so one
+    invocation (one set of settings) keeps one system name across all its benchmarks.
+    """
+    flat = [_flat(p.settings) for p in parts]
     groups: dict[tuple[str, str], list[int]] = {}
     for i, p in enumerate(parts):
         groups.setdefault((p.benchmark, systems[i]), []).append(i)
+    differing: dict[str, set[str]] = {}
+    for (_, system), idx in groups.items():
+        keys = sorted({k for i in idx for k in flat[i]})
+        for key in keys:
+            if len({flat[i].get(key) for i in idx}) > 1:
+                differing.setdefault(system, set()).add(key)
     out = list(systems)
-    for idx in groups.values():
-        keys = sorted({k for i in idx for k in parts[i].settings})
-        sig = {i: tuple(json.dumps(metadata_text(parts[i].settings.get(k)), default=str) for k in keys)
-               for i in idx}
-        if len(set(sig.values())) < 2:
-            continue
-        differing = [k for j, k in enumerate(keys) if len({s[j] for s in sig.values()}) > 1]
-        for i in idx:
-            label = ", ".join(f"{k}={metadata_text(parts[i].settings.get(k))}" for k in differing)
-            out[i] = f"{systems[i]} [{label}]"
+    for i, system in enumerate(systems):
+        if system in differing:
+            label = ", ".join(f"{k}={_shown(flat[i].get(k))}" for k in sorted(differing[system]))
+            out[i] = f"{system} [{label}]"
     return out
+
+
+def _shown(text: str | None) -> str:
+    if text is None or text == "null":
+        return "default"
+    value = json.loads(text)
+    return value if isinstance(value, str) else text
 
 
 def _run_offsets(parts: list[Part], systems: list[str]) -> tuple[list[int], bool]:
@@ -196,6 +224,7 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
         df[key] = pd.Series(column[where], dtype=object, index=df.index)  # no str inference
     canon = [*REQUIRED_COLUMNS, *(["run"] if with_run else [])]
     df = df[canon + [c for c in df.columns if c not in canon]]
+    df, said = split_conflicts(df)
     try:
         df = validate_long(df, source=label, require_comparison=False)
     except DataContractError as exc:
@@ -207,7 +236,9 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
     named = tuple(dict.fromkeys(files or (p.source for p in usable)))
     return HarnessImport(frame=df, format=fmt,
                          specs={k: v for k, v in (specs or {}).items() if k in kept},
-                         skipped=skips.frame(), files=named, notes=dict(skips.notes))
+                         skipped=skips.frame(), files=named, notes=dict(skips.notes),
+                         unreadable=tuple(skips.unreadable),
+                         decisions=tuple([*skips.decisions, *said]))
 
 
 def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips: Skips,

@@ -1,14 +1,19 @@
 """HELM ``benchmark_output/runs/<suite>/<run_spec>/per_instance_stats.json`` + ``run_spec.json``.
 
 From ``helm/benchmark/runner.py``, ``metrics/metric.py`` (``PerInstanceStats``) and
-``metrics/statistic.py`` (``Stat``) (FORMATS.md §3). Mapping: system =
+``metrics/statistic.py`` (``Stat``) (docs/formats.md, "HELM"). Mapping: system =
 ``run_spec.adapter_spec.model``; benchmark = the run-spec name without its ``model=`` and
-``model_deployment=`` arguments; a perturbed variant is its own benchmark
+``model_deployment=`` arguments wherever they stand (right after the colon in
+``gsm:model=…``; run expanders may also put arguments before it, ``name,stop=hash:model=…``,
+which move behind it); a perturbed variant is its own benchmark
 (``…,perturbation=<name>``, with a ``perturbation`` metadata column); example_id =
 ``instance_id``; run = ``train_trial_index``; metric = ``stat.name.name`` (``[split]`` added
 when the split is not ``test``); value = ``sum / count``. Stats with count 0 are skipped and
 counted; efficiency and bookkeeping stats (``num_*``, ``finish_reason_*``, ``logprob``,
-``@k`` variants, …) are left out of the scores and counted as such.
+``@k`` variants, …) are left out of the scores and counted as such. Texts, when
+``helm-summarize`` wrote them beside the stats: ``prompt`` = the instance's input
+(``instances.json``), ``reference`` = its correct references, ``output`` = the predicted
+text (``display_predictions.json``), ``content_hash`` of input and references.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import pandas as pd
 from .._contract import DataContractError, MetricSpec, Problem
 from ._common import Part, to_score
 from ._report import Skips
+from ._texts import content_hash
 from ._walk import LogFile
 
 __all__ = ["is_score_stat", "read_helm"]
@@ -52,9 +58,22 @@ def _json(f: LogFile) -> Any:
         raise f.problem(f"not valid JSON ({exc})", "upload the file as HELM wrote it") from None
 
 
+_MODEL_ARG = re.compile(r"^(model|model_deployment)=")
+
+
 def _benchmark(name: str) -> str:
-    args = [a for a in name.split(",") if not re.match(r"^(model|model_deployment)=", a)]
-    return ",".join(args)
+    """The run-spec name without ``model=``/``model_deployment=``, arguments after the colon.
+
+    >>> _benchmark("gsm:model=openai_gpt-4o"), _benchmark("mmlu:subject=anatomy,model=a_b")
+    ('gsm', 'mmlu:subject=anatomy')
+    >>> _benchmark("simple_classification,stop=hash:model=org_m,model_deployment=org_m")
+    'simple_classification:stop=hash'
+    """
+    head, colon, tail = name.partition(":")
+    scenario, *before = head.split(",")
+    args = [a for a in [*(tail.split(",") if colon else []), *before]
+            if a and not _MODEL_ARG.match(a)]
+    return f"{scenario}:{','.join(args)}" if args else scenario
 
 
 def _declared(run_spec: dict[str, Any]) -> frozenset[str]:
@@ -70,10 +89,55 @@ def _perturbation(entry: dict[str, Any]) -> str | None:
     return str(p.get("name")) if isinstance(p, dict) and p.get("name") else None
 
 
+def _texts(by_dir: dict[str, dict[str, LogFile]], parent: str) -> tuple[
+        dict[str, tuple[str | None, str | None]], dict[tuple[str, int], str]]:
+    """(instance id → (input, correct references)), ((instance id, trial) → predicted text)."""
+    inputs: dict[str, tuple[str | None, str | None]] = {}
+    found = by_dir.get(parent, {})
+    if "instances.json" in found:
+        listed = _json(found["instances.json"])
+        for inst in listed if isinstance(listed, list) else []:
+            if not isinstance(inst, dict) or "id" not in inst or inst.get("perturbation"):
+                continue
+            refs = [r.get("output", {}).get("text") for r in inst.get("references") or []
+                    if isinstance(r, dict) and "correct" in (r.get("tags") or [])]
+            inputs.setdefault(str(inst["id"]), ((inst.get("input") or {}).get("text"),
+                                                "\n".join(str(r) for r in refs) or None))
+    outputs: dict[tuple[str, int], str] = {}
+    if "display_predictions.json" in found:
+        listed = _json(found["display_predictions.json"])
+        for pred in listed if isinstance(listed, list) else []:
+            if isinstance(pred, dict) and "instance_id" in pred and not pred.get("perturbation"):
+                text = str(pred.get("predicted_text") or "").strip()
+                mapped = pred.get("mapped_output")
+                outputs[(str(pred["instance_id"]), int(pred.get("train_trial_index") or 0))] = \
+                    f"{text} → {mapped}" if mapped and mapped != text else text
+    return inputs, outputs
+
+
+def _with_texts(frame: pd.DataFrame, inputs: dict[str, tuple[str | None, str | None]],
+                outputs: dict[tuple[str, int], str]) -> pd.DataFrame:
+    if inputs:
+        pairs = [inputs.get(i, (None, None)) for i in frame["example_id"]]
+        frame["prompt"] = pd.Series([p[0] for p in pairs], index=frame.index, dtype=object)
+        frame["reference"] = pd.Series([p[1] for p in pairs], index=frame.index, dtype=object)
+        frame["content_hash"] = pd.Series([content_hash(*p) for p in pairs], index=frame.index,
+                                          dtype=object)
+    if outputs:
+        frame["output"] = pd.Series([outputs.get((i, int(r))) for i, r in
+                                     zip(frame["example_id"], frame["run"], strict=True)],
+                                    index=frame.index, dtype=object)
+    return frame
+
+
 def read_helm(logs: list[LogFile], files: list[LogFile],
               skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
     """One part per run directory and perturbation variant."""
     specs_by_dir = {f.parent: f for f in files if f.name == "run_spec.json"}
+    by_dir: dict[str, dict[str, LogFile]] = {}
+    for f in files:
+        if f.name in ("instances.json", "display_predictions.json"):
+            by_dir.setdefault(f.parent, {})[f.name] = f
     parts: list[Part] = []
     for f in logs:
         spec_file = specs_by_dir.get(f.parent)
@@ -124,9 +188,12 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
         settings = {k: adapter.get(k) for k in ("method", "max_train_instances", "num_outputs",
                                                  "temperature", "max_tokens", "instructions")
                     if adapter.get(k) is not None}
+        inputs, outputs = _texts(by_dir, f.parent)
         for variant, bucket in rows.items():
             frame = pd.DataFrame([(i, m, v, r) for (i, r, m), v in bucket.items()],
                                  columns=["example_id", "metric", "value", "run"])
+            if variant is None:
+                frame = _with_texts(frame, inputs, outputs)
             meta: dict[str, Any] = {"harness_version": f"helm suite {suite}" if suite else "helm"}
             if variant is not None:
                 meta["perturbation"] = variant

@@ -1,17 +1,24 @@
 """UK AISI Inspect AI logs: ``.eval`` (a zip) and legacy ``.json``.
 
-From ``inspect_ai/log/_recorders/eval.py`` and ``log/_log.py`` (FORMATS.md §2): a ``.eval``
-holds ``header.json`` (or ``_journal/start.json`` while unfinished), ``samples/<id>_epoch_<n>.json``
-and, once finished, ``summaries.json`` (id, epoch, scores with values intact, error). A legacy
-``.json`` log is one object with ``eval``, ``results`` and ``samples``.
+From ``inspect_ai/log/_recorders/eval.py`` and ``log/_log.py`` (docs/formats.md, "Inspect AI"): a
+``.eval`` holds ``header.json`` (or ``_journal/start.json`` while unfinished),
+``samples/<id>_epoch_<n>.json`` and, once finished, ``summaries.json`` (id, epoch, input,
+target, scores with values intact, error). Since inspect-ai 0.3.206 its members are
+Zstandard-compressed (zip method 93), read by :mod:`engine.io._zip`. A legacy ``.json`` log
+is one object with ``eval``, ``results`` and ``samples``.
 
 Mapping: benchmark = ``eval.task``; system = ``eval.model``; example_id = ``sample.id`` (from
 the JSON, never the member name); run = ``sample.epoch``; one metric per scorer: numbers and
 booleans as they are, ``C``/``P``/``I``/``N`` as 1/0.5/0/0 (Inspect's ``value_to_float``),
 yes/no/true/false and numeric strings likewise, a dict as one metric per key
 (``scorer/key``), a list as ``scorer/0``, ``scorer/1``…; anything else is skipped and
-counted, never 0. Errored or unscored samples give no rows and are reported. When the
-same (task, model, id, epoch) is in several logs (eval-set retries) the newest log wins.
+counted, never 0. Errored or unscored samples give no rows and are reported. Texts:
+``prompt`` = the sample's input, ``reference`` = its target, ``output`` = the model's
+completion (:mod:`engine.harness._texts`). Several logs of one (task, model) are retries,
+re-runs or other systems (:mod:`engine.harness._reruns`); the generation settings are
+system settings, one column each (``temperature``, …), the seed is not (another seed is
+another run). In an upload of several logs, one that cannot be read is skipped and named in
+the report; a single unreadable log is an error.
 """
 
 from __future__ import annotations
@@ -25,15 +32,17 @@ import numpy as np
 import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
+from ..io._zip import member_bytes
 from ._common import Part, to_score
 from ._report import Skips
+from ._reruns import Log, chains, newest_wins
+from ._texts import chat_text, content_hash
 from ._walk import LogFile, open_zip, read_zip_members
 
 __all__ = ["read_inspect", "score_value"]
 
 _LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
-_FAST_MEMBERS = frozenset({"header.json", "summaries.json"})
 _NUMBER = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
@@ -77,44 +86,33 @@ def _load(data: bytes, label: str, member: str) -> Any:
         ]) from None
 
 
-def _eval_log(f: LogFile, *, fast: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """(header, samples) of a ``.eval`` zip: summaries.json when finished, else samples/*.json."""
+def _members(f: LogFile) -> dict[str, bytes]:
+    """Every member of a ``.eval`` zip, inflated within the size limit (last duplicate wins)."""
     data = f.loader()
-    if fast:
-        members = read_zip_members(data, _FAST_MEMBERS)
-        if members and "header.json" in members and "summaries.json" in members:
-            header = _load(members["header.json"], f.label, "header.json")
-            summaries = _load(members["summaries.json"], f.label, "summaries.json")
-            if isinstance(header, dict) and isinstance(summaries, list):
-                return header, summaries
-    archive = open_zip(data, f.label)
-    names = archive.namelist()
-    head = next((n for n in ("header.json", "_journal/start.json") if n in names), None)
+    found = read_zip_members(data, None, f.label)
+    if found is not None:
+        return found
+    archive = open_zip(data, f.label)  # zip64, a bad CRC, …: the precise reader and messages
+    return {i.filename: member_bytes(data, archive, i, f.label) for i in archive.infolist()
+            if not i.is_dir()}
+
+
+def _eval_log(f: LogFile, *, fast: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(header, samples) of a ``.eval`` zip: the ``samples/*.json`` members (the only ones
+    with the model's output); ``summaries.json`` when there are none and ``fast`` allows."""
+    members = _members(f)
+    head = next((n for n in ("header.json", "_journal/start.json") if n in members), None)
     if head is None:
         raise f.problem("the .eval archive has neither header.json nor _journal/start.json, so "
                         "its task and model are unknown", "upload the complete log as Inspect wrote it")
-
-    def read(member: str) -> Any:
-        try:
-            data = archive.read(member)
-        except (OSError, ValueError, EOFError) as exc:  # zipfile.BadZipFile is an Exception too
-            raise f.problem(f"zip member {member} cannot be read ({exc})",
-                            "upload the complete log again (check it with `unzip -t`)") from None
-        except Exception as exc:  # noqa: BLE001 - BadZipFile, zlib.error: all mean corrupt
-            raise f.problem(f"zip member {member} cannot be read ({exc})",
-                            "upload the complete log again (check it with `unzip -t`)") from None
-        return _load(data, f.label, member)
-
-    header = read(head)
-    if fast and head == "header.json" and "summaries.json" in names:
-        summaries = read("summaries.json")
+    header = _load(members[head], f.label, head)
+    samples = [_load(b, f.label, n) for n, b in members.items()
+               if n.startswith("samples/") and n.endswith(".json")]
+    if not samples and fast and "summaries.json" in members:
+        summaries = _load(members["summaries.json"], f.label, "summaries.json")
         if isinstance(summaries, list):
             return header, summaries
-    samples: dict[str, Any] = {}
-    for n in names:  # a re-logged member appears again later: the last one wins
-        if n.startswith("samples/") and n.endswith(".json"):
-            samples[n] = read(n)
-    return header, list(samples.values())
+    return header, samples
 
 
 def _json_log(f: LogFile) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -135,32 +133,47 @@ def _spec(header: dict[str, Any], f: LogFile) -> dict[str, Any]:
     return spec
 
 
-def _settings(header: dict[str, Any], spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _settings(header: dict[str, Any], spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """(settings, other metadata, seed): each generation setting is its own setting."""
     steps = ((header.get("plan") or {}).get("steps")) or []
     solvers = [s.get("solver") for s in steps if isinstance(s, dict)]
+    generate = dict(spec.get("model_generate_config") or (header.get("plan") or {}).get("config") or {})
+    seed = generate.pop("seed", None)
     settings = {"model_args": spec.get("model_args") or None,
-                "generate_config": spec.get("model_generate_config") or
-                (header.get("plan") or {}).get("config") or None,
+                **{k: v for k, v in sorted(generate.items()) if v is not None},
                 "solver": " → ".join(map(str, solvers)) or None,
                 "task_args": spec.get("task_args") or None}
     version = (spec.get("packages") or {}).get("inspect_ai")
-    meta = {"harness_version": f"inspect_ai {version}" if version else "inspect_ai",
+    meta = {"harness_version": f"inspect_ai {version or 'unknown'}",
             "task_version": spec.get("task_version")}
     return ({k: v for k, v in settings.items() if v is not None},
-            {k: v for k, v in meta.items() if v is not None})
+            {k: v for k, v in meta.items() if v is not None}, seed)
+
+
+def _texts(sample: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    output = sample.get("output")
+    text = output.get("completion") if isinstance(output, dict) else None
+    if not text and isinstance(output, dict) and output.get("choices"):
+        text = chat_text([(output["choices"][0] or {}).get("message")])
+        text = text.split(": ", 1)[-1] if text else None
+    return chat_text(sample.get("input")), chat_text(sample.get("target")), text or None
 
 
 def _sample_rows(samples: list[dict[str, Any]], task: str,
-                 skips: Skips) -> tuple[pd.DataFrame, set[tuple[str, int]]]:
-    """Rows of one log's samples, and the (id, epoch) keys it holds (errored ones too)."""
-    ids: list[str] = []
-    runs: list[int] = []
-    metrics: list[str] = []
-    values: list[float] = []
+                 skips: Skips) -> tuple[pd.DataFrame, set[tuple[str, int]], dict[str, str]]:
+    """Rows of one log's samples with their texts, the (id, epoch) keys it holds (errored
+    ones too) and each example's content hash."""
+    cols: dict[str, list[Any]] = {k: [] for k in ("example_id", "run", "metric", "value", "prompt",
+                                                  "reference", "output", "content_hash")}
     keys: set[tuple[str, int]] = set()
+    hashes: dict[str, str] = {}
     for sample in samples:
         sid, epoch = str(sample.get("id")), int(sample.get("epoch") or 1)
         keys.add((sid, epoch))
+        prompt, reference, output = _texts(sample)
+        digest = content_hash(prompt, reference)
+        if digest is not None:
+            hashes[sid] = digest
         scores = sample.get("scores")
         if not scores:
             skips.add("errored sample" if sample.get("error") else "unscored sample", task, "")
@@ -175,56 +188,85 @@ def _sample_rows(samples: list[dict[str, Any]], task: str,
                 pairs = ((scorer, raw),)
             for metric, leaf in pairs:
                 value, reason = score_value(leaf)
-                if reason is None:
-                    ids.append(sid)
-                    runs.append(epoch)
-                    metrics.append(metric)
-                    values.append(value)  # type: ignore[arg-type]
-                else:
+                if reason is not None:
                     skips.add(reason, task, metric)
-    rows = pd.DataFrame({"example_id": pd.Series(ids, dtype=object),
-                         "metric": pd.Series(metrics, dtype=object),
-                         "value": np.asarray(values, dtype=np.float64),
-                         "run": np.asarray(runs, dtype=np.int64)})
-    return rows, keys
+                    continue
+                for key, item in (("example_id", sid), ("run", epoch), ("metric", metric),
+                                  ("value", value), ("prompt", prompt), ("reference", reference),
+                                  ("output", output), ("content_hash", digest)):
+                    cols[key].append(item)
+    rows = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in cols.items()})
+    rows = rows.astype({"value": np.float64, "run": np.int64})
+    return rows.dropna(axis=1, how="all"), keys, hashes
 
 
-def _newest_wins(logs: list[tuple[pd.DataFrame, set[tuple[str, int]]]], task: str,
-                 skips: Skips) -> pd.DataFrame:
-    """Eval-set retries: for each (id, epoch), only the newest log that holds it counts."""
-    if len(logs) == 1:
-        return logs[0][0]
-    owner: dict[tuple[str, int], int] = {}
-    for order, (_, keys) in enumerate(logs):
-        for key in keys:
-            if key in owner:
-                skips.add("superseded", task, "")
-            owner[key] = order
-    kept = []
-    for order, (rows, _) in enumerate(logs):
-        mine = [owner[(i, r)] == order for i, r in zip(rows["example_id"], rows["run"], strict=True)]
-        kept.append(rows[np.asarray(mine, dtype=bool)])
-    return pd.concat(kept, ignore_index=True)
+def _read_one(f: LogFile) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    header, samples = _json_log(f) if f.name.lower().endswith((".json", ".json.gz")) else _eval_log(f)
+    return header, _spec(header, f), samples
+
+
+def _loaded(logs: list[LogFile], skips: Skips) -> list[tuple[LogFile, dict[str, Any], dict[str, Any],
+                                                               list[dict[str, Any]]]]:
+    """Every log read; in an upload of several, an unreadable one is skipped and named."""
+    out = []
+    for f in logs:
+        try:
+            out.append((f, *_read_one(f)))
+        except DataContractError as exc:
+            if len(logs) == 1:
+                raise
+            skips.unreadable.append((f.label, "; ".join(p.rule for p in exc.problems)))
+    if not out:
+        raise DataContractError([Problem(
+            logs[0].label, rule="none of the Inspect logs can be read ("
+            + "; ".join(f"{label}: {why}" for label, why in skips.unreadable[:3]) + ")",
+            fix="upload the logs as Inspect wrote them")])
+    return out
 
 
 def read_inspect(logs: list[LogFile], files: list[LogFile],
                  skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
-    """One part per (task, model), the newest log winning for each (id, epoch)."""
+    """One part per (task, model, run): retries merged, re-runs and other settings kept."""
     del files
-    loaded = []
-    for f in logs:
-        header, samples = _json_log(f) if f.name.lower().endswith((".json", ".json.gz")) else _eval_log(f)
-        spec = _spec(header, f)
-        loaded.append((str(spec.get("created") or ""), f.label, f, header, spec, samples))
     groups: dict[tuple[str, str], list[Any]] = {}
-    for _, _, f, header, spec, samples in sorted(loaded, key=lambda t: (t[0], t[1])):
+    for f, header, spec, samples in sorted(_loaded(logs, skips),
+                                           key=lambda t: (str(t[2].get("created") or ""), t[0].label)):
         task = str(spec["task"])
-        groups.setdefault((task, str(spec["model"])), []).append(
-            (f, header, spec, _sample_rows(samples, task, skips)))
+        groups.setdefault((task, str(spec["model"])), []).append((f, header, spec, samples))
     parts = []
     for (task, model), entries in groups.items():
-        rows = _newest_wins([e[3] for e in entries], task, skips)
-        f, header, spec, _ = entries[-1]
-        settings, meta = _settings(header, spec)
-        parts.append(Part(f.label, task, model, rows, settings=settings, meta=meta))
+        found = []
+        for f, header, spec, samples in entries:
+            settings, meta, seed = _settings(header, spec)
+            rows, keys, hashes = _sample_rows(samples, task, skips)
+            found.append((Log(f.label, str(spec.get("created") or ""), settings, seed,
+                              spec.get("task_id"), rows, keys, hashes), meta))
+        runs, said = chains([log for log, _ in found])
+        skips.decisions += [f"{task}, {model}: {line}" for line in said]
+        metas = {id(log): meta for log, meta in found}
+        for chain in runs:
+            rows, superseded = newest_wins(chain)
+            if superseded:
+                skips.add("superseded", task, "", superseded)
+            last = chain[-1]
+            parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
+                              settings=last.settings, meta=metas[id(last)]))
+        skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
     return parts, {}
+
+
+def _runs_sentences(task: str, model: str, logs: list[Log]) -> list[str]:
+    """What several runs of one (task, model) became: runs of one system, or systems."""
+    by: dict[str, list[Log]] = {}
+    for log in logs:
+        by.setdefault(json.dumps(log.settings, sort_keys=True, default=str), []).append(log)
+    said = []
+    if len(by) > 1:
+        said.append(f"{task}, {model}: {len(logs)} logs with {len(by)} different settings are "
+                    f"{len(by)} systems, each named after the setting that differs")
+    for same in by.values():
+        if len(same) > 1:
+            seeds = ", ".join("none" if log.seed is None else str(log.seed) for log in same)
+            said.append(f"{task}, {model}: {len(same)} logs with the same settings (seeds {seeds}) "
+                        f"are {len(same)} runs of one system")
+    return said

@@ -1,6 +1,6 @@
 """Hugging Face lighteval ``--save-details`` parquet files.
 
-From ``lighteval/logging/evaluation_tracker.py`` and ``info_loggers.py`` (FORMATS.md §4):
+From ``lighteval/logging/evaluation_tracker.py`` and ``info_loggers.py`` (docs/formats.md, "lighteval"):
 ``details/<model>/<date_id>/details_<task>_<date_id>.parquet``; v0.11+ has struct columns
 ``doc`` (with ``id``), ``metric`` (one field per metric) and ``model_response``; v0.10 and
 older have flat columns (``example``, ``full_prompt``, ``predictions``, ``metrics``, …) and
@@ -11,6 +11,10 @@ Mapping: system = the path between ``details/`` and ``/<date_id>/`` (or ``model_
 (``gsm8k|5``); example_id = ``doc.id``; metric = every numeric field of the metric struct
 (ints and bools as floats; dicts and lists, the corpus-metric inputs, skipped and counted);
 another date_id is another run; direction from ``config_tasks[task].metrics[].higher_is_better``.
+Texts (v0.11+): ``prompt`` = ``doc.query``, ``reference`` = the gold choice(s), ``output`` =
+the model's text (for log-likelihood tasks, the choice it scored highest), ``content_hash``
+of query and gold. The version is ``config_general.lighteval_sha`` when it is one ("unknown"
+for the ``"?"`` a pip install writes).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import pandas as pd
 from .._contract import DataContractError, MetricSpec, Problem
 from ._common import Part, short_hash, to_score
 from ._report import Skips
+from ._texts import content_hash
 from ._walk import LogFile
 
 __all__ = ["parquet_columns", "read_lighteval"]
@@ -81,6 +86,55 @@ def _system_from_path(path: str, date: str) -> str | None:
     return None
 
 
+def _doc_texts(doc: dict[str, Any], response: dict[str, Any] | None) -> tuple[
+        str | None, str | None, str | None]:
+    choices = [str(c) for c in doc.get("choices") or []]
+    gold = doc.get("gold_index")
+    golds = gold if isinstance(gold, list) else [gold]
+    reference = "\n".join(choices[g].strip() for g in golds
+                          if isinstance(g, int) and 0 <= g < len(choices)) or None
+    response = response or {}
+    texts = response.get("text") or []
+    output = str(texts[0]) if texts else None
+    logprobs = response.get("logprobs") or []
+    if output is None and choices and len(logprobs) == len(choices):
+        output = choices[max(range(len(logprobs)), key=lambda i: float(logprobs[i]))].strip()
+    query = doc.get("query")
+    return (str(query) if query is not None else None), reference, output
+
+
+def _texts_of(table: Any) -> dict[str, tuple[str | None, str | None, str | None]]:
+    if "model_response" not in table.column_names or "doc" not in table.column_names:
+        return {}
+    docs = table.column("doc").combine_chunks()
+    keep = [n for n in ("id", "query", "choices", "gold_index") if docs.type.get_field_index(n) >= 0]
+    rows = [dict(zip(keep, values, strict=True)) for values in
+            zip(*(docs.field(n).to_pylist() for n in keep), strict=True)]
+    responses = table.column("model_response").combine_chunks()
+    fields = [n for n in ("text", "logprobs") if responses.type.get_field_index(n) >= 0]
+    answers = [dict(zip(fields, values, strict=True)) for values in
+               zip(*(responses.field(n).to_pylist() for n in fields), strict=True)] if fields \
+        else [{} for _ in rows]
+    out: dict[str, tuple[str | None, str | None, str | None]] = {}
+    for doc, answer in zip(rows, answers, strict=True):
+        found = _doc_texts(doc, answer)
+        if str(doc.get("id")) not in out or (found[2] and not out[str(doc.get("id"))][2]):
+            out[str(doc.get("id"))] = found
+    return out
+
+
+def _with_texts(rows: pd.DataFrame, texts: dict[str, tuple[str | None, str | None, str | None]]
+                ) -> pd.DataFrame:
+    if not texts or rows.empty:
+        return rows
+    found = [texts.get(i, (None, None, None)) for i in rows["example_id"]]
+    for j, name in enumerate(("prompt", "reference", "output")):
+        rows[name] = pd.Series([t[j] for t in found], index=rows.index, dtype=object)
+    rows["content_hash"] = pd.Series([content_hash(t[0], t[1]) for t in found], index=rows.index,
+                                     dtype=object)
+    return rows
+
+
 def _metric_rows(f: LogFile, table: Any, task: str,
                  skips: Skips) -> pd.DataFrame:
     names = set(table.column_names)
@@ -131,7 +185,8 @@ def read_lighteval(logs: list[LogFile], files: list[LogFile],
     for f in logs:
         m = _DETAILS.match(f.name)
         task, date = (m.group("task"), m.group("date")) if m else (f.name.rsplit(".", 1)[0], "")
-        rows = _metric_rows(f, _table(f), task, skips)
+        table = _table(f)
+        rows = _with_texts(_metric_rows(f, table, task, skips), _texts_of(table))
         found = results.get(date)
         res = found[1] if found else {}
         general = res.get("config_general") or {}
@@ -142,8 +197,8 @@ def read_lighteval(logs: list[LogFile], files: list[LogFile],
                                                    if "|" in task else None),
                     "model_config": {k: v for k, v in model_config.items() if k != "model_name"}
                     or None}
-        meta = {"harness_version": f"lighteval {general['lighteval_sha'][:7]}"
-                if general.get("lighteval_sha") else "lighteval",
+        sha = str(general.get("lighteval_sha") or "").strip()
+        meta = {"harness_version": f"lighteval {sha[:7] if sha and sha != '?' else 'unknown'}",
                 "max_samples": general.get("max_samples")}
         parts.append(Part(f.label, task, system, rows, invocation=date,
                           settings={k: v for k, v in settings.items() if v is not None},

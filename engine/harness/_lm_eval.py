@@ -1,6 +1,7 @@
 """EleutherAI lm-evaluation-harness ``--log_samples`` output.
 
-Layouts (FORMATS.md §1, from ``lm_eval/evaluator.py`` and ``loggers/evaluation_tracker.py``):
+Layouts (docs/formats.md, "lm-evaluation-harness"; from ``lm_eval/evaluator.py`` and
+``loggers/evaluation_tracker.py``):
 
 * v0.4.7+: ``<model_sanitized>/samples_<task>_<date_id>.jsonl``, one line per
   (filter, doc) with ``filter``, ``metrics`` and one top-level key per metric, beside
@@ -40,6 +41,10 @@ FIXED_KEYS = frozenset({"doc_id", "doc", "target", "arguments", "resps", "filter
 _MODEL_ARG_KEYS = ("pretrained", "model", "path", "engine", "peft")  # lm-eval's own order
 _SAMPLES = re.compile(r"^samples_(?P<task>.+)_(?P<date>[^_]+?)\.jsonl?(\.gz)?$")
 _RESULTS = re.compile(r"^results(_(?P<date>[^_]+?))?\.json(\.gz)?$")
+#: ``--output_path x.json`` writes ``x_<date_id>.json`` beside the samples files
+_NAMED = re.compile(r"^(?!samples_).+_(?P<date>\d{4}-\d\d-\d\dT[\d.-]+)\.json(\.gz)?$")
+#: lm-eval's ``random_name_id()``: the model name when model_args name no model
+_RANDOM_NAME = re.compile(r"^[a-z0-9]{8}$")
 _CORPUS_NOTE = "corpus-level inputs, not scores"
 
 
@@ -73,12 +78,9 @@ def _records(f: LogFile) -> Iterator[tuple[int, dict[str, Any]]]:
                 rows=(lineno,), fix="upload the complete samples file, or delete the broken line")]) from None
 
 
-def _system_from(results: dict[str, Any]) -> str | None:
-    name = results.get("model_name")
-    if isinstance(name, str) and name.strip():
-        return name.strip()
+def _model_arg_name(results: dict[str, Any]) -> str | None:
     args = (results.get("config") or {}).get("model_args")
-    if isinstance(args, dict):
+    if isinstance(args, dict):  # lm-eval 0.4.13 writes a dict
         pairs = {str(k): str(v) for k, v in args.items()}
     elif isinstance(args, str):
         pairs = dict(kv.split("=", 1) for kv in args.split(",") if "=" in kv)
@@ -87,15 +89,27 @@ def _system_from(results: dict[str, Any]) -> str | None:
     return next((pairs[k].strip() for k in _MODEL_ARG_KEYS if pairs.get(k, "").strip()), None)
 
 
+def _system_from(results: dict[str, Any]) -> str | None:
+    """The model: ``model_name``, unless lm-eval made it up (a random 8-character id, which
+    it writes when model_args have no name-like key: then None, and the user names it);
+    else ``model_args``' name-like key."""
+    named = _model_arg_name(results)
+    name = results.get("model_name")
+    if isinstance(name, str) and name.strip() and (named or not _RANDOM_NAME.match(name.strip())):
+        return name.strip()
+    return named
+
+
 class _Companions:
-    """``results*.json`` files indexed by (directory, date_id), parsed on first use."""
+    """``results*.json`` (or ``--output_path``'s ``<name>_<date_id>.json``) files indexed by
+    (directory, date_id), parsed on first use."""
 
     def __init__(self, files: list[LogFile]) -> None:
-        self._files = {}
+        self._files: dict[tuple[str, str], LogFile] = {}
         for f in files:
-            m = _RESULTS.match(f.name)
+            m = _RESULTS.match(f.name) or _NAMED.match(f.name)
             if m:
-                self._files[(f.parent, m.group("date") or "")] = f
+                self._files.setdefault((f.parent, m.group("date") or ""), f)
         self._parsed: dict[tuple[str, str], dict[str, Any]] = {}
 
     def get(self, parent: str, date: str, task: str) -> tuple[LogFile, dict[str, Any]] | None:
@@ -144,17 +158,18 @@ def _settings(results: dict[str, Any] | None, task: str) -> tuple[dict[str, Any]
         return {}, {}
     config = results.get("config") or {}
     task_config = (results.get("configs") or {}).get(task) or {}
-    settings = {
+    settings = {  # one invocation's: the same on every task it ran (gen_kwargs given on the
+        # command line, not the task's own generation_kwargs, which every model shares)
         "model_args": config.get("model_args"),
         "num_fewshot": (results.get("n-shot") or {}).get(task, task_config.get("num_fewshot")),
         "chat_template_sha": results.get("chat_template_sha"),
         "system_instruction_sha": results.get("system_instruction_sha"),
         "fewshot_as_multiturn": results.get("fewshot_as_multiturn"),
-        "gen_kwargs": config.get("gen_kwargs") or task_config.get("generation_kwargs"),
+        "gen_kwargs": config.get("gen_kwargs") or None,
     }
     version = results.get("lm_eval_version")
     meta = {
-        "harness_version": f"lm-eval {version}" if version else "lm-eval",
+        "harness_version": f"lm-eval {version or 'unknown'}",
         "task_version": (results.get("versions") or {}).get(task),
         "limit": config.get("limit"),
         "model_sha": config.get("model_sha"),
@@ -294,6 +309,70 @@ def _read_samples(f: LogFile, task: str, results: dict[str, Any] | None,
     return rows
 
 
+def _number(text: Any) -> float:
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return float("-inf")
+
+
+def _line_texts(rec: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """(prompt, reference, output) of one samples line: the first request's context, the
+    target (for multiple choice, the choice it indexes) and the raw answer (for multiple
+    choice, the choice with the highest log-likelihood)."""
+    args = rec.get("arguments")
+    if isinstance(args, dict):
+        reqs = [args[k] for k in sorted(args, key=lambda k: int(re.sub(r"\D", "", k) or 0))]
+        reqs = [[r.get(f"arg_{j}") for j in range(len(r))] if isinstance(r, dict) else r for r in reqs]
+    else:
+        reqs = args if isinstance(args, list) else []
+    prompt = reqs[0][0] if reqs and isinstance(reqs[0], list) and reqs[0] else None
+    target = rec.get("target")
+    reference = None if target is None else str(target)
+    resps = rec.get("resps") or []
+    choices = [r[1] for r in reqs if isinstance(r, list) and len(r) > 1 and isinstance(r[1], str)]
+    output = None
+    if len(choices) == len(reqs) > 1:  # multiple choice: one (context, continuation) per choice
+        if reference is not None and reference.isdigit() and int(reference) < len(choices):
+            reference = choices[int(reference)].strip()
+        scores = [_number(r[0][0]) if isinstance(r, list) and r and isinstance(r[0], list) and r[0]
+                  else float("-inf") for r in resps]
+        if len(scores) == len(choices):
+            output = choices[max(range(len(scores)), key=scores.__getitem__)].strip()
+    elif resps and isinstance(resps[0], list) and resps[0] and isinstance(resps[0][0], str):
+        output = resps[0][0]
+    return (prompt if isinstance(prompt, str) else None), reference, output
+
+
+def _doc_texts(data: bytes) -> dict[str, tuple[str | None, str | None, str | None]]:
+    """Texts per doc_id, from the first filter's lines (each doc is on one line per filter)."""
+    out: dict[str, tuple[str | None, str | None, str | None]] = {}
+    if data.lstrip()[:1] != b"{":
+        return out  # v0.4.0–0.4.2 arrays: scores only
+    for line in data.splitlines():
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            break  # the score reader says where
+        if not isinstance(rec, dict) or "doc_id" not in rec or str(rec["doc_id"]) in out:
+            break
+        out[str(rec["doc_id"])] = _line_texts(rec)
+    return out
+
+
+def _with_texts(rows: pd.DataFrame, data: bytes) -> pd.DataFrame:
+    texts = _doc_texts(data)
+    if not texts or rows.empty:
+        return rows
+    for j, name in enumerate(("prompt", "reference", "output")):
+        column = rows["example_id"].map({k: v[j] for k, v in texts.items()})
+        if column.notna().any():
+            rows[name] = column.astype(object)
+    return rows
+
+
 def read_lm_eval(logs: list[LogFile], files: list[LogFile],
                  skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
     """Parts and directions from lm-eval samples files (``files``: the whole upload)."""
@@ -310,9 +389,11 @@ def read_lm_eval(logs: list[LogFile], files: list[LogFile],
                 found[0].label, rule=f"this results file has no entry for task {task!r} of "
                 f"{f.name}: it belongs to another run", fix="upload the results_<date_id>.json "
                 "written by the same run as the samples file, or remove the mismatched one")])
-        rows = _read_samples(f, task, results, skips)
+        rows = _with_texts(_read_samples(f, task, results, skips), f.read())
         settings, meta = _settings(results, task)
         hint = f.parent.rsplit("/", 1)[-1].replace("__", "/") if f.parent else None
+        if results and _system_from(results) is None:
+            hint = None  # the folder is named after lm-eval's made-up model name
         parts.append(Part(f.label, task, _system_from(results) if results else None, rows,
                           invocation=date, settings=settings, meta=meta, system_hint=hint))
         for m, hib in ((results or {}).get("higher_is_better") or {}).get(task, {}).items():

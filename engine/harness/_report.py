@@ -45,6 +45,10 @@ class Skips:
 
     counts: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     notes: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (file, why) of each log of a several-log upload that could not be read (skipped)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    #: sentences saying how logs were combined (retries, re-runs, settings, pairing)
+    decisions: list[str] = field(default_factory=list)
 
     def add(self, reason: str, benchmark: str, metric: str, count: int = 1,
             note: str | None = None) -> None:
@@ -121,6 +125,11 @@ class HarnessImport:
         The files that contributed rows, as named in messages.
     notes : dict
         ``(reason, metric) → explanation`` shown in :meth:`report`.
+    unreadable : tuple of (str, str)
+        Logs of the upload that could not be read and were skipped: (file, why).
+    decisions : tuple of str
+        How logs were combined: retries merged, re-runs numbered, settings made systems,
+        example ids not paired because their content differs.
     """
 
     frame: pd.DataFrame
@@ -129,6 +138,8 @@ class HarnessImport:
     skipped: pd.DataFrame
     files: tuple[str, ...] = ()
     notes: dict[tuple[str, str], str] = field(default_factory=dict)
+    unreadable: tuple[tuple[str, str], ...] = ()
+    decisions: tuple[str, ...] = ()
 
     def report(self) -> str:
         """The human sentence: what was imported and what was skipped, with reasons."""
@@ -140,4 +151,6 @@ class HarnessImport:
                 f"file{'s' if len(self.files) != 1 else ''}: {n_sys} system{'s' if n_sys != 1 else ''}, "
                 f"{n_bench} benchmark{'s' if n_bench != 1 else ''}, "
                 f"{df['metric'].nunique()} metric{'s' if df['metric'].nunique() != 1 else ''}{runs}")
-        return f"{head}; {describe_skips(self.skipped, self.notes)}."
+        tail = "".join(f" Not read: {label} ({why})." for label, why in self.unreadable)
+        tail += "".join(f" {line}." for line in self.decisions)
+        return f"{head}; {describe_skips(self.skipped, self.notes)}.{tail}"

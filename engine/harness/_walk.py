@@ -1,8 +1,9 @@
 """An upload as a flat list of files: one file, a directory tree, or a zip of one.
 
 Nothing is extracted to disk. Members are read lazily, so detection by name is free;
-gzip members are decompressed by :mod:`engine.io._formats` (with its size cap). An
-Inspect ``.eval`` log is itself a zip: it stays one file, never a directory.
+zip members (stored, DEFLATE, Zstandard) are inflated by :mod:`engine.io._zip` and gzip
+files by :mod:`engine.io._bytes`, both within the size limit. An Inspect ``.eval`` log is
+itself a zip: it stays one file, never a directory.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 
 from .._contract import DataContractError, Problem
 from ..io._bytes import MAX_BYTES, decompress
+from ..io._zip import ZSTD, inflate, member_bytes
 
 __all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
            "read_zip_members", "walk"]
@@ -117,14 +119,18 @@ _CENTRAL = struct.Struct("<4s6H3L5H2L")
 _LOCAL = struct.Struct("<4s5H3L2H")
 
 
-def read_zip_members(data: bytes, wanted: frozenset[str]) -> dict[str, bytes] | None:
-    """The ``wanted`` members of a zip, reading only their entries (last duplicate wins).
+def read_zip_members(data: bytes, wanted: frozenset[str] | None,
+                     label: str = "<zip>") -> dict[str, bytes] | None:
+    """The ``wanted`` members of a zip (None: every member), reading only their entries
+    (last duplicate wins).
 
     :class:`zipfile.ZipFile` builds an object per member, which dominates the cost of an
     Inspect log with thousands of samples when only ``header.json`` and ``summaries.json``
-    are needed. This walks the central directory with :mod:`struct` instead. Anything
-    unusual (zip64, encryption, an unknown method, a bad CRC) returns None, and the caller
-    falls back to :mod:`zipfile` and its error messages.
+    are needed. This walks the central directory with :mod:`struct` instead and inflates
+    stored, DEFLATE and Zstandard members within the size limit
+    (:func:`engine.io._zip.inflate`, which raises for a damaged or oversized member).
+    Anything unusual (zip64, encryption, another method, a bad CRC) returns None, and the
+    caller falls back to :func:`member_bytes` and its precise messages.
     """
     at = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))
     if at < 0 or len(data) - at < _EOCD.size:
@@ -132,7 +138,7 @@ def read_zip_members(data: bytes, wanted: frozenset[str]) -> dict[str, bytes] | 
     _, _, _, _, total, size, offset, _ = _EOCD.unpack_from(data, at)
     if total == 0xFFFF or offset == 0xFFFFFFFF or offset + size > at:
         return None
-    found: dict[str, tuple[int, int, int, int, int]] = {}
+    found: dict[str, tuple[int, int, int, int, int, int]] = {}
     pos = offset
     for _ in range(total):
         if data[pos:pos + 4] != b"PK\x01\x02":
@@ -140,37 +146,30 @@ def read_zip_members(data: bytes, wanted: frozenset[str]) -> dict[str, bytes] | 
         (_, _, _, flags, method, _, _, crc, csize, usize, nlen, elen, clen, _, _, _,
          local) = _CENTRAL.unpack_from(data, pos)
         name = data[pos + 46:pos + 46 + nlen].decode("utf-8", "replace")
-        if name in wanted:
-            found[name] = (flags, method, crc, csize, local)
+        if wanted is None or name in wanted:
+            found[name] = (flags, method, crc, csize, usize, local)
             if usize > MAX_BYTES:
                 return None
         pos += 46 + nlen + elen + clen
     out = {}
-    for name, (flags, method, crc, csize, local) in found.items():
-        if flags & 1 or method not in (0, 8) or data[local:local + 4] != b"PK\x03\x04":
+    for name, (flags, method, crc, csize, usize, local) in found.items():
+        if flags & 1 or method not in (0, 8, ZSTD) or data[local:local + 4] != b"PK\x03\x04":
             return None
         *_, nlen, elen = _LOCAL.unpack_from(data, local)
         start = local + _LOCAL.size + nlen + elen
         raw = data[start:start + csize]
-        try:
-            body = raw if method == 0 else zlib.decompressobj(-15).decompress(raw, MAX_BYTES)
-        except zlib.error:
+        if len(raw) < csize:
             return None
+        body = inflate(raw, method, name=name, label=label, declared=usize)
         if zlib.crc32(body) != crc:
             return None
         out[name] = body
     return out
 
 
-def _member_loader(archive: zipfile.ZipFile, member: str, label: str) -> Callable[[], bytes]:
-    def load() -> bytes:
-        try:
-            return archive.read(member)
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError) as exc:
-            raise DataContractError([Problem(
-                label, rule=f"the zip member cannot be read; the archive is truncated or corrupt "
-                f"({exc})", fix="upload the complete archive again (check it with `unzip -t`)")]) from None
-    return load
+def _member_loader(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                   label: str) -> Callable[[], bytes]:
+    return lambda: member_bytes(data, archive, info, label)
 
 
 def _skip(rel: str) -> bool:
@@ -180,11 +179,11 @@ def _skip(rel: str) -> bool:
 
 def _zip_files(data: bytes, label: str) -> list[LogFile]:
     archive = open_zip(data, label)
-    names = [i.filename for i in archive.infolist() if not i.is_dir()]
-    if is_inspect_zip(names):
+    infos = {i.filename: i for i in archive.infolist() if not i.is_dir()}  # last duplicate wins
+    if is_inspect_zip(list(infos)):
         return [LogFile(label, label, lambda: data)]
-    return [LogFile(n, f"{label}:{n}", _member_loader(archive, n, f"{label}:{n}"))
-            for n in sorted(names) if not _skip(n)]
+    return [LogFile(n, f"{label}:{n}", _member_loader(data, archive, infos[n], label))
+            for n in sorted(infos) if not _skip(n)]
 
 
 def _read_source(source: Source, name: str | None) -> tuple[str, bytes]:
