@@ -110,8 +110,8 @@ if TYPE_CHECKING:
         RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of,
     )
     from .ranking._rank_sets import (
-        RANK_SET_COLUMNS, MeanCovariance, RankSets, mean_covariance, rank_sets, rank_sets_of,
-        tau_best_set, tau_worst_set,
+        RANK_SET_COLUMNS, MeanCovariance, RankSets, best_set_sentence, mean_covariance, rank_sets,
+        rank_sets_of, tau_best_set, tau_worst_set,
     )
 
     # --- Across benchmarks and metrics ----------------------------------------------------

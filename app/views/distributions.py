@@ -9,7 +9,7 @@ from app.data import figures, results, store
 from app.downloads import safe_csv
 from app.ranked import html_table
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
-from engine import md_isolated
+from engine import md_isolated, rank_sets_of
 
 token, catalog, view = widgets.page_context()
 
@@ -71,12 +71,22 @@ st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultan
            "is not corrected for comparing many pairs. *P(first)*: share of resamples in which "
            "the system has the best mean (ties count for each).")
 summary = result.summary
+# the Leaderboard's simultaneous rank confidence set, the same on every page (issue #29)
+sets = rank_sets_of(results.matrix(token, view.benchmark, view.metric), alpha=options.alpha)
+summary = summary.merge(sets.table[["system", "rank_set_low", "rank_set_high"]], on="system",
+                        how="left")
+st.caption(f"*Rank set*: the {1 - options.alpha:.0%} simultaneous confidence set for each "
+           "system's rank from the paired covariance of the means (Mogstad, Romano, Shaikh & "
+           "Wilhelm 2024; JSON rank_set_low / rank_set_high) — it covers all true ranks at once; "
+           "the bootstrap rank interval is a different question (one system, uncorrected).")
 # a static table: the data grid's code (about 1.7 MB) would hold up the page's first load
 columns = {"ci_low": f"mean {level} low", "ci_high": f"mean {level} high",
            "rank": "rank (observed)", "rank_median": "median rank",
            "rank_low": f"bootstrap rank {level} best",
-           "rank_high": f"bootstrap rank {level} worst", "p_first": "P(first)"}
-ranks = ["rank (observed)", "median rank", columns["rank_low"], columns["rank_high"]]
+           "rank_high": f"bootstrap rank {level} worst", "p_first": "P(first)",
+           "rank_set_low": "rank set best", "rank_set_high": "rank set worst"}
+ranks = ["rank (observed)", "median rank", columns["rank_low"], columns["rank_high"],
+         "rank set best", "rank set worst"]
 st.html(html_table(summary.rename(columns=columns), label="bootstrap summary", max_height=560,
                    formats={"mean": ".4f", columns["ci_low"]: ".4f",
                             columns["ci_high"]: ".4f", "P(first)": ".2%",

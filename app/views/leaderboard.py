@@ -20,7 +20,14 @@ from app.data import results, store
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
-from engine import Leaderboard, leaderboard_headline, leaderboard_report, md_isolated, md_text
+from engine import (
+    Leaderboard,
+    best_set_sentence,
+    leaderboard_headline,
+    leaderboard_report,
+    md_isolated,
+    md_text,
+)
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -43,6 +50,8 @@ except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
+if board.rank_sets is not None:  # the confidence set for the best (issue #29)
+    st.caption(md_text(best_set_sentence(board.rank_sets)))
 
 
 def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:

@@ -10,7 +10,7 @@ from app.charts.mechanisms import LABELS
 from app.components.mechanisms_table import TIPS, positions, rankings_html, verdicts_beside
 from app.data import figures, results
 from app.downloads import safe_csv
-from engine import Leaderboard, RankIntervals, md_text
+from engine import Leaderboard, RankIntervals, best_set_sentence, md_text
 
 token, catalog, view = widgets.page_context()
 
@@ -67,6 +67,9 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            f"{results.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
            "and 20 — fewer orders here keep the page fast.")
 st.html(rankings_html(result, board, intervals, level=level))
+if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
+    st.caption(md_text(best_set_sentence(board.rank_sets)) + " The Tukey interval above assumes "
+               "independent means; the Leaderboard's rank sets use their paired covariance.")
 scores = result.scores
 st.download_button("Download scores CSV", lambda: safe_csv(scores.join(
     positions(result).add_prefix("position_"), on="system")), icon=":material/download:",

@@ -31,7 +31,8 @@ import pandas as pd
 
 from .._matrix import ScoreMatrix, orient
 
-__all__ = ["RANK_SET_COLUMNS", "KINDS", "MeanCovariance", "RankSets", "leaderboard_rank_sets",
+__all__ = ["RANK_SET_COLUMNS", "KINDS", "MeanCovariance", "RankSets", "best_set_sentence",
+           "leaderboard_rank_sets",
            "mean_covariance", "overall_rank_sets", "rank_set_fields", "rank_sets", "rank_sets_of",
            "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
 
@@ -516,3 +517,16 @@ def with_rank_set_fields(records: Sequence[Mapping[Any, Any]],
                          sets: RankSets | None) -> list[dict[Any, Any]]:
     """``records`` (one per system) with :func:`rank_set_fields` added to each."""
     return [{**r, **rank_set_fields(sets, str(r["system"]))} for r in records]
+
+
+def best_set_sentence(sets: RankSets, *, limit: int = 6) -> str:
+    """"The best system is one of {A, B, C} (95%)": the 1-best set in words (the first
+    ``limit`` names, then how many more)."""
+    names = list(sets.best_set)
+    level = f"{1 - sets.alpha:.0%}"
+    if len(names) == 1:
+        return f"The best system is {names[0]} ({level}; its rank set is {{1}})."
+    shown = ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit
+                                        else "")
+    return (f"The best system is one of {{{shown}}} ({level}, confidence set for the best; "
+            "Mogstad et al. 2024).")

@@ -22,7 +22,8 @@ DIST = "views/distributions.py"
 HEADERS = {"system": "system", "mean": "mean", "mean low": "ci_low", "mean high": "ci_high",
            "rank (observed)": "rank", "median rank": "rank_median",
            "bootstrap rank best": "rank_low", "bootstrap rank worst": "rank_high",
-           "P(first)": "p_first"}
+           "P(first)": "p_first", "rank set best": "rank_set_low",
+           "rank set worst": "rank_set_high"}
 
 
 def charts(at: AppTest) -> list[str]:
