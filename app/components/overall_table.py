@@ -113,11 +113,14 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
     for b in result.benchmarks:
         name = html_text(b)
         label = f'<a href="{html_text(links[b])}" target="_self">{name}</a>' if b in links else name
-        what = "aggregate of " + ", ".join(result.metrics[b]) if len(result.metrics[b]) > 1 \
-            else result.metrics[b][0]
+        several = len(result.metrics[b]) > 1
+        what = "aggregate of " + ", ".join(result.metrics[b]) if several else result.metrics[b][0]
+        # the aggregate (standardised units) is said on the header itself, not only on hover
+        shown = f"{label}<small>aggregate of {len(result.metrics[b])} metrics</small>" \
+            if several else label
         head.append(f'<th title="{name} ({html_text(what)}): its own score, its '
                     f'{1 - alpha:.0%} interval and the group letters on this benchmark alone '
-                    f'(where they are short)">{label}</th>')
+                    f'(where they are short)">{shown}</th>')
     body, missing = [], 0
     for row in result.table.to_dict(orient="records"):
         system = str(row["system"])

@@ -200,6 +200,7 @@ def test_primary_metric_by_default_and_the_aggregate_by_choice(small: Path) -> N
     expected = overall(overall_frame(), benchmarks=["b3"], metrics=["m1", "m2"])
     assert expected.metrics["b3"] == ("m1", "m2")
     assert header[5] == "b3"
+    assert overall_table(at).header[5] == "b3aggregate of 2 metrics", "the aggregate, labelled"
 
 
 def test_pairs_tab_orders_pairs_by_the_overall_test(small: Path) -> None:
