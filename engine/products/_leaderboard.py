@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -17,11 +18,13 @@ from ..ranking._bradley_terry import bradley_terry, elo_scale, win_rates
 from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
+from ..ranking._rank_sets import RankSets, leaderboard_rank_sets, with_rank_set_fields
 from ..stats._additive import additive_fit, missing_by_difficulty
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import _row_blocks, row_moments
 from ..stats._pairwise import PairwiseResult, pairwise_tests
 from ..stats._runs import mean_intervals_with_runs
+from ._fragility import LeaderFragility, leaderboard_fragility
 
 __all__ = ["LEADERBOARD_COLUMNS", "Leaderboard", "leaderboard"]
 
@@ -56,6 +59,20 @@ class Leaderboard:
     anchor: str | None
     notes: tuple[str, ...]
     converged: bool | None = None
+    source: ScoreMatrix | None = field(default=None, repr=False, compare=False)
+    """The matrix ranked: the rank sets and the fragility are computed from it on first use."""
+
+    @cached_property
+    def rank_sets(self) -> RankSets | None:
+        """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
+        in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
+        return None if self.source is None else leaderboard_rank_sets(self.source,
+                                                                      alpha=self.pairwise.alpha)
+
+    @cached_property
+    def fragility(self) -> LeaderFragility | None:
+        """The fewest examples whose removal changes the #1 (JSON ``fragility``)."""
+        return None if self.source is None else leaderboard_fragility(self.source)
 
     @property
     def cliques(self) -> tuple[tuple[str, ...], ...]:
@@ -76,7 +93,8 @@ class Leaderboard:
             "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
             "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
             "converged": self.converged,
-            "systems": self.table.to_dict(orient="records"),
+            "fragility": None if self.fragility is None else self.fragility.to_dict(),
+            "systems": with_rank_set_fields(self.table.to_dict(orient="records"), self.rank_sets),
             "cliques": [list(c) for c in self.cliques],
             "notes": list(self.notes) + list(self.groups.notes),
             "headline": leaderboard_headline(self),
@@ -347,4 +365,4 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged)
+                       converged, matrix)
