@@ -119,21 +119,33 @@ def _nesting_depth(data: Any, stop_above: int) -> int:
     return deepest
 
 
-def _count_greater(ranks: Any, distinct: Any, out: Any, one: Any) -> None:
-    """out[i, j] += #examples with rank_i > rank_j; rows without ties count j > i only
-    (the caller completes the lower triangle as m − out[i, j]) — tied rows count all j.
-    ``one`` is 1 in ``out``'s type: uint16 counts (< 65,536 examples a call) keep the
-    vector lanes as narrow as int16 ranks, ~25% faster than int32."""
+def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
+    """out[i, j] += #examples with rank_i > rank_j, over every j, or only j > i when
+    ``upper`` (examples without ties: the caller completes the lower triangle as
+    m − out[i, j]). ``one`` is 1 in ``out``'s type: uint16 counts (< 65,536 examples a
+    call) keep the vector lanes as narrow as the int16 ranks (~25% faster than int32).
+    Four examples are added per pass over a row of counts, so each count is loaded and
+    stored once per four examples (1.85× faster than one at a time)."""
     m, s = ranks.shape
+    quad = m - m % 4
     for lo in range(0, s, _ROW_BLOCK):
         hi = min(lo + _ROW_BLOCK, s)
-        for e in range(m):
+        for e in range(0, quad, 4):
+            r0, r1, r2, r3 = ranks[e], ranks[e + 1], ranks[e + 2], ranks[e + 3]
+            for i in range(lo, hi):
+                a0, a1, a2, a3 = r0[i], r1[i], r2[i], r3[i]
+                first = i + 1 if upper else 0
+                # slices indexed from 0: LLVM vectorises this loop (an offset start blocks it)
+                acc = out[i, first:]
+                b0, b1, b2, b3 = r0[first:], r1[first:], r2[first:], r3[first:]
+                for j in range(s - first):
+                    acc[j] += (one if b0[j] < a0 else 0) + (one if b1[j] < a1 else 0) + \
+                        (one if b2[j] < a2 else 0) + (one if b3[j] < a3 else 0)
+        for e in range(quad, m):
             row = ranks[e]
-            start = s if distinct[e] else 0  # tied rows: every j
             for i in range(lo, hi):
                 ri = row[i]
-                first = min(i + 1, start)
-                # slices indexed from 0: LLVM vectorises this loop (an offset start blocks it)
+                first = i + 1 if upper else 0
                 acc = out[i, first:]
                 rest = row[first:]
                 for j in range(s - first):

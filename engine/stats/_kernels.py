@@ -311,7 +311,7 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
             if not rows.any():
                 continue
             counts = np.zeros((s, s), dtype=np.uint16)
-            compiled.count_greater(ranks[rows], distinct[rows], counts, np.uint16(1))
+            compiled.count_greater(ranks[rows], into is upper, counts, np.uint16(1))
             into += counts
     upper = np.triu(upper, 1)
     return out + upper + np.tril(n_distinct - upper.T, -1)
