@@ -19,6 +19,7 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, case, func, select
 
 from .._contract import MetricSpec
+from . import _aliases as sa
 from . import _io as sio
 from . import _outputs as so
 from . import _schema as S
@@ -77,6 +78,7 @@ class StoreReads:
             rows = sio.read_results(conn, [("benchmark_id", -1)] if missing else where)
             texts = sio.label_texts(conn, [*ids.values(), *np.unique(np.concatenate([
                 rows[c].to_numpy() for c in sio.ID_COLUMNS.values() if c in rows.columns]))])
+            aliases = sa.live_aliases(conn)
         wanted = {"benchmark": benchmark, "metric": metric}
         df = pd.DataFrame({col: (sio.decode(rows[key].to_numpy(), texts) if key in rows.columns
                                  else sio.constant(str(wanted[col]), len(rows)))
@@ -84,6 +86,7 @@ class StoreReads:
         df = df[["benchmark", "system", "example_id", "metric"]]
         df["value"] = rows["value"].to_numpy(np.float64)
         df["run"] = rows["run"].to_numpy(np.int64)
+        df = sa.apply_to_frame(df, aliases)  # a system's several names read as one
         if benchmark is not None:
             df.attrs["metric_specs"] = {m: self.metric_spec(benchmark, m)
                                         for m in df["metric"].unique()}
@@ -106,11 +109,13 @@ class StoreReads:
             specs = {(b, mm): (h, bi) for b, mm, h, bi in conn.execute(
                 select(m.benchmark, m.metric, m.higher_is_better, m.binary)).all()}
             times = dict(conn.execute(select(u.id, u.created_at)).all())
+            merged = self._systems_merged(conn)
         out = []
         for b_id, m_id, systems, examples, rows, max_run, last_id, nonbin in stats:
             b, mm = texts[int(b_id)], texts[int(m_id)]
             hib, declared = specs.get((b, mm), (True, None))
             binary = bool(declared) if declared is not None else int(nonbin or 0) == 0
+            systems = merged.get((int(b_id), int(m_id)), systems)
             out.append({"benchmark": b, "metric": mm, "systems": int(systems),
                         "examples": int(examples), "rows": int(rows), "runs": int(max_run) + 1,
                         "last_upload": times.get(last_id), "higher_is_better": bool(hib),
@@ -119,6 +124,39 @@ class StoreReads:
                 "higher_is_better", "binary"]
         return pd.DataFrame(out, columns=cols).sort_values(["benchmark", "metric"],
                                                            ignore_index=True)
+
+    def _systems_merged(self, conn: Connection) -> dict[tuple[int, int], int]:
+        """Systems per (benchmark id, metric id) once aliases are applied (empty: none)."""
+        aliases = sa.live_aliases(conn)
+        if not aliases:
+            return {}
+        r = S.results.c
+        rows = conn.execute(select(r.benchmark_id, r.metric_id, r.system_id).distinct()).all()
+        texts = sio.label_texts(conn, list({int(s) for *_, s in rows}))
+        names: dict[tuple[int, int], set[str]] = {}
+        for b, m, s in rows:
+            name = texts[int(s)]
+            names.setdefault((int(b), int(m)), set()).add(aliases.get(name, name))
+        return {key: len(v) for key, v in names.items()}
+
+    def system_names(self) -> list[str]:
+        """Every system name stored in live results, as stored (aliases not applied)."""
+        r = S.results.c
+        with self._read() as conn:
+            ids = [int(i) for (i,) in conn.execute(select(r.system_id).distinct()).all()]
+            texts = sio.label_texts(conn, ids)
+        return sorted(texts[i] for i in ids)
+
+    def aliases(self) -> dict[str, str]:
+        """The live system aliases: a stored name -> the system it is read as."""
+        with self._read() as conn:
+            return sa.live_aliases(conn)
+
+    def alias_history(self) -> pd.DataFrame:
+        """Every alias set or removed, oldest first: ``alias, system, created_at,
+        created_by, removed_at, removed_by``."""
+        with self._read() as conn:
+            return sa.alias_history(conn)
 
     def uploads(self, *, deleted: bool = False) -> pd.DataFrame:
         """Every live upload (``deleted=True``: every deleted one), newest first, with the
@@ -219,8 +257,10 @@ class StoreReads:
         return wide
 
     def system_metadata(self, benchmark: str) -> pd.DataFrame:
-        """``system`` plus one column per system attribute stored for ``benchmark``."""
-        return self._metadata(S.system_meta, "system", benchmark)
+        """``system`` plus one column per system attribute stored for ``benchmark`` (a
+        system's aliases read as the system)."""
+        return sa.apply_to_meta(self._metadata(S.system_meta, "system", benchmark),
+                                self.aliases())
 
     def example_metadata(self, benchmark: str) -> pd.DataFrame:
         """``example_id`` plus one column per example attribute stored for ``benchmark``."""
