@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app import auth, config
-from app.components import upload
+from app.components import upload, upload_aliases
 from app.data import store
 
 st.title("Upload results")
@@ -19,3 +19,4 @@ else:
 upload.history(store.token(), may_delete=allowed, who=uploader)
 if allowed:
     upload.metric_editor(uploader)
+upload_aliases.aliases(may_edit=allowed, who=uploader)

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import ALL_TESTS, ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TestOptions
 from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._lists import LIST_HELP
+from ._lists import floats as _floats
+from ._lists import names as _names
 from ._text import fmt_number, interval
 
 if TYPE_CHECKING:
@@ -61,26 +64,6 @@ def _add_test_options(p: argparse.ArgumentParser) -> None:
                    help=f"permutation test resamples (default {d.n_resamples})")
     p.add_argument("--seed", type=int, default=argparse.SUPPRESS,
                    help=f"seed of random procedures (default {d.seed})")
-
-
-def _names(text: str | None, flag: str) -> list[str] | None:
-    """A comma-separated list of names (``--benchmarks a,b``)."""
-    if text is None:
-        return None
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names:
-        raise ValueError(f"{flag}: give at least one name, comma-separated; got {text!r}")
-    return names
-
-
-def _floats(text: str | None, flag: str) -> list[float] | None:
-    names = _names(text, flag)
-    if names is None:
-        return None
-    try:
-        return [float(w) for w in names]
-    except ValueError:
-        raise ValueError(f"{flag}: must be numbers, comma-separated; got {text!r}") from None
 
 
 # ---------------------------------------------------------------- leaderboard
@@ -535,9 +518,12 @@ def register(sub: Any) -> None:
     p.add_argument("--across", choices=["metrics", "benchmarks"], default=None,
                    help="combine each pair's p-values across the metrics of one benchmark or "
                    "across benchmarks (harmonic mean p) and pool the effect sizes")
-    p.add_argument("--metrics", help="with --across metrics: metrics to combine, M1,M2,…")
-    p.add_argument("--benchmarks", help="with --across benchmarks: benchmarks to combine, B1,B2,…")
-    p.add_argument("--weights", help="with --across: weights of the metrics/benchmarks, w1,w2,…")
+    p.add_argument("--metrics", action="append",
+                   help="with --across metrics: metrics to combine, M1,M2,…" + LIST_HELP)
+    p.add_argument("--benchmarks", action="append",
+                   help="with --across benchmarks: benchmarks to combine, B1,B2,…" + LIST_HELP)
+    p.add_argument("--weights", action="append",
+                   help="with --across: weights of the metrics/benchmarks, w1,w2,…")
     p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
                    "cluster-robust paired t on every pair (CR2, Bell-McCaffrey df), 0/1 included; "
                    "JSON n_clusters and design_effect")
@@ -578,11 +564,11 @@ def register(sub: Any) -> None:
     _add_test_options(p)
     p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
                    help="all pairs two-sided (default), or the set of --order one-sided")
-    p.add_argument("--order", help="with --compare first|successive: the order fixed before "
-                   "looking at the results, S1,S2,… (e.g. the champion first)")
-    p.add_argument("--benchmarks", help="benchmarks to combine, B1,B2,… (default: the largest "
-                   "block of systems that ran all of them)")
-    p.add_argument("--metrics", help="metrics to aggregate on each benchmark, M1,M2,… "
-                   "(default all)")
-    p.add_argument("--weights", help="weights of --metrics, w1,w2,… (default equal)")
+    p.add_argument("--order", action="append", help="with --compare first|successive: the order "
+                   "fixed before looking at the results, S1,S2,… (e.g. the champion first)" + LIST_HELP)
+    p.add_argument("--benchmarks", action="append", help="benchmarks to combine, B1,B2,… (default: "
+                   "the largest block of systems that ran all of them)" + LIST_HELP)
+    p.add_argument("--metrics", action="append", help="metrics to aggregate on each benchmark, "
+                   "M1,M2,… (default all)" + LIST_HELP)
+    p.add_argument("--weights", action="append", help="weights of --metrics, w1,w2,… (default equal)")
     p.set_defaults(handler=_overall)

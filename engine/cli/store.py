@@ -6,6 +6,7 @@
     python -m engine uploads [URL] [--db URL]
     python -m engine delete UPLOAD_ID [URL] [--db URL]
     python -m engine restore UPLOAD_ID [URL] [--db URL]
+    python -m engine alias [ALIAS SYSTEM] [--remove ALIAS] [--history] [--db URL]
 
 The database is ``--db`` or the positional URL, else ``$SIGBOARD_DB_URL``, else the
 SQLite file ``var/sigboard.db`` (see :func:`engine.cli._common.store_url`). Only
@@ -223,6 +224,27 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _alias(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    store = open_existing(_url(args))
+    if args.remove:
+        store.remove_alias(args.remove)
+    elif args.names:
+        if len(args.names) != 2:
+            raise ValueError("alias: give a stored name and the system to read it as "
+                             f"(ALIAS SYSTEM); got {len(args.names)} name(s)")
+        store.set_alias(args.names[0], args.names[1])
+    if args.history:
+        table = store.alias_history()
+    else:
+        current = store.aliases()
+        table = pd.DataFrame({"alias": list(current), "system": list(current.values())})
+    records: list[dict[str, Any]] = table.to_dict(orient="records")  # type: ignore[assignment]
+    emit({"aliases": records, "data_version": store.data_version()}, table, args.format)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     """Add ``import``, ``export``, ``uploads``, ``delete`` and ``restore`` to the
     ``python -m engine`` parser."""
@@ -271,3 +293,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("upload_id", type=int, metavar="UPLOAD_ID")
     _db_options(p, positional=True)
     p.set_defaults(handler=_restore)
+
+    p = subparsers.add_parser("alias", help="read one system's other names as that system "
+                              "(every command, every page); list them without arguments")
+    p.add_argument("names", nargs="*", metavar="ALIAS SYSTEM",
+                   help="the stored name and the system name to read it as")
+    p.add_argument("--remove", metavar="ALIAS", help="read ALIAS as its own name again")
+    p.add_argument("--history", action="store_true", help="every alias set or removed")
+    _db_options(p, positional=False)
+    p.set_defaults(handler=_alias)

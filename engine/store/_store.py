@@ -37,6 +37,7 @@ import pandas as pd
 from sqlalchemy import Connection, Engine, select
 
 from .._contract import MetricSpec
+from . import _aliases as sa
 from . import _connect as sc
 from . import _history as sh
 from . import _io as sio
@@ -85,6 +86,17 @@ class ResultsStore(StoreWatches, StoreImports):
                 conn.rollback()
                 raise
             return sh.delete_upload(conn, int(upload_id), at=sio.now(), by=deleted_by)
+
+    def set_alias(self, alias: str, system: str, *, set_by: str = "") -> None:
+        """Read the stored name ``alias`` as ``system`` everywhere (recorded with who and
+        when; :meth:`alias_history`). Its rows become further runs of ``system``."""
+        with self._write() as conn:
+            sa.set_alias(conn, alias, system, at=sio.now(), by=set_by)
+
+    def remove_alias(self, alias: str, *, removed_by: str = "") -> None:
+        """Read ``alias`` as its own name again (the alias stays in the history)."""
+        with self._write() as conn:
+            sa.remove_alias(conn, alias, at=sio.now(), by=removed_by)
 
     def restore_upload(self, upload_id: int, *, restored_by: str = "") -> int:
         """Undo :meth:`delete_upload`; returns the rows back in the store.
