@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
     from .io._worker import parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
+    from .io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
 
@@ -67,6 +68,10 @@ if TYPE_CHECKING:
     from .report._reports import compare_report, leaderboard_report, report_format
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
     from .report._watch_svg import sequence_svg
+    from .products._judge import (
+        JUDGE_COLUMNS, JudgeBoard, LabelBudget, judge_board, label_budget, predicted_width,
+        simulate_ppi_width,
+    )
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient
@@ -90,6 +95,7 @@ if TYPE_CHECKING:
     from .stats._confseq import normal_mixture_halfwidth, start_sequence
     from .stats._arrivals import WatchReport, watch_frame
     from .stats._ebh import EBHResult, e_bh
+    from .stats._ppi import PPIMean, PPIPairs, ppi_mean, ppi_means, ppi_pairs
 
     # --- Ranking: ratings, mechanisms, groups and rank intervals --------------------------
     from .ranking._bradley_terry import BradleyTerry, bradley_terry, elo_scale, win_rates

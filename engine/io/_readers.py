@@ -38,6 +38,7 @@ from ._formats import (
     read_bytes,
     source_name,
 )
+from ._judge import is_human_metric
 from ._limits import Limits
 
 __all__ = ["OUTPUT_NAMES", "read_bytes", "read_results", "split_metadata", "metric_specs_of"]
@@ -195,8 +196,13 @@ def _to_long(
             part = frame[meta].copy()
             part["metric"] = m
             part["value"] = frame[m].to_numpy()
+            part_rows = rownums
+            if is_human_metric(m):  # human labels on a random subset: empty cells are unlabelled
+                keep = pd.notna(part["value"]).to_numpy(dtype=bool)
+                part_rows = (rownums if rownums is not None else np.arange(1, len(keep) + 1))[keep]
+                part = part.loc[keep].reset_index(drop=True)
             try:
-                parts.append(_validate(part, label, rownums, value_column=str(m)))
+                parts.append(_validate(part, label, part_rows, value_column=str(m)))
             except DataContractError as exc:
                 problems.extend(p for p in exc.problems if p not in problems)
         if problems:

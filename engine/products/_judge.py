@@ -1,0 +1,257 @@
+"""The judge leaderboard: LLM-judge scores made honest with a few human labels (PPI++).
+
+Per system the PPI++ mean of the human label (Angelopoulos, Duchi & Zrnic 2023, "PPI++:
+Efficient Prediction-Powered Inference"; Angelopoulos et al. 2023, Science 382) with the
+judge-only and human-only figures beside it; the PPI++ mean difference of every pair, adjusted
+like every other test; the judge-human agreement panel (agreement, bias by system,
+calibration bins); and the label budget planner (closed form from the PPI++ variance, with a
+simulation check).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..io._judge import JudgePair, check_random_labels, judge_pair
+from ..stats._ppi import (
+    PPIPairs,
+    _pair_sums,
+    _ppi_from_sums,
+    ppi_labels_needed,
+    ppi_means,
+    ppi_pairs,
+    ppi_standard_error,
+)
+
+__all__ = ["JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "judge_board", "label_budget",
+           "predicted_width", "simulate_ppi_width"]
+
+JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", "lam",
+                 "n_human", "n_judge", "effective_n", "judge_mean", "judge_low", "judge_high",
+                 "human_mean", "human_low", "human_high", "bias")
+METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified by the "
+          "human-labelled examples, power-tuned lambda per system; valid for the human-label "
+          "mean if the labelled examples are a random sample")
+
+
+@dataclass(frozen=True)
+class JudgeBoard:
+    """The judge leaderboard of one benchmark (see :func:`judge_board`)."""
+
+    benchmark: str
+    judge: str
+    human: str
+    alpha: float
+    correction: str
+    higher_is_better: bool
+    table: pd.DataFrame
+    pairs: PPIPairs
+    agreement: dict[str, Any]
+    bias: pd.DataFrame
+    calibration: pd.DataFrame
+    data: JudgePair = field(repr=False)
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+            return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v)
+                     for k, v in r.items()} for r in df.to_dict(orient="records")]
+        return {"benchmark": self.benchmark, "judge_metric": self.judge,
+                "human_metric": self.human, "method": METHOD, "alpha": self.alpha,
+                "correction": self.correction, "higher_is_better": self.higher_is_better,
+                "systems": rows(self.table), "pairs": rows(self.pairs.table),
+                "agreement": self.agreement, "bias": rows(self.bias),
+                "calibration": rows(self.calibration), "notes": list(self.notes)}
+
+
+def _z(alpha: float) -> float:
+    return float(stats.norm.ppf(1 - alpha / 2))
+
+
+def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
+    """Row means with normal 1 - alpha intervals (n - 1 in the SD), NaN-aware."""
+    n = np.isfinite(values).sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.nanmean(np.where(n[:, None] > 0, values, 0.0), axis=1)
+        mean = np.where(n > 0, mean, np.nan)
+        sd = np.nanstd(np.where(n[:, None] > 1, values, 0.0), axis=1, ddof=1)
+        half = _z(alpha) * np.where(n > 1, sd, np.nan) / np.sqrt(n)
+    return mean, mean - half, mean + half, n
+
+
+def _system_table(pair: JudgePair, alpha: float, higher: bool) -> pd.DataFrame:
+    lab = pair.labelled
+    ppi = ppi_means(pair.judge, np.where(lab, pair.human, np.nan), alpha=alpha)
+    j_mean, j_low, j_high, n_judge = _plain_means(pair.judge, alpha)
+    human = np.where(lab, pair.human, np.nan)
+    h_mean, h_low, h_high, _ = _plain_means(human, alpha)
+    se_h = np.nanstd(np.where(lab, human, np.nan), axis=1) / np.sqrt(ppi.n_labelled)  # lam = 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        eff = ppi.n_labelled * (se_h / ppi.se) ** 2
+        bias = np.nanmean(np.where(lab, pair.judge - pair.human, np.nan), axis=1)
+    table = pd.DataFrame({
+        "system": list(pair.systems), "ppi_mean": ppi.estimate, "ppi_low": ppi.low,
+        "ppi_high": ppi.high, "ppi_se": ppi.se, "lam": ppi.lam, "n_human": ppi.n_labelled,
+        "n_judge": n_judge, "effective_n": eff, "judge_mean": j_mean, "judge_low": j_low,
+        "judge_high": j_high, "human_mean": h_mean, "human_low": h_low, "human_high": h_high,
+        "bias": bias})
+    table = table.sort_values("ppi_mean", ascending=not higher, kind="stable")
+    table.insert(1, "rank", np.arange(1, len(table) + 1))
+    return table.reset_index(drop=True)[list(JUDGE_COLUMNS)]
+
+
+def _agreement(pair: JudgePair, alpha: float) -> tuple[dict[str, Any], pd.DataFrame]:
+    lab = pair.labelled
+    j, h = pair.judge[lab], pair.human[lab]
+    binary = bool(np.isin(j, (0.0, 1.0)).all() and np.isin(h, (0.0, 1.0)).all())
+    const = np.ptp(j) == 0 or np.ptp(h) == 0
+    agree: dict[str, Any] = {
+        "n_labelled": int(lab.sum()),
+        "pearson": None if const else float(stats.pearsonr(j, h)[0]),
+        "spearman": None if const else float(stats.spearmanr(j, h)[0]),
+        "mean_bias": float(np.mean(j - h)), "mean_abs_difference": float(np.mean(np.abs(j - h))),
+        "exact_agreement": float(np.mean(j == h)) if binary else None}
+    diffs = [(pair.judge[s] - pair.human[s])[lab[s]] for s in range(len(pair.systems))]
+    z = _z(alpha)
+    bias = pd.DataFrame({
+        "system": list(pair.systems), "bias": [float(np.mean(d)) for d in diffs],
+        "bias_low": [np.mean(d) - z * np.std(d, ddof=1) / np.sqrt(len(d)) for d in diffs],
+        "bias_high": [np.mean(d) + z * np.std(d, ddof=1) / np.sqrt(len(d)) for d in diffs],
+        "n_human": [len(d) for d in diffs]})
+    groups = [d for d in diffs if len(d) >= 2]
+    spread = [np.ptp(d) for d in groups]
+    p = (float(stats.f_oneway(*groups).pvalue)
+         if len(groups) >= 2 and max(spread, default=0) > 0 else None)
+    agree["bias_differs_pvalue"] = p  # one-way ANOVA: does the judge favour some systems?
+    agree["bias_differs"] = None if p is None else bool(p < alpha)
+    return agree, bias
+
+
+def _calibration(pair: JudgePair, bins: int = 10) -> pd.DataFrame:
+    lab = pair.labelled
+    j, h = pair.judge[lab], pair.human[lab]
+    edges = np.unique(np.quantile(j, np.linspace(0, 1, bins + 1)))
+    which = np.clip(np.searchsorted(edges, j, side="right") - 1, 0, max(len(edges) - 2, 0))
+    frame = pd.DataFrame({"bin": which, "judge": j, "human": h})
+    out = frame.groupby("bin").agg(judge_mean=("judge", "mean"), human_mean=("human", "mean"),
+                                   n=("human", "size")).reset_index()
+    out["bin_low"] = edges[out["bin"].to_numpy()]
+    out["bin_high"] = edges[np.minimum(out["bin"].to_numpy() + 1, len(edges) - 1)]
+    return out[["bin_low", "bin_high", "judge_mean", "human_mean", "n"]]
+
+
+def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str | None = None,
+                alpha: float = 0.05, correction: str = "holm-sidak",
+                higher_is_better: bool = True) -> JudgeBoard:
+    """The judge leaderboard of a long table holding a ``judge`` metric on every example and
+    a ``human`` metric on a random subset (validate → PPI++ means → pairs → agreement).
+
+    Raises :class:`engine.JudgeContractError` when the labels are not a random sample by the
+    data's own evidence."""
+    pair = judge_pair(frame, judge=judge, human=human, benchmark=benchmark)
+    notes = check_random_labels(pair)
+    table = _system_table(pair, alpha, higher_is_better)
+    order = [pair.systems.index(s) for s in table["system"]]
+    human_lab = np.where(pair.labelled, pair.human, np.nan)
+    pairs = ppi_pairs(pair.judge[order], human_lab[order], tuple(table["system"]), alpha=alpha,
+                      correction=correction)
+    agreement, bias = _agreement(pair, alpha)
+    return JudgeBoard(pair.benchmark, judge, human, alpha, correction, higher_is_better, table,
+                      pairs, agreement, bias, _calibration(pair), pair, tuple(notes))
+
+
+# --------------------------------------------------------------------------- budget planner
+
+
+@dataclass(frozen=True)
+class LabelBudget:
+    """Human labels needed per system (closed form; ``total + 1``: out of reach)."""
+
+    target_width: float | None
+    delta: float | None
+    power: float
+    alpha: float
+    table: pd.DataFrame
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target_width": self.target_width, "delta": self.delta, "power": self.power,
+                "alpha": self.alpha, "systems": self.table.to_dict(orient="records")}
+
+
+def _moments(n: np.ndarray, sy: np.ndarray, sf: np.ndarray, syy: np.ndarray, sff: np.ndarray,
+             syf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        my, mf = sy / n, sf / n
+        return syy / n - my**2, sff / n - mf**2, syf / n - my * mf
+
+
+def label_budget(board: JudgeBoard, *, target_width: float | None = None,
+                 delta: float | None = None, power: float = 0.8) -> LabelBudget:
+    """Labels per system for a PPI++ interval of ``target_width`` (full width, 1 - alpha), or,
+    with ``delta``, for every pair difference of ``delta`` to be found with ``power`` (each
+    system's row: its hardest pair) — from the observed human variance and judge-human
+    covariance (:func:`engine.stats._ppi.ppi_labels_needed`)."""
+    if (target_width is None) == (delta is None):
+        raise ValueError("target_width, delta: give exactly one")
+    for name, v in (("target_width", target_width), ("delta", delta)):
+        if v is not None and not v > 0:
+            raise ValueError(f"{name}: must be > 0; got {v!r}")
+    if not 0 < power < 1:
+        raise ValueError(f"power: must be strictly between 0 and 1; got {power!r}")
+    pair, z = board.data, _z(board.alpha)
+    idx = [pair.systems.index(s) for s in board.table["system"]]
+    lab, f, y = pair.labelled[idx], pair.judge[idx], pair.human[idx]
+    total = np.isfinite(f).sum(1)
+    if target_width is not None:
+        f0, y0 = np.where(lab, f, 0.0), np.where(lab, y, 0.0)
+        vy, vf, cov = _moments(lab.sum(1), y0.sum(1), f0.sum(1), (y0 * y0).sum(1),
+                               (f0 * f0).sum(1), (y0 * f0).sum(1))
+        need = ppi_labels_needed(target_width / (2 * z), total, var_human=vy, var_judge=vf,
+                                 cov=cov)
+    else:
+        se = float(delta or 0) / (z + float(stats.norm.ppf(power)))
+        pvy, pvf, pcov = _moments(*_pair_sums(y, f, lab))
+        both = _pair_sums(f, f, np.isfinite(f))[0].astype(int)
+        k = len(idx)
+        need_pairs = ppi_labels_needed(se, both.ravel(), var_human=pvy.ravel(),
+                                       var_judge=pvf.ravel(), cov=pcov.ravel()).reshape(k, k)
+        np.fill_diagonal(need_pairs, 0)
+        hardest = need_pairs.argmax(1)
+        need, rows = need_pairs.max(1), np.arange(k)
+        vy, vf, cov = pvy[rows, hardest], pvf[rows, hardest], pcov[rows, hardest]
+        total = both[rows, hardest]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = cov / np.sqrt(vy * vf)
+    table = pd.DataFrame({"system": board.table["system"].to_numpy(), "n_judge": total,
+                          "n_human_now": board.table["n_human"].to_numpy(),
+                          "sd_human": np.sqrt(np.maximum(vy, 0)), "rho": rho,
+                          "labels_needed": need, "reachable": need <= total})
+    if delta is not None:
+        table.insert(1, "hardest_pair", [board.table["system"].iloc[h] for h in hardest])
+    return LabelBudget(target_width, delta, power, board.alpha, table)
+
+
+def simulate_ppi_width(n: int, total: int, *, sd_human: float, sd_judge: float, rho: float,
+                       alpha: float = 0.05, reps: int = 2000, rng: np.random.Generator) -> float:
+    """Mean PPI++ interval width over ``reps`` simulated normal (human, judge) samples with
+    correlation ``rho``, n of ``total`` labelled (all replications at once)."""
+    y = rng.standard_normal((reps, total))
+    f = (rho * y + np.sqrt(1 - rho**2) * rng.standard_normal((reps, total))) * sd_judge
+    y = y * sd_human
+    yl, fl, fu = y[:, :n], f[:, :n], f[:, n:]
+    _, _, se = _ppi_from_sums(n, yl.sum(1), fl.sum(1), (yl * yl).sum(1), (fl * fl).sum(1),
+                              (yl * fl).sum(1), total - n, fu.sum(1), (fu * fu).sum(1))
+    return float(np.mean(2 * _z(alpha) * se))
+
+
+def predicted_width(n: Any, total: Any, *, sd_human: Any, sd_judge: Any, rho: Any,
+                    alpha: float = 0.05) -> Any:
+    """The PPI++ interval width the planner inverts (closed form)."""
+    return 2 * _z(alpha) * ppi_standard_error(
+        n, total, var_human=np.square(sd_human), var_judge=np.square(sd_judge),
+        cov=np.asarray(rho) * np.asarray(sd_human) * np.asarray(sd_judge))
