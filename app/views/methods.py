@@ -117,21 +117,31 @@ difference is, which a p-value does not: with many examples tiny differences bec
   the metrics disagree about which system is better.
 
 ### The whole suite (Overall page)
-- **Several metrics on one benchmark** are first made one: each metric is put on a common
-  scale (minus its mean over all systems and examples, divided by its spread), turned so that
-  higher is better, and averaged per example with the chosen weights (seed paper §6.1).
-- **Score.** Per benchmark, each system's mean on that common scale; the overall score is
-  the weighted average over the benchmarks the system has, with a normal interval.
-- **Combined p.** A pair's p-values on the benchmarks are combined into one by the harmonic
-  mean p-value (Wilson 2019), which stays valid when the tests are correlated (the same
-  systems on related benchmarks). The number shown is its exact p-value (from the Landau
-  distribution), adjusted for every pair and benchmark tested; the raw harmonic mean is not
-  a p-value and is not shown.
-- **Effect across benchmarks.** The pair's effect sizes (Hedges' g) pooled with inverse-variance
-  weights, with an interval, and I² — the share of the spread between benchmarks that is more
-  than chance: a high I² means the benchmarks disagree about the pair.
-- **Groups, letters and rank ranges** then come from the combined verdicts exactly as on one
-  benchmark. A system missing from a benchmark is compared where both were tested.
+- **Who is ranked.** Only the systems that ran every selected benchmark: a score over fewer
+  benchmarks is not comparable. The others are listed below, unranked, by what they ran. The
+  first visit selects the benchmarks whose complete block (systems that ran all of them ×
+  benchmarks) is largest.
+- **Score.** Every metric a 0–1 score: the weighted mean of the benchmarks' own scores, in
+  percent. Otherwise each benchmark's mean minus the average ranked system's, over the SD of
+  a system's scores there, averaged with the weights ("standardised score"). Each benchmark
+  uses its primary metric; several metrics of one benchmark are first made one only when
+  chosen (each metric on a common scale, turned so that higher is better, averaged per
+  example: Ackerman et al. 2025, §6.1).
+- **Better overall.** A pair's overall difference is the difference of the two scores — the
+  weighted sum of its benchmark differences — tested as one figure: each benchmark enters
+  with the standard error its own test implies (so one benchmark's Overall is its
+  Leaderboard), benchmarks that share example ids with their correlation, and the p-values
+  are adjusted over the pairs with the leaderboard's correction. A pair better on one
+  benchmark and worse on another by as much has no overall order.
+- **Differs by benchmark.** The harmonic mean p-value (Wilson 2019) of the pair's benchmark
+  tests, adjusted for every pair and benchmark, says whether the pair differs on *some*
+  benchmark, in either direction; a pair that does, without an overall direction, reads
+  "differs by benchmark, no overall order".
+- **Effect across benchmarks.** The benchmarks' effect sizes (Hedges' g) averaged with the
+  score's weights, with an interval that includes their correlation, and I² — the share of
+  the spread between benchmarks that is more than chance.
+- **Groups, letters and rank ranges** then come from the overall verdicts exactly as on one
+  benchmark.
 
 ### Rankings by other rules (Mechanisms page)
 - **Mean, median, Bradley–Terry, Elo, TrueSkill** rank the same example-level results by
