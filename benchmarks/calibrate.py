@@ -33,6 +33,11 @@ Scenarios (issue #12, plus #16's seed sweeps):
   cluster (CR2, Bell–McCaffrey df) — family-wise false alarms, coverage of the pairs'
   difference intervals (true difference 0) and of the mean intervals (true mean
   E σ(0.5 − N(0, 1 + SD²)) by quadrature), and the same without the cluster column.
+* ``lognormal``: unpaired numeric scores, every system on its own examples, centred
+  lognormal exp(σZ) − exp(σ²/2) (mean 0): equal shapes (σ = 1, 10–40 examples each) and
+  unequal shapes (σ from 0.5 to 1.0, 30 each): the default analysis (bootstrap-t where
+  Cochran's rule fails, issue #26 item 6) against Welch's t (``test="t"``) — false alarms
+  and the coverage of the difference intervals (true difference 0).
 * ``seed-sweep``: 3 runs per system where a run is a seed shifting the whole sweep
   (run effect ~ N(0, 0.3²) on a numeric score): the default analysis (run-aware,
   as the leaderboard runs it) against the plain paired t on per-example means.
@@ -228,6 +233,27 @@ def _clustered(rng: np.random.Generator, reps: int) -> None:
                 [float(np.mean(pair_cover)), float(np.mean(mean_cover))])
 
 
+def _lognormal(rng: np.random.Generator, reps: int) -> None:
+    for label, sigmas, sizes in (("equal shapes", np.full(SYSTEMS, 1.0), (10, 41)),
+                                 ("unequal shapes", np.linspace(0.5, 1.0, SYSTEMS), (30, 31))):
+        flags, welch, cover, welch_cover = [], [], [], []
+        for _ in range(reps):
+            n = rng.integers(*sizes, SYSTEMS)
+            x = np.full((SYSTEMS, int(n.sum())), np.nan)
+            start = 0
+            for s, (sig, k) in enumerate(zip(sigmas, n, strict=True)):
+                x[s, start:start + k] = np.exp(sig * rng.normal(size=k)) - np.exp(sig**2 / 2)
+                start += k
+            m = ScoreMatrix.from_array(x)
+            for test, f, c in (("auto", flags, cover), ("t", welch, welch_cover)):
+                t = pairwise_tests(m, test=test).table
+                f.append(bool(t["significant"].any()))
+                c.append(float(((t["ci_low"] <= 0) & (t["ci_high"] >= 0)).mean()))
+        _report(f"lognormal, {label}", flags, [],
+                f"(Welch's t: false alarms {np.mean(welch):.3f}, coverage "
+                f"{np.mean(welch_cover):.3f})", [float(np.mean(cover))])
+
+
 def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
             coverage: list[float] | None = None) -> None:
     reps = len(flags)
@@ -248,7 +274,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=500)
     parser.add_argument("--only", default="binary,heavy-tailed,runs,partial,n10,n25,seeds-1to5,"
-                                          "missing-failures,clustered,seed-sweep")
+                                          "missing-failures,clustered,lognormal,seed-sweep")
     parser.add_argument("--test", default="auto", help="the test option of every analysis")
     args = parser.parse_args()
     global TEST
@@ -290,6 +316,8 @@ def main() -> None:
         if any(UNSEPARABLE):
             extra += f"(said 'cannot separate' in {np.mean(UNSEPARABLE):.3f} of analyses)"
         _report(name, flags, powers, extra, [float(np.mean(null_cover)), float(np.mean(best_cover))])
+    if "lognormal" in wanted:
+        _lognormal(rng, args.reps)
     if "clustered" in wanted:
         _clustered(rng, args.reps)
     if "seeds-1to5" in wanted:

@@ -9,6 +9,7 @@ on :mod:`engine.stats._kernels`) → multiplicity adjustment → significance �
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,6 +28,7 @@ from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
 from ._pairwise_stats import WIN_TESTS, Computed, difference_ci, statistics
 from ._resolution import Resolution, resolution
 from ._runs import PooledRuns
+from ._unpaired import bootstrap_t, needs_bootstrap
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
@@ -234,6 +236,9 @@ def pairwise_tests(
         table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
         test, reason = run_aware.name, run_aware.reason
         notes += (run_aware.reason,)
+    if opts.test == "auto" and plan.unpaired_test == "t" and (~rows).any():
+        table, skew_note = _skewed_unpaired(matrix, table, opts, ia, ja)
+        notes += skew_note
     if cluster is not None:
         table, test, reason = _clustered(matrix, table, cluster, opts, ia, ja)
     res = _resolution(matrix, table, test, opts, computed)
@@ -244,6 +249,45 @@ def pairwise_tests(
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
                           computed.wins, computed.ties, res,
                           None if run_aware is None else run_aware.pooled, cluster)
+
+
+def _skewed_unpaired(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions,
+                     ia: np.ndarray, ja: np.ndarray) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Unpaired numeric pairs whose samples fail Cochran's rule get the symmetric bootstrap-t
+    test and interval instead of Welch's (:mod:`engine.stats._unpaired`)."""
+    x = matrix.values if matrix.higher_is_better else -matrix.values
+    skewed = needs_bootstrap(x)
+    rows = np.flatnonzero(~table["paired"].to_numpy(bool) & (skewed[ia] | skewed[ja]))
+    if not rows.size:
+        return table, ()
+    names = np.asarray(matrix.systems, dtype=object)
+    p, low, high = (np.empty(len(rows)) for _ in range(3))
+    for k, r in enumerate(rows):
+        # each pair in name order with its own seed: same pair, same answer, whatever the
+        # order of the systems or of the pair
+        i, j = (ia[r], ja[r]) if names[ia[r]] <= names[ja[r]] else (ja[r], ia[r])
+        flip = 1.0 if i == ia[r] else -1.0
+        alternative = opts.alternative if flip > 0 else \
+            {"greater": "less", "less": "greater"}.get(opts.alternative, opts.alternative)
+        seed = [opts.seed, *(zlib.crc32(str(names[s]).encode()) for s in (i, j))]
+        boot = bootstrap_t(x, np.array([i]), np.array([j]), alpha=opts.alpha,
+                           alternative=alternative, n_resamples=opts.n_resamples,
+                           rng=np.random.default_rng(seed))
+        p[k] = boot.pvalue[0]
+        low[k], high[k] = sorted((flip * boot.ci_low[0], flip * boot.ci_high[0]))
+    table = table.copy()
+    for column, values in (("test", "boot-t"), ("pvalue", p), ("ci_low", low),
+                           ("ci_high", high)):
+        table.loc[table.index[rows], column] = values
+    p_adj = _adjust(table["pvalue"].to_numpy(float), opts.correction, opts.alpha)
+    table["pvalue_adj"] = p_adj
+    table["significant"] = _significant(p_adj, table["criterion_effect"].to_numpy(float),
+                                        opts.criterion, opts.alternative, opts.alpha)
+    listed = ", ".join(names[skewed][:10])
+    return table, (f"{len(rows)} unpaired pair(s) use the symmetric bootstrap-t test and "
+                   f"interval instead of Welch's: the scores of {listed} are too skewed for "
+                   f"their number (Cochran's rule n > 25 G1² fails), so Welch's tails are "
+                   f"unreliable there.",)
 
 
 def _clustered(matrix: ScoreMatrix, table: pd.DataFrame, design: ClusterDesign,
