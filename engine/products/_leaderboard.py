@@ -19,7 +19,7 @@ from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
 from ..ranking._rank_sets import RankSets, leaderboard_rank_sets, with_rank_set_fields
-from ..stats._additive import additive_fit, missing_by_difficulty
+from ..stats._additive import additive_fit, complete_system_intervals, missing_by_difficulty
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import _row_blocks, row_moments
 from ..stats._pairwise import PairwiseResult, pairwise_tests
@@ -326,6 +326,9 @@ def leaderboard(
         matrix = matrix.subset(list(order))
     notes = list(pw.notes)
     mean, low, high, n, estimate_note = _estimates(matrix, opts.confidence)
+    if matrix.pairing == "partial":  # complete systems keep their own interval (#26 item 4)
+        low, high = complete_system_intervals(matrix.values, matrix.binary, opts.confidence,
+                                              low, high)
     if pw.pooled_runs is not None:  # seed variance in every mean too (issue #26 item 2)
         low, high = mean_intervals_with_runs(matrix.values, matrix.runs, mean, low, high,
                                              pw.pooled_runs, opts.confidence)
