@@ -244,10 +244,10 @@ def emit(payload: dict[str, Any] | list[Any], table: pd.DataFrame | None, fmt: s
 
 
 def _registrars() -> list[Callable[[Any], None]]:
-    from . import explore, health, ranks, runs, serve, stats, store, watch
+    from . import explore, health, judge, ranks, runs, serve, stats, store, watch
 
     return [stats.register, health.register, runs.register, explore.register, store.register,
-            serve.register, ranks.register, watch.register]
+            serve.register, ranks.register, watch.register, judge.register]
 
 
 def _prog() -> str:

@@ -13,6 +13,7 @@ from ._lists import LIST_HELP
 from ._lists import floats as _floats
 from ._lists import names as _names
 from ._text import fmt_number, interval
+from .judge import add_judge_options
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,6 +102,12 @@ def _leaderboard(args: argparse.Namespace) -> int:
     from ..products._leaderboard import leaderboard
     from ..report._reports import leaderboard_report, report_format
 
+    if args.judge or args.human:  # a judge metric with human labels: PPI++ (#31)
+        from .judge import judge_leaderboard
+
+        if not args.judge:
+            raise ValueError("--human: needs --judge (the judge metric it labels)")
+        return judge_leaderboard(args)
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
     if args.bt_resamples is not None and args.bt_resamples < 0:
         raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
@@ -502,6 +509,7 @@ def register(sub: Any) -> None:
     p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
                    "cluster-robust tests, intervals, groups and rank ranges (CR2, Bell-McCaffrey "
                    "df); JSON n_clusters and design_effect")
+    add_judge_options(p)
     p.set_defaults(handler=_leaderboard)
 
     p = sub.add_parser("pairwise", help="tests for every pair of systems (or combined across "
