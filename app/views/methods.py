@@ -13,7 +13,8 @@ benchmark a 5-point gap is often luck. So every comparison below is a statistica
 leaderboard only separates systems whose difference is unlikely to be chance.
 
 ### Which test runs when
-The test follows from two facts about the data (seed paper, Table 1):
+The test follows from two facts about the data (Ackerman et al. 2025, Table 1), with the
+exceptions below the table:
 
 | systems scored on… | scores | test | effect size |
 |---|---|---|---|
@@ -34,8 +35,46 @@ finds real differences with far fewer examples.
 MIN_OVERLAP examples is tested unpaired, on each system's own examples. You can switch every
 pair to unpaired tests (setting **Pairing**).
 
-*Repeated runs.* Several runs of a system on the same example are averaged per example first;
-the test then runs on those means.
+*Repeated runs.* Runs are kept. Each pair is tested on per-example means with the run-to-run
+(seed) variance added: that variance is estimated once, pooled over **every system with
+repeated runs** (the page names them), and every pair and every mean interval pays it —
+single-run systems too, whose one run carries a whole seed's shift. Satterthwaite degrees of
+freedom. When the pooled estimate is 0 this is exactly the paired t on per-example means.
+Calibrated (10 equal systems with 1–5 runs each, seeds shifting whole sweeps, 400 data sets):
+family-wise false alarms 0.035 (numbers) and 0.013 (0/1), mean-interval coverage 0.950 —
+pooling over the two systems of a pair only gave 0.273 / 0.227 and 0.87–0.88.
+
+*Clustered examples.* Several questions per passage, checks per task, turns per dialogue:
+give the cluster column (`--cluster COL`) and every pair gets the **cluster-robust paired t**
+(CR2 with Bell–McCaffrey degrees of freedom, G − 1 for equal clusters) on the per-example
+scores, 0/1 included (McNemar assumes independent examples); means, groups and rank ranges
+follow, and the **design effect** (clustered over independent variance) is shown. Rule: CR2
+with Bell–McCaffrey df for any number of clusters ≥ 2 — that df is the small-cluster
+correction. Calibrated (20 passages × 10 questions, 300 data sets, system × passage SD
+0 / 0.5 / 1.0): false alarms 0.043 / 0.023 / 0.053, difference coverage 0.952 / 0.952 / 0.946,
+mean coverage 0.950 / 0.962 / 0.946; ignoring the clusters gave 0.023 / 0.110 / 0.540.
+
+*Skewed unpaired numbers.* Welch's t leans on each mean being near normal. When a side has
+at least 10 scores and fails Cochran's rule (n > 25 · skewness²), the pair gets the
+**symmetric bootstrap-t** test and interval instead (each sample resampled around its own
+mean; the same resampled statistics give the p-value and the interval, so they agree).
+Calibrated (10 systems on their own examples, centred lognormal, 300 data sets): equal
+shapes (10–40 examples each) false alarms 0.007, coverage 0.969 (Welch 0.023, 0.955);
+unequal shapes (σ 0.5–1.0, 30 each) 0.077 ± 0.030, coverage 0.948 (Welch 0.090, 0.941) —
+better than Welch but at the edge of alpha: means of such scores on 30 examples are hard to
+compare at all.
+
+*Missing scores that are not missing at random.* When a system's missing examples are harder
+(or easier) than its scored ones by the *other* systems' scores (Mann–Whitney, Holm over the
+systems, 0.05), the output warns (JSON `warnings`), gives the system's mean with its missing
+scores counted as the worst vs the best score, and `compare` exits 2 (cannot decide) unless
+`--allow-missing`. Calibrated: a system dropping each failure with probability 0.5 on 164
+examples is flagged in 0.965 of data sets; with 15% missing at random, a false warning in 0.047.
+
+*Tiny benchmarks.* A discrete test has a smallest possible p-value: exact McNemar on 10
+examples cannot go below 0.00195, above the first Holm–Šídák threshold for 45 pairs (0.00114),
+so no pair can ever be significant. The page and the JSON (`resolution`) say so, with the
+examples needed and the difference 80% power would need.
 
 You can also pick a **Wilcoxon signed-rank**, **sign** or **permutation** test (the permutation
 test is seeded by the **Random seed** in the link, so its p-values reproduce; it reports no
@@ -52,8 +91,17 @@ Where textbooks differ, this is what sigboard does:
   standard error (as `statsmodels.proportions_ztest`); the *interval* of the difference is
   Newcombe's hybrid score interval (method 10), not the Wald interval.
 - **Intervals of a difference.** Paired numbers: t interval of the mean difference; paired 0/1:
-  Newcombe's score interval for paired proportions (Tango's score method); unpaired numbers:
-  Welch's interval; unpaired 0/1: Newcombe's hybrid score interval.
+  Tango's score interval, made to agree with the McNemar test beside it — where the test
+  says "not significant" the end nearer 0 moves to 0 — so the interval excludes 0 exactly when
+  the raw p < alpha (HumanEval+: 0 of 1,176 pairs disagree, MBPP+: 0 of 1,711; Tango's alone
+  disagreed on 24 and 14); coverage in calibration 0.953–0.998. Unpaired numbers: Welch's
+  interval (bootstrap-t for skewed samples, above); unpaired 0/1: Newcombe's hybrid score
+  interval; clustered: the CR2 t interval.
+- **Mid-p McNemar** (`--test mcnemar-midp`): half the probability of the observed split
+  counted, less conservative than exact McNemar (Fagerland, Lydersen & Laake 2013). In
+  calibration (164 examples, Holm–Šídák) false alarms 0.020 (exact 0.007) and power 0.635
+  (exact 0.584). It is offered, not the default, until every calibration scenario holds with
+  it.
 - **Wilson vs Wald.** The interval of a system's 0/1 mean is Wilson's score interval (never
   below 0 or above 1); numeric means get t intervals.
 - **Ties in battles.** In the win rate a tie (both systems equal on an example) is left out:
@@ -62,7 +110,9 @@ Where textbooks differ, this is what sigboard does:
 - **Minimum overlap for pairing.** MIN_OVERLAP shared examples (`engine.MIN_PAIRED_OVERLAP`).
 - **Partial overlap.** When systems scored different subsets of examples, a system's mean is
   the *adjusted* mean of an additive system + example model (a system that only met the easy
-  examples is not flattered), with a t interval from its difficulty-adjusted scores; the rank
+  examples is not flattered), with a t interval from its difficulty-adjusted scores — only for
+  systems that miss examples: a system that scored every example keeps the interval of its own
+  mean, whatever the others lack; the rank
   range is widened to hold the rank, and missing scores that track difficulty are flagged.
 - **Effect-size criterion.** "Significant when effect size ≥ 0.2 / 0.5 / 0.8" applies *on top
   of* adjusted p < alpha, never instead of it, on the effect size Cohen's conventions are
@@ -85,8 +135,9 @@ instead) and none are available.
 one-sided alternatives — are only valid when the order of systems (their upload order) was
 fixed **before** looking at the results, for example by model size.
 
-**Significant** means adjusted p < alpha; alternatively, an effect size of at least 0.2 (small),
-0.5 (medium) or 0.8 (large) (Cohen 1988; Sawilowsky 2009). Effect sizes say how *big* a
+**Significant** means adjusted p < alpha; an effect-size criterion *additionally* asks for an
+effect size of at least 0.2 (small), 0.5 (medium) or 0.8 (large) (Cohen 1988; Sawilowsky
+2009) — both must hold. Effect sizes say how *big* a
 difference is, which a p-value does not: with many examples tiny differences become significant.
 
 ### Reading the results
@@ -243,6 +294,19 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - M. Borenstein, L. V. Hedges, J. P. T. Higgins, H. R. Rothstein (2009). *Introduction to
   Meta-Analysis*. Wiley.
 - J. W. Tukey (1977). *Exploratory Data Analysis* (boxplots). Addison-Wesley.
+- T. Tango (1998). Equivalence test and confidence interval for the difference in proportions
+  for the paired-sample design. *Stat. Med.* 17, 891–908.
+- M. W. Fagerland, S. Lydersen, P. Laake (2013). The McNemar test for binary matched-pairs
+  data: mid-p and asymptotic are better than exact conditional. *BMC Med. Res. Methodol.* 13:91.
+- R. M. Bell, D. F. McCaffrey (2002). Bias reduction in standard errors for linear regression
+  with multi-stage samples. *Survey Methodology* 28(2), 169–181.
+- J. E. Pustejovsky, E. Tipton (2018). Small-sample methods for cluster-robust variance
+  estimation and hypothesis testing in fixed effects models. *JBES* 36(4), 672–683.
+- E. Miller (2024). Adding error bars to evals: a statistical approach to language model
+  evaluations. arXiv:2411.00640.
+- W. G. Cochran (1977). *Sampling Techniques*, 3rd ed., §2.15. Wiley.
+- P. Hall (1988). Theoretical comparison of bootstrap confidence intervals. *Ann. Statist.*
+  16, 927–953.
 - I. Waudby-Smith, A. Ramdas (2024). Estimating means of bounded random variables by betting.
   *JRSS B* 86(1), 1–27.
 - S. R. Howard, A. Ramdas, J. McAuliffe, J. Sekhon (2021). Time-uniform, nonparametric,
