@@ -17,6 +17,11 @@ Scenario "clustered": examples come in 30 families whose difficulty shifts toget
 the covariance is cluster-robust (``cluster=``) — and, for contrast, the plain paired
 covariance that ignores the families. Prints rates with their Monte Carlo standard error
 sqrt(p(1 − p) / reps).
+
+Last run (500 replications, seed 2029, 2026-11-25): independent examples — simultaneous
+0.996 ± 0.003, 1-best set 0.998 ± 0.002, marginal (lowest system) 0.984 ± 0.006; clustered,
+cluster-robust — 0.988 ± 0.005, 0.988 ± 0.005, 0.976 ± 0.007; clustered, plain paired
+covariance — 0.986 ± 0.005, 0.986 ± 0.005, 0.958 ± 0.009. All ≥ 0.95.
 """
 
 from __future__ import annotations
