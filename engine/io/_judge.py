@@ -49,7 +49,7 @@ class JudgePair:
 
     @property
     def labelled(self) -> np.ndarray:
-        return np.isfinite(self.judge) & np.isfinite(self.human)
+        return np.asarray(np.isfinite(self.judge) & np.isfinite(self.human))
 
     def labels_per_system(self) -> dict[str, int]:
         return dict(zip(self.systems, self.labelled.sum(1).astype(int).tolist(), strict=True))

@@ -59,7 +59,7 @@ class JudgeBoard:
 
     def to_dict(self) -> dict[str, Any]:
         def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-            return [{k: (None if isinstance(v, float) and not np.isfinite(v) else v)
+            return [{str(k): (None if isinstance(v, float) and not np.isfinite(v) else v)
                      for k, v in r.items()} for r in df.to_dict(orient="records")]
         return {"benchmark": self.benchmark, "judge_metric": self.judge,
                 "human_metric": self.human, "method": METHOD, "alpha": self.alpha,

@@ -191,12 +191,12 @@ def _pair_sums(v: np.ndarray, w: np.ndarray, mask: np.ndarray) -> tuple[np.ndarr
     m = mask.astype(float)
     v0, w0 = np.where(mask, v, 0.0), np.where(mask, w, 0.0)
     def diff(x: np.ndarray) -> np.ndarray:
-        a = x @ m.T
-        return a - a.T
+        a: np.ndarray = x @ m.T
+        return np.asarray(a - a.T)
     def cross(x: np.ndarray, z: np.ndarray) -> np.ndarray:
         a = (x * z) @ m.T
         b = x @ z.T
-        return a + a.T - b - b.T
+        return np.asarray(a + a.T - b - b.T)
     return m @ m.T, diff(v0), diff(w0), cross(v0, v0), cross(w0, w0), cross(v0, w0)
 
 
@@ -252,7 +252,7 @@ def ppi_standard_error(n: Any, total: Any, *, var_human: Any, var_judge: Any, co
         lam = np.clip(np.nan_to_num(c / (vf * (1 + n / nu))), 0.0, 1.0)
         lam = np.where(nu > 0, lam, 0.0)
         imputed = np.where(nu > 0, lam**2 * vf / nu, 0.0)
-        return np.sqrt(imputed + np.maximum(vy + lam**2 * vf - 2 * lam * c, 0.0) / n)
+        return np.asarray(np.sqrt(imputed + np.maximum(vy + lam**2 * vf - 2 * lam * c, 0.0) / n))
 
 
 def ppi_labels_needed(se_target: float, total: Any, *, var_human: Any, var_judge: Any,
