@@ -61,13 +61,15 @@ class Leaderboard:
     converged: bool | None = None
     source: ScoreMatrix | None = field(default=None, repr=False, compare=False)
     """The matrix ranked: the rank sets and the fragility are computed from it on first use."""
+    source_cluster: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Each example's cluster code when the leaderboard is cluster-robust (its rank sets are too)."""
 
     @cached_property
     def rank_sets(self) -> RankSets | None:
         """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
         in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
-        return None if self.source is None else leaderboard_rank_sets(self.source,
-                                                                      alpha=self.pairwise.alpha)
+        return None if self.source is None else leaderboard_rank_sets(
+            self.source, alpha=self.pairwise.alpha, cluster=self.source_cluster)
 
     @cached_property
     def fragility(self) -> LeaderFragility | None:
@@ -368,4 +370,4 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged, matrix)
+                       converged, matrix, None if cluster is None else cluster.codes)

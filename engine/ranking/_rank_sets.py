@@ -473,13 +473,15 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous", alpha: flo
 
 # --- the leaderboard's and the overall table's rank sets ---------------------------------------
 
-def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float) -> RankSets | None:
-    """The simultaneous rank sets and the 1-best set of a leaderboard's systems (None when
-    the matrix cannot give a covariance: fewer than 2 systems or 2 scored examples)."""
+def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
+                          cluster: np.ndarray | None = None) -> RankSets | None:
+    """The simultaneous rank sets and the 1-best set of a leaderboard's systems, cluster-robust
+    when the leaderboard is (``cluster``: each example's cluster code); None when the matrix
+    cannot give a covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
     if matrix.n_systems < 2:
         return None
     try:
-        return rank_sets_of(matrix, alpha=alpha)
+        return rank_sets_of(matrix, alpha=alpha, cluster=cluster)
     except ValueError:
         return None
 

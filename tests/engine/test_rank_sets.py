@@ -277,3 +277,17 @@ def test_calibration_simultaneous_and_best_set_cover() -> None:
         best.append(bool(t["in_best_set"].to_numpy()[:3].all()))
     floor = 0.95 - 2 * np.sqrt(0.95 * 0.05 / 300)
     assert np.mean(covered) >= floor and np.mean(best) >= floor
+
+
+def test_clustered_leaderboard_has_cluster_robust_rank_sets() -> None:
+    from engine import leaderboard
+    from engine.stats._clusters import ClusterDesign
+
+    rng = np.random.default_rng(11)
+    codes = np.repeat(np.arange(12), 10)
+    values = (rng.random((4, 120)) < np.array([[0.8], [0.6], [0.55], [0.3]])).astype(float)
+    m = ScoreMatrix.from_array(values, systems=list("abcd"))
+    lb = leaderboard(m, cluster=ClusterDesign.from_codes(codes), bt_resamples=0)
+    assert lb.rank_sets is not None
+    expected = rank_sets_of(m, cluster=codes).table
+    pd.testing.assert_frame_equal(lb.rank_sets.table, expected)
