@@ -49,7 +49,7 @@ from app.components.upload_specs import (
     stored_spec,
 )
 from app.data import store
-from engine import DataContractError, MetricSpec, OnConflict, md_text
+from engine import DataContractError, MetricSpec, OnConflict, Problem, md_text
 
 __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS",
            "MODALITIES", "Parsed", "bundle", "default_spec", "history", "landing",
@@ -60,6 +60,28 @@ __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LA
 CONFLICT_CHOICES = {"reject": "Reject (keep what is stored)",
                     "replace": "Replace the stored results of the same systems",
                     "add-run": "Add as a new run of the same systems"}
+
+
+#: Problems written out in full (each one's rule and fix wrap, never cut at a column's width);
+#: past these, the rest are in a table, downloadable.
+_SHOWN_PROBLEMS = 30
+
+
+def show_problems(problems: tuple[Problem, ...]) -> None:
+    """Every problem in full: where it is, the rule it breaks and how to fix it."""
+    table = problem_table(problems)
+    lines = []
+    for row in table.head(_SHOWN_PROBLEMS).to_dict("records"):
+        where = " · ".join(md_text(str(v)) for v in (row["file"], row["column"] and
+                           f"column {row['column']}", row["rows"] and f"rows {row['rows']}")
+                           if v)
+        lines.append(f"- **{where}**: {md_text(row['problem'])}. *Fix:* "
+                     f"{md_text(row['how to fix'])}")
+    st.markdown("\n".join(lines))
+    if len(table) > _SHOWN_PROBLEMS:
+        st.caption(f"… and {len(table) - _SHOWN_PROBLEMS:,} more problems: every one in the "
+                   "table below.")
+        st.dataframe(table, hide_index=True, width="stretch")
 
 
 def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_conflict: str,
@@ -73,7 +95,7 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
     except (DataContractError, PermissionError) as exc:
         st.error(f"{md_text(parsed.name)}: nothing was stored.")
         if isinstance(exc, DataContractError):
-            st.dataframe(problem_table(exc.problems), hide_index=True, width="stretch")
+            show_problems(exc.problems)
         else:
             st.text(str(exc))
         return
@@ -95,7 +117,7 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
     if parsed.frame is None:
         st.error(f"{len(parsed.problems)} problem(s) found; nothing from this file will be "
                  "stored until they are fixed.", icon=":material/error:")
-        st.dataframe(problem_table(parsed.problems), hide_index=True, width="stretch")
+        show_problems(parsed.problems)
         return
     frame = parsed.frame
     st.success(f"{len(frame)} rows read without problems.", icon=":material/task_alt:")
