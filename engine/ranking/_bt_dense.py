@@ -193,8 +193,12 @@ def newton_sparse(margin: np.ndarray, total: np.ndarray, tol: float, max_iter: i
     adjacency = sparse.csr_matrix((np.arange(1.0, len(rows) + 1.0), (rows, cols)), shape=(s, s))
     slots = np.empty(len(rows), dtype=np.intp)
     slots[adjacency.data.astype(np.intp) - 1] = np.arange(len(rows))  # entry k's place
-    scale = max(1.0, float(total.sum(axis=1).max()))
-    theta = prev = _start(margin, total)
+    # battles and credit per system from the pair lists (no further S × S pass)
+    battles_of = np.bincount(ia, n, minlength=s) + np.bincount(ja, n, minlength=s)
+    credit = 0.5 * (battles_of + np.bincount(ia, m, minlength=s) - np.bincount(ja, m, minlength=s))
+    scale = max(1.0, float(battles_of.max()))
+    theta = np.log((credit + 0.5) / (battles_of - credit + 0.5))  # as _start
+    theta = prev = theta - theta.mean()
     g, weight = _sparse_terms(theta, ia, ja, m, n)
     it = 0
     first = float(np.linalg.norm(g))
