@@ -39,6 +39,22 @@ def preview(text: str, limit: int = PREVIEW_CHARS) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
+#: Example texts shown first, in this order (the prompt opens first); others keep theirs.
+TEXT_FIRST = ("prompt", "input", "question", "reference", "target", "answer")
+
+
+def text_order(text: dict[str, str]) -> list[tuple[str, str]]:
+    """An example's texts, the prompt and the reference first (the harness importers' names).
+
+    Examples
+    --------
+    >>> [k for k, _ in text_order({"content_hash": "ab", "reference": "5", "prompt": "2+3?"})]
+    ['prompt', 'reference', 'content_hash']
+    """
+    rank = {name: i for i, name in enumerate(TEXT_FIRST)}
+    return sorted(text.items(), key=lambda item: rank.get(item[0].lower(), len(rank)))
+
+
 def output_columns(d: ExampleDrilldown) -> list[str]:
     """The per-system text columns (e.g. each system's output) of a drill-down."""
     return [c for c in d.scores.columns if c not in _SCORE_COLUMNS]
@@ -98,7 +114,7 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
         if d.solved_rule is None and line.startswith("'solved' is not defined"):
             continue  # said above in plain words
         st.caption(f":material/info: {md_text(line)}")
-    for i, (name, text) in enumerate(d.text.items()):
+    for i, (name, text) in enumerate(text_order(dict(d.text))):
         with st.expander(md_text(name), expanded=i == 0):
             st.code(text or MISSING, language=None, wrap_lines=True)
     if not d.text:
