@@ -35,7 +35,8 @@ _ZIP_MAGIC = b"PK\x03\x04"
 _EMPTY_ZIP = b"PK\x05\x06"
 _INSPECT_MEMBERS = ("header.json", "_journal/start.json")
 #: Files beside a single uploaded file that name its system or describe its run.
-_COMPANION = re.compile(r"^(results(_.*)?\.json|run_spec\.json)$")
+_COMPANION = re.compile(r"^(results(_.*)?\.json|run_spec\.json|"
+                        r"(?!samples_).+_\d{4}-\d\d-\d\dT[\d.-]+\.json)$")  # lm-eval --output_path x.json
 
 
 @dataclass(frozen=True)

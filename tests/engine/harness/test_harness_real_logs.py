@@ -168,6 +168,12 @@ def test_lm_eval_output_path_json_finds_its_results_file() -> None:
     assert set(df["benchmark"]) == {"sig_arith", "sig_choice"}
 
 
+def test_lm_eval_output_path_json_alone_finds_its_sibling_results_file() -> None:
+    samples = next((REAL / "lm_eval" / "json").glob("samples_sig_arith_*.jsonl"))
+    df = read_harness(samples).frame  # one file given: its sibling x_<date>.json names the model
+    assert set(df["system"]) == {"sigtest/model-a"} and len(df) == 12
+
+
 def test_lm_eval_random_model_name_asks_for_the_system_and_keeps_the_settings() -> None:
     with pytest.raises(DataContractError, match="does not name the model"):
         read_harness(REAL / "lm_eval" / "noname")
