@@ -11,6 +11,7 @@ test over all replications at once.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -304,9 +305,20 @@ def _test_pvalues(noise: _Noise, shift: float, test: str) -> np.ndarray:
         return np.asarray(exact_sign_pvalues((b * (1 - a)).sum(axis=(1, 2)),
                                              (a * (1 - b)).sum(axis=(1, 2)), "two-sided"))
     d = b.mean(axis=1) - a.mean(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(np.nan_to_num(stats.ttest_1samp(d, 0.0, axis=1).pvalue, nan=1.0),
-                          dtype=float)
+    return np.nan_to_num(_one_sample_t(d), nan=1.0)
+
+
+def _one_sample_t(d: np.ndarray) -> np.ndarray:
+    """Two-sided one-sample t p-values of each row of ``d`` against 0. A row without spread
+    (every difference equal: constant scores) is decided without scipy, whose moment
+    calculation would warn of precision loss on it: p = 1 when the differences are 0,
+    else 0 (an exact, constant difference)."""
+    flat = np.ptp(d, axis=1) <= 1e-12 * np.maximum(1.0, np.abs(d).max(axis=1))
+    out = np.where(np.abs(d[:, 0]) > 0, 0.0, 1.0) if d.shape[1] else np.ones(len(d))
+    if (~flat).any():
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[~flat] = stats.ttest_1samp(d[~flat], 0.0, axis=1).pvalue
+    return np.asarray(out, dtype=float)
 
 
 def _draw(scenario: PowerScenario, shift: float, mu: np.ndarray, n_sim: int, r: int,
@@ -348,9 +360,11 @@ def simulate_power(scenario: PowerScenario, *, difference: float, examples: int,
     d = b.mean(axis=1) - a.mean(axis=1)
     p: dict[str, np.ndarray | None] = {}
     with np.errstate(divide="ignore", invalid="ignore"):
-        p["paired-t"] = stats.ttest_1samp(d, 0.0, axis=1).pvalue
-        p["unpaired-t"] = stats.ttest_ind(b.reshape(n_sim, -1), a.reshape(n_sim, -1), axis=1,
-                                          equal_var=False).pvalue
+        p["paired-t"] = _one_sample_t(d)
+        with warnings.catch_warnings():  # constant scores: nan p-values, counted as no rejection
+            warnings.filterwarnings("ignore", "Precision loss", RuntimeWarning)
+            p["unpaired-t"] = stats.ttest_ind(b.reshape(n_sim, -1), a.reshape(n_sim, -1),
+                                              axis=1, equal_var=False).pvalue
     if scenario.binary:
         wins_b, wins_a = (b * (1 - a)).sum(axis=(1, 2)), (a * (1 - b)).sum(axis=(1, 2))
         p["mcnemar"] = exact_sign_pvalues(wins_b, wins_a, "two-sided")

@@ -142,3 +142,29 @@ def test_more_runs_need_fewer_examples() -> None:
 def test_errors_name_the_argument(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         power(binary_long(), benchmark="b", **kwargs)
+
+
+def test_constant_scores_give_no_precision_loss_warning() -> None:
+    # issue #27: scipy's "Precision loss occurred in moment calculation" filled the server log
+    # on constant data; rows without spread are decided without scipy (p 1 at 0, else 0)
+    import contextlib
+    import warnings
+
+    from scipy import stats
+
+    from engine import power
+    from engine.stats._power import _one_sample_t
+
+    flat = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["x"] * 20 + ["y"] * 20,
+                         "example_id": [f"e{i}" for i in range(20)] * 2, "value": [0.5] * 40})
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", "Precision loss", RuntimeWarning)
+        # refusing constant data is fine; warning about it in the log is not
+        with contextlib.suppress(ValueError):
+            power(flat, benchmark="b", metric="m", n_sim=100, rng=0)
+        d = np.vstack([np.zeros(30), np.full(30, 0.2),
+                       np.random.default_rng(0).normal(0.1, 1, (20, 30))])
+        got = _one_sample_t(d)
+    assert got[0] == 1.0 and got[1] == 0.0
+    # other rows: scipy's one-sample t (the reference)
+    np.testing.assert_allclose(got[2:], stats.ttest_1samp(d[2:], 0.0, axis=1).pvalue)
