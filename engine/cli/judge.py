@@ -28,8 +28,9 @@ def _human_metric(args: argparse.Namespace, loaded: Loaded, benchmark: str | Non
             benchmark = next(iter(benches)) if len(benches) == 1 else None
         if benchmark is None:  # the data's own benchmark of the judge metric
             benchmark = _only_benchmark(loaded, args.judge)
-        if (benchmark, args.judge) in links:
-            return links[(benchmark, args.judge)]
+        human = links.get((benchmark or "", str(args.judge)))
+        if human is not None:
+            return human
     raise ValueError(f"--human: name the human metric of {args.judge!r} (or declare it in the "
                      "store with judge-link)")
 

@@ -21,7 +21,7 @@ from engine.stats._ppi import (
 )
 
 ppi_py = pytest.importorskip("ppi_py")
-from ppi_py.ppi import _calc_lam_glm  # noqa: E402
+from ppi_py.ppi import _calc_lam_glm  # type: ignore[import-untyped]  # noqa: E402
 
 
 def _ref(y: np.ndarray, f: np.ndarray, fu: np.ndarray, alpha: float) -> tuple[float, ...]:

@@ -1,0 +1,176 @@
+"""The judge leaderboard (#31): contract, refusals, product, planner, CLI and store link."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine import (
+    JudgeContractError, check_random_labels, judge_board, judge_pair, label_budget, read_results,
+)
+from engine.cli._common import main
+from engine.products._judge import predicted_width, simulate_ppi_width
+from engine.stats._ppi import ppi_mean
+
+
+def judge_frame(seed: int = 0, *, systems: int = 4, examples: int = 400, share: float = 0.15,
+                bias: tuple[float, ...] = (5.0, 0.0, -3.0, 2.0)) -> pd.DataFrame:
+    """Long table: judge_score on every example, human_score on a random share (per example);
+    the judge's bias differs by system (up to 5 points on a 0-100 scale)."""
+    rng = np.random.default_rng(seed)
+    mu = np.linspace(60, 70, systems)
+    h = mu[:, None] + rng.normal(0, 20, (systems, examples))
+    j = h + np.asarray(bias[:systems])[:, None] + rng.normal(0, 8, (systems, examples))
+    lab = np.broadcast_to(rng.random(examples) < share, (systems, examples))
+    sys_ = np.repeat([f"s{i}" for i in range(systems)], examples)
+    ex = np.tile([f"e{k}" for k in range(examples)], systems)
+    wide = pd.DataFrame({"benchmark": "b", "system": sys_, "example_id": ex,
+                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel()})
+    return wide
+
+
+def long_of(wide: pd.DataFrame) -> pd.DataFrame:
+    out = wide.melt(id_vars=["benchmark", "system", "example_id"], var_name="metric",
+                    value_name="value")
+    return out.dropna(subset=["value"]).reset_index(drop=True)
+
+
+def test_board_figures_equal_ppi_mean_on_each_system() -> None:
+    frame = long_of(judge_frame())
+    board = judge_board(frame, judge="judge_score", human="human_score", alpha=0.1)
+    wide = judge_frame()
+    for row in board.table.itertuples():
+        part = wide[wide["system"] == row.system]
+        lab = part["human_score"].notna()
+        ref = ppi_mean(part.loc[lab, "human_score"], part.loc[lab, "judge_score"],
+                       part.loc[~lab, "judge_score"], alpha=0.1)
+        assert (row.ppi_mean, row.ppi_low, row.ppi_high) == pytest.approx(
+            (ref.estimate, ref.low, ref.high), abs=1e-10)
+        assert row.n_human == lab.sum()
+        assert row.judge_mean == pytest.approx(part["judge_score"].mean())
+        assert row.human_mean == pytest.approx(part.loc[lab, "human_score"].mean())
+    assert list(board.table["ppi_mean"]) == sorted(board.table["ppi_mean"], reverse=True)
+    assert board.agreement["bias_differs"] is True  # biases 5, 0, -3, 2 with ~60 labels each
+    assert len(board.pairs.table) == 6 and board.calibration["n"].sum() == board.table["n_human"].sum()
+
+
+def test_only_one_system_labelled_is_refused() -> None:
+    wide = judge_frame()
+    wide.loc[wide["system"] != "s0", "human_score"] = np.nan
+    with pytest.raises(JudgeContractError, match="only 's0' has human labels"):
+        judge_board(long_of(wide), judge="judge_score", human="human_score")
+
+
+def test_labels_only_on_the_first_examples_are_refused() -> None:
+    wide = judge_frame(share=1.0)
+    first = wide["example_id"].str[1:].astype(int) < 60
+    wide.loc[~first, "human_score"] = np.nan
+    with pytest.raises(JudgeContractError, match="sit at the start of the data"):
+        judge_board(long_of(wide), judge="judge_score", human="human_score")
+
+
+def test_label_rate_differing_by_system_is_refused() -> None:
+    wide = judge_frame(share=1.0)
+    rng = np.random.default_rng(1)
+    keep = np.where(wide["system"] == "s0", rng.random(len(wide)) < 0.5, rng.random(len(wide)) < 0.05)
+    wide.loc[~keep, "human_score"] = np.nan
+    with pytest.raises(JudgeContractError, match="share labelled differs between systems"):
+        judge_board(long_of(wide), judge="judge_score", human="human_score")
+
+
+def test_random_labels_pass_the_checks_at_the_refusal_level() -> None:
+    # 20 random labellings: refusals only at the 0.001 level by chance
+    refused = 0
+    for seed in range(20):
+        pair = judge_pair(long_of(judge_frame(seed)), judge="judge_score", human="human_score")
+        try:
+            check_random_labels(pair)
+        except JudgeContractError:
+            refused += 1
+    assert refused == 0
+
+
+def test_unknown_metric_is_named() -> None:
+    with pytest.raises(JudgeContractError, match="--human: no metric 'human'"):
+        judge_board(long_of(judge_frame()), judge="judge_score", human="human")
+
+
+def test_wide_file_reads_a_partial_human_column(tmp_path: Path) -> None:
+    path = tmp_path / "judged.csv"
+    judge_frame().to_csv(path, index=False)
+    frame = read_results(path)
+    wide = judge_frame()
+    assert (frame["metric"] == "human_score").sum() == wide["human_score"].notna().sum()
+    bad = tmp_path / "bad.csv"
+    wide.assign(judge_score=wide["judge_score"].where(wide.index != 3)).to_csv(bad, index=False)
+    with pytest.raises(Exception, match="judge_score.*value is missing"):
+        read_results(bad)  # other metrics still may not have empty cells
+
+
+def test_planner_width_within_10_percent_of_simulated() -> None:
+    rng = np.random.default_rng(2)
+    for n, total, rho, sd_j in ((40, 400, 0.9, 20.0), (60, 400, 0.8, 22.0), (100, 1000, 0.5, 15.0),
+                                (200, 1000, 0.7, 5.0)):
+        sim = simulate_ppi_width(n, total, sd_human=20.0, sd_judge=sd_j, rho=rho, reps=2000,
+                                 rng=rng)
+        pred = float(predicted_width(n, total, sd_human=20.0, sd_judge=sd_j, rho=rho))
+        assert abs(pred / sim - 1) < 0.10
+
+
+def test_budget_labels_reach_the_target_width() -> None:
+    board = judge_board(long_of(judge_frame()), judge="judge_score", human="human_score")
+    budget = label_budget(board, target_width=6.0)
+    assert budget.table["reachable"].all()
+    pair = budget.table.iloc[0]
+    sd, rho = float(pair["sd_human"]), float(pair["rho"])
+    assert rho > 0.8
+    width = predicted_width(int(pair["labels_needed"]), int(pair["n_judge"]), sd_human=sd,
+                            sd_judge=sd, rho=rho)
+    assert width < 6.5  # about the target (the judge's SD differs a little from the human's)
+    power = label_budget(board, delta=5.0)
+    assert (power.table["labels_needed"] >= 2).all() and "hardest_pair" in power.table
+
+
+def _cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_cli_leaderboard_judge_and_store_link(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "judged.csv"
+    judge_frame().to_csv(path, index=False)
+    out = _cli_json(capsys, "leaderboard", str(path), "--judge", "judge_score", "--human",
+                    "human_score", "--format", "json")
+    assert {"ppi_mean", "ppi_low", "ppi_high", "n_human", "judge_mean", "human_mean"} <= set(
+        out["systems"][0])
+    board = judge_board(read_results(path), judge="judge_score", human="human_score")
+    assert [s["ppi_mean"] for s in out["systems"]] == pytest.approx(list(board.table["ppi_mean"]))
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    assert main(["import", str(path), "--db", url]) == 0
+    assert main(["judge-link", url, "--benchmark", "b", "--judge", "judge_score",
+                 "--human", "human_score"]) == 0
+    capsys.readouterr()
+    linked = _cli_json(capsys, "leaderboard", url, "--judge", "judge_score", "--format", "json")
+    assert [s["ppi_mean"] for s in linked["systems"]] == pytest.approx(
+        [s["ppi_mean"] for s in out["systems"]], abs=1e-12)
+    assert [s["n_human"] for s in linked["systems"]] == [s["n_human"] for s in out["systems"]]
+    budget = _cli_json(capsys, "ppi-budget", str(path), "--judge", "judge_score", "--human",
+                       "human_score", "--width", "6", "--format", "json")
+    assert len(budget["systems"]) == 4
+
+
+def test_cli_refusal_exits_2_with_one_line(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    wide = judge_frame()
+    wide.loc[wide["system"] != "s0", "human_score"] = np.nan
+    path = tmp_path / "one.csv"
+    wide.to_csv(path, index=False)
+    assert main(["leaderboard", str(path), "--judge", "judge_score", "--human",
+                 "human_score"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "only 's0' has human labels" in err[0]
