@@ -10,7 +10,12 @@ import pandas as pd
 import pytest
 
 from engine import (
-    JudgeContractError, check_random_labels, judge_board, judge_pair, label_budget, read_results,
+    JudgeContractError,
+    check_random_labels,
+    judge_board,
+    judge_pair,
+    label_budget,
+    read_results,
 )
 from engine.cli._common import main
 from engine.products._judge import predicted_width, simulate_ppi_width
