@@ -32,7 +32,8 @@ DOCS = ROOT / "docs"
 VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "overall.png": ("", 1400, ""),
     "overall-phone.png": ("", 1600, "", 390),
-    "overview.png": ("overview", 1000, ""),
+    "benchmarks.png": ("benchmarks", 1000, ""),
+    "benchmarks-phone.png": ("benchmarks", 1400, "", 390),
     "leaderboard.png": ("leaderboard?benchmark=humaneval", 1000, ""),
     "leaderboard-page.png": ("leaderboard?benchmark=humaneval", 2000, ""),
     "leaderboard-phone.png": ("leaderboard?benchmark=humaneval", 1600, "", 390),
@@ -46,6 +47,8 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "examples.png": ("examples?benchmark=mbpp", 2000, ""),
     "mechanisms.png": ("mechanisms?benchmark=humaneval", 2000, ""),
     "compare.png": ("compare?benchmark=humaneval", 2000, ""),
+    "compare-phone.png": ("compare?benchmark=humaneval", 2000, "", 390),
+    "pairwise-phone.png": ("pairwise?benchmark=humaneval", 2000, "", 390),
     "plan.png": ("plan?benchmark=humaneval", 1400, ""),
     "upload.png": ("upload", 1200, ""),
     "methods.png": ("methods", 1400, ""),
@@ -107,7 +110,7 @@ def main() -> None:
                     context.route("**/*", _offline)
                     page = context.new_page()
                     page.goto(f"{url}/{path}")
-                    page.get_by_role("heading", level=1).first.wait_for(timeout=120_000)
+                    page.get_by_role("heading", level=1).first.wait_for(timeout=300_000)
                     _idle(page)
                     if tab:
                         page.get_by_role("tab", name=tab).scroll_into_view_if_needed()
