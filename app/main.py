@@ -39,6 +39,8 @@ PAGES = {
                           url_path="conditions"),
     "watch": st.Page("views/watch.py", title="Watch", icon=":material/visibility:",
                      url_path="watch"),
+    "judge": st.Page("views/judge.py", title="Judge + humans", icon=":material/gavel:",
+                     url_path="judge"),
     "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",
                       url_path="upload"),
     "methods": st.Page("views/methods.py", title="Methods", icon=":material/menu_book:",
@@ -48,7 +50,7 @@ PAGES = {
 #: The sidebar's sections: pages grouped by the job they do. A registered page no section
 #: names is listed under "More" (so a page added to ``PAGES`` is never unreachable).
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "Leaderboards": ("overall", "leaderboard", "benchmarks"),
+    "Leaderboards": ("overall", "leaderboard", "benchmarks", "judge"),
     "Compare": ("pairwise", "compare", "watch"),
     "Diagnose": ("examples", "distributions", "mechanisms", "slices", "conditions"),
     "Data": ("upload",),

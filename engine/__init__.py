@@ -45,13 +45,14 @@ if TYPE_CHECKING:
         KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, MetricSpec, MetricSpecs, Problem,
         spec_for, validate_long,
     )
-    from .io._limits import Limits
+    from .io._limits import Limits, check_produced
     from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
     from .io._worker import parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
     from .io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
+    from .store._judge_links import judge_link, judge_links, link_judge
 
     # --- The pages' answers: one call per product -----------------------------------------
     from .products._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
@@ -129,7 +130,7 @@ if TYPE_CHECKING:
     from .across._friedman import Friedman, friedman, friedman_of
 
     # --- Text: names and uploaded text made inert in HTML, Markdown and plain text --------
-    from ._text import ISOLATE, POP, html_text, isolate, md_isolated, md_text
+    from ._text import ISOLATE, POP, html_text, isolate, md_isolated, md_text, one_line_all
 
 
 @functools.cache

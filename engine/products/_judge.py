@@ -35,8 +35,9 @@ JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", 
                  "n_human", "n_judge", "effective_n", "judge_mean", "judge_low", "judge_high",
                  "human_mean", "human_low", "human_high", "bias")
 METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified by the "
-          "human-labelled examples, power-tuned lambda per system; valid for the human-label "
-          "mean if the labelled examples are a random sample")
+          "human-labelled examples, power-tuned lambda per system, t quantiles with "
+          "(labels - 1) df; valid for the human-label mean if the labelled examples are a "
+          "random sample")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,11 @@ def _z(alpha: float) -> float:
     return float(stats.norm.ppf(1 - alpha / 2))
 
 
+def _t(alpha: float, n: Any) -> Any:
+    """The t quantile of the leaderboard's intervals (labels - 1 df)."""
+    return stats.t.ppf(1 - alpha / 2, np.maximum(np.asarray(n, dtype=float) - 1, 1.0))
+
+
 def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
     """Row means with normal 1 - alpha intervals (n - 1 in the SD), NaN-aware."""
     n = np.isfinite(values).sum(1)
@@ -86,7 +92,8 @@ def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
 
 def _system_table(pair: JudgePair, alpha: float, higher: bool) -> pd.DataFrame:
     lab = pair.labelled
-    ppi = ppi_means(pair.judge, np.where(lab, pair.human, np.nan), alpha=alpha)
+    ppi = ppi_means(pair.judge, np.where(lab, pair.human, np.nan), alpha=alpha,
+                    small_sample=True)
     j_mean, j_low, j_high, n_judge = _plain_means(pair.judge, alpha)
     human = np.where(lab, pair.human, np.nan)
     h_mean, h_low, h_high, _ = _plain_means(human, alpha)
@@ -159,7 +166,7 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
     order = [pair.systems.index(s) for s in table["system"]]
     human_lab = np.where(pair.labelled, pair.human, np.nan)
     pairs = ppi_pairs(pair.judge[order], human_lab[order], tuple(table["system"]), alpha=alpha,
-                      correction=correction)
+                      correction=correction, small_sample=True)
     agreement, bias = _agreement(pair, alpha)
     return JudgeBoard(pair.benchmark, judge, human, alpha, correction, higher_is_better, table,
                       pairs, agreement, bias, _calibration(pair), pair, tuple(notes))
@@ -246,12 +253,12 @@ def simulate_ppi_width(n: int, total: int, *, sd_human: float, sd_judge: float, 
     yl, fl, fu = y[:, :n], f[:, :n], f[:, n:]
     _, _, se = _ppi_from_sums(n, yl.sum(1), fl.sum(1), (yl * yl).sum(1), (fl * fl).sum(1),
                               (yl * fl).sum(1), total - n, fu.sum(1), (fu * fu).sum(1))
-    return float(np.mean(2 * _z(alpha) * se))
+    return float(np.mean(2 * _t(alpha, n) * se))
 
 
 def predicted_width(n: Any, total: Any, *, sd_human: Any, sd_judge: Any, rho: Any,
                     alpha: float = 0.05) -> Any:
-    """The PPI++ interval width the planner inverts (closed form)."""
-    return 2 * _z(alpha) * ppi_standard_error(
+    """The PPI++ interval width the planner inverts (closed form; t quantile as the board)."""
+    return 2 * _t(alpha, n) * ppi_standard_error(
         n, total, var_human=np.square(sd_human), var_judge=np.square(sd_judge),
         cov=np.asarray(rho) * np.asarray(sd_human) * np.asarray(sd_judge))

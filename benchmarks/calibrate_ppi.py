@@ -1,0 +1,101 @@
+"""Calibration of PPI++ for judge metrics (#31): coverage, widths, pairwise FWER, planner.
+
+Simulated judges whose bias differs by system (up to 5 points on a 0-100 scale) score every
+example; humans label a random 5-20% of the examples (the same examples for every system).
+Per label share, over R replications (all systems and replications at once for the means):
+
+* coverage of the human-label mean by the PPI++ 95% intervals (target >= 0.94), and by the
+  judge-only intervals (which miss: the judge's bias is not the humans' mean);
+* mean width of PPI++ against the human labels alone (lambda = 0);
+* family-wise error of the PPI++ pairwise tests (holm-sidak) when every system has the same
+  human-label mean (target <= 0.05), beside the judge-only paired z tests;
+* the budget planner's predicted width (closed form) against the simulated mean width.
+
+Run: ``.venv/bin/python benchmarks/calibrate_ppi.py [--reps 500] [--examples 1000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+from scipy import stats
+
+from engine.products._judge import predicted_width
+from engine.stats._ppi import ppi_means, ppi_pairs
+
+SD_HUMAN, SD_NOISE = 20.0, 10.0
+BIAS = np.array([5.0, -5.0, 2.0, 0.0, -3.0, 4.0])
+
+
+def simulate(rng: np.random.Generator, reps: int, examples: int, share: float,
+             means: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = len(means)
+    h = means[None, :, None] + SD_HUMAN * rng.standard_normal((reps, s, examples))
+    j = h + BIAS[None, :s, None] + SD_NOISE * rng.standard_normal((reps, s, examples))
+    lab = np.broadcast_to((rng.random((reps, 1, examples)) < share), h.shape)
+    return j, np.where(lab, h, np.nan)
+
+
+def means_block(rng: np.random.Generator, reps: int, examples: int, share: float) -> dict:
+    means = np.linspace(55, 70, len(BIAS))
+    j, h = simulate(rng, reps, examples, share, means)
+    r, s, e = j.shape
+    ppi = ppi_means(j.reshape(r * s, e), h.reshape(r * s, e), alpha=0.05,
+                    small_sample=True)  # as the judge leaderboard
+    truth = np.tile(means, r)
+    cover = (ppi.low <= truth) & (truth <= ppi.high)
+    z = stats.norm.ppf(0.975)
+    jm, jse = j.mean(2).ravel(), j.std(2, ddof=1).ravel() / np.sqrt(e)
+    judge_cover = np.abs(jm - truth) <= z * jse
+    hl = h.reshape(r * s, e)
+    n = np.isfinite(hl).sum(1)
+    human_width = 2 * z * np.nanstd(hl, axis=1) / np.sqrt(n)
+    rho = SD_HUMAN / np.hypot(SD_HUMAN, SD_NOISE)
+    pred = predicted_width(n, e, sd_human=SD_HUMAN, sd_judge=np.hypot(SD_HUMAN, SD_NOISE),
+                           rho=rho)
+    return {"coverage": cover.mean(), "judge_coverage": judge_cover.mean(),
+            "ppi_width": np.mean(ppi.high - ppi.low), "human_width": human_width.mean(),
+            "predicted_width": np.mean(pred), "n_human": n.mean()}
+
+
+def fwer_block(rng: np.random.Generator, reps: int, examples: int, share: float) -> dict:
+    means = np.full(len(BIAS), 62.0)  # the null: equal human-label means, unequal judge biases
+    j, h = simulate(rng, reps, examples, share, means)
+    names = tuple(f"s{i}" for i in range(len(BIAS)))
+    any_ppi = np.zeros(reps, dtype=bool)
+    any_judge = np.zeros(reps, dtype=bool)
+    a, b = np.triu_indices(len(names), k=1)
+    for k in range(reps):  # every pair of one replication from matrix products
+        any_ppi[k] = ppi_pairs(j[k], h[k], names, correction="holm-sidak", small_sample=True).table[
+            "significant"].any()
+        d = j[k][a] - j[k][b]
+        zs = d.mean(1) / (d.std(1, ddof=1) / np.sqrt(examples))
+        p = 2 * stats.norm.sf(np.abs(zs))
+        any_judge[k] = (p < 1 - (1 - 0.05) ** (1 / len(a))).any()  # Sidak over the pairs
+    return {"fwer": any_ppi.mean(), "judge_fwer": any_judge.mean()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=500)
+    parser.add_argument("--examples", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=31)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    print(f"{len(BIAS)} systems x {args.examples} examples, judge bias {BIAS.tolist()} points, "
+          f"{args.reps} replications, alpha 0.05")
+    print("share  n_human  cover_ppi  cover_judge  width_ppi  width_human  ratio  "
+          "width_pred  pred/sim  fwer_ppi  fwer_judge")
+    for share in (0.05, 0.10, 0.20):
+        m = means_block(rng, args.reps, args.examples, share)
+        f = fwer_block(rng, args.reps, args.examples, share)
+        print(f"{share:5.2f}  {m['n_human']:7.1f}  {m['coverage']:9.3f}  "
+              f"{m['judge_coverage']:11.3f}  {m['ppi_width']:9.2f}  {m['human_width']:11.2f}  "
+              f"{m['ppi_width'] / m['human_width']:5.2f}  {m['predicted_width']:10.2f}  "
+              f"{m['predicted_width'] / m['ppi_width']:8.3f}  {f['fwer']:8.3f}  "
+              f"{f['judge_fwer']:10.3f}")
+
+
+if __name__ == "__main__":
+    main()

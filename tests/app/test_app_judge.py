@@ -1,0 +1,63 @@
+"""AppTests of the Judge + humans page (#31): a file with ``judge_score`` on every row and a
+partly filled ``human_score`` uploaded on the Upload page, then the PPI++ leaderboard equal to
+the engine's; labels on one system only are refused with the reason. Synthetic data: 4
+systems x 400 examples, the judge biased by 5, 0, -3, 2 points, 15% of examples labelled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from apptest_support import app, no_exception
+
+from engine import judge_board, open_store
+
+PAGE = "views/judge.py"
+
+
+def _wide(seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    s, e = 4, 400
+    h = np.linspace(60, 70, s)[:, None] + rng.normal(0, 20, (s, e))
+    j = h + np.array([5.0, 0.0, -3.0, 2.0])[:, None] + rng.normal(0, 8, (s, e))
+    lab = np.broadcast_to(rng.random(e) < 0.15, (s, e))
+    return pd.DataFrame({"benchmark": "judged", "system": np.repeat([f"s{i}" for i in range(s)], e),
+                         "example_id": np.tile([f"e{k}" for k in range(e)], s),
+                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel()})
+
+
+def _upload(frame: pd.DataFrame, name: str) -> None:
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload(name, frame.to_csv(index=False).encode(),
+                                                "text/csv").run()
+    no_exception(at)
+    [b for b in at.get("form_submit_button") if "Commit" in b.proto.label][0].click().run()
+    no_exception(at)
+    assert any("stored as upload" in s.value for s in at.success)
+
+
+def test_upload_then_the_ppi_leaderboard_equals_the_engine(db: Path) -> None:
+    _upload(_wide(), "judged.csv")
+    at = app(PAGE, benchmark="judged", metric="judge_score")
+    no_exception(at)
+    assert at.title[0].value.startswith("Judge + humans")
+    frame = open_store(f"sqlite:///{db}").load_frame("judged")
+    ref = judge_board(frame, judge="judge_score", human="human_score", benchmark="judged")
+    shown = at.dataframe[0].value  # the leaderboard comes first
+    assert shown["system"].tolist() == ref.table["system"].tolist()
+    np.testing.assert_allclose(shown["PPI mean"], ref.table["ppi_mean"], rtol=1e-12)
+    np.testing.assert_allclose(shown["PPI low"], ref.table["ppi_low"], rtol=1e-12)
+    assert shown["human labels"].tolist() == ref.table["n_human"].tolist()
+    np.testing.assert_allclose(shown["judge only"], ref.table["judge_mean"], rtol=1e-12)
+    assert any("bias differs between systems" in w.value for w in at.warning)
+    assert len(at.dataframe) == 5  # leaderboard, pairs, bias, calibration, label budget
+
+
+def test_labels_on_one_system_are_refused_with_the_reason(db: Path) -> None:
+    wide = _wide(1)
+    wide.loc[wide["system"] != "s0", "human_score"] = np.nan
+    _upload(wide, "judged.csv")
+    at = app(PAGE, benchmark="judged", metric="judge_score")
+    no_exception(at)
+    assert any("has human labels" in w.value and "s0" in w.value for w in at.warning)
