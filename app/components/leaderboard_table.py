@@ -21,6 +21,12 @@ def _meta_columns(rows: pd.DataFrame) -> list[str]:
     return [c for c in rows.columns if c not in shown]
 
 
+def _default_columns(view: View, meta_columns: list[str]) -> list[str]:
+    """The columns shown when none are chosen: the statistics, and the metadata column
+    filtered on; other system metadata (lm-eval's seven columns) waits in the chooser."""
+    return [*TABLE_COLUMNS, *([view.fcol] if view.fcol in meta_columns else [])]
+
+
 def _values(rows: pd.DataFrame, column: str) -> list[str]:
     return sorted(rows[column].dropna().astype(str).unique())
 
@@ -39,7 +45,7 @@ def table_view(view: View, rows: pd.DataFrame) -> tuple[View, list[str]]:
         more += bad
     state.warn(problems + more)
     state.set_view(view)
-    return view, ["system", *(label(k) for k in view.cols or keys)]
+    return view, ["system", *(label(k) for k in view.cols or _default_columns(view, meta_columns))]
 
 
 def table_controls(view: View, rows: pd.DataFrame) -> None:
@@ -60,8 +66,9 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
         if view.fcol:
             state.bound(st.multiselect, f"{md_isolated(view.fcol)} is", "fval", view.fval,
                         options=_values(rows, view.fcol))
-        state.bound(st.multiselect, "Columns", "cols", view.cols or tuple(keys), options=keys,
-                    format_func=label)
+        state.bound(st.multiselect, "Columns", "cols",
+                    view.cols or tuple(_default_columns(view, meta_columns)), options=keys,
+                    format_func=label, help="System metadata columns are hidden until chosen.")
 
 
 def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,

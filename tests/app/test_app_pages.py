@@ -308,6 +308,12 @@ def test_metadata_filter_from_the_url(db: Path) -> None:
     no_exception(at)
     shown, _ = ranked(at)
     assert set(shown["system"]) == {"m1", "m2"} and set(shown["family"]) == {"llama"}
+    # issue #27: without a filter, system metadata waits in the column chooser
+    at = app("views/leaderboard.py", benchmark="meta-bench")
+    no_exception(at)
+    assert "family" not in ranked(at)[0].columns
+    at = app("views/leaderboard.py", benchmark="meta-bench", cols="family")
+    assert "family" in ranked(at)[0].columns
 
 
 def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
