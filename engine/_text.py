@@ -17,8 +17,13 @@ they are shown as the text they are, never read as markup. One function per plac
   escaped, so the raw file stays readable.
 - :func:`isolate` — plain-text places (chart labels, tooltips, select box options).
 
-Each of them first turns control characters and the Unicode line and paragraph separators
-into spaces (:func:`one_line`): a name never breaks a line, a table row or an XML document.
+Each of them first turns control characters (C0, DEL, C1) and the Unicode line and paragraph
+separators into spaces and a lone surrogate into U+FFFD (:func:`one_line`): a name never breaks
+a line, a table row, a Vega expression (a string literal there ends at U+2028) or an XML
+document. The markdown places also break bare links (:func:`unlinked`): Streamlit's GFM
+renderer links ``https://…``, ``www.…`` and ``a@b.c`` found in text *after* resolving
+backslash escapes and character references, so escaping alone leaves them live; an invisible
+WORD JOINER (U+2060) inside ``://``, after ``www`` and before ``@`` stops that.
 Pure functions of the standard library; the engine's reports and the app share them (the
 app may import the engine, never the reverse).
 """
@@ -28,10 +33,16 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["ISOLATE", "POP", "html_text", "isolate", "markdown_text", "md_isolated", "md_text",
-           "one_line"]
+__all__ = ["ISOLATE", "JOINER", "POP", "html_text", "isolate", "markdown_text", "md_isolated",
+           "md_text", "one_line", "one_line_all", "unlinked"]
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: WORD JOINER: invisible, never a line break, and not a character any autolink accepts.
+JOINER = "\u2060"
+#: Where GFM's autolink literals start (``https://``, ``www.``) or join (``@``): remark-gfm's
+#: patterns are ``(https?:\/\/|www(?=\.))`` and ``([-.\w+]+)@([-\w]+(?:\.[-\w]+)+)``.
+_LINK_JOINTS = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
 #: First strong isolate … pop directional isolate: a right-to-left override inside a name
 #: stays inside it (Unicode UAX #9).
 ISOLATE, POP = "\u2068", "\u2069"
@@ -52,7 +63,29 @@ def one_line(text: object) -> str:
     >>> one_line("a\\nb\\u2028c")
     'a b c'
     """
-    return _CONTROL.sub(" ", str(text))
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub(" ", str(text)))
+
+
+def one_line_all(value: object) -> object:
+    """:func:`one_line` applied to every string inside nested dicts, lists and tuples (a chart
+    specification: its data, sort orders and titles), keys included; other values as they are."""
+    if isinstance(value, str):
+        return one_line(value) if _CONTROL.search(value) or _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {one_line_all(k): one_line_all(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [one_line_all(v) for v in value]
+    return value
+
+
+def unlinked(text: object) -> str:
+    """:func:`one_line` with a WORD JOINER inside every ``://``, after every ``www`` before a
+    dot and before every ``@``: no bare link for GFM's autolink literals; shown unchanged.
+
+    >>> unlinked("see https://e.vil") == "see https:\u2060//e.vil"
+    True
+    """
+    return _LINK_JOINTS.sub(JOINER, one_line(text))
 
 
 def isolate(text: object) -> str:
@@ -72,8 +105,9 @@ def html_text(text: object, *, markdown_safe: bool = True) -> str:
     >>> html_text("a: [b]", markdown_safe=False)
     'a: [b]'
     """
-    escaped = html.escape(one_line(text), quote=True)
-    return escaped.translate(_MARKDOWN_ENTITIES) if markdown_safe else escaped
+    if not markdown_safe:
+        return html.escape(one_line(text), quote=True)
+    return html.escape(unlinked(text), quote=True).translate(_MARKDOWN_ENTITIES)
 
 
 def md_text(text: object) -> str:
@@ -81,9 +115,9 @@ def md_text(text: object) -> str:
     link nor an image, ``<img …>`` no HTML, ``:red[x]`` no colour; line breaks as spaces.
 
     >>> md_text("[x](http://e.vil)")
-    '\\\\[x\\\\]\\\\(http\\\\:\\\\/\\\\/e\\\\.vil\\\\)'
+    '\\\\[x\\\\]\\\\(http\\\\:\\u2060\\\\/\\\\/e\\\\.vil\\\\)'
     """
-    return "".join(f"\\{c}" if c in _MARKDOWN_PUNCTUATION else c for c in one_line(text))
+    return "".join(f"\\{c}" if c in _MARKDOWN_PUNCTUATION else c for c in unlinked(text))
 
 
 def md_isolated(text: object) -> str:

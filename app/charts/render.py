@@ -22,6 +22,7 @@ from typing import Any
 import altair as alt
 
 from app.charts.vl import jsonable
+from engine import one_line_all
 
 _ROOT = Path(__file__).resolve().parents[2]
 _lock = threading.Lock()
@@ -37,7 +38,8 @@ def chart_svg(chart: alt.TopLevelMixin | dict[str, Any], *, width: int | None) -
     else:
         with alt.data_transformers.enable("default", max_rows=None):
             spec = (chart.properties(width=width) if width else chart).to_dict()
-    line = json.dumps(spec, separators=(",", ":")).encode() + b"\n"
+    # a line separator in a name would end a string literal of Vega's expressions (sort orders)
+    line = json.dumps(one_line_all(spec), separators=(",", ":")).encode() + b"\n"
     with _lock:  # one drawing at a time through the one pipe
         try:
             return _draw(line)

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, cast
 
 import altair as alt
 import numpy as np
 import pandas as pd
+
+from engine import one_line_all
 
 Spec = dict[str, Any]
 
@@ -87,7 +89,23 @@ def top(body: Spec, datasets: Datasets, *, config: Spec | None = None) -> Spec:
     conf: Spec = {"view": dict(VIEW)}
     for key, value in (config or {}).items():
         conf[key] = {**conf.get(key, {}), **value}
-    return {"config": conf, **body, "$schema": SCHEMA, "datasets": dict(datasets.named)}
+    # a line separator in a name would end a string literal of Vega's expressions (sort orders)
+    body = cast(Spec, one_line_all(body))
+    named = {name: _one_line_frame(frame) for name, frame in datasets.named.items()}
+    return {"config": conf, **body, "$schema": SCHEMA, "datasets": named}
+
+
+def _one_line_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with control characters and line separators in its text columns as spaces
+    (engine.one_line_all), copied only when some text holds one."""
+    fixed = {}
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+            mapped = column.map(one_line_all)
+            if not mapped.equals(column):
+                fixed[name] = mapped
+    return frame.assign(**fixed) if fixed else frame
 
 
 def jsonable(spec: Spec) -> Spec:

@@ -74,7 +74,7 @@ st.dataframe(shown, hide_index=True, column_config={
 })
 st.caption(f"e-BH caveat: {board.caveat}")
 for i, report in enumerate(board.reports[:MAX_CHARTS]):
-    label = f"{report.candidate} − {report.baseline}"
+    label = f"{md_isolated(report.candidate)} − {md_isolated(report.baseline)}"  # markdown
     with st.expander(label, expanded=i < OPEN_CHARTS):
         widgets.picture(sequence_svg(
             report.history, title=f"{report.candidate} vs {report.baseline}: "

@@ -8,11 +8,14 @@ and the correction close the sentence in brackets.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+from .._text import isolate
 
 if TYPE_CHECKING:
     from ..across._overall import Overall
@@ -58,6 +61,17 @@ def _others(pairs: pd.DataFrame, system: str) -> tuple[int, int]:
     return int((~mine["significant"].astype(bool)).sum()), len(mine)
 
 
+#: Bidirectional embeddings, overrides and isolates (Unicode UAX #9).
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def _named(name: object) -> str:
+    """A name inside a sentence: between Unicode isolates when it holds a bidirectional control,
+    so a right-to-left override inside it cannot reorder the sentence (plain names unchanged)."""
+    text = str(name)
+    return isolate(text) if _BIDI.search(text) else text
+
+
 def _first(table: pd.DataFrame) -> list[str]:
     return [str(s) for s in table.loc[table["rank"] == table["rank"].min(), "system"]]
 
@@ -76,9 +90,9 @@ def overall_headline(result: Overall) -> str:
     score = (f"{row['score']:.1f}%" if result.scale.units == "percent"
              else f"{result.scale.label} {row['score']:+.2f}")
     level = _level(result.options.alpha, result.options.correction)
-    lead = (f"{top[0]} ranks first of {len(table)} systems on {benches} ({score})"
-            if len(top) == 1 else f"{_list(top)} tie for first of {len(table)} systems on "
-            f"{benches} ({score})")
+    lead = (f"{_named(top[0])} ranks first of {len(table)} systems on {benches} ({score})"
+            if len(top) == 1 else f"{_list([_named(t) for t in top])} tie for first of "
+            f"{len(table)} systems on {benches} ({score})")
     if len(table) == 1:
         return f"{lead}; no other system ran all of them.{tail}"
     tied, compared = _others(result.pairs, top[0])
@@ -106,8 +120,9 @@ def leaderboard_headline(board: Leaderboard) -> str:
     row = table[table["system"] == top[0]].iloc[0]
     value = f"{row['mean'] * 100:.1f}%" if _is_fraction(board) else f"mean {row['mean']:.3g}"
     level = _level(board.pairwise.alpha, board.pairwise.correction)
-    lead = (f"{top[0]} ranks first on {board.benchmark} ({value})" if len(top) == 1 else
-            f"{_list(top)} tie for first on {board.benchmark} ({value})")
+    lead = (f"{_named(top[0])} ranks first on {_named(board.benchmark)} ({value})"
+            if len(top) == 1 else
+            f"{_list([_named(t) for t in top])} tie for first on {_named(board.benchmark)} ({value})")
     if len(table) == 1:
         return f"{lead}; it is the only system."
     tied, _ = _others(board.pairwise.table, top[0])
@@ -142,7 +157,7 @@ def pair_headline(row: Mapping[str, Any] | pd.Series, *, binary: bool, alpha: fl
     'A is better than B by 6.1 points (95% interval 2.0 to 10.2); this is significant (α = 0.05).'
     """
     d, lo, hi = float(row["difference"]), float(row["ci_low"]), float(row["ci_high"])
-    a, b = str(row["system_a"]), str(row["system_b"])
+    a, b = _named(row["system_a"]), _named(row["system_b"])
     if d < 0:
         a, b, d, lo, hi = b, a, -d, -hi, -lo
     scale = 100.0 if binary else 1.0
@@ -172,7 +187,7 @@ def compare_headline(res: ABResult, *, binary: bool = False) -> str:
     size = f"{abs(d) * scale:.1f}{unit}" if binary else f"{abs(d):.3g}"
     word = "better" if d > 0 else "worse"
     if t.pvalue < alpha:
-        return (f"{res.candidate} is {word} than {res.baseline} by {size} ({interval}); "
+        return (f"{_named(res.candidate)} is {word} than {_named(res.baseline)} by {size} ({interval}); "
                 f"this is significant (α = {alpha:g}).")
-    return (f"{res.candidate} and {res.baseline} cannot be told apart: the difference is "
+    return (f"{_named(res.candidate)} and {_named(res.baseline)} cannot be told apart: the difference is "
             f"{'+' if d >= 0 else '-'}{size} ({interval}), not significant (α = {alpha:g}).")

@@ -20,6 +20,7 @@ from apptest_support import app, html_frame, no_exception, pictures
 
 from app.downloads import FORMULA_START, safe_csv
 from engine import ISOLATE, POP, html_text, md_isolated
+from engine._text import JOINER
 from engine.store import open_store
 
 PHISH = "[Session expired…](http://evil)![px](http://evil/u.png)"
@@ -31,7 +32,8 @@ BENCH = PHISH
 METRIC = "[m](http://evil)"
 META = "o'brien"
 #: A live markdown link or image, or raw HTML that markdown would render.
-LIVE = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\((?:https?:)?//|<img|<a ", re.IGNORECASE)
+LIVE = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\((?:https?:)?//|(?<!\\)<img|(?<!\\)<a ",
+                  re.IGNORECASE)
 
 
 def hostile_frame() -> pd.DataFrame:
@@ -56,6 +58,7 @@ def markdown_texts(at) -> list[str]:  # noqa: ANN001
              for e in at.get(kind)]
     texts += [p.proto.label for p in at.get("page_link")]
     texts += [w.label for w in at.selectbox] + [w.label for w in at.multiselect]
+    texts += [e.label for e in at.expander] + [t.label for t in at.tabs]
     return texts
 
 
@@ -100,7 +103,8 @@ def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
     assert not LIVE.search(body.split("</style>")[-1]), "no live markup from a name"
     cells = html_frame(at, "2×2 table")
     assert cells.columns[1] == f"\u2068{RTL}\u2069 solved", "shown as itself, isolated"
-    assert cells.iloc[1, 0] == f"\u2068{PHISH}\u2069 failed"
+    # a WORD JOINER inside "://" keeps the bare URL from becoming a link (invisible)
+    assert cells.iloc[1, 0].replace(JOINER, "") == f"\u2068{PHISH}\u2069 failed"
 
 
 def test_rtl_names_are_isolated_in_the_ranked_table(hostile_db: Path) -> None:
@@ -154,3 +158,87 @@ def test_download_file_names_are_plain() -> None:
                                                               file_name(PHISH, METRIC,
                                                                         "leaderboard"))
     assert "/" not in file_name("../../etc/passwd")
+
+
+# ------------------------------------------------ issue #33 item 5: bare links, line separators
+
+#: remark-gfm's autolink literals, matched on text after escapes are resolved (as it does).
+BARE_LINK = re.compile(r"https?://|www(?=\.)|[-.\w+]+@[-\w]+(?:\.[-\w]+)+",
+                       re.IGNORECASE | re.ASCII)
+EVIL_URL = "https://evil.example/login"
+SEPARATED = ["line\u2028sep-model", "para\u2029sep-model", f"visit {EVIL_URL}",
+             "img src=http://evil.example/x.png", "nel\x85model", "plain-model"]
+SEP_BENCH = "sep\u2028bench"
+ALL_PAGES = ["views/overall.py", "views/leaderboard.py", "views/benchmarks.py",
+             "views/pairwise.py", "views/compare.py", "views/examples.py",
+             "views/distributions.py", "views/mechanisms.py", "views/slices.py",
+             "views/conditions.py", "views/plan.py", "views/watch.py", "views/upload.py",
+             "views/methods.py"]
+
+
+def shown(text: str) -> str:
+    """What the markdown renderer shows: backslash escapes and character references resolved."""
+    import html
+    return html.unescape(re.sub(r"\\(.)", r"\1", text))
+
+
+def assert_no_bare_link(at) -> None:  # noqa: ANN001
+    for text in markdown_texts(at):
+        assert not BARE_LINK.search(shown(text)), text
+
+
+@pytest.fixture
+def separated_db(db: Path) -> Path:
+    store = open_store(f"sqlite:///{db}")
+    store.import_frame(pd.DataFrame([
+        {"benchmark": SEP_BENCH, "system": s, "example_id": f"ex{j}", "metric": "acc",
+         "value": float((7 * j + 3 * i) % 5 != 0), "family": f"f{i % 2}"}
+        for i, s in enumerate(SEPARATED) for j in range(30)]), filename="sep.csv")
+    store.close()
+    return db
+
+
+@pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py", "views/methods.py"])
+def test_url_in_alpha_is_plain_text(db: Path, page: str) -> None:
+    at = app(page, alpha=f"0.05{EVIL_URL}")
+    no_exception(at)
+    warned = [w.value for w in at.warning if "alpha" in w.value]
+    assert warned, "the bad parameter is reported"
+    assert "evil" in shown(warned[0]), "shown as the text it is"
+    assert_no_bare_link(at)
+
+
+@pytest.mark.parametrize("page", ALL_PAGES)
+def test_line_separators_and_urls_in_names_render_every_page(separated_db: Path,
+                                                             page: str) -> None:
+    at = app(page, benchmark=SEP_BENCH, a=SEPARATED[0], b=SEPARATED[2], base=SEPARATED[0],
+             cand=SEPARATED[1], boot="200", alpha=f"0.05{EVIL_URL}")
+    no_exception(at)
+    assert not [e.value for e in at.error if "chart" in e.value.lower()]
+    assert_no_bare_link(at)
+
+
+def test_url_in_a_system_name_is_plain_in_the_pair_sentence(separated_db: Path) -> None:
+    at = app("views/pairwise.py", benchmark=SEP_BENCH, a=SEPARATED[2], b=SEPARATED[0])
+    no_exception(at)
+    sentence = next(m.value for m in at.markdown if "beats" in m.value or "tie" in m.value)
+    assert "evil" in shown(sentence)
+    assert_no_bare_link(at)
+
+
+def test_line_separator_names_draw_the_mechanisms_charts(separated_db: Path) -> None:
+    at = app("views/mechanisms.py", benchmark=SEP_BENCH)
+    no_exception(at)
+    drawn = pictures(at)
+    assert drawn and all("\u2028" not in svg for svg in drawn)
+    assert any("line sep-model" in svg for svg in drawn), "the name, its separator a space"
+
+
+def test_src_url_in_a_name_keeps_the_interactive_graph(separated_db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark=SEP_BENCH, graph="interactive")
+    no_exception(at)
+    frames = at.get("iframe")
+    assert frames, "the interactive graph is drawn"
+    page = frames[0].proto.srcdoc
+    nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
+    assert SEPARATED[3] in {n["label"] for n in nodes}, "the name as itself"
