@@ -25,6 +25,7 @@ from engine import (
     Limits,
     MetricSpec,
     Problem,
+    check_produced,
     detect_format,
     read_harness,
     read_results_bytes,
@@ -88,6 +89,7 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 frame = frame.assign(system=system.strip())
             return Parsed(name, content, frame, ())
         result = read_harness((name, content), format=kind, system=system.strip() or None)
+        check_produced(result.frame, name, limits)  # the limits of a table, as in the CLI
     except (DataContractError, ValueError) as exc:
         problems = (exc.problems if isinstance(exc, DataContractError)
                     else (Problem(name, rule=str(exc), fix="check the format choice"),))

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from ..store import ResultsStore
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
-           "main", "may_be_log", "open_existing", "safe_url", "store_url", "upload_limits"]
+           "main", "may_be_log", "open_existing", "safe_url", "store_url", "upload_limits",
+           "within_limits"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -55,6 +56,15 @@ def upload_limits() -> Limits:
     from ..io._limits import Limits
 
     return Limits.from_mapping(os.environ)
+
+
+def within_limits(frame: pd.DataFrame, source: str) -> None:
+    """Refuse what harness logs produced beyond the upload limits (systems, metrics,
+    benchmarks, rows, text), exactly as the app does (engine.io._limits.check_produced)."""
+    from ..io._formats import source_name
+    from ..io._limits import check_produced
+
+    check_produced(frame, source_name(source, None), upload_limits())
 
 
 def safe_url(url: str) -> str:
@@ -162,6 +172,7 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
         from ..harness import read_harness
 
         res = read_harness(path)
+        within_limits(res.frame, path)
         return res.frame, dict(res.specs)
     try:
         return read_results(path, limits=upload_limits()), {}
@@ -174,6 +185,7 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
             res = read_harness(path)
         except (ValueError, OSError):
             raise table_error from None  # not a harness log either: the table's problems
+        within_limits(res.frame, path)
         return res.frame, dict(res.specs)
 
 

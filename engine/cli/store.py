@@ -28,6 +28,7 @@ from ._common import (
     open_existing,
     store_url,
     upload_limits,
+    within_limits,
 )
 
 if TYPE_CHECKING:
@@ -113,12 +114,14 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
                 res = read_harness((label, content))
             except (ValueError, OSError):
                 raise table_error from None
+            within_limits(res.frame, label)
             print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
             df = res.frame
             specs.update(res.specs.items())
     else:
         res = read_harness(path if is_dir else (label, content or b""), format=fmt,
                            system=args.system)
+        within_limits(res.frame, label)
         print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
         df = res.frame
         specs.update(res.specs.items())

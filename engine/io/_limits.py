@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 import numpy as np
+import pandas as pd
 
 from .._contract import DataContractError, Problem
 
-__all__ = ["ENV_NAMES", "Limits", "count_lines", "limit_error", "nesting_depth"]
+__all__ = ["ENV_NAMES", "Limits", "check_produced", "count_lines", "limit_error", "nesting_depth"]
 
 #: Field of :class:`Limits` → the environment variable the app and the CLI read it from.
 ENV_NAMES: dict[str, str] = {
@@ -28,6 +29,7 @@ ENV_NAMES: dict[str, str] = {
     "max_metrics": "SIGBOARD_MAX_METRICS",
     "max_benchmarks": "SIGBOARD_MAX_BENCHMARKS",
     "max_depth": "SIGBOARD_MAX_DEPTH",
+    "max_text_bytes": "SIGBOARD_MAX_TEXT_BYTES",
     "max_parse_memory": "SIGBOARD_MAX_PARSE_MEMORY",
     "parse_timeout": "SIGBOARD_PARSE_TIMEOUT",
 }
@@ -55,6 +57,9 @@ class Limits:
     max_depth : int
         How deeply JSON arrays/objects may nest (``SIGBOARD_MAX_DEPTH``; default 64):
         deeper input crashes or overflows JSON parsers.
+    max_text_bytes : int
+        Characters of text (prompts, references, outputs, metadata) that harness logs may
+        produce in one upload (``SIGBOARD_MAX_TEXT_BYTES``; default 256 MiB).
     max_parse_memory : int
         Address space allowed to the child process of
         :func:`engine.io._worker.parse_isolated` (``SIGBOARD_MAX_PARSE_MEMORY``;
@@ -83,6 +88,7 @@ class Limits:
     max_metrics: int = 200
     max_benchmarks: int = 500
     max_depth: int = 64
+    max_text_bytes: int = 256 << 20
     max_parse_memory: int = 4 << 30
     parse_timeout: float = 300.0
 
@@ -148,6 +154,31 @@ def limit_error(label: str, field: str, limits: Limits, what: str,
     return DataContractError([Problem(
         label, rule=f"{what} (the limit per upload is {shown})", column=column,
         fix=f"{remedy}, or raise {ENV_NAMES[field]} on the server")])
+
+
+def check_produced(frame: pd.DataFrame, label: str, limits: Limits) -> None:
+    """What harness logs produced, within the same limits as a results table: rows, systems,
+    metrics and benchmarks (counted on the long table's key columns) and the characters of
+    its text columns. The app and the CLI call it on every :func:`engine.read_harness`
+    result, so a zip of 20,000 lm-eval systems is refused like a table of them.
+
+    Raises
+    ------
+    DataContractError
+        Naming the upload, the count, the limit and the setting that raises it.
+    """
+    from ._checks import check_counts  # _checks imports this module
+
+    check_counts(frame, label, limits)
+    texts = 0
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+            texts += int(column.astype("string").str.len().sum(skipna=True))
+            if texts > limits.max_text_bytes:
+                raise limit_error(label, "max_text_bytes", limits,
+                                  f"its logs hold more than {_human(limits.max_text_bytes)} "
+                                  f"characters of text")
 
 
 # --------------------------------------------------------------------------- byte scans

@@ -1,0 +1,107 @@
+"""Issue #33 item 2 (and item 6's malformed logs): what harness logs produce is held to the
+upload limits, the same in the CLI and the app. The logs come from scripts/hostile_corpus.py
+(built into tmp_path); the limits are set small so the cases stay small."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from engine import Limits
+from engine.store import open_store
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _corpus() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("hostile_corpus_33",
+                                                  ROOT / "scripts" / "hostile_corpus.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CORPUS = _corpus()
+
+
+def _cli(*args: str, env: dict[str, str] | None = None,
+         cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
+                          text=True, env=full, cwd=cwd or ROOT, timeout=300)
+
+
+def _one_line_error(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert "Traceback" not in done.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {p.name: p for p in CORPUS.write(tmp_path_factory.mktemp("hostile33"))}
+
+
+def test_cli_honours_max_systems_for_harness_logs(logs: dict[str, Path]) -> None:
+    zipped = logs["lm_eval_30_systems.zip"]
+    line = _one_line_error(_cli("leaderboard", str(zipped), env={"SIGBOARD_MAX_SYSTEMS": "10"}))
+    assert "30 systems" in line and "SIGBOARD_MAX_SYSTEMS" in line and zipped.name in line
+    assert _cli("leaderboard", str(zipped)).returncode == 0, "within the default limit it loads"
+
+
+def test_cli_import_of_too_many_systems_stores_nothing(logs: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    line = _one_line_error(_cli("import", "--db", f"sqlite:///{db}",
+                                str(logs["lm_eval_30_systems.zip"]),
+                                env={"SIGBOARD_MAX_SYSTEMS": "10"}))
+    assert "SIGBOARD_MAX_SYSTEMS" in line
+    if db.exists():
+        store = open_store(f"sqlite:///{db}")
+        assert store.load_frame().empty, "nothing stored"
+        store.close()
+
+
+@pytest.mark.parametrize(("env", "word"), [({"SIGBOARD_MAX_ROWS": "50"}, "SIGBOARD_MAX_ROWS"),
+                                           ({"SIGBOARD_MAX_BENCHMARKS": "1",
+                                             "SIGBOARD_MAX_TEXT_BYTES": "1k"},
+                                            "SIGBOARD_MAX_TEXT_BYTES")])
+def test_cli_honours_rows_and_text_limits_for_harness_logs(logs: dict[str, Path],
+                                                           env: dict[str, str], word: str) -> None:
+    name = "lm_eval_30_systems.zip" if word.endswith("ROWS") else "lm_eval_long_texts.zip"
+    line = _one_line_error(_cli("leaderboard", str(logs[name]), env=env))
+    assert word in line
+
+
+def test_malformed_log_exits_2_with_one_line(logs: dict[str, Path], tmp_path: Path) -> None:
+    line = _one_line_error(_cli("leaderboard", str(logs["malformed_lm_eval.zip"])))
+    assert "not valid JSON" in line and "malformed_lm_eval.zip" in line
+    line = _one_line_error(_cli("import", "--db", f"sqlite:///{tmp_path / 's.db'}",
+                                str(logs["malformed_lm_eval.zip"])))
+    assert "malformed_lm_eval.zip" in line
+
+
+def test_app_refuses_harness_logs_over_the_limits_like_the_cli(logs: dict[str, Path]) -> None:
+    from app.components.upload_read import parse
+
+    content = logs["lm_eval_30_systems.zip"].read_bytes()
+    refused = parse("lm.zip", content, limits=Limits(max_systems=10))
+    assert refused.frame is None
+    assert any("SIGBOARD_MAX_SYSTEMS" in p.fix for p in refused.problems), refused.problems
+    assert parse("lm.zip", content, limits=Limits()).frame is not None
+    texts = parse("t.zip", logs["lm_eval_long_texts.zip"].read_bytes(),
+                  limits=Limits(max_text_bytes=1024))
+    assert texts.frame is None and any("SIGBOARD_MAX_TEXT_BYTES" in p.fix
+                                       for p in texts.problems)
+    bad = parse("bad.zip", logs["malformed_lm_eval.zip"].read_bytes())
+    assert bad.frame is None and any("not valid JSON" in p.rule for p in bad.problems)
