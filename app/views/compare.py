@@ -12,6 +12,7 @@ import streamlit as st
 from app import state, widgets
 from app.charts.compare import COMPONENT_NAMES, model_label
 from app.components.compare_report import POWER_TEST_NAMES, report_html
+from app.components.judge_note import judge_note
 from app.components.watch_note import several_uploads
 from app.data import figures, results, store
 from app.downloads import file_name, safe_csv
@@ -33,6 +34,7 @@ with pick_metric:
         clears=("pdiff",))
 widgets.test_settings(view)
 several_uploads(token, view)
+judge_note(token, view, catalog)
 
 matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)

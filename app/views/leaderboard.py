@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state, widgets
+from app.components.judge_note import judge_note
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
@@ -101,6 +102,7 @@ with controls:
                    rows="all")
 widgets.test_settings(view)
 several_uploads(token, view)
+judge_note(token, view, catalog)
 
 if selection is None:
     st.caption("Click a system to compare it with the best one on the Pairwise page; "

@@ -6,6 +6,7 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.all_pairs import all_pairs
+from app.components.judge_note import judge_note
 from app.components.pair_drilldown import pair_drilldown, pair_row
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
@@ -21,6 +22,7 @@ headline_slot = st.empty()  # the chosen pair's answer in one sentence, first
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 several_uploads(token, view)
+judge_note(token, view, catalog)
 options = view.test_options()
 try:
     matrix = results.matrix(token, view.benchmark, view.metric)

@@ -61,3 +61,13 @@ def test_labels_on_one_system_are_refused_with_the_reason(db: Path) -> None:
     at = app(PAGE, benchmark="judged", metric="judge_score")
     no_exception(at)
     assert any("has human labels" in w.value and "s0" in w.value for w in at.warning)
+
+
+def test_the_judge_metric_pages_link_to_the_ppi_page(db: Path) -> None:
+    _upload(_wide(), "judged.csv")
+    for page in ("views/leaderboard.py", "views/pairwise.py", "views/compare.py"):
+        at = app(page, benchmark="judged", metric="judge_score")
+        no_exception(at)
+        assert any("human labels" in c.value and "PPI++" in c.value for c in at.caption), page
+    at = app("views/leaderboard.py", benchmark="judged", metric="human_score")
+    assert not any("PPI++" in c.value for c in at.caption)
