@@ -220,6 +220,9 @@ def label_budget(board: JudgeBoard, *, target_width: float | None = None,
                                (f0 * f0).sum(1), (y0 * f0).sum(1))
         need = ppi_labels_needed(target_width / (2 * z), total, var_human=vy, var_judge=vf,
                                  cov=cov)
+        for _ in range(2):  # the board's intervals use t with (labels - 1) df: refine twice
+            need = ppi_labels_needed(target_width / (2 * _t(board.alpha, need)), total,
+                                     var_human=vy, var_judge=vf, cov=cov)
     else:
         se = float(delta or 0) / (z + float(stats.norm.ppf(power)))
         pvy, pvf, pcov = _moments(*_pair_sums(y, f, lab))
