@@ -140,7 +140,7 @@ def ppi_mean(y: Any, yhat: Any, yhat_unlabelled: Any, *, alpha: float = 0.1,
 
     >>> r = ppi_mean([1.0, 0.0, 1.0, 1.0], [0.9, 0.2, 0.8, 0.7], [0.5, 0.6, 0.9], lam=1.0)
     >>> round(r.estimate, 4)
-    0.75
+    0.7667
     """
     alpha = _check_alpha(alpha)
     y, f, fu = (np.asarray(a, dtype=float).ravel() for a in (y, yhat, yhat_unlabelled))
