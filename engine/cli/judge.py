@@ -66,10 +66,14 @@ def judge_leaderboard(args: argparse.Namespace) -> int:
     sig = board.pairs.table[board.pairs.table["significant"]]
     print(f"\n{board.benchmark} / {board.judge} rectified by {board.human} (PPI++): "
           f"{len(sig)} of {len(board.pairs.table)} pairs differ ({board.correction} at alpha "
-          f"{board.alpha}); judge-human Pearson r = {board.agreement['pearson']}")
+          f"{board.alpha}); judge-human Pearson r = {_r(board.agreement['pearson'])}")
     if board.agreement.get("bias_differs"):
         print("warning: the judge's bias differs between systems (judge-only ranks mislead)")
     return 0
+
+
+def _r(value: float | None) -> str:
+    return "undefined (constant scores)" if value is None else f"{value:.3f}"
 
 
 def _budget(args: argparse.Namespace) -> int:
