@@ -159,14 +159,15 @@ def _texts(sample: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
     return chat_text(sample.get("input")), chat_text(sample.get("target")), text or None
 
 
-def _sample_rows(samples: list[dict[str, Any]], task: str,
-                 skips: Skips) -> tuple[pd.DataFrame, set[tuple[str, int]], dict[str, str]]:
+def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips) -> tuple[
+        pd.DataFrame, set[tuple[str, int]], dict[str, str], dict[tuple[str, int], str]]:
     """Rows of one log's samples with their texts, the (id, epoch) keys it holds (errored
-    ones too) and each example's content hash."""
+    ones too), each example's content hash, and the samples without scores (and why)."""
     cols: dict[str, list[Any]] = {k: [] for k in ("example_id", "run", "metric", "value", "prompt",
                                                   "reference", "output", "content_hash")}
     keys: set[tuple[str, int]] = set()
     hashes: dict[str, str] = {}
+    unscored: dict[tuple[str, int], str] = {}
     for sample in samples:
         sid, epoch = str(sample.get("id")), int(sample.get("epoch") or 1)
         keys.add((sid, epoch))
@@ -175,8 +176,8 @@ def _sample_rows(samples: list[dict[str, Any]], task: str,
         if digest is not None:
             hashes[sid] = digest
         scores = sample.get("scores")
-        if not scores:
-            skips.add("errored sample" if sample.get("error") else "unscored sample", task, "")
+        if not scores:  # counted once the retries are known (a newer log may score it)
+            unscored[(sid, epoch)] = "errored sample" if sample.get("error") else "unscored sample"
             continue
         for scorer, score in scores.items():
             raw = score.get("value") if isinstance(score, dict) else score
@@ -197,7 +198,7 @@ def _sample_rows(samples: list[dict[str, Any]], task: str,
                     cols[key].append(item)
     rows = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in cols.items()})
     rows = rows.astype({"value": np.float64, "run": np.int64})
-    return rows.dropna(axis=1, how="all"), keys, hashes
+    return rows.dropna(axis=1, how="all"), keys, hashes, unscored
 
 
 def _read_one(f: LogFile) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
@@ -238,16 +239,18 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
         found = []
         for f, header, spec, samples in entries:
             settings, meta, seed = _settings(header, spec)
-            rows, keys, hashes = _sample_rows(samples, task, skips)
+            rows, keys, hashes, unscored = _sample_rows(samples, task, skips)
             found.append((Log(f.label, str(spec.get("created") or ""), settings, seed,
-                              spec.get("task_id"), rows, keys, hashes), meta))
+                              spec.get("task_id"), rows, keys, hashes, unscored), meta))
         runs, said = chains([log for log, _ in found])
         skips.decisions += [f"{task}, {model}: {line}" for line in said]
         metas = {id(log): meta for log, meta in found}
         for chain in runs:
-            rows, superseded = newest_wins(chain)
+            rows, superseded, left = newest_wins(chain)
             if superseded:
                 skips.add("superseded", task, "", superseded)
+            for why, count in left.items():
+                skips.add(why, task, "", count)
             last = chain[-1]
             parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
                               settings=last.settings, meta=metas[id(last)]))

@@ -37,6 +37,8 @@ class Log:
     rows: pd.DataFrame
     keys: set[tuple[str, int]]
     hashes: dict[str, str] = field(default_factory=dict)
+    #: (id, epoch) of samples without scores → why ("errored sample", "unscored sample")
+    unscored: dict[tuple[str, int], str] = field(default_factory=dict)
 
 
 def _sig(settings: dict[str, Any]) -> str:
@@ -72,12 +74,22 @@ def chains(logs: list[Log]) -> tuple[list[list[Log]], list[str]]:
     return out, said
 
 
-def newest_wins(chain: list[Log]) -> tuple[pd.DataFrame, int]:
-    """The rows of a retry chain, each (example, epoch) from the newest log holding it, and
-    how many samples of older logs that supersedes."""
-    if len(chain) == 1:
-        return chain[0].rows, 0
+def newest_wins(chain: list[Log]) -> tuple[pd.DataFrame, int, dict[str, int]]:
+    """The rows of a retry chain, each (example, epoch) from the newest log holding it, how
+    many samples of older logs that supersedes, and the samples left without scores by
+    reason (only those no newer log scored)."""
     owner: dict[tuple[str, int], int] = {}
+    unscored: dict[str, int] = {}
+    for order, log in enumerate(chain):
+        for key in log.keys:
+            owner[key] = order
+    for order, log in enumerate(chain):
+        for key, why in log.unscored.items():
+            if owner[key] == order:
+                unscored[why] = unscored.get(why, 0) + 1
+    if len(chain) == 1:
+        return chain[0].rows, 0, unscored
+    owner = {}
     superseded = 0
     for order, log in enumerate(chain):
         for key in log.keys:
@@ -88,4 +100,4 @@ def newest_wins(chain: list[Log]) -> tuple[pd.DataFrame, int]:
         rows = log.rows
         mine = [owner[(i, r)] == order for i, r in zip(rows["example_id"], rows["run"], strict=True)]
         kept.append(rows[pd.Series(mine, index=rows.index, dtype=bool)])
-    return pd.concat(kept, ignore_index=True), superseded
+    return pd.concat(kept, ignore_index=True), superseded, unscored
