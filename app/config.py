@@ -19,7 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine import Limits
+from engine import Limits, masked, safe_url
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"
@@ -62,3 +62,24 @@ def current() -> Settings:
     """This run's settings (read now if a page runs without ``app/main.py``)."""
     settings = st.session_state.get(_SESSION_KEY)
     return settings if isinstance(settings, Settings) else load()
+
+
+def store_problem(exc: BaseException, url: str | None = None) -> str:
+    """One line for a store that failed (unreachable, refused, full): the store's address with
+    its password masked, and the first line of the cause with any password masked too; a
+    full disk says that nothing was stored and what to do."""
+    url = current().db_url if url is None else url
+    cause = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
+    if getattr(exc, "errno", None) == 28 or "disk is full" in cause[0] \
+            or "No space left" in cause[0]:
+        return (f"the disk of the results store {safe_url(url)} is full: nothing was stored "
+                "(an upload is one transaction); free space, then commit again")
+    return masked(f"cannot use the results store {safe_url(url)}: {cause[0]}",
+                  [url, os.environ.get("SIGBOARD_DB_URL", "")])
+
+
+def is_store_error(exc: BaseException) -> bool:
+    """An error of the database itself (SQLAlchemy's or the driver's, or the disk's)."""
+    return isinstance(exc, OSError) or any(
+        c.__module__.split(".")[0] in ("sqlalchemy", "psycopg", "psycopg2", "sqlite3")
+        for c in type(exc).__mro__)

@@ -13,6 +13,7 @@ import streamlit as st
 from app import config, state, url
 from app.branding import BRAND_HTML, FAVICON
 from app.data import store
+from engine import md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
@@ -93,7 +94,17 @@ state.set_page(next((name for name, page in [*PAGES.items(), *HIDDEN.items()]
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 config.load()  # the environment, read once per run
-view, problems = url.parse_view(state.raw_params(), store.catalog(store.token()))
+try:
+    catalog = store.catalog(store.token())
+except Exception as exc:  # the store is unreachable or refused: say which, never the password
+    if not config.is_store_error(exc):
+        raise
+    LOG.warning("results store: %s", config.store_problem(exc))
+    st.error(md_text(config.store_problem(exc)) + ". Check `SIGBOARD_DB_URL` (or "
+             "`SIGBOARD_DB_PATH`) and that the database is running, then reload.",
+             icon=":material/database_off:")
+    st.stop()
+view, problems = url.parse_view(state.raw_params(), catalog)
 state.set_view(view)
 state.warn(problems)
 

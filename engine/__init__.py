@@ -131,6 +131,7 @@ if TYPE_CHECKING:
 
     # --- Text: names and uploaded text made inert in HTML, Markdown and plain text --------
     from ._text import ISOLATE, POP, html_text, isolate, md_isolated, md_text, one_line_all
+    from ._text import masked, safe_url
 
 
 @functools.cache

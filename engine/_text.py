@@ -34,7 +34,7 @@ import html
 import re
 
 __all__ = ["ISOLATE", "JOINER", "POP", "html_text", "isolate", "markdown_text", "md_isolated",
-           "md_text", "one_line", "one_line_all", "unlinked"]
+           "md_text", "masked", "one_line", "one_line_all", "safe_url", "unlinked"]
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -134,3 +134,39 @@ def markdown_text(text: object) -> str:
     '&lt;b&gt;a\\\\|b&lt;/b&gt;'
     """
     return _MARKDOWN_MARKUP.sub(r"\\\1", html.escape(one_line(text), quote=False))
+
+
+# ------------------------------------------------------------- secrets in database URLs
+
+#: ``scheme://user:`` (or ``user:`` without a scheme) then the password, up to the URL's last
+#: ``@``: a password may hold ``@``, ``:`` or ``/`` unquoted, and a parser that splits at the
+#: first ``@`` would show the rest of it as the host.
+_SECRET = re.compile(r"((?:^(?!.*://)|://)[^/@:]*:)(?:.*)@(?=[^@]*$)", re.DOTALL)
+_PASSWORD = re.compile(r"(?:^(?!.*://)|://)[^/@:]*:(.*)@[^@]*$", re.DOTALL)
+
+
+def safe_url(url: str) -> str:
+    """``url`` with its password masked, for messages.
+
+    >>> safe_url("postgresql://me:p@ss/w:rd@db.example:5432/x")
+    'postgresql://me:***@db.example:5432/x'
+    """
+    return _SECRET.sub(r"\1***@", url)
+
+
+def masked(message: str, urls: list[str] | tuple[str, ...]) -> str:
+    """``message`` with the password of every URL in ``urls`` masked, and every part of one
+    split at ``@``, ``:`` and ``/`` (a database driver may quote one as a host name).
+
+    >>> masked("failed to resolve host 'pw@db'", ["postgresql://u:s3cr:et@pw@db/x"])
+    "failed to resolve host '***@db'"
+    """
+    secrets: set[str] = set()
+    for url in urls:
+        match = _PASSWORD.search(str(url))
+        if match and match.group(1):
+            secrets.add(match.group(1))
+            secrets.update(part for part in re.split(r"[@:/]", match.group(1)) if len(part) >= 2)
+    for secret in sorted(secrets, key=len, reverse=True):
+        message = message.replace(secret, "***")
+    return message

@@ -17,11 +17,12 @@ review and commit flow and re-exports the public names of the pieces.
 
 from __future__ import annotations
 
+import logging
 from typing import cast
 
 import streamlit as st
 
-from app import state
+from app import config, state
 from app.components.upload_found import (
     conflicts,
     found,
@@ -98,6 +99,14 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
             show_problems(exc.problems)
         else:
             st.text(str(exc))
+        return
+    except Exception as exc:  # the database refused the write: a full disk, a lost connection
+        if not config.is_store_error(exc):
+            raise
+        logging.getLogger("sigboard").warning("commit of %s failed: %s", parsed.name,
+                                              config.store_problem(exc))
+        st.error(f"{md_text(parsed.name)}: nothing was stored: "
+                 f"{md_text(config.store_problem(exc))}")
         return
     if report.duplicate_of is not None:
         st.info(md_text(report.message))

@@ -94,6 +94,11 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
         problems = (exc.problems if isinstance(exc, DataContractError)
                     else (Problem(name, rule=str(exc), fix="check the format choice"),))
         return Parsed(name, content, None, tuple(problems))
+    except (RecursionError, MemoryError) as exc:  # a log nested or sized past what parses
+        what = "nests too deeply" if isinstance(exc, RecursionError) else "needs too much memory"
+        return Parsed(name, content, None, (Problem(
+            name, rule=f"the file {what} to read",
+            fix="upload the log as the harness wrote it (flat records)"),))
     return Parsed(name, content, result.frame, (), format=result.format,
                   specs=tuple(result.specs.items()), skipped=result.skipped,
                   skip_report=result.report())

@@ -14,12 +14,13 @@ import difflib
 import json
 import math
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .._text import masked, safe_url
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     from ..store import ResultsStore
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
-           "main", "may_be_log", "open_existing", "safe_url", "store_url", "upload_limits",
-           "within_limits"]
+           "main", "may_be_log", "open_existing", "safe_url", "scrubbed", "store_url",
+           "upload_limits", "within_limits"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -67,9 +68,16 @@ def within_limits(frame: pd.DataFrame, source: str) -> None:
     check_produced(frame, source_name(source, None), upload_limits())
 
 
-def safe_url(url: str) -> str:
-    """``url`` with its password masked (``postgresql://me:***@host/db``), for messages."""
-    return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+def _secrets(args: argparse.Namespace) -> list[str]:
+    """Every URL this command was given or read from the environment (their passwords are
+    masked in any message: engine._text.masked)."""
+    urls = [_url_of(args), os.environ.get("SIGBOARD_DB_URL", "")]
+    return urls + [d for d in getattr(args, "data", None) or [] if "://" in str(d)]
+
+
+def scrubbed(message: str, args: argparse.Namespace) -> str:
+    """``message`` with every password of the command's URLs (and every part of one) masked."""
+    return masked(message, _secrets(args))
 
 
 def _sqlite_path(url: str) -> str | None:
@@ -304,6 +312,19 @@ def _one_line(exc: BaseException) -> str:
     return message + more
 
 
+def _disk_full(exc: BaseException) -> str | None:
+    """The message for a full disk (OSError ENOSPC, SQLite's 'database or disk is full'),
+    saying that nothing was stored and what to do; None for anything else."""
+    import errno
+
+    text = str(getattr(exc, "orig", None) or exc)
+    if getattr(exc, "errno", None) == errno.ENOSPC or "disk is full" in text \
+            or "No space left" in text:
+        return ("the disk is full (nothing was stored: the upload is one transaction); "
+                "free space or move the store, then run the command again")
+    return None
+
+
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -323,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except (ValueError, OSError, EOFError) as exc:
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        print(scrubbed(f"error: {_disk_full(exc) or _one_line(exc)}", args), file=sys.stderr)
         return EXIT_BAD_INPUT
     except MemoryError:
         print("error: out of memory reading or analysing DATA; narrow it with --benchmark/"
@@ -336,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not _database_error(exc):
             raise
         first = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
-        print(f"error: cannot use the results store {safe_url(_url_of(args))}: {first[0]}",
-              file=sys.stderr)
+        print(scrubbed(f"error: cannot use the results store {safe_url(_url_of(args))}: "
+                       f"{_disk_full(exc) or first[0]}", args), file=sys.stderr)
         return EXIT_BAD_INPUT
     return code

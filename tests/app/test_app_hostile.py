@@ -242,3 +242,16 @@ def test_src_url_in_a_name_keeps_the_interactive_graph(separated_db: Path) -> No
     page = frames[0].proto.srcdoc
     nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
     assert SEPARATED[3] in {n["label"] for n in nodes}, "the name as itself"
+
+
+# ------------------------------------------------ issue #33 item 6: a store that cannot be used
+
+def test_unreachable_database_is_one_message_without_the_password(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SIGBOARD_DB_URL", "postgresql://reader:s3cr:et@pw99@127.0.0.1:1/r")
+    at = app()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value for e in at.error]
+    assert any("cannot use the results store" in e for e in errors), errors
+    shown = " ".join(errors + markdown_texts(at))
+    assert "s3cr" not in shown and "pw99" not in shown, shown
