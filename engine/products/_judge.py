@@ -80,13 +80,13 @@ def _t(alpha: float, n: Any) -> Any:
 
 
 def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
-    """Row means with normal 1 - alpha intervals (n - 1 in the SD), NaN-aware."""
+    """Row means with t 1 - alpha intervals (n - 1 df, as the PPI++ column), NaN-aware."""
     n = np.isfinite(values).sum(1)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.nanmean(np.where(n[:, None] > 0, values, 0.0), axis=1)
         mean = np.where(n > 0, mean, np.nan)
         sd = np.nanstd(np.where(n[:, None] > 1, values, 0.0), axis=1, ddof=1)
-        half = _z(alpha) * np.where(n > 1, sd, np.nan) / np.sqrt(n)
+        half = _t(alpha, n) * np.where(n > 1, sd, np.nan) / np.sqrt(n)
     return mean, mean - half, mean + half, n
 
 
