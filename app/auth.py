@@ -7,13 +7,22 @@ unlocks uploading. With neither set, everyone may upload; with either set,
 everyone else browses read-only. Token guesses are throttled per session: after
 :data:`FREE_TRIES` wrong tokens, each further try waits twice as long as the last
 (:data:`FIRST_WAIT` seconds first), and the message says when to retry.
+
+A fresh session starts that count again, so the server also throttles across sessions
+(:data:`GUESSES`, one per process): per client address (:data:`FREE_TRIES` free, then the
+same doubling wait up to an hour) and overall (:data:`GLOBAL_FREE_TRIES` free, then a
+doubling wait up to a minute, so one attacker cannot lock the team out for long). A count
+is forgotten :data:`FORGET_AFTER` seconds after its last wrong token. Every wrong token
+is logged (logger ``sigboard.auth``: the client address and the counts, never the token).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import math
+import threading
 import time
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
@@ -31,6 +40,83 @@ _LAST_KEY = "sigboard_token_last_try"
 FREE_TRIES = 3
 #: Seconds to wait after the first try beyond the free ones; doubles with each.
 FIRST_WAIT = 5.0
+#: Wrong tokens from all clients together before every client has to wait.
+GLOBAL_FREE_TRIES = 20
+#: Longest waits: per client address, and for everyone (the overall limit).
+CLIENT_MAX_WAIT, GLOBAL_MAX_WAIT = 3600.0, 60.0
+#: Seconds after its last wrong token when a count starts again from zero.
+FORGET_AFTER = 900.0
+LOG = logging.getLogger("sigboard.auth")
+
+
+@dataclass
+class _Count:
+    fails: int = 0
+    retry_at: float = 0.0
+    last: float = 0.0
+
+
+class Throttle:
+    """Wrong tokens counted per key (a client address, and ``"*"`` for all clients) in this
+    server process, shared by every session and thread; waits double after the free tries."""
+
+    def __init__(self, *, free: int = FREE_TRIES, global_free: int = GLOBAL_FREE_TRIES,
+                 max_wait: float = CLIENT_MAX_WAIT, global_max_wait: float = GLOBAL_MAX_WAIT,
+                 max_clients: int = 100_000) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, _Count] = {}
+        self._rules = {"client": (free, max_wait), "*": (global_free, global_max_wait)}
+        self._max_clients = max_clients
+
+    def _count(self, key: str, now: float) -> _Count:
+        count = self._counts.get(key)
+        if count is None or now - count.last > FORGET_AFTER:
+            if len(self._counts) >= self._max_clients:  # bounded memory: forget the oldest
+                del self._counts[min(self._counts, key=lambda k: self._counts[k].last)]
+            count = self._counts[key] = _Count()
+        return count
+
+    def retry_in(self, client: str, now: float) -> float:
+        """Seconds ``client`` must still wait (its own limit or the overall one)."""
+        with self._lock:
+            return max(0.0, self._count(client, now).retry_at - now,
+                       self._count("*", now).retry_at - now)
+
+    def record_failure(self, client: str, now: float) -> float:
+        """Count a wrong token from ``client`` (and overall); log it; the wait that follows."""
+        with self._lock:
+            waits = []
+            for key, (free, longest) in ((client, self._rules["client"]),
+                                         ("*", self._rules["*"])):
+                count = self._count(key, now)
+                count.fails += 1
+                count.last = now
+                wait = min(longest, FIRST_WAIT * 2.0 ** min(count.fails - free, 30)) \
+                    if count.fails >= free else 0.0
+                count.retry_at = now + wait
+                waits.append(wait)
+            mine, everyone = self._counts[client].fails, self._counts["*"].fails
+        LOG.warning("wrong upload token from %s (%d from this address, %d from all in the last "
+                    "%d min); next try in %.0f s", client, mine, everyone, FORGET_AFTER // 60,
+                    max(waits))
+        return max(waits)
+
+    def record_success(self, client: str) -> None:
+        with self._lock:
+            self._counts.pop(client, None)
+
+
+#: The server's one throttle (Streamlit runs every session in this process).
+GUESSES = Throttle()
+
+
+def client_address() -> str:
+    """The connecting client's address as Streamlit sees it ("unknown" when it cannot say)."""
+    try:
+        address = st.context.ip_address
+    except Exception:
+        return "unknown"
+    return address if isinstance(address, str) and address else "unknown"  # not a test double
 
 
 def retry_in(state: MutableMapping[Any, Any], now: float) -> float:
@@ -127,8 +213,8 @@ def sign_in_panel(policy: Policy) -> None:
 
 
 def _check_token(policy: Policy, given: str) -> None:
-    state, now = st.session_state, time.time()
-    wait = retry_in(state, now)
+    state, now, client = st.session_state, time.time(), client_address()
+    wait = max(retry_in(state, now), GUESSES.retry_in(client, now))
     if _tried(state, given):  # the same try shown again on a rerun
         if wait > 0 or int(state.get(_FAILS_KEY, 0)):
             st.error(_refused(wait))
@@ -140,13 +226,14 @@ def _check_token(policy: Policy, given: str) -> None:
     if policy.token_ok(given):
         state[_UNLOCK_KEY] = given
         state[_FAILS_KEY] = 0
+        GUESSES.record_success(client)
         st.rerun()
-    st.error(_refused(record_failure(state, now)))
+    st.error(_refused(max(record_failure(state, now), GUESSES.record_failure(client, now))))
 
 
 def _refused(wait: float) -> str:
     if wait <= 0:
         return "That token is not valid."
     at = time.strftime("%H:%M:%S", time.localtime(time.time() + wait))
-    return (f"That token is not valid. Too many wrong tokens from this session: try again "
-            f"in {math.ceil(wait)} s (at {at}).")
+    return (f"That token is not valid. Too many wrong tokens (from this session, this address "
+            f"or in all): try again in {math.ceil(wait)} s (at {at}).")

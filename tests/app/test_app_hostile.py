@@ -255,3 +255,40 @@ def test_unreachable_database_is_one_message_without_the_password(
     assert any("cannot use the results store" in e for e in errors), errors
     shown = " ".join(errors + markdown_texts(at))
     assert "s3cr" not in shown and "pw99" not in shown, shown
+
+
+# ------------------------------------------------ issue #33 item 4: token guessing
+
+def test_token_guesses_are_throttled_per_address_and_overall(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from app import auth
+
+    throttle, now = auth.Throttle(), 1000.0
+    waits = [throttle.record_failure("10.0.0.1", now) for _ in range(6)]
+    assert waits[:2] == [0.0, 0.0] and waits[2:] == [5.0, 10.0, 20.0, 40.0], "doubling"
+    assert throttle.retry_in("10.0.0.1", now) == 40.0
+    assert throttle.retry_in("10.0.0.2", now) == 0.0, "another address may still try"
+    assert throttle.retry_in("10.0.0.1", now + auth.FORGET_AFTER + 41) == 0.0, "forgotten"
+    many = auth.Throttle()
+    for i in range(auth.GLOBAL_FREE_TRIES + 10):  # one guess from each of many addresses
+        last = many.record_failure(f"10.1.{i // 250}.{i % 250}", now)
+    assert many.retry_in("10.9.9.9", now) == last == auth.GLOBAL_MAX_WAIT, \
+        "a fresh address waits too once all clients together guessed too often; capped"
+    assert any("wrong upload token from 10.0.0.1" in r.getMessage() for r in caplog.records)
+
+
+def test_fresh_sessions_share_the_address_limit(db: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import auth
+
+    monkeypatch.setattr(auth, "GUESSES", auth.Throttle())
+    monkeypatch.setenv("SIGBOARD_UPLOAD_TOKEN", "the-real-token")
+    refused = []
+    for i in range(auth.FREE_TRIES + 1):  # a new session (AppTest) for every guess
+        at = app("views/upload.py")
+        at.text_input(key="sigboard_upload_unlock_field").input(f"guess-{i}").run()
+        refused.append(" ".join(e.value for e in at.error))
+    assert "try again in" in refused[-1], refused
+    at = app("views/upload.py")  # even the right token waits while the address is throttled
+    at.text_input(key="sigboard_upload_unlock_field").input("the-real-token").run()
+    assert not at.get("file_uploader") and "try again in" in " ".join(e.value for e in at.error)
