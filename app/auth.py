@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import logging
 import math
+import os
 import threading
 import time
 from collections.abc import MutableMapping
@@ -184,7 +185,15 @@ def signed_in_email() -> str | None:
 
 
 def may_upload(policy: Policy) -> tuple[bool, str]:
-    """Whether this session may upload, and who it is (for provenance)."""
+    """Whether this session may upload, and who it is (for provenance); a session that may
+    is remembered for the upload endpoint's guard (:func:`upload_session_allowed`)."""
+    allowed, who = _may_upload(policy)
+    if allowed and not policy.open:
+        _remember_session()
+    return allowed, who
+
+
+def _may_upload(policy: Policy) -> tuple[bool, str]:
     if policy.open:
         return True, ""
     email = signed_in_email()
@@ -193,6 +202,37 @@ def may_upload(policy: Policy) -> tuple[bool, str]:
     if policy.token_ok(st.session_state.get(_UNLOCK_KEY, "")):
         return True, "token holder"
     return False, ""
+
+
+#: Sessions that unlocked uploading (the token or an allowed login), for the upload
+#: endpoint's guard (app.fast_start.Guard), which sees only the session id in the address.
+_UNLOCKED: dict[str, float] = {}
+_UNLOCKED_LOCK = threading.Lock()
+_MAX_UNLOCKED = 10_000
+
+
+def _remember_session() -> None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with _UNLOCKED_LOCK:
+        if len(_UNLOCKED) >= _MAX_UNLOCKED:
+            del _UNLOCKED[min(_UNLOCKED, key=_UNLOCKED.__getitem__)]
+        _UNLOCKED[ctx.session_id] = time.time()
+
+
+def upload_session_allowed(session_id: str, settings: Settings | None = None) -> bool:
+    """Whether the upload endpoint may take a file for ``session_id``: the server is open
+    (no token, no allow-list), or that session unlocked uploading."""
+    from app.config import Settings as _Settings
+
+    policy = Policy.from_settings(settings or _Settings.from_env(os.environ))
+    if policy.open:
+        return True
+    with _UNLOCKED_LOCK:
+        return session_id in _UNLOCKED
 
 
 def sign_in_panel(policy: Policy) -> None:

@@ -141,3 +141,62 @@ def _is_plain_html(start: Message) -> bool:
     headers = {k.lower(): v for k, v in start.get("headers", [])}
     return (start.get("status") == 200 and b"content-encoding" not in headers
             and headers.get(b"content-type", b"").startswith(b"text/html"))
+
+
+class Guard:
+    """ASGI middleware in front of Streamlit's own endpoints that need not be public (#33).
+
+    - ``/_stcore/metrics`` answers 404 unless ``SIGBOARD_METRICS=1``: Streamlit has no
+      setting for it, and it tells anyone the server's sessions and memory.
+    - An upload to ``/_stcore/upload_file/SESSION/…`` is refused with 403 before its body is
+      read unless that session may upload (:func:`app.auth.upload_session_allowed`: the
+      server is open, or the session unlocked uploads with the token or a login): without
+      the token nobody can fill the server's memory through the upload endpoint.
+    """
+
+    def __init__(self, app: ASGIApp, base_path: Callable[[], str] | None = None,
+                 allowed: Callable[[str], bool] | None = None) -> None:
+        self.app = app
+        self.base_path = base_path or _configured_base_path
+        self.allowed = allowed or _session_allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            parts = _core_parts(scope.get("path", ""), self.base_path())
+            if parts[:1] == ["metrics"] and not _metrics_on():
+                await _refuse(send, 404, b"not found")
+                return
+            if parts[:1] == ["upload_file"] and scope.get("method") in ("PUT", "POST") \
+                    and not (len(parts) >= 2 and self.allowed(parts[1])):
+                await _refuse(send, 403, b"uploading is restricted on this server")
+                return
+        await self.app(scope, receive, send)
+
+
+def _core_parts(path: str, base_path: str) -> list[str]:
+    """The segments after ``[base]/_stcore/`` ([] for any other address)."""
+    parts = [p for p in path.split("/") if p]
+    head = [p for p in base_path.split("/") if p]
+    if parts[:len(head)] != head:
+        return []
+    rest = parts[len(head):]
+    return rest[1:] if rest[:1] == ["_stcore"] else []
+
+
+def _metrics_on() -> bool:
+    import os
+
+    return os.environ.get("SIGBOARD_METRICS", "").strip().lower() in ("1", "true", "yes")
+
+
+def _session_allowed(session_id: str) -> bool:
+    from app.auth import upload_session_allowed
+
+    return upload_session_allowed(session_id)
+
+
+async def _refuse(send: Send, status: int, body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})

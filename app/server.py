@@ -12,6 +12,8 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from app.fast_start import FastStart
+from app.fast_start import FastStart, Guard
 
-app = st.App(Path(__file__).with_name("main.py"), middleware=[Middleware(FastStart)])
+# Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33)
+app = st.App(Path(__file__).with_name("main.py"),
+             middleware=[Middleware(Guard), Middleware(FastStart)])

@@ -292,3 +292,121 @@ def test_fresh_sessions_share_the_address_limit(db: Path,
     at = app("views/upload.py")  # even the right token waits while the address is throttled
     at.text_input(key="sigboard_upload_unlock_field").input("the-real-token").run()
     assert not at.get("file_uploader") and "try again in" in " ".join(e.value for e in at.error)
+
+
+# ------------------------------------------- issue #33 items 3 and 8: the server's own endpoints
+
+def _asgi(guard_allowed: bool, path: str, method: str = "GET",
+          metrics: str = "") -> tuple[int, bool]:
+    """(status, whether the wrapped app was reached) of one request through the Guard."""
+    import asyncio
+
+    from app.fast_start import Guard
+
+    reached: list[bool] = []
+    sent: list[dict] = []
+
+    async def inner(scope, receive, send):  # noqa: ANN001, ANN202
+        reached.append(True)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    async def send(message):  # noqa: ANN001, ANN202
+        sent.append(message)
+
+    async def receive():  # noqa: ANN202
+        raise AssertionError("the body of a refused request is never read")
+
+    guard = Guard(inner, base_path=lambda: "", allowed=lambda session: guard_allowed)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SIGBOARD_METRICS", metrics)
+        asyncio.run(guard({"type": "http", "method": method, "path": path}, receive, send))
+    return int(sent[0]["status"]), bool(reached)
+
+
+def test_metrics_endpoint_is_off_unless_asked_for() -> None:
+    assert _asgi(True, "/_stcore/metrics") == (404, False)
+    assert _asgi(True, "/_stcore/metrics", metrics="1") == (200, True)
+    assert _asgi(True, "/_stcore/health") == (200, True)
+
+
+def test_upload_endpoint_refuses_sessions_that_may_not_upload() -> None:
+    assert _asgi(False, "/_stcore/upload_file/s1/f1", "PUT") == (403, False)
+    assert _asgi(True, "/_stcore/upload_file/s1/f1", "PUT") == (200, True)
+    assert _asgi(False, "/_stcore/upload_file/s1/f1", "DELETE") == (200, True), \
+        "removing a staged file is harmless"
+    assert _asgi(False, "/leaderboard") == (200, True)
+
+
+def test_upload_session_allowed_follows_the_policy() -> None:
+    from app import auth
+    from app.config import Settings
+
+    open_server = Settings(db_url="sqlite://")
+    assert auth.upload_session_allowed("any", open_server)
+    closed = Settings(db_url="sqlite://", upload_token="tok")
+    assert not auth.upload_session_allowed("never-unlocked", closed)
+    auth._UNLOCKED["unlocked-session"] = 0.0
+    try:
+        assert auth.upload_session_allowed("unlocked-session", closed)
+    finally:
+        del auth._UNLOCKED["unlocked-session"]
+
+
+def test_upload_flood_without_the_token_leaves_the_server_small(tmp_path: Path) -> None:
+    """The report's attack on a real server (app/server.py): 40 MiB files PUT to the upload
+    endpoint by sessions without the token (16 here; benchmarks/bench_hostile.py runs 80)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
+    env.update(SIGBOARD_DB_PATH=str(tmp_path / "s.db"), SIGBOARD_UPLOAD_TOKEN="tok",
+               STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/server.py",
+                             "--server.address", "127.0.0.1", "--server.port", str(port),
+                             "--server.headless", "true"], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.5)
+        body = b"--b\r\nContent-Disposition: form-data; name=\"files[]\"; filename=\"x.csv\"\r\n" \
+            b"\r\n" + b"0" * (40 << 20) + b"\r\n--b--\r\n"
+        statuses = []
+        for i in range(16):
+            request = urllib.request.Request(
+                f"{url}/_stcore/upload_file/s{i}/f{i}", data=body, method="PUT",
+                headers={"Content-Type": "multipart/form-data; boundary=b"})
+            try:
+                statuses.append(urllib.request.urlopen(request, timeout=60).status)
+            except urllib.error.HTTPError as exc:
+                statuses.append(exc.code)
+            except OSError:
+                statuses.append(0)  # the server closed the socket on the unread body
+        small = urllib.request.Request(f"{url}/_stcore/upload_file/s/f", data=b"x", method="PUT")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(small, timeout=10)
+        assert refused.value.code == 403
+        with pytest.raises(urllib.error.HTTPError) as metrics:
+            urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=5)
+        assert metrics.value.code == 404
+        rss = int(next(line.split()[1] for line in Path(f"/proc/{proc.pid}/status").read_text()
+                       .splitlines() if line.startswith("VmHWM")))
+        assert proc.poll() is None, "the server is up"
+        assert set(statuses) <= {403, 0}, statuses
+        assert rss < (1 << 20), f"peak RSS {rss} kB"
+    finally:
+        proc.kill()
+        proc.wait()
