@@ -6,22 +6,33 @@ For every bomb, two fresh child processes are measured with ``os.wait4`` (peak R
 * ``python -m engine.io._worker``, the child that ``parse_isolated`` starts (the
   app's Upload page), with its default memory cap.
 
-Usage: ``.venv/bin/python benchmarks/bench_hostile.py`` (about a minute; writes the
-bombs to a temporary directory, a few MB each).
+Issue #33 adds the formats and cases that bypassed the capped parser (archives, harness
+logs, JSON(.gz), ``.eval``, too many systems) through the whole CLI, ``python -m engine
+leaderboard FILE``: the peak RSS of the CLI and every process it waited for
+(``RUSAGE_CHILDREN``), per case.
+
+Usage: ``.venv/bin/python benchmarks/bench_hostile.py [--cli-only] [--only NAME ...]``
+(a few minutes; writes the bombs to a temporary directory, a few MB each).
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import gzip
 import importlib.util
+import io
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -105,5 +116,76 @@ def main() -> None:
         print(f"- {label.split(' ')[0]}: {msg[:160]}")
 
 
+_WRAPPER = ("import resource, subprocess, sys; "
+            "done = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+            "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+            "print(done.stderr.strip()[:160])")
+
+
+def _load(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", method) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
+    old = _load(ROOT / "tests" / "engine" / "hostile" / "make_corpus.py", "make_corpus")
+    new = _load(ROOT / "scripts" / "hostile_corpus.py", "hostile_corpus")
+    spaces = b"benchmark,system,example_id,metric,value\n" + b" " * (600 * MiB)
+    return {
+        "bomb_single.csv.gz": (old.bomb_single, {}),
+        "bomb_multi.csv.gz": (old.bomb_multi, {}),
+        "csv_bomb_in.zip": (lambda: _zip({"r.csv": spaces}), {}),
+        "json_bomb.json.gz": (lambda: gzip.compress(b'{"a": "' + b" " * (600 * MiB) + b'"}', 9),
+                              {}),
+        "deep.eval": (lambda: _zip({"header.json": b"[" * 100_000 + b"]" * 100_000}), {}),
+        "lm_eval_2500_systems.zip": (lambda: new.lm_eval_systems(2500),
+                                     {"SIGBOARD_MAX_SYSTEMS": "100"}),
+        "malformed_lm_eval.zip": (new.malformed_lm_eval, {}),
+        "big_plain.csv": (lambda: b"benchmark,system,example_id,metric,value\n"
+                          + b"b,s,e,m,1\n" * (60 * MiB // 10), {"SIGBOARD_MAX_BYTES": "32M"}),
+    }
+
+
+def cli_main(only: list[str] | None) -> None:
+    print("\nIssue #33: every case through the CLI (python -m engine leaderboard FILE), peak RSS "
+          "of the CLI process and every child it waited for")
+    print(f"{'case':<26} {'bytes':>10} {'exit':>4} {'peak MB':>8} {'s':>6}  message")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (build, env) in cases().items():
+            if only and name not in only:
+                continue
+            path = Path(tmp) / name
+            path.write_bytes(build())
+            full_env = {"PATH": "/usr/bin:/bin", **env}
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", _WRAPPER, sys.executable, "-m",
+                                   "engine", "leaderboard", str(path)], capture_output=True,
+                                  text=True, cwd=ROOT, env=full_env, timeout=1800)
+            seconds = time.perf_counter() - start
+            first, _, message = done.stdout.partition("\n")
+            code, peak_kb = (int(x) for x in first.split())
+            print(f"{name:<26} {path.stat().st_size:>10,} {code:>4} {peak_kb / 1024:>8.0f} "
+                  f"{seconds:>6.1f}  {message.strip()[:90]}", flush=True)
+            path.unlink()
+    print(json.dumps({"target_peak_mb": 1024}))
+
+
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cli-only", action="store_true", help="only the #33 CLI cases")
+    parser.add_argument("--only", nargs="*", default=None, help="#33 cases by file name")
+    options = parser.parse_args()
+    if not options.cli_only:
+        main()
+    cli_main(options.only)
