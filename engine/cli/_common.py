@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..store import ResultsStore
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
-           "main", "may_be_log", "open_existing", "safe_url", "scrubbed", "store_url",
+           "main", "may_be_log", "open_existing", "safe_url", "scrubbed", "store_url", "cli_uploader",
            "upload_limits", "within_limits"]
 
 EXIT_BAD_INPUT = 2
@@ -57,6 +57,21 @@ def upload_limits() -> Limits:
     from ..io._limits import Limits
 
     return Limits.from_mapping(os.environ)
+
+
+def cli_uploader(note: str = "") -> str:
+    """The uploader a CLI import records: the OS user and host (``alice@build-7``), not a
+    free-text name; ``note`` (``--uploader``) follows in brackets. The database credentials
+    are the CLI's write permission, so this says which account used them."""
+    import getpass
+    import socket
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container)
+        user = f"uid {os.getuid()}"
+    who = f"{user}@{socket.gethostname()}"
+    return f"{who} ({note.strip()})" if note.strip() else who
 
 
 def within_limits(frame: pd.DataFrame, source: str) -> None:

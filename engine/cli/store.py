@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
+    cli_uploader,
     emit,
     is_harness_source,
     load_data,
@@ -125,8 +126,9 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
         print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
         df = res.frame
         specs.update(res.specs.items())
-    return store.import_frame(df, filename=label, content=content, uploader=args.uploader,
-                              note=args.note, on_conflict=args.on_conflict,
+    return store.import_frame(df, filename=label, content=content,
+                              uploader=cli_uploader(args.uploader), note=args.note,
+                              on_conflict=args.on_conflict,
                               metrics={**specs, **declared} or None)
 
 
@@ -265,7 +267,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--on-conflict", choices=["reject", "replace", "add-run"], default="reject",
                    help="when rows collide with stored ones: reject the upload (default), "
                         "replace the stored rows of those systems, or store as a new run")
-    p.add_argument("--uploader", default="", help="who uploads (provenance)")
+    p.add_argument("--uploader", default="",
+                   help="a note on who uploads; the upload records the OS user and host "
+                        "(user@host) in any case, with this after it in brackets")
     p.add_argument("--note", default="", help="free-text note stored with the upload")
     p.add_argument("--lower-is-better", action="append", default=[], metavar="METRIC",
                    help="declare METRIC lower-is-better (repeatable)")

@@ -105,3 +105,20 @@ def test_app_refuses_harness_logs_over_the_limits_like_the_cli(logs: dict[str, P
                                        for p in texts.problems)
     bad = parse("bad.zip", logs["malformed_lm_eval.zip"].read_bytes())
     assert bad.frame is None and any("not valid JSON" in p.rule for p in bad.problems)
+
+
+def test_cli_import_records_the_os_user_and_host(tmp_path: Path) -> None:
+    """Issue #33 item 7: the database credentials are the CLI's write permission, so an
+    import records which OS account used them; --uploader is only a note beside it."""
+    import getpass
+    import socket
+
+    data = tmp_path / "r.csv"
+    data.write_text("benchmark,system,example_id,metric,value\nb,s1,e1,m,1\nb,s2,e1,m,0\n")
+    db = tmp_path / "s.db"
+    done = _cli("import", "--db", f"sqlite:///{db}", "--uploader", "Mallory the admin", str(data))
+    assert done.returncode == 0, done.stderr
+    store = open_store(f"sqlite:///{db}")
+    uploader = str(store.uploads()["uploader"].iloc[0])
+    store.close()
+    assert uploader == f"{getpass.getuser()}@{socket.gethostname()} (Mallory the admin)"
