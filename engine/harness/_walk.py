@@ -99,8 +99,37 @@ def is_inspect_zip(names: list[str]) -> bool:
     return any(n in names for n in _INSPECT_MEMBERS) or any(n.startswith("samples/") for n in names)
 
 
+def zip_member_count(data: bytes) -> int | None:
+    """Members a zip declares in its end-of-central-directory record (read from the last
+    64 KiB, before any member or directory entry is parsed); None if not found or Zip64."""
+    tail = data[-(_EOCD.size + 0xFFFF):]
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _EOCD.size:
+        return None
+    count = _EOCD.unpack_from(tail, at)[4]
+    if count != 0xFFFF:
+        return int(count)
+    at64 = tail.rfind(b"PK\x06\x06", 0, at)  # Zip64: the count is in its own end record
+    if at64 < 0 or at - at64 < _EOCD64.size:
+        return None
+    return int(_EOCD64.unpack_from(tail, at64)[7])
+
+
+def _too_many_members(count: int, label: str) -> DataContractError:
+    from ..io._limits import Limits, limit_error
+
+    return limit_error(label, "max_members", Limits(),
+                       f"the archive holds {count:,} files")
+
+
 def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
-    """A readable zip, or a problem saying it is truncated/corrupt or too large."""
+    """A readable zip, or a problem saying it is truncated/corrupt, too large or holds too
+    many files (refused from its end record: a 100,000-file zip took minutes to walk)."""
+    from ..io._limits import Limits
+
+    declared = zip_member_count(data)
+    if declared is not None and declared > Limits().max_members:
+        raise _too_many_members(declared, label)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = archive.infolist()
@@ -108,6 +137,8 @@ def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
         raise DataContractError([Problem(
             label, rule=f"the zip archive is truncated or corrupt ({exc})",
             fix="upload the complete file again (check it with `unzip -t`)")]) from None
+    if len(infos) > Limits().max_members:
+        raise _too_many_members(len(infos), label)
     if sum(i.file_size for i in infos) > MAX_BYTES:
         raise DataContractError([Problem(
             label, rule=f"the archive holds more than {MAX_BYTES >> 20} MB once unpacked",
@@ -116,6 +147,7 @@ def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
 
 
 _EOCD = struct.Struct("<4s4H2LH")
+_EOCD64 = struct.Struct("<4sQ2H2L4Q")
 _CENTRAL = struct.Struct("<4s6H3L5H2L")
 _LOCAL = struct.Struct("<4s5H3L2H")
 
@@ -139,6 +171,10 @@ def read_zip_members(data: bytes, wanted: frozenset[str] | None,
     _, _, _, _, total, size, offset, _ = _EOCD.unpack_from(data, at)
     if total == 0xFFFF or offset == 0xFFFFFFFF or offset + size > at:
         return None
+    from ..io._limits import Limits
+
+    if total > Limits().max_members:  # before walking the directory
+        raise _too_many_members(total, label)
     found: dict[str, tuple[int, int, int, int, int, int]] = {}
     pos = offset
     for _ in range(total):

@@ -30,6 +30,7 @@ ENV_NAMES: dict[str, str] = {
     "max_benchmarks": "SIGBOARD_MAX_BENCHMARKS",
     "max_depth": "SIGBOARD_MAX_DEPTH",
     "max_text_bytes": "SIGBOARD_MAX_TEXT_BYTES",
+    "max_members": "SIGBOARD_MAX_MEMBERS",
     "max_parse_memory": "SIGBOARD_MAX_PARSE_MEMORY",
     "parse_timeout": "SIGBOARD_PARSE_TIMEOUT",
 }
@@ -60,6 +61,9 @@ class Limits:
     max_text_bytes : int
         Characters of text (prompts, references, outputs, metadata) that harness logs may
         produce in one upload (``SIGBOARD_MAX_TEXT_BYTES``; default 256 MiB).
+    max_members : int
+        Files in one archive (a zip or an Inspect ``.eval``; ``SIGBOARD_MAX_MEMBERS``;
+        default 10,000), counted from the archive's end record before any member is read.
     max_parse_memory : int
         Address space allowed to the child process of
         :func:`engine.io._worker.parse_isolated` (``SIGBOARD_MAX_PARSE_MEMORY``;
@@ -89,6 +93,7 @@ class Limits:
     max_benchmarks: int = 500
     max_depth: int = 64
     max_text_bytes: int = 256 << 20
+    max_members: int = 10_000
     max_parse_memory: int = 4 << 30
     parse_timeout: float = 300.0
 
