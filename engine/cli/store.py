@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
+    check_size,
     cli_uploader,
     emit,
     is_harness_source,
@@ -99,6 +100,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
 
     label = source_name(path, None)
     is_dir = Path(path).is_dir()
+    check_size(path)  # before reading it
     content = None if is_dir else read_bytes(path)
     harness_first = (is_harness_source(path) or fmt not in (None, "long", "wide")
                      or args.system is not None)

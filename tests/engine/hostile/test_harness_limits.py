@@ -122,3 +122,23 @@ def test_cli_import_records_the_os_user_and_host(tmp_path: Path) -> None:
     uploader = str(store.uploads()["uploader"].iloc[0])
     store.close()
     assert uploader == f"{getpass.getuser()}@{socket.gethostname()} (Mallory the admin)"
+
+
+def test_cli_checks_the_size_before_reading(tmp_path: Path) -> None:
+    """Issue #33 item 1: a file over SIGBOARD_MAX_BYTES is refused from its size on disk
+    (a 2 GB file used to cost 2.17 GB); here 100 MB against a 10 MiB limit, peak < 400 MB."""
+    path = tmp_path / "big.csv"
+    with path.open("wb") as out:
+        out.truncate(100_000_000)  # sparse: no disk used
+    for command in (["leaderboard", str(path)],
+                    ["import", "--db", f"sqlite:///{tmp_path / 's.db'}", str(path)]):
+        line = _one_line_error(_cli(*command, env={"SIGBOARD_MAX_BYTES": "10M"}))
+        assert "100,000,000 bytes" in line and "SIGBOARD_MAX_BYTES" in line
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
+    env["SIGBOARD_MAX_BYTES"] = "10M"
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "leaderboard", str(path)],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 2 and usage.ru_maxrss < 400_000, usage.ru_maxrss  # kB
