@@ -305,7 +305,7 @@ def _test_pvalues(noise: _Noise, shift: float, test: str) -> np.ndarray:
         return np.asarray(exact_sign_pvalues((b * (1 - a)).sum(axis=(1, 2)),
                                              (a * (1 - b)).sum(axis=(1, 2)), "two-sided"))
     d = b.mean(axis=1) - a.mean(axis=1)
-    return np.nan_to_num(_one_sample_t(d), nan=1.0)
+    return np.asarray(np.nan_to_num(_one_sample_t(d), nan=1.0), dtype=float)
 
 
 def _one_sample_t(d: np.ndarray) -> np.ndarray:
