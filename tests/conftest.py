@@ -1,4 +1,4 @@
-"""Shared fixtures: the bundled and test data sets, score matrices, throw-away results stores.
+"""Shared fixtures: the bundled and test data sets, throw-away results stores.
 
 Every file a test reads is inside this repository: the demo data in ``data/`` and
 the small real data sets in ``tests/data/`` (sources and licences in its README).
@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -42,18 +41,6 @@ def demo_data() -> Path:
 def test_data() -> Path:
     """``tests/data/``: WMT MQM, AlpacaEval and bt-eval (see tests/data/README.md)."""
     return TEST_DATA
-
-
-@pytest.fixture(scope="session")
-def make_matrix() -> Callable[..., Any]:
-    """Build a :class:`engine.ScoreMatrix` from an array (one helper for every test).
-
-    ``make_matrix(x, systems=None, examples=None, benchmark="b", metric="m",
-    spec=MetricSpec())``: rows of ``x`` are systems, columns examples, NaN = missing.
-    """
-    from engine._testing import matrix_from_array
-
-    return matrix_from_array
 
 
 def _dispose(url: str) -> None:

@@ -1,4 +1,4 @@
-"""An aggregate metric across the metrics of one benchmark (seed paper §6.1), as long rows.
+"""An aggregate metric across the metrics of one benchmark (Ackerman et al. 2025, §6.1), as long rows.
 
 Chain of named steps: validate → one column per metric for each (system,
 example[, run]) → standardise each metric by its pooled mean and SD → flip by
@@ -138,7 +138,9 @@ def aggregate_metric(
 
     References
     ----------
-    Seed paper §6.1 (score sample aggregation).
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243, §6.1
+    (score sample aggregation).
 
     Examples
     --------

@@ -4,7 +4,7 @@ Two chains of named steps:
 
 * effect sizes: small-sample correction (Hedges' J) and sampling variance per
   study → inverse-variance weights → pooled effect, interval, Cochran's Q and I²;
-* system means from summary statistics (seed paper §6.3): pooled SD per
+* system means from summary statistics (Ackerman et al. 2025, §6.3): pooled SD per
   benchmark → standardised means → weighted average with an interval.
 
 Every function works on many rows at once (rows = pairs or systems, columns =
@@ -64,7 +64,7 @@ class MetaResult:
 
 @dataclass(frozen=True)
 class StandardizedMeans:
-    """Seed paper §6.3 system scores across unpaired benchmarks.
+    """System scores across unpaired benchmarks (Ackerman et al. 2025, §6.3).
 
     ``standardized[b, j]`` is system b's mean on benchmark j divided by the
     t-test denominator ``Ŝ_j √(Σ_b 1/n_bj)`` after centring on the benchmark's
@@ -230,7 +230,8 @@ def standardized_means(means: np.ndarray, sds: np.ndarray, counts: np.ndarray, *
 
     Notes
     -----
-    Seed paper §6.3: per benchmark j, the pooled SD
+    Ackerman, Farchi, Raz & Toledo (2025), arXiv:2501.18243, §6.3: per
+    benchmark j, the pooled SD
     ``Ŝ_j = √(Σ_b (n_bj − 1) S²_bj / (Σ_b n_bj − B_j))`` and
     ``Ṽ_bj = (V̄_bj − c_j) / (Ŝ_j √(Σ_b 1/n_bj))`` with c_j the mean of the
     system means on j (centring does not change any comparison, but makes a

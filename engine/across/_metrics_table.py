@@ -1,4 +1,5 @@
-"""The heatmap table across metrics (seed paper §5.2): one row per pair, one column per metric.
+"""The heatmap table across metrics (Ackerman et al. 2025, §5.2): one row per pair, one column
+per metric.
 
 Chain of named steps: validate → align every metric's pairs to one orientation
 → combine each pair's raw p-values over the metrics (Wilson's harmonic mean
@@ -140,7 +141,7 @@ def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pva
     Notes
     -----
     Rows are ordered by the combined p-value, smallest first, then by name (the
-    seed paper's §5.2 order by aggregate significance). With weights 1/L the
+    order by aggregate significance of Ackerman et al. 2025, §5.2). With weights 1/L the
     harmonic mean statistic of a pair's k tests is ``k / Σ 1/p_k``; its
     asymptotically exact p-value is ``(k/L) · P(Landau > Σ (1/L)/p_k · L …)``, i.e.
     :func:`engine.across._hmp.hmp_rows` (R's ``harmonicmeanp::p.hmp``, version 3).
@@ -151,7 +152,9 @@ def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pva
     References
     ----------
     Wilson, D. J. (2019). The harmonic mean p-value for combining dependent
-    tests. PNAS 116(4), 1195–1200. Seed paper §5.2 (heatmap table) and §6.2.
+    tests. PNAS 116(4), 1195–1200. Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243,
+    §5.2 (heatmap table) and §6.2.
     """
     _validate(results, value)
     cells = _align(pd.concat([_cells(r) for r in results], ignore_index=True))

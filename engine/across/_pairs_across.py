@@ -1,6 +1,7 @@
 """A pair's tests combined across metrics or benchmarks (:func:`pairs_across`), and the
 pooling step the overall leaderboard shares: the harmonic mean p-value (Wilson 2019) over
-the pair's p-values and the fixed-effect pooled effect size with I² (seed paper §6.2).
+the pair's p-values and the fixed-effect pooled effect size with I² (Ackerman et al. 2025,
+§6.2).
 """
 
 from __future__ import annotations
@@ -164,7 +165,9 @@ def pairs_across(results: Sequence[PairwiseResult], *, across: str = "metrics",
 
     References
     ----------
-    Seed paper §6.2; Wilson (2019), PNAS 116(4):1195–1200; Borenstein et al.
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243, §6.2;
+    Wilson (2019), PNAS 116(4):1195–1200; Borenstein et al.
     (2009), Introduction to Meta-Analysis, ch. 11 and 16.
     """
     units = _validate_across(results, across)

@@ -6,7 +6,7 @@ name, recognises the harness (:func:`detect_format`) or takes it forced, and ret
 value[, run]`` plus system and example metadata columns), the directions the log states,
 and a count of every value it did not import, with the reason.
 
-Formats (FORMATS.md in ``tests/data/harness-logs`` cites each harness's source):
+Formats (docs/formats.md describes each: the files read, the mapping, what is skipped):
 ``lm-eval`` (``--log_samples``), ``inspect`` (``.eval``/``.json``), ``helm``
 (``per_instance_stats.json``), ``lighteval`` (``--save-details``), ``openai-evals``
 (record JSONL), ``promptfoo`` (``-o output.json``), and sigboard's own ``long``/``wide``

@@ -1,4 +1,5 @@
-"""Which harness wrote a file: recognised from its name and its first bytes (FORMATS.md §6).
+"""Which harness wrote a file: recognised from its name and its first bytes (docs/formats.md,
+"How an upload is read").
 
 Cheap checks, in order: file names the harnesses always use (``samples_*.jsonl``,
 ``per_instance_stats.json``, ``details_*.parquet``, ``*.eval``), zip magic with Inspect's

@@ -1,7 +1,7 @@
 """openai/evals ``oaieval`` record JSONL (``evals/record.py``'s ``LocalRecorder``).
 
 The first line is ``{"spec": RunSpec}``, the last ``{"final_report": …}``; between them,
-events ``{run_id, event_id, sample_id, type, data, …}``. Mapping (FORMATS.md §5):
+events ``{run_id, event_id, sample_id, type, data, …}``. Mapping (docs/formats.md, "OpenAI evals"):
 system = ``spec.completion_fns`` joined with ``+``; benchmark = ``spec.eval_name``;
 example_id = ``sample_id``; metric ``correct`` from ``match`` events (bool → 0/1) plus the
 numeric keys of ``metrics`` events. A sample with several match events gets runs 0, 1, ….

@@ -1,6 +1,6 @@
 """promptfoo ``promptfoo eval -o output.json`` (and ``-o results.jsonl``).
 
-From ``src/util/output.ts`` and ``src/types/index.ts`` (FORMATS.md §5): ``{evalId, results:
+From ``src/util/output.ts`` and ``src/types/index.ts`` (docs/formats.md, "promptfoo"): ``{evalId, results:
 {version: 3, results: EvaluateResult[], prompts}, config, metadata}``. Mapping: system =
 ``provider.label`` or ``provider.id`` (with the prompt label when the eval has several
 prompts); benchmark = ``config.description`` or ``evalId``; example_id =

@@ -243,7 +243,9 @@ def condition_and_compare(
 
     References
     ----------
-    Seed paper §10.2 (condition-and-compare system hyperparameters,
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243,
+    §10.2 (condition-and-compare system hyperparameters,
     ``compare_system_metrics_conditioned_on_features``).
 
     Examples

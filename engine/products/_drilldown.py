@@ -164,7 +164,9 @@ def example_drilldown(
 
     References
     ----------
-    Wang et al., eval-arena (seed 003): per-example tau and "solved by" counts.
+    Wang, Gu, Liu, Wei, Jain, Lai, Sootla, Press, Rozière & Synnaeve (2024).
+    Eval-Arena: noise and errors by leaderboard showdowns.
+    https://github.com/crux-eval/eval-arena: per-example tau and "solved by" counts.
 
     Examples
     --------

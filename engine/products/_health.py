@@ -1,6 +1,7 @@
 """Benchmark health: how noisy a benchmark is and which of its examples look broken.
 
-Binary metrics follow eval-arena (Wang et al. 2024, ``seeds/003``) exactly: sign
+Binary metrics follow eval-arena (Wang et al. 2024, *Eval-Arena: noise and errors by
+leaderboard showdowns*, https://github.com/crux-eval/eval-arena) exactly: sign
 tests on example battles, gaps as fractions of the examples, "solved" = score 1.
 Numeric metrics are tested with paired t-tests in the metric's own units, and
 "solved" exists only where a threshold is declared. Every quantity is computed

@@ -306,7 +306,10 @@ def leaderboard(
 
     References
     ----------
-    Seed paper §4–§5.1; Peyrard et al. (2021) for Bradley–Terry on paired battles.
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243, §4–§5.1.
+    Peyrard, Zhao, Eger & West (2021). Better than Average: Paired Evaluation
+    of NLP Systems. ACL-IJCNLP 2021, pp. 2301–2315, for Bradley–Terry on paired battles.
 
     Examples
     --------

@@ -245,7 +245,9 @@ def slice_table(
 
     References
     ----------
-    Seed paper §10.1 (grouping on auxiliary variables, ``signif_pair_diff_bygroup``).
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243,
+    §10.1 (grouping on auxiliary variables, ``signif_pair_diff_bygroup``).
 
     Examples
     --------

@@ -500,8 +500,8 @@ def find_groups(
 
     Notes
     -----
-    Rank range (seed paper §5; SPEC): best = 1 + #systems significantly better,
-    worst = #systems not significantly worse. Letters: systems ordered by
+    Rank range (Ackerman et al. 2025, arXiv:2501.18243, §5; SPEC): best = 1 +
+    #systems significantly better, worst = #systems not significantly worse. Letters: systems ordered by
     quality (ties by name); for each system, every non-significant pair with a
     later system not yet sharing a letter seeds a new letter, grown greedily
     into a maximal clique; then letters whose pairs all share another letter are

@@ -1,4 +1,5 @@
-"""Aggregation mechanisms compared: mean, median, Bradley–Terry, Elo, TrueSkill (seed 002).
+"""Aggregation mechanisms compared: mean, median, Bradley–Terry, Elo, TrueSkill (Peyrard et al.
+2021, *Better than Average: Paired Evaluation of NLP Systems*, ACL-IJCNLP 2021).
 
 The mean and the median score each system on its own; Bradley–Terry, Elo and
 TrueSkill look at the example-level battles between systems, so they keep the
@@ -197,7 +198,8 @@ def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float
 
     References
     ----------
-    Peyrard et al. (2021), Better than average (seed 002), §2.2 and Fig. 5.
+    Peyrard, Zhao, Eger & West (2021). Better than Average: Paired Evaluation
+    of NLP Systems. ACL-IJCNLP 2021, pp. 2301–2315, §2.2 and Fig. 5.
 
     Examples
     --------
@@ -352,7 +354,8 @@ def mechanisms(
 
     References
     ----------
-    Peyrard et al. (2021), Better than average (seed 002), §2, §5 and appendix G.
+    Peyrard, Zhao, Eger & West (2021). Better than Average: Paired Evaluation
+    of NLP Systems. ACL-IJCNLP 2021, pp. 2301–2315, §2, §5 and appendix G.
 
     Examples
     --------

@@ -1,4 +1,5 @@
-"""Bootstrap distributions of system means and ranks (seed paper §3, "Exploration").
+"""Bootstrap distributions of system means and ranks (Ackerman et al. 2025, §3, "Exploratory
+visualization").
 
 Chain of named steps, as in ``scipy.stats._multicomp``:
 validate options → resample examples (paired: one draw shared by every system;
@@ -184,7 +185,9 @@ def bootstrap_ranks(
     References
     ----------
     Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, ch. 13.
-    Seed paper §3: rank distributions "estimated by bootstrapping (either paired
+    Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation
+    and visualization of LLM system predictive performance. arXiv:2501.18243,
+    §3: rank distributions "estimated by bootstrapping (either paired
     or unpaired) of the score samples, and calculating the ranks of the
     resampling means".
 

@@ -19,6 +19,8 @@ from app.charts.svg import svg_html
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+pytestmark = pytest.mark.browser
+
 HOSTILE = ('<svg role="img" aria-label="x" onload="alert(1)"><script>alert(2)</script>'
            '<rect width="5" height="5" onclick="alert(3)" onmouseover="alert(4)"/>'
            '<a href="javascript:alert(5)"><text>link</text></a>'

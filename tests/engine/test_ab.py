@@ -49,7 +49,8 @@ def with_design(df: pd.DataFrame) -> pd.DataFrame:
                      test_case=df["example_id"])
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow),
+                                  pytest.param(2, marks=pytest.mark.slow)])
 def test_models_match_statsmodels_on_the_blog_design(seed: int) -> None:
     df = blog_long(seed=seed)
     res = compare_ab(df, baseline="control", candidate="treatment")

@@ -133,6 +133,7 @@ def test_bad_results(results: list, demo_data: Path) -> None:
         pairs_across_metrics([results[0], pairwise_tests(build_matrix(other))])
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.randoms())
 def test_row_order_does_not_matter(seed: int, shuffle) -> None:

@@ -1,11 +1,12 @@
-"""The aggregate metric of one benchmark (seed paper §6.1).
+"""The aggregate metric of one benchmark (Ackerman et al. 2025, §6.1).
 
-Reference: the seed paper's recipe written out with plain pandas (z-score per
-metric over the benchmark, flip by direction, weighted mean per example) on
-real bt-eval dialogue scores (tests/data/overall/README.md).
+Reference: the recipe of Ackerman, Farchi, Raz & Toledo (2025, arXiv:2501.18243), §6.1,
+written out with plain pandas (z-score per metric over the benchmark, flip by direction,
+weighted mean per example) on real bt-eval dialogue scores (tests/data/overall/README.md).
 """
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ def long():
 def _by_hand(df, benchmark, weights, directions):
     part = df[df["benchmark"] == benchmark]
     wide = part.pivot_table(index=["system", "example_id"], columns="metric", values="value")
-    total = 0
+    total: Any = 0
     for metric, w in weights.items():
         col = wide[metric]
         total = total + w * directions[metric] * (col - col.mean()) / col.std()

@@ -67,6 +67,7 @@ def humaneval_frame() -> pd.DataFrame:
 # ---------------------------------------------------------------- pairwise
 
 
+@pytest.mark.slow
 def test_pairwise_json_pairs_are_exact_mcnemar(pairwise_json: dict[str, Any]) -> None:
     d = pairwise_json
     assert (d["benchmark"], d["metric"], d["paired"], d["test"]) == ("humaneval+", "pass1", True,
@@ -94,6 +95,7 @@ def test_pairwise_json_pairs_are_exact_mcnemar(pairwise_json: dict[str, Any]) ->
         assert p["ci_low"] <= p["difference"] <= p["ci_high"]
 
 
+@pytest.mark.slow
 def test_pairwise_json_wins_match_the_data(pairwise_json: dict[str, Any],
                                           humaneval_frame: pd.DataFrame) -> None:
     wide = humaneval_frame.pivot(index="example_id", columns="system", values="value")
@@ -107,6 +109,7 @@ def test_pairwise_json_wins_match_the_data(pairwise_json: dict[str, Any],
 # ---------------------------------------------------------------- leaderboard
 
 
+@pytest.mark.slow
 def test_leaderboard_json_has_spec_fields(leaderboard_json: dict[str, Any]) -> None:
     d = leaderboard_json
     for key in ("benchmark", "metric", "paired", "test", "systems", "cliques", "converged"):
@@ -129,6 +132,7 @@ def test_leaderboard_json_has_spec_fields(leaderboard_json: dict[str, Any]) -> N
     assert d["cliques"] and all(set(c) <= names and len(c) >= 2 for c in d["cliques"])
 
 
+@pytest.mark.slow
 def test_leaderboard_json_agrees_with_pairwise(leaderboard_json: dict[str, Any],
                                                pairwise_json: dict[str, Any]) -> None:
     letters = {s["system"]: s["group"] for s in leaderboard_json["systems"]}
@@ -140,6 +144,7 @@ def test_leaderboard_json_agrees_with_pairwise(leaderboard_json: dict[str, Any],
 # ---------------------------------------------------------------- errors
 
 
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("benchmark,system,example_id,metric,value\n"
@@ -193,6 +198,7 @@ BASELINE_GOOD = {"base": [1] * 30, "cand": [1] * 10 + [0] * 20}  # 20 discordant
 # `difference`/`model`/`exit_code` (they replaced `diff`/`test`/`worse`).
 
 
+@pytest.mark.slow
 def test_compare_exits_1_when_candidate_is_significantly_worse(tmp_path: Path) -> None:
     f = _csv(tmp_path / "r.csv", BASELINE_GOOD)
     proc = _run("compare", str(f), "--baseline", "base", "--candidate", "cand")

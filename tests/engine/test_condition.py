@@ -1,4 +1,5 @@
-"""Condition-and-compare of one system hyperparameter (engine/products/_condition.py; seed paper §10.2)."""
+"""Condition-and-compare of one system hyperparameter (engine/products/_condition.py;
+Ackerman, Farchi, Raz & Toledo 2025, arXiv:2501.18243, §10.2)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,7 @@ def test_three_levels_give_three_pairs_of_levels_per_configuration() -> None:
     assert (worst["difference"] < 0).mean() >= 5 / 6
 
 
+@pytest.mark.slow
 def test_no_effect_false_alarm_rate_stays_at_alpha() -> None:
     # calibration by simulation: no template effect, 30 grids × 9 matched pairs (independent
     # systems, so independent tests). Raw tests: rate ≤ alpha + 3 SE; Holm–Šidák over each

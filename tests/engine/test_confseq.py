@@ -88,6 +88,7 @@ def test_cs_is_where_the_martingale_stays_below_one_over_alpha(m: float, alpha: 
     assert np.all(mart[(low + 1 / breaks <= m) & (m <= high - 1 / breaks)] < 1 / alpha)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [0.2, 0.5, 0.8])
 def test_crossing_probability_at_most_alpha(m: float) -> None:
     """confseq's test_betting_mart_crossing_probabilities: 500 Bernoulli(m) sequences of
@@ -134,6 +135,7 @@ def test_running_intersection_only_shrinks_and_p_only_falls() -> None:
     assert steps.cs_low[-1] <= d.mean() <= steps.cs_high[-1]
 
 
+@pytest.mark.slow
 def test_self_normalised_mixture_is_calibrated_for_symmetric_nulls() -> None:
     """Exchangeable systems → differences symmetric about 0; the always-valid p-value
     reaches 0.05 in at most 5% of 400 sequences (+ 3 standard errors)."""

@@ -79,6 +79,7 @@ def test_lower_is_better_reverses_the_ranks() -> None:
     pd.testing.assert_series_equal(up.mean_ranks, down.mean_ranks)
 
 
+@pytest.mark.slow
 def test_false_alarm_rate_without_differences() -> None:
     # iid scores: the chi-square p-value (scipy's) rejects at most alpha of the time;
     # 300 tables, Monte Carlo SE ~ 0.0126.

@@ -1,5 +1,5 @@
 """find_groups: maximal cliques of the non-significance graph, compact letters, rank ranges
-(SPEC "Groups that cannot be told apart"; seed paper §5.1)."""
+(SPEC "Groups that cannot be told apart"; Ackerman, Farchi, Raz & Toledo 2025, arXiv:2501.18243, §5.1)."""
 
 from __future__ import annotations
 

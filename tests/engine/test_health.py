@@ -1,7 +1,8 @@
 """Benchmark health (issue 4): eval-arena's definitions on hand-built and real matrices.
 
 Every reference value says where it comes from: a hand calculation in a comment,
-scipy / statsmodels, or a figure eval-arena publishes (``seeds/003``).
+scipy / statsmodels, or a figure eval-arena publishes (Wang et al. 2024, *Eval-Arena: noise
+and errors by leaderboard showdowns*, https://github.com/crux-eval/eval-arena).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def solved_and_quality(draw):
     return solved.astype(float), quality
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(solved_and_quality())
 def test_kendall_tau_matches_scipy(data):
@@ -433,6 +435,7 @@ def _run(argv, capsys):
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 @needs_arena
 def test_cli_all_seven_benchmarks_in_one_command(capsys):
     files = sorted(glob.glob(str(ARENA / "*.jsonl.gz")))

@@ -142,6 +142,7 @@ def test_row_moments_match_numpy_with_missing_values(monkeypatch: pytest.MonkeyP
     assert mean[4] == 0.0 and var[4] == 0.0 and var[5] == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["continuous", "binary"])
 def test_working_memory_is_bounded(kind: str) -> None:
     # 60 systems × 150,000 examples = 72 MB of float64: no step may allocate a copy of it

@@ -184,7 +184,7 @@ def test_to_dict_has_spec_fields() -> None:
     d = lb.to_dict()
     for key in ("benchmark", "metric", "paired", "test", "systems", "cliques"):
         assert key in d
-    for row in d["systems"]:  # type: ignore[union-attr]
+    for row in d["systems"]:  # type: ignore[attr-defined]
         for key in ("system", "mean", "ci_low", "ci_high", "n", "rank", "rank_low", "rank_high",
                     "group"):
             assert key in row
@@ -260,6 +260,7 @@ def long_tables(draw: st.DrawFn) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(df=long_tables(), seed=st.integers(0, 2**32 - 1))
 def test_shuffling_rows_does_not_change_the_leaderboard(df: pd.DataFrame, seed: int) -> None:

@@ -1,4 +1,5 @@
-"""Aggregation mechanisms compared (engine/ranking/_mechanisms.py; seed 002)."""
+"""Aggregation mechanisms compared (engine/ranking/_mechanisms.py; Peyrard, Zhao, Eger & West
+2021, *Better than Average: Paired Evaluation of NLP Systems*, ACL-IJCNLP 2021)."""
 
 from __future__ import annotations
 
@@ -120,8 +121,8 @@ def test_davidson_without_ties_is_bradley_terry() -> None:
     assert fit.nu < 1e-10
 
 
-def test_seed_002_figure_1_pattern_mean_ties_but_pairing_decides() -> None:
-    # Seed 002, Fig. 1: equal means, yet B beats A on all instances but one.
+def test_peyrard_figure_1_pattern_mean_ties_but_pairing_decides() -> None:
+    # Peyrard et al. (2021), Fig. 1: equal means, yet B beats A on all instances but one.
     m = _matrix({"A": [1, 2, 3, 4, 15], "B": [2, 3, 4, 5, 11]})
     res = mechanisms(m, **FAST)
     assert res.scores["mean"].tolist() == [5.0, 5.0]

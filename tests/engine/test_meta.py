@@ -1,4 +1,5 @@
-"""Fixed-effect pooling, Hedges' correction and seed §6.3 standardised means.
+"""Fixed-effect pooling, Hedges' correction and the standardised means of Ackerman et al.
+(2025, arXiv:2501.18243), §6.3.
 
 References: Borenstein, Hedges, Higgins & Rothstein (2009), Introduction to
 Meta-Analysis (Wiley): data set 1 (Table 14.1), Hedges' g and its variance
@@ -119,8 +120,8 @@ def test_nonfinite_effects_drop_out():
     assert np.isnan(g[0]) and np.isnan(g[1]) and g[2] == 0.2 and v[2] == pytest.approx(0.4)
 
 
-def _seed_63_loop(means, sds, counts, weights):
-    """Seed paper §6.3 written out one benchmark and one system at a time."""
+def _section_63_loop(means, sds, counts, weights):
+    """Ackerman et al. (2025), §6.3, written out one benchmark and one system at a time."""
     systems, benchmarks = means.shape
     z = np.full(means.shape, np.nan)
     for j in range(benchmarks):
@@ -147,7 +148,7 @@ def test_standardized_means_against_a_loop():
     means[2, 1] = np.nan
     weights = np.array([1.0, 2.0, 1.0, 0.5])
     res = standardized_means(means, sds, counts, weights=weights)
-    score, z = _seed_63_loop(means, sds, counts, weights)
+    score, z = _section_63_loop(means, sds, counts, weights)
     np.testing.assert_allclose(res.score, score, rtol=1e-12)
     np.testing.assert_allclose(res.standardized, z, rtol=1e-12)
     assert (res.ci_low < res.score).all() and (res.score < res.ci_high).all()

@@ -22,6 +22,7 @@ def _statsmodels(p: np.ndarray, method: str) -> np.ndarray:
     return np.asarray(np.maximum(adjusted, p), dtype=float)  # as engine.stats._pairwise._adjust
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", METHODS)
 def test_matches_statsmodels_on_random_inputs_with_ties_and_edges(method: str) -> None:
     rng = np.random.default_rng(7)
@@ -35,6 +36,7 @@ def test_matches_statsmodels_on_random_inputs_with_ties_and_edges(method: str) -
                                    rtol=1e-15, atol=0)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(p=st.lists(st.sampled_from([0.0, 1e-300, 1e-12, 0.001, 0.01, 0.02, 0.049, 0.05, 0.3, 0.5,
                                    0.999, 1.0]) | st.floats(0, 1), min_size=1, max_size=40),

@@ -179,6 +179,7 @@ _fast = settings(max_examples=12, deadline=None, phases=[Phase.generate], databa
                  suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @_fast
 @given(st.integers(0, 10_000), st.permutations(range(5)))
 def test_relabelling_systems_changes_nothing(seed, relabel):

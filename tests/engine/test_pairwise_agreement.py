@@ -73,6 +73,7 @@ def test_midp_interval_excludes_zero_where_midp_rejects() -> None:
     assert row["ci_high"] < 0
 
 
+@pytest.mark.slow
 @given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40),
        st.sampled_from([0.1, 0.05, 0.01, 0.001]), st.sampled_from(["mcnemar", "mcnemar-midp"]))
 @settings(max_examples=300, deadline=None)
@@ -96,6 +97,7 @@ def test_agree_with_test_only_widens_when_not_significant() -> None:
         agree_with_test([0.0], [1.0], [0.5], alpha=0.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["humaneval+", "mbpp+"])
 @pytest.mark.parametrize("test", ["auto", "mcnemar-midp"])
 def test_cli_pairwise_json_has_no_disagreement(name: str, test: str) -> None:

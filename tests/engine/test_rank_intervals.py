@@ -68,6 +68,7 @@ def test_higher_is_better_mirrors_the_ranks() -> None:
     assert low == [6 - h for h in [3, 3, 4, 5, 5]] and high == [6 - lo for lo in [1, 1, 1, 3, 4]]
 
 
+@pytest.mark.slow
 def test_simultaneous_coverage_by_simulation() -> None:
     # All true ranks inside their intervals at once in >= 1 - alpha of the samples
     # (Al Mohamad et al. 2022, Theorem 1); 400 samples: Monte Carlo SE ~ 0.011.

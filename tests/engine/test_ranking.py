@@ -1,5 +1,6 @@
 """Bradley–Terry (MM, ties as half wins), Elo scale and win rates (SPEC "Leaderboard columns";
-seed 002, Peyrard et al. 2021)."""
+Peyrard, Zhao, Eger & West 2021, *Better than Average: Paired Evaluation of NLP Systems*,
+ACL-IJCNLP 2021)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def _matrix(scores: dict[str, list[float]]):  # type: ignore[no-untyped-def]
 
 
 def test_peyrard_appendix_f_two_systems() -> None:
-    # Peyrard et al. (2021), seed 002, appendix F: A = [1, 2, 3], B = [2, 3, 1] (numeric,
+    # Peyrard et al. (2021), appendix F: A = [1, 2, 3], B = [2, 3, 1] (numeric,
     # example-level) → "BT identifies system B as better with a relative strength of 2/3".
     m = _matrix({"A": [1, 2, 3], "B": [2, 3, 1]})
     assert not m.binary

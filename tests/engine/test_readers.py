@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine._contract import DataContractError, MetricSpec
-from engine.io._readers import benchmark_from_name, read_results, split_metadata
+from engine.io._bytes import benchmark_from_name
+from engine.io._readers import read_results, split_metadata
 
 EVAL_ARENA = {  # file: (benchmark, systems, examples)  -- data/README.md
     "humaneval.jsonl.gz": ("humaneval", 49, 164),

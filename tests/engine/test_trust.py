@@ -92,6 +92,7 @@ def test_missingness_that_follows_difficulty_is_flagged() -> None:
     assert any("C lacks examples that are harder" in n for n in notes)
 
 
+@pytest.mark.slow
 def test_every_rank_lies_in_its_range_on_random_partial_data() -> None:
     rng = np.random.default_rng(5)
     for _ in range(20):
@@ -141,6 +142,7 @@ def test_criterion_effect_is_one_cohen_defined() -> None:
     assert row["criterion_effect"] == pytest.approx(h)
 
 
+@pytest.mark.slow
 def test_effect_size_criterion_keeps_false_alarms_below_alpha() -> None:
     """Null: 10 systems × 30 examples, no true difference. With criterion=small the share of
     runs flagging any pair used to be 0.28; now a pair must also pass the corrected test."""
@@ -217,7 +219,7 @@ def test_leaderboard_reports_convergence_and_rating_intervals() -> None:
     lb = leaderboard(ScoreMatrix.from_array(x), bt_resamples=100)
     d = lb.to_dict()
     assert d["converged"] is True
-    for row in d["systems"]:  # type: ignore[union-attr]
+    for row in d["systems"]:  # type: ignore[attr-defined]
         assert row["bt_low"] <= row["bt_strength"] <= row["bt_high"]
         assert row["elo_low"] <= row["elo"] <= row["elo_high"]
         assert row["win_rate_low"] <= row["win_rate"] <= row["win_rate_high"]
