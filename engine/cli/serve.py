@@ -1,7 +1,7 @@
 """``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``).
 
 The engine never imports the app: ``serve`` finds the ``app`` package's folder without
-importing it and runs ``python -m streamlit run app/server.py`` in a child process, with the
+importing it and becomes ``python -m streamlit run app/server.py`` (``exec``), with the
 app's Streamlit settings (``app/streamlit.toml``) as command-line flags, so they hold from
 any working directory. Flags given after ``serve`` (``--server.port 8502``) come last and win.
 """
@@ -52,9 +52,13 @@ def _serve(args: argparse.Namespace) -> int:
     if not env.get("SIGBOARD_DB_URL") and not env.get("SIGBOARD_DB_PATH"):
         # the results store next to where it is served from, never inside site-packages
         env["SIGBOARD_DB_PATH"] = str(Path.cwd() / "var" / "sigboard.db")
-    try:
+    if os.name == "posix":
+        # the server replaces this process, so a signal to `sigboard serve` (a service
+        # manager's stop, a test's terminate) reaches Streamlit itself and leaves no orphan
+        os.execve(sys.executable, command, env)  # noqa: S606 - a fixed argv, no shell
+    try:  # pragma: no cover - Windows has no exec that keeps the process id
         return subprocess.call(command, env=env)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # pragma: no cover
         return 0
 
 
