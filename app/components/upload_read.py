@@ -25,6 +25,7 @@ from engine import (
     Limits,
     MetricSpec,
     Problem,
+    check_harness_isolated,
     check_produced,
     detect_format,
     read_harness,
@@ -82,6 +83,11 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 name, rule=f"the file has {len(content):,} bytes, more than the "
                 f"{limits.max_bytes:,} this server accepts",
                 fix="split it into several uploads")])
+        if choice != "table" and not _TABLE_NAME.search(name):
+            # archives, .eval and JSON logs are read first in the memory-capped child: a bomb
+            # or a log over the limits fails there, never in the server
+            check_harness_isolated(content, name, fmt=None if choice == "auto" else choice,
+                                   system=system.strip() or None, limits=limits)
         kind = _harness_kind(name, content, choice)
         if kind is None:
             frame = read_results_bytes(content, label=name, limits=limits, isolated=True)

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
            "main", "may_be_log", "open_existing", "safe_url", "scrubbed", "store_url",
-           "cli_uploader", "check_size", "upload_limits", "within_limits"]
+           "cli_uploader", "check_size", "isolated_check", "upload_limits", "within_limits"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -57,6 +57,22 @@ def upload_limits() -> Limits:
     from ..io._limits import Limits
 
     return Limits.from_mapping(os.environ)
+
+
+def isolated_check(path: str, content: bytes | None = None, *, fmt: str | None = None,
+                   system: str | None = None) -> None:
+    """Read a harness log file (not a folder) once in the memory-capped child
+    (engine.io._worker.check_harness_isolated) before this process reads it: a bomb or a
+    log over the limits fails there, with one line here."""
+    from ..io._formats import source_name
+    from ..io._worker import check_harness_isolated
+
+    if content is None:
+        if not os.path.isfile(path):
+            return
+        content = Path(path).read_bytes()
+    check_harness_isolated(content, source_name(path, None), fmt=fmt, system=system,
+                           limits=upload_limits())
 
 
 def check_size(path: str) -> None:
@@ -209,6 +225,8 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     if is_harness_source(path):
         from ..harness import read_harness
 
+        isolated_check(path)
+
         res = read_harness(path)
         within_limits(res.frame, path)
         return res.frame, dict(res.specs)
@@ -220,6 +238,7 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
         from ..harness import read_harness  # only now: a table needs none of it
 
         try:
+            isolated_check(path)
             res = read_harness(path)
         except (ValueError, OSError):
             raise table_error from None  # not a harness log either: the table's problems

@@ -25,6 +25,7 @@ from ._common import (
     cli_uploader,
     emit,
     is_harness_source,
+    isolated_check,
     load_data,
     may_be_log,
     open_existing,
@@ -114,6 +115,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
             if fmt is not None or not may_be_log(label, table_error):
                 raise
             try:
+                isolated_check(path, content)
                 res = read_harness((label, content))
             except (ValueError, OSError):
                 raise table_error from None
@@ -122,6 +124,8 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
             df = res.frame
             specs.update(res.specs.items())
     else:
+        if content is not None:
+            isolated_check(path, content, fmt=fmt, system=args.system)
         res = read_harness(path if is_dir else (label, content or b""), format=fmt,
                            system=args.system)
         within_limits(res.frame, label)

@@ -27,7 +27,7 @@ import pandas as pd
 from .._contract import DataContractError, Problem
 from ._limits import Limits
 
-__all__ = ["parse_isolated"]
+__all__ = ["check_harness_isolated", "parse_isolated"]
 
 _EXIT_PROBLEMS = 3
 _ENGINE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds engine/
@@ -84,6 +84,64 @@ def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
             fix="split the file into several uploads, or raise SIGBOARD_PARSE_TIMEOUT "
             "on the server")]) from None
     return _answer(done, label, limits)
+
+
+def check_harness_isolated(data: bytes, name: str, *, fmt: str | None = None,
+                           system: str | None = None, limits: Limits | None = None) -> None:
+    """Read harness logs (an archive, an Inspect ``.eval``, a JSON/JSONL log) once in the
+    memory-capped child and discard the result: a bomb, a crash or a log over the limits
+    (:func:`engine.io._limits.check_produced`) kills or fails only the child and becomes a
+    :class:`~engine._contract.DataContractError` here. The caller then reads logs that
+    passed, which the limits bound, in its own process.
+
+    Raises
+    ------
+    DataContractError
+        The child's problems (as :func:`engine.read_harness` raises them in-process), or
+        its crash, memory cap or time limit.
+    """
+    limits = limits or Limits()
+    label = str(name)[:_MAX_NAME] or "<upload>"
+    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
+                         "harness": True, "system": system})
+    try:
+        done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
+            [sys.executable, "-m", "engine.io._worker", header], input=data,
+            capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
+    except subprocess.TimeoutExpired:
+        raise DataContractError([Problem(
+            label, rule=f"reading the logs took longer than {limits.parse_timeout:g} s",
+            fix="split the upload, or raise SIGBOARD_PARSE_TIMEOUT on the server")]) from None
+    if done.returncode == 0 and not done.stdout:
+        return
+    _answer(done, label, limits)
+
+
+def _harness_main(header: dict[str, Any], limits: Limits) -> int:
+    """Child side of :func:`check_harness_isolated`: exit 0 (no output) or 3 (problems)."""
+    from ..harness import read_harness
+    from ._limits import check_produced
+
+    data = sys.stdin.buffer.read()
+    out = sys.stdout.buffer
+    try:
+        result = read_harness((header["name"], data), format=header["fmt"],
+                              system=header.get("system"))
+        del data
+        check_produced(result.frame, header["name"], limits)
+    except DataContractError as exc:
+        out.write(json.dumps([dataclasses.asdict(p) for p in exc.problems]).encode())
+        return _EXIT_PROBLEMS
+    except (ValueError, RecursionError, MemoryError) as exc:
+        what = {RecursionError: "nests too deeply to read",
+                MemoryError: f"does not fit in the memory limit of "
+                             f"{limits.max_parse_memory >> 20:,} MiB"}.get(type(exc), str(exc))
+        problem = Problem(header["name"], rule=f"the upload {what}" if not isinstance(
+            exc, ValueError) else what, fix="upload the logs as the harness wrote them, split "
+            "them, or raise SIGBOARD_MAX_PARSE_MEMORY on the server")
+        out.write(json.dumps([dataclasses.asdict(problem)]).encode())
+        return _EXIT_PROBLEMS
+    return 0
 
 
 def _answer(done: subprocess.CompletedProcess[bytes], label: str,
@@ -151,6 +209,8 @@ def _worker_main(argv: list[str]) -> int:
     header = json.loads(argv[0])
     limits = Limits(**header["limits"])
     _cap_memory(limits.max_parse_memory)
+    if header.get("harness"):
+        return _harness_main(header, limits)
     from ._formats import frame_from_bytes
 
     data = sys.stdin.buffer.read()
