@@ -105,7 +105,7 @@ def leader_fragility(matrix: ScoreMatrix) -> LeaderFragility:
     ...                            examples=["e1", "e2", "e3", "e4"])
     >>> f = leader_fragility(m)
     >>> f.leader, f.challenger, f.examples
-    ('A', 'B', ('e2',))
+    ('A', 'B', ('e2', 'e3'))
     """
     if matrix.n_systems < 2:
         raise ValueError(f"matrix: needs at least 2 systems; got {matrix.n_systems}")
