@@ -1,4 +1,4 @@
-"""The significance graph (seed paper §5.1) as frames and as static altair charts.
+"""The significance graph (Ackerman et al. 2025, §5.1) as frames and as static altair charts.
 
 Vertices are systems at the height of their mean (up = better); an edge joins
 two systems whose difference is *not* significant, thicker when less
@@ -31,7 +31,7 @@ def _columns(n: int) -> int:
 
 
 def x_positions(n: int) -> np.ndarray:
-    """Horizontal slots by rank (the position itself means nothing, seed paper §5.1).
+    """Horizontal slots by rank (the position itself means nothing, Ackerman et al. 2025, §5.1).
 
     Neighbours in rank usually have close means, so they are put several
     columns apart (a stride coprime with the column count) and their labels

@@ -185,7 +185,7 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
 
 def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *,
                      width: int = 1000) -> str:
-    """The significance graph (seed paper §5.1) as SVG: systems at the height of their mean,
+    """The significance graph (Ackerman et al. 2025, §5.1) as SVG: systems at the height of their mean,
     a line between two systems whose difference is not significant (thicker when less
     significant), the best system in red bold; every system shown is labelled.
 

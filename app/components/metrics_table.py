@@ -1,4 +1,4 @@
-"""The table across metrics (seed paper §5.2): every pair (rows) on every metric (columns).
+"""The table across metrics (Ackerman et al. 2025, §5.2): every pair (rows) on every metric (columns).
 
 White = not significant on that metric; otherwise the cell shows the adjusted
 p-value (or the effect size) on a background that is red when the row's first

@@ -63,7 +63,7 @@ def _clique_table(board: Leaderboard) -> str:
 def leaderboard_charts(board: Leaderboard, view: View, token: str, options: TestOptions
                        ) -> None:
     """The Leaderboard's charts in tabs (URL ``graph``), only the open one drawn: the rank/CI
-    plot first, then the significance graph (seed paper §5.1: systems at the height of their
+    plot first, then the significance graph (Ackerman et al. 2025, §5.1: systems at the height of their
     mean, edges between ties) as a picture or interactive, and the groups (cliques)."""
     st.subheader("Charts")
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)

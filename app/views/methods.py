@@ -216,7 +216,7 @@ difference is, which a p-value does not: with many examples tiny differences bec
   manufacture a difference. A pair "changes" when its verdict is not the same in every slice;
   a *reversal* is significant in opposite directions. "Not shown to differ" on a small slice
   is weak evidence.
-- **Conditions** (seed paper §10). To ask whether a setting matters (prompt template,
+- **Conditions** (Ackerman et al. 2025, §10). To ask whether a setting matters (prompt template,
   temperature), only systems that differ in that setting alone are compared, so the other
   settings cannot explain the difference; each matched pair is tested as on the Pairwise page
   and the p-values are adjusted together.
