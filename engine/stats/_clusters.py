@@ -30,6 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._kernels import _p_from_t as t_pvalues
+
 __all__ = ["ClusterDesign", "cluster_codes", "clustered_pairs", "clustered_mean_intervals",
            "clustered_se"]
 
@@ -145,13 +147,7 @@ def clustered_pairs(x: np.ndarray, design: ClusterDesign, ia: np.ndarray, ja: np
         t = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.copysign(np.inf, diff)))
         deff = np.where(iid > 0, var / iid, np.nan)
     df = np.full(len(ia), design.df)
-    if alternative == "greater":
-        p = stats.t.sf(t, df)
-    elif alternative == "less":
-        p = stats.t.cdf(t, df)
-    else:
-        p = 2.0 * stats.t.sf(np.abs(t), df)
-    p = np.where((se == 0) & (diff == 0), 1.0, p)
+    p = np.where((se == 0) & (diff == 0), 1.0, t_pvalues(t, df, alternative))
     return ClusteredPairs(diff, se, df, t, np.clip(p, 0.0, 1.0), deff)
 
 

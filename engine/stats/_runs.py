@@ -26,6 +26,7 @@ from scipy import stats
 from .._contract import MetricSpec
 from .._matrix import _pick
 from .._options import TestOptions, compared_pairs
+from ._kernels import _p_from_t as t_pvalues
 from ._multitest import adjust_pvalues
 
 __all__ = ["PairRunTest", "PooledRuns", "RunAnova", "RunCube", "RunsPairwise", "cluster_variance",
@@ -269,14 +270,8 @@ def satterthwaite_t(estimate: np.ndarray, v_paired: np.ndarray, df_paired: np.nd
 
 
 def _p_from_t(t: np.ndarray, df: np.ndarray, alternative: str) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        if alternative == "greater":
-            p = stats.t.sf(t, df)
-        elif alternative == "less":
-            p = stats.t.cdf(t, df)
-        else:
-            p = 2.0 * stats.t.sf(np.abs(t), df)
-    return np.asarray(np.clip(np.nan_to_num(p, nan=1.0), 0.0, 1.0), dtype=float)
+    """The kernels' t p-value, with an undefined statistic (0/0) read as no evidence (p = 1)."""
+    return np.asarray(np.nan_to_num(t_pvalues(t, df, alternative), nan=1.0), dtype=float)
 
 
 @dataclass(frozen=True)
