@@ -130,7 +130,7 @@ if TYPE_CHECKING:
     from .across._friedman import Friedman, friedman, friedman_of
 
     # --- Text: names and uploaded text made inert in HTML, Markdown and plain text --------
-    from ._text import ISOLATE, POP, html_text, isolate, md_isolated, md_text, one_line_all
+    from ._text import ISOLATE, JOINER, POP, html_text, isolate, md_isolated, md_text, one_line_all
     from ._text import masked, safe_url
 
 
