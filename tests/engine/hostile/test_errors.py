@@ -16,6 +16,9 @@ import pytest
 
 from engine import masked, safe_url
 
+# CLI subprocesses and unreachable-database timeouts: the full run, not the --fast loop
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 #: Passwords holding the characters that confused the old masking: '@', ':' and '/'.
 URLS = ["postgresql://reader:s3cr:et@pw99@127.0.0.1:1/results",

@@ -16,6 +16,9 @@ import pytest
 from engine import Limits
 from engine.store import open_store
 
+# CLI subprocesses and unreachable-database timeouts: the full run, not the --fast loop
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -136,6 +139,9 @@ def test_cli_checks_the_size_before_reading(tmp_path: Path) -> None:
         assert "100,000,000 bytes" in line and "SIGBOARD_MAX_BYTES" in line
     env = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
     env["SIGBOARD_MAX_BYTES"] = "10M"
+    # no JIT: a cold Numba cache compiles the kernels at first use (~700 MB peak, measured),
+    # which says nothing about reading the file
+    env["NUMBA_DISABLE_JIT"] = "1"
     proc = subprocess.Popen([sys.executable, "-m", "engine", "leaderboard", str(path)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
