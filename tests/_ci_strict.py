@@ -1,6 +1,6 @@
 """pytest plugin for CI: the PostgreSQL and real-browser tests are mandatory.
 
-Loaded with ``-p tests._ci_strict`` (``.ci/run`` does that). It turns the run into a
+Loaded with ``-p _ci_strict``, tests/ on PYTHONPATH (``.ci/run`` does that). It turns the run into a
 failure when
 
 * a test marked ``postgres`` or ``browser`` is skipped (or xfails),
