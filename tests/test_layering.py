@@ -95,6 +95,7 @@ def _subprocess_env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_importing_the_whole_engine_loads_no_ui_library() -> None:
     code = (
         "import importlib, pkgutil, sys\n"

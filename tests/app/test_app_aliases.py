@@ -66,6 +66,7 @@ def _texts(node: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.slow
 def test_an_alias_is_one_system_on_every_page(aliased: Path, page: str) -> None:
     at = app(page, benchmark=BENCH)
     no_exception(at)

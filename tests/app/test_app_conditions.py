@@ -78,6 +78,7 @@ def test_prompting_compared_on_the_eight_matched_models(crux: Path) -> None:
     assert (shown.loc[better, "verdict"] == "prompting = chain of thought better").all()
 
 
+@pytest.mark.slow
 def test_choices_go_to_the_address_bar_and_stay(crux: Path) -> None:
     at = app(PAGE, benchmark="CRUXEval-input")
     at.selectbox(key="conditions_factor").set_value("model").run()
@@ -95,6 +96,7 @@ def test_choices_go_to_the_address_bar_and_stay(crux: Path) -> None:
     assert at.multiselect(key="conditions_hold").value == []
 
 
+@pytest.mark.slow
 def test_a_fresh_link_opens_the_same_choice(crux: Path) -> None:
     at = app(PAGE, benchmark="CRUXEval-input", factor="model", hold="hyperparams")
     assert at.selectbox(key="conditions_factor").value == "model"

@@ -121,6 +121,7 @@ def test_one_metric_benchmark_says_so_in_the_table_across_metrics(db: Path) -> N
                                         "conflict"]
 
 
+@pytest.mark.slow
 def test_table_across_metrics_on_tac2008(tac_db: Path) -> None:
     at = app("views/pairwise.py", benchmark="TAC2008", panel="metrics")
     no_exception(at)

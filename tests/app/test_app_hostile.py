@@ -352,6 +352,7 @@ def test_upload_session_allowed_follows_the_policy() -> None:
         del auth._UNLOCKED["unlocked-session"]
 
 
+@pytest.mark.slow
 def test_upload_flood_without_the_token_leaves_the_server_small(tmp_path: Path) -> None:
     """The report's attack on a real server (app/server.py): 40 MiB files PUT to the upload
     endpoint by sessions without the token (16 here; benchmarks/bench_hostile.py runs 80)."""

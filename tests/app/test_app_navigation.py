@@ -61,6 +61,7 @@ def test_the_sidebar_groups_pages_by_job(db: Path) -> None:
 
 
 @pytest.mark.parametrize("page", PAGES)
+@pytest.mark.slow
 def test_every_page_shows_the_whole_navigation(db: Path, page: str) -> None:
     # a fresh session opened on the page (a shared link, a reload), on data without metadata:
     # Slices and Conditions stop early, and the links must still be there

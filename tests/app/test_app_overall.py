@@ -103,6 +103,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+@pytest.mark.slow
 def test_demo_store_ranks_the_largest_complete_block(db: Path) -> None:
     at = app(PAGE)
     no_exception(at)
@@ -133,6 +134,7 @@ def test_demo_store_ranks_the_largest_complete_block(db: Path) -> None:
         "the per-benchmark overview is one click away"
 
 
+@pytest.mark.slow
 def test_demo_headline_numbers_are_the_tables(db: Path) -> None:
     at = app(PAGE)
     no_exception(at)

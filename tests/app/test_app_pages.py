@@ -211,6 +211,7 @@ def test_links_between_pages_carry_the_view(db: Path) -> None:
     assert links["Pairwise"]["benchmark"] == ["humaneval"]
 
 
+@pytest.mark.slow
 def test_bad_upload_shows_every_problem_and_stores_nothing(db: Path) -> None:
     before = open_store(f"sqlite:///{db}").dump()
     at = app("views/upload.py")
@@ -227,6 +228,7 @@ def test_bad_upload_shows_every_problem_and_stores_nothing(db: Path) -> None:
     assert open_store(f"sqlite:///{db}").dump() == before
 
 
+@pytest.mark.slow
 def test_good_upload_appears_on_the_leaderboard(db: Path) -> None:
     at = app("views/upload.py")
     at.file_uploader(key="upload_files").upload("new.csv", GOOD_CSV, "text/csv").run()
@@ -271,6 +273,7 @@ def test_examples_page_follows_a_benchmark_change(db: Path) -> None:
     assert at.title[0].value == "Examples · \u2068mbpp\u2069", "the name isolated"
 
 
+@pytest.mark.slow
 def test_upload_history_delete_removes_the_rows(db: Path) -> None:
     at = app("views/upload.py")
     at.file_uploader(key="upload_files").upload("new.csv", GOOD_CSV, "text/csv").run()
@@ -348,6 +351,7 @@ def _commit(at: AppTest, name: str, content: bytes, choice: str | None = None) -
     return at
 
 
+@pytest.mark.slow
 def test_conflicting_upload_is_rejected_unless_added_as_a_run(db: Path) -> None:
     _commit(app("views/upload.py"), "new.csv", GOOD_CSV)
     changed = GOOD_CSV.replace(b",pass1,0\n", b",pass1,1\n")

@@ -85,6 +85,7 @@ def test_bad_url_values_fall_back_with_a_note(store: Path) -> None:
     assert _metric(at, "Smallest detectable difference")  # still planned, with defaults
 
 
+@pytest.mark.slow
 def test_plan_is_linked_from_a_b_compare(store: Path) -> None:
     # issue #27: Plan is A/B compare's planning panel, no longer a top-level entry
     at = app("views/compare.py")

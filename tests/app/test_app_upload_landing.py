@@ -49,6 +49,7 @@ def commit(system: str) -> AppTest:
     return at.run()
 
 
+@pytest.mark.slow
 def test_new_system_rows_on_each_touched_leaderboard(store: Path) -> None:
     at = commit(NEW)
     no_exception(at)

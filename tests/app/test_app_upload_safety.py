@@ -86,6 +86,7 @@ def test_each_delete_needs_its_own_typed_confirmation(db: Path) -> None:
     assert second in store.uploads()["upload_id"].tolist()
 
 
+@pytest.mark.slow
 def test_preview_shows_conflicts_and_what_was_found_before_commit(db: Path) -> None:
     at = upload(app("views/upload.py"), ("one.csv", csv(["A", "B"], 6)))
     no_exception(at)
@@ -174,6 +175,7 @@ def _zip(folder: str) -> bytes:
 
 
 @pytest.mark.parametrize("folder", FOLDERS)
+@pytest.mark.slow
 def test_harness_folder_zip_stores_its_expected_long(db: Path, folder: str) -> None:
     want = pd.read_csv(LOGS / folder / "expected_long.csv", dtype=str, keep_default_na=False)
     at = upload(app("views/upload.py"), (f"{folder}.zip", _zip(folder)))

@@ -138,6 +138,7 @@ def test_import_harness_folder_then_export_gives_expected_long(
     _same_rows(_exported(capsys.readouterr().out), _expected(folder))
 
 
+@pytest.mark.slow
 def test_analysis_commands_read_a_harness_folder_or_zip(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     folder = HARNESS / "promptfoo"

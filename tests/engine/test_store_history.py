@@ -98,6 +98,7 @@ def test_a_chain_of_replacements_unwinds_in_any_order(store_url: str) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(order=st.permutations([1, 2, 3]), policies=st.lists(
     st.sampled_from(["replace", "add-run"]), min_size=2, max_size=2))
+@pytest.mark.slow
 def test_deleting_then_restoring_changes_nothing(tmp_path: Path, order: list[int],
                                                  policies: list[str]) -> None:
     url = f"sqlite:///{tmp_path / f'p{abs(hash((tuple(order), tuple(policies))))}.db'}"

@@ -50,6 +50,7 @@ def test_too_many_members_refused_naming_the_limit(zip64: bytes, suffix: str) ->
         read_harness((f"small{suffix}", small))
 
 
+@pytest.mark.slow
 def test_cli_refuses_a_100k_file_zip_with_one_line(tmp_path: Path) -> None:
     path = tmp_path / "many.zip"
     path.write_bytes(many_files(100_000))
