@@ -19,6 +19,10 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 PY=${PYTHON:-python3}
 VENV="$ROOT/.venv"
+# Bytecode caching on (some shells export PYTHONDONTWRITEBYTECODE): without it every pytest
+# worker and every subprocess test recompiles and re-rewrites the project's modules (~6 s of
+# a --fast run's collection).
+unset PYTHONDONTWRITEBYTECODE
 
 fast=0
 pytest_args=()

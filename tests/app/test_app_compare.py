@@ -23,6 +23,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+@pytest.mark.slow
 def test_default_pair_verdict_models_and_power(store: Path) -> None:
     at = app(PAGE, benchmark="ab")
     no_exception(at)

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pandas as pd
+import pytest
 from apptest_support import app, html_frame, html_links, no_exception, other_html, params, pictures
 from pages_data_support import XSS, store_env
 from streamlit.testing.v1 import AppTest
@@ -226,6 +227,7 @@ def test_example_parameter_is_checked() -> None:
     assert shown.ex == "HumanEval/4" and "`ex`" in problems[0] and "<b>" not in problems[0]
 
 
+@pytest.mark.slow
 def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:
     """Through the Upload page: one system per file (so ``output`` is constant within each
     example of a file), then the Examples page shows each system's output literally."""

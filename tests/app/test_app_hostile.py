@@ -277,6 +277,7 @@ def test_token_guesses_are_throttled_per_address_and_overall(
     assert any("wrong upload token from 10.0.0.1" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.slow
 def test_fresh_sessions_share_the_address_limit(db: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from app import auth

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from apptest_support import app, no_exception
 
 from engine import judge_board, open_store
@@ -37,6 +38,7 @@ def _upload(frame: pd.DataFrame, name: str) -> None:
     assert any("stored as upload" in s.value for s in at.success)
 
 
+@pytest.mark.slow
 def test_upload_then_the_ppi_leaderboard_equals_the_engine(db: Path) -> None:
     _upload(_wide(), "judged.csv")
     at = app(PAGE, benchmark="judged", metric="judge_score")
@@ -54,6 +56,7 @@ def test_upload_then_the_ppi_leaderboard_equals_the_engine(db: Path) -> None:
     assert len(at.dataframe) == 5  # leaderboard, pairs, bias, calibration, label budget
 
 
+@pytest.mark.slow
 def test_labels_on_one_system_are_refused_with_the_reason(db: Path) -> None:
     wide = _wide(1)
     wide.loc[wide["system"] != "s0", "human_score"] = np.nan
@@ -63,6 +66,7 @@ def test_labels_on_one_system_are_refused_with_the_reason(db: Path) -> None:
     assert any("has human labels" in w.value and "s0" in w.value for w in at.warning)
 
 
+@pytest.mark.slow
 def test_the_judge_metric_pages_link_to_the_ppi_page(db: Path) -> None:
     _upload(_wide(), "judged.csv")
     for page in ("views/leaderboard.py", "views/pairwise.py", "views/compare.py"):

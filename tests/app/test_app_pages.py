@@ -299,6 +299,7 @@ def test_allow_list_without_login_configured_is_read_only(db: Path,
     assert not [s for s in at.selectbox if s.label.startswith("Delete")], "no deleting either"
 
 
+@pytest.mark.slow
 def test_metadata_filter_from_the_url(db: Path) -> None:
     rows = "".join(f"meta-bench,{s},e{j},acc,{(j + k) % 2},{fam}\n"
                    for k, (s, fam) in enumerate([("m1", "llama"), ("m2", "llama"), ("m3", "gpt")])

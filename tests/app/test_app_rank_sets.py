@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from apptest_support import app, html_frame, no_exception
 
 from engine import best_set_sentence, build_matrix, rank_sets_of
@@ -37,6 +38,7 @@ def test_distributions_table_has_the_rank_sets(db: Path) -> None:
     assert any("*Rank set*" in c.value and "different question" in c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_mechanisms_names_the_same_best_set(db: Path) -> None:
     at = app("views/mechanisms.py", benchmark="humaneval")
     no_exception(at)

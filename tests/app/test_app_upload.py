@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from apptest_support import app, no_exception, table
 
 from engine.store import open_store
@@ -20,6 +21,7 @@ def _upload(bt_eval: Path):  # noqa: ANN202
     return at
 
 
+@pytest.mark.slow
 def test_two_benchmarks_sharing_a_metric_name_get_their_own_settings(db: Path,
                                                                     bt_eval: Path) -> None:
     # Regression: settings were keyed by metric name only, so the second dataset's
@@ -33,6 +35,7 @@ def test_two_benchmarks_sharing_a_metric_name_get_their_own_settings(db: Path,
     assert len({r.key for r in directions}) == 68
 
 
+@pytest.mark.slow
 def test_settings_reach_the_store_per_benchmark_and_metric(db: Path, bt_eval: Path) -> None:
     at = _upload(bt_eval)
     [r for r in at.radio if r.label.endswith("better is") and "TAC2008" in r.label

@@ -95,6 +95,7 @@ def test_neighbours_follow_the_pairwise_tests() -> None:
         assert not set(better) & set(worse)
 
 
+@pytest.mark.slow
 def test_hostile_system_name_stays_text(store: Path) -> None:
     at = commit(HOSTILE)
     no_exception(at)

@@ -58,6 +58,7 @@ def texts(at: AppTest) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_each_delete_needs_its_own_typed_confirmation(db: Path) -> None:
     store = open_store(f"sqlite:///{db}")
     first = store.import_frame(pd.read_csv(io.BytesIO(csv(["A", "B"], 5))),
@@ -108,6 +109,7 @@ def test_preview_shows_conflicts_and_what_was_found_before_commit(db: Path) -> N
     assert gaps and gaps[0][["system", "first missing"]].values.tolist() == [["C", "q5"]]
 
 
+@pytest.mark.slow
 def test_user_strings_render_inert(db: Path) -> None:
     at = upload(app("views/upload.py"), (f"{EVIL}.csv", csv([EVIL, "B"], 4, bench=EVIL)))
     no_exception(at)
@@ -134,6 +136,7 @@ def test_metric_definition_editable_after_upload(db: Path) -> None:
     assert store.metric_history("safety", "acc")["reason"].tolist() == ["edited"]
 
 
+@pytest.mark.slow
 def test_a_staged_file_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import app.components.upload_read as page
 
