@@ -18,38 +18,23 @@ rest is lighteval's own command line.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import types
 from pathlib import Path
 
+from sigtest_data import ARITH, CHOICE, OFFLINE, write_jsonl
+
 HERE = Path(__file__).resolve().parent
-ARITH = [
-    {"question": "What is 2 + 3?", "answer": "5"},
-    {"question": "What is 7 * 6?", "answer": "42"},
-    {"question": "What is 10 - 4?", "answer": "6"},
-    {"question": "What is 9 + 8?", "answer": "17"},
-    {"question": "What is 12 / 3?", "answer": "4"},
-    {"question": "What is 5 * 5?", "answer": "25"},
-]
-CHOICE = [
-    {"question": "Which is a fruit?", "choices": ["carrot", "apple", "potato"], "label": 1},
-    {"question": "Which is a colour?", "choices": ["blue", "chair", "river"], "label": 0},
-    {"question": "Which is a planet?", "choices": ["Moon", "Sun", "Mars"], "label": 2},
-    {"question": "Which is a metal?", "choices": ["iron", "wood", "glass"], "label": 0},
-    {"question": "Which is a bird?", "choices": ["salmon", "sparrow", "frog"], "label": 1},
-]
 
 
 def main(out: Path) -> None:
     data = out / "_data"
     for name, rows in (("arith", ARITH), ("choice", CHOICE)):
         (data / name).mkdir(parents=True, exist_ok=True)
-        (data / name / "test.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    env = dict(os.environ, SIGTEST_LIGHTEVAL_DATA=str(data), HF_DATASETS_OFFLINE="1",
-               HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+        write_jsonl(data / name / "test.jsonl", rows)
+    env = dict(os.environ, SIGTEST_LIGHTEVAL_DATA=str(data), **OFFLINE)
     for model in ("sigtest/model-a", "sigtest/model-b", "sigtest/model-a"):
         subprocess.run(
             [sys.executable, __file__, "--cli", "custom", model, str(HERE / "sigtest_lighteval_model.py"),

@@ -21,35 +21,20 @@ a real `lm_eval run` command line:
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+from sigtest_data import ARITH, CHOICE, OFFLINE, write_jsonl
+
+for _key, _value in OFFLINE.items():  # before lm_eval imports the Hugging Face libraries
+    os.environ.setdefault(_key, _value)
 
 from lm_eval.__main__ import cli_evaluate  # noqa: E402
 from lm_eval.api.model import LM  # noqa: E402
 from lm_eval.api.registry import register_model  # noqa: E402
 
-ARITH = [
-    {"question": "What is 2 + 3?", "answer": "5"},
-    {"question": "What is 7 * 6?", "answer": "42"},
-    {"question": "What is 10 - 4?", "answer": "6"},
-    {"question": "What is 9 + 8?", "answer": "17"},
-    {"question": "What is 12 / 3?", "answer": "4"},
-    {"question": "What is 5 * 5?", "answer": "25"},
-]
-CHOICE = [
-    {"question": "Which is a fruit?", "choices": ["carrot", "apple", "potato"], "label": 1},
-    {"question": "Which is a colour?", "choices": ["blue", "chair", "river"], "label": 0},
-    {"question": "Which is a planet?", "choices": ["Moon", "Sun", "Mars"], "label": 2},
-    {"question": "Which is a metal?", "choices": ["iron", "wood", "glass"], "label": 0},
-    {"question": "Which is a bird?", "choices": ["salmon", "sparrow", "frog"], "label": 1},
-]
 ARITH_YAML = """task: sig_arith
 dataset_path: json
 dataset_kwargs:
@@ -154,8 +139,8 @@ class SigtestLM(LM):
 
 def _tasks(root: Path, arith: list[dict[str, str]]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "arith.jsonl").write_text("".join(json.dumps(r) + "\n" for r in arith))
-    (root / "choice.jsonl").write_text("".join(json.dumps(r) + "\n" for r in CHOICE))
+    write_jsonl(root / "arith.jsonl", arith)
+    write_jsonl(root / "choice.jsonl", CHOICE)
     (root / "sig_arith.yaml").write_text(ARITH_YAML.format(data=root / "arith.jsonl"))
     (root / "sig_choice.yaml").write_text(CHOICE_YAML.format(data=root / "choice.jsonl"))
     return root
