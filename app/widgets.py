@@ -46,6 +46,16 @@ def page_context() -> tuple[str, pd.DataFrame, View]:
     return token, catalog, view
 
 
+def benchmark_page(page: str, caption: str) -> tuple[str, pd.DataFrame, View]:
+    """A one-benchmark page's preamble: its context (:func:`page_context`), its title, the
+    benchmark and metric pickers, and the caption saying what the page does."""
+    token, catalog, view = page_context()
+    title(page, view)
+    benchmark_metric(view, catalog)
+    st.caption(caption)
+    return token, catalog, view
+
+
 def title(page: str, view: View) -> None:
     """The page's title with the benchmark's name as inert text."""
     st.title(f"{page} · {md_isolated(view.benchmark)}")

@@ -15,14 +15,13 @@ from app import widgets
 from app.data import judge, store
 from engine import label_budget, md_isolated
 
-token, catalog, view = widgets.page_context()
-widgets.title("Judge + humans", view)
-widgets.benchmark_metric(view, catalog)
-st.caption("An LLM judge scores every example; humans label a random subset. Prediction-"
-           "powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023) rectifies the judge's "
-           "mean with the labelled examples: an estimate of the **human-label** mean, valid "
-           "whatever the judge's bias, never wider than the human labels alone (in large "
-           "samples). See Methods.")
+token, catalog, view = widgets.benchmark_page(
+    "Judge + humans",
+    "An LLM judge scores every example; humans label a random subset. Prediction-"
+    "powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023) rectifies the judge's "
+    "mean with the labelled examples: an estimate of the **human-label** mean, valid "
+    "whatever the judge's bias, never wider than the human labels alone (in large "
+    "samples). See Methods.")
 
 metrics = list(catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str))
 linked = {j: h for (b, j), h in judge.links(token).items() if b == view.benchmark}

@@ -25,13 +25,12 @@ SIM_CELLS = 20_000_000
 MIN_SIM = 20
 MAX_DESIGN = 1_000_000
 
-token, catalog, view = widgets.page_context()
-widgets.title("Plan", view)
-widgets.benchmark_metric(view, catalog)
-st.caption("Before running an evaluation: how large a difference between two systems this "
-           "benchmark can detect, and what it would take to detect a given one. Estimated from "
-           "every stored system's scores on it (how examples vary, how systems disagree per "
-           "example, how runs vary).")
+token, catalog, view = widgets.benchmark_page(
+    "Plan",
+    "Before running an evaluation: how large a difference between two systems this "
+    "benchmark can detect, and what it would take to detect a given one. Estimated from "
+    "every stored system's scores on it (how examples vary, how systems disagree per "
+    "example, how runs vary).")
 
 problems: list[str] = []
 difference, bad = planned_difference(view)

@@ -20,15 +20,14 @@ OPEN_CHARTS = 1
 #: At most this many charts: a benchmark with hundreds of systems keeps a readable page.
 MAX_CHARTS = 30
 
-token, catalog, view = widgets.page_context()
-widgets.title("Watch", view)
-widgets.benchmark_metric(view, catalog)
-st.caption("Fixed-n p-values assume the data were looked at once. Here the champion is "
-           "compared with each challenger by a **confidence sequence**: an interval for the "
-           "difference that holds at every look, so the page can be checked after every "
-           "upload and a verdict taken whenever the interval leaves 0. Examples arrive in "
-           "upload order (an example when both systems have it, its runs averaged up to then). "
-           "See Methods.")
+token, catalog, view = widgets.benchmark_page(
+    "Watch",
+    "Fixed-n p-values assume the data were looked at once. Here the champion is "
+    "compared with each challenger by a **confidence sequence**: an interval for the "
+    "difference that holds at every look, so the page can be checked after every "
+    "upload and a verdict taken whenever the interval leaves 0. Examples arrive in "
+    "upload order (an example when both systems have it, its runs averaged up to then). "
+    "See Methods.")
 
 matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)
