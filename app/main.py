@@ -17,35 +17,29 @@ from engine import md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
+
+def _page(name: str, title: str, icon: str | None = None, url_path: str = "", *,
+          default: bool = False, hidden: bool = False) -> st.Page:
+    """The page ``views/<name>.py`` at ``/<url_path>`` (default: its name)."""
+    return st.Page(f"views/{name}.py", title=title, icon=icon, url_path=url_path or name,
+                   default=default, visibility="hidden" if hidden else "visible")
+
+
 PAGES = {
-    "overall": st.Page("views/overall.py", title="Overall", icon=":material/trophy:",
-                       url_path="home", default=True),
-    "leaderboard": st.Page("views/leaderboard.py", title="Leaderboard",
-                           icon=":material/leaderboard:", url_path="leaderboard"),
-    "benchmarks": st.Page("views/benchmarks.py", title="Benchmarks", icon=":material/dashboard:",
-                          url_path="benchmarks"),
-    "pairwise": st.Page("views/pairwise.py", title="Pairwise", icon=":material/grid_on:",
-                        url_path="pairwise"),
-    "compare": st.Page("views/compare.py", title="A/B compare", icon=":material/compare_arrows:",
-                       url_path="compare"),
-    "examples": st.Page("views/examples.py", title="Examples", icon=":material/quiz:",
-                        url_path="examples"),
-    "distributions": st.Page("views/distributions.py", title="Distributions",
-                             icon=":material/candlestick_chart:", url_path="distributions"),
-    "mechanisms": st.Page("views/mechanisms.py", title="Mechanisms", icon=":material/balance:",
-                          url_path="mechanisms"),
-    "slices": st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:",
-                      url_path="slices"),
-    "conditions": st.Page("views/conditions.py", title="Conditions", icon=":material/alt_route:",
-                          url_path="conditions"),
-    "watch": st.Page("views/watch.py", title="Watch", icon=":material/visibility:",
-                     url_path="watch"),
-    "judge": st.Page("views/judge.py", title="Judge + humans", icon=":material/gavel:",
-                     url_path="judge"),
-    "upload": st.Page("views/upload.py", title="Upload", icon=":material/upload:",
-                      url_path="upload"),
-    "methods": st.Page("views/methods.py", title="Methods", icon=":material/menu_book:",
-                       url_path="methods"),
+    "overall": _page("overall", "Overall", ":material/trophy:", "home", default=True),
+    "leaderboard": _page("leaderboard", "Leaderboard", ":material/leaderboard:"),
+    "benchmarks": _page("benchmarks", "Benchmarks", ":material/dashboard:"),
+    "pairwise": _page("pairwise", "Pairwise", ":material/grid_on:"),
+    "compare": _page("compare", "A/B compare", ":material/compare_arrows:"),
+    "examples": _page("examples", "Examples", ":material/quiz:"),
+    "distributions": _page("distributions", "Distributions", ":material/candlestick_chart:"),
+    "mechanisms": _page("mechanisms", "Mechanisms", ":material/balance:"),
+    "slices": _page("slices", "Slices", ":material/splitscreen:"),
+    "conditions": _page("conditions", "Conditions", ":material/alt_route:"),
+    "watch": _page("watch", "Watch", ":material/visibility:"),
+    "judge": _page("judge", "Judge + humans", ":material/gavel:"),
+    "upload": _page("upload", "Upload", ":material/upload:"),
+    "methods": _page("methods", "Methods", ":material/menu_book:"),
 }
 
 #: The sidebar's sections: pages grouped by the job they do. A registered page no section
@@ -63,12 +57,9 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 #: is the Benchmarks page's old address; Plan is A/B compare's planning panel, linked from
 #: A/B compare (``/plan`` keeps working).
 HIDDEN = {
-    "overall": st.Page("views/overall.py", title="Overall", url_path="overall",
-                       visibility="hidden"),
-    "benchmarks": st.Page("views/benchmarks.py", title="Benchmarks", url_path="overview",
-                          visibility="hidden"),
-    "plan": st.Page("views/plan.py", title="Plan the next run", icon=":material/calculate:",
-                    url_path="plan", visibility="hidden"),
+    "overall": _page("overall", "Overall", url_path="overall", hidden=True),
+    "benchmarks": _page("benchmarks", "Benchmarks", url_path="overview", hidden=True),
+    "plan": _page("plan", "Plan the next run", ":material/calculate:", hidden=True),
 }
 #: Pages links may open besides the listed ones (name -> page).
 LINKED = {"plan": HIDDEN["plan"]}
