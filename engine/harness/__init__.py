@@ -120,9 +120,9 @@ def detect_format(source: Source, *, name: str | None = None) -> str:
 def _check_depth(files: list[LogFile]) -> None:
     """Refuse JSON nested deeper than the limit before any parser sees it: Python's json
     raises RecursionError and pyarrow's reader crashes the process on such input."""
-    from ..io._limits import Limits, limit_error, nesting_depth
+    from ..io._limits import active_limits, limit_error, nesting_depth
 
-    limits = Limits()
+    limits = active_limits()
     for f in files:
         if not f.name.lower().endswith((".json", ".jsonl", ".json.gz", ".jsonl.gz", ".eval")) \
                 and "." in f.name.rsplit("/", 1)[-1]:

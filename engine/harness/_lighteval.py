@@ -56,8 +56,15 @@ def _table(f: LogFile) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from ..io._parquet import check_parquet_sizes
+
+    data = f.read()
     try:
-        return pq.read_table(io.BytesIO(f.read()))
+        # a few KB of Parquet can decode to gigabytes: sizes checked from the metadata first
+        check_parquet_sizes(pq.ParquetFile(pa.BufferReader(data)), f.label, data=data)
+        return pq.read_table(io.BytesIO(data))
+    except DataContractError:
+        raise
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise f.problem(f"not a readable Parquet file ({str(exc)[:200]})",
                         "upload the details parquet lighteval wrote (complete, not truncated)") from None

@@ -22,7 +22,7 @@ from typing import IO
 import numpy as np
 
 from .._contract import DataContractError, Problem
-from ..io._bytes import MAX_BYTES, decompress
+from ..io._bytes import decompress
 from ..io._zip import ZSTD, inflate, member_bytes
 
 __all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
@@ -116,19 +116,20 @@ def zip_member_count(data: bytes) -> int | None:
 
 
 def _too_many_members(count: int, label: str) -> DataContractError:
-    from ..io._limits import Limits, limit_error
+    from ..io._limits import active_limits, limit_error
 
-    return limit_error(label, "max_members", Limits(),
+    return limit_error(label, "max_members", active_limits(),
                        f"the archive holds {count:,} files")
 
 
 def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
     """A readable zip, or a problem saying it is truncated/corrupt, too large or holds too
     many files (refused from its end record: a 100,000-file zip took minutes to walk)."""
-    from ..io._limits import Limits
+    from ..io._limits import active_limits
 
+    limits = active_limits()  # the caller's (SIGBOARD_MAX_MEMBERS, …), else the defaults
     declared = zip_member_count(data)
-    if declared is not None and declared > Limits().max_members:
+    if declared is not None and declared > limits.max_members:
         raise _too_many_members(declared, label)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
@@ -137,11 +138,11 @@ def open_zip(data: bytes, label: str) -> zipfile.ZipFile:
         raise DataContractError([Problem(
             label, rule=f"the zip archive is truncated or corrupt ({exc})",
             fix="upload the complete file again (check it with `unzip -t`)")]) from None
-    if len(infos) > Limits().max_members:
+    if len(infos) > limits.max_members:
         raise _too_many_members(len(infos), label)
-    if sum(i.file_size for i in infos) > MAX_BYTES:
+    if sum(i.file_size for i in infos) > limits.max_bytes:
         raise DataContractError([Problem(
-            label, rule=f"the archive holds more than {MAX_BYTES >> 20} MB once unpacked",
+            label, rule=f"the archive holds more than {limits.max_bytes >> 20} MB once unpacked",
             fix="split it into several uploads")])
     return archive
 
@@ -171,9 +172,9 @@ def read_zip_members(data: bytes, wanted: frozenset[str] | None,
     _, _, _, _, total, size, offset, _ = _EOCD.unpack_from(data, at)
     if total == 0xFFFF or offset == 0xFFFFFFFF or offset + size > at:
         return None
-    from ..io._limits import Limits
+    from ..io._limits import active_limits
 
-    if total > Limits().max_members:  # before walking the directory
+    if total > active_limits().max_members:  # before walking the directory
         raise _too_many_members(total, label)
     found: dict[str, tuple[int, int, int, int, int, int]] = {}
     pos = offset
@@ -185,7 +186,7 @@ def read_zip_members(data: bytes, wanted: frozenset[str] | None,
         name = data[pos + 46:pos + 46 + nlen].decode("utf-8", "replace")
         if wanted is None or name in wanted:
             found[name] = (flags, method, crc, csize, usize, local)
-            if usize > MAX_BYTES:
+            if usize > active_limits().max_bytes:
                 return None
         pos += 46 + nlen + elen + clen
     out = {}
@@ -237,6 +238,32 @@ def _read_source(source: Source, name: str | None) -> tuple[str, bytes]:
                     f"{type(source).__name__}")
 
 
+def _check_size_on_disk(path: Path, label: str, size: int) -> None:
+    """Refuse files over the size limit from their size on disk, before reading a byte."""
+    from ..io._limits import active_limits, limit_error
+
+    limits = active_limits()
+    if size > limits.max_bytes:
+        raise limit_error(label, "max_bytes", limits, f"it holds {size:,} bytes")
+
+
+def _dir_files(path: Path) -> list[LogFile]:
+    """A folder's files, refused past the member or size limit (a folder is an archive that
+    is already unpacked) before any file is read."""
+    from ..io._limits import active_limits
+
+    files, size, most = [], 0, active_limits().max_members
+    for p in sorted(path.rglob("*")):
+        rel = p.relative_to(path).as_posix()
+        if p.is_file() and not _skip(rel):
+            files.append(LogFile(rel, f"{path.name}/{rel}", p.read_bytes))
+            size += p.stat().st_size
+            if len(files) > most:
+                raise _too_many_members(len(files), path.name)
+    _check_size_on_disk(path, path.name, size)
+    return files
+
+
 def walk(source: Source, *, name: str | None = None) -> tuple[str, list[LogFile]]:
     """The upload's label and its files (hidden files and ``__MACOSX`` left out).
 
@@ -248,15 +275,11 @@ def walk(source: Source, *, name: str | None = None) -> tuple[str, list[LogFile]
     if isinstance(source, str | Path):
         path = Path(source)
         if path.is_dir():
-            files = []
-            for p in sorted(path.rglob("*")):
-                rel = p.relative_to(path).as_posix()
-                if p.is_file() and not _skip(rel):
-                    files.append(LogFile(rel, f"{path.name}/{rel}", p.read_bytes))
-            return path.name, files
+            return path.name, _dir_files(path)
         if not path.is_file():
             raise DataContractError([Problem(str(path), rule=f"no such file or directory: {path}",
                                              fix="check the path")])
+        _check_size_on_disk(path, name or path.name, path.stat().st_size)
         label, data = name or path.name, path.read_bytes()
         if data[:4] not in (_ZIP_MAGIC, _EMPTY_ZIP):
             # the parent directory may name the system, siblings may be companions

@@ -20,7 +20,7 @@ from typing import IO
 import numpy as np
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits, limit_error
+from ._limits import Limits, active_limits, limit_error
 
 __all__ = [
     "MAX_BYTES",
@@ -103,7 +103,7 @@ def decompress(data: bytes, label: str, limits: Limits | None = None,
     """
     if data[:2] != b"\x1f\x8b":
         return data
-    limits = limits or Limits()
+    limits = limits or active_limits()
     out = io.BytesIO()
     allowed_lines: int | None = None
     newlines = 0

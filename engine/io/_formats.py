@@ -26,7 +26,7 @@ import pandas as pd
 from .._contract import DataContractError, Problem
 from ._bytes import MAX_BYTES, benchmark_from_name, decompress, detect_format, read_bytes, source_name
 from ._checks import canonical_names, check_bytes, check_counts, check_frame_types
-from ._limits import Limits, limit_error
+from ._limits import Limits, active_limits, limit_error
 from ._parse import parse
 
 __all__ = [
@@ -71,7 +71,7 @@ def frame_from_bytes(data: bytes, label: str, fmt: str | None = None, *,
     while inflating, lines and JSON depth on the bytes, Parquet metadata, then the
     distinct systems, metrics and benchmarks right after parsing.
     """
-    limits = limits or Limits()
+    limits = limits or active_limits()
     if len(data) > limits.max_bytes:
         raise limit_error(label, "max_bytes", limits,
                           f"the file is {len(data) >> 20:,} MiB, larger than the size limit")

@@ -11,7 +11,9 @@ The engine reads no environment variable: the app and the CLI build their
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -19,7 +21,8 @@ import pandas as pd
 
 from .._contract import DataContractError, Problem
 
-__all__ = ["ENV_NAMES", "Limits", "check_produced", "count_lines", "limit_error", "nesting_depth"]
+__all__ = ["ENV_NAMES", "Limits", "active_limits", "check_produced", "count_lines", "limit_error",
+           "limits_in_force", "nesting_depth"]
 
 #: Field of :class:`Limits` → the environment variable the app and the CLI read it from.
 ENV_NAMES: dict[str, str] = {
@@ -127,6 +130,37 @@ class Limits:
     def as_mapping(self) -> dict[str, str]:
         """The environment entries that rebuild these limits (inverse of :meth:`from_mapping`)."""
         return {var: str(getattr(self, field)) for field, var in ENV_NAMES.items()}
+
+
+_IN_FORCE: ContextVar[Limits | None] = ContextVar("sigboard_limits", default=None)
+
+
+def active_limits() -> Limits:
+    """The limits of the :func:`limits_in_force` block around this call, else the defaults.
+
+    Readers deep inside a harness walk (a zip's member count, a member's size, a JSON
+    log's depth) call this instead of ``Limits()``, so the server's and the CLI's settings
+    (``SIGBOARD_MAX_MEMBERS``, …) reach them without a parameter on every function.
+    """
+    return _IN_FORCE.get() or Limits()
+
+
+@contextmanager
+def limits_in_force(limits: Limits) -> Iterator[Limits]:
+    """Make ``limits`` what :func:`active_limits` returns inside the ``with`` block (this
+    thread or task only: a context variable).
+
+    >>> with limits_in_force(Limits(max_members=12)):
+    ...     active_limits().max_members
+    12
+    >>> active_limits().max_members
+    10000
+    """
+    token = _IN_FORCE.set(limits)
+    try:
+        yield limits
+    finally:
+        _IN_FORCE.reset(token)
 
 
 def _parse_setting(var: str, text: str, *, seconds: bool) -> int | float:

@@ -22,7 +22,8 @@ import pandas as pd
 from .._contract import KEY_COLUMNS, DataContractError, Problem
 from ._bytes import check_utf8, too_many_rows
 from ._checks import TEXT_NAMES, canonical_names, check_counts, check_parquet_types
-from ._limits import Limits
+from ._limits import Limits, active_limits
+from ._parquet import check_parquet_sizes
 
 __all__ = ["parse"]
 
@@ -184,17 +185,19 @@ def _nested_to_json(table: Any) -> Any:
 
 
 def _parse_parquet(data: bytes, label: str, limits: Limits | None = None) -> pd.DataFrame:
-    """Types and rows from the metadata, then the key columns counted, then the table."""
+    """Types, rows and sizes from the metadata (:mod:`engine.io._parquet`: a Parquet bomb is
+    refused before it is decoded), then the key columns counted, then the table."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    limits = limits or Limits()
+    limits = limits or active_limits()
     try:
         source = pq.ParquetFile(pa.BufferReader(data))
         schema = source.schema_arrow
         check_parquet_types(schema, label)
         if source.metadata.num_rows > limits.max_rows:
             raise too_many_rows(label, limits)
+        check_parquet_sizes(source, label, limits, data=data)
         canon = dict(zip(canonical_names(schema.names), schema.names, strict=True))
         keys = [canon[c] for c in ("system", "metric", "benchmark") if c in canon]
         if keys:

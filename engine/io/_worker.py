@@ -25,7 +25,7 @@ from typing import Any
 import pandas as pd
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits
+from ._limits import Limits, active_limits
 
 __all__ = ["check_harness_isolated", "parse_isolated"]
 
@@ -71,7 +71,7 @@ def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
     >>> frame.to_dict("list")
     {'system': ['A'], 'value': [1]}
     """
-    limits = limits or Limits()
+    limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
     header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits)})
     try:
@@ -100,7 +100,7 @@ def check_harness_isolated(data: bytes, name: str, *, fmt: str | None = None,
         The child's problems (as :func:`engine.read_harness` raises them in-process), or
         its crash, memory cap or time limit.
     """
-    limits = limits or Limits()
+    limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
     header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
                          "harness": True, "system": system})

@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Iterator
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits, limit_error
+from ._limits import Limits, active_limits, limit_error
 
 __all__ = ["ZSTD", "inflate", "member_bytes"]
 
@@ -75,7 +75,7 @@ def inflate(raw: bytes, method: int, *, name: str, label: str, declared: int | N
     """
     import zstandard
 
-    limits = limits or Limits()
+    limits = limits or active_limits()
     if method == 0:
         chunks: Iterator[bytes] = iter([raw])
     elif method == 8:
@@ -118,7 +118,7 @@ def _corrupt(name: str, label: str, why: str) -> DataContractError:
 def member_bytes(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str,
                  limits: Limits | None = None) -> bytes:
     """One member of a zip held in ``data`` (``archive`` is it opened), checked and inflated."""
-    limits = limits or Limits()
+    limits = limits or active_limits()
     name = info.filename
     if info.file_size > limits.max_bytes:
         raise limit_error(label, "max_bytes", limits,

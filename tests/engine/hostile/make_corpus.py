@@ -151,6 +151,21 @@ def struct_metadata() -> bytes:
     return _parquet(_long_table(config=pa.array([{"t": 0.2, "k": [1, 2]}, {"t": 0.7, "k": []}])))
 
 
+def dictionary_bomb() -> bytes:
+    """A Parquet bomb (issue #33): 8 KB on disk, 3 GiB of text decoded. Every row of the
+    ``output`` column points at the one entry of its dictionary, a 1 MiB string; written
+    without the Arrow schema, so a reader decodes it as plain text, not as a dictionary."""
+    n = 3000
+    output = pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()),
+                                            pa.array(["x" * MiB]))
+    table = pa.table({"benchmark": ["b"] * n, "system": ["A", "B"] * (n // 2),
+                      "example_id": [f"e{i // 2}" for i in range(n)], "metric": ["m"] * n,
+                      "value": [1.0] * n, "output": output})
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd", store_schema=False)
+    return sink.getvalue()
+
+
 def benchmarks_over() -> bytes:
     return _rows([f"b{i},{s},e1,m,{v}" for i in range(501) for s, v in (("A", 1), ("B", 0))])
 
@@ -172,6 +187,7 @@ SMALL: dict[str, Callable[[], bytes]] = {
     "map_metric.parquet": map_metric,
     "struct_metadata.parquet": struct_metadata,
     "benchmarks_over.csv": benchmarks_over,
+    "dictionary_bomb.parquet": dictionary_bomb,
 }
 
 
@@ -246,6 +262,8 @@ CASES: dict[str, dict[str, object]] = {
     "map_metric.parquet": {"expect": "the key column has the type map", "column": "metric"},
     "benchmarks_over.csv": {"expect": "the file has 501 benchmarks (the limit per upload is 500)",
                             "column": "benchmark"},
+    "dictionary_bomb.parquet": {"expect": "the Parquet file is too large to decode: its text "
+                                "columns expand from their dictionaries to more than"},
     "bomb_single.csv.gz": {"expect": "the file grows past the size limit once decompressed ("},
     "bomb_multi.csv.gz": {"expect": "grows past the size limit in gzip member 9"},
     "rows_over.csv.gz": {"expect": "more than 5,000,000 rows"},
