@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +95,17 @@ def _import_formats(args: argparse.Namespace) -> tuple[str, str | None]:
 def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
                 declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
     """Read one FILE/DIR/ZIP (harness logs or a results table) and store it as one upload."""
+    from ..io._limits import limits_in_force
+
+    check_size(path)  # before reading it
+    with limits_in_force(upload_limits()):  # SIGBOARD_MAX_MEMBERS, … in every reader below
+        return _import_within(store, path, args, fmt, declared)
+
+
+def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
+                   declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
+    """:func:`_import_one` once the size is checked: tables parsed in the memory-capped
+    child (parse_isolated), logs and folders read there first (check_harness_isolated)."""
     from .._contract import DataContractError
     from ..harness import read_harness
     from ..io._formats import read_bytes, source_name
@@ -101,7 +113,6 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
 
     label = source_name(path, None)
     is_dir = Path(path).is_dir()
-    check_size(path)  # before reading it
     content = None if is_dir else read_bytes(path)
     harness_first = (is_harness_source(path) or fmt not in (None, "long", "wide")
                      or args.system is not None)
@@ -110,7 +121,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
         named = {k: v for k, v in declared.items() if isinstance(k, str)}
         try:
             df = read_results_bytes(content, label=label, fmt=None, metrics=named or None,
-                                    limits=upload_limits())
+                                    limits=upload_limits(), isolated=True)
         except DataContractError as table_error:
             if fmt is not None or not may_be_log(label, table_error):
                 raise
@@ -124,8 +135,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
             df = res.frame
             specs.update(res.specs.items())
     else:
-        if content is not None:
-            isolated_check(path, content, fmt=fmt, system=args.system)
+        isolated_check(path, content, fmt=fmt, system=args.system)  # a folder too
         res = read_harness(path if is_dir else (label, content or b""), format=fmt,
                            system=args.system)
         within_limits(res.frame, label)
@@ -204,35 +214,45 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _emit_store(store: ResultsStore, payload: dict[str, Any], table: pd.DataFrame,
+                fmt: str) -> None:
+    """``payload`` with the store's data version after the command (JSON), or ``table``."""
+    emit({**payload, "data_version": store.data_version()}, table, fmt)
+
+
+def _emit_listing(store: ResultsStore, key: str, table: pd.DataFrame, shown: pd.DataFrame,
+                  fmt: str) -> None:
+    """A stored listing: every column of ``table`` as JSON records under ``key``, or ``shown``."""
+    records: list[dict[str, Any]] = table.to_dict(orient="records")  # type: ignore[assignment]
+    _emit_store(store, {key: records}, shown, fmt)
+
+
+def _upload_change(args: argparse.Namespace, change: Callable[[ResultsStore, int], int],
+                   counted: str) -> int:
+    """``delete``/``restore`` one upload; print its id and the rows it moved (``counted``)."""
+    import pandas as pd
+
+    store = open_existing(_url(args))
+    row = {"upload_id": args.upload_id, counted: change(store, args.upload_id)}
+    _emit_store(store, row, pd.DataFrame([row]), args.format)
+    return 0
+
+
 def _uploads(args: argparse.Namespace) -> int:
     store = open_existing(_url(args))
     table = store.uploads()
-    records: list[dict[str, Any]] = table.to_dict(orient="records")  # type: ignore[assignment]
-    emit({"uploads": records, "data_version": store.data_version()},
-         table.drop(columns=["content_hash"]), args.format)
+    _emit_listing(store, "uploads", table, table.drop(columns=["content_hash"]), args.format)
     return 0
 
 
 def _delete(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    store = open_existing(_url(args))
-    removed = store.delete_upload(args.upload_id)
-    emit({"upload_id": args.upload_id, "rows_removed": removed,
-          "data_version": store.data_version()},
-         pd.DataFrame([{"upload_id": args.upload_id, "rows_removed": removed}]), args.format)
-    return 0
+    return _upload_change(args, lambda store, upload_id: store.delete_upload(upload_id),
+                          "rows_removed")
 
 
 def _restore(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    store = open_existing(_url(args))
-    restored = store.restore_upload(args.upload_id)
-    emit({"upload_id": args.upload_id, "rows_restored": restored,
-          "data_version": store.data_version()},
-         pd.DataFrame([{"upload_id": args.upload_id, "rows_restored": restored}]), args.format)
-    return 0
+    return _upload_change(args, lambda store, upload_id: store.restore_upload(upload_id),
+                          "rows_restored")
 
 
 def _alias(args: argparse.Namespace) -> int:
@@ -251,8 +271,7 @@ def _alias(args: argparse.Namespace) -> int:
     else:
         current = store.aliases()
         table = pd.DataFrame({"alias": list(current), "system": list(current.values())})
-    records: list[dict[str, Any]] = table.to_dict(orient="records")  # type: ignore[assignment]
-    emit({"aliases": records, "data_version": store.data_version()}, table, args.format)
+    _emit_listing(store, "aliases", table, table, args.format)
     return 0
 
 
