@@ -12,7 +12,15 @@ from app import state
 from app.charts.svg import svg_html
 from app.data import store
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
-from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, md_isolated
+from engine import (
+    ALTERNATIVES,
+    COMPARISONS,
+    CORRECTIONS,
+    CRITERIA,
+    TESTS,
+    Leaderboard,
+    md_isolated,
+)
 
 #: Pages that test all pairs stop past this many systems (their tables grow with its square).
 MAX_SYSTEMS = 400
@@ -157,10 +165,34 @@ def test_settings(view: View) -> None:
 def describe_test(view: View, test: str, paired: bool, reason: str) -> str:
     """One line saying which test ran and why."""
     pairing = "paired" if paired else "unpaired"
+    head, arrow, chosen = reason.partition(" → ")
+    if arrow and chosen.strip() == test:  # the reason would name the test a second time
+        reason = head
     return (f"**{TEST_NAMES.get(test, test)}** ({pairing}), "
             f"{_CORRECTION_NAMES[view.correction]} correction, {_COMPARE_NAMES[view.compare]}, "
             f"{_ALTERNATIVE_NAMES[view.alternative]}, significant when "
             f"{_CRITERION_NAMES[view.criterion]} (alpha = {view.alpha:g}). {plain_reason(reason)}")
+
+
+def error_rate(view: View) -> str:
+    """The error rate the chosen correction controls, in words (its name stays in tooltips)."""
+    if view.correction == "none":
+        return f"each pair at a {view.alpha:.0%} error rate (not corrected for testing many pairs)"
+    if view.correction == "fdr_bh":
+        return f"with on average at most {view.alpha:.0%} of the differences found false"
+    return f"with at most a {view.alpha:.0%} chance that any difference found is false"
+
+
+def plain_test(view: View, board: Leaderboard) -> tuple[str, str]:
+    """What the pages compared and found, in words, and the test's technical description
+    (:func:`describe_test`) for the sentence's tooltip."""
+    pairs = board.pairwise.table
+    differ = int(pairs["significant"].astype(bool).sum())
+    how = ("on the examples both scored" if board.paired else "on all their scores (unpaired)")
+    text = (f"{len(board.table)} systems compared two at a time {how}: {differ:,} of "
+            f"{len(pairs):,} pairs differ and {len(pairs) - differ:,} cannot be told apart, "
+            f"{error_rate(view)}.")
+    return text, describe_test(view, board.test, board.paired, board.pairwise.reason)
 
 
 def plain_reason(reason: str) -> str:

@@ -90,8 +90,9 @@ with summary:
     scope_note(view, token, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""
-    st.caption(f"{len(board.table)} systems · {direction} {md_isolated(view.metric)} is better{scale} · "
-               + widgets.describe_test(view, board.test, board.paired, board.pairwise.reason))
+    plain, technical = widgets.plain_test(view, board)
+    st.caption(f"{direction.capitalize()} {md_isolated(view.metric)} is better{scale}. {plain}",
+               help=technical)
     widgets.notes(board.notes)
 with controls:
     if len(shown) < len(rows):

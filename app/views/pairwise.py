@@ -35,8 +35,8 @@ except ValueError as exc:
 result = board.pairwise
 order = list(board.table["system"])
 
-st.info(widgets.describe_test(view, result.test, result.paired, result.reason),
-        icon=":material/science:")
+plain, technical = widgets.plain_test(view, board)
+st.markdown(f":material/science: {plain}", help=technical)
 widgets.notes(result.notes)
 
 st.subheader("One pair")
