@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_rank_sets.py [--repeat 1] [--skip-large
 For a random binary systems × examples matrix (systems of different accuracy, shared
 examples), prints the wall-clock and CPU seconds of
 
-* the covariance of the means (:func:`engine.ranking._rank_sets.mean_covariance`),
+* the covariance of the means (:func:`engine.ranking._mean_covariance.mean_covariance`),
 * the simultaneous rank sets with the τ = 1 best set, from the matrix
   (:func:`rank_sets_of`, 1,000 bootstrap draws, stepdown) — the figure the targets are about,
 * the marginal rank sets from the matrix (every system's own stepdown),
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine._matrix import ScoreMatrix  # noqa: E402
+from engine.ranking._mean_covariance import mean_covariance, rank_sets_of  # noqa: E402
 from engine.ranking._rank_intervals import rank_intervals_of  # noqa: E402
-from engine.ranking._rank_sets import mean_covariance, rank_sets_of  # noqa: E402
 
 
 def _matrix(systems: int, examples: int, seed: int = 0) -> ScoreMatrix:

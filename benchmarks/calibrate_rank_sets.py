@@ -6,7 +6,7 @@ Ten systems score the same examples 0/1 with P(correct) = logistic(skill − dif
 the example's difficulty shared by all systems (so the means are correlated and the
 paired covariance matters). Skills: three systems tied best, two tied in the middle,
 the rest apart. The true rank order is the order of the skills (a tie shares it). Per
-replication, from :func:`engine.ranking._rank_sets.rank_sets_of` at alpha = 0.05:
+replication, from :func:`engine.ranking._mean_covariance.rank_sets_of` at alpha = 0.05:
 
 * simultaneous: do all ten sets contain each system's whole tie range of true ranks
   [1 + #truly better, S − #truly worse] (target ≥ 0.95)?
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import ScoreMatrix  # noqa: E402
-from engine.ranking._rank_sets import rank_sets_of  # noqa: E402
+from engine.ranking._mean_covariance import rank_sets_of  # noqa: E402
 
 SKILLS = np.array([1.0, 1.0, 1.0, 0.7, 0.4, 0.4, 0.1, -0.2, -0.5, -1.0])
 

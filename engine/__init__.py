@@ -117,9 +117,9 @@ if TYPE_CHECKING:
         RANK_INTERVAL_COLUMNS, RankIntervals, rank_intervals, rank_intervals_of,
     )
     from .ranking._rank_sets import (
-        RANK_SET_COLUMNS, MeanCovariance, RankSets, best_set_sentence, mean_covariance, rank_sets,
-        rank_sets_of, tau_best_set, tau_worst_set,
+        RANK_SET_COLUMNS, RankSets, best_set_sentence, rank_sets, tau_best_set, tau_worst_set,
     )
+    from .ranking._mean_covariance import MeanCovariance, mean_covariance, rank_sets_of
 
     # --- Across benchmarks and metrics ----------------------------------------------------
     from .across._hmp import HMPResult, harmonic_mean_p

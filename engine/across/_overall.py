@@ -27,7 +27,8 @@ from .._contract import MetricSpec
 from .._options import TestOptions
 from ..products._leaderboard import _ranks, _snap
 from ..ranking._groups import Groups, find_groups
-from ..ranking._rank_sets import RankSets, overall_rank_sets, rank_set_fields
+from ..ranking._mean_covariance import overall_rank_sets
+from ..ranking._rank_sets import RankSets, rank_set_fields
 from ._aggregate import Weights, metric_weights
 from ._coverage import coverage_groups
 from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions

@@ -30,7 +30,7 @@ def _cluster_labels(frame: Any, benchmark: str, metric: str, column: str,
 
 
 def _ranks(args: argparse.Namespace) -> int:
-    from ..ranking._rank_sets import rank_sets_of
+    from ..ranking._mean_covariance import rank_sets_of
 
     loaded = load_data(args.data)
     matrix = loaded.matrix(args.benchmark, args.metric, lower_is_better=args.lower_is_better)

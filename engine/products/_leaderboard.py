@@ -18,7 +18,8 @@ from ..ranking._bradley_terry import bradley_terry, elo_scale, win_rates
 from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
-from ..ranking._rank_sets import RankSets, leaderboard_rank_sets, with_rank_set_fields
+from ..ranking._mean_covariance import leaderboard_rank_sets
+from ..ranking._rank_sets import RankSets, with_rank_set_fields
 from ..stats._additive import additive_fit, complete_system_intervals, missing_by_difficulty
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import _row_blocks, row_moments

@@ -3,6 +3,9 @@
 Win rates, Bradley–Terry strength and the Elo scale (``_bradley_terry``) with their
 bootstrap (``_bt_bootstrap``), sequential Elo and TrueSkill (``_sequential``), the
 aggregation mechanisms compared (``_mechanisms``), groups of systems that cannot be told
-apart (``_groups``) and simultaneous rank intervals (``_rank_intervals``). Public names are
+apart (``_groups``: compact letters in ``_letters``, clique listing in ``_cliques``),
+simultaneous rank intervals (``_rank_intervals``) and rank confidence sets (``_rank_sets``
+from estimates and a covariance, by the max-t stepdown of ``_max_t``; ``_mean_covariance``
+from a score matrix). Public names are
 exported by :mod:`engine`.
 """

@@ -17,7 +17,8 @@ rank set runs from 1 + (systems shown better) to S − (systems shown worse).
 
 Chain: validate → covariance square root and bootstrap draws → pair statistics →
 stepdown (simultaneous, or every system's marginal family at once) → table.
-The covariance of means from paired example-level data is :func:`mean_covariance`.
+The draws and the stepdown are :mod:`._max_t`; the covariance of means from
+paired example-level data is :func:`engine.ranking._mean_covariance.mean_covariance`.
 """
 
 from __future__ import annotations
@@ -29,18 +30,15 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._matrix import ScoreMatrix, orient
+from ._max_t import _draws, _inverse, _marginal, _pair_sd, _scale, _simultaneous, _t_matrix
 
-__all__ = ["RANK_SET_COLUMNS", "KINDS", "MeanCovariance", "RankSets", "best_set_sentence",
-           "leaderboard_rank_sets",
-           "mean_covariance", "overall_rank_sets", "rank_set_fields", "rank_sets", "rank_sets_of",
-           "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
+__all__ = ["RANK_SET_COLUMNS", "KINDS", "Kind", "RankSets", "best_set_sentence", "rank_set_fields",
+           "rank_sets", "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
 
 Kind = Literal["marginal", "simultaneous"]
 KINDS: tuple[Kind, ...] = ("marginal", "simultaneous")
 RANK_SET_COLUMNS = ("system", "estimate", "se", "rank", "rank_set_low", "rank_set_high",
                     "in_best_set", "in_worst_set")
-_CELLS = 4_000_000  # bootstrap cells per block (pairs × draws): bounds memory to ~100 MB
 
 
 @dataclass(frozen=True)
@@ -81,25 +79,6 @@ class RankSets:
                 "systems": self.table.to_dict(orient="records")}
 
 
-@dataclass(frozen=True)
-class MeanCovariance:
-    """Each system's mean score and the covariance matrix of those means.
-
-    ``estimates`` are oriented (larger is better); ``means`` raw. ``method`` says
-    which variance: "paired" (examples as independent units), "cluster" (cluster-robust
-    by ``n_clusters`` clusters); ``run_variance`` is the seed-sweep component added to
-    each system's variance (0 without runs).
-    """
-
-    systems: tuple[str, ...]
-    means: np.ndarray
-    estimates: np.ndarray
-    cov: np.ndarray
-    n: np.ndarray
-    method: str
-    n_clusters: int
-    run_variance: np.ndarray
-
 
 # --- validation -----------------------------------------------------------------------------
 
@@ -133,139 +112,6 @@ def _check_tau(tau: int, p: int, name: str) -> int:
         raise ValueError(f"{name}: must be a whole number from 1 to the number of systems ({p}); "
                          f"got {tau!r}")
     return int(tau)
-
-
-# --- bootstrap draws and pair statistics ----------------------------------------------------
-
-def _draws(cov: np.ndarray, n_draws: int, rng: np.random.Generator | int | None) -> np.ndarray:
-    """``n_draws`` draws of Z ~ N(0, cov) / s as a systems × draws float32 array, with s
-    the largest standard deviation (so float32 neither under- nor overflows).
-
-    The square root is the Cholesky factor, or, for a singular covariance (two systems
-    with the same scores), the eigendecomposition with negative eigenvalues set to 0.
-    float32 halves the memory traffic of the pair statistics; the critical value moves
-    by ~1e-6.
-    """
-    scale = _scale(cov)
-    try:
-        root = np.linalg.cholesky(cov / scale**2)
-    except np.linalg.LinAlgError:
-        vals, vecs = np.linalg.eigh(cov / scale**2)
-        root = vecs * np.sqrt(np.clip(vals, 0.0, None))
-    gen = np.random.default_rng(rng)
-    return np.asarray(root @ gen.standard_normal((len(cov), n_draws)), dtype=np.float32)
-
-
-def _scale(cov: np.ndarray) -> float:
-    """The largest standard deviation (1 when all are 0)."""
-    top = float(np.sqrt(np.diag(cov).max()))
-    return top if top > 0 else 1.0
-
-
-def _pair_sd(cov: np.ndarray) -> np.ndarray:
-    """σ_ab = sd(θ̂_a − θ̂_b) = √(Σ_aa + Σ_bb − 2Σ_ab), 0 on the diagonal."""
-    d = np.diag(cov)
-    var = d[:, None] + d[None, :] - 2.0 * cov
-    scale = max(float(d.max()), 1e-300)
-    return np.sqrt(np.where(var > 1e-12 * scale, var, 0.0))
-
-
-def _t_matrix(x: np.ndarray, sd: np.ndarray) -> np.ndarray:
-    """T_ab = (θ̂_a − θ̂_b) / σ_ab; a difference known without error is ±∞ (0 when none)."""
-    diff = x[:, None] - x[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(sd > 0, diff / np.where(sd > 0, sd, 1.0), np.sign(diff) * np.inf)
-    return np.asarray(np.nan_to_num(t, nan=0.0, posinf=np.inf, neginf=-np.inf))
-
-
-def _inverse(sd: np.ndarray, scale: float) -> np.ndarray:
-    """s / σ_ab (float32, to match the draws of :func:`_draws`), 0 where σ_ab = 0
-    (such a pair's bootstrap difference is 0)."""
-    return np.where(sd > 0, scale / np.where(sd > 0, sd, 1.0), 0.0).astype(np.float32)
-
-
-def _family_max(z: np.ndarray, inv: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """Per draw, the max over the active ordered pairs (a, b) of (Z_a − Z_b) / σ_ab.
-
-    Pairs open in both directions contribute |Z_a − Z_b| / σ_ab once, so each unordered
-    pair is computed once; the work is a gather over the pair list in blocks.
-    """
-    upper = np.triu(np.ones(active.shape, dtype=bool), 1)
-    both = active & active.T & upper
-    one = active & ~active.T
-    out = np.full(z.shape[1], -np.inf)
-    step = max(1, _CELLS // max(z.shape[1], 1))
-    for mask, absolute in ((both, True), (one, False)):
-        a, b = np.nonzero(mask)
-        for start in range(0, len(a), step):
-            ia, ib = a[start:start + step], b[start:start + step]
-            d = (z[ia] - z[ib]) * inv[ia, ib][:, None]
-            out = np.maximum(out, (np.abs(d) if absolute else d).max(axis=0))
-    return out
-
-
-def _system_max(z: np.ndarray, inv: np.ndarray, out_open: np.ndarray,
-                in_open: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Per system i in ``rows`` and draw: the max over i's open family of the pair statistic.
-
-    System i's family is (i, k) for k in ``out_open[i]`` (i better than k) and (k, i) for
-    k in ``in_open[i]``; one block of systems × systems × draws at a time.
-    """
-    n_draws = z.shape[1]
-    step = max(1, _CELLS // max(len(z) * n_draws, 1))
-    result = np.empty((len(rows), n_draws))
-    for start in range(0, len(rows), step):
-        r = rows[start:start + step]
-        d = (z[r][:, None, :] - z[None, :, :]) * inv[r][:, :, None]
-        up = np.where(out_open[r][:, :, None], d, -np.inf).max(axis=1)
-        down = np.where(in_open[r][:, :, None], -d, -np.inf).max(axis=1)
-        result[start:start + len(r)] = np.maximum(up, down)
-    return result
-
-
-# --- stepdown ---------------------------------------------------------------------------------
-
-def _simultaneous(t: np.ndarray, z: np.ndarray, inv: np.ndarray, alpha: float,
-                  stepdown: bool) -> tuple[np.ndarray, int, float]:
-    """Rejected ordered pairs (a shown better than b) of the one all-pairs family, the
-    number of rounds and the first round's critical value."""
-    open_ = ~np.eye(len(t), dtype=bool)
-    rejected = np.zeros_like(open_)
-    steps, first = 0, float("nan")
-    while open_.any():
-        steps += 1
-        crit = float(np.quantile(_family_max(z, inv, open_), 1.0 - alpha))
-        first = crit if steps == 1 else first
-        new = open_ & (t > crit)
-        rejected |= new
-        open_ &= ~new
-        if not stepdown or not new.any():
-            break
-    return rejected, steps, first
-
-
-def _marginal(t: np.ndarray, z: np.ndarray, inv: np.ndarray, alpha: float,
-              stepdown: bool) -> tuple[np.ndarray, np.ndarray, int]:
-    """Per system i: the systems i is shown better than (``wins[i]``) and worse than
-    (``losses[i]``) in i's own family, every system's stepdown at once."""
-    p = len(t)
-    out_open = ~np.eye(p, dtype=bool)
-    in_open = out_open.copy()
-    wins, losses = np.zeros_like(out_open), np.zeros_like(out_open)
-    todo = np.arange(p)
-    steps = 0
-    while todo.size:
-        steps += 1
-        crit = np.quantile(_system_max(z, inv, out_open, in_open, todo), 1.0 - alpha, axis=1)
-        won = out_open[todo] & (t[todo] > crit[:, None])
-        lost = in_open[todo] & (-t[todo] > crit[:, None])
-        wins[todo] |= won
-        losses[todo] |= lost
-        out_open[todo] &= ~won
-        in_open[todo] &= ~lost
-        changed = (won | lost).any(axis=1) & (out_open[todo] | in_open[todo]).any(axis=1)
-        todo = todo[changed] if stepdown else todo[:0]
-    return wins, losses, steps
 
 
 # --- public functions -------------------------------------------------------------------------
@@ -390,119 +236,7 @@ def _in_input_order(res: RankSets, column: str, p: int) -> np.ndarray:
     return np.array([bool(flags[str(i)]) for i in range(p)])
 
 
-def mean_covariance(matrix: ScoreMatrix, *,
-                    cluster: Sequence[object] | np.ndarray | None = None) -> MeanCovariance:
-    """Each system's mean score and the full covariance of the means, from paired examples.
 
-    Each system's mean uses every example it has (as the leaderboard). With ``u_ai =
-    (x_ai − x̄_a) / n_a`` on the examples a scored (0 elsewhere), the covariance is the
-    sandwich ``Σ_ab = G/(G − 1) Σ_g (Σ_{i∈g} u_ai)(Σ_{i∈g} u_bi)`` over clusters g (each
-    example its own cluster by default, when this is the sample covariance / n on fully
-    paired data). Shared examples make means positively correlated, which narrows σ_ab
-    and sharpens the rank sets. With several runs, each system's seed-sweep variance
-    component σ²_run / R (:func:`engine.stats._runs.run_anova`) is added to its variance.
-
-    ``cluster`` gives one label per example of ``matrix.examples`` (e.g. a task family).
-    """
-    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
-    has = ~np.isnan(x)
-    n = has.sum(axis=1)
-    empty = [s for s, k in zip(matrix.systems, n, strict=True) if k == 0]
-    if empty:
-        raise ValueError(f"matrix: system(s) {empty!r} scored no example; drop them first")
-    est = np.where(has, x, 0.0).sum(axis=1) / n
-    u = np.where(has, x - est[:, None], 0.0) / n[:, None]
-    used = has.any(axis=0)
-    if cluster is None:
-        units, g, method = u[:, used], int(used.sum()), "paired"
-    else:
-        codes = _cluster_codes(cluster, matrix.n_examples)
-        onehot = np.zeros((matrix.n_examples, int(codes.max()) + 1))
-        onehot[np.arange(matrix.n_examples), codes] = 1.0
-        units = u @ onehot
-        units = units[:, np.abs(units).sum(axis=0) > 0] if units.size else units
-        g, method = int((onehot[used].sum(axis=0) > 0).sum()), "cluster"
-    if g < 2:
-        raise ValueError(f"matrix: needs at least 2 examples (or clusters) with scores; got {g}")
-    cov = units @ units.T * (g / (g - 1))
-    run_var = _run_variance(matrix)
-    cov[np.diag_indices_from(cov)] += run_var
-    means = np.where(has, matrix.values, 0.0).sum(axis=1) / n
-    return MeanCovariance(matrix.systems, means, est, cov, n, method, g, run_var)
-
-
-def _cluster_codes(cluster: Sequence[object] | np.ndarray, n_examples: int) -> np.ndarray:
-    labels = pd.Series(np.asarray(cluster, dtype=object))
-    if len(labels) != n_examples:
-        raise ValueError(f"cluster: needs one label per example ({n_examples}); got {len(labels)}")
-    if labels.isna().any():
-        raise ValueError(f"cluster: example {int(labels.isna().to_numpy().argmax())} has no cluster "
-                         "label; give every example one")
-    return np.asarray(pd.factorize(labels)[0])
-
-
-def _run_variance(matrix: ScoreMatrix) -> np.ndarray:
-    """Per system σ̂²_run / R: the variance a whole-sweep seed shift adds to its mean."""
-    if matrix.run_scores is None:
-        return np.zeros(matrix.n_systems)
-    from ..stats._runs import run_anova, run_cube  # only data with runs pays for it
-    frame = matrix.run_scores.assign(benchmark=matrix.benchmark, metric=matrix.metric)
-    cube = run_cube(frame, systems=list(matrix.systems))
-    a = run_anova(cube.values, cube.runs)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        var_run = (a.ss_run / a.df_run - a.ss_resid / a.df_resid) / a.n
-    var_run = np.where((a.df_run > 0) & (a.df_resid > 0), np.maximum(var_run, 0.0), 0.0)
-    return np.asarray(var_run / np.maximum(cube.runs, 1), dtype=float)
-
-
-def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous", alpha: float = 0.05,
-                 tau_best: int = 1, tau_worst: int = 1,
-                 cluster: Sequence[object] | np.ndarray | None = None, n_draws: int = 1_000,
-                 rng: np.random.Generator | int | None = 0) -> RankSets:
-    """:func:`rank_sets` of each system's mean score with the covariance of
-    :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
-    raw mean and rank 1 follows the metric's direction."""
-    mc = mean_covariance(matrix, cluster=cluster)
-    res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
-                    tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng)
-    raw = dict(zip(matrix.systems, mc.means, strict=True))
-    table = res.table.assign(estimate=res.table["system"].map(raw))
-    return RankSets(table, res.kind, alpha, res.tau_best, res.tau_worst, matrix.higher_is_better,
-                    n_draws, res.seed, res.steps, res.critical_value)
-
-
-# --- the leaderboard's and the overall table's rank sets ---------------------------------------
-
-def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
-                          cluster: np.ndarray | None = None) -> RankSets | None:
-    """The simultaneous rank sets and the 1-best set of a leaderboard's systems, cluster-robust
-    when the leaderboard is (``cluster``: each example's cluster code); None when the matrix
-    cannot give a covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
-    if matrix.n_systems < 2:
-        return None
-    try:
-        return rank_sets_of(matrix, alpha=alpha, cluster=cluster)
-    except ValueError:
-        return None
-
-
-def overall_rank_sets(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
-                      score: np.ndarray, factors: np.ndarray, *, alpha: float) -> RankSets | None:
-    """Simultaneous rank sets of an overall score Σ_j a_j · (± mean_j − c_j) over benchmarks.
-
-    Cov(score) = Σ_j a_j² Σ_j, each benchmark's covariance of means (:func:`mean_covariance`)
-    on ``systems``; benchmarks are taken as independent (the overall's correlation of
-    benchmarks that share example ids is not in it).
-    """
-    if len(systems) < 2 or not np.isfinite(score).all():
-        return None
-    cov = np.zeros((len(systems), len(systems)))
-    try:
-        for a, m in zip(factors, matrices, strict=True):
-            cov += a**2 * mean_covariance(m.subset(list(systems))).cov
-        return rank_sets(score, cov, labels=systems, alpha=alpha)
-    except ValueError:
-        return None
 
 
 def rank_set_fields(sets: RankSets | None, system: str) -> dict[str, object]:

@@ -1,18 +1,20 @@
-"""Issue #19, second pass: each faster kernel gives the answer of the code it replaced.
+"""Issue #19, second pass: each faster kernel gives the answer of a reference.
 
-The references below are the previous implementations (engine/ranking/_groups.py and
-engine/_ranking.py at commit 255bb2d), copied here verbatim in their logic: the
-greedy clique growth one candidate at a time, the cover sweep and the redundant-letter
-sweep with ``np.ix_`` blocks, the letter assembly by per-member appends, and the
-resampled battles from the comparison indicators of every pair. Hypothesis draws the
-inputs (near-interval significance structures with random flips, interval ones, and
-score matrices with and without NaN).
+Groups: the letters' cover is checked against networkx (every letter a maximal clique of
+the non-significance graph, ``nx.find_cliques`` for interval structures) and against the
+definition of a compact letter display (Piepho 2004), not against a copy of earlier code.
+Bradley–Terry: the resampled battles against the comparison indicators of every pair (the
+code at commit 255bb2d, kept below because no library counts weighted battles). Hypothesis
+draws the inputs (near-interval significance structures with random flips, interval ones,
+and score matrices with and without NaN).
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,77 +24,27 @@ from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 from engine.ranking import _bradley_terry as r
 from engine.ranking import _bt_bootstrap as bb
-from engine.ranking import _groups as g
-from engine.ranking._groups import find_groups, letter_tokens
+from engine.ranking import _letters as g
+from engine.ranking._groups import find_groups
 
-_GONE = -(1 << 40)
-
-# ------------------------------------------------------------------ references (255bb2d)
+# ------------------------------------------------------------------ references
 
 
-def _grow_before(adj: np.ndarray, uncovered: np.ndarray, i: int, j: int) -> np.ndarray:
-    cands = np.flatnonzero(adj[i] & adj[j])
-    sub = adj[np.ix_(cands, cands)]
-    if sub.sum() == cands.size * (cands.size - 1):
-        return np.sort(np.concatenate([[i, j], cands]))
-    step = np.where(sub, uncovered[np.ix_(cands, cands)], _GONE)
-    gain = uncovered[i, cands].astype(np.int64) + uncovered[j, cands]
-    members = [i, j]
-    while True:
-        pick = int(gain.argmax())
-        if gain[pick] < 0:
-            break
-        members.append(int(cands[pick]))
-        gain += step[pick]
-    return np.sort(np.asarray(members))
+def _graph(adj: np.ndarray) -> nx.Graph:
+    return nx.from_numpy_array(adj.astype(int))
 
 
-def _cover_before(adj: np.ndarray) -> list[np.ndarray]:
-    n = len(adj)
-    uncovered = adj.copy()
-    columns: list[np.ndarray] = []
-    for i in range(n):
-        if not adj[i].any():
-            columns.append(np.array([i]))
-            continue
-        while True:
-            todo = uncovered[i, i + 1:]
-            if not todo.any():
-                break
-            clique = _grow_before(adj, uncovered, i, i + 1 + int(np.argmax(todo)))
-            uncovered[np.ix_(clique, clique)] = False
-            columns.append(clique)
-    return columns
+def _maximal_cliques(adj: np.ndarray) -> set[tuple[int, ...]]:
+    """networkx's maximal cliques (isolated vertices alone), as sorted tuples."""
+    return {tuple(sorted(int(v) for v in c)) for c in nx.find_cliques(_graph(adj))}
 
 
-def _drop_redundant_before(columns: list[np.ndarray], n: int) -> list[np.ndarray]:
-    if not columns:
-        return columns
-    incidence = np.zeros((len(columns), n), dtype=np.float32)
-    for row, members in enumerate(columns):
-        incidence[row, members] = 1.0
-    shared = np.rint(incidence.T @ incidence).astype(np.int32)
-    kept = []
+def _covered_pairs(columns: list[np.ndarray], n: int) -> np.ndarray:
+    """shared[a, b]: a and b share a column (the diagonal: a is in one)."""
+    shared = np.zeros((n, n), dtype=bool)
     for members in columns:
-        block = np.ix_(members, members)
-        if shared[block].min() >= 2:
-            shared[block] -= 1
-        else:
-            kept.append(members)
-    return kept
-
-
-def _letters_before(columns: list[np.ndarray], names: list[str], score: np.ndarray
-                    ) -> dict[str, str]:
-    out = sorted((-score[m[0]], -float(np.mean(score[m])), tuple(names[i] for i in m))
-                 for m in columns)
-    ordered = [t for *_, t in out]
-    letters: dict[str, list[str]] = {s: [] for s in names}
-    for token, members in zip(letter_tokens(len(ordered)), ordered, strict=True):
-        for s in members:
-            letters[s].append(token)
-    sep = "" if len(ordered) <= 52 else " "
-    return {s: sep.join(v) for s, v in letters.items()}
+        shared[np.ix_(members, members)] = True
+    return shared
 
 
 def _battles_before(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -134,22 +86,30 @@ def _interval(n: int, width: float, seed: int) -> np.ndarray:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval())
-def test_cover_and_sweep_equal_the_previous_code(adj: np.ndarray) -> None:
-    now, before = g._cover(adj), _cover_before(adj)
-    assert [m.tolist() for m in now] == [m.tolist() for m in before]
-    kept = g._drop_redundant(now, len(adj))
-    assert [m.tolist() for m in kept] == [m.tolist() for m in
-                                          _drop_redundant_before(before, len(adj))]
+def test_cover_is_maximal_cliques_covering_every_pair(adj: np.ndarray) -> None:
+    n = len(adj)
+    cliques = _maximal_cliques(adj)
+    covered = g._cover(adj)
+    assert all(tuple(m.tolist()) in cliques for m in covered)  # each letter a maximal clique
+    want = adj | np.eye(n, dtype=bool)  # every non-significant pair and every system
+    np.testing.assert_array_equal(_covered_pairs(covered, n), want)
+    kept = g._drop_redundant(covered, n)
+    np.testing.assert_array_equal(_covered_pairs(kept, n), want)  # the sweep keeps the cover
+    for i in range(len(kept)):  # and leaves no letter whose pairs others all hold
+        others = _covered_pairs(kept[:i] + kept[i + 1:], n)
+        assert not others[np.ix_(kept[i], kept[i])].all()
 
 
 @settings(max_examples=80, deadline=None)
 @given(n=st.integers(0, 60), width=st.floats(0.0, 3.0), seed=st.integers(0, 2**32 - 1))
-def test_interval_cover_is_the_grown_cover(n: int, width: float, seed: int) -> None:
+def test_interval_cover_is_the_list_of_maximal_cliques(n: int, width: float, seed: int) -> None:
     adj = _interval(n, width, seed)
     reach = g._interval_reach(adj)
     assert reach is not None  # |q_i − q_j| ≤ w in quality order is a proper interval graph
-    assert [m.tolist() for m in g._interval_cover(reach)] == [m.tolist()
-                                                              for m in _cover_before(adj)]
+    runs = [m.tolist() for m in g._interval_cover(reach)]
+    assert runs == [m.tolist() for m in g._cover(adj)]  # what the sweep would grow
+    assert {tuple(m) for m in runs} == (_maximal_cliques(adj) if n else set())
+    assert len(runs) == len(set(map(tuple, runs)))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -176,7 +136,9 @@ def test_blocks_equal_ix(n: int, data: st.DataObject) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval(), ties=st.booleans())
-def test_letters_equal_the_previous_assembly(adj: np.ndarray, ties: bool) -> None:
+def test_letters_are_a_compact_letter_display(adj: np.ndarray, ties: bool) -> None:
+    # Piepho (2004): two systems share a letter exactly when they are not significantly
+    # different; every letter is needed; letters go best first ("a" holds the best system)
     n = len(adj)
     names = [f"s{i:02d}" for i in range(n)]
     score = np.round(np.linspace(1, 0, n), 1 if ties else 9)  # ties: equal scores and means
@@ -185,11 +147,18 @@ def test_letters_equal_the_previous_assembly(adj: np.ndarray, ties: bool) -> Non
                           "pvalue_adj": np.where(adj[ia, ja], 0.5, 0.001),
                           "significant": ~adj[ia, ja], "a_better": True})
     got = find_groups(names, score.tolist(), pairs)
-    order = sorted(range(n), key=lambda i: (-score[i], names[i]))  # find_groups' sweep order
-    sub = adj[np.ix_(order, order)]
-    columns = _drop_redundant_before(_cover_before(sub), n)
-    want = _letters_before(columns, [names[i] for i in order], score[order])
-    assert got.letters == want
+    tokens = {s: set(re.findall(r"[a-zA-Z][0-9]*", got.letters[s])) for s in names}
+    for i, j in itertools.combinations(range(n), 2):
+        assert bool(tokens[names[i]] & tokens[names[j]]) == bool(adj[i, j])
+    used = set().union(*tokens.values()) if n else set()
+    for token in used:
+        members = [k for k in range(n) if token in tokens[names[k]]]
+        alone = [(a, b) for a, b in itertools.combinations(members, 2)
+                 if tokens[names[a]] & tokens[names[b]] == {token}]
+        singleton = len(members) == 1 and tokens[names[members[0]]] == {token}
+        assert alone or singleton, f"letter {token} is not needed"
+    holders = [k for k in range(n) if "a" in tokens[names[k]]]
+    assert not n or score[holders].max() == score.max()  # "a" holds a best-scoring system
 
 
 def test_many_columns_use_separated_tokens() -> None:
@@ -409,6 +378,39 @@ def test_compiled_win_counts_equal_the_byte_lane_counts(s: int, e: int, levels: 
     if levels:
         x[:, tied] = np.round(x[:, tied] * levels / 4)
     np.testing.assert_array_equal(k._rank_comparisons(x), k._rank_comparisons_numpy(x))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s=st.integers(1, 120), e=st.integers(1, 12),
+       kind=st.sampled_from(["normal", "heavy", "levels", "zeros", "tiny", "inf"]),
+       seed=st.integers(0, 2**32 - 1))
+def test_compiled_bucket_ranks_equal_scipy_dense_ranks(s: int, e: int, kind: str,
+                                                       seed: int) -> None:
+    """The compiled bucket-sort dense ranks equal scipy.stats.rankdata(method='dense') − 1
+    per example (the reference), and the tie-free flag equals 'all ranks distinct', on
+    continuous, heavy-tailed (crowded buckets: the argsort fallback), few-level, ±0.0,
+    sub-ulp spans and infinite scores."""
+    from scipy.stats import rankdata
+
+    from engine import _jit
+
+    compiled = _jit.kernels()
+    if compiled is None:
+        pytest.skip("Numba not installed")
+    rng = np.random.default_rng(seed)
+    block = {"normal": lambda: rng.normal(size=(e, s)),
+             "heavy": lambda: rng.standard_cauchy(size=(e, s)) ** 3,
+             "levels": lambda: rng.integers(0, 4, size=(e, s)).astype(float),
+             "zeros": lambda: np.where(rng.random((e, s)) < 0.5, 0.0, -0.0),
+             "tiny": lambda: 1.0 + rng.integers(0, 3, size=(e, s)) * np.spacing(1.0),
+             "inf": lambda: np.where(rng.random((e, s)) < 0.2, np.inf, rng.normal(size=(e, s))),
+             }[kind]()
+    ranks = np.empty(block.shape, dtype=np.int16)
+    distinct = np.empty(e, dtype=np.bool_)
+    compiled.dense_ranks(np.ascontiguousarray(block), ranks, distinct)
+    want = rankdata(block, method="dense", axis=1) - 1
+    np.testing.assert_array_equal(ranks, want)
+    np.testing.assert_array_equal(distinct, want.max(axis=1) == s - 1)
 
 
 def test_compiled_win_counts_across_blocks_and_systems_past_256(monkeypatch: pytest.MonkeyPatch

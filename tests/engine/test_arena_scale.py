@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import optimize, stats
 
 from engine.ranking._bradley_terry import _Battles, _to_systems
-from engine.ranking._groups import _maximal_cliques_in_order
+from engine.ranking._cliques import _maximal_cliques_in_order
 from engine.stats import _kernels as k
 from engine.stats import _overlap as ov
 from engine.stats._intervals import _tango_score, paired_binary_ci

@@ -13,14 +13,9 @@ from hypothesis import strategies as st
 
 from engine import ScoreMatrix
 from engine.cli._common import main
+from engine.ranking._mean_covariance import mean_covariance, rank_sets_of
 from engine.ranking._rank_intervals import rank_intervals
-from engine.ranking._rank_sets import (
-    mean_covariance,
-    rank_sets,
-    rank_sets_of,
-    tau_best_set,
-    tau_worst_set,
-)
+from engine.ranking._rank_sets import rank_sets, tau_best_set, tau_worst_set
 
 PISA = Path(__file__).resolve().parents[1] / "data" / "csranks" / "pisa.csv"
 

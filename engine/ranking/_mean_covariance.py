@@ -1,0 +1,157 @@
+"""Rank sets of a score matrix: the covariance of the means from paired examples.
+
+Each system's mean and the full covariance of the means (:func:`mean_covariance`: paired
+examples, clusters, the run variance of seed sweeps), the rank sets of those means
+(:func:`rank_sets_of`), and the leaderboard's and the overall table's rank sets.
+The sets themselves, from any estimates and covariance, are :mod:`._rank_sets`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._matrix import ScoreMatrix, orient
+from ._rank_sets import Kind, RankSets, rank_sets
+
+__all__ = ["MeanCovariance", "leaderboard_rank_sets", "mean_covariance", "overall_rank_sets",
+           "rank_sets_of"]
+
+
+@dataclass(frozen=True)
+class MeanCovariance:
+    """Each system's mean score and the covariance matrix of those means.
+
+    ``estimates`` are oriented (larger is better); ``means`` raw. ``method`` says
+    which variance: "paired" (examples as independent units), "cluster" (cluster-robust
+    by ``n_clusters`` clusters); ``run_variance`` is the seed-sweep component added to
+    each system's variance (0 without runs).
+    """
+
+    systems: tuple[str, ...]
+    means: np.ndarray
+    estimates: np.ndarray
+    cov: np.ndarray
+    n: np.ndarray
+    method: str
+    n_clusters: int
+    run_variance: np.ndarray
+
+
+
+def mean_covariance(matrix: ScoreMatrix, *,
+                    cluster: Sequence[object] | np.ndarray | None = None) -> MeanCovariance:
+    """Each system's mean score and the full covariance of the means, from paired examples.
+
+    Each system's mean uses every example it has (as the leaderboard). With ``u_ai =
+    (x_ai − x̄_a) / n_a`` on the examples a scored (0 elsewhere), the covariance is the
+    sandwich ``Σ_ab = G/(G − 1) Σ_g (Σ_{i∈g} u_ai)(Σ_{i∈g} u_bi)`` over clusters g (each
+    example its own cluster by default, when this is the sample covariance / n on fully
+    paired data). Shared examples make means positively correlated, which narrows σ_ab
+    and sharpens the rank sets. With several runs, each system's seed-sweep variance
+    component σ²_run / R (:func:`engine.stats._runs.run_anova`) is added to its variance.
+
+    ``cluster`` gives one label per example of ``matrix.examples`` (e.g. a task family).
+    """
+    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
+    has = ~np.isnan(x)
+    n = has.sum(axis=1)
+    empty = [s for s, k in zip(matrix.systems, n, strict=True) if k == 0]
+    if empty:
+        raise ValueError(f"matrix: system(s) {empty!r} scored no example; drop them first")
+    est = np.where(has, x, 0.0).sum(axis=1) / n
+    u = np.where(has, x - est[:, None], 0.0) / n[:, None]
+    used = has.any(axis=0)
+    if cluster is None:
+        units, g, method = u[:, used], int(used.sum()), "paired"
+    else:
+        codes = _cluster_codes(cluster, matrix.n_examples)
+        onehot = np.zeros((matrix.n_examples, int(codes.max()) + 1))
+        onehot[np.arange(matrix.n_examples), codes] = 1.0
+        units = u @ onehot
+        units = units[:, np.abs(units).sum(axis=0) > 0] if units.size else units
+        g, method = int((onehot[used].sum(axis=0) > 0).sum()), "cluster"
+    if g < 2:
+        raise ValueError(f"matrix: needs at least 2 examples (or clusters) with scores; got {g}")
+    cov = units @ units.T * (g / (g - 1))
+    run_var = _run_variance(matrix)
+    cov[np.diag_indices_from(cov)] += run_var
+    means = np.where(has, matrix.values, 0.0).sum(axis=1) / n
+    return MeanCovariance(matrix.systems, means, est, cov, n, method, g, run_var)
+
+
+def _cluster_codes(cluster: Sequence[object] | np.ndarray, n_examples: int) -> np.ndarray:
+    labels = pd.Series(np.asarray(cluster, dtype=object))
+    if len(labels) != n_examples:
+        raise ValueError(f"cluster: needs one label per example ({n_examples}); got {len(labels)}")
+    if labels.isna().any():
+        raise ValueError(f"cluster: example {int(labels.isna().to_numpy().argmax())} has no cluster "
+                         "label; give every example one")
+    return np.asarray(pd.factorize(labels)[0])
+
+
+def _run_variance(matrix: ScoreMatrix) -> np.ndarray:
+    """Per system σ̂²_run / R: the variance a whole-sweep seed shift adds to its mean."""
+    if matrix.run_scores is None:
+        return np.zeros(matrix.n_systems)
+    from ..stats._runs import run_anova, run_cube  # only data with runs pays for it
+    frame = matrix.run_scores.assign(benchmark=matrix.benchmark, metric=matrix.metric)
+    cube = run_cube(frame, systems=list(matrix.systems))
+    a = run_anova(cube.values, cube.runs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var_run = (a.ss_run / a.df_run - a.ss_resid / a.df_resid) / a.n
+    var_run = np.where((a.df_run > 0) & (a.df_resid > 0), np.maximum(var_run, 0.0), 0.0)
+    return np.asarray(var_run / np.maximum(cube.runs, 1), dtype=float)
+
+
+def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous", alpha: float = 0.05,
+                 tau_best: int = 1, tau_worst: int = 1,
+                 cluster: Sequence[object] | np.ndarray | None = None, n_draws: int = 1_000,
+                 rng: np.random.Generator | int | None = 0) -> RankSets:
+    """:func:`rank_sets` of each system's mean score with the covariance of
+    :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
+    raw mean and rank 1 follows the metric's direction."""
+    mc = mean_covariance(matrix, cluster=cluster)
+    res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
+                    tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng)
+    raw = dict(zip(matrix.systems, mc.means, strict=True))
+    table = res.table.assign(estimate=res.table["system"].map(raw))
+    return RankSets(table, res.kind, alpha, res.tau_best, res.tau_worst, matrix.higher_is_better,
+                    n_draws, res.seed, res.steps, res.critical_value)
+
+
+# --- the leaderboard's and the overall table's rank sets ---------------------------------------
+
+def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
+                          cluster: np.ndarray | None = None) -> RankSets | None:
+    """The simultaneous rank sets and the 1-best set of a leaderboard's systems, cluster-robust
+    when the leaderboard is (``cluster``: each example's cluster code); None when the matrix
+    cannot give a covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
+    if matrix.n_systems < 2:
+        return None
+    try:
+        return rank_sets_of(matrix, alpha=alpha, cluster=cluster)
+    except ValueError:
+        return None
+
+
+def overall_rank_sets(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
+                      score: np.ndarray, factors: np.ndarray, *, alpha: float) -> RankSets | None:
+    """Simultaneous rank sets of an overall score Σ_j a_j · (± mean_j − c_j) over benchmarks.
+
+    Cov(score) = Σ_j a_j² Σ_j, each benchmark's covariance of means (:func:`mean_covariance`)
+    on ``systems``; benchmarks are taken as independent (the overall's correlation of
+    benchmarks that share example ids is not in it).
+    """
+    if len(systems) < 2 or not np.isfinite(score).all():
+        return None
+    cov = np.zeros((len(systems), len(systems)))
+    try:
+        for a, m in zip(factors, matrices, strict=True):
+            cov += a**2 * mean_covariance(m.subset(list(systems))).cov
+        return rank_sets(score, cov, labels=systems, alpha=alpha)
+    except ValueError:
+        return None
