@@ -17,8 +17,8 @@ import pandas as pd
 from .._matrix import ScoreMatrix, orient
 from ._rank_sets import Kind, RankSets, rank_sets
 
-__all__ = ["MeanCovariance", "leaderboard_rank_sets", "mean_covariance", "overall_rank_sets",
-           "rank_sets_of"]
+__all__ = ["MeanCovariance", "leaderboard_rank_sets", "mean_covariance", "overall_covariance",
+           "overall_rank_sets", "rank_sets_of"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,6 @@ class MeanCovariance:
     run_variance: np.ndarray
 
 
-
 def mean_covariance(matrix: ScoreMatrix, *,
                     cluster: Sequence[object] | np.ndarray | None = None) -> MeanCovariance:
     """Each system's mean score and the full covariance of the means, from paired examples.
@@ -56,14 +55,8 @@ def mean_covariance(matrix: ScoreMatrix, *,
 
     ``cluster`` gives one label per example of ``matrix.examples`` (e.g. a task family).
     """
-    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
-    has = ~np.isnan(x)
+    est, u, has = _example_units(matrix)
     n = has.sum(axis=1)
-    empty = [s for s, k in zip(matrix.systems, n, strict=True) if k == 0]
-    if empty:
-        raise ValueError(f"matrix: system(s) {empty!r} scored no example; drop them first")
-    est = np.where(has, x, 0.0).sum(axis=1) / n
-    u = np.where(has, x - est[:, None], 0.0) / n[:, None]
     used = has.any(axis=0)
     if cluster is None:
         units, g, method = u[:, used], int(used.sum()), "paired"
@@ -81,6 +74,19 @@ def mean_covariance(matrix: ScoreMatrix, *,
     cov[np.diag_indices_from(cov)] += run_var
     means = np.where(has, matrix.values, 0.0).sum(axis=1) / n
     return MeanCovariance(matrix.systems, means, est, cov, n, method, g, run_var)
+
+
+def _example_units(matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Oriented means, each example's share ``u_ai = (x_ai − x̄_a) / n_a`` of the deviation of
+    a's mean (0 where a has no score) and the mask of scores: x̄_a − E x̄_a ≈ Σ_i u_ai."""
+    x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
+    has = ~np.isnan(x)
+    n = has.sum(axis=1)
+    empty = [s for s, k in zip(matrix.systems, n, strict=True) if k == 0]
+    if empty:
+        raise ValueError(f"matrix: system(s) {empty!r} scored no example; drop them first")
+    est = np.where(has, x, 0.0).sum(axis=1) / n
+    return est, np.where(has, x - est[:, None], 0.0) / n[:, None], has
 
 
 def _cluster_codes(cluster: Sequence[object] | np.ndarray, n_examples: int) -> np.ndarray:
@@ -142,16 +148,49 @@ def overall_rank_sets(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
                       score: np.ndarray, factors: np.ndarray, *, alpha: float) -> RankSets | None:
     """Simultaneous rank sets of an overall score Σ_j a_j · (± mean_j − c_j) over benchmarks.
 
-    Cov(score) = Σ_j a_j² Σ_j, each benchmark's covariance of means (:func:`mean_covariance`)
-    on ``systems``; benchmarks are taken as independent (the overall's correlation of
-    benchmarks that share example ids is not in it).
+    See :func:`overall_covariance`; None when there is no covariance to use (fewer than 2
+    systems, a missing score, or fewer than 2 scored examples).
     """
     if len(systems) < 2 or not np.isfinite(score).all():
         return None
-    cov = np.zeros((len(systems), len(systems)))
     try:
-        for a, m in zip(factors, matrices, strict=True):
-            cov += a**2 * mean_covariance(m.subset(list(systems))).cov
-        return rank_sets(score, cov, labels=systems, alpha=alpha)
+        return rank_sets(score, overall_covariance(matrices, systems, factors),
+                         labels=systems, alpha=alpha)
     except ValueError:
         return None
+
+
+def overall_covariance(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
+                       factors: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Covariance of the overall scores Σ_j a_j · (± mean_j − c_j) of ``systems``.
+
+    Each score deviates from its expectation by Σ_i w_si, summed over example ids, with
+    w_si = Σ_j a_j u_sji (:func:`_example_units` of benchmark j on the same systems; 0
+    where j has no example i). Examples are the independent units: within a benchmark
+    the systems' shared examples give the covariance between systems (as on the
+    leaderboard); across benchmarks, the same example id in two benchmarks (HumanEval and
+    HumanEval+) is one unit, so its two scores are correlated, as in the overall pairs'
+    tests; benchmarks with no id in common are taken as independent (different examples,
+    no shared cause assumed). Then Cov = G/(G − 1) W Wᵀ over the G ids, plus each
+    benchmark's run variance times a_j². With disjoint ids this is Σ_j a_j² Σ_j.
+    """
+    names = list(systems)
+    columns: dict[object, int] = {}
+    parts = []
+    run_var = np.zeros(len(names))
+    for a, m in zip(factors, matrices, strict=True):
+        sub = m.subset(names)
+        _, u, has = _example_units(sub)
+        used = has.any(axis=0)
+        ids = [columns.setdefault(e, len(columns)) for e in np.asarray(sub.examples)[used]]
+        parts.append((float(a) * u[:, used], np.asarray(ids, dtype=np.intp)))
+        run_var += float(a) ** 2 * _run_variance(sub)
+    g = len(columns)
+    if g < 2:
+        raise ValueError(f"matrices: need at least 2 examples with scores; got {g}")
+    w = np.zeros((len(names), g))
+    for block, ids in parts:  # ids are distinct within one benchmark
+        w[:, ids] += block
+    cov = w @ w.T * (g / (g - 1))
+    cov[np.diag_indices_from(cov)] += run_var
+    return cov

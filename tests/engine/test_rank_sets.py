@@ -286,3 +286,49 @@ def test_clustered_leaderboard_has_cluster_robust_rank_sets() -> None:
     assert lb.rank_sets is not None
     expected = rank_sets_of(m, cluster=codes).table
     pd.testing.assert_frame_equal(lb.rank_sets.table, expected)
+
+
+# --- the Overall's covariance (issue #29 item 3) ----------------------------------------------
+
+
+def _bench(values: np.ndarray, examples: list[str], name: str) -> ScoreMatrix:
+    return ScoreMatrix.from_array(values, systems=["A", "B", "C"], examples=examples,
+                                  benchmark=name)
+
+
+def test_overall_covariance_of_one_benchmark_counted_twice_is_its_own() -> None:
+    # two benchmarks with the same example ids and scores, weights 1/2 each: the overall
+    # score is the mean itself, so its covariance is mean_covariance's (reference: the
+    # leaderboard's paired covariance, checked above against the sample covariance / n)
+    from engine.ranking._mean_covariance import overall_covariance
+
+    x = np.random.default_rng(1).normal(size=(3, 40))
+    ids = [f"e{i}" for i in range(40)]
+    m = _bench(x, ids, "b1")
+    got = overall_covariance([m, _bench(x, ids, "b2")], ["A", "B", "C"], [0.5, 0.5])
+    np.testing.assert_allclose(got, mean_covariance(m).cov, rtol=1e-12)
+
+
+def test_overall_covariance_of_disjoint_benchmarks_adds_weighted_covariances() -> None:
+    # no example id in common: benchmarks independent, Cov = sum_j a_j^2 Sigma_j, up to the
+    # small-sample factor G/(G - 1) taken over all ids instead of per benchmark
+    from engine.ranking._mean_covariance import overall_covariance
+
+    rng = np.random.default_rng(2)
+    m1 = _bench(rng.normal(size=(3, 30)), [f"a{i}" for i in range(30)], "b1")
+    m2 = _bench(rng.normal(size=(3, 50)), [f"b{i}" for i in range(50)], "b2")
+    want = 0.3**2 * mean_covariance(m1).cov * (29 / 30) + 0.7**2 * mean_covariance(m2).cov * (49 / 50)
+    got = overall_covariance([m1, m2], ["A", "B", "C"], [0.3, 0.7])
+    np.testing.assert_allclose(got, want * (80 / 79), rtol=1e-12)
+
+
+def test_overall_covariance_counts_shared_ids_as_correlated() -> None:
+    # the same examples scored twice with the same scores: the two benchmarks' deviations
+    # add up (covariance 4 Sigma for weights 1 and 1), where independence would give 2 Sigma
+    from engine.ranking._mean_covariance import overall_covariance
+
+    x = np.random.default_rng(3).normal(size=(3, 25))
+    ids = [f"e{i}" for i in range(25)]
+    got = overall_covariance([_bench(x, ids, "b1"), _bench(x, ids, "b2")], ["A", "B", "C"],
+                             [1.0, 1.0])
+    np.testing.assert_allclose(got, 4 * mean_covariance(_bench(x, ids, "b1")).cov, rtol=1e-12)
