@@ -13,7 +13,7 @@ import streamlit as st
 
 from app.components.upload_read import Parsed
 from app.data import store
-from engine import REQUIRED_COLUMNS, Problem, is_text, split_metadata
+from engine import REQUIRED_COLUMNS, Problem, is_text, md_text, split_metadata
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
 
@@ -122,6 +122,9 @@ def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
 
 def conflicts(frame: pd.DataFrame) -> pd.DataFrame:
     """Collisions with the store, per (benchmark, system, metric) and stored upload."""
+    pairing = store.current().check_pairing(frame)  # content hashes against the store (#28)
+    for sentence in pairing.sentences:
+        st.warning(md_text(f"{sentence}."), icon=":material/link_off:")
     hits = store.current().check_conflicts(frame)
     if hits.empty:
         st.info("No conflicts: none of these rows is stored already.",

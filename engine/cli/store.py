@@ -157,9 +157,11 @@ def _import(args: argparse.Namespace) -> int:
     reports = []
     for path in args.files:
         report = _import_one(store, path, args, fmt, declared)
+        if report.unpaired:  # example ids kept apart from the store's: their content differs
+            print(report.message, file=sys.stderr)
         reports.append({"file": path, "upload_id": report.upload_id, "rows": report.rows,
                         "duplicate_of": report.duplicate_of, "replaced": report.replaced,
-                        "message": report.message})
+                        "unpaired": report.unpaired, "message": report.message})
     emit({"uploads": reports, "data_version": store.data_version()},
          pd.DataFrame(reports, columns=["file", "upload_id", "rows", "duplicate_of", "replaced"]),
          output)

@@ -8,16 +8,23 @@ shuffled legacy log). Within one benchmark of one upload the hash most systems h
 the id (ties: the first system in order); the rows of the other systems move to
 ``<id>#<first 8 hex digits of their hash>``, so no test pairs them, and the upload report
 says how many examples differ, where and for whom (docs/formats.md, "Pairing safety").
+The store does the same across uploads (:mod:`engine.store._hashes`), and
+:func:`unpaired_note` tells a leaderboard how many of its example ids were kept apart.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 import pandas as pd
 
-__all__ = ["HASH_COLUMNS", "split_conflicts"]
+__all__ = ["HASH_COLUMNS", "split_conflicts", "unpaired_note"]
 
 #: Columns that identify an example's content, in the order they are trusted.
 HASH_COLUMNS: tuple[str, ...] = ("doc_hash", "content_hash")
+#: an id kept apart: ``<id>#<first 8 hex digits of its content hash>``
+_KEPT_APART = re.compile(r"^(?P<id>.+)#[0-9a-f]{8}$")
 
 
 def split_conflicts(df: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
@@ -66,3 +73,27 @@ def split_conflicts(df: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
                     f"other content ({column}) for some systems and {'is' if n == 1 else 'are'} "
                     f"not paired for them: {shown}{more}")
     return out, said
+
+
+def unpaired_note(examples: Iterable[object]) -> list[str]:
+    """One sentence when some example ids were kept apart because the systems' content for
+    them differs (``<id>#<hash>`` beside ``<id>``), else none: for a leaderboard's notes.
+
+    Examples
+    --------
+    >>> note, = unpaired_note(["1", "2", "2#ff012345", "3#00aa11bb"])
+    >>> note.split(" (their")[0]
+    '1 example (2) holds other content for some systems'
+    >>> unpaired_note(["1", "2"])
+    []
+    """
+    ids = {str(e) for e in examples}
+    bases = sorted({m["id"] for e in ids if (m := _KEPT_APART.match(e)) and m["id"] in ids})
+    if not bases:
+        return []
+    n = len(bases)
+    shown = ", ".join(bases[:5]) + (f" and {n - 5} more" if n > 5 else "")
+    return [f"{n} example{'s' if n != 1 else ''} ({shown}) hold{'s' if n == 1 else ''} other "
+            "content for some systems (their content hashes differ: another dataset version or "
+            f"split): those systems' scores on {'it' if n == 1 else 'them'} are kept apart as "
+            "<id>#<hash> and not paired with the others"]

@@ -342,6 +342,9 @@ def leaderboard(
     if cluster is not None:  # cluster-robust means and their design effect (issue #26 item 1)
         low, high, deff = clustered_mean_intervals(matrix.values, cluster, opts.confidence)
     notes += estimate_note
+    from ..harness._pairing import unpaired_note  # ids kept apart by content (#28)
+
+    notes += unpaired_note(matrix.examples)
     quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))
     pairs, groups_note = _pairs_for_groups(pw)
     notes += groups_note

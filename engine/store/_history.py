@@ -188,7 +188,7 @@ def purge(conn: Connection, upload_ids: list[int]) -> int:
     for upload_id in upload_ids:
         removed += int(conn.execute(delete(S.results_history)
                                     .where(h.upload_id == upload_id)).rowcount or 0)
-        for table in (S.system_meta, S.example_meta, S.outputs):
+        for table in (S.system_meta, S.example_meta, S.outputs, S.example_hashes):
             conn.execute(delete(table).where(table.c.upload_id == upload_id))
         conn.execute(delete(S.uploads).where(S.uploads.c.id == upload_id))
     return removed

@@ -29,6 +29,7 @@ from .._contract import (
     validate_long_codes,
 )
 from ..io._readers import metric_specs_of, read_bytes, read_results_bytes, split_metadata
+from . import _hashes as sx
 from . import _io as sio
 from . import _outputs as so
 from . import _schema as S
@@ -51,6 +52,8 @@ class UploadReport:
     duplicate_of: int | None = None
     replaced: int = 0
     message: str = ""
+    #: example ids stored apart (``<id>#<hash>``): their content differs from the store's
+    unpaired: int = 0
 
 
 class StoreImports(StoreReads):
@@ -154,6 +157,10 @@ class StoreImports(StoreReads):
                 return self._duplicate_report((int(known[0]), str(known[1]), str(known[2]),
                                                known[3]), filename)
             sw.check_stored_binary(conn, data, filename, specs)
+            df, pairing = sx.against_store(conn, df)
+            if pairing.unpaired:  # ids moved: the split and the example codes follow them
+                data, sys_meta, ex_meta = split_metadata(df)
+                factorized["example_id"] = pd.factorize(data["example_id"], sort=False)
             ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
             cols = {key: sio.encode(*factorized[col], ids)
                     for col, key in sio.ID_COLUMNS.items()}
@@ -173,13 +180,25 @@ class StoreImports(StoreReads):
                                       (S.example_meta, ex_meta, "example_id")):
                 sio.insert_rows(conn, table, sw.meta_rows(frame, ("benchmark", key), upload_id))
             sio.insert_rows(conn, S.outputs, so.output_rows(data, cols, upload_id))
+            sio.insert_rows(conn, S.example_hashes, sx.hash_rows(df, cols, upload_id))
             sw.upsert_metrics(conn, data, specs, upload_id)
             if conn.dialect.name == "postgresql" and len(data) >= 50_000:
                 conn.exec_driver_sql("ANALYZE results")
         what = f"{len(data)} rows stored as upload {upload_id}"
         if replaced:
             what += f", {replaced} stored rows replaced"
-        return UploadReport(upload_id, len(data), replaced=replaced, message=f"{filename}: {what}")
+        what += "".join(f". {line}" for line in pairing.sentences)
+        return UploadReport(upload_id, len(data), replaced=replaced, message=f"{filename}: {what}",
+                            unpaired=pairing.unpaired)
+
+    def check_pairing(self, df: pd.DataFrame) -> sx.PairingCheck:
+        """Which example ids of ``df`` (a canonical long table with a ``doc_hash`` or
+        ``content_hash`` column) hold other content than the store holds for other systems
+        (see :mod:`engine.store._hashes`). Reads only; the import stores them apart."""
+        if sx.hash_column(df) is None:
+            return sx.PairingCheck()
+        with self._read() as conn:
+            return sx.against_store(conn, df)[1]
 
     def check_conflicts(self, df: pd.DataFrame) -> pd.DataFrame:
         """Which rows of ``df`` (a canonical long table) collide with stored results.

@@ -33,6 +33,11 @@ default) and PostgreSQL through psycopg 3. Tables:
     is capped (:mod:`engine.store._outputs`). An output is read only while its upload's
     score row for that key is live in ``results``, so replace, delete and restore move
     it along with the row (nothing is copied to a history table).
+``example_hashes``
+    What each system's example was (:mod:`engine.store._hashes`): the content hash a
+    harness log gives per example (lm-eval ``doc_hash``, sigboard's ``content_hash``) per
+    (benchmark, example, system) as label ids, tagged with its upload. An upload whose
+    hash for an example id differs from the stored systems' is not paired with them there.
 ``metrics``
     Per (benchmark, metric): direction, declared modality (NULL = detect) and the
     score that counts as "solved" (NULL = not defined for a numeric metric), and the
@@ -74,11 +79,11 @@ from sqlalchemy.exc import DBAPIError
 
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "upgrade",
            "meta", "uploads", "labels", "results", "results_history", "system_meta",
-           "example_meta", "outputs", "metrics_table", "metric_history", "watches",
+           "example_meta", "outputs", "example_hashes", "metrics_table", "metric_history", "watches",
            "watch_history", "write_lock"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: ``MIGRATIONS[v]`` upgrades a store at version ``v`` to ``v + 1`` inside the lock.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
@@ -127,9 +132,19 @@ def _v3_to_v4(conn: Connection) -> None:
     outputs.create(conn, checkfirst=True)
 
 
+def _v4_to_v5(conn: Connection) -> None:
+    """Version 5: each system's content hash per example (the ``example_hashes`` table).
+
+    Uploads stored before this version kept their hashes as example metadata only; they
+    are not backfilled, so a later upload is checked against the uploads made since.
+    """
+    example_hashes.create(conn, checkfirst=True)
+
+
 MIGRATIONS[1] = _v1_to_v2
 MIGRATIONS[2] = _v2_to_v3
 MIGRATIONS[3] = _v3_to_v4
+MIGRATIONS[4] = _v4_to_v5
 _PG_LOCK_KEY = 0x51_6B_0A_D0  # advisory lock that serialises schema creation/upgrade
 
 metadata = MetaData()
@@ -222,6 +237,18 @@ outputs = Table(
     Index("ux_outputs_key", "benchmark_id", "example_key", "system_id", "run", "name",
           "upload_id", unique=True),
     Index("ix_outputs_upload", "upload_id"),
+)
+example_hashes = Table(
+    "example_hashes", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("upload_id", Integer, ForeignKey("uploads.id"), nullable=False),
+    Column("benchmark_id", Integer, nullable=False),
+    Column("example_key", Integer, nullable=False),
+    Column("system_id", Integer, nullable=False),
+    Column("name", String(32), nullable=False),  # doc_hash, content_hash
+    Column("value", Text, nullable=False),
+    Index("ix_example_hashes_key", "benchmark_id", "example_key"),  # the import's check
+    Index("ix_example_hashes_upload", "upload_id"),
 )
 metrics_table = Table(
     "metrics", metadata,

@@ -216,20 +216,21 @@ def test_loaded_frame_is_canonical(store_url: str) -> None:
 
 def test_schema_version_and_upgrade_path(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = open_store(sqlite_url)
-    assert store.schema_version == S.SCHEMA_VERSION == 4
+    current = S.SCHEMA_VERSION
+    assert store.schema_version == current == 5
     store.import_frame(grid(["A", "B"], 3), filename="one.csv")
     version = store.data_version()
 
-    def v4_to_v5(conn) -> None:  # type: ignore[no-untyped-def]
+    def next_step(conn) -> None:  # type: ignore[no-untyped-def]
         conn.execute(text("CREATE INDEX ix_test_upgrade ON uploads (created_at)"))
 
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 5)
-    monkeypatch.setitem(S.MIGRATIONS, 4, v4_to_v5)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setitem(S.MIGRATIONS, current, next_step)
     upgraded = open_store(sqlite_url)
-    assert upgraded.schema_version == 5 and upgraded.data_version() != version
+    assert upgraded.schema_version == current + 1 and upgraded.data_version() != version
     assert "ix_test_upgrade" in {i["name"] for i in inspect(upgraded.engine).get_indexes("uploads")}
     assert len(upgraded.load_frame()) == 6  # data kept
-    monkeypatch.setattr(S, "SCHEMA_VERSION", 4)
+    monkeypatch.setattr(S, "SCHEMA_VERSION", current)
     with pytest.raises(ValueError, match="newer than this sigboard"):
         open_store(sqlite_url)
 

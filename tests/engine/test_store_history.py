@@ -186,7 +186,7 @@ def test_version_2_store_upgrades_keeping_ids(tmp_path: Path) -> None:
     _ENGINES.pop(url, None)
     _as_version_2(path)
     upgraded = open_store(url)
-    assert upgraded.schema_version == S.SCHEMA_VERSION == 4
+    assert upgraded.schema_version == S.SCHEMA_VERSION == 5
     assert upgraded.uploads()["upload_id"].tolist() == [3, 2, 1]  # ids kept
     assert len(upgraded.load_frame()) == 9
     assert upgraded.system_metadata("b").set_index("system")["size"].to_dict() == \

@@ -124,7 +124,7 @@ def test_a_version_3_store_gains_the_outputs_table(store_url: str) -> None:
     store.close()
     _ENGINES.pop(store_url, None)
     upgraded = open_store(store_url)
-    assert upgraded.schema_version == S.SCHEMA_VERSION == 4
+    assert upgraded.schema_version == S.SCHEMA_VERSION == 5
     assert "outputs" in inspect(upgraded.engine).get_table_names()
     assert len(upgraded.load_frame()) == 6
     assert upgraded.system_metadata("b").set_index("system")["size"].to_dict() == \
