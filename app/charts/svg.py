@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from app.charts.graph import BEST, EDGE, NODE, graph_frames
+from app.charts.labels import Label, place_labels
 from app.charts.ranks import ROW, rank_frame
 from engine import Leaderboard, html_text, isolate
 
@@ -183,6 +184,18 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
     return "".join(parts)
 
 
+def graph_labels(points: Sequence[tuple[float, float, bool]], systems: Sequence[str], *,
+                 width: float, room: tuple[float, float, float, float]) -> list[Label]:
+    """The significance graph's labels, none overlapping (:func:`app.charts.labels.place_labels`):
+    ``points`` are (x, y, best) in pixels, best system first; ``room`` is (left, right, top,
+    bottom) of the plot."""
+    left, right, top, bottom = room
+    cut = [s if len(s) <= NAME_CHARS else s[:NAME_CHARS - 1] + "…" for s in systems]
+    return place_labels([(x, y, 8.4 if best else 6.7) for x, y, best in points], cut,
+                        [14 if best else 12 for *_, best in points], left=left,
+                        right=right, top=top, bottom=bottom)
+
+
 def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *,
                      width: int = 1000) -> str:
     """The significance graph (Ackerman et al. 2025, §5.1) as SVG: systems at the height of their mean,
@@ -231,22 +244,34 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
                      f'y2="{_num(py(y2))}" stroke="{EDGE}" stroke-opacity="{opacity}" '
                      f'stroke-width="{_num(stroke)}"><title>{html_text(isolate(tip))}</title>'
                      "</line>")
-    vertices = sorted(zip(nodes["system"].astype(str), nodes["x"].to_numpy(float), means,
-                          nodes["rank"].tolist(), nodes["group"].astype(str),
-                          nodes["best"].astype(bool), strict=True),
-                      key=lambda v: v[5])  # the best system last, so it is drawn on top
-    for system, x, mean, rank, group, best in vertices:
-        if not math.isfinite(mean):
-            continue
-        cx, cy = _num(px(x)), _num(py(mean))
-        tip = f"{system}: mean {_g(mean, '.4f')}, rank {rank}, group {group}"
+    vertices = [v for v in zip(nodes["system"].astype(str), nodes["x"].to_numpy(float), means,
+                               nodes["rank"].tolist(), nodes["group"].astype(str),
+                               nodes["best"].astype(bool), strict=True)
+                if math.isfinite(v[2])]  # best first: it picks its label's place first
+    labels = graph_labels([(px(x), py(mean), best) for _, x, mean, _, _, best in vertices],
+                          [system for system, *_ in vertices], width=width,
+                          room=(left, width, top, top + plot_h))  # labels may use the margin
+    marks: list[str] = []
+    names: list[str] = []
+    for (system, x, mean, rank, group, best), label in zip(vertices, labels, strict=True):
+        tip = html_text(isolate(f"{system}: mean {_g(mean, '.4f')}, rank {rank}, group {group}"))
         colour, r, size, weight = ((BEST, 8.4, 14, ' font-weight="bold"') if best
                                    else (NODE, 6.7, 12, ""))
-        parts.append(f"<g><title>{html_text(isolate(tip))}</title>"
-                     f'<circle cx="{cx}" cy="{cy}" r="{r}" fill="{colour}"/>'
-                     f'<text x="{_num(px(x) + r + 3)}" y="{cy}" font-size="{size}"{weight} '
-                     f'dominant-baseline="middle" fill="{colour if best else INK}">'
-                     f"{_name(system)}</text></g>")
+        mark = (f"<g><title>{tip}</title><circle cx=\"{_num(px(x))}\" cy=\"{_num(py(mean))}\" "
+                f'r="{r}" fill="{colour}"/></g>')
+        marks.insert(len(marks) if best else 0, mark)  # the best drawn last, on top
+        line = (f'<line x1="{_num(px(x))}" y1="{_num(py(mean))}" x2="{_num(label.x)}" '
+                f'y2="{_num(label.y)}" stroke="{EDGE}" stroke-width="0.8"/>'
+                if label.moved else "")
+        names.append(f"<g><title>{tip}</title>{line}<text x=\"{_num(label.x)}\" "
+                     f'y="{_num(label.y)}" font-size="{size}"{weight} '
+                     f'text-anchor="{label.anchor}" dominant-baseline="middle" '
+                     f'stroke="#fff" stroke-width="3" paint-order="stroke" '
+                     f'fill="{colour if best else INK}">{_name(system)}</text></g>')
+    parts += marks + names
+    bottom_edge = max([height, *(label.box.y1 + 4 for label in labels)])
+    if bottom_edge > height:  # labels in rows under the plot: the picture grows to hold them
+        parts[0] = _open(width, bottom_edge, f"significance graph, {len(nodes)} systems")
     parts.append("</svg>")
     return "".join(parts)
 

@@ -19,6 +19,11 @@ from engine import Leaderboard, PairwiseResult, ScoreMatrix, md_isolated
 EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",
                 "d_av": "Cohen's d_av"}
 
+#: The 2×2 table's headers and row labels are system names: they wrap (anywhere, for one
+#: long name) instead of pushing the table past a phone's width (390 px cut it off).
+_WRAP_TWO_BY_TWO = ('<style>[aria-label="2×2 table"] th,[aria-label="2×2 table"] td'
+                    "{white-space:normal;overflow-wrap:anywhere;min-width:4.5rem}</style>")
+
 
 def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -125,5 +130,5 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
                     "test)")
         # static HTML (st.html is on every page already), not st.table: that element's browser
         # code is ~1 MB (Arrow) to fetch and compile on a first visit
-        st.html(html_table(two_by_two(x, y, view.a, view.b), label="2×2 table",
-                           max_height=None))
+        st.html(_WRAP_TWO_BY_TWO + html_table(two_by_two(x, y, view.a, view.b),
+                                              label="2×2 table", max_height=None))
