@@ -6,11 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app import state, widgets
 from app.components.metrics_table import metrics_table
 from app.data import figures
 from app.downloads import safe_csv
+from app.ranked import NARROW, html_table
 from app.tables import fit_height
 from app.url import MATRIX_TABS, View
 from engine import Leaderboard, TestOptions
@@ -21,6 +23,13 @@ PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A
                 "paired": "paired", "test": "test", "pvalue": "p", "pvalue_adj": "adjusted p",
                 "effect_size": "effect size", "significant": "significant"}
 MAX_PAIR_ROWS = 2000  # rows drawn on the page; the CSV has every pair
+#: Past this many systems a heatmap is unreadable on a phone: below NARROW pixels the most
+#: significant PHONE_ROWS pairs are listed instead (the heatmap stays on wider screens).
+PHONE_SYSTEMS = 30
+PHONE_ROWS = 30
+_SCREEN = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
+           f"@media (min-width:{NARROW + 1}px){{[class*=st-key-sb_phone_pairs]{{display:none}}}}"
+           "</style>")
 
 
 def has_effect_sizes(board: Leaderboard) -> bool:
@@ -37,6 +46,39 @@ def pair_rows(board: Leaderboard) -> pd.DataFrame:
     return rows
 
 
+def strongest_pairs(board: Leaderboard, systems: tuple[str, ...], rows: int = PHONE_ROWS
+                    ) -> pd.DataFrame:
+    """The most significant pairs among ``systems``, smallest adjusted p first (then the
+    largest difference), better system first: the phone's replacement of a heatmap."""
+    t = board.pairwise.table
+    keep = set(systems)
+    t = t[t["system_a"].isin(keep) & t["system_b"].isin(keep)]
+    t = t.assign(size=t["difference"].abs()).sort_values(["pvalue_adj", "size"],
+                                                          ascending=[True, False]).head(rows)
+    ahead = t["difference"] >= 0
+    higher = board.higher_is_better
+    first = ahead if higher else ~ahead
+    return pd.DataFrame({
+        "better": np.where(first, t["system_a"], t["system_b"]).astype(str),
+        "worse": np.where(first, t["system_b"], t["system_a"]).astype(str),
+        "by": t["size"].to_numpy(float),
+        "adjusted p": t["pvalue_adj"].to_numpy(float),
+        "differs": np.where(t["significant"].astype(bool), "yes", "no")})
+
+
+def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerator) -> None:
+    """Below NARROW pixels, the most significant pairs instead of the heatmap."""
+    with where.container(key="sb_phone_pairs"):
+        st.caption(f"On a narrow screen: the {PHONE_ROWS} most significant of the pairs among "
+                   f"these {len(shown)} systems (the heatmap shows on a wider screen).")
+        st.html(html_table(strongest_pairs(board, shown), label="most significant pairs",
+                           formats={"by": ".4g", "adjusted p": ".3g"}, max_height=None,
+                           help={"by": "Difference of the two means, in the metric's units",
+                                 "adjusted p": "p-value corrected for testing many pairs "
+                                               "(Test settings; Methods)",
+                                 "differs": "Significant at the chosen alpha"}))
+
+
 def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
     """The all-pairs tabs of the Pairwise page, bound to URL parameter ``panel``."""
     order = list(board.table["system"])
@@ -51,12 +93,17 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
         if tabs[kind].open and (kind != "effects" or has_effect_sizes(board)):
             tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
                                "tab and its CSV have every pair.")
+            where = tabs[kind]
+            if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
+                where.html(_SCREEN)
+                _phone_pairs(board, shown, where)
+                where = where.container(key=f"sb_heatmap_{kind}")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
                 widgets.picture(figures.pvalue_svg(token, view.benchmark, view.metric,
-                                                   options, shown), tabs[kind])
+                                                   options, shown), where)
                 continue
             spec = figures.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
-            tabs[kind].vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
+            where.vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:
         with tabs["metrics"]:
             metrics_table(view, token, options)

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 import numpy as np
-from apptest_support import app, no_exception
+import pytest
+from apptest_support import app, html_frame, no_exception
 
 from app.components.pair_drilldown import difference_text, pair_summary
 from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, pairwise_tests
@@ -70,3 +71,18 @@ def test_methods_page_explains_the_newer_pages(db: Path) -> None:
     for phrase in ("harmonic mean p-value", "simultaneous rank intervals", "rank range",
                    "Slices.", "Conditions", "Kendall's tau", "critical difference", "I²"):
         assert phrase in text, phrase
+
+
+@pytest.mark.slow
+def test_phones_get_the_most_significant_pairs_past_thirty_systems(db: Path) -> None:
+    """#27: past 30 systems the heatmap has a phone replacement (shown below 640 px by CSS):
+    the most significant pairs, smallest adjusted p first, the better system first."""
+    at = app("views/pairwise.py", benchmark="humaneval", top="40")
+    no_exception(at)
+    bodies = [h.proto.body for h in at.get("html")]
+    assert any('aria-label="most significant pairs"' in b for b in bodies)
+    table = html_frame(at, "most significant pairs")
+    p = table["adjusted p"].astype(float).to_numpy()
+    assert len(table) == 30 and (np.diff(p) >= 0).all(), "smallest adjusted p first"
+    fewer = app("views/pairwise.py", benchmark="humaneval", top="20")
+    assert not any('most significant pairs' in h.proto.body for h in fewer.get("html"))
