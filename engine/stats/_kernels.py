@@ -288,9 +288,10 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
     """W from dense ranks per example, counted by the compiled loop of :mod:`engine._jit`
     (numpy byte lanes without Numba: :func:`_rank_comparisons_numpy`, same counts).
 
-    Each block of examples is argsorted once (examples × systems, contiguous); ranks are
-    int16 (uint8 up to 256 systems). On an example without ties only the pairs i < j
-    are compared and W_ji = (such examples) − W_ij: half the comparisons.
+    Each block of examples is ranked per example by the compiled bucket sort (examples ×
+    systems, contiguous); ranks are int16 (uint8 up to 256 systems). On an example
+    without ties only the pairs i < j are compared and W_ji = (such examples) − W_ij:
+    half the comparisons.
     """
     compiled = _jit.kernels()
     if compiled is None:
@@ -304,7 +305,7 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
         block = np.ascontiguousarray(x[:, cols].T)
         ranks = np.empty(block.shape, dtype=kind)
         distinct = np.empty(len(block), dtype=np.bool_)
-        compiled.dense_ranks(block, np.argsort(block, axis=1), ranks, distinct)
+        compiled.dense_ranks(block, ranks, distinct)
         n_distinct += int(distinct.sum())
         # tie-free examples in the upper triangle only, tied ones in full (< 2^16 per block)
         for rows, into in ((distinct, upper), (~distinct, out)):
