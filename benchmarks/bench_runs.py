@@ -24,7 +24,8 @@ from engine.products._leaderboard import leaderboard  # noqa: E402
 from engine.report._reports import compare_report, leaderboard_report  # noqa: E402
 from engine.stats._ab import compare_ab, noninferiority_test  # noqa: E402
 from engine.stats._power import power  # noqa: E402
-from engine.stats._runs import RunCube, pair_run_test  # noqa: E402
+from engine.stats._runs import RunCube  # noqa: E402
+from engine.stats._runs_pairs import pair_run_test  # noqa: E402
 
 
 def long_table(systems: int, examples: int, runs: int, seed: int = 0) -> pd.DataFrame:

@@ -87,7 +87,8 @@ if TYPE_CHECKING:
         wilson_ci,
     )
     from .stats._multitest import adjust_pvalues
-    from .stats._runs import PairRunTest, RunsPairwise, pair_run_test, run_cube, runs_pairwise
+    from .stats._runs import run_cube
+    from .stats._runs_pairs import PairRunTest, RunsPairwise, pair_run_test, runs_pairwise
     from .stats._ab import ABResult, compare_ab
     from .stats._power import PowerResult, PowerScenario, power, simulate_power
     from .stats._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks

@@ -19,14 +19,15 @@ from scipy import optimize, stats
 from .._contract import MetricSpec
 from .._matrix import build_matrix
 from .._options import TestOptions
+from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
 from ._equivalence import Equivalence, tost
+from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
 from ._pairwise import pairwise_tests
-from ._runs import PairRunTest, RunCube, mixedlm_fit, pair_run_test, run_anova, run_cube
+from ._runs import RunCube, run_cube
+from ._runs_pairs import PairRunTest, pair_run_test
 
 __all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
-
-MODEL_COLUMNS = ("model", "estimate", "se", "df", "statistic", "pvalue", "ci_low", "ci_high")
 #: Fewest runs of each system that give the run-variance (variance-components) model
 #: enough degrees of freedom: with 2 runs each its run variance has 2, and its
 #: Satterthwaite t interval can span more than any possible difference (−0.69 to +1.09 on
@@ -39,27 +40,6 @@ PAIRWISE_KEYS = ("test", "pvalue", "difference", "ci_low", "ci_high", "n")
 _OUTLIER_Z = 3.0
 
 
-@dataclass(frozen=True)
-class NonInferiority:
-    """One-sided non-inferiority test of the candidate: H0 difference ≤ −margin.
-
-    ``statistic = (estimate + margin) / se`` on the run-aware test's ``df``;
-    ``pvalue`` its upper tail; ``lower`` the one-sided ``1 − alpha`` lower bound
-    of the difference (non-inferior exactly when ``lower > −margin``).
-    """
-
-    margin: float
-    statistic: float
-    df: float
-    pvalue: float
-    lower: float
-    alpha: float
-    non_inferior: bool
-
-    def hypothesis(self) -> str:
-        """The test in words (printed next to every non-inferiority verdict)."""
-        return (f"one-sided test of H0: candidate − baseline ≤ −{self.margin:g} against H1: "
-                f"candidate − baseline > −{self.margin:g} at alpha {self.alpha:g}")
 
 
 @dataclass(frozen=True)
@@ -179,7 +159,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     is the Pairwise page's (:func:`engine.pairwise_tests` on the pair: exact McNemar for
     0/1 scores, the paired t otherwise), so both pages give the same p-value and interval.
     Repeated runs, clusters or a margin: the run-aware test
-    (:func:`engine.stats._runs.pair_run_test`), the Pairwise figure kept beside it
+    (:func:`engine.stats._runs_pairs.pair_run_test`), the Pairwise figure kept beside it
     (``pairwise``) and ``note`` saying why they differ. Scores within [0, 1]: the
     interval is cut at ±1 (with 2 runs per system the run variance has about 2 degrees of
     freedom and its t interval can pass the possible range; ``test.reason`` says so).
@@ -215,7 +195,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     0
     """
     opts = options if options is not None else TestOptions()
-    margin = _check_margin(margin)
+    margin = check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
     figure, binary = _pairwise_figure(df, pair, spec, opts)
     if cluster is None and margin is None and int(max(pair.runs)) == 1:
@@ -225,7 +205,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                              alpha=opts.alpha, alternative=opts.alternative)
     test = _within_range(test, pair)
     ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=opts.alpha)
-    verdict, code = _verdict(test, opts.alpha) if ni is None else _ni_verdict(ni)
+    verdict, code = _verdict(test, opts.alpha) if ni is None else ni_verdict(ni)
     means = np.nanmean(pair.values, axis=1)
     d = (means[1] - means[0]) * pair.sign
     effect, effect_ci = _effect_size(d, opts.alpha, test)
@@ -307,51 +287,6 @@ def _note(test: PairRunTest, figure: dict[str, Any], cluster: str | None,
             f"{figure['difference']:+.4g} ({figure['ci_low']:+.4g} to "
             f"{figure['ci_high']:+.4g}).")
 
-
-def _check_margin(margin: float | None) -> float | None:
-    if margin is None:
-        return None
-    if isinstance(margin, bool) or not isinstance(margin, int | float | np.floating) \
-            or not math.isfinite(margin) or margin <= 0:
-        raise ValueError(f"margin: must be a finite number > 0 (metric units); got {margin!r}")
-    return float(margin)
-
-
-def noninferiority_test(test: PairRunTest, *, margin: float, alpha: float) -> NonInferiority:
-    """Non-inferiority of the candidate by ``margin`` on the run-aware test's estimate and SE.
-
-    H0: ``D ≤ −margin``; ``t = (D̂ + margin) / SE``, p = ``P(T_df ≥ t)`` (df = inf:
-    normal); lower bound ``D̂ − t_{1−alpha, df} · SE``. A zero SE decides by the
-    sign of ``D̂ + margin``.
-
-    Examples
-    --------
-    >>> from engine.stats._runs import PairRunTest
-    >>> t = PairRunTest("paired-t", "", -0.01, 0.01, 99.0, -1.0, 0.32, -0.03, 0.01, 0.0,
-    ...                 float("nan"), float("nan"), 100, (1, 1), True, 0.05, "two-sided")
-    >>> ni = noninferiority_test(t, margin=0.05, alpha=0.05)
-    >>> round(ni.statistic, 6), ni.non_inferior
-    (4.0, True)
-    """
-    dist = stats.norm if not math.isfinite(test.df) else stats.t(test.df)
-    shifted = test.estimate + margin
-    if test.se > 0:
-        statistic = shifted / test.se
-        pvalue = float(dist.sf(statistic))
-    else:
-        statistic = 0.0 if shifted == 0 else float(np.copysign(np.inf, shifted))
-        pvalue = 0.0 if shifted > 0 else 1.0
-    lower = test.estimate - float(dist.ppf(1 - alpha)) * test.se
-    return NonInferiority(margin, float(statistic), test.df, pvalue, lower, alpha,
-                          bool(pvalue < alpha))
-
-
-def _ni_verdict(ni: NonInferiority) -> tuple[str, int]:
-    if ni.non_inferior:
-        return (f"candidate is non-inferior: not worse by more than the margin {ni.margin:g} "
-                f"({ni.hypothesis()}: p = {ni.pvalue:.3g}, rejected)"), 0
-    return (f"non-inferiority not shown: the candidate may be worse by more than the margin "
-            f"{ni.margin:g} ({ni.hypothesis()}: p = {ni.pvalue:.3g}, not rejected)"), 1
 
 
 def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None,
@@ -435,118 +370,3 @@ def _outliers(pair: RunCube, means: np.ndarray, d: np.ndarray) -> pd.DataFrame:
                         "baseline": means[0][flag], "candidate": means[1][flag],
                         "difference": d[flag], "z": z[flag]})
     return out.sort_values("z", key=np.abs, ascending=False, kind="stable", ignore_index=True)
-
-
-def variance_components(pair: RunCube) -> pd.DataFrame:
-    """Variance between examples, system × example, between runs and residual (ANOVA estimators).
-
-    Pooled over the two systems' runs × examples layouts (:func:`engine.stats._runs.run_anova`):
-    σ²_ε = MS_resid, σ²_run = (MS_run − MS_resid)/n, σ²_example = (MS_example −
-    MS_resid)/R, and σ²_sys×ex from the paired differences,
-    ``(s²_d − σ²_ε (1/R_a + 1/R_b)) / 2``; negative estimates are set to 0.
-    """
-    a = run_anova(pair.values, pair.runs)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        resid = a.ss_resid.sum() / a.df_resid.sum() if a.df_resid.sum() > 0 else np.nan
-        run = (a.ss_run.sum() - a.df_run.sum() * resid) / (a.df_run * a.n).sum()
-        example = ((a.ss_example / pair.runs).sum() - (a.df_example / pair.runs).sum()
-                   * (resid if np.isfinite(resid) else 0.0)) / a.df_example.sum()
-    means = np.nanmean(pair.values, axis=1)
-    s2d = float(np.var(means[1] - means[0], ddof=1))
-    inter = (s2d - (resid if np.isfinite(resid) else 0.0) * (1.0 / pair.runs).sum()) / 2.0
-    values = np.array([example, inter, run, resid], dtype=float)
-    values = np.where(np.isfinite(values), np.maximum(values, 0.0), np.nan)
-    total = np.nansum(values)
-    return pd.DataFrame({"component": ["example", "system×example", "run", "residual"],
-                         "variance": values, "share": values / total if total > 0 else np.nan})
-
-
-def _stacked(pair: RunCube) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    s, _, e = np.nonzero(~np.isnan(pair.values))
-    y = pair.values[~np.isnan(pair.values)] * pair.sign
-    return y, s.astype(float), e
-
-
-def _row(name: str, est: float, var: float, df: float, alpha: float) -> dict[str, Any]:
-    se = float(np.sqrt(var))
-    stat = est / se if se > 0 else (0.0 if est == 0 else float(np.copysign(np.inf, est)))
-    dist = stats.norm if not np.isfinite(df) else stats.t(df)
-    p = 1.0 if se == 0 and est == 0 else float(2 * dist.sf(abs(stat)))
-    half = float(dist.ppf(1 - alpha / 2) * se)
-    return {"model": name, "estimate": est, "se": se, "df": df, "statistic": stat, "pvalue": p,
-            "ci_low": est - half, "ci_high": est + half}
-
-
-def model_table(pair: RunCube, test: PairRunTest) -> pd.DataFrame:
-    """The models Lumiste (2023) compares, side by side on the run-level rows (candidate
-    coefficient, oriented).
-
-    Rows: ``ols`` (runs stacked, no example term), ``ols-fe`` (example dummies, via
-    the within transformation), ``ols-fe-cluster`` (same, CR1 cluster-robust by
-    example as statsmodels' ``cov_type="cluster"``), ``mixedlm`` (random example
-    intercept, REML: closed form when runs are balanced, statsmodels otherwise),
-    ``paired-t`` on per-example means, and the run-aware test that gave the verdict.
-    df = inf marks a z test (MixedLM).
-    """
-    y, x, g = _stacked(pair)
-    n_obs, groups = len(y), int(g.max()) + 1
-    rows = [_row("ols", *_ols(y, x), test.alpha)]
-    beta, resid, sxx, df_fe = _within(y, x, g, groups)
-    rows.append(_row("ols-fe", beta, float((resid**2).sum() / df_fe / sxx), df_fe, test.alpha))
-    score = np.bincount(g, weights=(x - _group_mean(x, g, groups)) * resid, minlength=groups)
-    factor = groups / (groups - 1) * (n_obs - 1) / (n_obs - groups - 1)
-    rows.append(_row("ols-fe-cluster", beta, float(factor * (score**2).sum() / sxx**2), groups - 1,
-                     test.alpha))
-    rows.append(_row("mixedlm", *_mixedlm(pair, y, x, g, groups, beta, resid, sxx), np.inf,
-                     test.alpha))
-    means = np.nanmean(pair.values, axis=1) * pair.sign
-    d = means[1] - means[0]
-    rows.append(_row("paired-t", float(d.mean()), float(d.var(ddof=1) / len(d)), len(d) - 1,
-                     test.alpha))
-    rows.append({"model": f"{test.model} (verdict)", "estimate": test.estimate, "se": test.se,
-                 "df": test.df, "statistic": test.statistic, "pvalue": test.pvalue,
-                 "ci_low": test.ci_low, "ci_high": test.ci_high})
-    return pd.DataFrame(rows, columns=list(MODEL_COLUMNS))
-
-
-def _ols(y: np.ndarray, x: np.ndarray) -> tuple[float, float, float]:
-    n1 = x.sum()
-    n0 = len(x) - n1
-    beta = float(y[x == 1].mean() - y[x == 0].mean())
-    resid = y - np.where(x == 1, y[x == 1].mean(), y[x == 0].mean())
-    s2 = float((resid**2).sum() / (len(y) - 2))
-    return beta, s2 * (1 / n0 + 1 / n1), float(len(y) - 2)
-
-
-def _group_mean(v: np.ndarray, g: np.ndarray, groups: int) -> np.ndarray:
-    sums = np.bincount(g, weights=v, minlength=groups) / np.bincount(g, minlength=groups)
-    return np.asarray(sums[g], dtype=float)
-
-
-def _within(y: np.ndarray, x: np.ndarray, g: np.ndarray,
-            groups: int) -> tuple[float, np.ndarray, float, float]:
-    """Fixed-effects OLS by the within transformation (exact, any balance): β, residuals, Σx̃², df."""
-    xt, yt = x - _group_mean(x, g, groups), y - _group_mean(y, g, groups)
-    sxx = float((xt**2).sum())
-    beta = float((xt * yt).sum() / sxx)
-    return beta, yt - beta * xt, sxx, float(len(y) - groups - 1)
-
-
-def _mixedlm(pair: RunCube, y: np.ndarray, x: np.ndarray, g: np.ndarray, groups: int,
-             beta: float, resid: np.ndarray, sxx: float) -> tuple[float, float]:
-    """Random-intercept model ``y ~ x + (1 | example)``, REML.
-
-    Balanced runs: every example has the same design, so GLS = the within
-    estimator and REML = the ANOVA estimators truncated at 0 (Searle et al.
-    1992, §6.4): σ²_ε = MS_within when MS_between > MS_within, else the OLS
-    residual variance; Var(β) = σ²_ε / Σx̃².
-    """
-    if not pair.balanced().all():
-        return mixedlm_fit(pair)
-    ss_w, df_w = float((resid**2).sum()), len(y) - groups - 1
-    ybar_g = np.bincount(g, weights=y, minlength=groups) / np.bincount(g, minlength=groups)
-    k = len(y) / groups
-    ss_b = float(k * ((ybar_g - ybar_g.mean()) ** 2).sum())
-    if ss_b / (groups - 1) > ss_w / df_w:
-        return beta, ss_w / df_w / sxx
-    return beta, (ss_w + ss_b) / (len(y) - 2) / sxx  # σ²_example = 0: the plain OLS residual

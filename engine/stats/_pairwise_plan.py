@@ -106,9 +106,9 @@ def wants_runs(matrix: ScoreMatrix, opts: TestOptions, rows: np.ndarray) -> bool
 def run_aware_tests(matrix: ScoreMatrix, opts: TestOptions, ia: np.ndarray, ja: np.ndarray
                ) -> RunAware:
     """Each pair's paired t on per-example means with the run-to-run variance added
-    (:func:`engine.stats._runs.runs_pairwise`): when a run is a seed that shifts a whole sweep,
+    (:func:`engine.stats._runs_pairs.runs_pairwise`): when a run is a seed that shifts a whole sweep,
     averaging runs would hide that variance and inflate false alarms."""
-    from ._runs import runs_pairwise
+    from ._runs_pairs import runs_pairwise
 
     assert matrix.run_scores is not None  # checked by wants_runs
     order = {s: i for i, s in enumerate(matrix.systems)}

@@ -22,7 +22,8 @@ from statsmodels.stats.anova import anova_lm
 from engine._contract import MetricSpec
 from engine._options import TestOptions
 from engine.stats._ab import compare_ab, noninferiority_test
-from engine.stats._runs import RunCube, pair_run_test, run_cube
+from engine.stats._runs import RunCube, run_cube
+from engine.stats._runs_pairs import pair_run_test
 
 SPEC_KEYS = ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference", "ci_low",
              "ci_high", "pvalue", "model", "verdict", "exit_code"]

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import engine
-from engine.cli import _common, stats
+from engine.cli import _common, _stats_board
 from engine.cli import store as store_cli
 from engine.cli._common import main
 from engine.cli._text import fmt_number, interval
@@ -275,7 +275,7 @@ def test_memory_and_recursion_errors_exit_2(exc: type[BaseException], results_cs
                                            capsys: pytest.CaptureFixture[str]) -> None:
     def boom(_args: object) -> int:
         raise exc()
-    monkeypatch.setattr(stats, "_leaderboard", boom)
+    monkeypatch.setattr(_stats_board, "_leaderboard", boom)
     _error(capsys, "leaderboard", str(results_csv))
 
 

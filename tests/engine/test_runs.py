@@ -18,14 +18,8 @@ from scipy import stats
 from statsmodels.regression.mixed_linear_model import MixedLM
 from statsmodels.stats.anova import anova_lm
 
-from engine.stats._runs import (
-    cluster_variance,
-    pair_run_test,
-    run_anova,
-    run_cube,
-    runs_pairwise,
-    satterthwaite_t,
-)
+from engine.stats._runs import run_anova, run_cube, satterthwaite_t
+from engine.stats._runs_pairs import cluster_variance, pair_run_test, runs_pairwise
 
 
 def simulate_long(rng: np.random.Generator, systems: int = 3, runs: int = 4, examples: int = 30,

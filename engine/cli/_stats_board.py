@@ -1,0 +1,206 @@
+"""Commands ``leaderboard`` and ``overall``: the ranked tables of one benchmark and across."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .._options import COMPARISONS
+from ._common import Loaded, add_data_options, emit, load_data
+from ._lists import LIST_HELP, floats, names
+from ._stats_common import (
+    SHOWN_CLIQUES,
+    add_test_options,
+    cluster_design,
+    cluster_fields,
+    matrix_of,
+    missing_warnings,
+    test_options,
+    write_report,
+)
+from ._text import fmt_number, interval
+from .judge import add_judge_options
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import pandas as pd
+
+__all__ = ["register_leaderboard", "register_overall"]
+
+
+def _leaderboard_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard for reading: intervals in brackets next to their estimates."""
+    import pandas as pd
+
+    shown = pd.DataFrame({c: table[c] for c in ("system", "rank", "rank_low", "rank_high",
+                                                "group", "mean")})
+    shown["ci"] = [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"],
+                                                      strict=True)]
+    for c in ("n", "runs", "win_rate", "bt_strength"):
+        shown[c] = table[c]
+    if "bt_low" in table.columns:
+        shown["bt_ci"] = [interval(lo, hi) for lo, hi in zip(table["bt_low"], table["bt_high"],
+                                                             strict=True)]
+    shown["elo"] = table["elo"].round(0)
+    return shown
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    from ..products._leaderboard import leaderboard
+    from ..report._reports import leaderboard_report, report_format
+
+    if args.judge or args.human:  # a judge metric with human labels: PPI++ (#31)
+        from .judge import judge_leaderboard
+
+        if not args.judge:
+            raise ValueError("--human: needs --judge (the judge metric it labels)")
+        return judge_leaderboard(args)
+    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
+    if args.bt_resamples is not None and args.bt_resamples < 0:
+        raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
+    loaded = load_data(args.data)
+    matrix = matrix_of(args, loaded)
+    design = cluster_design(args, loaded, matrix)
+    lb = leaderboard(matrix, test_options(args), min_clique_size=args.min_clique_size,
+                     anchor=args.anchor, bt_resamples=args.bt_resamples, cluster=design)
+    if args.report and fmt is not None:
+        write_report(args.report, leaderboard_report(lb, fmt=fmt))
+    payload = {**lb.to_dict(), **cluster_fields(lb.pairwise)}
+    if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
+        payload["resolution"] = lb.pairwise.resolution.to_dict()
+    warnings = missing_warnings(matrix)
+    if lb.pairwise.resolution is not None and not lb.pairwise.resolution.can_separate:
+        warnings.append(lb.pairwise.resolution.message)
+    payload["warnings"] = list(payload.get("warnings", [])) + warnings  # type: ignore[call-overload]
+    if args.format == "json":
+        emit(payload, None, "json")
+        return 0
+    emit(payload, _leaderboard_rows(lb.table), "table")
+    for warning in warnings:  # right under the table
+        if warning not in lb.notes:  # the cannot-separate sentence is also a note below
+            print(f"warning: {warning}")
+    print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
+          f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
+    if lb.cliques:
+        print(f"Systems that cannot be told apart ({len(lb.cliques)} maximal group(s) of "
+              f"≥ {args.min_clique_size}):")
+        for i, clique in enumerate(lb.cliques[:SHOWN_CLIQUES]):
+            print(f"  {i + 1}. {', '.join(clique)}")
+        if len(lb.cliques) > SHOWN_CLIQUES:
+            more = "" if lb.groups.complete else " or more"
+            print(f"  … {len(lb.cliques) - SHOWN_CLIQUES}{more} more (--format json lists "
+                  f"{'them all' if lb.groups.complete else 'the first ' + str(len(lb.cliques))})")
+    else:
+        print("Every pair of systems differs significantly: no group of indistinguishable "
+              "systems.")
+    for note in (*lb.notes, *lb.groups.notes):  # a capped clique list is noted in groups
+        print(f"note: {note}")
+    return 0
+
+def _overall_missing(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str] | None,
+                     lower_is_better: bool) -> list[str]:
+    """Informative missingness on each benchmark and metric the Overall combines."""
+    frame = loaded.frame
+    out = []
+    for bench in benchmarks:
+        present = frame.loc[frame["benchmark"] == bench, "metric"].unique()
+        for met in sorted(str(m) for m in present if metrics is None or m in metrics):
+            matrix = loaded.matrix(bench, met, lower_is_better=lower_is_better)
+            out += [f"{bench}/{met}: {w}" for w in missing_warnings(matrix)]
+    return out
+
+
+def _overall(args: argparse.Namespace) -> int:
+    from ..across._coverage import coverage_groups, default_selection
+    from ..across._overall import overall
+
+    loaded = load_data(args.data)
+    specs = loaded.all_specs()
+    if args.lower_is_better:
+        specs = {k: replace(v, higher_is_better=False) for k, v in specs.items()}
+    benchmarks = names(args.benchmarks, "--benchmarks")
+    rule = None
+    if benchmarks is None:  # the pages' first view: the largest complete block
+        selection = default_selection(loaded.frame)
+        benchmarks, rule = list(selection.benchmarks), selection.rule
+    res = overall(loaded.frame, benchmarks=benchmarks,
+                  metrics=names(args.metrics, "--metrics"),
+                  weights=floats(args.weights, "--weights"), specs=specs,
+                  options=test_options(args), order=names(args.order, "--order"))
+    payload = res.to_dict()
+    payload["selection_rule"] = rule
+    payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
+        loaded, res.benchmarks, names(args.metrics, "--metrics"), args.lower_is_better)
+    if args.format == "json":
+        emit(payload, None, "json")
+        return 0
+    import pandas as pd
+
+    rows = []
+    for s in payload["systems"]:  # type: ignore[attr-defined]
+        if s["rank"] is None:
+            continue
+        row = {"system": s["system"], "rank": s["rank"], "rank_low": s["rank_low"],
+               "rank_high": s["rank_high"], "group": s["group"], res.scale.label: s["score"],
+               "ci": interval(s["ci_low"], s["ci_high"])}
+        for b, cell in s["cells"].items():
+            row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
+        rows.append(row)
+    print(f"{payload['headline']}\n")
+    for warning in payload["warnings"]:  # type: ignore[attr-defined]
+        print(f"warning: {warning}")
+    emit(payload, pd.DataFrame(rows), "table")
+    print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
+          "own mean and group letters there.")
+    if rule is not None:
+        print(f"benchmarks: {', '.join(res.benchmarks)} — default selection: {rule} "
+              "(--benchmarks to choose)")
+    partial = {str(r["system"]): tuple(r["coverage"]) for r in res.unranked.to_dict("records")}
+    for ran, systems in coverage_groups(partial, res.benchmarks):
+        print(f"not ranked — ran {len(ran)} of {len(res.benchmarks)} ({', '.join(ran)}): "
+              f"{', '.join(systems)}")
+    for i, clique in enumerate(res.cliques[:SHOWN_CLIQUES]):
+        print(f"  {i + 1}. {', '.join(clique)}")
+    if len(res.cliques) > SHOWN_CLIQUES:
+        print(f"  … {len(res.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
+    for note in res.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def register_leaderboard(sub: Any) -> None:
+    """Add ``leaderboard`` to the ``python -m engine`` parser."""
+    p = sub.add_parser("leaderboard", help="ranked table with significance groups")
+    add_data_options(p)
+    add_test_options(p)
+    p.add_argument("--min-clique-size", type=int, default=2)
+    p.add_argument("--anchor", help="system whose Elo rating is fixed at 1000")
+    p.add_argument("--bt-resamples", type=int, default=None, metavar="N",
+                   help="intervals of Bradley-Terry, Elo and win rate: by default sandwich "
+                   "(one pass); N > 0 bootstraps N resamples (refits each), 0 leaves them out")
+    p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
+                   "(self-contained, charts inline) or FILE.md (Markdown tables)")
+    p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
+                   "cluster-robust tests, intervals, groups and rank ranges (CR2, Bell-McCaffrey "
+                   "df); JSON n_clusters and design_effect")
+    add_judge_options(p)
+    p.set_defaults(handler=_leaderboard)
+
+
+def register_overall(sub: Any) -> None:
+    """Add ``overall`` to the ``python -m engine`` parser."""
+    p = sub.add_parser("overall", help="one leaderboard across benchmarks and metrics")
+    add_data_options(p)
+    add_test_options(p)
+    p.add_argument("--compare", choices=COMPARISONS, default=argparse.SUPPRESS,
+                   help="all pairs two-sided (default), or the set of --order one-sided")
+    p.add_argument("--order", action="append", help="with --compare first|successive: the order "
+                   "fixed before looking at the results, S1,S2,… (e.g. the champion first)" + LIST_HELP)
+    p.add_argument("--benchmarks", action="append", help="benchmarks to combine, B1,B2,… (default: "
+                   "the largest block of systems that ran all of them)" + LIST_HELP)
+    p.add_argument("--metrics", action="append", help="metrics to aggregate on each benchmark, "
+                   "M1,M2,… (default all)" + LIST_HELP)
+    p.add_argument("--weights", action="append", help="weights of --metrics, w1,w2,… (default equal)")
+    p.set_defaults(handler=_overall)

@@ -1,0 +1,149 @@
+"""Command ``compare``: the A/B gate of a candidate against a baseline, runs and clusters
+taken into account."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .._options import ALTERNATIVES, TestOptions
+from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._stats_common import missing_warnings, test_options, write_report
+from ._text import fmt_number
+
+if TYPE_CHECKING:
+    from ..stats._ab import ABResult
+
+__all__ = ["register"]
+
+
+COMPARE_EXIT_CODES = """exit codes:
+  0  the candidate passes: not significantly worse (two-sided test at --alpha), or with
+     --margin, shown non-inferior (H0 candidate − baseline ≤ −margin rejected, one-sided)
+  1  the candidate fails: significantly worse, or with --margin, non-inferiority not shown
+  2  bad input (unknown system, unreadable DATA, bad option); nothing is compared — or
+     cannot decide: the baseline's or the candidate's missing scores are not missing at
+     random (their examples harder or easier by the other systems' scores; --allow-missing
+     decides anyway)"""
+
+
+def _check_systems(loaded: Loaded, args: argparse.Namespace) -> tuple[str, str]:
+    from .._matrix import pick_slice
+
+    df = loaded.frame
+    bench, met = pick_slice(df, args.benchmark, args.metric)
+    present = df.loc[(df["benchmark"] == bench) & (df["metric"] == met), "system"].unique()
+    known = {str(s) for s in present}
+    for flag, name in (("baseline", args.baseline), ("candidate", args.candidate)):
+        if name not in known:
+            raise ValueError(closest(name, sorted(known), flag) + f" (on {bench}/{met})")
+    return bench, met
+
+
+def _units(loaded: Loaded, bench: str, met: str, binary: bool | None) -> tuple[float, str]:
+    """How to show a difference: binary scores in percentage points, others as they are."""
+    if binary is None:
+        df = loaded.frame
+        values = df.loc[(df["benchmark"] == bench) & (df["metric"] == met), "value"]
+        binary = bool(values.isin([0.0, 1.0]).all())
+    return (100.0, " points") if binary else (1.0, "")
+
+
+def _compare_text(res: ABResult, scale: float, unit: str) -> str:
+    from ..stats._churn import churn_sentence
+
+    t = res.test
+    d, lo, hi = (t.estimate * scale, t.ci_low * scale, t.ci_high * scale)
+    ci = f"[{fmt_number(lo, 3)}, {fmt_number(hi, 3)}]"
+    level = f"{1 - res.options.alpha:.0%}"
+    ni = res.noninferiority
+    if ni is not None:
+        head = f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}"
+    elif res.exit_code == 1:
+        worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
+        head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
+    elif "better" in res.verdict:
+        head = f"{res.candidate} beats {res.baseline} by {fmt_number(d, 3)}{unit} {ci}"
+    else:
+        head = (f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}")
+    base_runs, cand_runs = t.runs
+    runs = (f"{base_runs} run(s)" if base_runs == cand_runs else
+            f"{base_runs}/{cand_runs} runs (baseline/candidate)")
+    margin = "" if ni is None else (
+        f"non-inferiority: {ni.hypothesis()} (margin in {res.metric} units); t = "
+        f"{fmt_number(ni.statistic, 3)}, p = {fmt_number(ni.pvalue, 3)}; one-sided "
+        f"{1 - ni.alpha:.0%} lower bound {fmt_number(ni.lower * scale, 3)}{unit}\n")
+    return (f"{head} on {res.benchmark}/{res.metric}: {res.verdict}\n"
+            f"difference = {res.candidate} − {res.baseline} (positive = candidate better), "
+            f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
+            f"{runs} per example\n"
+            f"model: {t.model} ({t.reason})\n{margin}"
+            + ("" if res.churn is None else churn_sentence(res.churn) + "\n")
+            + ("" if res.equivalence is None else res.equivalence.sentence() + "\n")
+            + (f"{res.note}\n" if res.note else ""))
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from ..report._reports import compare_report, report_format
+    from ..stats._ab import compare_ab
+
+    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
+    loaded = load_data(args.data)
+    bench, met = _check_systems(loaded, args)
+    spec = loaded.spec(bench, met)
+    if args.lower_is_better:
+        spec = replace(spec, higher_is_better=False)
+    res = compare_ab(loaded.frame, baseline=args.baseline, candidate=args.candidate,
+                     benchmark=bench, metric=met, spec=spec, options=test_options(args),
+                     cluster=args.cluster, margin=args.margin, equivalence=args.equivalence)
+    if args.report and fmt is not None:
+        write_report(args.report, compare_report(res, fmt=fmt))
+    # the two systems judged by every system of the file (issue #26 item 3)
+    matrix = loaded.matrix(bench, met, lower_is_better=args.lower_is_better)
+    warnings = missing_warnings(matrix, (args.baseline, args.candidate))
+    code = 2 if warnings and not args.allow_missing else res.exit_code
+    if args.format == "json":
+        emit({**res.to_dict(), "warnings": warnings, "exit_code": code}, None, "json")
+    else:
+        scale, unit = _units(loaded, bench, met, spec.binary)
+        sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)
+                         + _compare_text(res, scale, unit))
+    if code == 2:
+        print(f"cannot decide: {warnings[0].split(' (')[0]}, so its missing scores are not "
+              "missing at random; fix the harness or pass --allow-missing", file=sys.stderr)
+    return code
+
+
+def register(sub: Any) -> None:
+    """Add ``compare`` to the ``python -m engine`` parser."""
+    p = sub.add_parser("compare", help="A/B gate with repeated runs: exit 1 when the candidate "
+                       "is significantly worse", epilog=COMPARE_EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_options(p)
+    d = TestOptions()
+    p.add_argument("--baseline", required=True)
+    p.add_argument("--candidate", required=True)
+    p.add_argument("--alpha", type=float, default=argparse.SUPPRESS,
+                   help=f"level of the test and the interval (default {d.alpha})")
+    p.add_argument("--alternative", choices=ALTERNATIVES, default=argparse.SUPPRESS,
+                   help="two-sided (default), greater (candidate better) or less")
+    p.add_argument("--cluster", help="per-example column (e.g. task family): cluster-robust "
+                   "standard errors")
+    p.add_argument("--lower-is-better", action="store_true", help="metric direction")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="decide (exit 0/1) even when a system's missing scores are not missing "
+                   "at random (harder or easier examples by the other systems' scores); "
+                   "without it such data exits 2")
+    p.add_argument("--margin", type=float, default=None,
+                   help="non-inferiority margin (> 0, metric units): fail only when the "
+                   "candidate may be worse by more than it (one-sided test of H0: candidate − "
+                   "baseline ≤ −margin at --alpha)")
+    p.add_argument("--equivalence", type=float, default=None, metavar="MARGIN",
+                   help="equivalence margin (> 0, metric units): TOST of −MARGIN < candidate − "
+                   "baseline < MARGIN, verdict equivalent / different / not shown (JSON "
+                   "equivalence)")
+    p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
+                   "(self-contained, charts inline) or FILE.md (Markdown tables)")
+    p.set_defaults(handler=_compare)
