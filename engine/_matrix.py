@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -55,6 +56,18 @@ class ScoreMatrix:
     run_scores: pd.DataFrame | None = field(default=None, repr=False, compare=False)
     """Run-level rows (system, example_id, run, value) when some cell has several runs:
     the tests then account for run-to-run variance (:mod:`engine.stats._runs`)."""
+
+    @cached_property
+    def moments(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per system: scored examples, mean and variance (ddof 1), read-only. Computed
+        once per matrix: the leaderboard's intervals, the pair tests' means and their
+        difference intervals all read them (one pass over the values instead of four)."""
+        from .stats._kernels import row_moments
+
+        moments = row_moments(self.values)
+        for part in moments:
+            part.setflags(write=False)
+        return moments
 
     @property
     def has_runs(self) -> bool:
@@ -166,13 +179,15 @@ class ScoreMatrix:
         if len(names) != x.shape[0] or len(ids) != x.shape[1]:
             raise ValueError(f"systems/examples: need {x.shape[0]} system and {x.shape[1]} example "
                              f"labels; got {len(names)} and {len(ids)}")
+        scanned = _scan(x)  # one pass: NaN (the examples every system has) and 0/1 values
         if runs is not None:
             counts = np.asarray(runs, np.int64)
-        elif _has_nan(x):
+        elif not scanned[0].all():
             counts = (~np.isnan(x)).astype(np.int64)
         else:  # one run everywhere: a read-only view of a single 1, not S × E int64 cells
             counts = np.broadcast_to(np.int64(1), x.shape)
-        return _make(benchmark, metric, names, ids, x, counts, spec or MetricSpec())
+        return _make(benchmark, metric, names, ids, x, counts, spec or MetricSpec(),
+                     scanned=scanned)
 
 
 def orient(x: np.ndarray, *, higher_is_better: bool, binary: bool) -> np.ndarray:
@@ -188,10 +203,6 @@ _ROWS_CELLS = 4_000_000  # cells per block of rows scanned by _make (no full-siz
 def _row_slices(values: np.ndarray) -> list[slice]:
     step = max(1, _ROWS_CELLS // max(values.shape[1], 1))
     return [slice(i, min(i + step, len(values))) for i in range(0, len(values), step)]
-
-
-def _has_nan(values: np.ndarray) -> bool:
-    return any(np.isnan(values[rows]).any() for rows in _row_slices(values))
 
 
 def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
@@ -213,8 +224,9 @@ def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
 
 def _make(benchmark: str, metric: str, systems: tuple[str, ...], examples: tuple[str, ...],
           values: np.ndarray, runs: np.ndarray, spec: MetricSpec,
-          run_scores: pd.DataFrame | None = None) -> ScoreMatrix:
-    common, all_01, bad = _scan(values)
+          run_scores: pd.DataFrame | None = None, *,
+          scanned: tuple[np.ndarray, bool, float | None] | None = None) -> ScoreMatrix:
+    common, all_01, bad = _scan(values) if scanned is None else scanned
     pairing: Pairing = "full" if common.all() else ("partial" if common.any() else "none")
     averaged = bool(runs.max(initial=0) > 1)  # a reduction: no S × E temporary
     if spec.binary and not all_01 and not averaged:

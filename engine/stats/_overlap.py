@@ -127,16 +127,18 @@ def _shared_sums(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     return np.rint(n).astype(np.int64), sums, squares, centre
 
 
-def shared_moments(x: np.ndarray, ia: np.ndarray, ja: np.ndarray
+def shared_moments(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, *,
+                   moments: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per pair, on the examples it shares: n, both means and both SDs (ddof 1; NaN below 2).
 
     Complete rows need no pair sums: every pair shares every example, so these are
-    each system's own mean and SD.
+    each system's own mean and SD (``moments``, :func:`engine.stats._kernels.row_moments`
+    of complete rows when the caller has them: no pass over ``x``).
     """
     s, e = x.shape
-    if _complete(x):
-        _, mean, var = k.row_moments(x)
+    if moments is not None or _complete(x):
+        _, mean, var = k.row_moments(x) if moments is None else moments
         sd = np.sqrt(var) if e > 1 else np.full(s, np.nan)
         return np.full(len(ia), float(e)), mean[ia], mean[ja], sd[ia], sd[ja]
     n_all, sums, squares, centre = _shared_sums(x)

@@ -78,9 +78,9 @@ class Computed:
     ties: np.ndarray
 
 
-def _own_means(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Scores per system and their mean (blocks of rows: no full-size temporary)."""
-    counts, mean, _ = k.row_moments(raw)
+def _own_means(matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray]:
+    """Scores per system and their mean (the matrix's moments, computed once)."""
+    counts, mean, _ = matrix.moments
     return counts.astype(np.int64), mean
 
 
@@ -197,8 +197,9 @@ def statistics(matrix: ScoreMatrix, plan: Plan, ia: np.ndarray, ja: np.ndarray,
                              opts.n_resamples, rng)
         stat[other], p[other], eff[other], df[other] = us.statistic, us.pvalue, us.effect_size, us.df
     # means in the metric's units: on the shared examples for paired pairs, own examples else
-    n_sh, ma_sh, mb_sh, sa_sh, sb_sh = ov.shared_moments(matrix.values, ia, ja)
-    counts, own = _own_means(matrix.values)
+    n_sh, ma_sh, mb_sh, sa_sh, sb_sh = ov.shared_moments(
+        matrix.values, ia, ja, moments=matrix.moments if full else None)
+    counts, own = _own_means(matrix)
     n = np.where(rows, n_sh, counts[ia] + counts[ja]).astype(np.int64)
     mean_a, mean_b = np.where(rows, ma_sh, own[ia]), np.where(rows, mb_sh, own[ja])
     crit, crit_name = _criterion_effect(matrix, rows, mean_a, mean_b, sa_sh, sb_sh, eff)
@@ -242,7 +243,7 @@ def difference_ci(matrix: ScoreMatrix, table: pd.DataFrame, c: Computed, alpha: 
     rows = table["paired"].to_numpy(bool)
     n = table["n"].to_numpy(float)
     diff = table["difference"].to_numpy(float)
-    own_n, own_mean, own_var = k.row_moments(matrix.values)
+    own_n, own_mean, own_var = matrix.moments
     low, high = np.full(len(table), np.nan), np.full(len(table), np.nan)
     # each interval on the rows it is for: at 1,000 systems a kind is 500k pairs
     p, u = np.flatnonzero(rows), np.flatnonzero(~rows)
