@@ -25,6 +25,7 @@ import pandas as pd
 from .._contract import REQUIRED_COLUMNS, DataContractError, MetricSpec, Problem, validate_long
 from ._pairing import split_conflicts
 from ._report import HarnessImport, Skips, describe_skips
+from ._reruns import merge_retries, settings_sentences
 
 __all__ = ["Part", "assemble", "metadata_text", "short_hash", "to_score"]
 
@@ -77,7 +78,8 @@ class Part:
     ``rows`` holds ``example_id, metric, value``, optionally ``run`` and example
     metadata columns. ``settings`` are system-defining (a change makes another system);
     ``meta`` is other system metadata. ``system`` is None when the log does not name the
-    model; ``system_hint`` is then the fallback (a directory name).
+    model; ``system_hint`` is then the fallback (a directory name). ``seed`` tells a retry
+    (the same seed) from a re-run (:func:`engine.harness._reruns.merge_retries`).
     """
 
     source: str
@@ -88,6 +90,10 @@ class Part:
     settings: dict[str, Any] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     system_hint: str | None = None
+    #: the invocation's seed(s) as the log records them; None = not recorded
+    seed: Any = None
+    #: the reader already told retries from re-runs (Inspect: :mod:`engine.harness._reruns`)
+    retried: bool = False
 
 
 def _resolve_systems(parts: list[Part], override: str | None) -> list[str]:
@@ -201,7 +207,10 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
             label, rule=f"nothing usable to import ({why})",
             fix="upload per-example logs with numeric or boolean scores (lm-eval --log_samples, "
             "Inspect .eval, HELM per_instance_stats.json, lighteval --save-details, …)")])
-    systems = _split_by_settings(usable, _resolve_systems(usable, system))
+    models = _resolve_systems(usable, system)
+    systems = _split_by_settings(usable, models)
+    skips.decisions += settings_sentences(usable, models, systems)
+    usable, systems = merge_retries(usable, systems, skips)
     offsets, several = _run_offsets(usable, systems)
     with_run = several or any("run" in p.rows.columns for p in usable)
     frames = []

@@ -198,7 +198,10 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
             if variant is not None:
                 meta["perturbation"] = variant
             bench = base if variant is None else f"{base},perturbation={variant}"
+            # HELM draws train trial i's in-context examples with seed i: the seed of each
+            # run is its trial index, so two suites agree on it (a second suite is a retry)
             parts.append(Part(f.label, bench, str(adapter["model"]),
                               frame.astype({"value": "float64", "run": "int64"}),
-                              invocation=suite, settings=settings, meta=meta))
+                              invocation=suite, settings=settings, meta=meta,
+                              seed="train_trial_index"))
     return parts, {}

@@ -253,7 +253,8 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
                 skips.add(why, task, "", count)
             last = chain[-1]
             parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
-                              settings=last.settings, meta=metas[id(last)]))
+                              settings=last.settings, meta=metas[id(last)], seed=last.seed,
+                              retried=True))
         skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
     return parts, {}
 

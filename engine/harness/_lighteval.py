@@ -199,7 +199,11 @@ def read_lighteval(logs: list[LogFile], files: list[LogFile],
         general = res.get("config_general") or {}
         system = general.get("model_name") or _system_from_path(f.path, date) if date else None
         task_config = (res.get("config_tasks") or {}).get(task) or {}
-        model_config = general.get("model_config") or {}
+        model_config = dict(general.get("model_config") or {})
+        generation = dict(model_config.get("generation_parameters") or {})
+        seed = generation.pop("seed", None)  # another seed is another run, not another system
+        if "generation_parameters" in model_config:
+            model_config["generation_parameters"] = generation
         settings = {"num_fewshot": task_config.get("num_fewshots", task.rsplit("|", 1)[-1]
                                                    if "|" in task else None),
                     "model_config": {k: v for k, v in model_config.items() if k != "model_name"}
@@ -210,7 +214,7 @@ def read_lighteval(logs: list[LogFile], files: list[LogFile],
         parts.append(Part(f.label, task, system, rows, invocation=date,
                           settings={k: v for k, v in settings.items() if v is not None},
                           meta={k: v for k, v in meta.items() if v is not None},
-                          system_hint=_system_from_path(f.path, date)))
+                          system_hint=_system_from_path(f.path, date), seed=seed))
         for spec in task_config.get("metrics") or []:
             if isinstance(spec, dict) and isinstance(spec.get("higher_is_better"), bool):
                 specs[(task, str(spec.get("metric_name")))] = MetricSpec(

@@ -153,10 +153,28 @@ def _filters(results: dict[str, Any] | None, task: str) -> list[str]:
     return names or ["none"]
 
 
+#: lm-eval's seeds (``--seed``: Python, NumPy, torch, few-shot sampling), in its results json
+_SEEDS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
+
+
+def _seed(results: dict[str, Any] | None) -> Any:
+    """The invocation's seeds as lm-eval records them (and a ``seed`` in ``--gen_kwargs``),
+    or None when the results file records none (then no invocation is a retry)."""
+    config = (results or {}).get("config") or {}
+    gen = config.get("gen_kwargs")
+    seeds = {k: config[k] for k in _SEEDS if config.get(k) is not None}
+    if isinstance(gen, dict) and gen.get("seed") is not None:
+        seeds["gen_kwargs.seed"] = gen["seed"]
+    return ",".join(f"{v}" for v in seeds.values()) if seeds else None
+
+
 def _settings(results: dict[str, Any] | None, task: str) -> tuple[dict[str, Any], dict[str, Any]]:
     if not results:
         return {}, {}
     config = results.get("config") or {}
+    gen_kwargs = config.get("gen_kwargs")
+    if isinstance(gen_kwargs, dict):  # the seed tells runs apart, not systems (_seed)
+        gen_kwargs = {k: v for k, v in gen_kwargs.items() if k != "seed"}
     task_config = (results.get("configs") or {}).get(task) or {}
     settings = {  # one invocation's: the same on every task it ran (gen_kwargs given on the
         # command line, not the task's own generation_kwargs, which every model shares)
@@ -165,7 +183,7 @@ def _settings(results: dict[str, Any] | None, task: str) -> tuple[dict[str, Any]
         "chat_template_sha": results.get("chat_template_sha"),
         "system_instruction_sha": results.get("system_instruction_sha"),
         "fewshot_as_multiturn": results.get("fewshot_as_multiturn"),
-        "gen_kwargs": config.get("gen_kwargs") or None,
+        "gen_kwargs": gen_kwargs or None,
     }
     version = results.get("lm_eval_version")
     meta = {
@@ -395,7 +413,8 @@ def read_lm_eval(logs: list[LogFile], files: list[LogFile],
         if results and _system_from(results) is None:
             hint = None  # the folder is named after lm-eval's made-up model name
         parts.append(Part(f.label, task, _system_from(results) if results else None, rows,
-                          invocation=date, settings=settings, meta=meta, system_hint=hint))
+                          invocation=date, settings=settings, meta=meta, system_hint=hint,
+                          seed=_seed(results)))
         for m, hib in ((results or {}).get("higher_is_better") or {}).get(task, {}).items():
             if isinstance(hib, bool):
                 for metric in rows["metric"].unique():

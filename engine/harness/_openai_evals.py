@@ -66,7 +66,8 @@ def read_openai_evals(logs: list[LogFile], files: list[LogFile],
             rows["run"] = runs.to_numpy()
         run_config = spec.get("run_config") or {}
         settings = {"eval_spec": (run_config.get("eval_spec") or {}).get("args")}
+        seed = run_config.get("seed")  # oaieval --seed (20220722 unless given)
         parts.append(Part(f.label, bench, system, rows, invocation=str(spec.get("created_at") or ""),
                           settings={k: v for k, v in settings.items() if v is not None},
-                          meta={"harness_version": "openai-evals"}))
+                          meta={"harness_version": "openai-evals"}, seed=seed))
     return parts, {}
