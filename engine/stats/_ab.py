@@ -24,7 +24,7 @@ from ._churn import Churn, churn_of_pair
 from ._equivalence import Equivalence, tost
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
 from ._pairwise import pairwise_tests
-from ._runs import RunCube, run_cube
+from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube
 from ._runs_pairs import PairRunTest, pair_run_test
 
 __all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
@@ -82,6 +82,9 @@ class ABResult:
     """The examples the candidate fixes and breaks (JSON ``fixed``, ``broken``)."""
     equivalence: Equivalence | None = None
     """TOST against ``compare_ab(equivalence=margin)`` (JSON ``equivalence``)."""
+    seed_variance_from: tuple[str, ...] = ()
+    """The systems whose repeated runs estimate the seed variance the test adds (every
+    system of the benchmark with ≥ 2 runs, issue #26 item 2; JSON ``seed_variance_from``)."""
 
     @property
     def same_as_pairwise(self) -> bool:
@@ -103,7 +106,8 @@ class ABResult:
             "exit_code": self.exit_code, "effect_size": self.effect_size,
             "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
-            "note": self.note, "headline": compare_headline(self, binary=self.binary)}
+            "note": self.note, "headline": compare_headline(self, binary=self.binary),
+            "seed_variance_from": list(self.seed_variance_from)}
         if self.churn is not None:
             out.update(self.churn.to_dict())
         if self.equivalence is not None:
@@ -155,10 +159,13 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     -----
     The verdict is "worse" / "better" when p < alpha and the difference is
     negative / positive, else "no significant difference"; ``exit_code`` is 1
-    only for "worse" (a CI gate). One run per system (no cluster, no margin): the test
-    is the Pairwise page's (:func:`engine.pairwise_tests` on the pair: exact McNemar for
-    0/1 scores, the paired t otherwise), so both pages give the same p-value and interval.
-    Repeated runs, clusters or a margin: the run-aware test
+    only for "worse" (a CI gate). No repeated runs on the benchmark (no cluster, no
+    margin): the test is the Pairwise page's (:func:`engine.pairwise_tests` on the pair:
+    exact McNemar for 0/1 scores, the paired t otherwise), so both pages give the same
+    p-value and interval. Repeated runs of any system of the benchmark, clusters or a
+    margin: the run-aware test, its seed variance pooled over every system of the benchmark
+    with runs (single-run pairs included, as on the leaderboard; ``seed_variance_from``
+    names them)
     (:func:`engine.stats._runs_pairs.pair_run_test`), the Pairwise figure kept beside it
     (``pairwise``) and ``note`` saying why they differ. Scores within [0, 1]: the
     interval is cut at ±1 (with 2 runs per system the run variance has about 2 degrees of
@@ -198,11 +205,14 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     margin = check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
     figure, binary = _pairwise_figure(df, pair, spec, opts)
-    if cluster is None and margin is None and int(max(pair.runs)) == 1:
+    pooled = _benchmark_pooled(df, pair, spec)
+    if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
-    else:
+    else:  # runs anywhere on the benchmark: every system's runs estimate the seed variance
         test = pair_run_test(pair, cluster=codes, cluster_name=cluster or "cluster",
-                             alpha=opts.alpha, alternative=opts.alternative)
+                             alpha=opts.alpha, alternative=opts.alternative, pooled=pooled)
+        if pooled.systems:
+            test = replace(test, reason=f"{test.reason}; {pooled.note()}")
     test = _within_range(test, pair)
     ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=opts.alpha)
     verdict, code = _verdict(test, opts.alpha) if ni is None else ni_verdict(ni)
@@ -215,7 +225,17 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                     opts, ni, d, figure, _note(test, figure, cluster, margin), binary,
                     churn_of_pair(pair, binary=binary, alpha=opts.alpha),
                     None if equivalence is None else
-                    tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha))
+                    tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
+                    pooled.systems)
+
+
+def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) -> PooledRuns:
+    """The seed (run) variance pooled over every system of the benchmark with repeated runs,
+    as the leaderboard and Pairwise pool it (:func:`engine.stats._runs.pooled_runs`): two
+    single-run systems then pay the seed variance the others' runs show (issue #26: the
+    plain paired t there gave ``compare`` false alarms 0.227 / 0.283)."""
+    cube = run_cube(df, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
+    return pooled_runs(run_anova(cube.values, cube.runs), cube.systems)
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
@@ -281,7 +301,8 @@ def _note(test: PairRunTest, figure: dict[str, Any], cluster: str | None,
             test.pvalue, figure["pvalue"], rel_tol=1e-9, abs_tol=1e-15)):
         return ""
     why = ("clusters of examples" if cluster is not None else
-           "a non-inferiority margin" if margin is not None else "repeated runs")
+           "a non-inferiority margin" if margin is not None else
+           "repeated runs" if max(test.runs) > 1 else "the seed variance other systems' runs show")
     return (f"A/B compare uses {test.model} because of {why}; the Pairwise page's "
             f"{figure['test']} gives p = {figure['pvalue']:.3g}, difference "
             f"{figure['difference']:+.4g} ({figure['ci_low']:+.4g} to "

@@ -271,3 +271,46 @@ def test_margin_must_be_a_positive_number(margin: object) -> None:
 
 
 _CUBE = run_cube(_normal_pair(30, 0.0, seed=9))
+
+
+def _seed_frame(seed: int = 3) -> pd.DataFrame:
+    """Two single-run systems (A, B) and two with 4 seeds each (C, D); every seed shifts its
+    whole sweep (SD 0.4 against noise SD 0.5), no true difference."""
+    rng = np.random.default_rng(seed)
+    example = rng.normal(0, 1, 60)
+    rows = []
+    for system, runs in (("A", 1), ("B", 1), ("C", 4), ("D", 4)):
+        for r in range(runs):
+            v = example + rng.normal(0, 0.4) + rng.normal(0, 0.5, 60)
+            rows.append(pd.DataFrame({"benchmark": "b", "metric": "m", "system": system,
+                                      "example_id": [f"e{i:02d}" for i in range(60)], "run": r,
+                                      "value": v}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_single_run_pair_pays_the_seed_variance_pooled_from_every_system() -> None:
+    # issue #26 item 2: compare with 1 run vs 1 run used the plain paired t (false alarms
+    # 0.227 / 0.283) while the other systems' runs showed seed variance. Reference: the
+    # leaderboard's run-aware test of the same pair (runs_pairwise, itself checked against
+    # statsmodels' anova_lm in test_runs.py) — same estimate, SE, df and p-value.
+    from engine.stats._runs_pairs import runs_pairwise
+
+    df = _seed_frame()
+    res = compare_ab(df, baseline="A", candidate="B")
+    assert res.test.model == "vc-t" and res.test.var_run > 0
+    assert res.seed_variance_from == ("C", "D")
+    assert "C, D" in res.test.reason and res.to_dict()["seed_variance_from"] == ["C", "D"]
+    row = runs_pairwise(df).table.query("system_a == 'A' and system_b == 'B'").iloc[0]
+    assert res.test.estimate == pytest.approx(-row["diff"], rel=1e-9)
+    assert res.test.se == pytest.approx(row["se"], rel=1e-9)
+    assert res.test.df == pytest.approx(row["df"], rel=1e-9)
+    assert res.test.pvalue == pytest.approx(row["pvalue"], rel=1e-9)
+    plain = stats.ttest_rel(*(df[df["system"] == s]["value"].to_numpy() for s in ("B", "A")))
+    assert res.test.se > abs(res.test.estimate / plain.statistic)  # wider than the paired t
+    assert "seed variance other systems' runs show" in res.note
+
+
+def test_no_runs_anywhere_keeps_the_pairwise_test() -> None:
+    df = _seed_frame().query("run == 0")
+    res = compare_ab(df, baseline="A", candidate="B")
+    assert res.test.model == "paired-t" and res.seed_variance_from == () and res.note == ""

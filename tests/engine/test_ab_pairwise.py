@@ -98,7 +98,6 @@ def _ordered_pairs(df: pd.DataFrame) -> list[tuple[str, str]]:
 
 def test_two_runs_stay_within_the_possible_range(arc_easy: pd.DataFrame) -> None:
     assert set(arc_easy.groupby("system")["run"].nunique()) == {2}  # the fixture's design
-    seen_cut = False
     for baseline, candidate in _ordered_pairs(arc_easy):
         res = compare_ab(arc_easy, baseline=baseline, candidate=candidate)
         t = res.test
@@ -107,8 +106,13 @@ def test_two_runs_stay_within_the_possible_range(arc_easy: pd.DataFrame) -> None
         lo, hi = res.effect_ci
         assert (lo > 0 or hi < 0) == excludes, (baseline, candidate, res.effect_ci)
         assert (t.pvalue < 0.05) == excludes
-        seen_cut |= "cut at ±1" in t.reason
-    assert seen_cut  # gemini vs gpt-4o-mini: the run-variance t reached past ±1
+    # The seed variance is pooled over every system with runs (issue #26 item 2), so on the
+    # whole file no interval reaches ±1; on the two systems alone it rests on about 2 df and
+    # the run-variance t of gemini vs gpt-4o-mini reached past ±1: cut, and said so.
+    pair = arc_easy[arc_easy["system"].isin(["openai/gpt-4o-mini", "google/gemini-1.5-flash-002"])]
+    t = compare_ab(pair, baseline="openai/gpt-4o-mini",
+                   candidate="google/gemini-1.5-flash-002").test
+    assert -1.0 <= t.ci_low <= t.ci_high <= 1.0 and "cut at ±1" in t.reason
 
 
 def test_repeated_runs_name_the_pairwise_figure(arc_easy: pd.DataFrame) -> None:
