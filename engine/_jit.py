@@ -10,9 +10,12 @@
   and, on examples without ties, only the upper triangle (W_ji = m − W_ij).
 
 Numba is the JIT (LLVM, the NumPy ecosystem's standard; compiled code is cached on
-disk, so a process pays its import, ~0.25 s CPU, and a cache load). Without it
-:func:`kernels` returns None and callers keep their pure-Python / numpy paths,
-which give the same numbers.
+disk, ``cache=True``). A process pays for it once: the import (~0.2 s CPU) and the first
+cache load, which sets up Numba's typing and target contexts (~0.4 s; each further
+kernel ~5 ms). So it is imported lazily and only for work worth it
+(:func:`kernels_for`): pages and commands on small data, and those that need no kernel,
+never import Numba. Without it :func:`kernels` returns None and callers keep their
+pure-Python / numpy paths, which give the same numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +27,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["kernels"]
+__all__ = ["kernels", "kernels_for"]
+
+#: A process's first use of Numba costs ~0.6 s CPU (measured: import 0.21-0.24 s, first
+#: cached kernel 0.36-0.41 s): it is loaded once the plain paths' work asked for in this
+#: process (one large call, or many small ones: a server, a benchmark) adds up to this.
+_WORTH_LOADING_S = 0.25
+_plain_work = [0.0]  # seconds of plain-path work asked for so far in this process
 
 _ROW_BLOCK = 64  # rows of counts kept hot in cache while all examples stream past
 _BUCKET_CROWD = 48  # values in one bucket past which a row of _dense_ranks is argsorted
@@ -219,10 +228,21 @@ def kernels() -> SimpleNamespace | None:
                            nesting_depth=jit(_nesting_depth))
 
 
+def kernels_for(plain_seconds: float) -> SimpleNamespace | None:
+    """:func:`kernels` once the plain numpy/Python paths of the work asked for in this
+    process (this call's would take ``plain_seconds``) add up to ``_WORTH_LOADING_S``, or
+    when Numba is loaded already; else None (the caller's plain path)."""
+    _plain_work[0] += plain_seconds
+    loaded = getattr(kernels, "cache_info", None)  # None: replaced (tests)
+    if _plain_work[0] < _WORTH_LOADING_S and loaded is not None and loaded().currsize == 0:
+        return None
+    return kernels()
+
+
 def elo_replay(a: np.ndarray, b: np.ndarray, score: np.ndarray, state: np.ndarray,
-               k: float, c: float) -> None:
-    """:func:`_elo_replay`, compiled when possible, else over plain Python floats and ints."""
-    compiled = kernels()
+               k: float, c: float, compiled: SimpleNamespace | None = None) -> None:
+    """:func:`_elo_replay` by ``compiled`` (:func:`kernels_for`) when given, else over plain
+    Python floats and ints (~0.28 µs a battle)."""
     if compiled is not None:
         compiled.elo_replay(a, b, score, state, k, c)
         return

@@ -22,7 +22,8 @@ _LOG10_POINTS = 400.0 / np.log(10.0)  # Elo points per unit of log-strength
 _CELLS = 4_000_000  # examples × systems cells ranked at once (bounded working memory)
 
 
-def _block_counts(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _block_counts(block: np.ndarray, total_cells: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For a block of examples × systems (contiguous): per cell the scored systems below,
     equal (itself excluded) and all others (0 where unscored), from one argsort per
     example: a run of equal sorted values starts at the count of systems below it."""
@@ -36,7 +37,8 @@ def _block_counts(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
         return beaten, tied, np.where(has, n0 + n1 - 1.0, 0.0)
     order = np.argsort(block, axis=1)  # NaN sorts last
     beaten, tied, others = (np.zeros(block.shape) for _ in range(3))
-    compiled = _jit.kernels()
+    # numpy's runs cost ~30 ns a cell: Numba is loaded for ~10^7 cells (of all blocks)
+    compiled = _jit.kernels_for((total_cells or block.size) * 3e-8)
     if compiled is not None:
         compiled.run_counts(block, order, beaten, tied, others)
         return beaten, tied, others
@@ -65,7 +67,7 @@ def _sums(x: np.ndarray, p: np.ndarray) -> dict[str, np.ndarray]:
     step = max(1, _CELLS // max(s, 1))
     for start in range(0, e, step):
         block = np.ascontiguousarray(x[:, start:start + step].T)
-        beaten, tied, others = _block_counts(block)
+        beaten, tied, others = _block_counts(block, x.size)
         has = ~np.isnan(block)
         # Σ_{j scored on e} p_ij: a product only when some scores are missing
         expected = row_sums if full else has.astype(float) @ p.T

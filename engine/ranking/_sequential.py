@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Literal
 
 import numpy as np
@@ -43,6 +44,7 @@ TieRule = Literal["ignore", "draw"]
 # Without Numba, up to this many orders are replayed one by one over Python floats (~0.3 µs
 # a battle); more are replayed together, one numpy step per battle (~5 µs for 100 orders).
 _PYTHON_ORDERS = 8
+_PYTHON_BATTLE_S = 2.8e-7  # one battle replayed over Python floats (measured)
 _STEP_BLOCK = 4096  # battles per block of precomputed flat indices (bounds memory to B × P)
 _SQRT_2PI = float(np.sqrt(2.0 * np.pi))
 _LOG_SQRT_2PI = float(np.log(_SQRT_2PI))
@@ -262,8 +264,10 @@ def sequential_elo(
     order = _orders(battles.n_battles, n_permutations, rng, orders)
     p = order.shape[0]
     c = float(np.log(10.0) / scale)
-    if _jit.kernels() is not None or p <= _PYTHON_ORDERS:
-        by_perm = _elo_by_order(battles, order, float(k), float(initial), c)
+    # the loop over Python floats costs ~0.28 µs a battle: Numba is loaded past ~1M
+    compiled = _jit.kernels_for(p * battles.n_battles * _PYTHON_BATTLE_S)
+    if compiled is not None or p <= _PYTHON_ORDERS:
+        by_perm = _elo_by_order(battles, order, float(k), float(initial), c, compiled)
     else:
         by_perm = _elo_vectorised(battles, order, k, initial, c)
     return SequentialRatings(by_perm.mean(axis=0), by_perm, None, "elo",
@@ -272,13 +276,14 @@ def sequential_elo(
 
 
 def _elo_by_order(battles: Battles, order: np.ndarray, k: float, initial: float,
-                  c: float) -> np.ndarray:
+                  c: float, compiled: SimpleNamespace | None = None) -> np.ndarray:
     """Each order replayed on its own by the loop of :mod:`engine._jit` (compiled, or over
     plain Python floats): orders × systems."""
     out = np.full((len(order), battles.n_systems), initial)
     for q, perm in enumerate(order):
         # the battles laid out in this order, contiguous, as the loop reads them
-        _jit.elo_replay(battles.a[perm], battles.b[perm], battles.score[perm], out[q], k, c)
+        _jit.elo_replay(battles.a[perm], battles.b[perm], battles.score[perm], out[q], k, c,
+                        compiled)
     return out
 
 

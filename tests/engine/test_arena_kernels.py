@@ -370,8 +370,10 @@ def test_compiled_win_counts_equal_the_byte_lane_counts(s: int, e: int, levels: 
     """The compiled rank counts (upper triangle on tie-free examples) equal the numpy
     byte-lane counts they replace (the previous implementation, kept as the fallback),
     on continuous scores, few levels, and a mix of tied and tie-free examples."""
+    from engine import _jit
     from engine.stats import _kernels as k
 
+    _jit.kernels()  # loaded: the compiled counts run however small the input
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(s, e))
     tied = rng.random(e) < tie_share
@@ -417,8 +419,10 @@ def test_compiled_win_counts_across_blocks_and_systems_past_256(monkeypatch: pyt
                                                                 ) -> None:
     """Many blocks of examples (block size shrunk) and int16 ranks (> 256 systems) give
     the brute-force counts over every pair and example."""
+    from engine import _jit
     from engine.stats import _kernels as k
 
+    monkeypatch.setattr(_jit, "_WORTH_LOADING_S", 0.0)  # the compiled counts on a small input
     monkeypatch.setattr(k, "_BLOCK_CELLS", 300 * 7)
     rng = np.random.default_rng(5)
     x = rng.normal(size=(300, 40))

@@ -461,6 +461,7 @@ def test_sandwich_example_counts_equal_brute_force(kind: str, compiled: bool,
 
     if not compiled:
         monkeypatch.setattr(_jit, "kernels", lambda: None)
+    monkeypatch.setattr(_jit, "_WORTH_LOADING_S", 0.0)  # Numba even for tiny blocks
     rng = np.random.default_rng(8)
     y = {"binary": (rng.random((7, 30)) < 0.5).astype(float),
          "levels": np.round(rng.normal(size=(7, 30))),

@@ -231,7 +231,7 @@ def test_compiled_python_and_vectorised_replays_agree(monkeypatch: pytest.Monkey
     orders = np.vstack([rng.permutation(b.n_battles) for _ in range(5)])
     c = float(np.log(10.0) / 400.0)
     together = sq._elo_vectorised(b, orders, 4.0, 1000.0, c)
-    compiled = sq._elo_by_order(b, orders, 4.0, 1000.0, c)
+    compiled = sq._elo_by_order(b, orders, 4.0, 1000.0, c, _jit.kernels())
     monkeypatch.setattr(_jit, "kernels", lambda: None)
     plain = sq._elo_by_order(b, orders, 4.0, 1000.0, c)
     np.testing.assert_allclose(compiled, together, rtol=0, atol=1e-9)
