@@ -138,6 +138,19 @@ def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes
     return buffer.getvalue()
 
 
+def _zstd_bomb() -> bytes:
+    """An Inspect .eval whose sample member is Zstandard (method 93): 1 GiB of zeros in
+    ~33 KB that says it holds 500 MiB, under the 512 MiB limit (#28)."""
+    import zstandard
+
+    zs = _load(ROOT / "tests" / "engine" / "harness" / "test_harness_zstd.py", "zstd_tests")
+    compress = zstandard.ZstdCompressor(level=1).compressobj()
+    raw = b"".join(compress.compress(bytes(16 * MiB)) for _ in range(64)) + compress.flush()
+    header = json.dumps({"eval": {"task": "t", "model": "m"}}).encode()
+    return bytes(zs.build_zip([zs.zstd_member("header.json", header),
+                               ("samples/1_epoch_1.json", zs.ZSTD, raw, 500 * MiB, 0)]))
+
+
 def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
     old = _load(ROOT / "tests" / "engine" / "hostile" / "make_corpus.py", "make_corpus")
     new = _load(ROOT / "scripts" / "hostile_corpus.py", "hostile_corpus")
@@ -149,6 +162,7 @@ def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
         "json_bomb.json.gz": (lambda: gzip.compress(b'{"a": "' + b" " * (600 * MiB) + b'"}', 9),
                               {}),
         "deep.eval": (lambda: _zip({"header.json": b"[" * 100_000 + b"]" * 100_000}), {}),
+        "zstd_bomb.eval": (_zstd_bomb, {}),
         "lm_eval_2500_systems.zip": (lambda: new.lm_eval_systems(2500),
                                      {"SIGBOARD_MAX_SYSTEMS": "100"}),
         "malformed_lm_eval.zip": (new.malformed_lm_eval, {}),
