@@ -28,6 +28,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from _table import Table
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "humaneval+.jsonl.gz"
 OLD_COMMIT = "3a29752"
@@ -108,10 +110,12 @@ def main() -> None:
     floor = median["floor"]
     print(f"floor (import pandas, scipy.stats): {floor:.3f} s  (medians of {args.repeats} runs, "
           "cases interleaved)")
-    print(f"{'command':<12} {'now s':>7} {'before s':>9} {'now/floor':>10} {'now/before':>11}")
+    table = Table([("command", "<12"), ("now s", ">7.3f"), ("before s", ">9.3f"),
+                   ("now/floor", ">10.2f"), ("now/before", ">11.2f")])
+    table.header()
     for name in COMMANDS:
         now, before = median[f"now {name}"], median[f"before {name}"]
-        print(f"{name:<12} {now:7.3f} {before:9.3f} {now / floor:10.2f} {now / before:11.2f}")
+        table.row(name, now, before, now / floor, now / before)
     if args.importtime:
         print("\nslowest imports of `compare` (self time, ms, by package):")
         for package, ms in import_profile(["-m", "engine", *COMMANDS["compare"]]):

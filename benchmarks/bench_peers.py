@@ -9,9 +9,12 @@ peer / sigboard (> 1: sigboard is faster). Every timed call starts from the same
 its validation. The first call of each side is a warm-up (imports, Numba's cache load)
 and is not timed; ``--cold`` reports it too.
 
-    .venv/bin/python benchmarks/bench_peers.py [--rounds 5] [--quick] [--only TEXT]
+The peers go into their own venv, never the project's (requirements-bench.txt ships a
+top-level ``tests`` package)::
 
-Not measured here: the A/B with runs against statsmodels' MixedLM written by hand.
+    python3 -m venv /tmp/benchvenv
+    /tmp/benchvenv/bin/pip install -r requirements-bench.txt -e .
+    /tmp/benchvenv/bin/python benchmarks/bench_peers.py [--rounds 5] [--quick] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -20,13 +23,13 @@ import argparse
 import contextlib
 import io
 import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from _table import Table, cpu_call
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
 
@@ -37,12 +40,6 @@ class Row:
     peer_name: str
     peer: Callable[[], Any]
     check: Callable[[Any, Any], str]  # "" when equal, else what differs
-
-
-def _cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.process_time()
-    out = fn()
-    return time.process_time() - start, out
 
 
 # ------------------------------------------------------------------ data
@@ -227,30 +224,69 @@ def _friedman_rows(blocks: int, k: int) -> list[Row]:
             Row(name, ours, "scikit-posthocs", with_posthocs, nemenyi_decisions)]
 
 
+def _ab_rows(examples: int, runs: int) -> list[Row]:
+    """A/B with runs: sigboard's run-aware comparison (validation included) against
+    statsmodels' MixedLM written by hand (random example intercept, REML) on the same
+    long table: the MixedLM model row's estimate and standard error."""
+    from statsmodels.regression.mixed_linear_model import MixedLM
+
+    from engine import compare_ab, validate_long
+
+    rng = np.random.default_rng(13)
+    p = rng.beta(2, 2, examples)
+    s, r, e = np.meshgrid(np.arange(2), np.arange(runs), np.arange(examples), indexing="ij")
+    value = (rng.random(s.shape) < np.clip(p + 0.03 * s, 0, 1)).astype(float)
+    long = pd.DataFrame({"benchmark": "b", "metric": "pass1",
+                         "system": np.where(s.ravel() == 1, "candidate", "baseline"),
+                         "example_id": [f"ex{j:05d}" for j in e.ravel()], "run": r.ravel(),
+                         "value": value.ravel()})
+
+    def ours() -> np.ndarray:
+        res = compare_ab(validate_long(long), baseline="baseline", candidate="candidate")
+        row = res.models.set_index("model").loc["mixedlm"]
+        return np.array([row["estimate"], row["se"]])
+
+    def peer() -> np.ndarray:
+        exog = np.column_stack([np.ones(len(long)), (long["system"] == "candidate").to_numpy(float)])
+        codes = pd.factorize(long["example_id"])[0]
+        with contextlib.redirect_stderr(io.StringIO()):
+            fit = MixedLM(long["value"].to_numpy(float), exog, groups=codes).fit(reml=True)
+        return np.array([fit.fe_params[1], fit.bse_fe[1]])
+
+    def same(o: np.ndarray, p: np.ndarray) -> str:
+        # closed-form REML (balanced runs) against MixedLM's optimiser: 1e-4 relative
+        return _close("estimate", o[:1], p[:1], 1e-9) or _close("SE", o[1:], p[1:], 1e-4 * o[1])
+
+    return [Row(f"A/B with runs, 2 systems × {examples:,} × {runs} runs", ours,
+                "MixedLM by hand", peer, same)]
+
+
 # ------------------------------------------------------------------ run
 
 
 def _measure(rows: list[Row], rounds: int, cold: bool) -> None:
-    print(f"{'row':<58} {'peer':<16} {'sigboard s':>11} {'peer s':>9} {'peer/sigboard':>14}")
+    table = Table([("row", "<58"), ("peer", "<16"), ("sigboard s", ">11.4f"),
+                   ("peer s", ">9.4f"), ("peer/sigboard", ">14")])
+    table.header()
     for row in rows:
         try:
-            first_ours, got = _cpu(row.ours)
-            first_peer, want = _cpu(row.peer)
+            first_ours, got = cpu_call(row.ours)
+            first_peer, want = cpu_call(row.peer)
             problem = row.check(got, want)
         except Exception as exc:  # one broken peer must not hide the other rows
             problem = f"{type(exc).__name__}: {exc}"
         if problem:
-            print(f"{row.name:<58} {row.peer_name:<16} OUTPUTS DIFFER: {problem}")
+            table.row(row.name, row.peer_name, f"OUTPUTS DIFFER: {problem}")
             continue
         ours_t, peer_t = [], []
         for r in range(rounds):  # alternate who goes first
             pair = [(ours_t, row.ours), (peer_t, row.peer)]
             for times, fn in pair if r % 2 == 0 else pair[::-1]:
-                times.append(_cpu(fn)[0])
+                times.append(cpu_call(fn)[0])
         o, p = statistics.median(ours_t), statistics.median(peer_t)
-        print(f"{row.name:<58} {row.peer_name:<16} {o:>11.4f} {p:>9.4f} {p / o:>13.2f}×")
+        table.row(row.name, row.peer_name, o, p, f"{p / o:.2f}×")
         if cold:
-            print(f"{'  (first call)':<58} {'':<16} {first_ours:>11.4f} {first_peer:>9.4f}")
+            table.row("  (first call)", "", first_ours, first_peer)
 
 
 def main() -> None:
@@ -267,6 +303,7 @@ def main() -> None:
             + _bt_rows(1_000, 100_000, " (sparse: ~18% of pairs met)")
             + _bootstrap_rows(20 if q else 50, 500 if q else 2_000, 200)
             + _pairwise_rows(10 if q else 30, 500 if q else 2_000)
+            + _ab_rows(200 if q else 1_000, 5)
             + _friedman_rows(30, 10 if q else 20))
     rows = [r for r in rows if args.only.lower() in r.name.lower()]
     with threadpool_limits(limits=1, user_api="blas"):

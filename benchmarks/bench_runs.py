@@ -11,12 +11,11 @@ the non-inferiority gate (``compare_ab(margin=)``): on the H0 boundary (true dif
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _table import best_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine._matrix import build_matrix  # noqa: E402
@@ -38,15 +37,6 @@ def long_table(systems: int, examples: int, runs: int, seed: int = 0) -> pd.Data
                          "system": pd.Series(s.ravel()).map("sys{:02d}".format).astype(object),
                          "example_id": pd.Series(e.ravel()).map("ex{:04d}".format).astype(object),
                          "run": r.ravel(), "value": value.ravel()})
-
-
-def best_of(fn: Callable[[], object], k: int = 3) -> float:
-    times = []
-    for _ in range(k):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def boundary_pair(rng: np.random.Generator, n: int, runs: int, margin: float, binary: bool,
