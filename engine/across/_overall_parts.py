@@ -177,7 +177,8 @@ def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
 def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                    weights: Mapping[str, float] | None = None,
                    specs: Mapping[tuple[str, str], MetricSpec] | None = None,
-                   options: TestOptions | None = None) -> BenchmarkPart:
+                   options: TestOptions | None = None, cluster: str | None = None
+                   ) -> BenchmarkPart:
     """One benchmark's matrix, summary statistics, leaderboard and all-pairs tests.
 
     Parameters
@@ -192,6 +193,10 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
     specs : mapping (benchmark, metric) → MetricSpec, optional
     options : TestOptions, optional
         Test settings; the benchmark is always tested on all pairs, two-sided.
+    cluster : str, optional
+        Per-example column (e.g. passage): where this benchmark's rows give every example
+        one, its tests, intervals and groups are cluster-robust (issue #26 item 1;
+        :func:`engine.stats._clusters.design_where_given`).
 
     Returns
     -------
@@ -221,13 +226,18 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
         note = f"{benchmark}: only one system ({matrix.systems[0]}), nothing to compare there."
         return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count,
                              None, None, None, None, None, note)
-    board = leaderboard(matrix, two_sided, bt_resamples=0)  # rating intervals are not shown
+    from ..stats._clusters import design_where_given
+
+    design = design_where_given(df[df["benchmark"] == benchmark], cluster, matrix.examples)
+    board = leaderboard(matrix, two_sided, bt_resamples=0,  # rating intervals are not shown
+                        cluster=design)
     cells = board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(
         benchmark=benchmark)
     tests = result_cells(board.pairwise, benchmark)
     return BenchmarkPart(benchmark, tuple(metrics), matrix, two_sided, mean, sd, count, cells,
                          board.pairwise, tests, pair_codes(tests, matrix.systems),
-                         pooling_inputs(tests), None)
+                         pooling_inputs(tests), None if design is None else
+                         f"{benchmark}: {design.sentence(board.pairwise.table)}")
 
 
 def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:

@@ -128,7 +128,8 @@ def _overall(args: argparse.Namespace) -> int:
     res = overall(loaded.frame, benchmarks=benchmarks,
                   metrics=names(args.metrics, "--metrics"),
                   weights=floats(args.weights, "--weights"), specs=specs,
-                  options=test_options(args), order=names(args.order, "--order"))
+                  options=test_options(args), order=names(args.order, "--order"),
+                  cluster=args.cluster)
     payload = res.to_dict()
     payload["selection_rule"] = rule
     payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
@@ -203,4 +204,7 @@ def register_overall(sub: Any) -> None:
     p.add_argument("--metrics", action="append", help="metrics to aggregate on each benchmark, "
                    "M1,M2,… (default all)" + LIST_HELP)
     p.add_argument("--weights", action="append", help="weights of --metrics, w1,w2,… (default equal)")
+    p.add_argument("--cluster", help="per-example column (e.g. passage): each benchmark whose rows "
+                   "give it is tested cluster-robustly (CR2); the notes give its clusters and "
+                   "design effect")
     p.set_defaults(handler=_overall)

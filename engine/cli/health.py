@@ -48,6 +48,9 @@ def register(subparsers: Any) -> None:
                         "one, 'solved' is not defined and its counts are left empty)")
     parser.add_argument("--bins", type=int, default=10,
                         help="bins of the difficulty histogram (default 10)")
+    parser.add_argument("--cluster", default=None, metavar="COL",
+                        help="per-example column (e.g. passage): cluster-robust pair tests, "
+                        "SEs and MDD (CR2); JSON n_clusters and design_effect")
     parser.set_defaults(handler=health_command)
 
 
@@ -85,6 +88,7 @@ def health_command(args: argparse.Namespace) -> int:
     """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
     from .._matrix import build_matrix
     from ..products._health import benchmark_health
+    from ._stats_common import cluster_design
 
     loaded = load_data(args.data)
     df = loaded.frame
@@ -99,7 +103,8 @@ def health_command(args: argparse.Namespace) -> int:
             matrix = build_matrix(df, benchmark=bench, metric=met, spec=spec)
             threshold = args.threshold if args.threshold is not None else spec.threshold
             reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
-                                            threshold=threshold, bins=args.bins))
+                                            threshold=threshold, bins=args.bins,
+                                            cluster=cluster_design(args, loaded, matrix)))
         except ValueError as exc:
             if len(todo) == 1:
                 raise

@@ -12,7 +12,7 @@ loop over pairs or examples.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix
+from ..stats._clusters import ClusterDesign, clustered_pairs, clustered_se
 from ..stats._kernels import exact_sign_pvalues, paired_t, win_matrix
 
 __all__ = ["HealthReport", "benchmark_health", "kendall_tau_b_binary"]
@@ -154,6 +155,12 @@ class HealthReport:
     suspects: pd.DataFrame
     difficulty: pd.DataFrame
     notes: tuple[str, ...] = ()
+    cluster: str | None = None
+    """The cluster column when one was given (issue #26 item 1): pair tests, SEs and the MDD
+    are then cluster-robust (CR2, Bell–McCaffrey df)."""
+    n_clusters: int | None = None
+    design_effect: float | None = None
+    """Median over pairs of the clustered over the independent-examples variance."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``python -m engine health`` (SPEC keys first, then extras).
@@ -198,6 +205,9 @@ class HealthReport:
             "difficulty": _records(self.difficulty),
             "examples": _records(self.example_table),
             "notes": list(self.notes),
+            "cluster": self.cluster,
+            "n_clusters": self.n_clusters,
+            "design_effect": self.design_effect,
         }
 
 
@@ -286,6 +296,7 @@ def benchmark_health(
     threshold: float | None = None,
     ratings: Mapping[str, float] | None = None,
     bins: int = 10,
+    cluster: ClusterDesign | None = None,
 ) -> HealthReport:
     """Noise level and example diagnostics of one benchmark and metric (eval-arena).
 
@@ -298,6 +309,10 @@ def benchmark_health(
         Significance level of the pair tests (``p5_min``/``p5_max``) and of the MDD.
     power : float
         Power of the minimum detectable difference.
+    cluster : ClusterDesign, optional
+        The cluster of each example of ``matrix`` (e.g. passage; issue #26 item 1): the pair
+        tests become the cluster-robust paired t (CR2, Bell–McCaffrey df), SEs and the MDD
+        use the CR2 variance, and the report gives ``n_clusters`` and ``design_effect``.
     threshold : float, optional
         For a numeric metric, the score at or above which an example counts as
         solved (at or below for a lower-is-better metric), as in
@@ -407,7 +422,7 @@ def benchmark_health(
     })
     system_table = pd.DataFrame({"system": systems, "mean": shown.mean(axis=1), "se": se,
                                  "rating": rating, "n_solved": diag.system_solved})
-    return HealthReport(
+    report = HealthReport(
         benchmark=matrix.benchmark, metric=matrix.metric, alpha=alpha, power=power,
         threshold=None if matrix.binary else threshold, bins=bins, rating_source=source,
         size=n, n_dropped=matrix.n_examples - n, systems=matrix.systems,
@@ -417,6 +432,37 @@ def benchmark_health(
         corr=_nanmedian(corr[upper]), mdd=mdd, system_table=system_table, pairs=pairs,
         example_table=example_table, solved_by_one=diag.solved_by_one,
         suspects=diag.suspects, difficulty=difficulty, notes=(note,) if note else ())
+    return report if cluster is None else _clustered(report, x, cluster, matrix.common, z)
+
+
+def _clustered(report: HealthReport, x: np.ndarray, cluster: ClusterDesign, common: np.ndarray,
+               z: float) -> HealthReport:
+    """The report with cluster-robust pair tests, SEs and MDD (design on the shared examples)."""
+    design = ClusterDesign.from_codes(np.asarray(cluster.codes)[common], cluster.name)
+    n_sys = x.shape[0]
+    off = ~np.eye(n_sys, dtype=bool)
+    ia, ib = np.nonzero(off)
+    cp = clustered_pairs(x, design, ia, ib, "two-sided")
+    pvalue = np.ones((n_sys, n_sys))
+    pvalue[ia, ib] = cp.pvalue
+    gap = np.abs(x.mean(axis=1)[:, None] - x.mean(axis=1)[None, :])
+    sig, nonsig = off & (pvalue < report.alpha), off & (pvalue > report.alpha)
+    upper = ia < ib
+    se_diff = _nanmedian(cp.se[upper])
+    deff = cp.design_effect[upper]
+    deff = deff[np.isfinite(deff)]
+    se = [clustered_se(row, design.codes, convention="cr2") for row in x]
+    pairs = report.pairs.assign(pvalue=cp.pvalue, se_diff=cp.se, design_effect=cp.design_effect)
+    return replace(report, noise_test="cluster-t",
+                   units=f"{report.units.split(' (')[0]} (cluster-robust paired t by "
+                         f"{design.name}, CR2)",
+                   p5_min=float(gap[sig].min()) if sig.any() else float("nan"),
+                   p5_max=float(gap[nonsig].max()) if nonsig.any() else float("nan"),
+                   se_diff=se_diff, mdd=float(z * se_diff), pairs=pairs,
+                   system_table=report.system_table.assign(se=se), cluster=design.name,
+                   n_clusters=design.n_clusters,
+                   design_effect=float(np.median(deff)) if deff.size else None,
+                   notes=(*report.notes, design.sentence(pairs)))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from scipy import stats
 from ._kernels import _p_from_t as t_pvalues
 
 __all__ = ["ClusterDesign", "cluster_codes", "clustered_pairs", "clustered_mean_intervals",
-           "clustered_se"]
+           "clustered_se", "design_where_given"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,17 @@ class ClusterDesign:
     @property
     def n_clusters(self) -> int:
         return len(self.sizes)
+
+    def sentence(self, pairs: pd.DataFrame | None = None) -> str:
+        """The design in words, with the pairs' median design effect when given (shown next
+        to every clustered interval: Miller 2024 asks for the clustering to be reported)."""
+        deff = np.array([]) if pairs is None or "design_effect" not in pairs.columns else \
+            pairs["design_effect"].to_numpy(float)
+        deff = deff[np.isfinite(deff)]
+        effect = f", design effect {float(np.median(deff)):.2f} (median over pairs)" \
+            if deff.size else ""
+        return (f"clustered by {self.name}: {self.n_clusters} clusters, Bell–McCaffrey df "
+                f"{self.df:.1f}{effect}; tests and intervals are cluster-robust (CR2)")
 
     @classmethod
     def from_codes(cls, codes: np.ndarray, name: str = "cluster") -> ClusterDesign:
@@ -101,6 +112,24 @@ def cluster_codes(frame: pd.DataFrame, column: str, examples: tuple[str, ...]) -
                          "every example a cluster")
     codes, _ = pd.factorize(values.astype("string"))
     return np.asarray(codes)
+
+
+def design_where_given(frame: pd.DataFrame, column: str | None, examples: tuple[str, ...]
+                       ) -> ClusterDesign | None:
+    """The design of ``column`` on one benchmark's rows, or None where it gives none.
+
+    For statistics over several benchmarks (Overall) or optional ones (health): a benchmark
+    whose rows lack the column, leave an example without a value, or have fewer than 2
+    clusters is analysed without clusters; one with two values for an example still fails
+    (:func:`cluster_codes`' message), since that is a broken column, not an absent one.
+    """
+    if column is None or column not in frame.columns:
+        return None
+    rows = frame[frame["example_id"].isin(examples)]
+    if rows[column].isna().any() or rows["example_id"].nunique() < len(examples):
+        return None
+    codes = cluster_codes(rows, column, examples)
+    return ClusterDesign.from_codes(codes, column) if codes.max() >= 1 else None
 
 
 def _cluster_sums(x: np.ndarray, design: ClusterDesign) -> np.ndarray:
