@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         KEY_COLUMNS, REQUIRED_COLUMNS, DataContractError, MetricSpec, MetricSpecs, Problem,
         spec_for, validate_long,
     )
-    from .io._limits import Limits, check_produced
+    from .io._limits import Limits, check_produced, limits_in_force
     from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
     from .io._worker import check_harness_isolated, parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
     from .across._overall_parts import choose_overall
     from .across._coverage import SELECTION_RULE, Selection, default_selection
+    from .across._bounded import leading_systems
     from .products._headline import (
         compare_headline, leaderboard_headline, overall_headline, pair_headline,
     )

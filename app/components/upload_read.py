@@ -28,6 +28,7 @@ from engine import (
     check_harness_isolated,
     check_produced,
     detect_format,
+    limits_in_force,
     read_harness,
     read_results_bytes,
 )
@@ -94,7 +95,8 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
             if system.strip():
                 frame = frame.assign(system=system.strip())
             return Parsed(name, content, frame, ())
-        result = read_harness((name, content), format=kind, system=system.strip() or None)
+        with limits_in_force(limits):  # the server's SIGBOARD_MAX_MEMBERS, … in every reader
+            result = read_harness((name, content), format=kind, system=system.strip() or None)
         check_produced(result.frame, name, limits)  # the limits of a table, as in the CLI
     except (DataContractError, ValueError) as exc:
         problems = (exc.problems if isinstance(exc, DataContractError)

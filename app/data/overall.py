@@ -7,6 +7,9 @@ steps (:func:`overall_result`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pandas as pd
 import streamlit as st
 
 from app.data import store
@@ -18,11 +21,40 @@ from engine import (
     TestOptions,
     choose_overall,
     default_selection,
+    leading_systems,
     overall_from_parts,
 )
 from engine import benchmark_part as engine_benchmark_part
 
 _ENTRIES = 32
+#: Most systems the Overall page tests pair by pair: all pairs of 2,500 systems on every
+#: benchmark did not fit a 3 GiB server (#33); past it the leading ones are ranked.
+MAX_OVERALL_SYSTEMS = 500
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def ranked_systems(token: str) -> tuple[str, ...] | None:
+    """The systems the Overall page ranks: None for all of them, or past
+    :data:`MAX_OVERALL_SYSTEMS` the leading ones (:func:`engine.leading_systems`)."""
+    return leading_systems(store.long_table(token), MAX_OVERALL_SYSTEMS,
+                           store.metric_specs(token))
+
+
+def _ranked_table(token: str) -> pd.DataFrame:
+    """The long table of the systems the Overall page ranks (:func:`ranked_systems`)."""
+    table, keep = store.long_table(token), ranked_systems(token)
+    return table if keep is None else table[table["system"].isin(keep)]
+
+
+def _bound_note(token: str) -> str | None:
+    keep = ranked_systems(token)
+    if keep is None:
+        return None
+    held = store.long_table(token)["system"].nunique()
+    return (f"This store holds {held:,} systems: the page ranks the {len(keep):,} that did "
+            "best on the benchmarks they ran (each benchmark's first metric; a benchmark not "
+            "run counts as last), because testing every pair of them all would not fit the "
+            "server. Each benchmark's Leaderboard lists every system.")
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
@@ -53,7 +85,7 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
     several metrics), leaderboard and all-pairs two-sided tests. It does not depend on the
     benchmark weights, so a weight change reuses it."""
     specs = store.metric_specs(token)
-    return engine_benchmark_part(store.long_table(token), benchmark, metrics=list(metrics),
+    return engine_benchmark_part(_ranked_table(token), benchmark, metrics=list(metrics),
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
                                  options=two_sided(options))
 
@@ -65,8 +97,10 @@ def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, 
     from the cached per-benchmark parts: a weight change only reruns the weighted steps."""
     chosen, per = overall_choice(token, benchmarks, metrics)
     parts = [benchmark_part(token, b, per[b], two_sided(options)) for b in chosen]
-    return overall_from_parts(parts, options=options,
-                              benchmark_weights=dict(weights) if weights else None)
+    result = overall_from_parts(parts, options=options,
+                                benchmark_weights=dict(weights) if weights else None)
+    note = _bound_note(token)
+    return result if note is None else replace(result, notes=(note, *result.notes))
 
 
 def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],

@@ -61,18 +61,18 @@ def upload_limits() -> Limits:
 
 def isolated_check(path: str, content: bytes | None = None, *, fmt: str | None = None,
                    system: str | None = None) -> None:
-    """Read a harness log file (not a folder) once in the memory-capped child
-    (engine.io._worker.check_harness_isolated) before this process reads it: a bomb or a
-    log over the limits fails there, with one line here."""
+    """Read harness logs (a file, or a folder the child walks itself) once in the
+    memory-capped child (engine.io._worker.check_harness_isolated) before this process
+    reads them: a bomb or a log over the limits fails there, with one line here."""
     from ..io._formats import source_name
     from ..io._worker import check_harness_isolated
 
-    if content is None:
-        if not os.path.isfile(path):
-            return
-        content = Path(path).read_bytes()
-    check_harness_isolated(content, source_name(path, None), fmt=fmt, system=system,
-                           limits=upload_limits())
+    label = source_name(path, None)
+    if content is None and os.path.exists(path):  # the child reads it from disk
+        check_harness_isolated(None, label, fmt=fmt, system=system, limits=upload_limits(),
+                               path=path)
+    elif content is not None:
+        check_harness_isolated(content, label, fmt=fmt, system=system, limits=upload_limits())
 
 
 def check_size(path: str) -> None:
@@ -218,20 +218,31 @@ def may_be_log(label: str, table_error: Exception) -> bool:
 def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
     """One DATA argument: a results table (read within the upload limits ``SIGBOARD_MAX_*``),
     or harness logs (a directory, a zip, an Inspect ``.eval``, or a JSON/JSONL log file)."""
+    from ..io._limits import limits_in_force
+
+    check_size(path)
+    limits = upload_limits()
+    with limits_in_force(limits):  # SIGBOARD_MAX_MEMBERS, … in every reader below
+        return _read_within(path, limits)
+
+
+def _read_within(path: str, limits: Limits) -> tuple[pd.DataFrame, dict[tuple[str, str],
+                                                                          MetricSpec]]:
+    """:func:`_read_one` once the size is checked: every format is parsed first in the
+    memory-capped child (tables by parse_isolated, logs and folders by
+    check_harness_isolated), as the app does, so a bomb costs only the child."""
     from .._contract import DataContractError
     from ..io._readers import read_results
 
-    check_size(path)
     if is_harness_source(path):
         from ..harness import read_harness
 
         isolated_check(path)
-
         res = read_harness(path)
         within_limits(res.frame, path)
         return res.frame, dict(res.specs)
     try:
-        return read_results(path, limits=upload_limits()), {}
+        return read_results(path, limits=limits, isolated=True), {}
     except DataContractError as table_error:
         if not may_be_log(path, table_error):
             raise

@@ -250,16 +250,17 @@ def _check_size_on_disk(path: Path, label: str, size: int) -> None:
 def _dir_files(path: Path) -> list[LogFile]:
     """A folder's files, refused past the member or size limit (a folder is an archive that
     is already unpacked) before any file is read."""
-    from ..io._limits import active_limits
+    from ..io._limits import active_limits, limit_error
 
-    files, size, most = [], 0, active_limits().max_members
+    files, size, limits = [], 0, active_limits()
     for p in sorted(path.rglob("*")):
         rel = p.relative_to(path).as_posix()
         if p.is_file() and not _skip(rel):
             files.append(LogFile(rel, f"{path.name}/{rel}", p.read_bytes))
             size += p.stat().st_size
-            if len(files) > most:
-                raise _too_many_members(len(files), path.name)
+            if len(files) > limits.max_members:  # counting stops here
+                raise limit_error(path.name, "max_members", limits, "the folder holds more "
+                                  f"than {limits.max_members:,} files")
     _check_size_on_disk(path, path.name, size)
     return files
 

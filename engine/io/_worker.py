@@ -86,13 +86,15 @@ def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
     return _answer(done, label, limits)
 
 
-def check_harness_isolated(data: bytes, name: str, *, fmt: str | None = None,
-                           system: str | None = None, limits: Limits | None = None) -> None:
+def check_harness_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
+                           system: str | None = None, limits: Limits | None = None,
+                           path: str | None = None) -> None:
     """Read harness logs (an archive, an Inspect ``.eval``, a JSON/JSONL log) once in the
     memory-capped child and discard the result: a bomb, a crash or a log over the limits
     (:func:`engine.io._limits.check_produced`) kills or fails only the child and becomes a
     :class:`~engine._contract.DataContractError` here. The caller then reads logs that
-    passed, which the limits bound, in its own process.
+    passed, which the limits bound, in its own process. ``path`` (with ``data`` None) has
+    the child read a log folder (or file) from disk itself, as the CLI gives it.
 
     Raises
     ------
@@ -103,10 +105,11 @@ def check_harness_isolated(data: bytes, name: str, *, fmt: str | None = None,
     limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
     header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
-                         "harness": True, "system": system})
+                         "harness": True, "system": system,
+                         "path": None if path is None else str(Path(path).resolve())})
     try:
         done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-m", "engine.io._worker", header], input=data,
+            [sys.executable, "-m", "engine.io._worker", header], input=data or b"",
             capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
     except subprocess.TimeoutExpired:
         raise DataContractError([Problem(
@@ -120,14 +123,15 @@ def check_harness_isolated(data: bytes, name: str, *, fmt: str | None = None,
 def _harness_main(header: dict[str, Any], limits: Limits) -> int:
     """Child side of :func:`check_harness_isolated`: exit 0 (no output) or 3 (problems)."""
     from ..harness import read_harness
-    from ._limits import check_produced
+    from ._limits import check_produced, limits_in_force
 
-    data = sys.stdin.buffer.read()
+    path = header.get("path")
+    source: Any = path if path else (header["name"], sys.stdin.buffer.read())
     out = sys.stdout.buffer
     try:
-        result = read_harness((header["name"], data), format=header["fmt"],
-                              system=header.get("system"))
-        del data
+        with limits_in_force(limits):
+            result = read_harness(source, format=header["fmt"], system=header.get("system"))
+        del source
         check_produced(result.frame, header["name"], limits)
     except DataContractError as exc:
         out.write(json.dumps([dataclasses.asdict(p) for p in exc.problems]).encode())
@@ -154,10 +158,12 @@ def _answer(done: subprocess.CompletedProcess[bytes], label: str,
         return frame
     if done.returncode == _EXIT_PROBLEMS:
         raise DataContractError([Problem(**p) for p in _problems(done.stdout)])
-    if done.returncode < 0:
+    tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
+    out_of_memory = bool(tail) and tail[-1].startswith("MemoryError")  # e.g. while importing
+    if done.returncode < 0 or out_of_memory:
         signum = -done.returncode
         try:
-            signame = signal.Signals(signum).name
+            signame = "MemoryError" if out_of_memory else signal.Signals(signum).name
         except ValueError:
             signame = f"signal {signum}"
         raise DataContractError([Problem(
@@ -165,7 +171,6 @@ def _answer(done: subprocess.CompletedProcess[bytes], label: str,
             f"limit of {limits.max_parse_memory >> 20:,} MiB",
             fix="check that the file is valid CSV, JSON Lines or Parquet; split it into "
             "smaller uploads, or raise SIGBOARD_MAX_PARSE_MEMORY on the server")])
-    tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
     raise RuntimeError(f"the parse worker failed with exit code {done.returncode}: "
                        + " | ".join(tail))
 
@@ -212,11 +217,13 @@ def _worker_main(argv: list[str]) -> int:
     if header.get("harness"):
         return _harness_main(header, limits)
     from ._formats import frame_from_bytes
+    from ._limits import limits_in_force
 
     data = sys.stdin.buffer.read()
     out = sys.stdout.buffer
     try:
-        frame = frame_from_bytes(data, header["name"], header["fmt"], limits=limits)
+        with limits_in_force(limits):
+            frame = frame_from_bytes(data, header["name"], header["fmt"], limits=limits)
         del data
         import pyarrow as pa
 
