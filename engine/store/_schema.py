@@ -50,6 +50,12 @@ default) and PostgreSQL through psycopg 3. Tables:
     sequential state (JSON) after the uploads it has seen, and per upload the interval,
     always-valid p-value and e-value it reached. Created with a new store, or on the
     first watch in an older one (no version bump: a sigboard without them ignores them).
+``battles``
+    Battle lists (:mod:`engine.store._battles`): one row per judgement (arena, position,
+    model_a, model_b, winner, judge, category, weight), tagged with its upload (provenance,
+    duplicate content and soft delete as for results). Created on the first battle upload
+    (no version bump, as the watches); rows of a purged upload are dropped with it on
+    the next battle upload (no foreign key: a purge does not know them).
 """
 
 from __future__ import annotations
@@ -80,7 +86,7 @@ from sqlalchemy.exc import DBAPIError
 __all__ = ["SCHEMA_VERSION", "MIGRATIONS", "upgrade",
            "meta", "uploads", "labels", "results", "results_history", "system_meta",
            "example_meta", "outputs", "example_hashes", "metrics_table", "metric_history", "watches",
-           "watch_history", "write_lock"]
+           "watch_history", "battles", "write_lock"]
 
 #: Version of the schema this code writes. Bump it and add a step to MIGRATIONS.
 SCHEMA_VERSION = 5
@@ -301,6 +307,20 @@ watch_history = Table(
     Column("p_always_valid", Double, nullable=False),
     Column("log_e", Double, nullable=False),
     Index("ix_watch_history_watch", "watch_id", "upload_id"),
+)
+
+battles = Table(
+    "battles", metadata,
+    Column("upload_id", Integer, nullable=False),
+    Column("arena", Text, nullable=False),  # the battle set's name (as a benchmark)
+    Column("pos", Integer, nullable=False),  # the file's order (sequential Elo replays it)
+    Column("model_a", Text, nullable=False),
+    Column("model_b", Text, nullable=False),
+    Column("winner", String(16), nullable=False),  # model_a / model_b / tie / both_bad
+    Column("judge", Text, nullable=True),
+    Column("category", Text, nullable=True),
+    Column("weight", Double, nullable=False),
+    Index("ix_battles_arena", "arena", "upload_id", "pos"),
 )
 
 

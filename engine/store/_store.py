@@ -43,6 +43,7 @@ from . import _history as sh
 from . import _io as sio
 from . import _schema as S
 from . import _write as sw
+from ._battles import StoreBattles
 from ._imports import StoreImports, UploadReport
 from ._watch import StoreWatches
 from ._write import ConflictError, OnConflict, frame_hash
@@ -51,7 +52,7 @@ __all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame
            "open_store"]
 
 
-class ResultsStore(StoreWatches, StoreImports):
+class ResultsStore(StoreWatches, StoreImports, StoreBattles):
     """Results store bound to one database (see the module docstring for semantics).
 
     Reads come from :class:`~engine.store._reads.StoreReads`, uploads from

@@ -1,0 +1,64 @@
+"""Battle lists in the store (issue #32, item 5): stored as uploads, read back per arena."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from sqlalchemy import inspect, text
+
+from engine._contract import DataContractError
+from engine.store import _schema as S
+from engine.store._store import open_store
+
+BATTLES = pd.DataFrame({"model_a": ["gpt-4", "claude", "gpt-4", "llama"],
+                        "model_b": ["claude", "llama", "llama", "claude"],
+                        "winner": ["model_a", "tie (bothbad)", "model_b", "tie"],
+                        "judge": ["h1", "h2", "h1", "h3"]})
+
+
+def test_battles_round_trip_with_provenance_duplicates_and_delete(store_url: str) -> None:
+    """Stored in the file's order with the canonical winners, read per arena; identical
+    content stored once; a deleted upload's battles are hidden and come back on restore."""
+    store = open_store(store_url)
+    report = store.import_battles(BATTLES, arena="chat", filename="battles.csv",
+                                  content=b"raw bytes", uploader="alice")
+    assert report.upload_id is not None and report.rows == 4
+    store.import_battles(BATTLES.iloc[:2], arena="code", filename="code.csv")
+    got = store.load_battles("chat")
+    assert got["winner"].tolist() == ["model_a", "both_bad", "model_b", "tie"]
+    assert got["model_a"].tolist() == BATTLES["model_a"].tolist()
+    assert got["judge"].tolist() == BATTLES["judge"].tolist()
+    assert got["weight"].tolist() == [1.0] * 4
+    assert "category" not in got.columns
+    assert store.battle_arenas() == ["chat", "code"]
+    again = store.import_battles(BATTLES, arena="chat", filename="again.csv", content=b"raw bytes")
+    assert again.upload_id is None and again.duplicate_of == report.upload_id
+    store.delete_upload(report.upload_id)
+    assert store.load_battles("chat").empty and store.battle_arenas() == ["code"]
+    store.restore_upload(report.upload_id)
+    assert len(store.load_battles("chat")) == 4
+
+
+def test_bad_battles_store_nothing(sqlite_url: str) -> None:
+    """A battle list that fails validation leaves the store as it was."""
+    store = open_store(sqlite_url)
+    version = store.data_version()
+    bad = BATTLES.assign(winner=["model_a", "nobody", "tie", "tie"])
+    with pytest.raises(DataContractError, match="winner"):
+        store.import_battles(bad, arena="chat", filename="bad.csv")
+    assert store.data_version() == version and store.battle_arenas() == []
+
+
+def test_an_older_store_gets_the_table_on_its_first_battle_upload(sqlite_url: str) -> None:
+    """A store without the battles table (made by an earlier sigboard) reads no arenas and
+    creates the table on the first battle upload; no schema version change."""
+    store = open_store(sqlite_url)
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS battles"))
+    version = store.schema_version
+    assert store.battle_arenas() == [] and store.load_battles("chat").empty
+    store.import_battles(BATTLES, arena="chat", filename="b.csv")
+    with store.engine.connect() as conn:
+        assert inspect(conn).has_table(S.battles.name)
+    assert open_store(sqlite_url).schema_version == version
+    assert len(store.load_battles("chat")) == 4
