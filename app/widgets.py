@@ -64,6 +64,32 @@ def benchmark_page(page: str, caption: str) -> tuple[str, pd.DataFrame, View]:
     return token, catalog, view
 
 
+class Progress:
+    """A progress bar over a page's computations, naming the one under way (#27): drawn where
+    it is made, after the sidebar's links (which stay usable: a click there stops this run),
+    and removed by :meth:`done`. A cached result passes its step in an instant.
+
+    Examples
+    --------
+    ``steps = Progress(2); steps.step("Testing every pair"); ...; steps.done()``
+    """
+
+    def __init__(self, steps: int, slot: Any = None) -> None:
+        self._bar = slot if slot is not None else st.empty()  # e.g. the headline's place
+        self._steps = max(steps, 1)
+        self._done = 0
+
+    def step(self, what: str) -> None:
+        """Start the next step: the bar shows how far the page is and ``what`` it computes."""
+        self._bar.progress(min(self._done / self._steps, 1.0),
+                           text=f"{what}… (step {self._done + 1} of {self._steps})")
+        self._done += 1
+
+    def done(self) -> None:
+        """Every step finished: the bar goes."""
+        self._bar.empty()
+
+
 def title(page: str, view: View) -> None:
     """The page's title with the benchmark's name as inert text."""
     st.title(f"{page} · {md_isolated(view.benchmark)}")
@@ -75,9 +101,12 @@ def names(value: object) -> str:
     return str(value)
 
 
-def system_limit(n: int) -> None:
-    """Stop a page that tests all pairs when the benchmark has more than MAX_SYSTEMS systems."""
+def system_limit(n: int, steps: Progress | None = None) -> None:
+    """Stop a page that tests all pairs when the benchmark has more than MAX_SYSTEMS systems
+    (its progress bar, if any, removed first: nothing is computed)."""
     if n > MAX_SYSTEMS:
+        if steps is not None:
+            steps.done()
         st.warning(f"This benchmark has {n:,} systems. Pages that compare every pair stop at "
                    f"{MAX_SYSTEMS:,} systems (their tables grow with the square of the count): "
                    "split the systems into several benchmarks, or use the command line "

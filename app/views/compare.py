@@ -79,10 +79,13 @@ if view.base == view.cand:
     st.stop()
 
 options = view.test_options()
+steps = widgets.Progress(3)  # a bar naming what is computed (#27)
+steps.step("Comparing the two systems")
 try:
     ab = results.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
                            view.cluster, options)
 except ValueError as exc:
+    steps.done()
     st.error(f"These two systems cannot be compared: {md_text(exc)}")
     st.stop()
 t = ab.test
@@ -99,6 +102,9 @@ box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1
 box(f"**Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
+if ab.resolution is not None and not ab.resolution.can_separate:  # issue #26 item 5
+    st.info(f"**No difference can be significant here, whatever the scores.** "
+            f"{md_text(ab.resolution.message)}", icon=":material/block:")
 if ab.same_as_pairwise:
     st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
                "interval.")
@@ -120,6 +126,7 @@ cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: bas
 st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
            f"{md_text(t.reason)}.")
 
+steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
                                            view.cand, view.cluster, options)
 left, right = st.columns([3, 2])
@@ -167,6 +174,7 @@ state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
             placeholder="the smallest detectable one",
             help=f"In {view.metric} units, e.g. 0.02 for two points of a 0–1 score.")
 pw: PowerResult | None
+steps.step("Simulating the power of each test")
 try:
     pw = results.power_result(token, view.benchmark, view.metric, difference, options.alpha,
                               view.seed)
@@ -193,6 +201,7 @@ if pw is not None:
         "±": st.column_config.NumberColumn(format="%.3f", help="Monte Carlo standard error")},
         placeholder="does not apply")
     st.caption(f"Simulated power of each test at that difference ({pw.n_sim} replications).")
+steps.done()
 
 
 def _report() -> str:

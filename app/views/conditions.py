@@ -70,12 +70,15 @@ left.selectbox("Setting to compare", factors, key="conditions_factor", format_fu
 options = view.test_options()
 message = ""
 result: ConditionResult | None
+steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps.step(f"Matching systems that differ only in {md_text(view.factor)} and testing them")
 try:
     result = results.condition(token, view.benchmark, view.metric, view.factor, held(view),
                                options)
 except ValueError as exc:
     result = None
     message = str(exc)
+steps.done()
 st.session_state["conditions_hold"] = list(result.held if result is not None else
                                            held(view) or ())
 right.multiselect("Held fixed", [s for s in settings if s != view.factor], key="conditions_hold",

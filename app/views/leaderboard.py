@@ -23,7 +23,6 @@ from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
 from engine import (
     Leaderboard,
-    best_set_sentence,
     leaderboard_headline,
     leaderboard_report,
     md_isolated,
@@ -40,19 +39,34 @@ headline_slot = st.empty()  # the answer in one sentence, first (filled once it 
 bar = st.container(horizontal=True, vertical_alignment="center")
 summary, controls = st.container(), st.container()
 options = view.test_options()
+steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be (#27)
 try:
+    steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
-    widgets.system_limit(matrix.n_systems)
+    widgets.system_limit(matrix.n_systems, steps)
+    steps.step(f"Testing every pair of the {matrix.n_systems} systems")
     board = results.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
+    steps.done()
     with bar:
         widgets.benchmark_metric(view, catalog)
     widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
+# the headline ends with the confidence set for the best (issue #29)
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
-if board.rank_sets is not None:  # the confidence set for the best (issue #29)
-    st.caption(md_text(best_set_sentence(board.rank_sets)))
+if board.rank_sets is not None:
+    st.caption("*Rank range*: each system's rank confidence set; shaded rows may be the best "
+               f"(the {1 - board.rank_sets.alpha:.0%} confidence set for the best, "
+               f"{len(board.rank_sets.best_set)} systems). How they are computed: Methods.")
+resolution = board.pairwise.resolution
+if resolution is not None and not resolution.can_separate:  # issue #26 item 5, in plain words
+    more = (f" At least {resolution.examples_needed:,} examples per pair would be needed."
+            if resolution.examples_needed else " More examples would be needed.")
+    st.warning(f"This benchmark is too small to tell any two of these {len(board.table)} systems "
+               f"apart: with {resolution.examples:,} examples no difference could be significant, "
+               f"whatever the scores, so every system shares one group.{more}",
+               icon=":material/straighten:", help=md_text(resolution.message))
 
 
 def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:

@@ -24,16 +24,24 @@ widgets.test_settings(view)
 several_uploads(token, view)
 judge_note(token, view, catalog)
 options = view.test_options()
+steps = widgets.Progress(3)
 try:
+    steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
     scope_note(view, token, matrix.n_examples)
-    widgets.system_limit(matrix.n_systems)
+    widgets.system_limit(matrix.n_systems, steps)
+    steps.step(f"Testing every pair of the {matrix.n_systems} systems")
     board = results.board(token, view.benchmark, view.metric, options)
 except ValueError as exc:
+    steps.done()
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
+steps.step("Drawing the pairs")
 result = board.pairwise
 order = list(board.table["system"])
+if result.resolution is not None and not result.resolution.can_separate:  # issue #26 item 5
+    st.info(f"**No pair can be significant on this benchmark, whatever the scores.** "
+            f"{md_text(result.resolution.message)}", icon=":material/block:")
 
 plain, technical = widgets.plain_test(view, board)
 st.markdown(f":material/science: {plain}", help=technical)
@@ -44,6 +52,7 @@ view, problems = check_pair(view, order)
 state.warn(problems)
 state.set_view(view)
 if len(order) < 2:
+    steps.done()
     st.info("This benchmark has a single system: there is no pair to compare.")
     st.stop()
 row, _ = pair_row(result, view.a, view.b)
@@ -54,3 +63,4 @@ pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")
 all_pairs(board, view, token, options)
+steps.done()

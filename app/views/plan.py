@@ -50,13 +50,17 @@ if cells > MAX_DESIGN:
     cells = int(here["examples"].max()) * int(here["runs"].max())
 n_sim = max(MIN_SIM, min(view.nsim, SIM_CELLS // max(cells, 1)))
 inputs = st.container()
+steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps.step(f"Simulating {n_sim:,} comparisons per test")
 try:
     pw: PowerResult = results.plan_power(token, view.benchmark, view.metric, difference,
                                          examples, runs, n_sim, view.alpha, view.ppower,
                                          view.seed)
 except ValueError as exc:
+    steps.done()
     st.error(f"This benchmark cannot be planned for: {md_text(exc)}")
     st.stop()
+steps.done()
 observed_n, observed_r = len(pw.scenario.example_means), pw.scenario.runs
 
 with inputs:

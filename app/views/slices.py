@@ -45,11 +45,15 @@ with left:
                      "quantiles into slices of about equal size.")
 
 options = view.test_options()
+steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps.step(f"Testing every pair within each slice of {md_isolated(view.scol)}")
 try:
     result = results.slice_result(token, view.benchmark, view.metric, view.scol, view.sbins, options)
 except ValueError as exc:
+    steps.done()
     st.error(f"These settings cannot be tested on these slices: {md_isolated(exc)}")
     st.stop()
+steps.done()
 if result.binned:
     with right:
         state.bound(st.selectbox, "Number of slices", "sbins", view.sbins, options=SLICE_BINS,
