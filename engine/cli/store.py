@@ -123,6 +123,8 @@ def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt
             df = read_results_bytes(content, label=label, fmt=None, metrics=named or None,
                                     limits=upload_limits(), isolated=True)
         except DataContractError as table_error:
+            if fmt is None and _is_battle_list(content):  # model_a, model_b, winner
+                return _import_battles(store, content, label, args)
             if fmt is not None or not may_be_log(label, table_error):
                 raise
             try:
@@ -146,6 +148,27 @@ def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt
                               uploader=cli_uploader(args.uploader), note=args.note,
                               on_conflict=args.on_conflict,
                               metrics={**specs, **declared} or None)
+
+
+def _is_battle_list(content: bytes) -> bool:
+    """The file's first line names the battle-list columns (a CSV/TSV header, or the
+    keys of a JSON Lines record)."""
+    head = content[:65_536].split(b"\n", 1)[0].lower()
+    return all(name.encode() in head for name in ("model_a", "model_b", "winner"))
+
+
+def _import_battles(store: ResultsStore, content: bytes, label: str,
+                    args: argparse.Namespace) -> UploadReport:
+    """A battle list (issue #32) stored as one upload of the arena ``--arena`` (default:
+    the file's name without its extension)."""
+    import io
+
+    from ..io._battles import read_battles
+
+    battles = read_battles(io.BytesIO(content), name=label, limits=upload_limits())
+    arena = args.arena or Path(label).name.split(".")[0]
+    return store.import_battles(battles, arena=arena, filename=label, content=content,
+                                uploader=cli_uploader(args.uploader), note=args.note)
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -298,6 +321,9 @@ def register(subparsers: Any) -> None:
                    help="a note on who uploads; the upload records the OS user and host "
                         "(user@host) in any case, with this after it in brackets")
     p.add_argument("--note", default="", help="free-text note stored with the upload")
+    p.add_argument("--arena", default=None, metavar="NAME",
+                   help="for a battle list (model_a, model_b, winner): the arena it belongs "
+                        "to (default: the file's name without its extension)")
     p.add_argument("--lower-is-better", action="append", default=[], metavar="METRIC",
                    help="declare METRIC lower-is-better (repeatable)")
     p.add_argument("--binary", action="append", default=[], metavar="METRIC",

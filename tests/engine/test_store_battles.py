@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from sqlalchemy import inspect, text
@@ -62,3 +65,22 @@ def test_an_older_store_gets_the_table_on_its_first_battle_upload(sqlite_url: st
         assert inspect(conn).has_table(S.battles.name)
     assert open_store(sqlite_url).schema_version == version
     assert len(store.load_battles("chat")) == 4
+
+
+@pytest.mark.slow
+def test_cli_import_stores_a_battle_list(tmp_path: Path, sqlite_url: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`sigboard import battles.csv` recognises a battle list (not a results table) and
+    stores it as an arena named after the file, or --arena."""
+    from engine.cli._common import main
+
+    path = tmp_path / "chatbot-arena.csv"
+    BATTLES.to_csv(path, index=False)
+    assert main(["import", str(path), "--db", sqlite_url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["uploads"][0]["rows"] == 4
+    other = tmp_path / "more.csv"
+    BATTLES.iloc[:3].to_csv(other, index=False)
+    assert main(["import", str(other), "--db", sqlite_url, "--arena", "chatbot-arena"]) == 0
+    store = open_store(sqlite_url)
+    assert store.battle_arenas() == ["chatbot-arena"]
+    assert len(store.load_battles("chatbot-arena")) == 7
