@@ -82,6 +82,8 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             f"model: {t.model} ({t.reason})\n{margin}"
             + ("" if res.churn is None else churn_sentence(res.churn) + "\n")
             + ("" if res.equivalence is None else res.equivalence.sentence() + "\n")
+            + ("" if res.resolution is None or res.resolution.can_separate else
+               f"note: {res.resolution.message}\n")
             + (f"{res.note}\n" if res.note else ""))
 
 

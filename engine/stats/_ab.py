@@ -24,6 +24,7 @@ from ._churn import Churn, churn_of_pair
 from ._equivalence import Equivalence, tost
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
 from ._pairwise import pairwise_tests
+from ._resolution import Resolution
 from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube
 from ._runs_pairs import PairRunTest, pair_run_test
 
@@ -85,6 +86,9 @@ class ABResult:
     seed_variance_from: tuple[str, ...] = ()
     """The systems whose repeated runs estimate the seed variance the test adds (every
     system of the benchmark with ≥ 2 runs, issue #26 item 2; JSON ``seed_variance_from``)."""
+    resolution: Resolution | None = None
+    """Whether the pair's test can reach p < alpha at all on these examples, with the power
+    figures (issue #26 item 5; JSON ``resolution``)."""
 
     @property
     def same_as_pairwise(self) -> bool:
@@ -107,7 +111,8 @@ class ABResult:
             "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
             "note": self.note, "headline": compare_headline(self, binary=self.binary),
-            "seed_variance_from": list(self.seed_variance_from)}
+            "seed_variance_from": list(self.seed_variance_from),
+            "resolution": None if self.resolution is None else self.resolution.to_dict()}
         if self.churn is not None:
             out.update(self.churn.to_dict())
         if self.equivalence is not None:
@@ -204,7 +209,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     opts = options if options is not None else TestOptions()
     margin = check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
-    figure, binary = _pairwise_figure(df, pair, spec, opts)
+    figure, binary, reach = _pairwise_figure(df, pair, spec, opts)
     pooled = _benchmark_pooled(df, pair, spec)
     if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
@@ -226,7 +231,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                     churn_of_pair(pair, binary=binary, alpha=opts.alpha),
                     None if equivalence is None else
                     tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
-                    pooled.systems)
+                    pooled.systems, reach)
 
 
 def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) -> PooledRuns:
@@ -239,9 +244,10 @@ def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) 
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
-                     opts: TestOptions) -> tuple[dict[str, Any], bool]:
+                     opts: TestOptions) -> tuple[dict[str, Any], bool, Resolution | None]:
     """The Pairwise page's test of the pair (per-example means, its automatic test, the
-    same alternative), oriented candidate − baseline; and whether the metric is 0/1."""
+    same alternative), oriented candidate − baseline; whether the metric is 0/1; and whether
+    the pair can be significant at all (its :class:`Resolution`)."""
     baseline, candidate = pair.systems
     mine = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)
               & df["system"].isin([baseline, candidate])]
@@ -259,7 +265,7 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
     figure = {"test": str(row["test"]), "pvalue": float(row["pvalue"]),
               "difference": sign * float(row["difference"]), "ci_low": min(lo, hi),
               "ci_high": max(lo, hi), "n": int(row["n"])}
-    return figure, bool(mine["value"].isin([0.0, 1.0]).all())
+    return figure, bool(mine["value"].isin([0.0, 1.0]).all()), result.resolution
 
 
 def _from_pairwise(figure: dict[str, Any], pair: RunCube, opts: TestOptions) -> PairRunTest:

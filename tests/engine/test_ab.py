@@ -314,3 +314,16 @@ def test_no_runs_anywhere_keeps_the_pairwise_test() -> None:
     df = _seed_frame().query("run == 0")
     res = compare_ab(df, baseline="A", candidate="B")
     assert res.test.model == "paired-t" and res.seed_variance_from == () and res.note == ""
+
+
+def test_a_pair_that_cannot_be_significant_says_so() -> None:
+    # issue #26 item 5: on 5 examples the smallest exact McNemar p is 2 · 0.5⁵ = 0.0625 > 0.05
+    # (binomial arithmetic), so even 5 wins out of 5 cannot be significant
+    df = pd.DataFrame({"benchmark": "b", "metric": "acc", "system": ["A"] * 5 + ["B"] * 5,
+                       "example_id": [f"e{i}" for i in range(5)] * 2,
+                       "value": [0.0] * 5 + [1.0] * 5})
+    res = compare_ab(df, baseline="A", candidate="B")
+    assert res.test.pvalue == pytest.approx(0.0625)
+    assert res.resolution is not None and not res.resolution.can_separate
+    assert res.resolution.smallest_p == pytest.approx(0.0625)
+    assert res.to_dict()["resolution"]["can_separate"] is False
