@@ -65,46 +65,57 @@ def _upload_hashes(df: pd.DataFrame, column: str) -> pd.DataFrame:
                         | {"hash": held[column].astype(str).to_numpy()})
 
 
-def _stored(conn: Connection, wanted: pd.DataFrame, column: str) -> pd.DataFrame:
+def _stored(conn: Connection, wanted: pd.DataFrame, column: str,
+            ids: dict[str, int] | None) -> pd.DataFrame:
     """The live stored hashes (``column`` kind) of the example ids in ``wanted``, per system:
-    ``benchmark, example_id, system, hash, upload_id`` (each system's newest upload)."""
+    ``benchmark, example_id, system, hash, upload_id`` (each system's newest upload).
+    ``ids``: the label ids of the upload's texts when the caller has them (else looked up)."""
     cols = ["benchmark", "example_id", "system", "hash", "upload_id"]
-    ids = sio.lookup(conn, [*wanted["benchmark"].unique(), *wanted["example_id"].unique()])
+    benches = [str(b) for b in wanted["benchmark"].unique()]
+    if ids is None:
+        ids = sio.lookup(conn, [*benches, *wanted["example_id"].unique()])
     h, u = S.example_hashes.c, S.uploads.c
     frames = []
-    for bench, part in wanted.groupby("benchmark", sort=False):
-        if bench not in ids:
-            continue
-        keys = sorted({ids[e] for e in part["example_id"].unique() if e in ids})
-        for i in range(0, len(keys), _IN_CHUNK):
-            rows = conn.execute(
-                select(h.example_key, h.system_id, h.value, h.upload_id)
-                .join(S.uploads, u.id == h.upload_id)
-                .where(h.benchmark_id == ids[str(bench)], h.name == column,
-                       h.example_key.in_(keys[i:i + _IN_CHUNK]), u.deleted_at.is_(None))).all()
-            if rows:
-                found = pd.DataFrame.from_records(rows, columns=["example_key", "system_id",
-                                                                 "hash", "upload_id"])
-                frames.append(found.assign(benchmark=str(bench)))
-    if not frames:
+    for bench in benches:
+        if bench not in ids or conn.execute(select(h.id).where(
+                h.benchmark_id == ids[bench], h.name == column).limit(1)).first() is None:
+            continue  # nothing stored there: the usual first upload of a benchmark
+        rows = conn.execute(select(h.example_key, h.system_id, h.value, h.upload_id)
+                            .join(S.uploads, u.id == h.upload_id)
+                            .where(h.benchmark_id == ids[bench], h.name == column,
+                                   u.deleted_at.is_(None))).all()
+        found = pd.DataFrame([tuple(r) for r in rows],
+                             columns=["example_key", "system_id", "hash", "upload_id"])
+        examples = {ids[e]: e for e in wanted.loc[wanted["benchmark"] == bench, "example_id"]
+                    if e in ids}  # label id → the upload's example id
+        found = found[found["example_key"].isin(examples.keys())]
+        frames.append(found.assign(benchmark=bench, example_id=found["example_key"].map(examples)))
+    if not frames or not sum(len(f) for f in frames):
         return pd.DataFrame(columns=cols)
     found = pd.concat(frames, ignore_index=True).sort_values("upload_id", kind="stable")
     found = found.drop_duplicates(["benchmark", "example_key", "system_id"], keep="last")
-    texts = sio.label_texts(conn, {*found["example_key"].tolist(), *found["system_id"].tolist()})
-    found["example_id"] = [texts[int(k)] for k in found["example_key"]]
-    found["system"] = [texts[int(k)] for k in found["system_id"]]
+    texts = sio.label_texts(conn, set(found["system_id"].tolist()))
+    found["system"] = found["system_id"].map(lambda k: texts[int(k)])
     return found[cols].reset_index(drop=True)
 
 
 def _keepers(stored: pd.DataFrame) -> pd.DataFrame:
     """Per (benchmark, example id): the hash most stored systems hold (ties: the oldest
-    upload's) as ``keep``, and those systems' names as ``holders``."""
+    upload's), as ``keep``."""
     keys = ["benchmark", "example_id"]
     votes = (stored.groupby([*keys, "hash"], sort=False)
-             .agg(n=("system", "size"), first=("upload_id", "min"),
-                  holders=("system", lambda s: sorted(map(str, s)))).reset_index())
+             .agg(n=("system", "size"), first=("upload_id", "min")).reset_index())
     votes = votes.sort_values(["n", "first"], ascending=[False, True], kind="stable")
-    return votes.drop_duplicates(keys)[[*keys, "hash", "holders"]].rename(columns={"hash": "keep"})
+    return votes.drop_duplicates(keys)[[*keys, "hash"]].rename(columns={"hash": "keep"})
+
+
+def _holders(stored: pd.DataFrame, moved: pd.DataFrame) -> pd.DataFrame:
+    """``moved`` with ``holders``: the stored systems that hold the kept hash of its id."""
+    keys = ["benchmark", "example_id"]
+    held = stored.merge(moved[[*keys, "keep"]].drop_duplicates(), on=keys)
+    held = held[held["hash"] == held["keep"]]
+    names = held.groupby(keys, sort=False)["system"].agg(lambda s: sorted(map(str, s)))
+    return moved.merge(names.rename("holders").reset_index(), on=keys, how="left")
 
 
 def _sentences(moved: pd.DataFrame, column: str) -> list[str]:
@@ -124,11 +135,13 @@ def _sentences(moved: pd.DataFrame, column: str) -> list[str]:
     return said
 
 
-def against_store(conn: Connection, df: pd.DataFrame) -> tuple[pd.DataFrame, PairingCheck]:
+def against_store(conn: Connection, df: pd.DataFrame, *,
+                  ids: dict[str, int] | None = None) -> tuple[pd.DataFrame, PairingCheck]:
     """``df`` with the example ids whose content differs from the store's moved to
     ``<id>#<hash>`` (for this upload's systems only), and what was found.
 
-    ``df`` is returned as it is when it has no hash column or nothing differs.
+    ``df`` is returned as it is when it has no hash column or nothing differs. ``ids``:
+    the label ids of ``df``'s texts, when the caller has interned them already.
     """
     column = hash_column(df)
     if column is None or df.empty:
@@ -136,7 +149,7 @@ def against_store(conn: Connection, df: pd.DataFrame) -> tuple[pd.DataFrame, Pai
     mine = _upload_hashes(df, column)
     if mine.empty:
         return df, PairingCheck()
-    stored = _stored(conn, mine, column)
+    stored = _stored(conn, mine, column, ids)
     own = mine[["benchmark", "system"]].drop_duplicates().assign(_own=True)
     stored = stored.merge(own, on=["benchmark", "system"], how="left")
     stored = stored[stored["_own"].isna()].drop(columns="_own")  # other systems only
@@ -146,13 +159,14 @@ def against_store(conn: Connection, df: pd.DataFrame) -> tuple[pd.DataFrame, Pai
     moved = checked[checked["hash"] != checked["keep"]]
     if moved.empty:
         return df, PairingCheck()
+    moved = _holders(stored, moved)
     new_id = pd.Series([f"{e}#{h[:8]}" for e, h in zip(moved["example_id"], moved["hash"],
                                                          strict=True)],
                        index=pd.MultiIndex.from_frame(moved[_KEY]))
     rows = pd.MultiIndex.from_arrays([df[k].astype(str).to_numpy() for k in _KEY])
     found = new_id.reindex(rows).to_numpy(dtype=object)
-    ids = np.where(pd.isna(found), df["example_id"].to_numpy(dtype=object), found)
-    out = df.assign(example_id=pd.Series(ids, index=df.index, dtype=object))
+    renamed = np.where(pd.isna(found), df["example_id"].to_numpy(dtype=object), found)
+    out = df.assign(example_id=pd.Series(renamed, index=df.index, dtype=object))
     unpaired = len(moved[["benchmark", "example_id"]].drop_duplicates())
     return out, PairingCheck(unpaired, tuple(_sentences(moved, column)))
 
@@ -168,6 +182,7 @@ def hash_rows(df: pd.DataFrame, cols: dict[str, np.ndarray], upload_id: int) -> 
     keys["value"] = df[column].to_numpy(dtype=object)
     keys = keys[pd.notna(keys["value"])].drop_duplicates(["benchmark_id", "example_key",
                                                           "system_id"])
-    return [{"upload_id": upload_id, "benchmark_id": int(b), "example_key": int(e),
-             "system_id": int(s), "name": column, "value": str(v)}
-            for b, e, s, v in keys.itertuples(index=False)]
+    columns = [keys[c].to_numpy().tolist() for c in ("benchmark_id", "example_key", "system_id")]
+    return [{"upload_id": upload_id, "benchmark_id": b, "example_key": e, "system_id": s,
+             "name": column, "value": str(v)}
+            for b, e, s, v in zip(*columns, keys["value"].tolist(), strict=True)]

@@ -157,11 +157,12 @@ class StoreImports(StoreReads):
                 return self._duplicate_report((int(known[0]), str(known[1]), str(known[2]),
                                                known[3]), filename)
             sw.check_stored_binary(conn, data, filename, specs)
-            df, pairing = sx.against_store(conn, df)
+            ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
+            df, pairing = sx.against_store(conn, df, ids=ids)
             if pairing.unpaired:  # ids moved: the split and the example codes follow them
                 data, sys_meta, ex_meta = split_metadata(df)
                 factorized["example_id"] = pd.factorize(data["example_id"], sort=False)
-            ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
+                ids.update(sio.intern(conn, [str(e) for e in factorized["example_id"][1]]))
             cols = {key: sio.encode(*factorized[col], ids)
                     for col, key in sio.ID_COLUMNS.items()}
             cols["run"] = run
