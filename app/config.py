@@ -3,7 +3,9 @@
 ``SIGBOARD_DB_URL`` (a SQLAlchemy URL) wins; else SQLite at ``SIGBOARD_DB_PATH``,
 else ``<repo>/var/sigboard.db``. ``SIGBOARD_UPLOAD_TOKEN`` and
 ``SIGBOARD_UPLOAD_ALLOW`` (comma-separated e-mails) restrict uploading (see
-``app/auth.py``). Upload limits (``SIGBOARD_MAX_BYTES``, ``SIGBOARD_MAX_ROWS``, …,
+``app/auth.py``). ``SIGBOARD_VIEWER_DB_URL``, optional, is a read-only connection the
+pages read through (``app/data/store.py``; uploads still write through the first). Upload
+limits (``SIGBOARD_MAX_BYTES``, ``SIGBOARD_MAX_ROWS``, …,
 see :class:`engine.Limits`) are read here too. The demo files are ``<repo>/data``.
 The repository root is found from this file's path, so the app runs from any working directory.
 :meth:`Settings.from_env` is pure; :func:`current` reads ``os.environ`` once per
@@ -36,6 +38,7 @@ class Settings:
     upload_allow: frozenset[str] = frozenset()
     demo_data: Path = DEMO_DATA
     limits: Limits = field(default_factory=Limits)
+    viewer_db_url: str = field(default="", repr=False)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Settings:
@@ -48,7 +51,8 @@ class Settings:
         return cls(db_url=url, upload_token=env.get("SIGBOARD_UPLOAD_TOKEN", ""),
                    upload_allow=frozenset(e.strip().lower() for e in allow.split(",")
                                           if e.strip()),
-                   limits=Limits.from_mapping(env))
+                   limits=Limits.from_mapping(env),
+                   viewer_db_url=env.get("SIGBOARD_VIEWER_DB_URL", "").strip())
 
 
 def load() -> Settings:

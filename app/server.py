@@ -13,7 +13,9 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from app.fast_start import FastStart, Guard
+from app.upload_budget import UploadBudget
 
-# Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33)
+# Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
+# the byte budgets of the upload endpoint (per session and for the server, token or not)
 app = st.App(Path(__file__).with_name("main.py"),
-             middleware=[Middleware(Guard), Middleware(FastStart)])
+             middleware=[Middleware(Guard), Middleware(UploadBudget), Middleware(FastStart)])

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from .io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
+    from .store._viewer import open_viewer_store
     from .store._judge_links import judge_link, judge_links, link_judge
 
     # --- The pages' answers: one call per product -----------------------------------------

@@ -90,7 +90,7 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
     if parsed.frame is None:  # never: only a file without problems has a commit form
         return
     try:
-        report = store.current().import_frame(
+        report = store.writer().import_frame(
             parsed.frame, filename=parsed.name, content=parsed.content, uploader=uploader,
             note=note, on_conflict=cast(OnConflict, on_conflict), metrics=specs)
     except (DataContractError, PermissionError) as exc:

@@ -19,7 +19,7 @@ def _set(who: str) -> None:
     alias = str(st.session_state.get("alias-name") or "")
     system = str(st.session_state.get("alias-system") or "").strip()
     try:
-        store.current().set_alias(alias, system, set_by=who)
+        store.writer().set_alias(alias, system, set_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["alias_flash"] = ("error", str(exc))
         return
@@ -29,7 +29,7 @@ def _set(who: str) -> None:
 
 def _remove(alias: str, who: str) -> None:
     try:
-        store.current().remove_alias(alias, removed_by=who)
+        store.writer().remove_alias(alias, removed_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["alias_flash"] = ("error", str(exc))
         return

@@ -53,7 +53,7 @@ def _do_delete(upload_id: int, who: str) -> None:
         return
     st.session_state[box] = ""
     try:
-        removed = store.current().delete_upload(upload_id, deleted_by=who)
+        removed = store.writer().delete_upload(upload_id, deleted_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["upload_flash"] = ("error", str(exc))
         return
@@ -64,7 +64,7 @@ def _do_delete(upload_id: int, who: str) -> None:
 
 def _do_restore(upload_id: int, who: str) -> None:
     try:
-        back = store.current().restore_upload(upload_id, restored_by=who)
+        back = store.writer().restore_upload(upload_id, restored_by=who)
     except (ValueError, PermissionError) as exc:
         st.session_state["upload_flash"] = ("error", str(exc))
         return

@@ -91,7 +91,7 @@ def metric_editor(who: str) -> None:
                               binary={"auto": None, "binary": True, "numeric": False}[modality],
                               threshold=threshold)
             try:
-                store.current().update_metric(bench, metric, spec, display_scale=scale,
+                store.writer().update_metric(bench, metric, spec, display_scale=scale,
                                               changed_by=who or "anonymous")
             except (DataContractError, ValueError, PermissionError) as exc:
                 st.error("Not saved.")

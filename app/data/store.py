@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from app import config
-from engine import MetricSpec, ResultsStore, open_store
+from engine import MetricSpec, ResultsStore, open_store, open_viewer_store
 
 _ENTRIES = 64
 
@@ -23,8 +23,25 @@ def _open(db_url: str, demo_data: str) -> ResultsStore:
     return store
 
 
+@st.cache_resource(show_spinner="Opening the results store…")
+def _open_viewer(viewer_url: str, db_url: str, demo_data: str) -> ResultsStore:
+    _open(db_url, demo_data)  # the demo data, loaded once through the writable connection
+    return open_viewer_store(viewer_url)
+
+
 def current() -> ResultsStore:
-    """The configured results store (``app/config.py``), with the demo data loaded once."""
+    """The store the pages read: the read-only viewer connection when
+    ``SIGBOARD_VIEWER_DB_URL`` is set (the database refuses its writes), else
+    :func:`writer`'s."""
+    settings = config.current()
+    if settings.viewer_db_url:
+        return _open_viewer(settings.viewer_db_url, settings.db_url, str(settings.demo_data))
+    return writer()
+
+
+def writer() -> ResultsStore:
+    """The configured results store that uploads, deletes and definitions write to
+    (``app/config.py``), with the demo data loaded once."""
     settings = config.current()
     return _open(settings.db_url, str(settings.demo_data))
 

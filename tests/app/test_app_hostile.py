@@ -412,3 +412,95 @@ def test_upload_flood_without_the_token_leaves_the_server_small(tmp_path: Path) 
     finally:
         proc.kill()
         proc.wait()
+
+
+# ------------------------------------------- issue #33 item 3: byte budgets, token or not
+
+def _budget_put(budget: object, session: str, size: int | None) -> tuple[int, bool]:
+    """(status, whether the wrapped app answered) of one upload through UploadBudget."""
+    import asyncio
+
+    sent: list[dict] = []
+
+    async def send(message):  # noqa: ANN001, ANN202
+        sent.append(message)
+
+    async def receive():  # noqa: ANN202
+        raise AssertionError("the body of an upload is never read here")
+
+    headers = [] if size is None else [(b"content-length", str(size).encode())]
+    scope = {"type": "http", "method": "PUT", "path": f"/_stcore/upload_file/{session}/f",
+             "headers": headers}
+    asyncio.run(budget(scope, receive, send))  # type: ignore[operator]
+    return int(sent[0]["status"]), sent[0].get("headers") == []  # [] only from _passing
+
+
+def test_upload_budgets_per_session_and_for_the_server() -> None:
+    from app.upload_budget import Budgets, UploadBudget
+
+    held = {"a": 150 << 20, "b": 300 << 20}  # what Streamlit already holds, per session
+
+    budget = UploadBudget(_passing, Budgets(session=200 << 20, server=512 << 20),
+                          held=lambda: held, base_path=lambda: "")
+    assert _budget_put(budget, "a", 40 << 20) == (204, True)  # 190 of 200 MiB, 490 of 512
+    held["a"] += 40 << 20  # Streamlit now holds it
+    assert _budget_put(budget, "a", 20 << 20) == (413, False)  # past the session's 200
+    assert _budget_put(budget, "c", 30 << 20) == (503, False)  # past the server's 512
+    assert _budget_put(budget, "c", 20 << 20) == (204, True)  # fits both
+    budget.in_flight["d"] = 22 << 20  # an upload still arriving counts too
+    assert _budget_put(budget, "c", 1 << 20) == (503, False)
+    del budget.in_flight["d"]
+    assert _budget_put(budget, "c", None) == (411, False)  # no Content-Length: size unknown
+    assert budget.in_flight == {}, "a finished upload no longer counts as in flight"
+
+
+async def _passing(scope, receive, send):  # noqa: ANN001, ANN202
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+
+
+def test_upload_budgets_read_the_environment() -> None:
+    from app.upload_budget import Budgets
+
+    budgets = Budgets.from_env({"SIGBOARD_SESSION_UPLOAD_BUDGET": "64M",
+                                "SIGBOARD_UPLOAD_BUDGET": "1G"})
+    assert (budgets.session, budgets.server) == (64 << 20, 1 << 30)
+    assert Budgets.from_env({}) == Budgets(session=200 << 20, server=384 << 20)
+
+
+# ------------------------------------------- issue #33 item 7: the viewers' read-only connection
+
+def _two_system_frame(names: tuple[str, str]) -> pd.DataFrame:
+    return pd.DataFrame({"benchmark": "viewed", "metric": "acc", "system": [*names, *names],
+                         "example_id": ["e1", "e1", "e2", "e2"], "value": [1.0, 0.0, 1.0, 1.0]})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres",
+                                                            marks=pytest.mark.postgres)])
+def test_pages_read_through_the_viewer_connection(tmp_path: Path, backend: str,
+                                                  request: pytest.FixtureRequest) -> None:
+    from apptest_support import ranked
+
+    from app.config import Settings
+
+    if backend == "sqlite":  # two files: the pages must show the viewer's, not the writer's
+        writer_url, viewer_url = (f"sqlite:///{tmp_path / 'w.db'}",
+                                  f"sqlite:///{tmp_path / 'v.db'}")
+        open_store(viewer_url).import_frame(_two_system_frame(("viewer-A", "viewer-B")),
+                                            filename="v.csv")
+    else:  # one database: the viewer connection is read-only at the server
+        writer_url = viewer_url = str(request.getfixturevalue("pg_url"))
+        open_store(writer_url).import_frame(_two_system_frame(("viewer-A", "viewer-B")),
+                                            filename="v.csv")
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("SIGBOARD_DB_PATH", "SIGBOARD_UPLOAD_TOKEN", "SIGBOARD_UPLOAD_ALLOW"):
+            mp.delenv(name, raising=False)
+        mp.setenv("SIGBOARD_DB_URL", writer_url)
+        mp.setenv("SIGBOARD_VIEWER_DB_URL", viewer_url)
+        at = app("views/leaderboard.py", benchmark="viewed", metric="acc")
+        no_exception(at)
+        board, _ = ranked(at)
+        assert set(board["system"]) == {"viewer-A", "viewer-B"}
+    settings = Settings.from_env({"SIGBOARD_DB_URL": writer_url,
+                                  "SIGBOARD_VIEWER_DB_URL": viewer_url})
+    assert settings.viewer_db_url == viewer_url and viewer_url not in repr(settings)
