@@ -66,6 +66,14 @@ LINKED = {"plan": HIDDEN["plan"]}
 LOG = logging.getLogger("sigboard")
 
 
+@st.cache_resource(show_spinner=False)
+def _chart_worker() -> bool:
+    """Once per server: the SVG drawing process starts loading while the first page runs."""
+    from app.charts.render import warm
+    warm()
+    return True
+
+
 def sections() -> dict[str, list[str]]:
     """Each section's registered pages in order; pages no section names under "More"."""
     listed = {name for names in SECTIONS.values() for name in names}
@@ -85,6 +93,7 @@ state.set_page(next((name for name, page in [*PAGES.items(), *HIDDEN.items()]
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 config.load()  # the environment, read once per run
+_chart_worker()
 try:
     catalog = store.catalog(store.token())
 except Exception as exc:  # the store is unreachable or refused: say which, never the password

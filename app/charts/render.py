@@ -48,6 +48,13 @@ def chart_svg(chart: alt.TopLevelMixin | dict[str, Any], *, width: int | None) -
             return _draw(line)
 
 
+def warm() -> None:
+    """Start the drawing process now (#27): vl-convert takes about 1.5 s to load, which the
+    first chart of A/B compare or Mechanisms then no longer waits for."""
+    with _lock:
+        _start()
+
+
 def _draw(line: bytes) -> str:
     child = _start()
     if child.stdin is None or child.stdout is None:  # never: Popen was given both pipes
