@@ -3,6 +3,8 @@ table; only the open tab is drawn. Charts show the focus (best k or chosen syste
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -30,6 +32,31 @@ PHONE_ROWS = 30
 _SCREEN = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
            f"@media (min-width:{NARROW + 1}px){{[class*=st-key-sb_phone_pairs]{{display:none}}}}"
            "</style>")
+
+
+#: Every column of the pairs table explained (#27: every column has a tooltip).
+PAIR_HELP = {
+    "system A": "The first system of the pair", "system B": "The second system of the pair",
+    "A − B": "Difference of the two means in the metric's units; positive: A is better",
+    "interval from": "Lower end of the confidence interval of A − B",
+    "interval to": "Upper end of the confidence interval of A − B",
+    "n": "Examples (paired) or scores (unpaired) the test used",
+    "paired": "Whether the test compared the two systems example by example",
+    "test": "The test that gave the p-value (Methods explains each)",
+    "p": "p-value of this pair alone",
+    "adjusted p": "p-value corrected for testing many pairs (the correction is in Test "
+                  "settings)",
+    "effect size": "Standardised difference (Cohen's d or h, Methods): 0.2 small, 0.5 medium, "
+                   "0.8 large",
+    "significant": "The pair differs at the chosen alpha (after correction)"}
+
+
+def _pair_columns() -> dict[str, Any]:
+    """The pairs table's column settings: a tooltip on each, numbers formatted."""
+    formats = {"A − B": "%.4g", "interval from": "%.4g", "interval to": "%.4g", "p": "%.3g",
+               "adjusted p": "%.3g", "effect size": "%.3f"}
+    return {c: (st.column_config.NumberColumn(help=h, format=formats[c]) if c in formats
+                else st.column_config.Column(help=h)) for c, h in PAIR_HELP.items()}
 
 
 def has_effect_sizes(board: Leaderboard) -> bool:
@@ -114,9 +141,7 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
                 st.caption(f"The first {MAX_PAIR_ROWS:,} of {len(rows):,} pairs; the CSV has all.")
             st.dataframe(rows.head(MAX_PAIR_ROWS), hide_index=True, width="stretch",
                          height=fit_height(min(len(rows), MAX_PAIR_ROWS), 560), placeholder="—",
-                         column_config={"A − B": st.column_config.NumberColumn(
-                             help="difference of means in the metric's units, positive = A "
-                                  "better", format="%.4g")})
+                         column_config=_pair_columns())
             st.download_button("Download CSV", lambda: safe_csv(board.pairwise.table),
                                icon=":material/download:", file_name="pairs.csv",
                                mime="text/csv", on_click="ignore")

@@ -66,14 +66,30 @@ shown = pd.DataFrame({
     "human low": table["human_low"], "human high": table["human_high"],
     "judge bias": table["bias"]})
 st.dataframe(shown, hide_index=True, key="judge_table", column_config={
+    "rank": st.column_config.NumberColumn(help="Position by the PPI++ mean"),
+    "system": st.column_config.TextColumn(help="The system scored"),
     "PPI mean": st.column_config.NumberColumn(format="%.4g", help="PPI++ estimate of the "
                                               "mean human label"),
+    "PPI low": st.column_config.NumberColumn(format="%.4g", help="Lower end of its interval"),
+    "PPI high": st.column_config.NumberColumn(format="%.4g", help="Upper end of its interval"),
+    "human labels": st.column_config.NumberColumn(help="Examples of this system a human "
+                                                  "labelled"),
     "effective labels": st.column_config.NumberColumn(
         format="%.0f", help="Human labels alone needed for the same interval width"),
     "judge only": st.column_config.NumberColumn(format="%.4g", help="Mean judge score: biased "
                                                 "if the judge is; shown for comparison"),
+    "judge low": st.column_config.NumberColumn(format="%.4g", help="Lower end of the "
+                                               "judge-only interval"),
+    "judge high": st.column_config.NumberColumn(format="%.4g", help="Upper end of the "
+                                                "judge-only interval"),
     "human only": st.column_config.NumberColumn(format="%.4g", help="Mean of the human labels "
                                                 "alone"),
+    "human low": st.column_config.NumberColumn(format="%.4g", help="Lower end of the "
+                                               "human-only interval"),
+    "human high": st.column_config.NumberColumn(format="%.4g", help="Upper end of the "
+                                                "human-only interval"),
+    "judge bias": st.column_config.NumberColumn(format="%.3g", help="Mean judge score minus "
+                                                "mean human label on the labelled examples"),
 })
 
 st.subheader("Pairs (PPI++ mean paired difference)")
@@ -83,7 +99,18 @@ st.dataframe(pd.DataFrame({
     "difference": pairs["estimate"], "low": pairs["low"], "high": pairs["high"],
     "labelled for both": pairs["n_both"], "p": pairs["pvalue"],
     "adjusted p": pairs["p_adjusted"], "differs": pairs["significant"]}),
-    hide_index=True, key="judge_pairs")
+    hide_index=True, key="judge_pairs", column_config={
+        "pair": st.column_config.TextColumn(help="First system − second system"),
+        "difference": st.column_config.NumberColumn(format="%.4g", help="PPI++ difference of "
+                                                    "the human-label means"),
+        "low": st.column_config.NumberColumn(format="%.4g", help="Lower end of its interval"),
+        "high": st.column_config.NumberColumn(format="%.4g", help="Upper end of its interval"),
+        "labelled for both": st.column_config.NumberColumn(help="Examples with a human label "
+                                                           "for both systems"),
+        "p": st.column_config.NumberColumn(format="%.3g", help="p-value of this pair alone"),
+        "adjusted p": st.column_config.NumberColumn(format="%.3g", help="Corrected for testing "
+                                                    "every pair (see the sentence above)"),
+        "differs": st.column_config.CheckboxColumn(help="Significant after the correction")})
 
 st.subheader("Does the judge agree with the humans?")
 agree = board.agreement

@@ -126,8 +126,11 @@ grid = pd.DataFrame({"examples": sizes, **{
                                         for n in sizes]
     for r in RUN_CHOICES}})
 st.dataframe(grid, hide_index=True, column_config={
-    "examples": st.column_config.NumberColumn(format="localized", pinned=True),
-    **{c: st.column_config.NumberColumn(format="%.4f") for c in grid.columns[1:]}})
+    "examples": st.column_config.NumberColumn(format="localized", pinned=True,
+                                              help="Examples per system"),
+    **{c: st.column_config.NumberColumn(format="%.4f", help=f"Smallest detectable difference "
+                                        f"with {c} per example, in {view.metric} units")
+       for c in grid.columns[1:]}})
 st.caption(f"Closed form at {pw.target_power:.0%} power and alpha {pw.alpha:g}: "
            "(z₁₋α/₂ + z_power) × the standard error of the mean paired difference.")
 
@@ -135,7 +138,10 @@ st.subheader(f"Simulated power of each test at {pw.difference:.4f}")
 st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
               "power": list(pw.power.values()), "±": list(pw.mc_se.values())},
              hide_index=True, placeholder="does not apply", column_config={
-                 "power": st.column_config.NumberColumn(format="percent"),
+                 "test": st.column_config.TextColumn(help="The test run on each simulated "
+                                                     "comparison (Methods explains each)"),
+                 "power": st.column_config.NumberColumn(format="percent", help="Share of "
+                                                        "simulated comparisons it detected"),
                  "±": st.column_config.NumberColumn(format="%.3f",
                                                     help="Monte Carlo standard error")})
 fewer = f" (fewer than the {view.nsim:,} chosen: the design is large)" \

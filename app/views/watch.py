@@ -61,13 +61,20 @@ shown = pd.DataFrame({
     "first at": table["first_excluded_n"],
 })
 st.dataframe(shown, hide_index=True, column_config={
+    "challenger": st.column_config.TextColumn(help="The system compared with the champion"),
     "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
     "low": st.column_config.NumberColumn(format="%.4f", help="Lower end of the sequence's "
-                                         "interval for challenger − champion"),
-    "high": st.column_config.NumberColumn(format="%.4f"),
-    "always-valid p": st.column_config.NumberColumn(format="%.3g"),
+                                         "interval for challenger − champion (metric units)"),
+    "high": st.column_config.NumberColumn(format="%.4f", help="Upper end of the sequence's "
+                                          "interval for challenger − champion (metric units)"),
+    "always-valid p": st.column_config.NumberColumn(format="%.3g", help="A p-value that stays "
+                                                    "valid however often the page is looked at"),
     "e-value": st.column_config.NumberColumn(format="%.3g", help="Evidence against 'no "
                                              "difference' now; combined by e-BH"),
+    "excludes 0": st.column_config.CheckboxColumn(help="The interval has left 0: a verdict "
+                                                  "for this challenger alone"),
+    "e-BH": st.column_config.CheckboxColumn(help="A discovery after the false-discovery "
+                                            "control over every challenger (e-BH)"),
     "first at": st.column_config.NumberColumn(help="Observation at which the sequence first "
                                               "excluded 0"),
 })
