@@ -23,6 +23,7 @@ from typing import cast
 import streamlit as st
 
 from app import config, state
+from app.components import arena
 from app.components.upload_found import (
     conflicts,
     found,
@@ -176,4 +177,7 @@ def upload_files(token: str, uploader: str) -> None:
         staged = [bundle(staged)]
     for name, content in staged:
         with st.container(border=True):
+            if choice == "auto" and arena.is_battle_list(content):  # model_a, model_b, winner
+                arena.review(name, content, uploader)
+                continue
             review(parse_once(name, content, choice=choice, system=system), token, uploader)

@@ -1,0 +1,103 @@
+"""Battle lists (model_a, model_b, winner; issue #32): their review and commit on the
+Upload page, their leaderboards on the Leaderboard page and their win rates on Mechanisms.
+
+Every user-provided string (file, arena and model names) is shown in tables or through
+:func:`engine.md_text`, never as live Markdown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pandas as pd
+import streamlit as st
+
+from app.data import battles as data
+from app.data import store
+from engine import BATTLE_COLUMNS, DataContractError, md_text, read_battles
+
+_COLUMNS = {"rank": "Rank", "system": "Model", "rating": "Rating", "rating_low": "Low",
+            "rating_high": "High", "win_rate": "Win rate", "battles": "Battles",
+            "group": "Group", "online_elo": "Online Elo"}
+
+
+def is_battle_list(content: bytes) -> bool:
+    """The file's first line names model_a, model_b and winner (a CSV/TSV header or the
+    keys of a JSON Lines record)."""
+    head = content[:65_536].split(b"\n", 1)[0].lower()
+    return all(name.encode() in head for name in BATTLE_COLUMNS)
+
+
+def review(name: str, content: bytes, uploader: str) -> None:
+    """A battle list's problems, or what it holds and the commit form (an arena name)."""
+    st.markdown(f"#### {md_text(name)}")
+    try:
+        battles = read_battles(io.BytesIO(content), name=name)
+    except DataContractError as exc:
+        st.error(f"{len(exc.problems)} problem(s) found; nothing from this file will be stored "
+                 "until they are fixed.", icon=":material/error:")
+        st.dataframe(pd.DataFrame({"problem": [str(p) for p in exc.problems]}),
+                     hide_index=True)
+        return
+    models = pd.concat([battles["model_a"], battles["model_b"]]).value_counts()
+    st.success(f"{len(battles)} battles among {len(models)} models read without problems "
+               "(a battle list: model_a, model_b, winner).", icon=":material/task_alt:")
+    st.dataframe(models.rename_axis("model").rename("battles").reset_index(), hide_index=True)
+    with st.form(key=f"battles-{hashlib.sha256(content).hexdigest()[:16]}"):
+        arena = st.text_input("Arena (the set these battles belong to)",
+                              value=name.split(".")[0], max_chars=120)
+        note = st.text_input("Note (optional)", max_chars=200)
+        if st.form_submit_button("Commit battles to the store", type="primary",
+                                 icon=":material/cloud_upload:"):
+            _commit(battles, name, content, str(arena), note, uploader)
+
+
+def _commit(battles: pd.DataFrame, name: str, content: bytes, arena: str, note: str,
+            uploader: str) -> None:
+    try:
+        report = store.current().import_battles(battles, arena=arena, filename=name,
+                                                content=content, uploader=uploader, note=note)
+    except (DataContractError, PermissionError, ValueError) as exc:
+        st.error(f"{md_text(name)}: nothing was stored: {md_text(str(exc))}")
+        return
+    if report.duplicate_of is not None:
+        st.info(md_text(report.message))
+        return
+    st.success(md_text(report.message), icon=":material/check_circle:")
+
+
+def arena_boards() -> None:
+    """Each stored arena's leaderboard (Bradley–Terry on the battles, LMArena's scale, sandwich
+    intervals), below the results leaderboard."""
+    token = store.token()
+    names = data.arenas(token)
+    if not names:
+        return
+    st.subheader("Arenas (battle lists)")
+    arena = str(st.selectbox("Arena", names, key="arena_board") if len(names) > 1 else names[0])
+    table, _, n = data.arena_board(token, arena)
+    st.caption(f"{n:,} battles of {md_text(arena)}. Rating: Bradley–Terry fitted to the "
+               "battles (ties as half a win), on the Elo scale (400 points = 10:1 odds, mean "
+               "1000); Low–High its 95% sandwich interval; Group: models not shown to differ "
+               "share a letter; Online Elo: one pass in the battles' order (K = 4).")
+    st.dataframe(table.rename(columns=_COLUMNS), hide_index=True,
+                 column_config={c: st.column_config.NumberColumn(format="%.1f")
+                                for c in ("Rating", "Low", "High", "Online Elo")}
+                 | {"Win rate": st.column_config.NumberColumn(format="%.3f")})
+
+
+def arena_mechanisms() -> None:
+    """Each stored arena's win rates between every pair of models (ties as half)."""
+    token = store.token()
+    names = data.arenas(token)
+    if not names:
+        return
+    st.subheader("Arenas: who beats whom")
+    arena = str(st.selectbox("Arena", names, key="arena_mech") if len(names) > 1 else names[0])
+    table, rates, _ = data.arena_board(token, arena)
+    order = table["system"].tolist()
+    st.caption(f"Share of {md_text(arena)}'s battles the row model won against the column "
+               "model (ties as half); models in rating order.")
+    st.dataframe(rates.loc[order, order], column_config={
+        c: st.column_config.NumberColumn(format="%.2f") for c in order})

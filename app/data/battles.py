@@ -1,0 +1,30 @@
+"""Battle lists in the store (issue #32): the arenas, and each arena's LMArena-style
+leaderboard and win rates, cached by the store's token like every reader of ``app/data``."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from app.data import store
+from engine import arena_elo, arena_ratings, win_rate_matrix
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def arenas(token: str) -> list[str]:
+    """Names of the arenas with stored battles (live uploads)."""
+    return store.current().battle_arenas()
+
+
+@st.cache_resource(show_spinner="Fitting Bradley–Terry to the battles…", max_entries=8)
+def arena_board(token: str, arena: str) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """The arena's leaderboard (rank, system, Bradley–Terry rating on the Elo scale with its
+    sandwich interval, win rate, battles, group, online Elo in the battles' order), its
+    win-rate matrix (ties as half) and its number of battles."""
+    battles = store.current().load_battles(arena)
+    ratings = arena_ratings(battles)
+    elo = arena_elo(battles)
+    table = ratings.table.assign(online_elo=ratings.table["system"].map(elo))
+    systems = list(ratings.counts.systems)
+    rates = pd.DataFrame(win_rate_matrix(ratings.counts), index=systems, columns=systems)
+    return table, rates, len(battles)
