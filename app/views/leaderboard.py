@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state, widgets
+from app.components.arena import arena_boards
 from app.components.judge_note import judge_note
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
@@ -133,3 +134,4 @@ else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
 leaderboard_charts(board, view, token, options)
+arena_boards()  # battle lists in the store (issue #32): their own leaderboards

@@ -7,6 +7,7 @@ import streamlit as st
 
 from app import widgets
 from app.charts.mechanisms import LABELS
+from app.components.arena import arena_mechanisms
 from app.components.mechanisms_table import TIPS, positions, rankings_html, verdicts_beside
 from app.data import figures, results
 from app.downloads import safe_csv
@@ -124,3 +125,4 @@ if board is not None:
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")
+arena_mechanisms()  # battle lists in the store (issue #32): who beats whom
