@@ -12,7 +12,9 @@ leaderboard FILE``: the peak RSS of the CLI and every process it waited for
 (``RUSAGE_CHILDREN``), per case.
 
 Usage: ``.venv/bin/python benchmarks/bench_hostile.py [--cli-only] [--only NAME ...]``
-(a few minutes; writes the bombs to a temporary directory, a few MB each).
+(a few minutes; writes the bombs to a temporary directory, a few MB each), and
+``--flood 80`` for the upload flood on a real open server (80 live sessions x 40 MiB;
+``--budget 512M`` to try another ``SIGBOARD_UPLOAD_BUDGET``).
 """
 
 from __future__ import annotations
@@ -166,6 +168,11 @@ def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
         "lm_eval_2500_systems.zip": (lambda: new.lm_eval_systems(2500),
                                      {"SIGBOARD_MAX_SYSTEMS": "100"}),
         "malformed_lm_eval.zip": (new.malformed_lm_eval, {}),
+        "dictionary_bomb.parquet": (old.dictionary_bomb, {}),
+        "lighteval_parquet_bomb.zip": (lambda: _zip({
+            "details/m/2025-01-01T00-00-00/details_t_2025-01-01T00-00-00.parquet":
+                old.dictionary_bomb()}), {}),
+        "many_members.zip": (lambda: _zip({f"f{i}.json": b"{}" for i in range(20_000)}), {}),
         "big_plain.csv": (lambda: b"benchmark,system,example_id,metric,value\n"
                           + b"b,s,e,m,1\n" * (60 * MiB // 10), {"SIGBOARD_MAX_BYTES": "32M"}),
     }
@@ -195,11 +202,115 @@ def cli_main(only: list[str] | None) -> None:
     print(json.dumps({"target_peak_mb": 1024}))
 
 
+def _serve(tmp: str, env_extra: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    """A real server (app/server.py, no token, XSRF off as a scripted attacker has the
+    cookie anyway) on a free port, once it answers its health check."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
+    env.update(SIGBOARD_DB_PATH=str(Path(tmp) / "s.db"),
+               STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env_extra)
+    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/server.py",  # noqa: S603
+                             "--server.address", "127.0.0.1", "--server.port", str(port),
+                             "--server.headless", "true", "--server.enableXsrfProtection",
+                             "false"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    for _ in range(240):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
+            break
+        except OSError:
+            time.sleep(0.5)
+    return proc, port
+
+
+async def _live_session(port: int) -> tuple[object, str]:
+    """A websocket session, as a browser opens one, and the id the server gave it."""
+    import asyncio
+
+    import websockets
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    ws = await websockets.connect(f"ws://127.0.0.1:{port}/_stcore/stream", max_size=None)
+    back = BackMsg()
+    back.rerun_script.query_string = ""
+    await ws.send(back.SerializeToString())
+    for _ in range(500):
+        msg = ForwardMsg()
+        msg.ParseFromString(await asyncio.wait_for(ws.recv(), 60))
+        if msg.WhichOneof("type") == "new_session":
+            return ws, msg.new_session.initialize.session_id
+    raise RuntimeError("the server sent no session id")
+
+
+def _put(port: int, session: str, i: int, size: int) -> int:
+    import urllib.error
+    import urllib.request
+
+    body = (b'--b\r\nContent-Disposition: form-data; name="files[]"; filename="x.csv"\r\n\r\n'
+            + b"0" * size + b"\r\n--b--\r\n")
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/_stcore/upload_file/{session}/f{i}", data=body, method="PUT",
+        headers={"Content-Type": "multipart/form-data; boundary=b"})
+    try:
+        return int(urllib.request.urlopen(request, timeout=120).status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+    except OSError:
+        return 0  # refused before the body was read: the server closed the connection
+
+
+def _status_kb(pid: int, key: str) -> int:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return int(next(line.split()[1] for line in lines if line.startswith(key)))
+
+
+def flood_main(sessions: int, env_extra: dict[str, str]) -> None:
+    """The #33 flood: ``sessions`` live sessions of an open server (no token) each PUT
+    40 MiB; peak RSS of the server (VmHWM) and the answers."""
+    import asyncio
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, port = _serve(tmp, env_extra)
+            try:
+                before = _status_kb(proc.pid, "VmRSS")
+                sockets, statuses = [], []
+                for i in range(sessions):
+                    ws, session = await _live_session(port)
+                    sockets.append(ws)
+                    statuses.append(await asyncio.to_thread(_put, port, session, i, 40 * MiB))
+                counts = {s: statuses.count(s) for s in sorted(set(statuses))}
+                print(f"\nflood: {sessions} x 40 MiB from {sessions} live sessions, no token, "
+                      f"{env_extra or 'default budgets'}: answers {counts} (0 = refused before "
+                      f"the body), server up: {proc.poll() is None}, RSS before "
+                      f"{before / 1024:.0f} MB, peak {_status_kb(proc.pid, 'VmHWM') / 1024:.0f} MB")
+                for ws in sockets:
+                    await ws.close()  # type: ignore[attr-defined]
+            finally:
+                proc.kill()
+                proc.wait()
+
+    asyncio.run(run())
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli-only", action="store_true", help="only the #33 CLI cases")
     parser.add_argument("--only", nargs="*", default=None, help="#33 cases by file name")
+    parser.add_argument("--flood", type=int, default=0, metavar="N",
+                        help="only the upload flood: N sessions x 40 MiB on an open server")
+    parser.add_argument("--budget", default="", help="SIGBOARD_UPLOAD_BUDGET for --flood")
     options = parser.parse_args()
-    if not options.cli_only:
-        main()
-    cli_main(options.only)
+    if options.flood:
+        flood_main(options.flood, {"SIGBOARD_UPLOAD_BUDGET": options.budget}
+                   if options.budget else {})
+    else:
+        if not options.cli_only:
+            main()
+        cli_main(options.only)
