@@ -37,7 +37,8 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "leaderboard.png": ("leaderboard?benchmark=humaneval", 1000, ""),
     "leaderboard-page.png": ("leaderboard?benchmark=humaneval", 2000, ""),
     "leaderboard-phone.png": ("leaderboard?benchmark=humaneval", 1600, "", 390),
-    "significance-graph.png": ("leaderboard?benchmark=CRUXEval-input&graph=interactive", 2000, ""),
+    "significance-graph.png": ("leaderboard?benchmark=CRUXEval-input&graph=static&top=40", 1400,
+                               "Significance graph"),
     "cliques.png": ("leaderboard?benchmark=CRUXEval-input&graph=groups", 2000, "Groups (cliques)"),
     "pairwise.png": ("pairwise?benchmark=humaneval&a=gpt-3.5-turbo&b=claude-3-opus-20240229",
                      2000, ""),
@@ -49,6 +50,9 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "compare.png": ("compare?benchmark=humaneval", 2000, ""),
     "compare-phone.png": ("compare?benchmark=humaneval", 2000, "", 390),
     "pairwise-phone.png": ("pairwise?benchmark=humaneval", 2000, "", 390),
+    # past 30 systems a phone gets the most significant pairs instead of the heatmap
+    "pairwise-pairs-phone.png": ("pairwise?benchmark=humaneval&top=40", 1600,
+                                 "Adjusted p-values", 390),
     "plan.png": ("plan?benchmark=humaneval", 1400, ""),
     "upload.png": ("upload", 1200, ""),
     "methods.png": ("methods", 1400, ""),
@@ -113,7 +117,9 @@ def main() -> None:
                     page.get_by_role("heading", level=1).first.wait_for(timeout=300_000)
                     _idle(page)
                     if tab:
-                        page.get_by_role("tab", name=tab).scroll_into_view_if_needed()
+                        # the tab at the top of the picture, its content below it
+                        page.get_by_role("tab", name=tab).evaluate(
+                            "e => e.scrollIntoView({block: 'start'})")
                     time.sleep(2)  # charts and the interactive graph settle
                     page.screenshot(path=str(DOCS / name))
                     print(f"docs/{name}")

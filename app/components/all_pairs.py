@@ -31,7 +31,9 @@ PHONE_SYSTEMS = 30
 PHONE_ROWS = 30
 _SCREEN = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
            f"@media (min-width:{NARROW + 1}px){{[class*=st-key-sb_phone_pairs]{{display:none}}}}"
-           "</style>")
+           # the two names wrap (numbers never do), both read from the left
+           '.sb-ranked table[aria-label^="most significant"] :is(th,td):nth-child(-n+2)'
+           "{white-space:normal;overflow-wrap:anywhere;text-align:left}</style>")
 
 
 #: Every column of the pairs table explained (#27: every column has a tooltip).
@@ -90,20 +92,22 @@ def strongest_pairs(board: Leaderboard, systems: tuple[str, ...], rows: int = PH
         "worse": np.where(first, t["system_b"], t["system_a"]).astype(str),
         "by": t["size"].to_numpy(float),
         "adjusted p": t["pvalue_adj"].to_numpy(float),
-        "differs": np.where(t["significant"].astype(bool), "yes", "no")})
+        "differs": t["significant"].astype(bool).to_numpy()})
 
 
 def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerator) -> None:
     """Below NARROW pixels, the most significant pairs instead of the heatmap."""
+    pairs = strongest_pairs(board, shown)
+    differ = int(pairs.pop("differs").sum())  # said in the caption: one column fewer to fit
     with where.container(key="sb_phone_pairs"):
-        st.caption(f"On a narrow screen: the {PHONE_ROWS} most significant of the pairs among "
-                   f"these {len(shown)} systems (the heatmap shows on a wider screen).")
-        st.html(html_table(strongest_pairs(board, shown), label="most significant pairs",
-                           formats={"by": ".4g", "adjusted p": ".3g"}, max_height=None,
+        st.caption(f"On a narrow screen: the {len(pairs)} most significant of the pairs among "
+                   f"these {len(shown)} systems, {differ} of them different at alpha = "
+                   f"{board.pairwise.alpha:g} (the heatmap shows on a wider screen).")
+        st.html(html_table(pairs, label="most significant pairs",
+                           formats={"by": ".3g", "adjusted p": ".2g"}, max_height=None,
                            help={"by": "Difference of the two means, in the metric's units",
                                  "adjusted p": "p-value corrected for testing many pairs "
-                                               "(Test settings; Methods)",
-                                 "differs": "Significant at the chosen alpha"}))
+                                               "(Test settings; Methods)"}))
 
 
 def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:

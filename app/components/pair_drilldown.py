@@ -21,7 +21,8 @@ EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "pai
 
 #: The 2×2 table's headers and row labels are system names: they wrap (anywhere, for one
 #: long name) instead of pushing the table past a phone's width (390 px cut it off).
-_WRAP_TWO_BY_TWO = ('<style>[aria-label="2×2 table"] th,[aria-label="2×2 table"] td'
+_WRAP_TWO_BY_TWO = ('<style>.sb-ranked table[aria-label="2×2 table"] th,'
+                    '.sb-ranked table[aria-label="2×2 table"] td'
                     "{white-space:normal;overflow-wrap:anywhere;min-width:4.5rem}</style>")
 
 
@@ -126,8 +127,8 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
         else:
             st.caption("Unpaired comparison: there are no per-example differences to show.")
     if matrix.binary and paired:
-        st.markdown("**2×2 table** (the examples only one of them solves decide McNemar's "
-                    "test)")
+        st.markdown("**2×2 table** (the examples only one of them solves decide the test)",
+                    help="McNemar's exact test counts only the discordant examples (Methods).")
         # static HTML (st.html is on every page already), not st.table: that element's browser
         # code is ~1 MB (Arrow) to fetch and compile on a first visit
         st.html(_WRAP_TWO_BY_TWO + html_table(two_by_two(x, y, view.a, view.b),
