@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from app import rank_span as span
 from app.ranked import DECIMALS, MISSING, NUMERIC, PERCENT
 from app.url import TABLE_COLUMNS, View
 from engine import Leaderboard
@@ -21,11 +22,10 @@ from engine import Leaderboard
 #: technical names are here and on the Methods page, not in the headers.
 HELP = {
     "rank": "1 = best mean",
-    "rank range": "the ranks this system could hold: best = 1 + systems significantly better; "
-                  "worst = systems not significantly worse",
-    "group": "which systems it cannot be told apart from: systems sharing a letter tie "
-             "(compact letter display); when the letters would be long, the ranks of the "
-             "systems it ties with",
+    "rank range": span.HELP,
+    "group": "which systems it cannot be told apart from by the pairwise tests: systems "
+             "sharing a letter tie (compact letter display); when the letters would be long, "
+             "how many other systems it ties with",
     "CI": "confidence interval of the mean at level 1 − alpha (t interval; Wilson for 0/1 "
           "scores)",
     "n": "examples scored",
@@ -93,11 +93,12 @@ def tie_text(low: int, high: int) -> str:
 
 
 def group_cells(board: Leaderboard) -> list[str]:
-    """Group letters where they are short; else "ranks 1–22": the row's rank range, so that
-    a row never shows two different spans (one rank uncertainty, issue #25 item 5)."""
-    low, high = board.table["rank_low"].astype(int), board.table["rank_high"].astype(int)
-    return [letters if len(letters) <= SHORT_LETTERS else tie_text(lo, hi)
-            for letters, lo, hi in zip(board.table["group"].astype(str), low, high, strict=True)]
+    """Group letters where they are short; else "ties with 21" (how many other systems it
+    cannot be told apart from): a count, so that a row shows one rank span only, its rank
+    set (one rank uncertainty, issues #25 item 5 and #29)."""
+    counts = span.tie_counts(board.table["system"], board.groups.calm_pairs)
+    return [letters if len(letters) <= SHORT_LETTERS else span.tie_count_text(n)
+            for letters, n in zip(board.table["group"].astype(str), counts, strict=True)]
 
 
 def interval(low: float, high: float, *, percent: bool) -> str:
@@ -119,7 +120,7 @@ def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame, *,
     rows = pd.DataFrame({
         "system": t["system"].astype(str),
         "rank": t["rank"],
-        "rank range": t["rank_low"].astype(str) + "–" + t["rank_high"].astype(str),
+        "rank range": span.span_texts(span.rank_span(t, board.rank_sets)),
         "group": group_cells(board),
         "mean": t["mean"],
         "CI": [interval(lo, hi, percent=percent)

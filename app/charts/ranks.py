@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from app.rank_span import rank_span, span_texts
 from engine import Leaderboard
 
 from .graph import BEST, NODE
@@ -24,15 +25,14 @@ def rank_frame(board: Leaderboard, *, percent: bool = False) -> pd.DataFrame:
     """One row per system: label, estimate, interval and rank range (in display scale)."""
     t = board.table
     scale = 100.0 if percent else 1.0
-    ranks = t["rank_low"].astype(int).astype(str) + "–" + t["rank_high"].astype(int).astype(str)
-    same = t["rank_low"] == t["rank_high"]
+    spans = rank_span(t, board.rank_sets)  # the rank set, as on every page (issue #29)
     return pd.DataFrame({
         "system": t["system"].astype(str),
         "mean": t["mean"].astype(float) * scale,
         "low": t["ci_low"].astype(float) * scale,
         "high": t["ci_high"].astype(float) * scale,
-        "ranks": ranks.where(~same, t["rank_low"].astype(int).astype(str)),
-        "first": t["rank_low"].astype(int) == 1,
+        "ranks": span_texts(spans),
+        "first": spans["best"].to_numpy(),
     })
 
 

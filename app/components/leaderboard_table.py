@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state
+from app.rank_span import rank_span
 from app.ranked import ranked_html
 from app.tables import HELP, column_config, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
@@ -84,12 +85,13 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         names = list(shown["system"]) if len(best) == 2 else []
         pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
         links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
-        top = set(t.loc[t["rank_low"] == 1, "system"].astype(str))
+        spans = rank_span(t, board.rank_sets)  # the confidence set for the best (#29)
+        top = set(spans.loc[spans["best"], "system"])
         tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP,
                                         percent=("mean",) if percent else ()))
         if top:
-            tabs["ranked"].caption("Shaded: systems that could rank first (no system is "
-                                   "significantly better).")
+            tabs["ranked"].caption("Shaded: systems that could rank first (the confidence "
+                                   "set for the best, at the level of the rank sets).")
         return None
     with tabs["grid"]:
         # every row in the page (no inner scroll box): height "content"

@@ -2,7 +2,8 @@
 
 One row per system (in the order of the mean), one column per mechanism with the
 system's position there; a position that differs from the mean's is highlighted.
-The leaderboard's rank range and the simultaneous rank interval close the row.
+The leaderboard's rank range (its rank confidence set) and the Tukey simultaneous rank interval
+close the row.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import numpy as np
 import pandas as pd
 
 from app.charts.mechanisms import LABELS
+from app.rank_span import HELP as RANK_HELP
+from app.rank_span import rank_span, span_texts
 from engine import Leaderboard, Mechanisms, RankIntervals, html_text
 
 #: What each mechanism is (its label: ``LABELS``).
@@ -52,10 +55,8 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
                           strict=True)) for m in LABELS}
     ranges: Mapping[str, str] = {}
     if board is not None:
-        t = board.table
-        ranges = dict(zip(t["system"].astype(str),
-                          t["rank_low"].astype(str) + "–" + t["rank_high"].astype(str),
-                          strict=True))
+        spans = rank_span(board.table, board.rank_sets)  # the same set on every page (#29)
+        ranges = dict(zip(spans["system"], span_texts(spans), strict=True))
     simultaneous: Mapping[str, str] = {}
     if intervals is not None:
         t = intervals.table
@@ -63,11 +64,12 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
                                 + t["rank_ci_high"].astype(str), strict=True))
     head = ["<th>system</th>"] + [f'<th title="{html_text(TIPS[m])}">{LABELS[m]}</th>'
                                   for m in LABELS]
-    head.append('<th title="The Leaderboard\'s rank range: best rank = 1 + systems significantly '
-                'better, worst = systems not significantly worse (its corrected pairwise '
-                'tests)">rank range (leaderboard)</th>')
+    head.append(f'<th title="The Leaderboard\'s rank range: {html_text(RANK_HELP)}">rank '
+                'range (leaderboard)</th>')
     head.append(f'<th title="Simultaneous {level} intervals for all ranks at once (Tukey, '
-                f'Al Mohamad et al. 2022): another question, so another span">simultaneous '
+                f'Al Mohamad et al. 2022) for independent means of equal variance: a different '
+                f'question from the rank range, which uses the paired covariance of the '
+                f'means">simultaneous '
                 f'rank interval</th>')
     body = []
     for system, row in pos.iterrows():

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from app.tables import SHORT_LETTERS, tie_text
+from app import rank_span as span
+from app.tables import SHORT_LETTERS
 from engine import Overall, PairwiseResult, html_text
 
 MISSING = "not run"
@@ -73,12 +74,13 @@ def _pct(x: object) -> str:
     return "" if math.isnan(value) else f"{100 * value:.1f}%"
 
 
-def _group(letters: str, low: int, high: int) -> str:
-    """Short letters as they are; long ones as the rank range (the same interval as the
-    rank-range column: one rank uncertainty, named once), the letters in a tooltip."""
+def _group(letters: str, ties: int) -> str:
+    """Short letters as they are; long ones as how many systems it ties with (a count, not a
+    second span beside the rank set: one rank uncertainty), the letters in a tooltip."""
     if len(letters) <= SHORT_LETTERS:
         return html_text(letters)
-    return f'<span title="group letters: {html_text(letters)}">{tie_text(low, high)}</span>'
+    return (f'<span title="group letters: {html_text(letters)}">'
+            f'{span.tie_count_text(ties)}</span>')
 
 
 def _score(value: object, percent: bool) -> str:
@@ -105,9 +107,10 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
     cells = {(str(r["system"]), str(r["benchmark"])): r for r in records}
     head = ['<th title="1 = best overall score, among the systems that ran every selected '
             'benchmark">rank</th>', "<th>system</th>",
-            '<th title="best and worst rank the tests allow">rank range</th>',
-            '<th title="systems sharing a letter cannot be told apart across the benchmarks; '
-            'where the letters would be long, the rank range">group</th>',
+            f'<th title="{html_text(span.HELP)}">{span.LABEL}</th>',
+            '<th title="systems sharing a letter cannot be told apart across the benchmarks '
+            '(pairwise tests); where the letters would be long, how many systems it ties '
+            'with">group</th>',
             f'<th title="{html_text(result.scale.explanation)} With its {1 - alpha:.0%} '
             f'interval; higher is better.">{html_text(result.scale.label)}</th>']
     for b in result.benchmarks:
@@ -122,19 +125,22 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
                     f'{1 - alpha:.0%} interval and the group letters on this benchmark alone '
                     f'(where they are short)">{shown}</th>')
     body, missing = [], 0
-    for row in result.table.to_dict(orient="records"):
+    spans = span.rank_span(result.table, result.rank_sets)  # the rank set (issue #29)
+    ties = span.tie_counts(result.table["system"], result.groups.calm_pairs)
+    lows, highs, best = (spans[c].to_numpy() for c in ("low", "high", "best"))
+    for k, row in enumerate(result.table.to_dict(orient="records")):
         system = str(row["system"])
         per = []
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
             per.append(_cell(cell, percent=percent))
-        low, high = int(row["rank_low"]), int(row["rank_high"])
-        shade = ' class="top"' if low == 1 else ""
+        low, high = int(lows[k]), int(highs[k])
+        shade = ' class="top"' if best[k] else ""  # may be the best
         body.append(
             f'<tr{shade}><td>{int(row["rank"])}</td><td>{html_text(system)}</td>'
-            f'<td>{low}–{high}</td>'
-            f'<td class="grp">{_group(str(row["group"]), low, high) if groups else ""}</td>'
+            f'<td>{span.span_text(low, high)}</td>'
+            f'<td class="grp">{_group(str(row["group"]), int(ties[k])) if groups else ""}</td>'
             f'<td>{_score(row["score"], percent)}<small>[{_score(row["ci_low"], percent)}, '
             f'{_score(row["ci_high"], percent)}]</small></td>{"".join(per)}</tr>')
     unranked = _unranked_rows(result, cells, percent)

@@ -40,7 +40,8 @@ def _rank_tab(board: Leaderboard, view: View, token: str, options: TestOptions) 
     order = list(board.table["system"])
     shown = tuple(order[:RANK_ROWS]) if len(order) > RANK_ROWS else None
     st.caption("Each system's mean with its confidence interval, best first; red: systems that "
-               "could rank first. *Rank range*: the ranks the tests allow each system."
+               "could rank first (the confidence set for the best). *Rank range*: each system's "
+               "rank confidence set, as in the table."
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):

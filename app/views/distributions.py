@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app import state, widgets
 from app.data import figures, results, store
 from app.downloads import safe_csv
+from app.rank_span import rank_span
 from app.ranked import html_table
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
-from engine import md_isolated, rank_sets_of
+from engine import md_isolated
 
 token, catalog, view = widgets.page_context()
 
@@ -65,16 +67,19 @@ st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
 st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultaneous). "
            "*Bootstrap rank interval*: where the system's rank falls in the resamples — a "
-           "different question from the Leaderboard's *rank range* (the ranks its corrected "
-           "pairwise tests allow, the span shown on the Leaderboard, Overall and Mechanisms "
-           "pages), so the two spans differ: the bootstrap one is usually narrower, because it "
-           "is not corrected for comparing many pairs. *P(first)*: share of resamples in which "
-           "the system has the best mean (ties count for each).")
+           "different question from the *rank set* (the *rank range* of the Leaderboard, "
+           "Overall and Mechanisms pages), so the two spans differ: the bootstrap one is "
+           "usually narrower, because it covers one system at a time. *P(first)*: share of "
+           "resamples in which the system has the best mean (ties count for each).")
 summary = result.summary
 # the Leaderboard's simultaneous rank confidence set, the same on every page (issue #29)
-sets = rank_sets_of(results.matrix(token, view.benchmark, view.metric), alpha=options.alpha)
-summary = summary.merge(sets.table[["system", "rank_set_low", "rank_set_high"]], on="system",
-                        how="left")
+try:
+    board = results.board(token, view.benchmark, view.metric, options)
+    spans = rank_span(board.table, board.rank_sets)
+except ValueError:  # these settings cannot be tested: no rank sets either
+    spans = pd.DataFrame({"system": summary["system"].astype(str), "low": pd.NA, "high": pd.NA})
+summary = summary.merge(spans[["system", "low", "high"]].rename(
+    columns={"low": "rank_set_low", "high": "rank_set_high"}), on="system", how="left")
 st.caption(f"*Rank set*: the {1 - options.alpha:.0%} simultaneous confidence set for each "
            "system's rank from the paired covariance of the means (Mogstad, Romano, Shaikh & "
            "Wilhelm 2024; JSON rank_set_low / rank_set_high) — it covers all true ranks at once; "

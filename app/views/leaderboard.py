@@ -67,7 +67,8 @@ if resolution is not None and not resolution.can_separate:  # issue #26 item 5, 
     st.warning(f"This benchmark is too small to tell any two of these {len(board.table)} systems "
                f"apart: with {resolution.examples:,} examples no difference could be significant, "
                f"whatever the scores, so every system shares one group.{more}",
-               icon=":material/straighten:", help=md_text(resolution.message))
+               icon=":material/straighten:")
+    st.caption("Why: the smallest p-value these examples allow", help=md_text(resolution.message))
 
 
 def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:

@@ -58,10 +58,11 @@ if result.winner_differs:
 st.subheader("Rankings side by side")
 level = f"{1 - view.alpha:.0%}"
 st.caption(f"Position of each system under each mechanism, systems in the order of the mean. "
-           f"Green: higher than by the mean; red: lower. *Rank range (leaderboard)*: the "
-           f"Leaderboard's, from its corrected pairwise tests (the same span on every page); "
-           f"*simultaneous rank interval*: {level} intervals for all ranks at once (Tukey) — it "
-           f"covers every system's rank jointly, so it is usually wider. Computed on the "
+           f"Green: higher than by the mean; red: lower. *Rank range (leaderboard)*: each "
+           f"system's {level} rank confidence set, the same span on every page (from the paired "
+           f"covariance of the means, all sets together); *simultaneous rank interval*: Tukey "
+           f"intervals for all ranks at once that take the means as independent with equal "
+           f"variances — a different question, so the spans can differ. Computed on the "
            f"{result.n_examples} examples every system has "
            f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
            f"{results.ELO_ORDERS} random orders and the skill rating in "
@@ -70,7 +71,8 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
 st.html(rankings_html(result, board, intervals, level=level))
 if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
     st.caption(md_text(best_set_sentence(board.rank_sets)) + " The Tukey interval above assumes "
-               "independent means; the Leaderboard's rank sets use their paired covariance.")
+               "independent means; the rank range (the Leaderboard's rank sets) uses their "
+               "paired covariance.")
 scores = result.scores
 st.download_button("Download scores CSV", lambda: safe_csv(scores.join(
     positions(result).add_prefix("position_"), on="system")), icon=":material/download:",

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._text import isolate
+from ..ranking._rank_sets import RankSets, best_set_sentence
 
 if TYPE_CHECKING:
     from ..across._overall import Overall
@@ -96,10 +98,19 @@ def overall_headline(result: Overall) -> str:
     if len(table) == 1:
         return f"{lead}; no other system ran all of them.{tail}"
     tied, compared = _others(result.pairs, top[0])
+    best = _best_set(result.rank_sets)
     if tied == 0:
-        return f"{lead} and is better than every other ranked system ({level}).{tail}"
+        return f"{lead} and is better than every other ranked system ({level}).{best}{tail}"
     what = "system cannot" if tied == 1 else "systems cannot"
-    return f"{lead}, but {tied} {what} be told apart from it ({level}).{tail}"
+    return f"{lead}, but {tied} {what} be told apart from it ({level}).{best}{tail}"
+
+
+def _best_set(sets: RankSets | None) -> str:
+    """" The best system is one of {A, B, C} (95%)." (issue #29), or nothing without sets."""
+    if sets is None or not sets.best_set:
+        return ""
+    named = replace(sets, table=sets.table.assign(system=sets.table["system"].map(_named)))
+    return " " + best_set_sentence(named, cite=False)
 
 
 def _unranked_tail(result: Overall) -> str:
@@ -126,10 +137,11 @@ def leaderboard_headline(board: Leaderboard) -> str:
     if len(table) == 1:
         return f"{lead}; it is the only system."
     tied, _ = _others(board.pairwise.table, top[0])
+    best = _best_set(board.rank_sets)
     if tied == 0:
-        return f"{lead} and is better than every other system ({level})."
+        return f"{lead} and is better than every other system ({level}).{best}"
     what = "system cannot" if tied == 1 else "systems cannot"
-    return f"{lead}, but {tied} {what} be told apart from it ({level})."
+    return f"{lead}, but {tied} {what} be told apart from it ({level}).{best}"
 
 
 def _is_fraction(board: Leaderboard) -> bool:

@@ -255,14 +255,15 @@ def with_rank_set_fields(records: Sequence[Mapping[Any, Any]],
     return [{**r, **rank_set_fields(sets, str(r["system"]))} for r in records]
 
 
-def best_set_sentence(sets: RankSets, *, limit: int = 6) -> str:
+def best_set_sentence(sets: RankSets, *, limit: int = 6, cite: bool = True) -> str:
     """"The best system is one of {A, B, C} (95%)": the 1-best set in words (the first
-    ``limit`` names, then how many more)."""
+    ``limit`` names, then how many more); ``cite`` adds what the set is and its reference."""
     names = list(sets.best_set)
     level = f"{1 - sets.alpha:.0%}"
     if len(names) == 1:
-        return f"The best system is {names[0]} ({level}; its rank set is {{1}})."
+        return (f"The best system is {names[0]} ({level}"
+                + ("; its rank set is {1})." if cite else ")."))
     shown = ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit
                                         else "")
-    return (f"The best system is one of {{{shown}}} ({level}, confidence set for the best; "
-            "Mogstad et al. 2024).")
+    return (f"The best system is one of {{{shown}}} ({level}"
+            + (", confidence set for the best; Mogstad et al. 2024)." if cite else ")."))

@@ -155,6 +155,6 @@ def test_the_bootstrap_rank_interval_is_named_and_why_it_differs(db: Path) -> No
     at = app(DIST, benchmark="humaneval", boot="200")
     no_exception(at)
     caption = next(c.value for c in at.caption if "Bootstrap rank interval" in c.value)
-    assert "different question from the Leaderboard's *rank range*" in caption
+    assert "different question from the *rank set* (the *rank range* of the Leaderboard" in caption
     headers = list(html_frame(at, "bootstrap summary").columns)
     assert any(str(h).startswith("bootstrap rank") for h in headers)

@@ -1,8 +1,8 @@
 """AppTests of the rank confidence sets on the pages (issue #29 item 2), on the bundled demo
-store (HumanEval, ``db`` fixture): the Leaderboard, Distributions and Mechanisms pages show
-the same set, the engine's :func:`engine.rank_sets_of` of the same matrix (reference: the
-engine on the same data, itself checked against the csranks vignette in
-tests/engine/test_rank_sets.py)."""
+store (HumanEval, ``db`` fixture): the Leaderboard, Overall, Distributions and Mechanisms
+pages show one rank set per system, the engine's :func:`engine.rank_sets_of` of the same
+matrix (reference: the engine on the same data, itself checked against the csranks vignette
+in tests/engine/test_rank_sets.py), and the headline names the confidence set for the best."""
 
 from __future__ import annotations
 
@@ -10,21 +10,53 @@ from pathlib import Path
 
 import pytest
 from apptest_support import app, html_frame, no_exception
+from streamlit.testing.v1 import AppTest
 
-from engine import best_set_sentence, build_matrix, rank_sets_of
+from app.rank_span import span_text
+from engine import RankSets, best_set_sentence, build_matrix, rank_sets_of
 from engine.store import open_store
 
 
-def _sets(db: Path):  # type: ignore[no-untyped-def]
+def _sets(db: Path) -> RankSets:
     frame = open_store(f"sqlite:///{db}").load_frame()
     return rank_sets_of(build_matrix(frame, benchmark="humaneval", metric="pass1"))
 
 
-def test_leaderboard_says_which_systems_may_be_best(db: Path) -> None:
+def _expected(db: Path) -> dict[str, str]:
+    t = _sets(db).table
+    return {str(s): span_text(lo, hi) for s, lo, hi in
+            zip(t["system"], t["rank_set_low"], t["rank_set_high"], strict=True)}
+
+
+def _column(at: AppTest, label: str, column: str) -> dict[str, str]:
+    shown = html_frame(at, label)
+    return dict(zip(shown["system"].astype(str), shown[column].astype(str), strict=True))
+
+
+def test_leaderboard_headline_says_which_systems_may_be_best(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)
-    expected = best_set_sentence(_sets(db))
-    assert any(c.value.replace("\\", "") == expected for c in at.caption)
+    expected = best_set_sentence(_sets(db), cite=False)
+    assert any(m.value.replace("\\", "").strip("*").endswith(expected) for m in at.markdown)
+
+
+def test_leaderboard_rank_range_is_the_rank_set(db: Path) -> None:
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    no_exception(at)
+    assert _column(at, "leaderboard", "rank range") == _expected(db)
+    shaded = set(_sets(db).best_set)
+    body = next(h.proto.body for h in at.get("html") if 'aria-label="leaderboard"' in h.proto.body)
+    assert body.count('class="top"') == len(shaded)  # shaded: the set for the best
+
+
+def test_overall_rank_range_is_the_rank_set(db: Path) -> None:
+    # one benchmark: the overall score is the mean in percent, so its rank sets are the
+    # leaderboard's (tests/engine/test_rank_sets.py checks the JSON the same way)
+    at = app("views/overall.py", bench="humaneval")
+    no_exception(at)
+    shown = _column(at, "overall", "rank range")
+    expected = _expected(db)
+    assert {s: shown[s] for s in expected} == expected
 
 
 def test_distributions_table_has_the_rank_sets(db: Path) -> None:
@@ -39,8 +71,9 @@ def test_distributions_table_has_the_rank_sets(db: Path) -> None:
 
 
 @pytest.mark.slow
-def test_mechanisms_names_the_same_best_set(db: Path) -> None:
+def test_mechanisms_shows_the_same_rank_set(db: Path) -> None:
     at = app("views/mechanisms.py", benchmark="humaneval")
     no_exception(at)
     expected = best_set_sentence(_sets(db))
     assert any(c.value.replace("\\", "").startswith(expected) for c in at.caption)
+    assert _column(at, "mechanisms", "rank range (leaderboard)") == _expected(db)
