@@ -216,8 +216,10 @@ def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
         has = ~np.isnan(block)
         common &= has.all(axis=0)
         any_scored = any_scored or bool(has.any())
+        if not all_01:  # a value other than 0/1 was seen: only the NaN scan goes on
+            continue
         other = has & (block != 0.0) & (block != 1.0)
-        if all_01 and other.any():
+        if other.any():
             all_01, bad = False, float(block[other][0])
     return common, any_scored and all_01, bad
 

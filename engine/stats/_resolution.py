@@ -116,8 +116,10 @@ def resolution(*, test: str, examples: np.ndarray, alternative: str, alpha: floa
     threshold = first_threshold(alpha, pairs, correction)
     ns = np.asarray(examples, dtype=int)
     nb = np.zeros_like(ns) if examples_b is None else np.asarray(examples_b, dtype=int)
-    floors = [smallest_pvalue(test, int(a), alternative, n_b=int(b), n_resamples=n_resamples)
-              for a, b in {(int(a), int(b)) for a, b in zip(ns, nb, strict=True)}]
+    width = int(nb.max(initial=0)) + 1  # each distinct (n_a, n_b) once: one integer key each
+    keys = np.unique(ns.astype(np.int64) * width + nb)
+    floors = [smallest_pvalue(test, int(k // width), alternative, n_b=int(k % width),
+                              n_resamples=n_resamples) for k in keys]
     floor = min(floors) if floors else 1.0
     can = floor < threshold or (floor == threshold and floor > 0)
     n = int(ns.max(initial=0))
