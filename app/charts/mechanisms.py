@@ -43,8 +43,9 @@ def tau_heatmap(kendall: Mapping[str, float], names: Sequence[str],
 
 
 def pbeats_size(n: int) -> int:
-    """Pixels of the P(A beats B) heatmap's side for ``n`` systems (9 to 30 per cell)."""
-    return int(max(9, min(30, 640 / max(n, 1)))) * n
+    """Pixels of the P(A beats B) heatmap's side for ``n`` systems (11 to 30 per cell: its
+    9-pixel labels, one per row, need 11 pixels not to touch)."""
+    return int(max(11, min(30, 640 / max(n, 1)))) * n
 
 
 def pbeats_heatmap(result: PBeats, order: Sequence[str]) -> alt.LayerChart:

@@ -29,8 +29,15 @@ if catalog.empty:
 summary = catalog[["benchmark", "metric", "systems", "examples", "rows", "last_upload"]].copy()
 summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors="coerce")
 st.dataframe(summary, hide_index=True, width="stretch", column_config={
-    "benchmark": st.column_config.TextColumn("benchmark", pinned=True),
-    "last_upload": st.column_config.DatetimeColumn("last upload", format="YYYY-MM-DD HH:mm"),
+    "benchmark": st.column_config.TextColumn("benchmark", pinned=True,
+                                             help="The benchmark's name as uploaded"),
+    "metric": st.column_config.TextColumn(help="One score of the benchmark (a benchmark may "
+                                          "have several)"),
+    "systems": st.column_config.NumberColumn(help="Systems with scores on it"),
+    "examples": st.column_config.NumberColumn(help="Distinct examples scored"),
+    "rows": st.column_config.NumberColumn(help="Stored scores (system × example × run)"),
+    "last_upload": st.column_config.DatetimeColumn("last upload", format="YYYY-MM-DD HH:mm",
+                                                   help="When its latest results arrived (UTC)"),
 })
 
 st.subheader("Open a benchmark")

@@ -29,10 +29,13 @@ if matrix.n_systems > widgets.MAX_SYSTEMS:
             f"{matrix.n_systems:,} (more than {widgets.MAX_SYSTEMS:,}), so only the scores "
             "are shown.")
 else:
+    steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+    steps.step(f"Checking each of the {matrix.n_examples:,} examples against every system")
     try:
         report = results.health(token, view.benchmark, view.metric, view.alpha)
     except ValueError as exc:
         st.warning(f"Example diagnostics are not available for this metric: {md_isolated(exc)}")
+    steps.done()
 
 
 def _gap(value: float) -> str:
