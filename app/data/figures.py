@@ -165,9 +165,9 @@ def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resam
 
 @st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
 def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                    seed: int) -> tuple[str, str]:
+                    seed: int, more: bool = False) -> tuple[str, str]:
     """SVG drawings of the agreement matrix and of the P(A beats B) heatmap."""
-    result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed)
+    result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
     tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
     order = list(result.rankings["mean"])
     pbeats = pbeats_heatmap(result.p_beats, order)

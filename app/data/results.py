@@ -52,6 +52,10 @@ ELO_ORDERS = 10
 #: 4.1 s with 2 orders, 2.3 s with 1); its ratings vary far less between orders than Elo's
 #: (engine.mechanisms), and the page says how many it used.
 TRUESKILL_ORDERS = 1
+#: The Mechanisms page's "more battle orders" action: the engine's Elo default (100) and
+#: five TrueSkill orders (steadier ratings; seconds to minutes on large benchmarks).
+MORE_ELO_ORDERS = 100
+MORE_TRUESKILL_ORDERS = 5
 POWER_SIMULATIONS = 500
 
 
@@ -143,11 +147,18 @@ def slice_result(token: str, benchmark: str, metric: str, column: str, bins: int
 @st.cache_resource(show_spinner="Ranking by every mechanism (Elo and TrueSkill replay the "
                    "battles)…", max_entries=_FEWER)
 def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                      seed: int) -> Mechanisms:
-    """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders."""
-    return mechanisms(matrix(token, benchmark, metric), n_permutations=ELO_ORDERS,
-                      trueskill_permutations=TRUESKILL_ORDERS, rng=seed,
+                      seed: int, more: bool = False) -> Mechanisms:
+    """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders
+    (:func:`battle_orders`; ``more``: the page's "more battle orders" action)."""
+    elo, trueskill = battle_orders(more)
+    return mechanisms(matrix(token, benchmark, metric), n_permutations=elo,
+                      trueskill_permutations=trueskill, rng=seed,
                       correction=correction, alpha=alpha)
+
+
+def battle_orders(more: bool = False) -> tuple[int, int]:
+    """(Elo, TrueSkill) battle orders: the page's default, or its "more" action's."""
+    return (MORE_ELO_ORDERS, MORE_TRUESKILL_ORDERS) if more else (ELO_ORDERS, TRUESKILL_ORDERS)
 
 
 @st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)

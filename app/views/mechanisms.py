@@ -23,23 +23,35 @@ st.caption("Does the winner depend on how scores are summed up? The same results
            "systems (head-to-head strength, arena-style rating, skill rating). Hover a column "
            "for its method.")
 
+more_orders = st.toggle("More battle orders", key="mechanisms_more", help=(
+    "Replay the battles in {} orders for the arena rating and {} for the skill rating: steadier "
+    "ratings, but seconds to minutes on large benchmarks.").format(
+        *results.battle_orders(more=True)))
+elo_orders, trueskill_orders = results.battle_orders(more_orders)
+steps = widgets.Progress(3)  # a bar naming what is computed (#27)
+steps.step(f"Replaying the battles in {elo_orders} orders (arena rating) and "
+           f"{trueskill_orders} (skill rating)")
 try:
     result = results.mechanisms_result(token, view.benchmark, view.metric, view.correction,
-                                       view.alpha, view.seed)
+                                       view.alpha, view.seed, more_orders)
 except ValueError as exc:
+    steps.done()
     st.error(f"The mechanisms cannot rank this benchmark: {md_text(exc)}")
     st.stop()
 board: Leaderboard | None
+steps.step("Testing every pair of systems")
 try:
     board = results.board(token, view.benchmark, view.metric, view.test_options())
 except ValueError:
     board = None
 intervals: RankIntervals | None
+steps.step("Computing simultaneous rank intervals")
 try:
     intervals = results.rank_intervals(token, view.benchmark, view.metric, view.alpha,
                                        view.seed)
 except ValueError:
     intervals = None
+steps.done()
 
 core = list(LABELS)
 taus = [result.kendall_tau.get(f"{a}|{b}", float("nan")) for i, a in enumerate(core)
@@ -65,8 +77,8 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            f"variances — a different question, so the spans can differ. Computed on the "
            f"{result.n_examples} examples every system has "
            f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
-           f"{results.ELO_ORDERS} random orders and the skill rating in "
-           f"{results.TRUESKILL_ORDERS} (seed {view.seed}); the engine's defaults are 100 "
+           f"{elo_orders} random orders and the skill rating in "
+           f"{trueskill_orders} (seed {view.seed}); the engine's defaults are 100 "
            "and 20 — fewer orders here keep the page fast.")
 st.html(rankings_html(result, board, intervals, level=level))
 if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
@@ -84,7 +96,8 @@ with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     tau_svg, pbeats_svg = figures.mechanisms_svgs(token, view.benchmark, view.metric,
-                                                  view.correction, view.alpha, view.seed)
+                                                  view.correction, view.alpha, view.seed,
+                                                  more_orders)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:
