@@ -125,6 +125,10 @@ cols[2].metric("Shared examples", f"{t.n:,}")
 cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: baseline / candidate.")
 st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
            f"{md_text(t.reason)}.")
+if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, Miller 2024)
+    st.caption(f":material/workspaces: {ab.clusters[0]} clusters of examples; design effect "
+               f"{ab.clusters[1]:.2f} (the clustered variance of the difference over the "
+               "variance if examples were independent).")
 
 steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,

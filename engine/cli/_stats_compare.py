@@ -80,6 +80,8 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
             f"{runs} per example\n"
             f"model: {t.model} ({t.reason})\n{margin}"
+            + ("" if res.clusters is None else f"clusters: {res.clusters[0]}, design effect "
+               f"{fmt_number(res.clusters[1], 3)}\n")
             + ("" if res.churn is None else churn_sentence(res.churn) + "\n")
             + ("" if res.equivalence is None else res.equivalence.sentence() + "\n")
             + ("" if res.resolution is None or res.resolution.can_separate else

@@ -26,7 +26,7 @@ from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferi
 from ._pairwise import pairwise_tests
 from ._resolution import Resolution
 from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube
-from ._runs_pairs import PairRunTest, pair_run_test
+from ._runs_pairs import PairRunTest, cluster_variance, pair_run_test
 
 __all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
 #: Fewest runs of each system that give the run-variance (variance-components) model
@@ -86,6 +86,10 @@ class ABResult:
     seed_variance_from: tuple[str, ...] = ()
     """The systems whose repeated runs estimate the seed variance the test adds (every
     system of the benchmark with ≥ 2 runs, issue #26 item 2; JSON ``seed_variance_from``)."""
+    clusters: tuple[int, float] | None = None
+    """With a cluster column: the number of clusters among the shared examples and the design
+    effect (clustered over independent-examples variance of the mean difference; Miller 2024
+    asks for both beside a clustered interval). JSON ``n_clusters``, ``design_effect``."""
     resolution: Resolution | None = None
     """Whether the pair's test can reach p < alpha at all on these examples, with the power
     figures (issue #26 item 5; JSON ``resolution``)."""
@@ -112,6 +116,8 @@ class ABResult:
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
             "note": self.note, "headline": compare_headline(self, binary=self.binary),
             "seed_variance_from": list(self.seed_variance_from),
+            "n_clusters": None if self.clusters is None else self.clusters[0],
+            "design_effect": None if self.clusters is None else self.clusters[1],
             "resolution": None if self.resolution is None else self.resolution.to_dict()}
         if self.churn is not None:
             out.update(self.churn.to_dict())
@@ -231,7 +237,18 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                     churn_of_pair(pair, binary=binary, alpha=opts.alpha),
                     None if equivalence is None else
                     tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
-                    pooled.systems, reach)
+                    seed_variance_from=pooled.systems, resolution=reach,
+                    clusters=_clusters(d, codes))
+
+
+def _clusters(d: np.ndarray, codes: np.ndarray | None) -> tuple[int, float] | None:
+    """(clusters, design effect) of the per-example differences ``d`` (CR1 variance of their
+    mean, as the test, over s²_d / n); NaN design effect when the differences are constant."""
+    if codes is None:
+        return None
+    clustered, _ = cluster_variance(d, codes)
+    iid = float(d.var(ddof=1) / len(d))
+    return int(len(np.unique(codes))), clustered / iid if iid > 0 else math.nan
 
 
 def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) -> PooledRuns:

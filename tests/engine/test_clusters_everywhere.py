@@ -112,3 +112,24 @@ def test_health_with_clusters_is_cluster_robust_and_reports_the_design() -> None
     assert out["noise_test"] == "cluster-t" and out["n_clusters"] == 12
     assert out["design_effect"] is not None and out["design_effect"] > 1.0
     assert report.mdd > plain.mdd and plain.to_dict()["n_clusters"] is None
+
+
+def test_compare_reports_clusters_and_design_effect() -> None:
+    # the design effect beside compare's clustered interval: statsmodels' cluster-robust
+    # variance of mean(d) (CR1, the test's) over the independent-examples variance s²_d / n
+    from engine.stats._ab import compare_ab
+
+    df = _clustered_frame()
+    res = compare_ab(df, baseline="s0", candidate="s3", cluster="passage")
+    assert res.test.model == "cluster-t"
+    wide = df.pivot(index="example_id", columns="system", values="value")
+    d = (wide["s3"] - wide["s0"]).to_numpy(float)
+    groups = df.drop_duplicates("example_id").set_index("example_id")["passage"]
+    codes = pd.factorize(groups.reindex(wide.index))[0]
+    fit = sm.OLS(d, np.ones(len(d))).fit(cov_type="cluster", cov_kwds={"groups": codes})
+    want = float(fit.bse[0]) ** 2 / (d.var(ddof=1) / len(d))
+    assert res.clusters is not None and res.clusters[0] == 12
+    assert res.clusters[1] == pytest.approx(want, rel=1e-9)
+    out = res.to_dict()
+    assert out["n_clusters"] == 12 and out["design_effect"] == pytest.approx(want, rel=1e-9)
+    assert compare_ab(df, baseline="s0", candidate="s3").to_dict()["n_clusters"] is None
