@@ -56,6 +56,27 @@ d ~ N(0, 1.5²), by quadrature).
 Run: ``.venv/bin/python benchmarks/calibrate.py [--reps 500] [--only binary,partial]
 [--test mcnemar-midp]`` (``--test`` is passed to every analysis: compare exact and mid-p
 McNemar on the binary scenarios).
+
+Figures of the issue #26 run (``--reps 300``; family-wise false alarms ± 1.96 MC SE, and
+coverage; "before" = the issue's figures for the engine it audited):
+
+==============================  ==================================  =======================
+scenario                        now                                 before (issue #26)
+==============================  ==================================  =======================
+binary (164)                    0.007 ± 0.009, coverage 0.964       —
+partial (15% at random)         0.020 ± 0.016, false warnings 0.055 —
+n10                             0.000 (says "cannot separate" 1.000) no pair possible, silent
+n25                             0.003 ± 0.007                       —
+missing-failures                0.457 ± 0.056, warned 0.958         0.333, no warning
+skip-hardest: complete / s9     coverage 0.947 / 0.853, warned 1.000 0.879
+clustered SD 0 / 0.5 / 1.0      0.043 / 0.023 / 0.053               0.047 / 0.153 / 0.403
+  difference / mean coverage    ≥ 0.946 / ≥ 0.946                   ≥ 0.81 / 0.64–0.73
+seeds-1to5 numeric / 0/1        0.020 / 0.023, coverage 0.956       0.273 / 0.227, 0.87–0.88
+  compare 1 run vs 1 run        0.050 / 0.040                       0.283 / 0.227
+lognormal equal / unequal       0.000 / 0.093 ± 0.033 (Welch 0.103)  0.220 (Welch)
+mid-p McNemar: binary, partial  0.020, 0.033, n25 0.010, missing-   —
+                                failures 0.447 (power 0.635/0.584)
+==============================  ==================================  =======================
 """
 
 from __future__ import annotations
