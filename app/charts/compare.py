@@ -9,7 +9,13 @@ import pandas as pd
 #: stays in the tooltip.
 MODEL_NAMES = {"ols": "runs pooled (OLS)", "ols-fe": "per-example baseline (fixed effects)",
                "ols-fe-cluster": "fixed effects, clustered errors",
-               "mixedlm": "random example effect (MixedLM)", "paired-t": "paired t on means"}
+               "mixedlm": "random example effect (MixedLM)", "paired-t": "paired t on means",
+               # one run each: the Pairwise page's own test decides (its code in brackets)
+               "mcnemar": "examples only one system solves (McNemar)",
+               "wilcoxon": "signed ranks of the differences (Wilcoxon)",
+               "sign": "which system wins each example (sign test)",
+               "permutation": "shuffled labels (permutation)", "t": "means (Welch's t)",
+               "z": "solve rates (two-proportion z)"}
 COMPONENT_NAMES = {"example": "between examples", "system×example": "system × example",
                    "run": "between runs", "residual": "within runs"}
 
