@@ -61,8 +61,8 @@ winners = {m: result.rankings[m][0] for m in core}
 # on a first visit before the rankings table is done)
 st.markdown(f"**Same winner everywhere?** {'no' if result.winner_differs else 'yes'} · "
             f"**Same top 3 everywhere?** {'no' if result.top3_differs else 'yes'} · "
-            f"**Lowest agreement** between two rankings: {min(taus):.2f} (Kendall tau; "
-            "1 = the same order, 0 = unrelated)")
+            f"**Lowest agreement** between two rankings: {min(taus):.2f} (1 = the same "
+            "order, 0 = unrelated)", help="Agreement is Kendall's tau between two rankings.")
 if result.winner_differs:
     st.warning("The winner depends on the mechanism: " + "; ".join(
         f"{LABELS[m]}: {md_text(w)}" for m, w in winners.items()), icon=":material/warning:")
