@@ -267,6 +267,14 @@ def read_results(
         For every kind of bad input, never a half-read table.
     """
     label = source_name(source, name)
+    if isolated and isinstance(source, str | Path):
+        # the child reads the file from disk: this process never holds its bytes
+        from ._worker import parse_isolated
+
+        if not Path(source).is_file():
+            read_bytes(source, name=name)  # raises the "no such file" problem
+        return _shaped(parse_isolated(None, label, fmt=fmt, limits=limits, path=source),
+                       label, metrics)
     data = read_bytes(source, name=name)
     return read_results_bytes(data, label=label, fmt=fmt, metrics=metrics, limits=limits,
                               isolated=isolated)
@@ -288,6 +296,12 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
         frame = parse_isolated(data, label, fmt=fmt, limits=limits)
     else:
         frame = frame_from_bytes(data, label, fmt, limits=limits)
+    return _shaped(frame, label, metrics)
+
+
+def _shaped(frame: pd.DataFrame, label: str,
+            metrics: Mapping[str, MetricSpec] | None) -> pd.DataFrame:
+    """A parsed frame as the canonical long table, its metric declarations attached."""
     out, specs = _to_long(frame, label, metrics)
     out.attrs["metric_specs"] = specs
     return out

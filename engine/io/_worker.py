@@ -34,14 +34,16 @@ _ENGINE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds engi
 _MAX_NAME = 1000
 
 
-def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
-                   limits: Limits | None = None) -> pd.DataFrame:
+def parse_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
+                   limits: Limits | None = None, path: str | Path | None = None) -> pd.DataFrame:
     """Parse an upload in a child process with a memory cap and a time limit.
 
     Parameters
     ----------
-    data : bytes
-        The file as uploaded (gzip is detected and inflated in the child).
+    data : bytes or None
+        The file as uploaded (gzip is detected and inflated in the child); None with
+        ``path``, which the child then reads from disk itself (the caller never holds
+        the file's bytes).
     name : str
         File name, for messages and format detection.
     fmt : {"csv", "tsv", "jsonl", "json", "parquet"}, optional
@@ -73,10 +75,11 @@ def parse_isolated(data: bytes, name: str, *, fmt: str | None = None,
     """
     limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
-    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits)})
+    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
+                         "path": None if path is None else str(Path(path).resolve())})
     try:
         done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-m", "engine.io._worker", header], input=data,
+            [sys.executable, "-m", "engine.io._worker", header], input=data or b"",
             capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
     except subprocess.TimeoutExpired:
         raise DataContractError([Problem(
@@ -210,6 +213,12 @@ def _table_of(frame: pd.DataFrame) -> Any:
         return pa.Table.from_pandas(frame, preserve_index=False)
 
 
+def _read_capped(path: str, limits: Limits) -> bytes:
+    """A file's bytes, at most one past the size limit (frame_from_bytes then refuses it)."""
+    with open(path, "rb") as handle:
+        return handle.read(limits.max_bytes + 1)
+
+
 def _worker_main(argv: list[str]) -> int:
     header = json.loads(argv[0])
     limits = Limits(**header["limits"])
@@ -219,7 +228,8 @@ def _worker_main(argv: list[str]) -> int:
     from ._formats import frame_from_bytes
     from ._limits import limits_in_force
 
-    data = sys.stdin.buffer.read()
+    path = header.get("path")
+    data = _read_capped(path, limits) if path else sys.stdin.buffer.read()
     out = sys.stdout.buffer
     try:
         with limits_in_force(limits):
