@@ -95,10 +95,19 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
     if paired and np.isfinite(r["wins_a"]):
         wa, wb = (r["wins_a"], r["wins_b"]) if sign > 0 else (r["wins_b"], r["wins_a"])
         wins = f" {md_isolated(a)} wins {int(wa)} examples, {md_isolated(b)} wins {int(wb)}."
-    test = widgets.TEST_NAMES.get(str(r["test"]), str(r["test"]))
     return (f"{difference_text(difference, low, high, a, b, percent=percent, level=level)}: "
-            f"{verdict} (n = {int(r['n'])}, {design}; {test}, adjusted p = "
-            f"{r['pvalue_adj']:.3g}, raw p = {r['pvalue']:.3g}{effect}).{wins}")
+            f"{verdict} (n = {int(r['n'])}, {design}; p = {r['pvalue_adj']:.3g} after "
+            f"correcting for the other pairs{effect}).{wins}")
+
+
+def pair_details(result: PairwiseResult, a: str, b: str) -> str | None:
+    """The pair's test by name with its raw p-value: the tooltip of :func:`pair_summary`."""
+    r, _ = pair_row(result, a, b)
+    if r is None:
+        return None
+    test = widgets.TEST_NAMES.get(str(r["test"]), str(r["test"]))
+    return (f"Test: {test}; p = {r['pvalue']:.3g} before the correction for testing many "
+            "pairs (Test settings, Methods).")
 
 
 def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
@@ -113,7 +122,8 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     r, _ = pair_row(board.pairwise, view.a, view.b)
     paired = bool(r["paired"]) if r is not None else board.pairwise.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
-    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary))
+    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary),
+                help=pair_details(board.pairwise, view.a, view.b))
     state.link("compare", f"A/B compare: {md_isolated(view.a)} against {md_isolated(view.b)} (runs, "
                "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
                base=view.b, cluster="", pdiff="")
