@@ -26,7 +26,7 @@ UNTESTED = 9  # direction code of a pair not tested on a benchmark (a system has
 PAIR_COLUMNS = ("system A", "system B", "difference", "adjusted p", "verdict",
                 "differs somewhere p")
 _STYLE = """<style>
-.sb-overall{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:640px}
+.sb-overall{overflow-x:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem}
 .sb-overall table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;
   font-variant-numeric:tabular-nums;color:inherit}
 .sb-overall th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:left;font-weight:600;
@@ -38,14 +38,22 @@ _STYLE = """<style>
 .sb-overall td.grp{font-family:"Source Code Pro",monospace;white-space:nowrap}
 .sb-overall td.miss{color:#8a94a6;font-style:italic;background:repeating-linear-gradient(
   45deg,transparent,transparent 4px,rgba(138,148,166,.10) 4px,rgba(138,148,166,.10) 8px)}
-.sb-overall small{color:#616d7e;display:block}
+.sb-overall small{color:#616d7e;display:block;white-space:normal}
+.sb-overall td:nth-child(2){white-space:normal;overflow-wrap:anywhere;min-width:8rem}
 .sb-overall tr.top td{background:#eef3fb}
 .sb-overall tr.sep td{background:#f7f7f9;color:#4a5563;font-weight:600;white-space:normal;
   text-align:left;border-top:2px solid rgba(31,41,51,.18)}
 .sb-overall tr.unranked td:nth-child(-n+5){color:#8a94a6}
 .sb-overall a{color:inherit;text-decoration:none;border-bottom:1px dotted rgba(31,41,51,.4)}
-@media (max-width:640px){.sb-overall td:nth-child(2){white-space:normal;overflow-wrap:anywhere;
-  min-width:7rem;max-width:9rem}.sb-overall td:nth-child(4),.sb-overall th:nth-child(4){display:none}}
+@media (max-width:640px){.sb-overall{overflow:visible}.sb-overall thead{display:none}
+  .sb-overall table,.sb-overall tbody{display:block}
+  .sb-overall tr{display:flex;flex-wrap:wrap;gap:.15rem .9rem;padding:.45rem .5rem;
+  border-bottom:1px solid rgba(31,41,51,.12)}
+  .sb-overall td{display:block;border:0;padding:0;text-align:left!important;white-space:normal}
+  .sb-overall td:nth-child(2){flex-basis:70%;font-weight:600;min-width:0}
+  .sb-overall td[data-label]::before{content:attr(data-label);display:block;font-size:.68rem;
+  color:#616d7e;font-family:inherit}.sb-overall td:empty{display:none}
+  .sb-overall tr.sep td{flex-basis:100%}}
 </style>""".replace("\n", "")
 
 
@@ -54,18 +62,19 @@ def _num(x: object, places: int = 3) -> str:
     return "" if math.isnan(value) else f"{value:.{places}f}"
 
 
-def _cell(cell: Mapping[str, object] | None, *, percent: bool) -> str:
+def _cell(cell: Mapping[str, object] | None, *, percent: bool, label: str) -> str:
     # numbers are right-aligned by column (CSS nth-child), not by a class on 1,500 cells;
     # no per-cell tooltip: 1,000+ cells of repeated text would double the page's payload
-    # (the header says what the cells hold)
+    # (the header says what the cells hold). ``label`` (the escaped benchmark name) is what
+    # a phone shows above the cell, where the rows become cards without a header
     if cell is None:
-        return f'<td class="miss">{MISSING}</td>'
+        return f'<td class="miss" data-label="{label}">{MISSING}</td>'
     letters = str(cell["group"])  # long letters are left out: the benchmark's leaderboard
     shown = f" · {html_text(letters)}" if len(letters) <= SHORT_LETTERS else ""  # has them
     if percent:  # a 0–1 score in its own units: percent, one decimal
-        return (f'<td>{_pct(cell["mean"])}<small>[{_pct(cell["ci_low"])}, '
+        return (f'<td data-label="{label}">{_pct(cell["mean"])}<small>[{_pct(cell["ci_low"])}, '
                 f'{_pct(cell["ci_high"])}]{shown}</small></td>')
-    return (f'<td>{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
+    return (f'<td data-label="{label}">{_num(cell["mean"])}<small>[{_num(cell["ci_low"])}, '
             f'{_num(cell["ci_high"])}]{shown}</small></td>')
 
 
@@ -125,6 +134,8 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
                     f'{1 - alpha:.0%} interval and the group letters on this benchmark alone '
                     f'(where they are short)">{shown}</th>')
     body, missing = [], 0
+    labels = {b: html_text(b) for b in result.benchmarks}
+    score_label = html_text(result.scale.label)
     spans = span.rank_span(result.table, result.rank_sets)  # the rank set (issue #29)
     ties = span.tie_counts(result.table["system"], result.groups.calm_pairs)
     lows, highs, best = (spans[c].to_numpy() for c in ("low", "high", "best"))
@@ -134,14 +145,16 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell, percent=percent))
+            per.append(_cell(cell, percent=percent, label=labels[b]))
         low, high = int(lows[k]), int(highs[k])
         shade = ' class="top"' if best[k] else ""  # may be the best
         body.append(
             f'<tr{shade}><td>{int(row["rank"])}</td><td>{html_text(system)}</td>'
-            f'<td>{span.span_text(low, high)}</td>'
-            f'<td class="grp">{_group(str(row["group"]), int(ties[k])) if groups else ""}</td>'
-            f'<td>{_score(row["score"], percent)}<small>[{_score(row["ci_low"], percent)}, '
+            f'<td data-label="{span.LABEL}">{span.span_text(low, high)}</td>'
+            f'<td class="grp" data-label="group">'
+            f'{_group(str(row["group"]), int(ties[k])) if groups else ""}</td>'
+            f'<td data-label="{score_label}">{_score(row["score"], percent)}'
+            f'<small>[{_score(row["ci_low"], percent)}, '
             f'{_score(row["ci_high"], percent)}]</small></td>{"".join(per)}</tr>')
     unranked = _unranked_rows(result, cells, percent)
     missing += unranked[1]
@@ -171,7 +184,7 @@ def _unranked_rows(result: Overall, cells: Mapping[tuple[str, str], Mapping[str,
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell, percent=percent))
+            per.append(_cell(cell, percent=percent, label=html_text(b)))
         rows.append(f'<tr class="unranked"><td>{UNRANKED}</td><td>{html_text(system)}</td>'
                     f'<td></td><td class="grp"></td><td></td>{"".join(per)}</tr>')
     return "".join(rows), missing

@@ -104,12 +104,15 @@ if tabs["systems"].open:
         {"benchmark": b, "metric": m} for b, m in metric_of.items()]), strict=True))
     tabs["systems"].caption(
         f"Best first, among the systems that ran every selected benchmark. *{result.scale.label}*: "
-        f"{result.scale.explanation} *Rank range*: the ranks the tests allow; systems sharing "
-        "a *group* letter cannot be told apart (where the letters would be long, the group "
-        "reads as the same rank range). Each benchmark cell: its primary metric in its own "
+        f"{result.scale.explanation} *Rank range*: the ranks each system could hold (its "
+        f"{1 - options.alpha:.0%} rank confidence set, all sets together, from the paired "
+        "covariance of the scores); systems sharing a *group* letter cannot be told apart by "
+        "the pairwise tests (where the letters would be long: how many systems it ties "
+        "with). Each benchmark cell: its primary metric in its own "
         "units, its interval and the group letters on that benchmark alone. Shaded rows could "
-        "rank first. Below the ranked systems, the others, unranked, by what they ran; "
-        "*not run*: no results there. Click a benchmark for its leaderboard.")
+        "rank first (the confidence set for the best). Below the ranked systems, the "
+        "others, unranked, by what they ran; *not run*: no results there. Click a benchmark "
+        "for its leaderboard.")
     tabs["systems"].html(systems_html(result, links=links))
 with bar.popover("Download", icon=":material/download:"):
     st.download_button("Download table CSV", lambda: safe_csv(result.table),
