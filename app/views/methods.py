@@ -165,7 +165,27 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - **Means and intervals** (first chart of the Leaderboard): each system's mean with its
   confidence interval, best first, with its rank range beside it.
 - **Group column.** Short letter groups (up to three letters) are shown as letters; longer ones
-  as "ranks 1–22": the best and worst rank of the systems it cannot be told apart from.
+  as "ties with 21": how many other systems it cannot be told apart from.
+- **Rank range: a confidence set for the rank** (Mogstad, Romano, Shaikh & Wilhelm 2024,
+  R package `csranks`). Every page shows one rank span per system: the ranks it could hold,
+  from each system's mean and the full covariance of the means — estimated from the paired
+  examples (the examples all systems share make their means correlated, which separates
+  systems that independent intervals cannot), cluster-robust when clusters are given, with
+  the seed variance of runs added. Every ordered pair is tested with the largest
+  standardised difference over the pairs still open (a parametric bootstrap of 1,000 draws,
+  then stepdown); a system's set runs from 1 + the systems shown better to the number of
+  systems minus those shown worse. We show the **simultaneous** sets, not the marginal ones:
+  a leaderboard is read as a whole (who is first, who is ahead of whom, which rows overlap),
+  and simultaneous sets hold the true ranks of *all* systems together with probability at
+  least 1 − alpha, while marginal sets hold each system's rank on its own and, read side by
+  side for many systems, some of them miss (`sigboard ranks --kind marginal` gives them).
+  Shaded rows and the headline's "the best system is one of {…}" are the **confidence set
+  for the best** (τ = 1): it holds the truly best system with probability at least
+  1 − alpha. On Overall the estimates are the overall scores, weighted sums of the
+  benchmarks' means: within a benchmark the paired examples give the covariance between
+  systems; the same example id in two benchmarks counts as one example (its scores are
+  correlated); benchmarks with no example in common are taken as independent. JSON:
+  `rank_set_low`, `rank_set_high`, `in_best_set` in `leaderboard` and `overall`.
 - **Strength** is the Bradley–Terry strength (`bt_strength`); **Elo** puts it on the chess scale.
 - **Rank range.** Best rank = 1 + the number of systems significantly better; worst rank = the
   number of systems not significantly worse.
@@ -211,8 +231,8 @@ difference is, which a p-value does not: with many examples tiny differences bec
 - **Effect across benchmarks.** The benchmarks' effect sizes (Hedges' g) averaged with the
   score's weights, with an interval that includes their correlation, and I² — the share of
   the spread between benchmarks that is more than chance.
-- **Groups, letters and rank ranges** then come from the overall verdicts exactly as on one
-  benchmark.
+- **Groups and letters** then come from the overall verdicts exactly as on one benchmark;
+  the rank range is the overall scores' rank confidence set (see *Reading the results*).
 
 ### Rankings by other rules (Mechanisms page)
 - **Mean, median, Bradley–Terry, Elo, TrueSkill** rank the same example-level results by
@@ -220,11 +240,12 @@ difference is, which a p-value does not: with many examples tiny differences bec
   the rule as much as on the systems (Peyrard et al. 2021). Agreement between two rankings is
   Kendall's tau. Arena Elo replays the battles one by one (K-factor), in several random orders
   averaged, because the order changes the result.
-- **Rank intervals.** The leaderboard's *rank range* comes from the corrected pairwise tests.
-  The *simultaneous rank intervals* (Al Mohamad, Goeman & van Zwet 2022; Tukey's method on
-  each system's mean and standard error) hold for all systems together with probability
-  1 − alpha. The bootstrap's rank intervals (Distributions page) hold for each system on its
-  own, so they are narrower and may miss the true rank of some system.
+- **Rank intervals.** The *rank range* on every page is the rank confidence set above. The
+  Mechanisms page's *simultaneous rank intervals* (Al Mohamad, Goeman & van Zwet 2022; Tukey's
+  method on each system's mean and standard error) answer a different question: they also
+  hold for all systems together, but take the means as independent with equal variances, so
+  they ignore the pairing. The bootstrap's rank intervals (Distributions page) hold for each
+  system on its own, so they are narrower and may miss the true rank of some system.
 - **Friedman test and critical difference** (Demšar 2006): across benchmarks, systems are
   ranked per benchmark; two systems whose mean ranks differ by more than the Nemenyi
   critical difference are different.
