@@ -18,6 +18,8 @@ examples), prints the wall-clock and CPU seconds of
   on paired data does).
 
 The load average is printed: on a busy 2-core machine wall-clock grows, CPU time does not.
+The max over pairs of each stepdown round runs compiled (engine._jit.pair_max) once the
+work is worth loading Numba: 1,000 × 10,000 went from 5.25 to 1.88 s CPU (load 11-13).
 """
 
 from __future__ import annotations

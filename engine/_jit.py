@@ -213,10 +213,31 @@ def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
                     acc[j] += one if rest[j] < ri else 0
 
 
+def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:
+    """out[d] = max(out[d], max over pairs of the rank sets' pair statistic in draw d):
+    |z_a − z_b| · inv_ab where ``both[a, b]`` (a < b, open both ways), (z_a − z_b) · inv_ab
+    where ``one[a, b]`` (:func:`engine.ranking._max_t._family_max`). Draws are the inner,
+    contiguous loop (LLVM vectorises it); ``out`` stays in cache while pairs stream past."""
+    s, n = z.shape
+    for a in range(s):
+        za = z[a]
+        for b in range(s):
+            if both[a, b]:
+                zb = z[b]
+                w = inv[a, b]
+                for d in range(n):
+                    out[d] = max(out[d], abs(za[d] - zb[d]) * w)
+            elif one[a, b]:
+                zb = z[b]
+                w = inv[a, b]
+                for d in range(n):
+                    out[d] = max(out[d], (za[d] - zb[d]) * w)
+
+
 @cache
 def kernels() -> SimpleNamespace | None:
     """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``,
-    ``run_counts``, ``nesting_depth``), or None
+    ``run_counts``, ``nesting_depth``, ``pair_max``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -225,7 +246,7 @@ def kernels() -> SimpleNamespace | None:
     jit = numba.njit(cache=True, nogil=True)
     return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
-                           nesting_depth=jit(_nesting_depth))
+                           nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max))
 
 
 def kernels_for(plain_seconds: float) -> SimpleNamespace | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._jit import kernels_for
+
 _CELLS = 4_000_000  # bootstrap cells per block (pairs × draws): bounds memory to ~100 MB
 
 
@@ -70,6 +72,12 @@ def _family_max(z: np.ndarray, inv: np.ndarray, active: np.ndarray) -> np.ndarra
     upper = np.triu(np.ones(active.shape, dtype=bool), 1)
     both = active & active.T & upper
     one = active & ~active.T
+    # ~2.5 ns a pair and draw in numpy; the compiled loop (engine._jit) ~5x less
+    compiled = kernels_for(2.5e-9 * float(both.sum() + one.sum()) * z.shape[1])
+    if compiled is not None:
+        best = np.full(z.shape[1], -np.inf, dtype=np.float32)
+        compiled.pair_max(z, inv, both, one, best)
+        return best.astype(float)
     out = np.full(z.shape[1], -np.inf)
     step = max(1, _CELLS // max(z.shape[1], 1))
     for mask, absolute in ((both, True), (one, False)):

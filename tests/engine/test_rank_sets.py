@@ -332,3 +332,26 @@ def test_overall_covariance_counts_shared_ids_as_correlated() -> None:
     got = overall_covariance([_bench(x, ids, "b1"), _bench(x, ids, "b2")], ["A", "B", "C"],
                              [1.0, 1.0])
     np.testing.assert_allclose(got, 4 * mean_covariance(_bench(x, ids, "b1")).cov, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_pair_max_equals_the_numpy_blocks(seed: int, monkeypatch: pytest.MonkeyPatch
+                                                   ) -> None:
+    # issue #29 item 4: the compiled max over pairs (engine._jit) gives the numpy path's
+    # maxima exactly (the same float32 products), with pairs open one way, both ways or not
+    from engine import _jit
+    from engine.ranking import _max_t
+
+    if _jit.kernels() is None:
+        pytest.skip("Numba is not installed")
+    rng = np.random.default_rng(seed)
+    s = int(rng.integers(2, 40))
+    z = rng.normal(size=(s, 300)).astype(np.float32)
+    inv = np.abs(rng.normal(size=(s, s))).astype(np.float32)
+    inv = (inv + inv.T) / 2
+    active = rng.random((s, s)) < 0.6
+    np.fill_diagonal(active, False)
+    monkeypatch.setattr(_max_t, "kernels_for", lambda seconds: _jit.kernels())
+    compiled = _max_t._family_max(z, inv, active)
+    monkeypatch.setattr(_max_t, "kernels_for", lambda seconds: None)
+    np.testing.assert_array_equal(compiled, _max_t._family_max(z, inv, active))
