@@ -77,3 +77,22 @@ def test_mechanisms_shows_the_same_rank_set(db: Path) -> None:
     expected = best_set_sentence(_sets(db))
     assert any(c.value.replace("\\", "").startswith(expected) for c in at.caption)
     assert _column(at, "mechanisms", "rank range (leaderboard)") == _expected(db)
+
+
+def test_leaderboard_says_when_a_benchmark_cannot_separate_any_pair(db: Path) -> None:
+    # issue #26 item 5: 3 systems on 4 paired 0/1 examples: exact McNemar's smallest p is
+    # 2 * 0.5**4 = 0.125 > 0.05 (engine.stats._resolution), so no pair can be significant
+    import pandas as pd
+
+    rows = [{"benchmark": "tiny", "system": s, "example_id": f"e{i}", "metric": "acc",
+             "value": float(v)}
+            for s, values in {"A": [1, 1, 1, 1], "B": [0, 0, 0, 0], "C": [1, 0, 1, 0]}.items()
+            for i, v in enumerate(values)]
+    store = open_store(f"sqlite:///{db}")
+    store.import_frame(pd.DataFrame(rows), filename="tiny.csv")
+    store.close()
+    at = app("views/leaderboard.py", benchmark="tiny")
+    no_exception(at)
+    warning = next(w.value for w in at.warning if "too small" in w.value)
+    assert "these 3 systems" in warning and "with 4 examples" in warning
+    assert "McNemar" not in warning  # the test's name is in the tooltip
