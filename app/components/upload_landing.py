@@ -9,6 +9,7 @@ import streamlit as st
 
 from app import state
 from app.data import results, store
+from app.rank_span import rank_span, span_texts
 from app.widgets import MAX_SYSTEMS
 from engine import Leaderboard, TestOptions, md_text
 
@@ -50,8 +51,7 @@ def landing_rows(board: Leaderboard, systems: list[str]) -> pd.DataFrame:
     counts = [significant_neighbours(board, str(s)) for s in table["system"]]
     return pd.DataFrame({
         "system": table["system"].astype(str), "rank": table["rank"],
-        "rank range": [f"{int(lo)}–{int(hi)}" if lo != hi else f"{int(lo)}"
-                       for lo, hi in zip(table["rank_low"], table["rank_high"], strict=True)],
+        "rank range": span_texts(rank_span(table, board.rank_sets)),  # the rank set (#29)
         "group": table["group"], "mean": table["mean"], "ci_low": table["ci_low"],
         "ci_high": table["ci_high"], "better than it (sig.)": [len(b) for b, _ in counts],
         "worse than it (sig.)": [len(w) for _, w in counts]})
