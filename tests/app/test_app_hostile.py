@@ -504,3 +504,41 @@ def test_pages_read_through_the_viewer_connection(tmp_path: Path, backend: str,
     settings = Settings.from_env({"SIGBOARD_DB_URL": writer_url,
                                   "SIGBOARD_VIEWER_DB_URL": viewer_url})
     assert settings.viewer_db_url == viewer_url and viewer_url not in repr(settings)
+
+
+@pytest.mark.slow
+def test_upload_flood_on_an_open_server_stays_within_the_budget(tmp_path: Path) -> None:
+    """No token: 20 live sessions each PUT 40 MiB to a real server (app/server.py) under a
+    120 MiB budget; 2 fit (a third's form data is past 120 MiB with the first two held), the
+    rest are refused before their body is read, the server stays
+    up and small (``benchmarks/bench_hostile.py --flood 80`` runs the report's 80)."""
+    import asyncio
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location("bench_hostile_flood",
+                                                  root / "benchmarks" / "bench_hostile.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    proc, port = bench._serve(str(tmp_path), {"SIGBOARD_UPLOAD_BUDGET": "120M"})
+
+    async def flood() -> list[int]:
+        sockets, statuses = [], []
+        for i in range(20):
+            ws, session = await bench._live_session(port)
+            sockets.append(ws)
+            statuses.append(await asyncio.to_thread(bench._put, port, session, i, 40 << 20))
+        for ws in sockets:
+            await ws.close()
+        return statuses
+
+    try:
+        statuses = asyncio.run(flood())
+        peak_kb = bench._status_kb(proc.pid, "VmHWM")
+        assert proc.poll() is None, "the server is up"
+    finally:
+        proc.kill()
+        proc.wait()
+    assert statuses.count(204) == 2 and set(statuses) <= {204, 503, 0}, statuses
+    assert peak_kb < 700 << 10, f"peak RSS {peak_kb} kB"
