@@ -2,9 +2,9 @@
 
 Two shapes of Parquet bomb cost almost nothing on disk: a column of one repeated value
 run-length encoded (a billion zeros in a few bytes), and a text column whose dictionary
-holds one long string that every row points at (8.7 KB of file, 3 GiB of text once
-decoded; docs/formats.md, "Parquet"). :func:`check_parquet_sizes` refuses both before
-the table is read:
+holds one long string that every row points at (6.4 KB of file, 3 GiB of text once
+decoded: ``tests/engine/hostile/dictionary_bomb.parquet``). :func:`check_parquet_sizes`
+refuses both before the table is read:
 
 1. from the footer metadata alone, every row group's pages once decompressed
    (``total_uncompressed_size`` of its column chunks, which includes the dictionary
