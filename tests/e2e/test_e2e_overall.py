@@ -42,7 +42,7 @@ def build_store(path: Path) -> None:
 
 
 def _landing(page: Page, server: str) -> tuple[str, list[dict[str, object]]]:
-    """The headline and the ranked rows (rank, system, rank range, missing cells)."""
+    """The headline and the ranked rows (rank, system, rank range, group, missing cells)."""
     page.goto(f"{server}/")
     page.get_by_role("heading", level=1).filter(has_text="Overall").wait_for(timeout=WAIT)
     table = page.locator("[data-testid=stMain] table[aria-label=overall]")
@@ -55,7 +55,8 @@ def _landing(page: Page, server: str) -> tuple[str, list[dict[str, object]]]:
         """(n) => Array.from(document.querySelectorAll(
               '[data-testid=stMain] table[aria-label=overall] tbody tr')).slice(0, n).map(r => ({
               rank: r.cells[0].innerText, system: r.cells[1].innerText,
-              range: r.cells[2].innerText, missing: r.querySelectorAll('td.miss').length}))""",
+              range: r.cells[2].innerText, group: r.cells[3].innerText,
+              missing: r.querySelectorAll('td.miss').length}))""",
         ranked)
     return headline, rows
 
@@ -68,8 +69,11 @@ def _check(headline: str, rows: list[dict[str, object]]) -> re.Match[str]:
     assert all(r["missing"] == 0 for r in rows), "every ranked system ran every benchmark"
     top = rows[0]
     assert found["top"] == top["system"] and top["rank"] == "1"
-    high = int(str(top["range"]).split("–")[1])
-    assert int(found["tied"]) == high - 1, "the headline's count is the rank range's"
+    # the rank range is the rank set (#29); the headline's count is the group's ties
+    assert str(top["range"]).startswith("1"), "the first system's rank set holds rank 1"
+    if str(top["group"]).startswith("ties with "):
+        assert int(found["tied"]) == int(str(top["group"]).removeprefix("ties with "))
+    assert "The best system is" in headline, "the headline names the set for the best"
     return found
 
 
@@ -93,3 +97,22 @@ def test_landing_page_on_demo_data_then_after_an_alpacaeval_upload(
     assert page.locator("table[aria-label=overall] tr.sep").count() > 0
     context.close()
     assert offline.blocked == [] and offline2.blocked == []
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_overall_table_has_no_inner_scroll_box_and_fits_a_phone(browser: Browser, server: str,
+                                                                 width: int) -> None:
+    """#27/#29: every selected benchmark shown without an inner scroll box on a desktop, and
+    nothing clipped at 390 px (a phone gets one card per system, every cell labelled)."""
+    context, page, _, _ = open_context(browser, width=width)
+    page.goto(f"{server}/overall")
+    table = page.locator("[data-testid=stMain] table[aria-label=overall]")
+    table.wait_for(timeout=WAIT)
+    idle(page, timeout=WAIT)
+    box = page.evaluate("""() => { const d = document.querySelector(
+        '[data-testid=stMain] .sb-overall'); return {client: d.clientWidth, scroll: d.scrollWidth,
+        high: d.clientHeight, tall: d.scrollHeight, page: document.documentElement.scrollWidth}}""")
+    assert box["scroll"] <= box["client"] + 1, box  # no sideways scrolling inside the box
+    assert box["tall"] <= box["high"] + 1, box  # no inner vertical scroll box
+    assert box["page"] <= width, box  # the page itself is not wider than the screen
+    context.close()
