@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from app.rank_span import rank_span
 from engine import EFFECT_THRESHOLDS, Leaderboard
 
 from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
@@ -58,7 +59,9 @@ def graph_frames(board: Leaderboard, systems: Sequence[str] | None = None
     ``systems``: the focus (default every system); edges only among them.
     """
     nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]]
-    nodes = nodes.assign(best=np.arange(len(nodes)) == 0)
+    spans = rank_span(board.table, board.rank_sets)  # "could be" ranks: the rank set (#29)
+    nodes = nodes.assign(rank_low=spans["low"].to_numpy(), rank_high=spans["high"].to_numpy(),
+                         best=np.arange(len(nodes)) == 0)
     if systems is not None:
         nodes = nodes[nodes["system"].isin(set(systems))]
     nodes = nodes.copy()
