@@ -16,8 +16,21 @@ from app.components.judge_note import judge_note
 from app.components.watch_note import several_uploads
 from app.data import figures, results, store
 from app.downloads import file_name, safe_csv
+from app.ranked import html_table
 from app.url import planned_difference
 from engine import PowerResult, compare_headline, compare_report, md_text
+
+#: Header tooltips of the per-system and models tables (every column explained, #27).
+DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",
+                    "n": "Examples scored", "runs": "Runs per example",
+                    "mean": "Mean score (metric units)", "sd": "Standard deviation of the scores",
+                    "median": "Median score", "q1": "First quartile", "q3": "Third quartile",
+                    "iqr": "Interquartile range (q3 − q1)"}
+MODEL_HELP = {"model": "How the difference was estimated (Methods)",
+              "estimate": "Candidate − baseline (metric units)", "se": "Its standard error",
+              "df": "Degrees of freedom of the test", "statistic": "The test statistic",
+              "pvalue": "p-value of 'no difference'", "ci_low": "Lower end of the interval",
+              "ci_high": "Upper end of the interval"}
 
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")
@@ -141,33 +154,39 @@ with right:
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")
 
+# Static HTML tables (app.ranked.html_table), not st.dataframe: the data grid's browser code
+# (~1.5 MB) made this page's first view the slowest after Mechanisms (#27 item 3)
 st.subheader("Per system")
-st.dataframe(ab.descriptives, hide_index=True, width="stretch", column_config={
-    "system": st.column_config.TextColumn(pinned=True),
-    **{c: st.column_config.NumberColumn(format="%.4f")
-       for c in ("mean", "sd", "median", "q1", "q3", "iqr")}})
+st.html(html_table(ab.descriptives, label="per system", max_height=None,
+                   formats={c: ".4f" for c in ("mean", "sd", "median", "q1", "q3", "iqr")},
+                   help=DESCRIPTIVE_HELP))
 st.subheader("Models side by side")
 st.caption("The same difference estimated by the models of the repeated-runs literature; the "
            "last row decided the verdict.")
-st.dataframe(ab.models.assign(model=[model_label(m) for m in ab.models["model"]]),
-             hide_index=True, width="stretch", column_config={
-                 "model": st.column_config.TextColumn(pinned=True),
-                 **{c: st.column_config.NumberColumn(format="%.4g")
-                    for c in ("estimate", "se", "df", "statistic", "pvalue", "ci_low",
-                              "ci_high")}})
+st.html(html_table(ab.models.assign(model=[model_label(m) for m in ab.models["model"]]),
+                   label="models", max_height=None, help=MODEL_HELP,
+                   formats={c: ".4g" for c in ("estimate", "se", "df", "statistic", "pvalue",
+                                               "ci_low", "ci_high")}))
 left, right = st.columns(2)
 with left:
     st.subheader("Variance")
-    st.dataframe(ab.variance.assign(component=[COMPONENT_NAMES.get(c, c)
-                                               for c in ab.variance["component"]]),
-                 hide_index=True, width="stretch", placeholder="not estimable", column_config={
-                     "variance": st.column_config.NumberColumn(format="%.4g"),
-                     "share": st.column_config.NumberColumn(format="percent")})
+    st.html(html_table(ab.variance.assign(component=[COMPONENT_NAMES.get(c, c)
+                                                     for c in ab.variance["component"]]),
+                       label="variance", max_height=None, formats={"variance": ".4g",
+                                                                    "share": ".0%"},
+                       help={"component": "Where the variation of a score comes from",
+                             "variance": "Its variance (squared metric units); — not "
+                                         "estimable from these runs",
+                             "share": "Its share of the total"}))
 with right:
     st.subheader(f"Outlier examples ({len(ab.outliers)})")
     st.caption("Examples whose difference is more than 3 standard deviations from the mean one.")
     if len(ab.outliers):
-        st.dataframe(ab.outliers, hide_index=True, width="stretch")
+        st.html(html_table(ab.outliers, label="outlier examples", formats={
+            c: ".4g" for c in ("baseline", "candidate", "difference", "z")}, help={
+            "example_id": "The example", "baseline": "Baseline's score on it",
+            "candidate": "Candidate's score on it", "difference": "Candidate − baseline",
+            "z": "Standard deviations from the mean difference"}))
 
 st.subheader("Power")
 st.caption("How large a difference this benchmark can detect, and what it would take to detect "
