@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from app import state, widgets
@@ -217,12 +218,14 @@ if pw is not None:
     planned[2].metric(f"Runs needed for {pw.difference:.4f}",
                    "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
                    help="Not identified with one run of numeric scores.")
-    st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
-                  "power": list(pw.power.values()),
-                  "±": list(pw.mc_se.values())}, hide_index=True, column_config={
-        "power": st.column_config.NumberColumn(format="percent"),
-        "±": st.column_config.NumberColumn(format="%.3f", help="Monte Carlo standard error")},
-        placeholder="does not apply")
+    st.html(html_table(pd.DataFrame({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
+                                     "power": list(pw.power.values()),
+                                     "±": list(pw.mc_se.values())}),
+                       label="power", max_height=None, formats={"power": ".0%", "±": ".3f"},
+                       help={"test": "The test run on each simulated comparison",
+                             "power": "Share of simulated comparisons it detected; — does "
+                                      "not apply to these scores",
+                             "±": "Monte Carlo standard error"}))
     st.caption(f"Simulated power of each test at that difference ({pw.n_sim} replications).")
 steps.done()
 
