@@ -199,8 +199,13 @@ _BOARD_COLUMNS = ("system", "rank", "rank_low", "rank_high", "group", "mean", "c
 def _board_table(lb: Leaderboard) -> pd.DataFrame:
     t = lb.table
     out = pd.DataFrame({c: t[c] for c in _BOARD_COLUMNS if c in t.columns})
+    low, high = t["rank_low"].to_numpy(), t["rank_high"].to_numpy()
+    if lb.rank_sets is not None:  # the rank range the pages show: the rank set (issue #29)
+        sets = lb.rank_sets.table.set_index("system")
+        low = sets["rank_set_low"].reindex(t["system"]).to_numpy()
+        high = sets["rank_set_high"].reindex(t["system"]).to_numpy()
     out["rank range"] = [f"{int(a)}–{int(b)}" if a != b else f"{int(a)}"
-                         for a, b in zip(t["rank_low"], t["rank_high"], strict=True)]
+                         for a, b in zip(low, high, strict=True)]
     keep = ["rank", "system", "rank range", "group", "mean", "ci_low", "ci_high", "n", "runs",
             "win_rate"]
     return out[[c for c in keep if c in out.columns]]
@@ -226,8 +231,9 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
     head = _heading(fmt, title, f"{len(lb.table)} systems · "
                     f"{'higher' if lb.higher_is_better else 'lower'} is better · {pw.reason}; "
                     f"{pw.correction} correction at alpha {pw.alpha:g}; means with "
-                    f"{1 - pw.alpha:.0%} intervals; systems sharing a group letter do not "
-                    "differ significantly", created)
+                    f"{1 - pw.alpha:.0%} intervals; rank range: the simultaneous "
+                    f"{1 - pw.alpha:.0%} confidence set for each rank (Mogstad et al. 2024); "
+                    "systems sharing a group letter do not differ significantly", created)
     table = _board_table(lb)
     cliques = [", ".join(c) for c in lb.cliques]
     if fmt == "markdown":
