@@ -182,8 +182,9 @@ def overall_covariance(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
         sub = m.subset(names)
         _, u, has = _example_units(sub)
         used = has.any(axis=0)
-        ids = [columns.setdefault(e, len(columns)) for e in np.asarray(sub.examples)[used]]
-        parts.append((float(a) * u[:, used], np.asarray(ids, dtype=np.intp)))
+        ids = np.array([columns.setdefault(e, len(columns))
+                        for e in np.asarray(sub.examples)[used]], dtype=np.intp)
+        parts.append((float(a) * u[:, used], ids))
         run_var += float(a) ** 2 * _run_variance(sub)
     g = len(columns)
     if g < 2:
