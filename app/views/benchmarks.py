@@ -12,6 +12,7 @@ import streamlit as st
 
 from app import state
 from app.data import store
+from app.ranked import html_table
 from engine import md_isolated
 
 token = store.token()
@@ -28,17 +29,17 @@ if catalog.empty:
 
 summary = catalog[["benchmark", "metric", "systems", "examples", "rows", "last_upload"]].copy()
 summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors="coerce")
-st.dataframe(summary, hide_index=True, width="stretch", column_config={
-    "benchmark": st.column_config.TextColumn("benchmark", pinned=True,
-                                             help="The benchmark's name as uploaded"),
-    "metric": st.column_config.TextColumn(help="One score of the benchmark (a benchmark may "
-                                          "have several)"),
-    "systems": st.column_config.NumberColumn(help="Systems with scores on it"),
-    "examples": st.column_config.NumberColumn(help="Distinct examples scored"),
-    "rows": st.column_config.NumberColumn(help="Stored scores (system × example × run)"),
-    "last_upload": st.column_config.DatetimeColumn("last upload", format="YYYY-MM-DD HH:mm",
-                                                   help="When its latest results arrived (UTC)"),
-})
+# a static table (app.ranked.html_table), not st.dataframe: no data-grid code (~1.5 MB) for
+# the browser to fetch before the page shows (#27 item 3)
+shown = summary.assign(last_upload=summary["last_upload"].dt.strftime("%Y-%m-%d %H:%M"))
+st.html(html_table(shown.rename(columns={"last_upload": "last upload"}), label="benchmarks",
+                   max_height=None, help={
+                       "benchmark": "The benchmark's name as uploaded",
+                       "metric": "One score of the benchmark (a benchmark may have several)",
+                       "systems": "Systems with scores on it",
+                       "examples": "Distinct examples scored",
+                       "rows": "Stored scores (system × example × run)",
+                       "last upload": "When its latest results arrived (UTC)"}))
 
 st.subheader("Open a benchmark")
 columns = st.columns(3)

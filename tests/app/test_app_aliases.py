@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception
+from apptest_support import app, html_frame, no_exception
 from pages_data_support import store_env
 
 from engine.cli._common import main
@@ -79,7 +79,7 @@ def test_an_alias_is_one_system_on_every_page(aliased: Path, page: str) -> None:
 def test_the_benchmarks_page_counts_three_systems(aliased: Path) -> None:
     at = app("views/benchmarks.py")
     no_exception(at)
-    assert int(at.dataframe[0].value.set_index("benchmark").at[BENCH, "systems"]) == 3
+    assert int(html_frame(at, "benchmarks").set_index("benchmark").at[BENCH, "systems"]) == 3
 
 
 def test_the_upload_page_lists_the_alias_and_its_history(aliased: Path) -> None:
