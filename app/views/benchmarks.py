@@ -32,14 +32,20 @@ summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors
 # a static table (app.ranked.html_table), not st.dataframe: no data-grid code (~1.5 MB) for
 # the browser to fetch before the page shows (#27 item 3)
 shown = summary.assign(last_upload=summary["last_upload"].dt.strftime("%Y-%m-%d %H:%M"))
-st.html(html_table(shown.rename(columns={"last_upload": "last upload"}), label="benchmarks",
+# at a phone's width the row count gives way and the date wraps: nothing is cut off
+_PHONE = ("<style>@media (max-width:640px){.sb-ranked table[aria-label^=bench] "
+          ":is(th,td):nth-child(5){display:none}.sb-ranked table[aria-label^=bench] "
+          ":is(th,td):is(:nth-child(1),:nth-child(6)){white-space:normal;"
+          "overflow-wrap:anywhere}}</style>")
+table = html_table(shown.rename(columns={"last_upload": "last upload"}), label="benchmarks",
                    max_height=None, help={
                        "benchmark": "The benchmark's name as uploaded",
                        "metric": "One score of the benchmark (a benchmark may have several)",
                        "systems": "Systems with scores on it",
                        "examples": "Distinct examples scored",
                        "rows": "Stored scores (system × example × run)",
-                       "last upload": "When its latest results arrived (UTC)"}))
+                       "last upload": "When its latest results arrived (UTC)"})
+st.html(_PHONE + table)
 
 st.subheader("Open a benchmark")
 columns = st.columns(3)
