@@ -33,6 +33,13 @@ MODEL_HELP = {"model": "How the difference was estimated (Methods)",
               "pvalue": "p-value of 'no difference'", "ci_low": "Lower end of the interval",
               "ci_high": "Upper end of the interval"}
 
+_PHONE = ("<style>@media (max-width:640px){"
+          ".sb-ranked table[aria-label='per system'] :is(th,td):nth-child(n+6),"
+          ".sb-ranked table[aria-label='models'] :is(th,td):is(:nth-child(3),:nth-child(4),"
+          ":nth-child(5)){display:none}"
+          ".sb-ranked table:is([aria-label='per system'],[aria-label='models']) "
+          ":is(th,td):first-child{white-space:normal;overflow-wrap:anywhere}}</style>")
+
 token, catalog, view = widgets.page_context()
 st.title(f"A/B compare · {md_text(view.benchmark)}")
 headline_slot = st.empty()  # the answer in one sentence, first (filled once it is computed)
@@ -158,6 +165,7 @@ with right:
 # Static HTML tables (app.ranked.html_table), not st.dataframe: the data grid's browser code
 # (~1.5 MB) made this page's first view the slowest after Mechanisms (#27 item 3)
 st.subheader("Per system")
+st.html(_PHONE)  # at a phone's width the secondary columns give way: nothing is cut off
 st.html(html_table(ab.descriptives, label="per system", max_height=None,
                    formats={c: ".4f" for c in ("mean", "sd", "median", "q1", "q3", "iqr")},
                    help=DESCRIPTIVE_HELP))
