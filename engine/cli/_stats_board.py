@@ -71,6 +71,10 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
         payload["resolution"] = lb.pairwise.resolution.to_dict()
     warnings = missing_warnings(matrix)
+    # no unpaired test keeps alpha on these skewed scores (issue #26 item 6)
+    from ..stats._unpaired import UNRELIABLE
+
+    warnings += [n for n in lb.pairwise.notes if n.startswith(UNRELIABLE)]
     if lb.pairwise.resolution is not None and not lb.pairwise.resolution.can_separate:
         warnings.append(lb.pairwise.resolution.message)
     payload["warnings"] = list(payload.get("warnings", [])) + warnings  # type: ignore[call-overload]

@@ -28,7 +28,7 @@ from ._pairwise_plan import Plan, choose, pairing, run_aware_tests, wants_runs
 from ._pairwise_stats import WIN_TESTS, Computed, difference_ci, statistics
 from ._resolution import Resolution, resolution
 from ._runs import PooledRuns
-from ._unpaired import bootstrap_t, needs_bootstrap
+from ._unpaired import bootstrap_t, needs_bootstrap, skew_warning
 
 __all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
 
@@ -284,10 +284,12 @@ def _skewed_unpaired(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions
     table["significant"] = _significant(p_adj, table["criterion_effect"].to_numpy(float),
                                         opts.criterion, opts.alternative, opts.alpha)
     listed = ", ".join(names[skewed][:10])
+    # where even the bootstrap-t does not keep alpha, say so (issue #26 item 6)
+    warning = skew_warning(x, list(names), ia[rows], ja[rows], opts.alpha)
     return table, (f"{len(rows)} unpaired pair(s) use the symmetric bootstrap-t test and "
                    f"interval instead of Welch's: the scores of {listed} are too skewed for "
                    f"their number (Cochran's rule n > 25 G1² fails), so Welch's tails are "
-                   f"unreliable there.",)
+                   f"unreliable there.",) + (() if warning is None else (warning,))
 
 
 def _clustered(matrix: ScoreMatrix, table: pd.DataFrame, design: ClusterDesign,
