@@ -23,7 +23,9 @@ COMPARE_EXIT_CODES = """exit codes:
   0  the candidate passes: not significantly worse (two-sided test at --alpha), or with
      --margin, shown non-inferior (H0 candidate − baseline ≤ −margin rejected, one-sided)
   1  the candidate fails: significantly worse, or with --margin, non-inferiority not shown
-  2  bad input (unknown system, unreadable DATA, bad option); nothing is compared — or
+  2  bad input (unknown system, unreadable DATA, bad option, the two systems share
+     fewer than 2 examples: the gate decides paired data only — on different examples
+     skewed scores have no test that keeps alpha); nothing is compared — or
      cannot decide: the baseline's or the candidate's missing scores are not missing at
      random (their examples harder or easier by the other systems' scores; --allow-missing
      decides anyway)"""
