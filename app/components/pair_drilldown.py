@@ -124,8 +124,9 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
     st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary),
                 help=pair_details(board.pairwise, view.a, view.b))
-    state.link("compare", f"A/B compare: {md_isolated(view.a)} against {md_isolated(view.b)} (runs, "
-               "models, power, report)", icon=":material/compare_arrows:", cand=view.a,
+    # the names are in the sentence above: a short label is not cut off on a phone
+    state.link("compare", "A/B compare of this pair (runs, models, power, report)",
+               icon=":material/compare_arrows:", cand=view.a,
                base=view.b, cluster="", pdiff="")
     scatter, histogram = st.columns(2)
     pictures = figures.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)

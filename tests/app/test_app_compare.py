@@ -92,6 +92,6 @@ def test_markdown_downloads_and_the_pairwise_link_to_compare(store: Path) -> Non
     assert any(b.label == "Download Markdown report" for b in at.get("download_button"))
     at = app("views/pairwise.py", benchmark="ab", a="cand-model", b="other-model")
     no_exception(at)
-    link = next(p for p in at.get("page_link") if p.proto.label.startswith("A/B compare:"))
+    link = next(p for p in at.get("page_link") if p.proto.label.startswith("A/B compare of this pair"))
     assert "cand=cand-model" in link.proto.page or "cand=cand-model" in str(link.proto)
     assert "base=other-model" in str(link.proto)
