@@ -91,9 +91,10 @@ shown_weights = ", ".join(f"{md_text(b)} {w:.0%}"
                           for b, w in zip(result.benchmarks, result.benchmark_weights, strict=True))
 st.caption(f"{len(t)} systems ranked · {len(result.unranked)} not ranked (did not run every "
            f"benchmark) · {len(result.benchmarks)} benchmarks · {separated:,} of "
-           f"{len(result.pairs):,} ranked pairs differ significantly (alpha = {options.alpha:g}, "
-           f"{md_text(options.correction)}) · weights: {shown_weights}"
-           + ("" if view.bench else " · benchmarks: the largest complete block"))
+           f"{len(result.pairs):,} ranked pairs differ, {widgets.error_rate(view)} · weights: "
+           f"{shown_weights}" + ("" if view.bench else " · benchmarks: the largest complete block"),
+           help=f"Significance level {options.alpha:g}, corrected for testing many pairs "
+                f"({md_text(options.correction)}; Methods).")
 # the headline and the caption already say who is not ranked
 widgets.notes([n for n in result.notes if "not ranked (a score over" not in n])
 
