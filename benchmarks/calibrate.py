@@ -43,7 +43,12 @@ Scenarios (issue #12, plus #16's seed sweeps):
   lognormal exp(σZ) − exp(σ²/2) (mean 0): equal shapes (σ = 1, 10–40 examples each) and
   unequal shapes (σ from 0.5 to 1.0, 30 each): the default analysis (bootstrap-t where
   Cochran's rule fails, issue #26 item 6) against Welch's t (``test="t"``) — false alarms
-  and the coverage of the difference intervals (true difference 0).
+  and the coverage of the difference intervals (true difference 0) — and the share of
+  analyses warning that no unpaired test can be trusted (engine.stats._unpaired: a
+  bootstrap-t pair with estimated skewness of the difference of means ≥ 0.25; required
+  ≥ 0.95 where the false alarms exceed alpha). ``unpaired-normal`` (normal scores, 10–40
+  each) gives the false-warning rate. Each alone: ``--only lognormal-equal``,
+  ``lognormal-unequal``, ``unpaired-normal`` (``lognormal`` runs all three).
 * ``seed-sweep``: 3 runs per system where a run is a seed shifting the whole sweep
   (run effect ~ N(0, 0.3²) on a numeric score): the default analysis (run-aware,
   as the leaderboard runs it) against the plain paired t on per-example means.
@@ -73,7 +78,10 @@ clustered SD 0 / 0.5 / 1.0      0.043 / 0.023 / 0.053               0.047 / 0.15
   difference / mean coverage    ≥ 0.946 / ≥ 0.946                   ≥ 0.81 / 0.64–0.73
 seeds-1to5 numeric / 0/1        0.020 / 0.023, coverage 0.956       0.273 / 0.227, 0.87–0.88
   compare 1 run vs 1 run        0.050 / 0.040                       0.283 / 0.227
-lognormal equal / unequal       0.000 / 0.093 ± 0.033 (Welch 0.103)  0.220 (Welch)
+lognormal equal / unequal       0.007 / 0.063 ± 0.028 (Welch        0.220 (Welch)
+                                0.023 / 0.070), earlier runs of
+                                unequal 0.077, 0.093 ± 0.033
+  warned (no test trusted)      1.000 / 0.993; normal 10–40: 0.077  silent
 mid-p McNemar: binary, partial  0.020, 0.033, n25 0.010, missing-   —
                                 failures 0.447 (power 0.635/0.584)
 ==============================  ==================================  =======================
@@ -95,6 +103,7 @@ from engine import ScoreMatrix, build_matrix, leaderboard, pairwise_tests  # noq
 from engine.stats._ab import compare_ab  # noqa: E402
 from engine.stats._clusters import ClusterDesign  # noqa: E402
 from engine.stats._missing import missing_checks  # noqa: E402
+from engine.stats._unpaired import UNRELIABLE  # noqa: E402
 
 SYSTEMS, ALPHA = 10, 0.05
 TEST = "auto"
@@ -284,25 +293,41 @@ def _clustered(rng: np.random.Generator, reps: int) -> None:
                 [float(np.mean(pair_cover)), float(np.mean(mean_cover))])
 
 
-def _lognormal(rng: np.random.Generator, reps: int) -> None:
-    for label, sigmas, sizes in (("equal shapes", np.full(SYSTEMS, 1.0), (10, 41)),
-                                 ("unequal shapes", np.linspace(0.5, 1.0, SYSTEMS), (30, 31))):
-        flags, welch, cover, welch_cover = [], [], [], []
+LOGNORMAL = {"lognormal-equal": ("equal shapes", np.full(SYSTEMS, 1.0), (10, 41)),
+             "lognormal-unequal": ("unequal shapes", np.linspace(0.5, 1.0, SYSTEMS), (30, 31)),
+             "unpaired-normal": ("normal", None, (10, 41))}
+
+
+def _lognormal(rng: np.random.Generator, reps: int, wanted: set[str]) -> None:
+    """Unpaired scores, each system on its own examples; also the share of analyses warning
+    that no unpaired test can be trusted (engine.stats._unpaired.skew_warning)."""
+    for key, (label, sigmas, sizes) in LOGNORMAL.items():
+        if key not in wanted and "lognormal" not in wanted:
+            continue
+        flags, welch, cover, welch_cover, warned = [], [], [], [], []
         for _ in range(reps):
             n = rng.integers(*sizes, SYSTEMS)
             x = np.full((SYSTEMS, int(n.sum())), np.nan)
             start = 0
-            for s, (sig, k) in enumerate(zip(sigmas, n, strict=True)):
-                x[s, start:start + k] = np.exp(sig * rng.normal(size=k)) - np.exp(sig**2 / 2)
+            for s, k in enumerate(n):
+                if sigmas is None:
+                    x[s, start:start + k] = rng.normal(size=k)
+                else:
+                    sig = sigmas[s]
+                    x[s, start:start + k] = np.exp(sig * rng.normal(size=k)) - np.exp(sig**2 / 2)
                 start += k
             m = ScoreMatrix.from_array(x)
             for test, f, c in (("auto", flags, cover), ("t", welch, welch_cover)):
-                t = pairwise_tests(m, test=test).table
+                res = pairwise_tests(m, test=test)
+                t = res.table
                 f.append(bool(t["significant"].any()))
                 c.append(float(((t["ci_low"] <= 0) & (t["ci_high"] >= 0)).mean()))
-        _report(f"lognormal, {label}", flags, [],
+                if test == "auto":
+                    warned.append(any(note.startswith(UNRELIABLE) for note in res.notes))
+        _report(f"unpaired, {label}", flags, [],
                 f"(Welch's t: false alarms {np.mean(welch):.3f}, coverage "
-                f"{np.mean(welch_cover):.3f})", [float(np.mean(cover))])
+                f"{np.mean(welch_cover):.3f}; warned 'no unpaired test can be trusted' in "
+                f"{np.mean(warned):.3f} of analyses)", [float(np.mean(cover))])
 
 
 def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
@@ -367,8 +392,8 @@ def main() -> None:
         if any(UNSEPARABLE):
             extra += f"(said 'cannot separate' in {np.mean(UNSEPARABLE):.3f} of analyses)"
         _report(name, flags, powers, extra, [float(np.mean(null_cover)), float(np.mean(best_cover))])
-    if "lognormal" in wanted:
-        _lognormal(rng, args.reps)
+    if wanted & {"lognormal", *LOGNORMAL}:
+        _lognormal(rng, args.reps, wanted)
     if "skip-hardest" in wanted:
         _skip_hardest(rng, args.reps)
     if "clustered" in wanted:
