@@ -47,9 +47,11 @@ board = watch.board(token, view.benchmark, view.metric, champion, view.alpha)
 table = board.table
 found = int(table["ebh_discovery"].sum())
 st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
-            f"{md_isolated(champion)} by e-BH at a false-discovery rate of {board.alpha:g}; "
-            f"{int(table['excludes_0'].sum())} sequence(s) excluded 0 on their own "
-            f"({1 - board.alpha:.0%} confidence sequences, each valid at every look).")
+            f"{md_isolated(champion)}, with on average at most {board.alpha:.0%} of such "
+            f"findings false however often the page is checked; "
+            f"{int(table['excludes_0'].sum())} differ when each is taken on its own.",
+            help=f"Discoveries by e-BH at a false-discovery rate of {board.alpha:g}; on its own: "
+                 f"the challenger's {1 - board.alpha:.0%} confidence sequence excluded 0.")
 shown = pd.DataFrame({
     "challenger": table["challenger"].astype(str),
     "seen": table["n_seen"],
