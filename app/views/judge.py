@@ -8,6 +8,8 @@ with the humans (bias by system, calibration); and how many labels a target widt
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -54,7 +56,9 @@ top = table.iloc[0]
 st.markdown(f"**{md_isolated(top['system'])}** leads at {top['ppi_mean']:.4g} "
             f"[{top['ppi_low']:.4g}, {top['ppi_high']:.4g}] (PPI++, {int(top['n_human'])} human "
             f"labels worth about {top['effective_n']:.0f}); **{int(sig.sum())} of {len(sig)}** "
-            f"pairs differ ({board.correction} at α = {board.alpha:g}).")
+            f"pairs differ, "
+            f"{widgets.error_rate(replace(view, correction=board.correction, alpha=board.alpha))}.",
+            help=f"Pairs corrected by {board.correction} at α = {board.alpha:g}.")
 
 st.subheader("Leaderboard (PPI++ estimates of the human-label mean)")
 shown = pd.DataFrame({
