@@ -19,6 +19,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -80,7 +81,7 @@ def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("streamlit did not start")
 
 
-def _offline(route) -> None:  # noqa: ANN001
+def _offline(route: Any) -> None:
     url = route.request.url
     if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")):
         route.continue_()
@@ -88,7 +89,7 @@ def _offline(route) -> None:  # noqa: ANN001
         route.abort()
 
 
-def _idle(page) -> None:  # noqa: ANN001
+def _idle(page: Any) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]",
                            timeout=120_000)
 
