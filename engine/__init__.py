@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from .stats._runs import run_cube
     from .stats._runs_pairs import PairRunTest, RunsPairwise, pair_run_test, runs_pairwise
     from .stats._ab import ABResult, compare_ab
+    from .stats._clusters import ClusterDesign, cluster_codes
     from .stats._power import PowerResult, PowerScenario, power, simulate_power
     from .stats._bootstrap import BOOTSTRAP_COLUMNS, BootstrapResult, bootstrap_ranks
     from .stats._describe import BOX_COLUMNS, BoxStats, box_stats

@@ -185,10 +185,30 @@ def _import(args: argparse.Namespace) -> int:
         reports.append({"file": path, "upload_id": report.upload_id, "rows": report.rows,
                         "duplicate_of": report.duplicate_of, "replaced": report.replaced,
                         "unpaired": report.unpaired, "message": report.message})
-    emit({"uploads": reports, "data_version": store.data_version()},
+    clusters = _declare_cluster(store, args.cluster, reports) if args.cluster else {}
+    emit({"uploads": reports, "data_version": store.data_version(),
+          **({"cluster": clusters} if clusters else {})},
          pd.DataFrame(reports, columns=["file", "upload_id", "rows", "duplicate_of", "replaced"]),
          output)
     return 0
+
+
+def _declare_cluster(store: ResultsStore, column: str, reports: list[dict[str, Any]]
+                     ) -> dict[str, str]:
+    """``import --cluster COL`` (issue #26 item 1): COL becomes the declared cluster column
+    of every benchmark of these uploads whose examples carry it; the others are named on
+    stderr with the fix. Returns benchmark -> column declared."""
+    ids = [r["upload_id"] if r["upload_id"] is not None else r["duplicate_of"] for r in reports]
+    benchmarks = sorted({str(b) for i in ids if i is not None
+                         for b in store.upload_contents(int(i))["benchmark"]})
+    declared = {}
+    for benchmark in benchmarks:
+        try:
+            store.set_benchmark_cluster(benchmark, column)
+            declared[benchmark] = column
+        except ValueError as exc:
+            print(f"import --cluster: {exc}; the upload is stored without it", file=sys.stderr)
+    return declared
 
 
 def _with_store_metadata(store: ResultsStore, df: pd.DataFrame) -> pd.DataFrame:
@@ -330,6 +350,10 @@ def register(subparsers: Any) -> None:
                    help="declare METRIC binary: values must be 0 or 1 (repeatable)")
     p.add_argument("--numeric", action="append", default=[], metavar="METRIC",
                    help="declare METRIC numeric even when its values are 0/1 (repeatable)")
+    p.add_argument("--cluster", default=None, metavar="COL",
+                   help="declare the example attribute COL (e.g. passage, task family) the "
+                        "cluster column of the uploaded benchmarks: the pages group examples "
+                        "by it by default (cluster-robust tests and intervals)")
     p.set_defaults(handler=_import)
 
     p = subparsers.add_parser("export", help="the canonical long table as CSV on stdout "

@@ -38,6 +38,7 @@ from sqlalchemy import Connection, Engine, select
 
 from .._contract import MetricSpec
 from . import _aliases as sa
+from . import _clusters as scl
 from . import _connect as sc
 from . import _history as sh
 from . import _io as sio
@@ -98,6 +99,18 @@ class ResultsStore(StoreWatches, StoreImports, StoreBattles):
         """Read ``alias`` as its own name again (the alias stays in the history)."""
         with self._write() as conn:
             sa.remove_alias(conn, alias, at=sio.now(), by=removed_by)
+
+    def set_benchmark_cluster(self, benchmark: str, column: str, *, set_by: str = "") -> None:
+        """Declare the example attribute ``column`` the cluster column of ``benchmark``
+        (issue #26 item 1; "" removes it): the pages group its examples by it by default."""
+        known = [str(c) for c in self.example_metadata(benchmark).columns if c != "example_id"]
+        with self._write() as conn:
+            scl.set_declared_cluster(conn, benchmark, column, known, at=sio.now(), by=set_by)
+
+    def benchmark_cluster(self, benchmark: str) -> str | None:
+        """The cluster column declared for ``benchmark`` (None: none)."""
+        with self._read() as conn:
+            return scl.declared_cluster(conn, benchmark)
 
     def restore_upload(self, upload_id: int, *, restored_by: str = "") -> int:
         """Undo :meth:`delete_upload`; returns the rows back in the store.
