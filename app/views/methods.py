@@ -83,7 +83,7 @@ each). The `compare` gate decides paired data only, so it never decides such pai
 
 *Missing scores that are not missing at random.* When a system's missing examples are harder
 (or easier) than its scored ones by the *other* systems' scores (Mann–Whitney, Holm over the
-systems, 0.05), the output warns (JSON `warnings`), gives the system's mean with its missing
+systems, 0.05), the output warns (on the Leaderboard page, JSON `warnings`), gives the system's mean with its missing
 scores counted as the worst vs the best score, and `compare` exits 2 (cannot decide) unless
 `--allow-missing`. Calibrated (300 data sets): a system dropping each failure with
 probability 0.5 on 164 examples is flagged in 0.958 of data sets (its tests are biased there:

@@ -20,9 +20,10 @@ from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import leaderboard_rank_sets
 from ..ranking._rank_sets import RankSets, with_rank_set_fields
-from ..stats._additive import additive_fit, complete_system_intervals, missing_by_difficulty
+from ..stats._additive import additive_fit, complete_system_intervals
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import _row_blocks, row_moments
+from ..stats._missing import missing_checks
 from ..stats._pairwise import PairwiseResult, pairwise_tests
 from ..stats._runs import mean_intervals_with_runs
 from ._fragility import LeaderFragility, leaderboard_fragility
@@ -145,10 +146,9 @@ def _estimates(matrix: ScoreMatrix, level: float
     notes = ["Not every system scored every example: the estimates are adjusted means "
              "(system + example difficulty model), each system's predicted mean over all "
              f"{matrix.n_examples} examples, so systems are compared on equal footing."]
-    for s, shift, p in missing_by_difficulty(matrix.values, fit.example_effect):
-        kind = "easier" if shift > 0 else "harder"
-        notes.append(f"{matrix.systems[s]} lacks examples that are {kind} than the ones it has "
-                     f"(Mann–Whitney p = {p:.2g}): its missing examples are not missing at random.")
+    # the one informative-missingness check (Holm over the systems, calibrated in
+    # calibrate.py), so the page, the JSON notes and the CLI's warnings say the same
+    notes += [c.warning() for c in missing_checks(matrix) if c.informative]
     return fit.adjusted_mean, low - mean + fit.adjusted_mean, high - mean + fit.adjusted_mean, \
         n, notes
 

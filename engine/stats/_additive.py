@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["AdditiveFit", "additive_fit", "complete_system_intervals", "missing_by_difficulty"]
+__all__ = ["AdditiveFit", "additive_fit", "complete_system_intervals"]
 
 
 @dataclass(frozen=True)
@@ -84,27 +84,6 @@ def additive_fit(values: np.ndarray, *, tol: float = 1e-10, max_iter: int = 500)
             break
     adjusted = np.where(has, values - b[None, :], np.nan)
     return AdditiveFit(a, b, adjusted, it, converged)
-
-
-def missing_by_difficulty(values: np.ndarray, example_effect: np.ndarray, *,
-                          alpha: float = 0.01) -> list[tuple[int, float, float]]:
-    """Systems whose missing examples are easier or harder than their scored ones.
-
-    For each system with missing examples, the Mann–Whitney U test compares the
-    difficulty (example effect) of the examples it lacks with those it has. Returns
-    ``(system index, mean effect of missing examples, p-value)`` for each p < alpha;
-    a positive effect means the missing examples are *easier* (score higher).
-    """
-    has = ~np.isnan(values)
-    found = []
-    for s in np.flatnonzero((~has).any(axis=1) & has.any(axis=1)):
-        lacking, present = example_effect[~has[s]], example_effect[has[s]]
-        if len(lacking) < 2 or len(present) < 2:
-            continue
-        p = float(stats.mannwhitneyu(lacking, present).pvalue)
-        if p < alpha:
-            found.append((int(s), float(lacking.mean() - present.mean()), p))
-    return found
 
 
 def complete_system_intervals(values: np.ndarray, binary: bool, level: float, low: np.ndarray,
