@@ -12,10 +12,17 @@ import streamlit as st
 
 from app import state, widgets
 from app.charts.compare import COMPONENT_NAMES, model_label
+from app.components.cluster_choice import (
+    DEFF_HELP,
+    cluster_select,
+    cluster_sentence,
+    clustered_pairwise_note,
+    resolve_cluster,
+)
 from app.components.compare_report import POWER_TEST_NAMES, report_html
 from app.components.judge_note import judge_note
 from app.components.watch_note import several_uploads
-from app.data import figures, results, store
+from app.data import figures, results
 from app.downloads import file_name, safe_csv
 from app.ranked import html_table
 from app.url import planned_difference
@@ -69,16 +76,11 @@ problems = [f"URL parameter `{name}`: “{md_text(value)}” is not a system of 
 cand = view.cand if view.cand in systems else systems[0]
 base = view.base if view.base in systems and view.base != cand else \
     next(s for s in systems if s != cand)
-clusters = [c for c in store.example_metadata(token, view.benchmark).columns
-            if c != "example_id"]
-if view.cluster and view.cluster not in clusters:
-    problems.append(f"URL parameter `cluster`: “{md_text(view.cluster)}” is not an example "
-                    "attribute of this benchmark; ignored.")
+view, cluster, clusters, bad = resolve_cluster(view, token)  # upload's declared one: default
+problems += bad
 difference, bad = planned_difference(view)
 problems += bad
-view = replace(view, base=base, cand=cand,
-               cluster=view.cluster if view.cluster in clusters else "",
-               pdiff=view.pdiff if difference is not None else "")
+view = replace(view, base=base, cand=cand, pdiff=view.pdiff if difference is not None else "")
 state.warn(problems)
 state.set_view(view)
 
@@ -90,11 +92,7 @@ with right:
     state.bound(st.selectbox, "Candidate", "cand", view.cand, options=systems,
                 help="The new system: positive differences mean it is better.")
 with third:
-    state.bound(st.selectbox, "Group examples by", "cluster", view.cluster,
-                options=["", *clusters], format_func=lambda c: c or "(no grouping)",
-                disabled=not clusters,
-                help="An example attribute (e.g. task family): examples of one group may fail "
-                     "together, so the interval is widened for that (cluster-robust errors).")
+    cluster_select(view, clusters)
 if view.base == view.cand:
     st.info("Choose two different systems.")
     st.stop()
@@ -104,7 +102,7 @@ steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step("Comparing the two systems")
 try:
     ab = results.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
-                           view.cluster, options)
+                           cluster, options)
 except ValueError as exc:
     steps.done()
     st.error(f"These two systems cannot be compared: {md_text(exc)}")
@@ -123,10 +121,15 @@ box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1
 box(f"**Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
+for warning in ab.missing:  # informative missingness: `compare` refuses to decide (#26 item 3)
+    st.warning(f"**The gate would not decide this pair (exit 2).** {md_text(warning)}",
+               icon=":material/warning:")
 if ab.resolution is not None and not ab.resolution.can_separate:  # issue #26 item 5
     st.info(f"**No difference can be significant here, whatever the scores.** "
             f"{md_text(ab.resolution.message)}", icon=":material/block:")
-if ab.same_as_pairwise:
+if cluster:  # the Pairwise page grouped by the same column (issue #26 item 1)
+    st.caption(clustered_pairwise_note(token, view, options, cluster, t))
+elif ab.same_as_pairwise:
     st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
                "interval.")
 elif ab.pairwise:
@@ -147,13 +150,12 @@ cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: bas
 st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
            f"{md_text(t.reason)}.")
 if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, Miller 2024)
-    st.caption(f":material/workspaces: {ab.clusters[0]} clusters of examples; design effect "
-               f"{ab.clusters[1]:.2f} (the clustered variance of the difference over the "
-               "variance if examples were independent).")
+    st.caption(f":material/workspaces: {cluster_sentence(ab.clusters[0], np.array([ab.clusters[1]]))}",
+               help=DEFF_HELP)
 
 steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
-                                           view.cand, view.cluster, options)
+                                           view.cand, cluster, options)
 left, right = st.columns([3, 2])
 with left:
     st.image(models_svg)  # an SVG image: drawn on the server, no chart code in the browser

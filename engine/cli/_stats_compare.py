@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, TestOptions
 from ._common import Loaded, add_data_options, closest, emit, load_data
-from ._stats_common import missing_warnings, test_options, write_report
+from ._stats_common import test_options, write_report
 from ._text import fmt_number
 
 if TYPE_CHECKING:
@@ -107,11 +107,10 @@ def _compare(args: argparse.Namespace) -> int:
     if args.report and fmt is not None:
         write_report(args.report, compare_report(res, fmt=fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
-    matrix = loaded.matrix(bench, met, lower_is_better=args.lower_is_better)
-    warnings = missing_warnings(matrix, (args.baseline, args.candidate))
+    warnings = list(res.missing)
     code = 2 if warnings and not args.allow_missing else res.exit_code
     if args.format == "json":
-        emit({**res.to_dict(), "warnings": warnings, "exit_code": code}, None, "json")
+        emit({**res.to_dict(), "exit_code": code}, None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
         sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)

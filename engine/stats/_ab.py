@@ -22,6 +22,7 @@ from .._options import TestOptions
 from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
 from ._equivalence import Equivalence, tost
+from ._missing import missing_checks
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
 from ._pairwise import pairwise_tests
 from ._resolution import Resolution
@@ -84,6 +85,9 @@ class ABResult:
     equivalence: Equivalence | None = None
     """TOST against ``compare_ab(equivalence=margin)`` (JSON ``equivalence``)."""
     seed_variance_from: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    """Informative missingness of the two systems, judged by every system of the benchmark
+    (:func:`engine.stats._missing.missing_checks`, issue #26 item 3): one sentence each."""
     """The systems whose repeated runs estimate the seed variance the test adds (every
     system of the benchmark with ≥ 2 runs, issue #26 item 2; JSON ``seed_variance_from``)."""
     clusters: tuple[int, float] | None = None
@@ -116,6 +120,7 @@ class ABResult:
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
             "note": self.note, "headline": compare_headline(self, binary=self.binary),
             "seed_variance_from": list(self.seed_variance_from),
+            "warnings": list(self.missing),
             "n_clusters": None if self.clusters is None else self.clusters[0],
             "design_effect": None if self.clusters is None else self.clusters[1],
             "resolution": None if self.resolution is None else self.resolution.to_dict()}
@@ -215,7 +220,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     opts = options if options is not None else TestOptions()
     margin = check_margin(margin)
     pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
-    figure, binary, reach = _pairwise_figure(df, pair, spec, opts)
+    figure, binary, reach, missing = _pairwise_figure(df, pair, spec, opts)
     pooled = _benchmark_pooled(df, pair, spec)
     if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
@@ -237,7 +242,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                     churn_of_pair(pair, binary=binary, alpha=opts.alpha),
                     None if equivalence is None else
                     tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
-                    seed_variance_from=pooled.systems, resolution=reach,
+                    seed_variance_from=pooled.systems, missing=missing, resolution=reach,
                     clusters=_clusters(d, codes))
 
 
@@ -261,13 +266,18 @@ def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) 
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
-                     opts: TestOptions) -> tuple[dict[str, Any], bool, Resolution | None]:
+                     opts: TestOptions
+                     ) -> tuple[dict[str, Any], bool, Resolution | None, tuple[str, ...]]:
     """The Pairwise page's test of the pair (per-example means, its automatic test, the
-    same alternative), oriented candidate − baseline; whether the metric is 0/1; and whether
-    the pair can be significant at all (its :class:`Resolution`)."""
+    same alternative), oriented candidate − baseline; whether the metric is 0/1; whether
+    the pair can be significant at all (its :class:`Resolution`); and the two systems'
+    informative-missingness warnings, judged by every system of the benchmark."""
     baseline, candidate = pair.systems
-    mine = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)
-              & df["system"].isin([baseline, candidate])]
+    bench = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
+    everyone = build_matrix(bench, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
+    missing = tuple(c.warning() for c in missing_checks(everyone, systems=(baseline, candidate))
+                    if c.informative)
+    mine = bench[bench["system"].isin([baseline, candidate])]
     matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
     matrix = matrix.subset([candidate, baseline])
     if opts.alternative == "two-sided":
@@ -282,7 +292,7 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
     figure = {"test": str(row["test"]), "pvalue": float(row["pvalue"]),
               "difference": sign * float(row["difference"]), "ci_low": min(lo, hi),
               "ci_high": max(lo, hi), "n": int(row["n"])}
-    return figure, bool(mine["value"].isin([0.0, 1.0]).all()), result.resolution
+    return figure, bool(mine["value"].isin([0.0, 1.0]).all()), result.resolution, missing
 
 
 def _from_pairwise(figure: dict[str, Any], pair: RunCube, opts: TestOptions) -> PairRunTest:

@@ -97,3 +97,17 @@ def test_leaderboard_json_warns(tmp_path: Path, capsys) -> None:  # type: ignore
     f = _csv(tmp_path, _scores(3, skip_failures=False))
     assert main(["leaderboard", str(f), "--format", "json", "--bt-resamples", "0"]) == 0
     assert json.loads(capsys.readouterr().out)["warnings"] == []
+
+
+def test_every_output_gives_the_same_missingness_sentence(tmp_path: Path) -> None:
+    # one check behind the A/B compare page (ABResult.missing), the Leaderboard page's notes
+    # and the CLI: the same sentence for the same system
+    from engine import build_matrix, compare_ab, leaderboard
+
+    x = _scores(2, skip_failures=True)
+    frame = pd.read_csv(_csv(tmp_path, x))
+    (check,) = missing_checks(ScoreMatrix.from_array(x))
+    ab = compare_ab(frame, baseline="s0", candidate="s9")
+    assert ab.missing == (check.warning(),) and ab.to_dict()["warnings"] == [check.warning()]
+    assert compare_ab(frame, baseline="s0", candidate="s1").missing == ()
+    assert check.warning() in leaderboard(build_matrix(frame), bt_resamples=0).notes
