@@ -112,7 +112,8 @@ class View:
     otab: str = ""  # Overall: open tab (OVERALL_TABS; "": the first)
     base: str = ""  # Compare: baseline system
     cand: str = ""  # Compare: candidate system
-    cluster: str = ""  # Compare: example metadata column for cluster-robust errors
+    cluster: str = ""  # Leaderboard/Pairwise/Compare: example attribute grouping the examples
+    # ("": the benchmark's declared cluster column, if any; NO_CLUSTER: none, chosen)
     pdiff: str = ""  # Compare: difference the power panel plans for ("": the detectable one)
     pn: int = 0  # Plan: examples to plan for (0: as observed)
     pr: int = 0  # Plan: runs per example to plan for (0: as observed)
@@ -161,6 +162,8 @@ class View:
 
 
 _ALWAYS = ("benchmark", "metric")
+#: URL ``cluster`` value of "(no grouping)" chosen on a benchmark with a declared cluster column.
+NO_CLUSTER = "-"
 _TESTED = ("benchmark", "metric", *_OPTION_PARAMS)
 #: A slice of the benchmark: column, slice name, and the bins that name a numeric column's slices.
 _SLICE = ("scol", "sval", "sbins")
@@ -168,8 +171,8 @@ _SLICE = ("scol", "sval", "sbins")
 PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "benchmarks": (), "methods": (), "upload": (),
     "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
-                    "rows", *_SLICE),
-    "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", *_SLICE),
+                    "rows", "cluster", *_SLICE),
+    "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", "cluster", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
     "examples": (*_TESTED, "ex", "etab"),
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),

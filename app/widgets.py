@@ -40,7 +40,7 @@ _ALTERNATIVE_NAMES = {"two-sided": "either better", "greater": "earlier system b
 _PAIR_CLEARS = ("a", "b")
 #: Choices that name things of one benchmark (its example attributes and slices, its
 #: system settings, one of its examples): another benchmark starts without them.
-_BENCHMARK_CHOICES = ("scol", "sval", "factor", "hold", "ex")
+_BENCHMARK_CHOICES = ("scol", "sval", "factor", "hold", "ex", "cluster")
 
 
 def page_context() -> tuple[str, pd.DataFrame, View]:

@@ -15,6 +15,7 @@ from app.data import slices, store
 from engine import (
     ABResult,
     BootstrapResult,
+    ClusterDesign,
     ConditionResult,
     ExampleDrilldown,
     HealthReport,
@@ -29,6 +30,7 @@ from engine import (
     benchmark_health,
     bootstrap_ranks,
     build_matrix,
+    cluster_codes,
     compare_ab,
     condition_and_compare,
     example_drilldown,
@@ -90,6 +92,46 @@ def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Lead
     two thirds of every settings change on humaneval.
     """
     return leaderboard(matrix(token, benchmark, metric), options, bt_resamples=0)
+
+
+# ----------------------------------------------------------------- clusters (issue #26 item 1)
+
+
+def cluster_columns(token: str, benchmark: str) -> list[str]:
+    """The benchmark's example attributes: the columns "Group examples by" offers."""
+    return [str(c) for c in store.example_metadata(token, benchmark).columns
+            if c != "example_id"]
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def declared_cluster(token: str, benchmark: str) -> str:
+    """The cluster column declared for the benchmark on upload ("" none): the pages' default."""
+    return store.current().benchmark_cluster(benchmark) or ""
+
+
+def cluster_design(token: str, benchmark: str, metric: str, cluster: str) -> ClusterDesign:
+    """The cluster of each example of the matrix, from the example attribute ``cluster``
+    (errors name the column and the example without a value)."""
+    meta = store.example_metadata(token, benchmark).astype({"example_id": str})
+    examples = matrix(token, benchmark, metric).examples
+    return ClusterDesign.from_codes(cluster_codes(meta, cluster, examples), cluster)
+
+
+@st.cache_resource(show_spinner="Running the cluster-robust pairwise tests…",
+                   max_entries=_ENTRIES)
+def _clustered_board(token: str, benchmark: str, metric: str, cluster: str,
+                     options: TestOptions) -> Leaderboard:
+    return leaderboard(matrix(token, benchmark, metric), options, bt_resamples=0,
+                       cluster=cluster_design(token, benchmark, metric, cluster))
+
+
+def board_by(token: str, benchmark: str, metric: str, options: TestOptions,
+             cluster: str) -> Leaderboard:
+    """:func:`board`, with cluster-robust tests, intervals, groups and rank ranges when an
+    example attribute ``cluster`` groups the examples ("": the examples are the unit)."""
+    if not cluster:
+        return board(token, benchmark, metric, options)
+    return _clustered_board(token, benchmark, metric, cluster, options)
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)

@@ -13,6 +13,12 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.arena import arena_boards
+from app.components.cluster_choice import (
+    DEFF_HELP,
+    cluster_select,
+    cluster_sentence,
+    resolve_cluster,
+)
 from app.components.judge_note import judge_note
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
@@ -40,17 +46,20 @@ headline_slot = st.empty()  # the answer in one sentence, first (filled once it 
 bar = st.container(horizontal=True, vertical_alignment="center")
 summary, controls = st.container(), st.container()
 options = view.test_options()
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
+state.warn(cluster_problems)
 steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be (#27)
 try:
     steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
     widgets.system_limit(matrix.n_systems, steps)
     steps.step(f"Testing every pair of the {matrix.n_systems} systems")
-    board = results.board(token, view.benchmark, view.metric, options)
+    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
 except ValueError as exc:
     steps.done()
     with bar:
         widgets.benchmark_metric(view, catalog)
+        cluster_select(view, cluster_columns)
     widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
@@ -100,6 +109,7 @@ selection = ranked_table(board, view, shown, columns, percent=percent)
 
 with bar:
     widgets.benchmark_metric(view, catalog)
+    cluster_select(view, cluster_columns)
     table_controls(view, rows)
     _downloads(matching[columns], board)  # every matching row, also past MANY_ROWS
 with summary:
@@ -109,6 +119,10 @@ with summary:
     plain, technical = widgets.plain_test(view, board)
     st.caption(f"{direction.capitalize()} {md_isolated(view.metric)} is better{scale}. {plain}",
                help=technical)
+    if board.pairwise.clusters is not None:  # issue #26 item 1: next to the intervals
+        st.caption(cluster_sentence(board.pairwise.clusters.n_clusters,
+                                    board.table.get("design_effect")),
+                   help=DEFF_HELP)
     widgets.notes(board.notes)
 with controls:
     if len(shown) < len(rows):

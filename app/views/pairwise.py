@@ -6,6 +6,12 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.all_pairs import all_pairs
+from app.components.cluster_choice import (
+    DEFF_HELP,
+    cluster_select,
+    cluster_sentence,
+    resolve_cluster,
+)
 from app.components.judge_note import judge_note
 from app.components.pair_drilldown import pair_drilldown, pair_row
 from app.components.slices_scope import restrict, scope_note
@@ -24,6 +30,9 @@ widgets.test_settings(view)
 several_uploads(token, view)
 judge_note(token, view, catalog)
 options = view.test_options()
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
+state.warn(cluster_problems)
+cluster_select(view, cluster_columns)
 steps = widgets.Progress(3)
 try:
     steps.step("Loading the scores")
@@ -31,7 +40,7 @@ try:
     scope_note(view, token, matrix.n_examples)
     widgets.system_limit(matrix.n_systems, steps)
     steps.step(f"Testing every pair of the {matrix.n_systems} systems")
-    board = results.board(token, view.benchmark, view.metric, options)
+    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
 except ValueError as exc:
     steps.done()
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
@@ -45,6 +54,9 @@ if result.resolution is not None and not result.resolution.can_separate:  # issu
 
 plain, technical = widgets.plain_test(view, board)
 st.markdown(f":material/science: {plain}", help=technical)
+if result.clusters is not None:  # issue #26 item 1: next to the intervals
+    st.caption(cluster_sentence(result.clusters.n_clusters, result.table.get("design_effect")),
+               help=DEFF_HELP)
 widgets.notes(result.notes)
 
 st.subheader("One pair")
