@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from typing import cast
 
+import pandas as pd
 import streamlit as st
 
 from app import config, state
@@ -51,7 +52,7 @@ from app.components.upload_specs import (
     stored_spec,
 )
 from app.data import store
-from engine import DataContractError, MetricSpec, OnConflict, Problem, md_text
+from engine import DataContractError, MetricSpec, OnConflict, Problem, md_text, split_metadata
 
 __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS",
            "MODALITIES", "Parsed", "bundle", "default_spec", "history", "landing",
@@ -86,8 +87,23 @@ def show_problems(problems: tuple[Problem, ...]) -> None:
         st.dataframe(table, hide_index=True, width="stretch")
 
 
+def _example_attributes(frame: pd.DataFrame) -> list[str]:
+    """The upload's per-example columns: those "Group examples by" can use (#26 item 1)."""
+    return [str(c) for c in split_metadata(frame)[2].columns
+            if c not in ("benchmark", "example_id")]
+
+
+def _declare_cluster(frame: pd.DataFrame, cluster: str, uploader: str) -> None:
+    """The cluster column chosen on upload, stored for each benchmark of the upload."""
+    for bench in dict.fromkeys(frame["benchmark"].astype(str)):
+        try:
+            store.writer().set_benchmark_cluster(bench, cluster, set_by=uploader)
+        except ValueError as exc:  # the column is not an example attribute of this benchmark
+            st.warning(f"Cluster column not stored for {md_text(bench)}: {md_text(exc)}")
+
+
 def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_conflict: str,
-            note: str, uploader: str) -> None:
+            note: str, uploader: str, cluster: str = "") -> None:
     if parsed.frame is None:  # never: only a file without problems has a commit form
         return
     try:
@@ -113,10 +129,12 @@ def _commit(parsed: Parsed, specs: dict[str | tuple[str, str], MetricSpec], on_c
         st.info(md_text(report.message))
         return
     st.success(md_text(report.message), icon=":material/check_circle:")
+    if cluster:
+        _declare_cluster(parsed.frame, cluster, uploader)
     first = parsed.frame.iloc[0]
     state.link("leaderboard", f"See {md_text(first['benchmark'])} on the leaderboard",
                icon=":material/leaderboard:", benchmark=str(first["benchmark"]),
-               metric=str(first["metric"]), a="", b="", fcol="", fval=(), cols=())
+               metric=str(first["metric"]), a="", b="", fcol="", fval=(), cols=(), cluster="")
     landing(parsed.frame)
 
 
@@ -147,10 +165,17 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
                                + (f" ({len(hits)} rows do)" if len(hits) else ""),
                                list(CONFLICT_CHOICES), format_func=CONFLICT_CHOICES.__getitem__,
                                key=f"conflict-{parsed.digest}")
+        attributes = _example_attributes(frame)
+        cluster = st.selectbox(
+            "Group examples by (cluster column)", ["", *attributes],
+            format_func=lambda c: c or "(none: examples are independent)",
+            key=f"cluster-{parsed.digest}", disabled=not attributes,
+            help="An example attribute whose examples may fail together (passage, task "
+                 "family): Leaderboard, Pairwise and A/B compare group by it by default.")
         note = st.text_input("Note (optional)", max_chars=200)
         if st.form_submit_button("Commit to the store", type="primary",
                                  icon=":material/cloud_upload:"):
-            _commit(parsed, specs, str(on_conflict), note, uploader)
+            _commit(parsed, specs, str(on_conflict), note, uploader, str(cluster or ""))
 
 
 def upload_files(token: str, uploader: str) -> None:

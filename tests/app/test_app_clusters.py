@@ -100,3 +100,26 @@ def test_declared_column_is_the_default_and_can_be_turned_off(
         no_exception(at)
         assert "clusters of examples" not in _captions(at)
         assert not at.warning
+
+
+@pytest.mark.slow
+def test_upload_with_a_declared_cluster_column_opens_the_leaderboard_clustered(
+        tmp_path: Path) -> None:
+    # a store holding another benchmark only: qa arrives with the upload
+    with store_env(tmp_path / "sigboard.db", _frame().assign(benchmark="other")) as path:
+        at = app("views/upload.py")
+        at.file_uploader(key="upload_files").upload(
+            "qa.csv", _frame().to_csv(index=False).encode(), "application/octet-stream")
+        at.run()
+        picker = next(s for s in at.selectbox if s.label.startswith("Group examples by"))
+        assert picker.options == ["(none: examples are independent)", "passage"]
+        picker.set_value("passage")
+        next(b for b in at.get("form_submit_button") if "Commit" in b.proto.label).click()
+        at = at.run()
+        no_exception(at)
+        assert any("stored as upload" in s.value for s in at.success)
+        assert open_store(f"sqlite:///{path}").benchmark_cluster("qa") == "passage"
+        at = app("views/leaderboard.py", benchmark="qa")
+        no_exception(at)
+        assert at.query_params["cluster"] == "passage"
+        assert "8 clusters of examples; intervals widened by the design effect" in _captions(at)
