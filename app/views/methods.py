@@ -50,7 +50,9 @@ coverage 0.87–0.88.
 
 *Clustered examples.* Several questions per passage, checks per task, turns per dialogue: give
 the cluster column (`--cluster COL` on leaderboard, pairwise, compare, overall and health; on
-the A/B compare page, *Group examples by*) and every pair gets the **cluster-robust paired t**
+the Leaderboard, Pairwise and A/B compare pages, *Group examples by*, whose default is the column
+declared for the benchmark on upload or by `import --cluster COL`) and every pair gets the
+**cluster-robust paired t**
 (CR2 with Bell–McCaffrey degrees of freedom, G − 1 for equal clusters) on the per-example
 scores, 0/1 included (McNemar assumes independent examples); means, groups and rank ranges
 follow, and the number of clusters and the **design effect** (clustered over independent
@@ -83,7 +85,8 @@ each). The `compare` gate decides paired data only, so it never decides such pai
 
 *Missing scores that are not missing at random.* When a system's missing examples are harder
 (or easier) than its scored ones by the *other* systems' scores (Mann–Whitney, Holm over the
-systems, 0.05), the output warns (on the Leaderboard page, JSON `warnings`), gives the system's mean with its missing
+systems, 0.05), the output warns (on the Leaderboard page, JSON `warnings`), gives the
+system's mean with its missing
 scores counted as the worst vs the best score, and `compare` exits 2 (cannot decide) unless
 `--allow-missing`. Calibrated (300 data sets): a system dropping each failure with
 probability 0.5 on 164 examples is flagged in 0.958 of data sets (its tests are biased there:
