@@ -19,6 +19,7 @@ from engine import (
     CRITERIA,
     TESTS,
     Leaderboard,
+    error_rate_words,
     md_isolated,
 )
 
@@ -205,11 +206,7 @@ def describe_test(view: View, test: str, paired: bool, reason: str) -> str:
 
 def error_rate(view: View) -> str:
     """The error rate the chosen correction controls, in words (its name stays in tooltips)."""
-    if view.correction == "none":
-        return f"each pair at a {view.alpha:.0%} error rate (not corrected for testing many pairs)"
-    if view.correction == "fdr_bh":
-        return f"with on average at most {view.alpha:.0%} of the differences found false"
-    return f"with at most a {view.alpha:.0%} chance that any difference found is false"
+    return error_rate_words(view.alpha, view.correction)  # the engine's headlines say the same
 
 
 def plain_test(view: View, board: Leaderboard) -> tuple[str, str]:

@@ -66,7 +66,7 @@ if TYPE_CHECKING:
     from .across._coverage import SELECTION_RULE, Selection, default_selection
     from .across._bounded import leading_systems
     from .products._headline import (
-        compare_headline, leaderboard_headline, overall_headline, pair_headline,
+        compare_headline, error_rate_words, leaderboard_headline, overall_headline, pair_headline,
     )
     from .report._reports import compare_report, leaderboard_report, report_format
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board

@@ -24,17 +24,29 @@ if TYPE_CHECKING:
     from ..stats._ab import ABResult
     from ._leaderboard import Leaderboard
 
-__all__ = ["CORRECTION_NAMES", "compare_headline", "leaderboard_headline", "overall_headline",
-           "pair_headline", "points"]
+__all__ = ["CORRECTION_NAMES", "compare_headline", "error_rate_words", "leaderboard_headline",
+           "overall_headline", "pair_headline", "points"]
 
 #: How each multiplicity correction is named in a sentence.
 CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
                     "fdr_bh": "Benjamini–Hochberg", "none": "no correction"}
 
 
+def error_rate_words(alpha: float, correction: str) -> str:
+    """The error rate a multiplicity correction controls, in plain words (issue #27 item 5:
+    the correction's name goes in tooltips and Methods). Every page's sentence uses it."""
+    if correction == "none":
+        return f"each pair at a {alpha:.0%} error rate (not corrected for testing many pairs)"
+    if correction.startswith("fdr"):  # false discovery rate: a share of the findings
+        return f"with on average at most {alpha:.0%} of the differences found false"
+    return f"with at most a {alpha:.0%} chance that any difference found is false"  # FWER
+
+
 def _level(alpha: float, correction: str | None = None) -> str:
-    text = f"α = {alpha:g}"
-    return f"{text}, {CORRECTION_NAMES.get(correction, correction)}" if correction else text
+    """In brackets after a verdict: the error rate in words, or the level of a lone test."""
+    if not correction:
+        return f"α = {alpha:g}"
+    return error_rate_words(alpha, correction).removeprefix("with ")
 
 
 def _list(names: Sequence[str]) -> str:
@@ -80,8 +92,9 @@ def _first(table: pd.DataFrame) -> list[str]:
 
 def overall_headline(result: Overall) -> str:
     """E.g. "claude-3-opus-20240229 ranks first of 37 systems on humaneval, humaneval+, mbpp
-    and mbpp+ (score 79.0%), but 4 systems cannot be told apart from it (α = 0.05,
-    Holm–Šídák)." Counts come from ``result.pairs``, the score from ``result.table``."""
+    and mbpp+ (score 79.0%), but 4 systems cannot be told apart from it (at most a 5% chance
+    that any difference found is false)." Counts come from ``result.pairs``, the score from
+    ``result.table``."""
     table = result.table
     benches = _list(result.benchmarks)
     tail = _unranked_tail(result)
@@ -123,7 +136,8 @@ def _unranked_tail(result: Overall) -> str:
 
 def leaderboard_headline(board: Leaderboard) -> str:
     """E.g. "claude-3-opus-20240229 ranks first on humaneval (82.9%), but 21 systems cannot be
-    told apart from it (α = 0.05, Holm–Šídák)." From ``board.table`` and its pairs."""
+    told apart from it (at most a 5% chance that any difference found is false)." From
+    ``board.table`` and its pairs."""
     table = board.table
     if len(table) == 0:
         return f"No system on {board.benchmark}."

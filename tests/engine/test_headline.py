@@ -40,7 +40,9 @@ def test_leaderboard_headline_counts_what_the_table_shows(humaneval: pd.DataFram
     assert text.startswith(f"{top['system']} ranks first on humaneval ({top['mean'] * 100:.1f}%)")
     tied = int(top["rank_high"]) - 1  # rank range 1–k: k − 1 systems not told apart
     assert f"but {tied} systems cannot be told apart from it" in text
-    assert "Holm–Šídák" in text and "mcnemar" not in text.lower()
+    # the correction in plain words (issue #27 item 5), its name only in tooltips and Methods
+    assert "(at most a 5% chance that any difference found is false)" in text
+    assert "Holm" not in text and "mcnemar" not in text.lower()
 
 
 def test_overall_headline_counts_what_the_table_shows() -> None:
