@@ -12,7 +12,7 @@ import streamlit as st
 
 from app import config, state, url
 from app.branding import BRAND_HTML, FAVICON
-from app.data import store
+from app.data import figures, store
 from engine import md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
@@ -66,12 +66,6 @@ LINKED = {"plan": HIDDEN["plan"]}
 LOG = logging.getLogger("sigboard")
 
 
-@st.cache_resource(show_spinner=False)
-def _chart_worker() -> bool:
-    """Once per server: the SVG drawing process starts loading while the first page runs."""
-    from app.charts.render import warm
-    warm()
-    return True
 
 
 def sections() -> dict[str, list[str]]:
@@ -93,7 +87,7 @@ state.set_page(next((name for name, page in [*PAGES.items(), *HIDDEN.items()]
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 config.load()  # the environment, read once per run
-_chart_worker()
+figures.start_chart_worker()  # once per server: the SVG process loads while the page runs
 try:
     catalog = store.catalog(store.token())
 except Exception as exc:  # the store is unreachable or refused: say which, never the password
