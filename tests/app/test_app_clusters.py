@@ -123,3 +123,13 @@ def test_upload_with_a_declared_cluster_column_opens_the_leaderboard_clustered(
         no_exception(at)
         assert at.query_params["cluster"] == "passage"
         assert "8 clusters of examples; intervals widened by the design effect" in _captions(at)
+
+
+def test_cluster_sentence_in_plain_words() -> None:
+    from app.components.cluster_choice import cluster_sentence
+
+    assert cluster_sentence(8, np.array([1.5, 2.5, 9.0])) == \
+        "8 clusters of examples; intervals widened by the design effect 2.50."
+    assert "narrowed by the design effect 0.80" in cluster_sentence(5, np.array([0.8]))
+    assert cluster_sentence(3, None) == \
+        "3 clusters of examples; intervals computed from the clusters."
