@@ -18,7 +18,7 @@ from ..io._battles import validate_battles
 from . import _io as sio
 from . import _schema as S
 from . import _write as sw
-from ._imports import StoreImports, UploadReport
+from ._imports import StoreImports, UploadReport, known_upload
 from ._reads import StoreReads
 
 __all__ = ["StoreBattles"]
@@ -60,14 +60,11 @@ def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, fil
                             + arena.encode()).hexdigest()
     with store._write() as conn:
         S.battles.create(conn, checkfirst=True)
-        u = S.uploads.c
-        known = conn.execute(select(u.id, u.filename, u.created_at, u.deleted_at)
-                             .where(u.content_hash == digest)).first()
+        known = known_upload(conn, digest)
         if known is not None:
             conn.rollback()
-            return StoreImports._duplicate_report((int(known[0]), str(known[1]), str(known[2]),
-                                            known[3]), filename)
-        live = select(u.id)
+            return StoreImports._duplicate_report(known, filename)
+        live = select(S.uploads.c.id)
         conn.execute(delete(S.battles).where(S.battles.c.upload_id.not_in(live)))  # purged
         upload_id = sw.insert_upload(conn, filename=filename, content_hash=digest,
                                      rows=len(frame), rows_stored=len(frame),

@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from .._contract import (
     DataContractError,
@@ -54,6 +54,14 @@ class UploadReport:
     message: str = ""
     #: example ids stored apart (``<id>#<hash>``): their content differs from the store's
     unpaired: int = 0
+
+
+def known_upload(conn: Connection, digest: str | None) -> tuple[int, str, str, str | None] | None:
+    """The upload stored with this content hash (id, file name, created, deleted or None)."""
+    u = S.uploads.c
+    row = conn.execute(select(u.id, u.filename, u.created_at, u.deleted_at)
+                       .where(u.content_hash == digest)).first()
+    return None if row is None else (int(row[0]), str(row[1]), str(row[2]), row[3])
 
 
 class StoreImports(StoreReads):
@@ -105,11 +113,8 @@ class StoreImports(StoreReads):
                             on_conflict=on_conflict, metrics=metrics, validated=False)
 
     def _find_hash(self, digest: str) -> tuple[int, str, str, str | None] | None:
-        u = S.uploads.c
         with self._read() as conn:
-            row = conn.execute(select(u.id, u.filename, u.created_at, u.deleted_at)
-                               .where(u.content_hash == digest)).first()
-        return None if row is None else (int(row[0]), str(row[1]), str(row[2]), row[3])
+            return known_upload(conn, digest)
 
     @staticmethod
     def _duplicate_report(known: tuple[int, str, str, str | None], label: str) -> UploadReport:
@@ -149,13 +154,10 @@ class StoreImports(StoreReads):
                 rows=tuple(int(p) + 1 for p in np.flatnonzero(run > _MAX_RUN)),
                 fix="number repeated runs 0, 1, 2, …")])
         with self._write() as conn:
-            u = S.uploads.c
-            known = conn.execute(select(u.id, u.filename, u.created_at, u.deleted_at)
-                                 .where(u.content_hash == digest)).first()
+            known = known_upload(conn, digest)
             if known is not None:
                 conn.rollback()
-                return self._duplicate_report((int(known[0]), str(known[1]), str(known[2]),
-                                               known[3]), filename)
+                return self._duplicate_report(known, filename)
             sw.check_stored_binary(conn, data, filename, specs)
             ids = sio.intern(conn, [str(u) for _, uniq in factorized.values() for u in uniq])
             df, pairing = sx.against_store(conn, df, ids=ids)
