@@ -67,16 +67,23 @@ def _commit(battles: pd.DataFrame, name: str, content: bytes, arena: str, note: 
     st.success(md_text(report.message), icon=":material/check_circle:")
 
 
+def _pick_arena(title: str, key: str) -> str | None:
+    """Under ``title``, the stored arena to show (a picker when there are several); None
+    (and nothing drawn) when no battle list is stored."""
+    names = data.arenas(store.token())
+    if not names:
+        return None
+    st.subheader(title)
+    return str(st.selectbox("Arena", names, key=key) if len(names) > 1 else names[0])
+
+
 def arena_boards() -> None:
     """Each stored arena's leaderboard (Bradley–Terry on the battles, LMArena's scale, sandwich
     intervals), below the results leaderboard."""
-    token = store.token()
-    names = data.arenas(token)
-    if not names:
+    arena = _pick_arena("Arenas (battle lists)", "arena_board")
+    if arena is None:
         return
-    st.subheader("Arenas (battle lists)")
-    arena = str(st.selectbox("Arena", names, key="arena_board") if len(names) > 1 else names[0])
-    table, _, n = data.arena_board(token, arena)
+    table, _, n = data.arena_board(store.token(), arena)
     st.caption(f"{n:,} battles of {md_text(arena)}. Rating: Bradley–Terry fitted to the "
                "battles (ties as half a win), on the Elo scale (400 points = 10:1 odds, mean "
                "1000); Low–High its 95% sandwich interval; Group: models not shown to differ "
@@ -89,13 +96,10 @@ def arena_boards() -> None:
 
 def arena_mechanisms() -> None:
     """Each stored arena's win rates between every pair of models (ties as half)."""
-    token = store.token()
-    names = data.arenas(token)
-    if not names:
+    arena = _pick_arena("Arenas: who beats whom", "arena_mech")
+    if arena is None:
         return
-    st.subheader("Arenas: who beats whom")
-    arena = str(st.selectbox("Arena", names, key="arena_mech") if len(names) > 1 else names[0])
-    table, rates, _ = data.arena_board(token, arena)
+    table, rates, _ = data.arena_board(store.token(), arena)
     order = table["system"].tolist()
     st.caption(f"Share of {md_text(arena)}'s battles the row model won against the column "
                "model (ties as half); models in rating order.")
