@@ -8,18 +8,32 @@ request at all. Names are passed as they are: vis-network draws labels on a
 canvas and sets tooltips with ``innerText`` (text, never HTML), and the
 template writes the data with Jinja's HTML-safe ``tojson`` (``<`` as
 ``\u003c``), so a name shows once escaped — as itself — and never as markup.
+
+Readable labels (#27 item 6): the graph uses the static graph's layout and label places
+(:func:`app.charts.svg.graph_labels`), fixed (no physics, nodes not draggable). vis-network
+can only draw a dot's label centred under it, so each system is two nodes: its dot (no
+label) and its label, a ``text`` node centred on the label's box; a label moved away from
+its dot is joined to it by a thin line, as in the static graph. The canvas zooms text and
+positions together, so boxes that do not meet in layout coordinates never meet on screen.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+import pandas as pd
 from pyvis.network import Network
 
 from engine import Leaderboard, isolate
 
 from .graph import BEST, EDGE, NODE, graph_frames
+from .labels import Label
+from .svg import NAME_CHARS, graph_labels
 
 _EXTERNAL_TAG = re.compile(
     r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>"
@@ -33,7 +47,13 @@ _EXTERNAL_REF = re.compile(r"\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", re.IGNO
 _DATA_LINE = re.compile(r"^[ \t]*(?:nodes|edges) = new vis\.DataSet\(.*\);[ \t]*$", re.MULTILINE)
 _EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
 _FIT = "<script>network.fit(); setTimeout(function () { network.fit(); }, 0);</script>\n</body>"
-WIDTH = 1000  # layout width in vis-network's coordinates (the canvas scales to fit)
+WIDTH = 1000  # layout width in vis-network's coordinates, as the static graph (the canvas zooms)
+#: The static graph's margins (left, right, top, bottom) in pixels: :func:`static_graph_svg`.
+MARGINS = (64.0, 24.0, 16.0, 24.0)
+INK = "#1f2933"
+#: Dot radius and label font size: best system, others (as the static graph).
+RADIUS = (8.4, 6.7)
+FONT_SIZE = (14, 12)
 
 
 class ExternalResourceError(RuntimeError):
@@ -54,38 +74,89 @@ def _label(text: object) -> str:
     return isolate(text)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where each system's dot (``x``, ``y``) and label go, in the static graph's pixels."""
+
+    nodes: pd.DataFrame  # graph_frames' vertices with a finite mean, best first
+    x: list[float]
+    y: list[float]
+    labels: list[Label]
+
+
+def graph_layout(board: Leaderboard, nodes: pd.DataFrame, width: int = WIDTH) -> Layout:
+    """The static graph's positions (:func:`app.charts.svg.static_graph_svg`'s ``px``/``py``)
+    and label places for ``nodes`` (from :func:`app.charts.graph.graph_frames`)."""
+    nodes = nodes[np.isfinite(nodes["mean"].to_numpy(float))]
+    height = float(min(900, max(420, 9 * len(nodes))))
+    left, right, top, bottom = MARGINS
+    plot_w, plot_h = width - left - right, height - top - bottom
+    means = nodes["mean"].to_numpy(float)
+    lo, hi = (float(means.min()), float(means.max())) if means.size else (0.0, 1.0)
+    pad = (hi - lo) * 0.06 or 0.01
+    lo, hi = lo - pad, hi + pad
+    x_max = float(nodes["x"].max()) if len(nodes) else 0.0
+    xs = [left + plot_w * (x + 0.6) / (x_max + 3.0) for x in nodes["x"].to_numpy(float)]
+    shares = (means - lo) / (hi - lo)
+    ys = [top + plot_h * float(1 - s if board.higher_is_better else s) for s in shares]
+    labels = graph_labels(list(zip(xs, ys, nodes["best"].astype(bool), strict=True)),
+                          list(nodes["system"].astype(str)), width=width,
+                          room=(left, width, top, top + plot_h))
+    return Layout(nodes, xs, ys, labels)
+
+
+def _cut(name: str) -> str:
+    """The name as the static graph shows it (long names end in "…"; the tooltip has it all)."""
+    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+
+
+def _add_system(net: Network, i: int, row: dict[Any, Any], x: float, y: float, label: Label,
+                count: int) -> None:
+    """System ``i``'s dot (id ``i``) and its label (id ``count + i``) at their places."""
+    best = bool(row["best"])
+    title = (f"{_label(row['system'])} — mean {row['mean']:.4f}, rank {row['rank']} "
+             f"(could be {row['rank_low']}–{row['rank_high']})")
+    colour, radius, size = (BEST, RADIUS[0], FONT_SIZE[0]) if best else (NODE, RADIUS[1],
+                                                                         FONT_SIZE[1])
+    net.add_node(i, label=" ", shape="dot", size=radius, title=title, x=x, y=y, color=colour,
+                 physics=False)
+    net.node_map[i]["label"] = ""  # pyvis puts the id where a label is empty
+    box = label.box
+    net.add_node(count + i, label=_cut(str(row["system"])), shape="text", title=title,
+                 x=(box.x0 + box.x1) / 2, y=(box.y0 + box.y1) / 2, physics=False,
+                 font={"color": BEST if best else INK, "size": size, "face": "arial",
+                       "mod": "bold" if best else "", "strokeWidth": 3,
+                       "strokeColor": "#ffffff"})
+    if label.moved:  # away from its dot: a thin line joins them
+        net.add_edge(i, count + i, width=0.8, color=EDGE, arrows={"to": {"enabled": False}})
+
+
 def network_html(board: Leaderboard, systems: Sequence[str] | None = None, *,
                  height: int = 520) -> str:
-    """The significance graph as one self-contained HTML document (vis-network inlined)."""
-    nodes, edges = graph_frames(board, systems)
+    """The significance graph as one self-contained HTML document (vis-network inlined):
+    the static graph's layout and label places, fixed, so no two labels overlap."""
+    frame, edges = graph_frames(board, systems)
+    layout = graph_layout(board, frame)
     directed = board.pairwise.alternative != "two-sided"
     net = Network(height=f"{height - 20}px", width="100%", directed=directed,
                   cdn_resources="in_line", bgcolor="#ffffff")
     net.toggle_physics(False)
-    low, high = float(nodes["mean"].min()), float(nodes["mean"].max())
-    span = (high - low) or 1.0
-    flip = 1 if board.higher_is_better else -1
-    columns = max(int(nodes["x"].max()) + 1, 1)
+    count = len(layout.nodes)
     ids = {}
-    for i, row in enumerate(nodes.to_dict("records")):
+    rows = layout.nodes.to_dict("records")
+    for i, (row, x, y, label) in enumerate(zip(rows, layout.x, layout.y, layout.labels,
+                                               strict=True)):
         ids[row["system"]] = i
-        best = bool(row["best"])
-        net.add_node(
-            i, label=str(row["system"]), shape="dot", size=14 if best else 10,
-            title=f"{_label(row['system'])} — mean {row['mean']:.4f}, rank {row['rank']} "
-                  f"(could be {row['rank_low']}–{row['rank_high']})",
-            x=float(row["x"]) * WIDTH / columns,
-            y=-flip * (float(row["mean"]) - low) / span * height * 1.4,
-            color=BEST if best else NODE, physics=False,
-            font={"color": BEST if best else "#1f2933", "size": 18 if best else 14,
-                  "mod": "bold" if best else ""},
-        )
+        _add_system(net, i, row, x, y, label, count)
     for edge in edges.to_dict("records"):
-        net.add_edge(ids[edge["system_a"]], ids[edge["system_b"]], width=float(edge["width"]),
-                     color=EDGE,
+        a, b = ids.get(edge["system_a"]), ids.get(edge["system_b"])
+        if a is None or b is None or not math.isfinite(edge["width"]):
+            continue  # a system without a finite mean has no place on the graph
+        net.add_edge(a, b, width=float(edge["width"]), color=EDGE,
                      title=f"{_label(edge['system_a'])} vs {_label(edge['system_b'])}: "
                            f"adjusted p = {edge['pvalue_adj']:.3g} (not significant)")
-    net.set_options('{"interaction": {"hover": true, "navigationButtons": false}, '
-                    '"edges": {"smooth": false}}')
+    net.set_options('{"interaction": {"hover": true, "navigationButtons": false, '
+                    '"dragNodes": false}, "edges": {"smooth": false}, '
+                    '"physics": {"enabled": false}}')
     head, _, tail = net.generate_html(notebook=False).rpartition("</body>")
     return self_contained(head + _FIT + tail)

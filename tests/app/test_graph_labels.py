@@ -4,11 +4,15 @@ The label boxes are read back from the SVG the page shows (each ``<text>``'s pos
 anchor, font size and text, its width estimated as in :mod:`app.charts.labels`) and no two
 may intersect: on the demo benchmarks with the default focus (best 20), the largest
 (best 40) and every system, and on a synthetic 60-system benchmark with close means.
+The interactive graph (vis-network) is read back the same way from its nodes' JSON: each
+label a ``text`` node centred on its box, on the same layout as the static graph.
 No external reference: the property is geometric.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,8 +21,9 @@ import pandas as pd
 import pytest
 
 from app.charts.labels import LINE_EMS, Box, place_labels, text_width
+from app.charts.network import network_html
 from app.charts.svg import static_graph_svg
-from engine import ISOLATE, POP, build_matrix, leaderboard
+from engine import ISOLATE, POP, Leaderboard, build_matrix, leaderboard
 from engine.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -71,13 +76,7 @@ def test_demo_graph_labels_do_not_overlap(demo_frame: pd.DataFrame, benchmark: s
 
 
 def test_sixty_close_systems_keep_separate_labels() -> None:
-    rng = np.random.default_rng(3)
-    skill = np.linspace(0.45, 0.55, 60)  # close means: the labels crowd together
-    rows = [{"benchmark": "b", "system": f"provider/model-{i:02d}-instruct-2024", "metric": "m",
-             "example_id": f"e{j}", "value": float(rng.random() < skill[i])}
-            for i in range(60) for j in range(120)]
-    board = leaderboard(build_matrix(pd.DataFrame(rows)))
-    assert_no_overlap(static_graph_svg(board), 60)
+    assert_no_overlap(static_graph_svg(sixty_close_systems()), 60)
 
 
 def test_place_labels_moves_a_label_that_would_cover_another() -> None:
@@ -93,3 +92,76 @@ def test_place_labels_overflows_below_the_plot_when_crowded() -> None:
                           right=120, top=0, bottom=40)
     assert not any(a.box.meets(b.box) for i, a in enumerate(labels) for b in labels[i + 1:])
     assert max(label.box.y1 for label in labels) > 40, "the rest in rows under the plot"
+
+
+# ------------------------------------------------ the interactive graph (pyvis / vis-network)
+
+def network_nodes(page: str) -> list[dict]:
+    """The node list vis-network draws, read back from the page's JSON."""
+    found = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S)
+    assert found, "the page carries its nodes"
+    nodes: list[dict] = json.loads(found.group(1))
+    return nodes
+
+
+def network_label_boxes(page: str) -> list[tuple[str, Box]]:
+    """Each label node (a ``text`` node drawn centred on its position) and its estimated box,
+    the static test's geometry: width :func:`text_width`, height ``LINE_EMS`` × font size."""
+    boxes = []
+    for node in network_nodes(page):
+        if node.get("shape") != "text":
+            continue
+        text, size = node["label"], float(node["font"]["size"])
+        width, height = text_width(text, size), size * LINE_EMS
+        x, y = float(node["x"]), float(node["y"])
+        boxes.append((text, Box(x - width / 2, y - height / 2, x + width / 2, y + height / 2)))
+    return boxes
+
+
+def assert_network_labels_apart(page: str, expected: int) -> None:
+    boxes = network_label_boxes(page)
+    assert len(boxes) == expected, "every system shown has its label"
+    clashes = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:]
+               if box_a.meets(box_b)]
+    assert not clashes, f"{len(clashes)} overlapping labels, e.g. {clashes[:3]}"
+    nodes = network_nodes(page)
+    assert all(n.get("physics") is False and "x" in n and "y" in n for n in nodes), "fixed"
+    assert '"dragNodes": false' in page, "a node cannot be dragged onto another's label"
+
+
+def svg_dots(svg: str) -> list[tuple[float, float]]:
+    root = ET.fromstring(svg)
+    return sorted((float(c.get("cx", "0")), float(c.get("cy", "0")))
+                  for c in root.iter(f"{SVG}circle"))
+
+
+def sixty_close_systems() -> Leaderboard:
+    rng = np.random.default_rng(3)
+    skill = np.linspace(0.45, 0.55, 60)  # close means: the labels crowd together
+    rows = [{"benchmark": "b", "system": f"provider/model-{i:02d}-instruct-2024", "metric": "m",
+             "example_id": f"e{j}", "value": float(rng.random() < skill[i])}
+            for i in range(60) for j in range(120)]
+    return leaderboard(build_matrix(pd.DataFrame(rows)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("benchmark", ["humaneval", "CRUXEval-input", "mbpp"])
+def test_demo_interactive_graph_labels_do_not_overlap(demo_frame: pd.DataFrame,
+                                                      benchmark: str) -> None:
+    board = leaderboard(build_matrix(demo_frame, benchmark=benchmark))
+    order = list(board.table["system"])
+    for top in (20, len(order)):
+        assert_network_labels_apart(network_html(board, tuple(order[:top])),
+                                    min(top, len(order)))
+
+
+@pytest.mark.slow
+def test_sixty_close_systems_keep_separate_interactive_labels() -> None:
+    board = sixty_close_systems()
+    page = network_html(board)
+    assert_network_labels_apart(page, 60)
+    dots = sorted((float(n["x"]), float(n["y"])) for n in network_nodes(page)
+                  if n.get("shape") == "dot")
+    static = svg_dots(static_graph_svg(board))  # written with two decimals
+    assert len(dots) == len(static) == 60
+    assert np.allclose(dots, static, atol=0.006), "the static graph's layout"
