@@ -117,6 +117,7 @@ def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt
     harness_first = (is_harness_source(path) or fmt not in (None, "long", "wide")
                      or args.system is not None)
     specs: dict[str | tuple[str, str], MetricSpec] = {}
+    clusters: dict[str, str] = {}
     if content is not None and not harness_first:
         named = {k: v for k, v in declared.items() if isinstance(k, str)}
         try:
@@ -134,7 +135,7 @@ def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt
                 raise table_error from None
             within_limits(res.frame, label)
             print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
-            df = res.frame
+            df, clusters = res.frame, res.clusters
             specs.update(res.specs.items())
     else:
         isolated_check(path, content, fmt=fmt, system=args.system)  # a folder too
@@ -142,12 +143,16 @@ def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt
                            system=args.system)
         within_limits(res.frame, label)
         print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
-        df = res.frame
+        df, clusters = res.frame, res.clusters
         specs.update(res.specs.items())
-    return store.import_frame(df, filename=label, content=content,
-                              uploader=cli_uploader(args.uploader), note=args.note,
-                              on_conflict=args.on_conflict,
-                              metrics={**specs, **declared} or None)
+    report = store.import_frame(df, filename=label, content=content,
+                                uploader=cli_uploader(args.uploader), note=args.note,
+                                on_conflict=args.on_conflict,
+                                metrics={**specs, **declared} or None)
+    if clusters and report.upload_id is not None:  # the log's stderr(cluster=...); --cluster wins
+        for line in store.declare_log_clusters(clusters, set_by=cli_uploader(args.uploader)):
+            print(f"{label}: {line}", file=sys.stderr)
+    return report
 
 
 def _is_battle_list(content: bytes) -> bool:

@@ -247,7 +247,9 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
                          specs={k: v for k, v in (specs or {}).items() if k in kept},
                          skipped=skips.frame(), files=named, notes=dict(skips.notes),
                          unreadable=tuple(skips.unreadable),
-                         decisions=tuple([*skips.decisions, *said]))
+                         decisions=tuple([*skips.decisions, *said]),
+                         clusters={b: c for b, c in skips.clusters.items()
+                                   if b in set(df["benchmark"]) and c in df.columns})
 
 
 def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips: Skips,

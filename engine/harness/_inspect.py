@@ -33,13 +33,13 @@ import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
 from ..io._zip import member_bytes
-from ._common import Part, to_score
+from ._common import Part, metadata_text, to_score
 from ._report import Skips
 from ._reruns import Log, chains, newest_wins
 from ._texts import chat_text, content_hash
 from ._walk import LogFile, open_zip, read_zip_members
 
-__all__ = ["read_inspect", "score_value"]
+__all__ = ["cluster_field", "read_inspect", "score_value"]
 
 _LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
@@ -159,12 +159,27 @@ def _texts(sample: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
     return chat_text(sample.get("input")), chat_text(sample.get("target")), text or None
 
 
-def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips) -> tuple[
+def cluster_field(header: dict[str, Any]) -> str | None:
+    """The sample metadata field a scorer's ``stderr(cluster="FIELD")`` names (issue #26
+    item 1): Inspect writes it as ``results.scores[i].metrics.stderr.params.cluster``."""
+    for score in ((header.get("results") or {}).get("scores") or []):
+        metric = ((score or {}).get("metrics") or {}).get("stderr") if isinstance(score, dict) else None
+        field = ((metric or {}).get("params") or {}).get("cluster") if isinstance(metric, dict) else None
+        if isinstance(field, str) and field.strip():
+            return field.strip()
+    return None
+
+
+def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips,
+                 cluster: str | None = None) -> tuple[
         pd.DataFrame, set[tuple[str, int]], dict[str, str], dict[tuple[str, int], str]]:
     """Rows of one log's samples with their texts, the (id, epoch) keys it holds (errored
-    ones too), each example's content hash, and the samples without scores (and why)."""
-    cols: dict[str, list[Any]] = {k: [] for k in ("example_id", "run", "metric", "value", "prompt",
-                                                  "reference", "output", "content_hash")}
+    ones too), each example's content hash, and the samples without scores (and why); the
+    metadata field ``cluster`` (when the log clusters its stderr) as an example attribute."""
+    base = ("example_id", "run", "metric", "value", "prompt", "reference", "output", "content_hash")
+    cluster = None if cluster in base else cluster  # a field named like a column: not kept
+    names = (*base, *([cluster] if cluster else []))
+    cols: dict[str, list[Any]] = {k: [] for k in names}
     keys: set[tuple[str, int]] = set()
     hashes: dict[str, str] = {}
     unscored: dict[tuple[str, int], str] = {}
@@ -172,6 +187,7 @@ def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips) -> tupl
         sid, epoch = str(sample.get("id")), int(sample.get("epoch") or 1)
         keys.add((sid, epoch))
         prompt, reference, output = _texts(sample)
+        group = _metadata_value(sample, cluster)
         digest = content_hash(prompt, reference)
         if digest is not None:
             hashes[sid] = digest
@@ -196,9 +212,19 @@ def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips) -> tupl
                                   ("value", value), ("prompt", prompt), ("reference", reference),
                                   ("output", output), ("content_hash", digest)):
                     cols[key].append(item)
+                if cluster:
+                    cols[cluster].append(group)
     rows = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in cols.items()})
     rows = rows.astype({"value": np.float64, "run": np.int64})
     return rows.dropna(axis=1, how="all"), keys, hashes, unscored
+
+
+def _metadata_value(sample: dict[str, Any], field: str | None) -> Any:
+    """The sample's metadata ``field`` as an example attribute cell (None: absent)."""
+    if not field:
+        return None
+    value = (sample.get("metadata") or {}).get(field)
+    return None if value is None else metadata_text(value)
 
 
 def _read_one(f: LogFile) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
@@ -239,7 +265,10 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
         found = []
         for f, header, spec, samples in entries:
             settings, meta, seed = _settings(header, spec)
-            rows, keys, hashes, unscored = _sample_rows(samples, task, skips)
+            cluster = cluster_field(header)
+            if cluster:
+                skips.clusters[task] = cluster
+            rows, keys, hashes, unscored = _sample_rows(samples, task, skips, cluster)
             found.append((Log(f.label, str(spec.get("created") or ""), settings, seed,
                               spec.get("task_id"), rows, keys, hashes, unscored), meta))
         runs, said = chains([log for log, _ in found])

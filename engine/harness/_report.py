@@ -49,6 +49,8 @@ class Skips:
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     #: sentences saying how logs were combined (retries, re-runs, settings, pairing)
     decisions: list[str] = field(default_factory=list)
+    #: benchmark -> the example attribute the log clusters its standard errors by
+    clusters: dict[str, str] = field(default_factory=dict)
 
     def add(self, reason: str, benchmark: str, metric: str, count: int = 1,
             note: str | None = None) -> None:
@@ -130,6 +132,9 @@ class HarnessImport:
     decisions : tuple of str
         How logs were combined: retries merged, re-runs numbered, settings made systems,
         example ids not paired because their content differs.
+    clusters : dict
+        ``benchmark → example attribute`` the log clusters its standard errors by (Inspect's
+        ``stderr(cluster="FIELD")``): the import declares it the benchmark's cluster column.
     """
 
     frame: pd.DataFrame
@@ -140,6 +145,7 @@ class HarnessImport:
     notes: dict[tuple[str, str], str] = field(default_factory=dict)
     unreadable: tuple[tuple[str, str], ...] = ()
     decisions: tuple[str, ...] = ()
+    clusters: dict[str, str] = field(default_factory=dict)
 
     def report(self) -> str:
         """The human sentence: what was imported and what was skipped, with reasons."""
@@ -153,4 +159,6 @@ class HarnessImport:
                 f"{df['metric'].nunique()} metric{'s' if df['metric'].nunique() != 1 else ''}{runs}")
         tail = "".join(f" Not read: {label} ({why})." for label, why in self.unreadable)
         tail += "".join(f" {line}." for line in self.decisions)
+        tail += "".join(f" {bench}: clustered by {col}, as the log's stderr(cluster=...) says."
+                        for bench, col in self.clusters.items())
         return f"{head}; {describe_skips(self.skipped, self.notes)}.{tail}"

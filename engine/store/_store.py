@@ -107,6 +107,19 @@ class ResultsStore(StoreWatches, StoreImports, StoreBattles):
         with self._write() as conn:
             scl.set_declared_cluster(conn, benchmark, column, known, at=sio.now(), by=set_by)
 
+    def declare_log_clusters(self, clusters: dict[str, str], *, set_by: str = "") -> list[str]:
+        """Declare the cluster columns a harness log names (``HarnessImport.clusters``,
+        Inspect's ``stderr(cluster=...)``) after its import; one sentence per benchmark."""
+        said = []
+        for benchmark, column in clusters.items():
+            try:
+                self.set_benchmark_cluster(benchmark, column, set_by=set_by)
+            except ValueError as exc:  # the field is on no stored example of it
+                said.append(f"{benchmark}: cluster column not declared: {exc}")
+                continue
+            said.append(f"{benchmark}: clustered by {column}, as the log's stderr(cluster=...) says")
+        return said
+
     def benchmark_cluster(self, benchmark: str) -> str | None:
         """The cluster column declared for ``benchmark`` (None: none)."""
         with self._read() as conn:
