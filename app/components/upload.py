@@ -166,12 +166,15 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
                                list(CONFLICT_CHOICES), format_func=CONFLICT_CHOICES.__getitem__,
                                key=f"conflict-{parsed.digest}")
         attributes = _example_attributes(frame)
+        from_log = next((c for _, c in parsed.clusters if c in attributes), "")
         cluster = st.selectbox(
             "Group examples by (cluster column)", ["", *attributes],
+            index=[*attributes].index(from_log) + 1 if from_log else 0,
             format_func=lambda c: c or "(none: examples are independent)",
             key=f"cluster-{parsed.digest}", disabled=not attributes,
             help="An example attribute whose examples may fail together (passage, task "
-                 "family): Leaderboard, Pairwise and A/B compare group by it by default.")
+                 "family): Leaderboard, Pairwise and A/B compare group by it by default. "
+                 "An Inspect log whose stderr is clustered (stderr(cluster=...)) chooses its field.")
         note = st.text_input("Note (optional)", max_chars=200)
         if st.form_submit_button("Commit to the store", type="primary",
                                  icon=":material/cloud_upload:"):

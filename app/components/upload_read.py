@@ -54,6 +54,8 @@ class Parsed:
     specs: tuple[tuple[tuple[str, str], MetricSpec], ...] = ()
     skipped: pd.DataFrame | None = None
     skip_report: str = ""
+    #: benchmark -> cluster column the log names (Inspect's stderr(cluster=...))
+    clusters: tuple[tuple[str, str], ...] = ()
 
     @property
     def digest(self) -> str:
@@ -109,7 +111,7 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
             fix="upload the log as the harness wrote it (flat records)"),))
     return Parsed(name, content, result.frame, (), format=result.format,
                   specs=tuple(result.specs.items()), skipped=result.skipped,
-                  skip_report=result.report())
+                  skip_report=result.report(), clusters=tuple(result.clusters.items()))
 
 
 def parse_once(name: str, content: bytes, *, choice: str, system: str) -> Parsed:
