@@ -44,10 +44,11 @@ def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> St
 def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
     """Each pair's significant differences per benchmark, most significant combined p first."""
     two_sided = overall.two_sided(options)
-    per = {}
+    per, clusters = {}, dict(overall.declared_clusters(token, result.benchmarks))
     for b in result.benchmarks:
-        try:
-            per[b] = overall.benchmark_pairs(token, b, result.metrics[b], two_sided)
+        try:  # grouped as Overall grouped it: by the benchmark's declared cluster column
+            per[b] = overall.benchmark_pairs(token, b, result.metrics[b], two_sided,
+                                             clusters.get(b, ""))
         except ValueError:  # a single system there: nothing to test
             continue
     table, directions = pairs_frame(result, per)

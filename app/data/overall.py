@@ -12,7 +12,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from app.data import store
+from app.data import results, store
 from engine import (
     BenchmarkPart,
     Overall,
@@ -78,25 +78,49 @@ def two_sided(options: TestOptions) -> TestOptions:
     return options.with_(compare="all", alternative="two-sided")
 
 
+def declared_clusters(token: str, benchmarks: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(benchmark, cluster column) of each benchmark with one declared on upload (issue #26
+    item 1): Overall tests those benchmarks cluster-robustly, each by its own column."""
+    named = ((b, results.declared_cluster(token, b)) for b in benchmarks)
+    return tuple((b, c) for b, c in named if c)
+
+
+def _with_attribute(token: str, benchmark: str, cluster: str) -> pd.DataFrame:
+    """The ranked rows of ``benchmark`` with its example attribute ``cluster`` joined on
+    (the rows as they are when the benchmark has no such attribute)."""
+    table = _ranked_table(token)
+    table = table[table["benchmark"] == benchmark]
+    meta = store.example_metadata(token, benchmark)
+    if cluster not in meta.columns:
+        return table
+    return table.merge(meta[["example_id", cluster]].astype({"example_id": str}),
+                       on="example_id", how="left")
+
+
 @st.cache_resource(show_spinner="Testing each benchmark…", max_entries=64)
 def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
-                   options: TestOptions) -> BenchmarkPart:
+                   options: TestOptions, cluster: str = "") -> BenchmarkPart:
     """One benchmark's share of the overall leaderboard: its matrix (the aggregate of
-    several metrics), leaderboard and all-pairs two-sided tests. It does not depend on the
-    benchmark weights, so a weight change reuses it."""
+    several metrics), leaderboard and all-pairs two-sided tests, cluster-robust when
+    ``cluster`` names its examples' cluster column. It does not depend on the benchmark
+    weights, so a weight change reuses it."""
     specs = store.metric_specs(token)
-    return engine_benchmark_part(_ranked_table(token), benchmark, metrics=list(metrics),
+    table = _with_attribute(token, benchmark, cluster) if cluster else _ranked_table(token)
+    return engine_benchmark_part(table, benchmark, metrics=list(metrics),
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
-                                 options=two_sided(options))
+                                 options=two_sided(options), cluster=cluster or None)
 
 
 @st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
 def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
-                   weights: tuple[tuple[str, float], ...], options: TestOptions) -> Overall:
+                   weights: tuple[tuple[str, float], ...], options: TestOptions,
+                   clusters: tuple[tuple[str, str], ...] = ()) -> Overall:
     """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each), combined
-    from the cached per-benchmark parts: a weight change only reruns the weighted steps."""
+    from the cached per-benchmark parts: a weight change only reruns the weighted steps.
+    ``clusters``: (benchmark, cluster column) pairs (:func:`declared_clusters`)."""
     chosen, per = overall_choice(token, benchmarks, metrics)
-    parts = [benchmark_part(token, b, per[b], two_sided(options)) for b in chosen]
+    by = dict(clusters)
+    parts = [benchmark_part(token, b, per[b], two_sided(options), by.get(b, "")) for b in chosen]
     result = overall_from_parts(parts, options=options,
                                 benchmark_weights=dict(weights) if weights else None)
     note = _bound_note(token)
@@ -104,10 +128,11 @@ def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, 
 
 
 def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
-                    options: TestOptions) -> PairwiseResult:
+                    options: TestOptions, cluster: str = "") -> PairwiseResult:
     """All-pairs two-sided tests of one benchmark on its one metric or on the aggregate of
-    several (the ones :func:`overall_result` combined; ValueError with a single system)."""
-    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options)).pairwise
+    several (the ones :func:`overall_result` combined, grouped by the same ``cluster``
+    column; ValueError with a single system)."""
+    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options), cluster).pairwise
     if pairwise is None:
         raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
     return pairwise

@@ -11,6 +11,7 @@ import json
 import streamlit as st
 
 from app import state, widgets
+from app.components.cluster_choice import cluster_sentence
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
 from app.data import overall
@@ -78,8 +79,10 @@ widgets.test_settings(view)
 options = view.test_options().with_(compare="all", alternative="two-sided")
 metrics = tuple(view.ometric) if view.ometric else None
 weight_items = tuple((b, float(weights.get(b, 1.0))) for b in chosen) if weights else ()
+clusters = overall.declared_clusters(token, tuple(chosen))  # each benchmark's, from upload
 try:
-    result = overall.overall_result(token, tuple(chosen), metrics, weight_items, options)
+    result = overall.overall_result(token, tuple(chosen), metrics, weight_items, options,
+                                    clusters)
 except ValueError as exc:
     st.error(f"These choices cannot be ranked: {md_text(exc)}")
     st.stop()
@@ -95,8 +98,33 @@ st.caption(f"{len(t)} systems ranked · {len(result.unranked)} not ranked (did n
            f"{shown_weights}" + ("" if view.bench else " · benchmarks: the largest complete block"),
            help=f"Significance level {options.alpha:g}, corrected for testing many pairs "
                 f"({md_text(options.correction)}; Methods).")
+
+
+def _cluster_notes() -> tuple[list[str], list[str]]:
+    """The starts of the engine's cluster notes (test names: Methods has them) to leave out,
+    and one plain sentence per benchmark grouped by its declared cluster column (#26 item 1)."""
+    said, plain = [], []
+    for b, column in clusters:
+        said.append(f"{b}: clustered by ")
+        if b not in result.benchmarks:
+            continue
+        try:
+            pairs = overall.benchmark_pairs(token, b, result.metrics[b], options, column)
+        except ValueError:  # a single system there: nothing tested
+            continue
+        if pairs.clusters is None:
+            plain.append(f"{b}: not clustered by {column} (the column declared on upload): "
+                         "not every example has one, or all share one.")
+            continue
+        plain.append(f"{b}: clustered by {column} (declared on upload): "
+                     + cluster_sentence(pairs.clusters.n_clusters, pairs.table["design_effect"]))
+    return said, plain
+
+
 # the headline and the caption already say who is not ranked
-widgets.notes([n for n in result.notes if "not ranked (a score over" not in n])
+engine_cluster_notes, cluster_lines = _cluster_notes()
+widgets.notes([*cluster_lines, *(n for n in result.notes if "not ranked (a score over" not in n
+                                 and not n.startswith(tuple(engine_cluster_notes)))])
 
 tabs = state.bound_tabs("otab", view.otab or "systems", OVERALL_TABS)
 if tabs["systems"].open:
