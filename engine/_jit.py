@@ -1,8 +1,11 @@
-"""The two loops that no array formulation makes fast, compiled with Numba when it is installed.
+"""The loops that no array formulation makes fast, compiled with Numba when it is installed.
 
 * Single-order Elo: every battle reads the ratings the previous one wrote, so the
   replay is sequential by nature. A loop over plain Python floats costs ~0.28 µs a
   battle (0.28 s per million, twice evalica's Rust); the compiled loop ~7 ns.
+* Single-order TrueSkill, sequential for the same reason: numpy's replay in rounds
+  costs ~4.3 µs a battle for one order (0.45 µs a battle and order for 20); the
+  compiled loop ~45 ns.
 * Win/tie counts of numeric scores: ``W[i, j] = Σ_e [x_ie > x_je]`` is S²·E/2 byte
   comparisons whatever the formulation (a "dominance product": no matrix product
   reaches it). Numpy's broadcast compares do ~5·10⁹ a second plus a reduction
@@ -53,6 +56,66 @@ def _elo_replay(a: Any, b: Any, score: Any, state: Any, k: float, c: float) -> N
         delta = k * (score[t] - 1.0 / (1.0 + math.exp(c * (rb - ra))))
         state[i] = ra + delta
         state[j] = rb - delta
+
+
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+_TAIL = -30.0  # below it V = pdf/cdf comes from a continued fraction (both underflow past -38)
+
+
+def _trueskill_replay(win: Any, lose: Any, drawn: Any, mu: Any, var: Any, beta: float,
+                      tau: float, margin: float) -> None:
+    """Replay 1-vs-1 TrueSkill updates in the given order (``win[k]`` beat ``lose[k]``; a
+    draw keeps its a first), updating ``mu`` and ``var`` (float64, per system) in place.
+    The battles come laid out in order: reading them through the order inside the loop
+    was 2× slower (each update waits on its random reads; numpy's gathers do not).
+
+    The closed form of ``_sequential.sequential_trueskill``: σ² ← σ² + τ²;
+    c = √(2β² + σ_w² + σ_l²); t = (μ_w − μ_l)/c, ε = margin/c; μ_w += σ_w²/c·V,
+    μ_l −= σ_l²/c·V; σ² ← σ²(1 − σ²/c²·W), V and W for a win or a draw. V for a win is
+    pdf/cdf from erfc down to x = −30 (as the numpy path's log_ndtr to ~1e-13 relative);
+    below it (pdf and cdf underflow past −38) a continued fraction, exact to ~1e-16 where
+    log_ndtr's W is off by 3e-9 at x = −83 and 5e-7 at −300 (checked with mpmath).
+    """
+    tau2 = tau * tau
+    beta2 = 2.0 * beta * beta
+    for k in range(win.shape[0]):
+        i = win[k]
+        j = lose[k]
+        vw = var[i] + tau2
+        vl = var[j] + tau2
+        c = math.sqrt(beta2 + vw + vl)
+        t = (mu[i] - mu[j]) / c
+        eps = margin / c
+        if drawn[k]:
+            a = eps - abs(t)
+            b = -eps - abs(t)
+            denom = 0.5 * math.erfc(-a / math.sqrt(2.0)) - 0.5 * math.erfc(-b / math.sqrt(2.0))
+            pa = math.exp(-0.5 * a * a) / _SQRT_2PI
+            pb = math.exp(-0.5 * b * b) / _SQRT_2PI
+            if denom > 0:
+                v = (pb - pa) / denom
+                w = v * v + (a * pa - b * pb) / denom
+            else:  # both tails underflow: no finite W (numpy's path divides by 0)
+                v = a
+                w = math.nan
+            if t < 0:
+                v = -v
+        else:  # V = pdf(x) / cdf(x), the inverse Mills ratio, at x = t − ε; W = V (V + x)
+            x = t - eps
+            if x >= _TAIL:
+                v = math.exp(-0.5 * x * x) / _SQRT_2PI / (0.5 * math.erfc(-x / math.sqrt(2.0)))
+                w = v * (v + x)
+            else:  # V = z + 1/(z + 2/(z + 3/…)), z = −x: Laplace's continued fraction of
+                f = -x  # Mills' ratio (40 terms: exact to the last bits for z ≥ 30); V + x
+                for n in range(40, 1, -1):  # is its tail 1/f, kept apart (no cancellation)
+                    f = -x + n / f
+                rest = 1.0 / f
+                v = -x + rest
+                w = v * rest
+        mu[i] += vw / c * v
+        mu[j] -= vl / c * v
+        var[i] = vw * (1.0 - vw / (c * c) * w)
+        var[j] = vl * (1.0 - vl / (c * c) * w)
 
 
 def _dense_ranks(block: Any, ranks: Any, distinct: Any) -> None:
@@ -236,7 +299,7 @@ def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:
 
 @cache
 def kernels() -> SimpleNamespace | None:
-    """The compiled kernels (``elo_replay``, ``dense_ranks``, ``count_greater``,
+    """The compiled kernels (``elo_replay``, ``trueskill_replay``, ``dense_ranks``, ``count_greater``,
     ``run_counts``, ``nesting_depth``, ``pair_max``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
@@ -245,6 +308,7 @@ def kernels() -> SimpleNamespace | None:
         return None
     jit = numba.njit(cache=True, nogil=True)
     return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
+                           trueskill_replay=jit(_trueskill_replay),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
                            nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max))
 
