@@ -18,12 +18,15 @@ from app.rank_span import HELP as RANK_HELP
 from app.rank_span import rank_span, span_texts
 from engine import Leaderboard, Mechanisms, RankIntervals, html_text
 
-#: What each mechanism is (its label: ``LABELS``).
-TIPS = {"mean": "Mean score over the examples every system has",
-        "median": "Median score over the examples every system has",
-        "bradley_terry": "Bradley–Terry strength from the example-level battles (ties as half wins)",
-        "elo": "Sequential Elo (K = 4) over the battles, averaged over random battle orders",
-        "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders"}
+#: What each mechanism is and its unit (its label: ``LABELS``); a cell's tip adds ": value".
+TIPS = {"mean": "Mean score over the examples every system has (in the metric's units)",
+        "median": "Median score over the examples every system has (in the metric's units)",
+        "bradley_terry": "Bradley–Terry strength from the example-level battles (ties as half wins); "
+                         "a share: the strengths sum to 1, and A beats B with odds A's : B's",
+        "elo": "Sequential Elo (K = 4) over the battles, averaged over random battle orders "
+               "(Elo points, 1000 = average; 400 points more = 10:1 odds of winning a battle)",
+        "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders "
+                     "(TrueSkill points, 25 = a new player)"}
 _STYLE = """<style>
 .sb-mech{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:560px}
 .sb-mech table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;

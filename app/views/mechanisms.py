@@ -109,8 +109,11 @@ with right:
         "system": st.column_config.TextColumn(pinned=True),
         **{m: st.column_config.NumberColumn(LABELS[m], help=TIPS[m], format="%.4g")
            for m in core},
-        "elo_sd": st.column_config.NumberColumn("arena rating ±", format="%.3g"),
-        "trueskill_sigma": st.column_config.NumberColumn("skill rating ±", format="%.3g"),
+        "elo_sd": st.column_config.NumberColumn("arena rating ±", format="%.3g", help=(
+            "Spread of the arena rating over battle orders (SD, Elo points)")),
+        "trueskill_sigma": st.column_config.NumberColumn("skill rating ±", format="%.3g", help=(
+            "TrueSkill's uncertainty σ of the skill rating, averaged over orders (TrueSkill "
+            "points; a new player's is 8.33)")),
     })
 
 st.subheader("Who wins more examples (a sign test, not the leaderboard's test)")
