@@ -162,7 +162,10 @@ def _answer(done: subprocess.CompletedProcess[bytes], label: str,
     if done.returncode == _EXIT_PROBLEMS:
         raise DataContractError([Problem(**p) for p in _problems(done.stdout)])
     tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
-    out_of_memory = bool(tail) and tail[-1].startswith("MemoryError")  # e.g. while importing
+    # out of memory under the cap, e.g. while importing: Python raises MemoryError, or an
+    # OSError ENOMEM when the import system's directory listing cannot be allocated
+    out_of_memory = bool(tail) and (tail[-1].startswith("MemoryError")
+                                    or "[Errno 12]" in tail[-1])
     if done.returncode < 0 or out_of_memory:
         signum = -done.returncode
         try:

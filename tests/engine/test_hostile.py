@@ -318,3 +318,20 @@ def test_harness_detection_refuses_deep_json_before_parsing() -> None:
     for read in (detect_format, read_harness):
         with pytest.raises(DataContractError, match="nests brackets more than 64 levels"):
             read(("samples_deep.jsonl", deep))
+
+
+@pytest.mark.parametrize("last_line", [
+    "MemoryError",
+    "OSError: [Errno 12] Cannot allocate memory: '/srv/sigboard/engine/harness'",
+])
+def test_a_child_out_of_memory_while_starting_names_the_limit(last_line: str) -> None:
+    # seen in CI: under a 40 MiB cap the child's import system failed with ENOMEM while
+    # listing a package folder, which is the memory limit too, not a crash to report raw
+    import subprocess
+
+    from engine.io._worker import _answer
+
+    done = subprocess.CompletedProcess(["python"], 1, b"", f"Traceback\n  ...\n{last_line}\n"
+                                       .encode())
+    with pytest.raises(DataContractError, match="within the memory limit of 40 MiB"):
+        _answer(done, "logs.zip", Limits(max_parse_memory=40 << 20))
