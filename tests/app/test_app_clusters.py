@@ -86,6 +86,7 @@ def test_unknown_column_is_a_url_problem_and_no_grouping_is_plain(store: Path) -
     assert "`cluster`" in " ".join(w.value for w in at.warning)
 
 
+@pytest.mark.slow
 def test_declared_column_is_the_default_and_can_be_turned_off(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     path = tmp_path_factory.mktemp("declared") / "sigboard.db"

@@ -138,6 +138,7 @@ def test_table_across_metrics_on_tac2008(tac_db: Path) -> None:
     assert len(shown) and (shown.abs() >= 0.5).all(), "cells are effect sizes of at least 0.5"
 
 
+@pytest.mark.slow
 def test_intervals_follow_alpha(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", alpha="0.01", boot="200")
     no_exception(at)

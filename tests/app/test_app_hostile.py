@@ -209,6 +209,7 @@ def test_url_in_alpha_is_plain_text(db: Path, page: str) -> None:
 
 
 @pytest.mark.parametrize("page", ALL_PAGES)
+@pytest.mark.slow
 def test_line_separators_and_urls_in_names_render_every_page(separated_db: Path,
                                                              page: str) -> None:
     at = app(page, benchmark=SEP_BENCH, a=SEPARATED[0], b=SEPARATED[2], base=SEPARATED[0],

@@ -40,6 +40,7 @@ def test_leaderboard_headline_says_which_systems_may_be_best(db: Path) -> None:
     assert any(m.value.replace("\\", "").strip("*").endswith(expected) for m in at.markdown)
 
 
+@pytest.mark.slow
 def test_leaderboard_rank_range_is_the_rank_set(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)

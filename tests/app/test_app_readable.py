@@ -164,6 +164,7 @@ def test_no_jargon_on_main_screens(db: Path, page: str) -> None:
         assert not JARGON.search(text), text
 
 
+@pytest.mark.slow
 def test_permutation_test_has_no_empty_effect_chart(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", test="permutation", panel="effects")
     no_exception(at)

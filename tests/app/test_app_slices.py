@@ -213,6 +213,7 @@ def test_numeric_column_slices_are_quantile_bins(alpaca_db: Path, alpaca: pd.Dat
     ({"scol": "subset", "sval": "<b>python</b>"}, "is not a slice of"),
     ({"sval": "koala"}, "needs `scol`"),
 ])
+@pytest.mark.slow
 def test_bad_slice_in_the_url_gives_a_message_not_a_crash(
         alpaca_db: Path, query: dict[str, str], needle: str) -> None:
     at = app("views/leaderboard.py", benchmark=BENCH, **query)

@@ -82,6 +82,7 @@ def test_the_champion_comes_from_the_url(store: Path) -> None:
 
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
                                   "views/compare.py"])
+@pytest.mark.slow
 def test_fixed_n_pages_say_they_assume_one_look(store: Path, page: str) -> None:
     at = app(page, benchmark="arrive")
     no_exception(at)

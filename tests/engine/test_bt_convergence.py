@@ -538,6 +538,7 @@ def test_sparse_arena_fit_equals_the_dense_fit() -> None:
     assert sparse.loglik == pytest.approx(dense.loglik, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_cli_rating_intervals_sandwich_by_default_bootstrap_on_request(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`leaderboard` gives sandwich rating intervals without refits; --bt-resamples N

@@ -158,6 +158,7 @@ def test_analysis_commands_read_a_harness_folder_or_zip(tmp_path: Path,
     _same_rows(_exported_of(capsys, str(zipped)), want)
 
 
+@pytest.mark.slow
 def test_a_single_json_log_file_is_data_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     log = HARNESS / "promptfoo" / "output.json"  # the table reader refuses it; the log reader not
@@ -191,6 +192,7 @@ def test_import_one_log_file_with_system_and_forced_format(tmp_path: Path,
     assert set(_exported_of(capsys, url)["system"]) == {"mine"}
 
 
+@pytest.mark.slow
 def test_export_import_round_trip_through_sqlite(results_csv: Path, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     first = f"sqlite:///{tmp_path / 'a.db'}"
@@ -215,6 +217,7 @@ def test_export_import_round_trip_through_sqlite(results_csv: Path, tmp_path: Pa
     assert (merged["topic"] == merged["topic_src"]).all()
 
 
+@pytest.mark.slow
 def test_export_of_a_file_and_one_benchmark(results_csv: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     got = _exported_of(capsys, str(results_csv), "--benchmark", "b2")
@@ -279,6 +282,7 @@ def test_memory_and_recursion_errors_exit_2(exc: type[BaseException], results_cs
     _error(capsys, "leaderboard", str(results_csv))
 
 
+@pytest.mark.slow
 def test_misspelt_system_gets_did_you_mean(results_csv: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     line = _error(capsys, "compare", str(results_csv), "--benchmark", "b1", "--metric", "acc",
@@ -290,6 +294,7 @@ def test_misspelt_system_gets_did_you_mean(results_csv: Path,
     assert "candidate: unknown system 'zzzzzz'; none of the 4 names is close" in line
 
 
+@pytest.mark.slow
 def test_misspelt_benchmark_and_metric_get_did_you_mean(
         results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # issue #27: "did you mean" for benchmarks and metrics too, in every command
@@ -345,6 +350,7 @@ def test_compare_with_runs_json_and_text(runs_csv: Path, capsys: pytest.CaptureF
     assert "3 run(s) per example" in text and f"model: {d['model']} (" in text
 
 
+@pytest.mark.slow
 def test_power_json_shape(runs_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "power", str(runs_csv), "--benchmark", "b", "--difference", "0.05",
               "--examples", "30", "--runs", "2", "--n-sim", "40", "--seed", "1")
@@ -363,6 +369,7 @@ def test_power_json_shape(runs_csv: Path, capsys: pytest.CaptureFixture[str]) ->
 # ---------------------------------------------------------------- mechanisms, rank intervals
 
 
+@pytest.mark.slow
 def test_mechanisms_json_and_side_by_side(results_csv: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     args = ("mechanisms", str(results_csv), "--benchmark", "b1", "--metric", "acc",
@@ -380,6 +387,7 @@ def test_mechanisms_json_and_side_by_side(results_csv: Path,
     assert header == ["rank", "mean", "median", "bradley_terry", "elo", "trueskill"]
 
 
+@pytest.mark.slow
 def test_rank_intervals_json(results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "rank-intervals", str(results_csv), "--benchmark", "b1", "--metric", "score")
     systems = d["systems"]
@@ -394,6 +402,7 @@ def test_rank_intervals_json(results_csv: Path, capsys: pytest.CaptureFixture[st
 # ---------------------------------------------------------------- overall, pairwise --across
 
 
+@pytest.mark.slow
 def test_overall_json_shape(results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "overall", str(results_csv))
     assert list(d)[:3] == ["benchmarks", "systems", "cliques"] and d["benchmarks"] == ["b1", "b2"]
@@ -413,6 +422,7 @@ def test_overall_json_shape(results_csv: Path, capsys: pytest.CaptureFixture[str
 
 @pytest.mark.parametrize(("across", "extra"), [("metrics", ["--benchmark", "b1"]),
                                                ("benchmarks", ["--metric", "acc"])])
+@pytest.mark.slow
 def test_pairwise_across_json_shape(across: str, extra: list[str], results_csv: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "pairwise", str(results_csv), "--across", across, *extra)
@@ -434,6 +444,7 @@ def test_pairwise_across_metrics_needs_one_benchmark(results_csv: Path,
 # ---------------------------------------------------------------- text output
 
 
+@pytest.mark.slow
 def test_pairwise_table_sorted_by_adjusted_p_with_n_and_interval(
         results_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = ["pairwise", str(results_csv), "--benchmark", "b1", "--metric", "score"]
@@ -472,6 +483,7 @@ def test_json_output_is_strict() -> None:
     assert json.loads(json.dumps(got, allow_nan=False)) == got
 
 
+@pytest.mark.slow
 def test_compare_cluster_robust_by_a_column(results_csv: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     args = ("compare", str(results_csv), "--benchmark", "b1", "--metric", "score",
@@ -483,6 +495,7 @@ def test_compare_cluster_robust_by_a_column(results_csv: Path,
     assert "cluster: column 'nope'" in _error(capsys, *args, "--cluster", "nope")
 
 
+@pytest.mark.slow
 def test_import_format_flags(results_csv: Path, tmp_path: Path,
                              capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'f.db'}"
@@ -500,6 +513,7 @@ def test_import_format_flags(results_csv: Path, tmp_path: Path,
 # ---------------------------------------------------------------- compare --margin, --report
 
 
+@pytest.mark.slow
 def test_compare_margin_is_a_non_inferiority_gate(runs_csv: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["compare", str(runs_csv), "--baseline", "cand", "--candidate", "base"]
@@ -525,6 +539,7 @@ def test_compare_help_documents_the_exit_codes() -> None:
 
 
 @pytest.mark.parametrize("suffix", [".html", ".md"])
+@pytest.mark.slow
 def test_compare_and_leaderboard_write_reports(suffix: str, runs_csv: Path, results_csv: Path,
                                                tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:

@@ -169,6 +169,7 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "nope.csv" in err
 
 
+@pytest.mark.slow
 def test_several_benchmarks_need_a_choice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f1 = _csv(tmp_path / "one.csv", {"A": [1, 0, 1], "B": [0, 0, 1]}, benchmark="b1")
     f2 = _csv(tmp_path / "two.csv", {"A": [1, 0, 1], "B": [0, 0, 1]}, benchmark="b2")
@@ -179,6 +180,7 @@ def test_several_benchmarks_need_a_choice(tmp_path: Path, capsys: pytest.Capture
     assert json.loads(capsys.readouterr().out)["benchmark"] == "b2"
 
 
+@pytest.mark.slow
 def test_bad_option_value_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = _csv(tmp_path / "r.csv", {"A": [1, 0, 1], "B": [0, 0, 1]})
     assert main(["pairwise", str(f), "--alpha", "1.5"]) == 2
@@ -238,6 +240,7 @@ def test_compare_not_different_exits_0(tmp_path: Path, capsys: pytest.CaptureFix
     assert "no significant difference" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_compare_respects_lower_is_better(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # latency-like metric: the candidate's larger values are worse
     scores = {"base": [1.0, 1.2, 0.9, 1.1, 1.0, 0.95, 1.05, 1.0],

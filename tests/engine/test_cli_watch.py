@@ -40,6 +40,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, Any]:
     return code, (json.loads(out, parse_constant=lambda c: pytest.fail(c)) if out else None)
 
 
+@pytest.mark.slow
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = _files(tmp_path, p_a=0.55, p_b=0.8)
     code, better = _run(capsys, *files, "--baseline", "A", "--candidate", "B")
@@ -70,6 +71,7 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureF
     assert err.startswith("error: ") and "\n" not in err
 
 
+@pytest.mark.slow
 def test_a_store_watch_is_kept_between_runs(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     files = _files(tmp_path, p_a=0.5, p_b=0.58)
@@ -89,6 +91,7 @@ def test_a_store_watch_is_kept_between_runs(tmp_path: Path,
     assert out["p_always_valid"] == pytest.approx(from_files["p_always_valid"], rel=1e-9)
 
 
+@pytest.mark.slow
 def test_clusters_and_the_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = _files(tmp_path, p_a=0.5, p_b=0.7, n=200, batches=2)
     code, out = _run(capsys, *files, "--baseline", "A", "--candidate", "B", "--cluster", "family")

@@ -143,6 +143,7 @@ def test_cluster_codes_errors_name_the_column() -> None:
         ClusterDesign.from_codes(np.zeros(5))
 
 
+@pytest.mark.slow
 def test_cli_cluster_json(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     x, codes = _clustered_scores(4, 1.0, systems=4)
     rows = [("b", f"s{s}", f"e{i:03d}", "acc", x[s, i], f"p{codes[i]:02d}")

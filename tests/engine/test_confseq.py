@@ -213,6 +213,7 @@ def test_clusters_arrive_whole_and_late_examples_are_counted() -> None:
     assert arr.d.tolist() == [-0.5, 1.0] and arr.dropped == 1
 
 
+@pytest.mark.slow
 def test_advance_records_the_first_exclusion() -> None:
     rng = np.random.default_rng(2)
     frame = pd.concat([_long([("A", f"e{i}", float(rng.random() < 0.5), 1 + i // 200),

@@ -101,6 +101,7 @@ def test_compare_equivalence_uses_the_verdict_test() -> None:
     assert res.to_dict()["equivalence"]["verdict"] == again.verdict
 
 
+@pytest.mark.slow
 def test_cli_compare_equivalence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "pair.csv"
     _pair_table().to_csv(path, index=False)

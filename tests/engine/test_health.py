@@ -451,6 +451,7 @@ def test_cli_all_seven_benchmarks_in_one_command(capsys):
 
 
 @needs_arena
+@pytest.mark.slow
 def test_cli_one_benchmark_is_one_object_and_table(capsys):
     path = str(ARENA / "humaneval+.jsonl.gz")
     code, out = _run(["health", path, "--format", "json", "--alpha", "0.1"], capsys)
@@ -461,6 +462,7 @@ def test_cli_one_benchmark_is_one_object_and_table(capsys):
     assert code == 0 and "humaneval+" in out and "p5_min" in out
 
 
+@pytest.mark.slow
 def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
     from engine.cli._common import main
 
@@ -472,6 +474,7 @@ def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["no_solve"] == ["e6"]
 
 
+@pytest.mark.slow
 def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
     from engine.cli._common import main
 

@@ -145,6 +145,7 @@ def _cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_cli_leaderboard_judge_and_store_link(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "judged.csv"

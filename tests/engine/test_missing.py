@@ -73,6 +73,7 @@ def _csv(tmp_path: Path, x: np.ndarray) -> Path:
     return f
 
 
+@pytest.mark.slow
 def test_compare_exits_2_naming_the_missingness(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     # acceptance (issue #26): the candidate's failures are missing → exit 2, one-line reason
     f = _csv(tmp_path, _scores(2, skip_failures=True))

@@ -205,6 +205,7 @@ def _long_csv(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cli_ranks_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = str(_long_csv(tmp_path / "r.csv"))
     assert main(["ranks", data, "--kind", "marginal", "--tau-best", "2", "--format", "json"]) == 0

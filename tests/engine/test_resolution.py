@@ -83,6 +83,7 @@ def test_unpaired_z_floor() -> None:
 
 
 @pytest.mark.parametrize("command", ["pairwise", "leaderboard"])
+@pytest.mark.slow
 def test_cli_json_says_so(tmp_path, capsys, command: str) -> None:  # type: ignore[no-untyped-def]
     rows = [("b", f"s{s}", f"e{i}", "acc", 1.0 if s == 0 else 0.0)
             for s in range(10) for i in range(10)]

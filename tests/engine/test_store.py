@@ -256,6 +256,7 @@ def test_version_1_store_gains_metric_thresholds(tmp_path: Path) -> None:
     assert upgraded.metric_spec("b", "err").threshold == 0.5
 
 
+@pytest.mark.slow
 def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
     """Several app replicas starting at once load the demo exactly once.
 
@@ -306,6 +307,7 @@ def test_demo_files_are_unchanged_copies(demo_data: Path) -> None:
     assert bundled == EVAL_ARENA_SHA256
 
 
+@pytest.mark.slow
 def test_cli_import_list_delete(sqlite_url: str, tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "r.csv"

@@ -61,6 +61,7 @@ def test_weights_repeat_or_split() -> None:
         floats(["x"], "--weights")
 
 
+@pytest.mark.slow
 def test_overall_and_across_select_helm_benchmarks_and_lm_eval_metrics(tmp_path: Path) -> None:
     data = str(_long(tmp_path))
     res = _run("overall", data, "--benchmarks", HELM_A, "--benchmarks", HELM_B, "--metrics",

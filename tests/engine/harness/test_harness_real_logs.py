@@ -89,6 +89,7 @@ def test_inspect_folder_mixing_eval_and_json(tmp_path: Path) -> None:
     assert set(caps["system"]) == {"sigtest/model-a [temperature=0.0]", "sigtest/model-b"}
 
 
+@pytest.mark.slow
 def test_inspect_export_has_texts_and_import_round_trips_them(tmp_path: Path) -> None:
     from engine.cli import main
 

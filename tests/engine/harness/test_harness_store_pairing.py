@@ -94,6 +94,7 @@ def test_uploads_without_hashes_store_none(store_url: str) -> None:
         assert conn.execute(text("SELECT COUNT(*) FROM example_hashes")).scalar() == 0
 
 
+@pytest.mark.slow
 def test_the_cli_import_prints_the_examples_kept_apart(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     from engine.cli import main
