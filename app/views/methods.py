@@ -321,8 +321,10 @@ difference is, which a p-value does not: with many examples tiny differences bec
   sequence excluded 0 (which it keeps) may not be marked.
 
 ### References
-- Seed paper: multi-metric statistical evaluation and visualisation of LLM systems — tests
-  (Table 1), comparison sets, Holm–Šídák, connected graph, cliques, heatmaps, PWPP.
+- Ackerman, Farchi, Raz & Toledo (2025). Statistical multi-metric evaluation and
+  visualization of LLM system predictive performance. arXiv:2501.18243 — tests (Table 1),
+  comparison sets,
+  Holm–Šídák, connected graph, cliques, heatmaps, PWPP.
 - S. Holm (1979). A simple sequentially rejective multiple test procedure. *Scand. J. Statist.*
   6, 65–70; Z. Šidák (1967), *JASA* 62, 626–633.
 - Q. McNemar (1947). Note on the sampling error of the difference between correlated
