@@ -7,6 +7,8 @@ test-only dependency (requirements-test.txt): ``ppi_mean_pointestimate``, ``ppi_
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -64,9 +66,9 @@ def test_pvalue_equals_ppi_py_at_the_same_lambda() -> None:
 
 
 def test_readme_procedure_on_synthetic_galaxies() -> None:
-    # ppi_py README's mean example (n = 1,000 labelled, alpha = 0.1, np.random.seed(0));
-    # the galaxies data are downloaded at run time by ppi_py and are not in the package,
-    # so the procedure runs on galaxies-like synthetic data (binary Y, probability Yhat)
+    # ppi_py README's mean example's procedure (n = 1,000 labelled, alpha = 0.1,
+    # np.random.seed(0)) on galaxies-like synthetic data (binary Y, probability Yhat); the
+    # real data: test_readme_galaxies_interval_reproduced
     gen = np.random.RandomState(0)
     y_total = (gen.rand(16_743) < 0.26).astype(float)
     yhat_total = np.clip(0.8 * y_total + 0.1 + 0.15 * gen.randn(16_743), 0, 1)
@@ -76,6 +78,27 @@ def test_readme_procedure_on_synthetic_galaxies() -> None:
     y, f, fu = y_total[idx[:n]], yhat_total[idx[:n]], yhat_total[n:]
     lo, hi = ppi_py.ppi_mean_ci(y, f, fu, alpha=0.1)
     r = ppi_mean(y, f, fu, alpha=0.1)
+    assert (r.low, r.high) == (pytest.approx(float(np.squeeze(lo)), abs=1e-10),
+                               pytest.approx(float(np.squeeze(hi)), abs=1e-10))
+
+
+GALAXIES = Path(__file__).resolve().parents[1] / "data" / "ppi-galaxies" / "galaxies.npz"
+
+
+def test_readme_galaxies_interval_reproduced() -> None:
+    # ppi_py README's mean example on its galaxies data (tests/data/README.md: the copy
+    # committed by NUDTPingLuo/Fed_PPI): n = 1,000 labelled, alpha = 0.1, np.random.seed(0),
+    # the README's PPI interval (0.2322, 0.2626), with its Yhat_total[n:] as the unlabelled set
+    data = np.load(GALAXIES)
+    y_total, yhat_total = data["Y"], data["Yhat"]
+    assert y_total.shape == yhat_total.shape == (16_743,)
+    np.random.seed(0)
+    idx = np.random.permutation(y_total.shape[0])
+    n = 1000
+    r = ppi_mean(y_total[idx[:n]], yhat_total[idx[:n]], yhat_total[n:], alpha=0.1)
+    assert (round(r.low, 4), round(r.high, 4)) == (0.2322, 0.2626)
+    lo, hi = ppi_py.ppi_mean_ci(y_total[idx[:n]], yhat_total[idx[:n]], yhat_total[n:],
+                                alpha=0.1)
     assert (r.low, r.high) == (pytest.approx(float(np.squeeze(lo)), abs=1e-10),
                                pytest.approx(float(np.squeeze(hi)), abs=1e-10))
 
