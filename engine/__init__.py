@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         JUDGE_COLUMNS, JudgeBoard, LabelBudget, judge_board, label_budget, predicted_width,
         simulate_ppi_width,
     )
+    from .products._judge_pair import JudgePairFigures, judge_pair_figures
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient

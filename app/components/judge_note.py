@@ -1,6 +1,9 @@
-"""The note of the Leaderboard, Pairwise and A/B compare pages when their metric is an LLM
-judge's score with human labels (#31): their figures are the judge's own; the Judge + humans
-page gives the PPI++ estimates of the human-label mean."""
+"""Judge scores corrected with human labels on the Leaderboard, Pairwise, A/B compare and
+Overall pages (#31): when the page's metric is an LLM judge's score with human labels, the
+PPI++ estimates of the human-label mean (``engine.judge_board``, one cached board per metric
+so every page shows the same figures), with the effective number of labels and the judge-only
+and human-only figures beside them; the labels' refusal, with its reason, when they are not a
+random sample."""
 
 from __future__ import annotations
 
@@ -9,29 +12,102 @@ import streamlit as st
 
 from app import state
 from app.data import judge
-from app.url import View
-from engine import md_isolated
+from app.ranked import html_table
+from engine import JudgeBoard, judge_pair_figures, md_isolated, md_text
+
+METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
+               "judge's mean over every example, rectified by the judge − human difference on "
+               "the labelled ones, with the power-tuned λ per system; t quantiles with labels − 1 "
+               "df. Valid for the human-label mean whatever the judge's bias, if the labelled "
+               "examples are a random sample. See Methods.")
+SYSTEM_HELP = {
+    "system": "The system",
+    "corrected": "PPI++ estimate of the mean human label: judge scores corrected with the "
+                 "human labels",
+    "low": "Lower end of its interval", "high": "Upper end of its interval",
+    "human labels": "Examples of this system a human labelled",
+    "effective labels": "Human labels alone that would give an interval this narrow",
+    "judge only": "Mean judge score [interval]: biased if the judge is",
+    "human only": "Mean of the human labels alone [interval]"}
+PAIR_HELP = {"source": "Which scores the difference is estimated from",
+             "difference": "First system − second system", "low": "Lower end of its interval",
+             "high": "Upper end of its interval", "p": "p-value of this pair alone",
+             "adjusted p": "Corrected for testing every pair (PPI++ row only)",
+             "examples": "Examples the estimate uses (labelled for both, or judged for both)"}
+FORMATS = {c: ".4g" for c in ("corrected", "low", "high", "difference", "p", "adjusted p")}
 
 
-def human_metric_of(token: str, view: View, catalog: pd.DataFrame) -> str | None:
-    """The human metric paired with the page's metric (declared link, else a human_* metric
-    of the same benchmark), or None when the metric is not a judge metric."""
-    if view.metric.lower().startswith("human"):
+def _interval(mean: float, low: float, high: float) -> str:
+    return f"{mean:.4g} [{low:.4g}, {high:.4g}]"
+
+
+def _refused(reason: str) -> None:
+    st.warning(f"The human labels cannot correct the judge here: {md_isolated(reason)} The "
+               "figures on this page are the judge's own.", icon=":material/block:")
+
+
+def _board(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, alpha: float,
+           correction: str) -> JudgeBoard | None:
+    found = judge.board_of(token, benchmark, metric, catalog, alpha=alpha,
+                           correction=correction)
+    if isinstance(found, str):
+        _refused(found)
         return None
-    linked = judge.links(token).get((view.benchmark, view.metric))
-    if linked:
-        return linked
-    metrics = catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str)
-    return next((m for m in metrics if m.lower().startswith("human")), None)
+    return found
 
 
-def judge_note(token: str, view: View, catalog: pd.DataFrame) -> None:
-    """A caption with a link to the Judge + humans page when the metric has human labels."""
-    human = human_metric_of(token, view, catalog)
-    if human is None:
+def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
+                  alpha: float, correction: str) -> str | None:
+    """The corrected table of every system (Leaderboard, Overall) when ``metric`` has human
+    labels; returns the one-sentence lead (None: no human labels or refused)."""
+    board = _board(token, benchmark, metric, catalog, alpha, correction)
+    if board is None:
+        return None
+    t = board.table
+    total = int(t["n_human"].sum())
+    st.markdown(f"**Judge scores corrected with {total:,} human labels** "
+                f"({md_isolated(board.human)} on {md_isolated(benchmark)})", help=METHOD_HELP)
+    shown = pd.DataFrame({
+        "system": t["system"].astype(str), "corrected": t["ppi_mean"], "low": t["ppi_low"],
+        "high": t["ppi_high"], "human labels": t["n_human"],
+        "effective labels": t["effective_n"].round().astype("Int64"),
+        "judge only": [_interval(*r) for r in zip(t["judge_mean"], t["judge_low"],
+                                                  t["judge_high"], strict=True)],
+        "human only": [_interval(*r) for r in zip(t["human_mean"], t["human_low"],
+                                                  t["human_high"], strict=True)]})
+    st.html(html_table(shown, label="judge corrected", formats=FORMATS, help=SYSTEM_HELP,
+                       max_height=None))
+    st.caption(f"Best first by the corrected mean, {1 - board.alpha:.0%} intervals. The "
+               "judge-only column is what the judge alone says (biased if the judge is); the "
+               "human-only one uses only the labelled examples.")
+    state.link("judge", "Pairs, judge–human agreement and label budget: Judge + humans",
+               icon=":material/gavel:", benchmark=benchmark, metric=metric)
+    top = t.iloc[0]
+    return (f"{md_isolated(top['system'])} leads on judge scores corrected with {total:,} human "
+            f"labels: {top['ppi_mean']:.4g} [{top['ppi_low']:.4g}, {top['ppi_high']:.4g}], "
+            f"its {int(top['n_human'])} labels worth about {top['effective_n']:.0f} used "
+            "alone (PPI++)")
+
+
+def judge_pair(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, a: str, b: str,
+               *, alpha: float, correction: str) -> None:
+    """The corrected difference a − b (Pairwise, A/B compare) when ``metric`` has human labels,
+    with the judge-only and human-only differences beside it."""
+    board = _board(token, benchmark, metric, catalog, alpha, correction)
+    if board is None or a == b or not {a, b} <= set(board.data.systems):
         return
-    st.caption(f"This benchmark has human labels ({md_isolated(human)}): the figures here are "
-               "the judge's own scores, biased if the judge is. The Judge + humans page gives "
-               "PPI++ estimates of the human-label mean, with the judge-only and human-only "
-               "figures beside them.")
-    state.link("judge", "Open the Judge + humans page", icon=":material/gavel:")
+    f = judge_pair_figures(board, a, b)
+    verdict = "differ" if f.significant else "cannot be told apart"
+    st.info(f"**Judge scores corrected with {f.n_both:,} human labels** (examples labelled for "
+            f"both): {md_isolated(a)} − {md_isolated(b)} = {f.estimate:.4g} "
+            f"[{f.low:.4g}, {f.high:.4g}], p = {f.pvalue:.3g} ({f.p_adjusted:.3g} corrected for "
+            f"every pair): they {verdict} on the human-label scale. The labels count like about "
+            f"{f.effective_n:.0f} used alone.", icon=":material/gavel:")
+    st.html(html_table(pd.DataFrame({
+        "source": ["judge corrected (PPI++)", "judge only", "human only"],
+        "difference": [f.estimate, f.judge_estimate, f.human_estimate],
+        "low": [f.low, f.judge_low, f.human_low], "high": [f.high, f.judge_high, f.human_high],
+        "p": [f.pvalue, None, None], "adjusted p": [f.p_adjusted, None, None],
+        "examples": [f.n_both, f.n_judge, f.n_both]}),
+        label="judge corrected pair", formats=FORMATS, help=PAIR_HELP, max_height=None))
+    st.caption(md_text(METHOD_HELP))

@@ -1,8 +1,9 @@
-"""Cached answers of the Judge page (#31): the PPI++ judge leaderboard and the declared
-judge → human metric links of the store."""
+"""Cached answers of the judge metrics (#31): the PPI++ judge leaderboard, the declared judge →
+human metric links of the store, and which human metric (if any) corrects a page's metric."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from app.data import store
@@ -17,11 +18,37 @@ def links(token: str) -> dict[tuple[str, str], str]:
 
 @st.cache_resource(show_spinner="Rectifying the judge with the human labels…", max_entries=16)
 def board(token: str, benchmark: str, judge: str, human: str, alpha: float,
-          higher_is_better: bool) -> JudgeBoard | str:
+          higher_is_better: bool, correction: str = "holm-sidak") -> JudgeBoard | str:
     """The judge leaderboard, or the sentence saying why the labels cannot be used."""
     frame = store.current().load_frame(benchmark)
     try:
         return judge_board(frame, judge=judge, human=human, benchmark=benchmark, alpha=alpha,
-                           higher_is_better=higher_is_better)
+                           correction=correction, higher_is_better=higher_is_better)
     except JudgeContractError as exc:
         return str(exc)
+
+
+def human_metric_of(token: str, benchmark: str, metric: str,
+                    catalog: pd.DataFrame) -> str | None:
+    """The human metric paired with ``metric`` (the store's declared link, else a human_*
+    metric of the same benchmark), or None when ``metric`` is not a judge metric."""
+    if metric.lower().startswith("human"):
+        return None
+    linked = links(token).get((benchmark, metric))
+    if linked:
+        return linked
+    metrics = catalog.loc[catalog["benchmark"] == benchmark, "metric"].astype(str)
+    return next((m for m in metrics if m.lower().startswith("human")), None)
+
+
+def board_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
+             alpha: float, correction: str) -> JudgeBoard | str | None:
+    """The judge board every page shows for ``metric`` (the same cached object on every page,
+    so one system's or pair's figures are the same everywhere): None when the metric has no
+    human labels, the refusal's sentence when the labels cannot be used."""
+    human = human_metric_of(token, benchmark, metric, catalog)
+    if human is None:
+        return None
+    spec = store.metric_specs(token).get((benchmark, metric))
+    higher = True if spec is None else spec.higher_is_better
+    return board(token, benchmark, metric, human, alpha, higher, correction)

@@ -20,7 +20,7 @@ from app.components.cluster_choice import (
     resolve_cluster,
 )
 from app.components.compare_report import POWER_TEST_NAMES, report_html
-from app.components.judge_note import judge_note
+from app.components.judge_note import judge_pair
 from app.components.watch_note import several_uploads
 from app.data import figures, results
 from app.downloads import file_name, safe_csv
@@ -62,7 +62,6 @@ with pick_metric:
         clears=("pdiff",))
 widgets.test_settings(view)
 several_uploads(token, view)
-judge_note(token, view, catalog)
 
 matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)
@@ -110,6 +109,8 @@ except ValueError as exc:
 t = ab.test
 level = f"{1 - options.alpha:.0%}"
 headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**")
+judge_pair(token, view.benchmark, view.metric, catalog, view.cand, view.base,
+           alpha=options.alpha, correction=options.correction)  # corrected by humans (#31)
 
 
 def _units(value: float) -> str:

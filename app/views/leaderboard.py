@@ -19,7 +19,7 @@ from app.components.cluster_choice import (
     cluster_sentence,
     resolve_cluster,
 )
-from app.components.judge_note import judge_note
+from app.components.judge_note import judge_systems
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
@@ -45,6 +45,7 @@ headline_slot = st.empty()  # the answer in one sentence, first (filled once it 
 # when clicked: the first screen is the table, with no widget code for the browser to fetch
 bar = st.container(horizontal=True, vertical_alignment="center")
 summary, controls = st.container(), st.container()
+corrected = st.container()  # a judge metric's scores corrected with human labels (#31)
 options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
@@ -65,6 +66,13 @@ except ValueError as exc:
     st.stop()
 # the headline ends with the confidence set for the best (issue #29)
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
+with corrected:  # the judge's figures corrected first, the judge's own below (#31 item 3)
+    lead = judge_systems(token, view.benchmark, view.metric, catalog, alpha=options.alpha,
+                         correction=options.correction)
+    if lead is not None:
+        headline_slot.markdown(f"**{lead}**")
+        st.markdown(f"**Judge scores alone** (biased if the judge is): "
+                    f"{md_text(leaderboard_headline(board))}")
 if board.rank_sets is not None:
     st.caption("*Rank range*: each system's rank confidence set; shaded rows may be the best "
                f"(the {1 - board.rank_sets.alpha:.0%} confidence set for the best, "
@@ -133,7 +141,6 @@ with controls:
                    rows="all")
 widgets.test_settings(view)
 several_uploads(token, view)
-judge_note(token, view, catalog)
 
 if selection is None:
     st.caption("Click a system to compare it with the best one on the Pairwise page; "

@@ -12,6 +12,7 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.cluster_choice import cluster_sentence
+from app.components.judge_note import judge_systems
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
 from app.data import overall
@@ -143,6 +144,10 @@ if tabs["systems"].open:
         "others, unranked, by what they ran; *not run*: no results there. Click a benchmark "
         "for its leaderboard.")
     tabs["systems"].html(systems_html(result, links=links))
+    with tabs["systems"]:  # judge metrics with human labels: corrected beside the rank (#31)
+        for b, m in metric_of.items():
+            judge_systems(token, b, m, catalog, alpha=options.alpha,
+                          correction=options.correction)
 with bar.popover("Download", icon=":material/download:"):
     st.download_button("Download table CSV", lambda: safe_csv(result.table),
                        icon=":material/download:", file_name="overall.csv",

@@ -12,7 +12,7 @@ from app.components.cluster_choice import (
     cluster_sentence,
     resolve_cluster,
 )
-from app.components.judge_note import judge_note
+from app.components.judge_note import judge_pair
 from app.components.pair_drilldown import pair_drilldown, pair_row
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
@@ -28,7 +28,6 @@ headline_slot = st.empty()  # the chosen pair's answer in one sentence, first
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
 several_uploads(token, view)
-judge_note(token, view, catalog)
 options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
@@ -71,6 +70,8 @@ row, _ = pair_row(result, view.a, view.b)
 if row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
         row, binary=matrix.binary, alpha=result.alpha, correction=result.correction)) + "**")
+judge_pair(token, view.benchmark, view.metric, catalog, view.a, view.b, alpha=options.alpha,
+           correction=options.correction)  # the judge's difference corrected (#31)
 pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception
+from apptest_support import app, html_frame, no_exception
 
-from engine import judge_board, open_store
+from engine import judge_board, judge_pair_figures, open_store
 
 PAGE = "views/judge.py"
 
@@ -66,12 +66,52 @@ def test_labels_on_one_system_are_refused_with_the_reason(db: Path) -> None:
     assert any("has human labels" in w.value and "s0" in w.value for w in at.warning)
 
 
+def _stored_board(db: Path):
+    frame = open_store(f"sqlite:///{db}").load_frame("judged")
+    return judge_board(frame, judge="judge_score", human="human_score", benchmark="judged")
+
+
 @pytest.mark.slow
-def test_the_judge_metric_pages_link_to_the_ppi_page(db: Path) -> None:
+def test_one_systems_corrected_interval_is_the_same_on_leaderboard_and_overall(db: Path) -> None:
+    # #31 item 3: the Leaderboard and Overall use the PPI++ estimates of the engine's board
     _upload(_wide(), "judged.csv")
-    for page in ("views/leaderboard.py", "views/pairwise.py", "views/compare.py"):
-        at = app(page, benchmark="judged", metric="judge_score")
+    ref = _stored_board(db).table.set_index("system")
+    shown = []
+    for page, params in (("views/leaderboard.py", {"metric": "judge_score"}),
+                         ("views/overall.py", {"bench": "judged"})):
+        at = app(page, benchmark="judged", **params)
         no_exception(at)
-        assert any("human labels" in c.value and "PPI++" in c.value for c in at.caption), page
+        shown.append(html_frame(at, "judge corrected").set_index("system"))
+        assert any("corrected with" in m.value and "human labels" in m.value
+                   for m in at.markdown), page
+    assert shown[0].equals(shown[1])
+    for system in ("s0", "s2"):
+        row = shown[0].loc[system]
+        assert (row["corrected"], row["low"], row["high"]) == tuple(
+            f"{ref.loc[system, c]:.4g}" for c in ("ppi_mean", "ppi_low", "ppi_high"))
+        assert int(row["human labels"]) == ref.loc[system, "n_human"]
+        assert int(row["effective labels"]) == round(ref.loc[system, "effective_n"])
+        assert row["judge only"].startswith(f"{ref.loc[system, 'judge_mean']:.4g} [")
+        assert row["human only"].startswith(f"{ref.loc[system, 'human_mean']:.4g} [")
     at = app("views/leaderboard.py", benchmark="judged", metric="human_score")
-    assert not any("PPI++" in c.value for c in at.caption)
+    no_exception(at)
+    assert not [h for h in at.get("html") if 'aria-label="judge corrected"' in h.proto.body]
+
+
+@pytest.mark.slow
+def test_one_pairs_corrected_difference_is_the_same_on_pairwise_and_compare(db: Path) -> None:
+    _upload(_wide(), "judged.csv")
+    ref = judge_pair_figures(_stored_board(db), "s1", "s0")
+    pairwise = app("views/pairwise.py", benchmark="judged", metric="judge_score", a="s1", b="s0")
+    no_exception(pairwise)
+    compare = app("views/compare.py", benchmark="judged", metric="judge_score", cand="s1",
+                  base="s0")
+    no_exception(compare)
+    tables = [html_frame(at, "judge corrected pair") for at in (pairwise, compare)]
+    assert tables[0].equals(tables[1])
+    ppi = tables[0].iloc[0]
+    assert (ppi["difference"], ppi["low"], ppi["high"], ppi["p"], ppi["adjusted p"]) == (
+        f"{ref.estimate:.4g}", f"{ref.low:.4g}", f"{ref.high:.4g}", f"{ref.pvalue:.4g}",
+        f"{ref.p_adjusted:.4g}")
+    assert tables[0]["source"].tolist() == ["judge corrected (PPI++)", "judge only", "human only"]
+    assert any("corrected with" in i.value for i in compare.info)

@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from engine import (
     JudgeContractError,
     check_random_labels,
     judge_board,
     judge_pair,
+    judge_pair_figures,
     label_budget,
     read_results,
 )
@@ -204,3 +206,47 @@ def test_calibration_coverage_and_pairwise_fwer() -> None:
     fwer = np.mean([ppi_pairs(jn[k], null[k], names, small_sample=True).table["significant"].any()
                     for k in range(reps)])
     assert fwer <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / reps)  # within Monte Carlo error
+
+
+# --------------------------------------------------------------------------- one pair (#31 item 3)
+
+
+def test_pair_figures_are_the_boards_row_in_either_order() -> None:
+    board = judge_board(long_of(judge_frame(2)), judge="judge_score", human="human_score")
+    forward = board.pairs.table.iloc[0]
+    a, b = forward["system_a"], forward["system_b"]
+    ab, ba = judge_pair_figures(board, a, b), judge_pair_figures(board, b, a)
+    assert (ab.estimate, ab.low, ab.high, ab.pvalue) == (
+        forward["estimate"], forward["low"], forward["high"], forward["pvalue"])
+    assert (ba.estimate, ba.low, ba.high) == (-ab.estimate, -ab.high, -ab.low)
+    assert (ba.pvalue, ba.p_adjusted, ba.n_both) == (ab.pvalue, ab.p_adjusted, ab.n_both)
+    assert ba.judge_estimate == pytest.approx(-ab.judge_estimate)
+
+
+def test_judge_only_and_human_only_are_paired_t_intervals() -> None:
+    wide = judge_frame(3)
+    board = judge_board(long_of(wide), judge="judge_score", human="human_score", alpha=0.1)
+    f = judge_pair_figures(board, "s0", "s2")
+    s0, s2 = (wide[wide["system"] == s].set_index("example_id") for s in ("s0", "s2"))
+    d_judge = (s0["judge_score"] - s2["judge_score"]).to_numpy()
+    d_human = (s0["human_score"] - s2["human_score"]).dropna().to_numpy()
+    for d, (est, low, high) in ((d_judge, (f.judge_estimate, f.judge_low, f.judge_high)),
+                                (d_human, (f.human_estimate, f.human_low, f.human_high))):
+        ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.9)  # scipy's paired t interval
+        assert (est, low, high) == pytest.approx((d.mean(), ci.low, ci.high), rel=1e-12)
+    assert (f.n_judge, f.n_both) == (d_judge.size, d_human.size)
+    # the PPI++ difference is ppi_mean of the paired differences (labelled for both)
+    lab = (s0["human_score"].notna() & s2["human_score"].notna()).to_numpy()
+    ref = ppi_mean(d_human, d_judge[lab], d_judge[~lab], alpha=0.1, small_sample=True)
+    assert (f.estimate, f.low, f.high) == pytest.approx((ref.estimate, ref.low, ref.high),
+                                                        abs=1e-10)
+    se_human = np.std(d_human) / np.sqrt(d_human.size)
+    assert f.effective_n == pytest.approx(d_human.size * (se_human / ref.se) ** 2)
+
+
+def test_unknown_or_equal_systems_are_named() -> None:
+    board = judge_board(long_of(judge_frame()), judge="judge_score", human="human_score")
+    with pytest.raises(ValueError, match="'zz' is not a system"):
+        judge_pair_figures(board, "s0", "zz")
+    with pytest.raises(ValueError, match="must differ"):
+        judge_pair_figures(board, "s0", "s0")
