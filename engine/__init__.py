@@ -49,7 +49,10 @@ if TYPE_CHECKING:
     from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
     from .io._worker import check_harness_isolated, parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
-    from .io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
+    from .io._judge import (
+        JudgeContractError, JudgePair, LabelPreview, check_random_labels, judge_pair,
+        label_preview,
+    )
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
     from .store._viewer import open_viewer_store

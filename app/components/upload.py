@@ -34,6 +34,7 @@ from app.components.upload_found import (
     summary,
 )
 from app.components.upload_history import history, local_times
+from app.components.upload_judge import human_labels
 from app.components.upload_landing import (
     LANDING_BOARDS,
     LANDING_NAMES,
@@ -151,6 +152,7 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
     st.success(f"{len(frame)} rows read without problems.", icon=":material/task_alt:")
     pairs = summary(frame)
     found(parsed, frame, pairs)
+    human_labels(frame, token)  # judge metrics' labels per system, PPI refused or not (#31)
     hits = conflicts(frame)
     declared = dict(parsed.specs)
     with st.form(key=f"commit-{parsed.digest}"):

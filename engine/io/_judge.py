@@ -10,13 +10,14 @@ that differs between systems, or labels bunched at the start (or end) of the exa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["HUMAN_PREFIXES", "JudgePair", "JudgeContractError", "check_random_labels",
-           "judge_pair", "is_human_metric"]
+__all__ = ["HUMAN_PREFIXES", "JudgePair", "JudgeContractError", "LabelPreview",
+           "check_random_labels", "judge_pair", "is_human_metric", "label_preview"]
 
 #: a wide file's metric column with one of these prefixes may be partly empty (labels on a subset)
 HUMAN_PREFIXES = ("human",)
@@ -135,3 +136,52 @@ def check_random_labels(pair: JudgePair, *, refuse_p: float = REFUSE_P) -> list[
                 f"the data (Spearman of label share on position, p = {float(p_pos):.2g}), not "
                 "spread at random. Fix: label a random sample of the examples")
     return []
+
+
+@dataclass(frozen=True)
+class LabelPreview:
+    """The human labels of an upload, before it is stored (see :func:`label_preview`)."""
+
+    counts: pd.DataFrame
+    """One row per (benchmark, judge, human, system): ``judged`` examples and ``labelled``."""
+    verdicts: tuple[tuple[str, str, str, str | None], ...]
+    """(benchmark, judge, human, why PPI is refused or None when the labels can be used)."""
+
+
+def _judge_metrics(metrics: list[str], human: str, benchmark: str,
+                   links: Mapping[tuple[str, str], str]) -> list[str]:
+    """The metrics ``human`` labels: the declared links to it, else every non-human metric
+    of the benchmark (what the pages pair it with)."""
+    declared = [j for (b, j), h in links.items() if b == benchmark and h == human and j in metrics]
+    return declared or [m for m in metrics if not is_human_metric(m)]
+
+
+def label_preview(frame: pd.DataFrame, *,
+                  links: Mapping[tuple[str, str], str] | None = None) -> LabelPreview:
+    """Per judge metric with human labels (a human_* metric, or a declared link): how many
+    labels each system has and whether they can serve PPI (:func:`check_random_labels`)."""
+    links = dict(links or {})
+    rows: list[pd.DataFrame] = []
+    verdicts: list[tuple[str, str, str, str | None]] = []
+    for benchmark, part in frame.groupby(frame["benchmark"].astype(str), sort=False):
+        metrics = list(dict.fromkeys(part["metric"].astype(str)))
+        humans = [m for m in metrics if is_human_metric(m)]
+        humans += [h for (b, _), h in links.items() if b == benchmark and h in metrics
+                   and h not in humans]
+        for human in humans:
+            for judge in _judge_metrics(metrics, human, str(benchmark), links):
+                if judge == human:
+                    continue
+                try:
+                    pair = judge_pair(part, judge=judge, human=human, benchmark=str(benchmark))
+                    rows.append(pd.DataFrame({
+                        "benchmark": benchmark, "judge": judge, "human": human,
+                        "system": list(pair.systems), "judged": np.isfinite(pair.judge).sum(1),
+                        "labelled": pair.labelled.sum(1)}))
+                    check_random_labels(pair)
+                    verdicts.append((str(benchmark), judge, human, None))
+                except JudgeContractError as exc:
+                    verdicts.append((str(benchmark), judge, human, str(exc)))
+    columns = ["benchmark", "judge", "human", "system", "judged", "labelled"]
+    counts = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=columns)
+    return LabelPreview(counts, tuple(verdicts))

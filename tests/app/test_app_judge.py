@@ -115,3 +115,27 @@ def test_one_pairs_corrected_difference_is_the_same_on_pairwise_and_compare(db: 
         f"{ref.p_adjusted:.4g}")
     assert tables[0]["source"].tolist() == ["judge corrected (PPI++)", "judge only", "human only"]
     assert any("corrected with" in i.value for i in compare.info)
+
+
+def _preview(frame: pd.DataFrame):
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload("judged.csv", frame.to_csv(index=False).encode(),
+                                                "text/csv").run()
+    no_exception(at)
+    return at
+
+
+@pytest.mark.slow
+def test_upload_preview_counts_labels_per_system_and_refuses_one_system(db: Path) -> None:
+    wide = _wide(2)
+    at = _preview(wide)
+    counts = html_frame(at, "human labels")
+    expected = wide.groupby("system")["human_score"].count()
+    assert dict(zip(counts["system"], counts["human labels"].astype(int), strict=True)) == \
+        expected.to_dict()
+    assert any("look like a random sample" in c.value for c in at.caption)
+    assert not any("will **not** be corrected" in w.value for w in at.warning)
+    wide.loc[wide["system"] != "s1", "human_score"] = np.nan
+    at = _preview(wide)
+    refused = [w.value for w in at.warning if "will **not** be corrected" in w.value]
+    assert len(refused) == 1 and "has human labels" in refused[0] and "s1" in refused[0]

@@ -17,6 +17,7 @@ from engine import (
     judge_pair,
     judge_pair_figures,
     label_budget,
+    label_preview,
     read_results,
 )
 from engine.cli._common import main
@@ -250,3 +251,34 @@ def test_unknown_or_equal_systems_are_named() -> None:
         judge_pair_figures(board, "s0", "zz")
     with pytest.raises(ValueError, match="must differ"):
         judge_pair_figures(board, "s0", "s0")
+
+
+# --------------------------------------------------------------------------- upload preview (#31 item 2)
+
+
+def test_label_preview_counts_labels_per_system_and_passes_random_labels() -> None:
+    wide = judge_frame(4)
+    preview = label_preview(long_of(wide))
+    assert preview.verdicts == (("b", "judge_score", "human_score", None),)
+    expected = wide.groupby("system")["human_score"].count()
+    assert dict(zip(preview.counts["system"], preview.counts["labelled"], strict=True)) == \
+        expected.to_dict()
+    assert (preview.counts["judged"] == 400).all()
+    assert label_preview(long_of(wide.drop(columns="human_score"))).verdicts == ()
+
+
+def test_label_preview_refuses_labels_on_the_first_examples_with_the_reason() -> None:
+    wide = judge_frame(5)
+    first = wide["example_id"].str[1:].astype(int) < 60
+    wide["human_score"] = wide["human_score"].where(first, np.nan).fillna(
+        wide["judge_score"].where(first))
+    [(_, _, _, reason)] = label_preview(long_of(wide)).verdicts
+    assert reason is not None and "start of the data" in reason and "Fix:" in reason
+
+
+def test_label_preview_follows_a_declared_link() -> None:
+    wide = judge_frame(6).rename(columns={"human_score": "rater"})
+    long = long_of(wide)
+    assert label_preview(long).verdicts == ()
+    preview = label_preview(long, links={("b", "judge_score"): "rater"})
+    assert preview.verdicts == (("b", "judge_score", "rater", None),)
