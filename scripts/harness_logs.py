@@ -2,7 +2,8 @@
 """Writes tests/data/harness-logs-real/: small logs produced offline by the real harnesses.
 
     python3 scripts/harness_logs.py [--venvs /tmp/harness-venv] [--work /tmp/harness-work]
-                                    [--only inspect,lm_eval,helm,lighteval] [--no-copy]
+                                    [--only inspect,inspect_clustered,lm_eval,helm,lighteval]
+                                    [--no-copy]
 
 For each harness this creates a virtual environment outside the repository (one per harness:
 crfm-helm and inspect-ai pin conflicting dependencies, so they cannot share one), installs the
@@ -29,6 +30,7 @@ DEST = ROOT / "tests" / "data" / "harness-logs-real"
 TORCH = "torch==2.13.0"
 PINS: dict[str, list[str]] = {
     "inspect": ["inspect-ai==0.3.285"],
+    "inspect_clustered": ["inspect-ai==0.3.285"],  # stderr(cluster=...): its own folder
     "lm_eval": [TORCH, "lm-eval==0.4.13"],
     "helm": [TORCH, "crfm-helm==0.5.16"],
     # lighteval 0.13.0 hashes str with xxhash, which xxhash 4 refuses ("Strings must be encoded")
@@ -38,10 +40,15 @@ OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFL
            "INSPECT_DISPLAY": "none", "NO_COLOR": "1"}
 
 
+#: harnesses that run in another one's environment (same pins)
+SHARED_VENV = {"inspect_clustered": "inspect"}
+
+
 def venv(root: Path, harness: str) -> Path:
-    python = root / harness / "bin" / "python"
+    home = root / SHARED_VENV.get(harness, harness)
+    python = home / "bin" / "python"
     if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(root / harness)], check=True)
+        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
     pins = PINS[harness]
     if TORCH in pins:  # first, alone: the local CPU wheel
         subprocess.run([str(python), "-m", "pip", "install", "-q", TORCH], check=True)
@@ -83,13 +90,13 @@ def copy(harness: str, work: Path, python: Path) -> None:
             if not in_run or path.name not in HELM_FILES:
                 continue
             rel = Path(*rel.parts[2:])
-        if harness == "inspect" and path.name == "logs.json":
+        if harness.startswith("inspect") and path.name == "logs.json":
             continue
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dst / rel)
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, check=True)
     (dst / "VERSIONS.txt").write_text(freeze.stdout)
-    if harness == "inspect":  # the scores as inspect-ai's own reader sees them (tests compare)
+    if harness.startswith("inspect"):  # the scores as inspect-ai's own reader sees them (tests compare)
         subprocess.run([str(python), str(RUNS / "inspect_expected.py"), str(dst)], check=True)
 
 

@@ -32,8 +32,8 @@ from scipy import stats
 
 from ._kernels import _p_from_t as t_pvalues
 
-__all__ = ["ClusterDesign", "cluster_codes", "clustered_pairs", "clustered_mean_intervals",
-           "clustered_se", "design_where_given"]
+__all__ = ["ClusterDesign", "cluster_codes", "clustered_mean_intervals", "clustered_mean_se",
+           "clustered_pairs", "clustered_se", "clustered_sign_pvalues", "design_where_given"]
 
 
 @dataclass(frozen=True)
@@ -180,6 +180,42 @@ def clustered_pairs(x: np.ndarray, design: ClusterDesign, ia: np.ndarray, ja: np
     return ClusteredPairs(diff, se, df, t, np.clip(p, 0.0, 1.0), deff)
 
 
+def clustered_mean_se(values: np.ndarray, design: ClusterDesign) -> np.ndarray:
+    """Each system's CR2 standard error of its mean, ``√(Σ_g w_g S_g²) / n``.
+
+    ``values``: systems × examples, every system on every example (raw units).
+    """
+    u = _cluster_sums(values, design)
+    return np.asarray(np.sqrt((u * u * design.weights[None, :]).sum(axis=1)) / values.shape[1])
+
+
+def clustered_sign_pvalues(x: np.ndarray, design: ClusterDesign, ia: np.ndarray,
+                           ja: np.ndarray) -> np.ndarray:
+    """Two-sided cluster-robust sign test of every pair: the CR2 t (Bell–McCaffrey df) of
+    the mean of ``sign(x_a − x_b)`` (wins +1, losses −1, ties 0) against 0, i.e. of
+    P(a beats b) = P(b beats a) with the examples of a cluster free to win or lose together.
+
+    ``x``: oriented systems × examples, every system on every example. Pairs go in chunks
+    (each a pairs × examples block of signs).
+    """
+    n = x.shape[1]
+    member = np.zeros((n, design.n_clusters))
+    member[np.arange(n), design.codes] = 1.0
+    out = np.empty(len(ia))
+    chunk = max(1, 2_000_000 // max(n, 1))
+    for start in range(0, len(ia), chunk):
+        a, b = ia[start:start + chunk], ja[start:start + chunk]
+        signs = np.sign(x[a] - x[b])
+        mean = signs.mean(axis=1)
+        sums = (signs - mean[:, None]) @ member
+        se = np.sqrt((sums * sums * design.weights[None, :]).sum(axis=1)) / n
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(se > 0, mean / se, np.where(mean == 0, 0.0, np.inf))
+        p = t_pvalues(t, design.df, "two-sided")
+        out[start:start + len(a)] = np.where((se == 0) & (mean == 0), 1.0, p)
+    return out
+
+
 def clustered_mean_intervals(values: np.ndarray, design: ClusterDesign, level: float
                              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each system's mean with a CR2 t interval (Bell–McCaffrey df) and its design effect.
@@ -187,8 +223,7 @@ def clustered_mean_intervals(values: np.ndarray, design: ClusterDesign, level: f
     ``values``: systems × examples, every system on every example (raw units).
     """
     n = values.shape[1]
-    u = _cluster_sums(values, design)
-    var = (u * u * design.weights[None, :]).sum(axis=1) / n**2
+    var = clustered_mean_se(values, design) ** 2
     half = stats.t.ppf(0.5 + level / 2, design.df) * np.sqrt(var)
     mean = values.mean(axis=1)
     iid = values.var(axis=1, ddof=1) / n

@@ -52,7 +52,13 @@ CAPITALS = [
     {"id": "cap-pe", "input": "Capital of Peru?", "target": "Lima"},
     {"id": "cap-ke", "input": "Capital of Kenya?", "target": "Nairobi"},
 ]
-ANSWERS = {row["input"]: row["target"] for row in ARITH + CAPITALS}
+#: `passages` (inspect_clustered_run.py): 4 passages × 4 questions, the passage in metadata
+PASSAGES = [
+    {"id": f"p{p}-q{q}", "input": f"Passage {p}: what is {p * 10 + q} + {q}? Answer with the "
+     "number only.", "target": str(p * 10 + 2 * q), "metadata": {"passage": f"passage-{p}"}}
+    for p in range(1, 5) for q in range(1, 5)
+]
+ANSWERS = {row["input"]: row["target"] for row in ARITH + CAPITALS + PASSAGES}
 FAILED: set[str] = set()  # across model instances: eval_retry makes a new one
 DATA = Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve() / "_data"
 
@@ -89,6 +95,10 @@ class SigtestAPI(ModelAPI):
         digest = int(hashlib.sha256(key.encode()).hexdigest(), 16)
         right = ANSWERS.get(prompt, "?")
         threshold = {"model-a": 8, "model-b": 5, "flaky": 7}.get(self.model_name, 5)
+        if prompt.startswith("Passage "):  # questions of one passage fail together
+            passage = prompt.split(":", 1)[0]
+            hard = int(hashlib.sha256(f"{self.model_name}|{passage}".encode()).hexdigest(), 16)
+            threshold = 2 if hard % 3 == 0 else 9
         roll = digest % 10
         if roll < threshold:
             answer = right
