@@ -82,6 +82,8 @@ warning ("No unpaired test can be trusted…"; also in the command line's JSON `
 It warned in 0.993 of the unequal-shape data sets, 1.000 of the equal-shape ones (the data
 cannot tell the two apart on 10–40 scores) and 0.077 of normal ones with 10–40 scores (300
 each). The `compare` gate decides paired data only, so it never decides such pairs (exit 2).
+When Welch's t is chosen by hand (*Test* t; `--test t`), it stays, but the same pairs are
+named in a note and get the same warning (Welch overshot more there: 0.103).
 
 *Missing scores that are not missing at random.* When a system's missing examples are harder
 (or easier) than its scored ones by the *other* systems' scores (Mann–Whitney, Holm over the

@@ -107,3 +107,25 @@ def test_cli_symmetric_scores_no_warning(tmp_path: Path, capsys) -> None:  # typ
     assert main(["leaderboard", str(f), "--format", "json", "--bt-resamples", "0"]) == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
     assert not any(w.startswith(UNRELIABLE) for w in warnings)
+
+
+def test_forced_welch_on_skewed_scores_warns_too() -> None:
+    # test="t" keeps Welch's t (asked for) on the same skewed data as the automatic choice's
+    # warning above: the same UNRELIABLE sentence, plus a note naming the forced test
+    x = _skewed(3)
+    auto = [n for n in pairwise_tests(ScoreMatrix.from_array(x)).notes if n.startswith(UNRELIABLE)]
+    forced = pairwise_tests(ScoreMatrix.from_array(x), test="t")
+    assert set(forced.table["test"]) == {"t"}  # nothing switched to the bootstrap-t
+    assert [n for n in forced.notes if n.startswith(UNRELIABLE)] == auto
+    assert any("Welch's t as asked (test t)" in n for n in forced.notes)
+    symmetric = pairwise_tests(ScoreMatrix.from_array(_symmetric(3)), test="t")
+    assert not any(n.startswith(UNRELIABLE) for n in symmetric.notes)
+
+
+@pytest.mark.slow
+def test_cli_forced_welch_warns(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = _csv(tmp_path, _skewed(3))
+    assert main(["leaderboard", str(f), "--format", "json", "--bt-resamples", "0",
+                 "--test", "t"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert any(w.startswith(UNRELIABLE) for w in warnings)
