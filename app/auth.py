@@ -1,12 +1,15 @@
 """Who may upload: open by default; restricted by an e-mail allow-list (OIDC) and/or a token.
 
-Configured in ``app/config.py``: ``SIGBOARD_UPLOAD_ALLOW``, comma-separated e-mails
-of users who may upload once signed in with ``st.login`` (needs an ``[auth]``
-section in Streamlit's secrets); ``SIGBOARD_UPLOAD_TOKEN``, a shared token that
-unlocks uploading. With neither set, everyone may upload; with either set,
-everyone else browses read-only. Token guesses are throttled per session: after
-:data:`FREE_TRIES` wrong tokens, each further try waits twice as long as the last
-(:data:`FIRST_WAIT` seconds first), and the message says when to retry.
+Configured in ``app/config.py``: ``SIGBOARD_UPLOAD_ALLOW``, a comma-separated allow-list
+of e-mail addresses (``alice@example.com``) and whole domains (``@example.com``) whose
+users may upload and delete once signed in with ``st.login`` (OpenID Connect; needs an
+``[auth]`` section in Streamlit's secrets, and the provider must not say the address is
+unverified: ``email_verified`` false is refused); ``SIGBOARD_UPLOAD_TOKEN``, a shared
+token that unlocks uploading (kept for servers without an identity provider). With
+neither set, everyone may upload; with either set, everyone else browses read-only.
+Token guesses are throttled per session: after :data:`FREE_TRIES` wrong tokens, each
+further try waits twice as long as the last (:data:`FIRST_WAIT` seconds first), and the
+message says when to retry.
 
 A fresh session starts that count again, so the server also throttles across sessions
 (:data:`GUESSES`, one per process): per client address (:data:`FREE_TRIES` free, then the
@@ -32,6 +35,7 @@ from typing import Any
 import streamlit as st
 
 from app.config import Settings
+from engine import md_text
 
 _UNLOCK_KEY = "sigboard_upload_unlock"
 _FAILS_KEY = "sigboard_token_failures"
@@ -163,7 +167,18 @@ class Policy:
         return bool(self.token) and hmac.compare_digest(given.encode(), self.token.encode())
 
     def email_ok(self, email: str | None) -> bool:
-        return bool(email) and str(email).strip().lower() in self.allow
+        """Whether ``email`` is on the allow-list: the address itself, or ``@`` and its domain.
+
+        >>> p = Policy(token="", allow=frozenset({"alice@x.org", "@team.example"}))
+        >>> [p.email_ok(e) for e in ("Alice@X.org", "bob@team.example", "bob@x.org",
+        ...                          "eve@evil.team.example", "@team.example", None)]
+        [True, True, False, False, False, False]
+        """
+        address = str(email or "").strip().lower()
+        user, at, domain = address.rpartition("@")
+        if not (user and at and domain):  # not an address (an empty name, no domain)
+            return False
+        return address in self.allow or f"@{domain}" in self.allow
 
 
 def login_available() -> bool:
@@ -175,13 +190,30 @@ def login_available() -> bool:
 
 
 def signed_in_email() -> str | None:
-    """The signed-in user's e-mail, or None (also when login is not configured)."""
+    """The signed-in user's e-mail, or None (also when login is not configured, and when
+    the identity provider says the address is not verified: anyone could have typed it)."""
     if not login_available():
         return None
     try:
-        return st.user.email if st.user.is_logged_in else None  # type: ignore[return-value]
+        if not st.user.is_logged_in or st.user.get("email_verified") is False:
+            return None
+        email = st.user.get("email")
     except Exception:
         return None
+    return email if isinstance(email, str) and email else None
+
+
+def signed_in_name() -> str | None:
+    """Who is signed in as the provider names them (e-mail, else name), verified or not."""
+    if not login_available():
+        return None
+    try:
+        if not st.user.is_logged_in:
+            return None
+        who = st.user.get("email") or st.user.get("name") or st.user.get("sub")
+    except Exception:
+        return None
+    return str(who) if who else None
 
 
 def may_upload(policy: Policy) -> tuple[bool, str]:
@@ -239,17 +271,31 @@ def sign_in_panel(policy: Policy) -> None:
     """The ways to unlock uploading that are configured: a login button and/or a token field."""
     st.info("Uploading is restricted on this server; you can browse everything read-only.",
             icon=":material/lock:")
-    email = signed_in_email()
+    who = signed_in_name()
     if policy.allow and login_available():
-        if email:
-            st.warning(f"You are signed in as {email}, which is not on the upload allow-list.")
-            st.button("Sign out", on_click=st.logout)
+        if who:
+            LOG.warning("signed-in user %s is not on the upload allow-list (from %s)", who,
+                        client_address())
+            st.warning(f"You are signed in as {md_text(who)}, which is not allowed to upload on "
+                       "this server (not on its allow-list, or the identity provider has not "
+                       "verified the address). Sign out to use another account, or ask the "
+                       "server's administrator to add you to SIGBOARD_UPLOAD_ALLOW.",
+                       icon=":material/block:")
+            st.button("Sign out", on_click=st.logout, key="sigboard-sign-out")
         else:
             st.button("Sign in to upload", on_click=st.login, type="primary")
     if policy.token:
         given = st.text_input("Upload token", type="password", key=f"{_UNLOCK_KEY}_field")
         if given:
             _check_token(policy, given)
+
+
+def signed_in_bar(uploader: str) -> None:
+    """For a user allowed by the login: who they are signed in as, and a way to sign out."""
+    if uploader and uploader == signed_in_email():
+        left, right = st.columns([4, 1], vertical_alignment="center")
+        left.caption(f"Signed in as {md_text(uploader)}: you may upload and delete.")
+        right.button("Sign out", on_click=st.logout, key="sigboard-sign-out")
 
 
 def _check_token(policy: Policy, given: str) -> None:

@@ -13,6 +13,7 @@ st.title("Upload results")
 policy = auth.Policy.from_settings(config.current())
 allowed, uploader = auth.may_upload(policy)
 if allowed:
+    auth.signed_in_bar(uploader)
     upload.upload_files(store.token(), uploader)
 else:
     auth.sign_in_panel(policy)

@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st_strategies
 
 from app.auth import Policy
 from app.charts.graph import BEST as BEST_COLOUR
@@ -143,6 +145,44 @@ def test_upload_policy() -> None:
     assert not policy.open and policy.token_ok("tok") and not policy.token_ok("tok2")
     assert policy.email_ok("A@x.org") and not policy.email_ok("b@x.org")
     assert not Policy("", frozenset()).token_ok("")
+
+
+_LOCAL = st_strategies.from_regex(r"[a-z0-9._+-]{1,12}", fullmatch=True)
+_DOMAIN = st_strategies.from_regex(r"[a-z0-9-]{1,10}(\.[a-z0-9-]{1,10}){0,2}", fullmatch=True)
+
+
+@given(local=_LOCAL, domain=_DOMAIN, other=_DOMAIN)
+def test_a_domain_on_the_allow_list_admits_its_addresses_only(local: str, domain: str,
+                                                              other: str) -> None:
+    policy = Policy("", frozenset({f"@{domain}"}))
+    assert policy.email_ok(f"{local}@{domain}") and policy.email_ok(f"{local}@{domain.upper()}")
+    assert policy.email_ok(f"{local}@{other}") == (other == domain)
+    assert not policy.email_ok(f"{local}@sub.{domain}"), "a subdomain is another domain"
+    assert not policy.email_ok(f"{local}@{domain}.{other}")
+    assert not policy.email_ok(f"@{domain}") and not policy.email_ok(domain)
+
+
+class _User(dict):  # st.user as the app reads it: a mapping with is_logged_in
+    is_logged_in = True
+
+
+@pytest.mark.parametrize(("claims", "email"), [
+    ({"email": "a@x.org", "email_verified": True}, "a@x.org"),
+    ({"email": "a@x.org"}, "a@x.org"),  # providers that do not say (the claim is optional)
+    ({"email": "a@x.org", "email_verified": False}, None),  # anyone could have typed it
+    ({"name": "no address"}, None),
+])
+def test_only_a_verified_or_unqualified_address_counts(monkeypatch: pytest.MonkeyPatch,
+                                                       claims: dict, email: str | None) -> None:
+    import streamlit as st
+
+    from app import auth
+
+    monkeypatch.setattr(auth, "login_available", lambda: True)
+    monkeypatch.setattr(st, "user", _User(claims))
+    assert auth.signed_in_email() == email
+    allowed = Policy("", frozenset({"a@x.org"}))
+    assert allowed.email_ok(auth.signed_in_email()) == (email is not None)
 
 
 def test_svg_numbers_are_shortened_in_attributes_only() -> None:

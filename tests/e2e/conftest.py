@@ -63,21 +63,29 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _no_options(request: pytest.FixtureRequest, url: str) -> tuple[dict[str, str], list[str]]:
+    return {}, []
+
+
 @pytest.fixture(scope="module")
 def served(request: pytest.FixtureRequest,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The app on a free loopback port over this module's own store (``build_store``)."""
+    """The app on a free loopback port over this module's own store (``build_store``), with
+    the settings of the module's ``server_options(request, url)`` when it defines one
+    (extra environment variables and ``streamlit run`` options)."""
     require_browser()
     db = tmp_path_factory.mktemp("e2e") / "sigboard.db"
     getattr(request.module, "build_store", demo_store)(db)
     port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    extra_env, extra_args = getattr(request.module, "server_options", _no_options)(request, url)
     env = {k: v for k, v in os.environ.items() if k not in _CLEARED}
-    env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env.update(SIGBOARD_DB_PATH=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+               **extra_env)
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app/server.py", "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--server.headless", "true"],
+         "--server.port", str(port), "--server.headless", "true", *extra_args],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while not healthy(url):
