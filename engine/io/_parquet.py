@@ -110,7 +110,9 @@ def _check_dictionaries(data: bytes, meta: Any, leaves: set[str], label: str,
     reader = pq.ParquetFile(pa.BufferReader(data), read_dictionary=sorted(leaves))
     expanded = 0
     for i in range(meta.num_row_groups):
-        table = reader.read_row_group(i, columns=tops)
+        # on this thread: no Arrow thread pool is started for a file that may be refused
+        # (its teardown can abort a process at exit, apache/arrow#34314)
+        table = reader.read_row_group(i, columns=tops, use_threads=False)
         for column in table.columns:
             for chunk in column.chunks:
                 expanded += _expanded_text(chunk)

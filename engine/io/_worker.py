@@ -10,6 +10,13 @@ becomes a :class:`~engine._contract.DataContractError` in the parent.
 Child protocol: argv[1] is a JSON header ``{"name", "fmt", "limits"}``; stdin is the
 file's bytes; exit 0 = stdout holds an Arrow IPC stream; exit 3 = stdout holds the JSON
 list of problems.
+
+The child leaves with ``os._exit`` once its answer is flushed: a normal interpreter exit
+runs native destructors, and Arrow's thread pools can abort the process there
+(``terminate called without an active exception``, SIGABRT after the work is done:
+apache/arrow#34314), which turned a refusal already written into "the parser crashed"
+once in a while. For the same reason a child killed by a signal *after* it wrote a
+complete list of problems is answered with those problems.
 """
 
 from __future__ import annotations
@@ -161,6 +168,9 @@ def _answer(done: subprocess.CompletedProcess[bytes], label: str,
         return frame
     if done.returncode == _EXIT_PROBLEMS:
         raise DataContractError([Problem(**p) for p in _problems(done.stdout)])
+    written = _complete_problems(done.stdout) if done.returncode < 0 else None
+    if written:  # refused, then killed on its way out (see the module docstring)
+        raise DataContractError([Problem(**p) for p in written])
     tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
     # out of memory under the cap, e.g. while importing: Python raises MemoryError, or an
     # OSError ENOMEM when the import system's directory listing cannot be allocated
@@ -186,6 +196,19 @@ def _problems(payload: bytes) -> list[dict[str, Any]]:
     for item in items:
         item["rows"] = tuple(item.get("rows", ()))
     return list(items)
+
+
+def _complete_problems(payload: bytes) -> list[dict[str, Any]] | None:
+    """The problems a child wrote before it died, when its output is exactly such a list
+    (a partial write or an Arrow stream is not: None)."""
+    if not payload.startswith(b"["):
+        return None
+    try:
+        items = _problems(payload)
+        [Problem(**p) for p in items]  # noqa: B018 - every item must make a Problem
+    except (ValueError, TypeError, AttributeError):
+        return None
+    return items or None
 
 
 # --------------------------------------------------------------------------- child side
@@ -259,5 +282,14 @@ def _worker_main(argv: list[str]) -> int:
     return 0
 
 
+def _exit_now(code: int) -> None:
+    """Flush the answer and leave without running native destructors (module docstring)."""
+    import os
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(_worker_main(sys.argv[1:]))
+    _exit_now(_worker_main(sys.argv[1:]))

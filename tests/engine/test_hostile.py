@@ -21,7 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine._contract import DataContractError
+from engine._contract import DataContractError, Problem
 from engine.io._formats import frame_from_bytes
 from engine.io._limits import ENV_NAMES, Limits, count_lines, nesting_depth
 from engine.io._readers import read_results, read_results_bytes
@@ -335,3 +335,54 @@ def test_a_child_out_of_memory_while_starting_names_the_limit(last_line: str) ->
                                        .encode())
     with pytest.raises(DataContractError, match="within the memory limit of 40 MiB"):
         _answer(done, "logs.zip", Limits(max_parse_memory=40 << 20))
+
+
+def _size_problem() -> bytes:
+    import dataclasses
+
+    problem = Problem("lighteval.zip:details_t.parquet", rule="the Parquet file is too large "
+                      "to decode", fix="split the file")
+    return json.dumps([dataclasses.asdict(problem)]).encode()
+
+
+@pytest.mark.parametrize(("stdout", "message"), [
+    # refused, then aborted on its way out (Arrow's thread pools, apache/arrow#34314)
+    (_size_problem(), "too large to decode"),
+    (_size_problem()[:40], r"crashed on this file \(SIGABRT\)"),  # cut short: a crash
+    (b"", r"crashed on this file \(SIGABRT\)"),
+    (b"[]", r"crashed on this file \(SIGABRT\)"),
+])
+def test_a_child_killed_after_its_answer_gives_that_answer(stdout: bytes, message: str) -> None:
+    import subprocess
+
+    from engine.io._worker import _answer
+
+    done = subprocess.CompletedProcess(["python"], -6, stdout, b"terminate called without an "
+                                       b"active exception\n")
+    with pytest.raises(DataContractError, match=message):
+        _answer(done, "lighteval.zip", Limits())
+
+
+def test_the_child_leaves_without_native_destructors() -> None:
+    """The worker's entry point ends with os._exit after flushing (no interpreter teardown,
+    where Arrow's thread pools can abort): its answers and exit codes are as before, a
+    large Arrow stream arrives whole."""
+    import dataclasses
+    import subprocess
+    import sys
+
+    import pyarrow as pa
+
+    def child(data: bytes, limits: Limits) -> subprocess.CompletedProcess[bytes]:
+        header = json.dumps({"name": "r.csv", "fmt": None, "harness": False,
+                             "limits": dataclasses.asdict(limits)})
+        return subprocess.run([sys.executable, "-m", "engine.io._worker", header], input=data,
+                              capture_output=True, check=False, timeout=120)
+
+    rows = "".join(f"b,s{i % 7},e{i},m,{i % 2}\n" for i in range(60_000))
+    data = ("benchmark,system,example_id,metric,value\n" + rows).encode()
+    done = child(data, Limits())
+    assert done.returncode == 0
+    assert pa.ipc.open_stream(pa.py_buffer(done.stdout)).read_all().num_rows == 60_000
+    refused = child(data, Limits(max_rows=1000))
+    assert refused.returncode == 3 and json.loads(refused.stdout)[0]["source"] == "r.csv"

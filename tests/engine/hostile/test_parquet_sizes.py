@@ -88,10 +88,38 @@ def test_the_limits_in_force_apply() -> None:
     assert len(frame_from_bytes(data, "ok.parquet")) == 1000
 
 
-def test_a_lighteval_details_bomb_in_a_zip_is_refused() -> None:
+def _lighteval_zip() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("details/m/2025-01-01T00-00-00/details_task_2025-01-01T00-00-00.parquet",
                          BOMB)
+    return buffer.getvalue()
+
+
+def test_a_lighteval_details_bomb_in_a_zip_is_refused() -> None:
     with pytest.raises(DataContractError, match="too large to decode"):
-        read_harness(("lighteval.zip", buffer.getvalue()), format="lighteval")
+        read_harness(("lighteval.zip", _lighteval_zip()), format="lighteval")
+
+
+@pytest.mark.parametrize("fmt", [None, "lighteval"])
+def test_the_lighteval_path_checks_sizes_before_any_decode_on_one_thread(
+        monkeypatch: pytest.MonkeyPatch, fmt: str | None) -> None:
+    """The refusal comes from the metadata and the dictionaries alone: the table is never
+    read, and the dictionary check starts no Arrow thread pool (whose teardown at exit
+    can abort a process, apache/arrow#34314: the flaky "parser crashed (SIGABRT)")."""
+    threads: list[object] = []
+    original = pq.ParquetFile.read_row_group
+
+    def read_row_group(self: pq.ParquetFile, *args: object, **kwargs: object) -> pa.Table:
+        threads.append(kwargs.get("use_threads", True))
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the Parquet file was decoded before its sizes were checked")
+
+    monkeypatch.setattr(pq.ParquetFile, "read_row_group", read_row_group)
+    monkeypatch.setattr(pq.ParquetFile, "read", never)
+    monkeypatch.setattr(pq, "read_table", never)
+    with pytest.raises(DataContractError, match="expand from their dictionaries"):
+        read_harness(("lighteval.zip", _lighteval_zip()), format=fmt)
+    assert threads == [False]
