@@ -209,7 +209,7 @@ def _declare_cluster(store: ResultsStore, column: str, reports: list[dict[str, A
     declared = {}
     for benchmark in benchmarks:
         try:
-            store.set_benchmark_cluster(benchmark, column)
+            store.set_benchmark_cluster(benchmark, column, set_by=cli_uploader())
             declared[benchmark] = column
         except ValueError as exc:
             print(f"import --cluster: {exc}; the upload is stored without it", file=sys.stderr)
@@ -296,13 +296,13 @@ def _uploads(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
-    return _upload_change(args, lambda store, upload_id: store.delete_upload(upload_id),
-                          "rows_removed")
+    return _upload_change(args, lambda store, upload_id: store.delete_upload(
+        upload_id, deleted_by=cli_uploader()), "rows_removed")
 
 
 def _restore(args: argparse.Namespace) -> int:
-    return _upload_change(args, lambda store, upload_id: store.restore_upload(upload_id),
-                          "rows_restored")
+    return _upload_change(args, lambda store, upload_id: store.restore_upload(
+        upload_id, restored_by=cli_uploader()), "rows_restored")
 
 
 def _alias(args: argparse.Namespace) -> int:
@@ -310,12 +310,12 @@ def _alias(args: argparse.Namespace) -> int:
 
     store = open_existing(_url(args))
     if args.remove:
-        store.remove_alias(args.remove)
+        store.remove_alias(args.remove, removed_by=cli_uploader())
     elif args.names:
         if len(args.names) != 2:
             raise ValueError("alias: give a stored name and the system to read it as "
                              f"(ALIAS SYSTEM); got {len(args.names)} name(s)")
-        store.set_alias(args.names[0], args.names[1])
+        store.set_alias(args.names[0], args.names[1], set_by=cli_uploader())
     if args.history:
         table = store.alias_history()
     else:

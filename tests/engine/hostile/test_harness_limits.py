@@ -127,6 +127,26 @@ def test_cli_import_records_the_os_user_and_host(tmp_path: Path) -> None:
     assert uploader == f"{getpass.getuser()}@{socket.gethostname()} (Mallory the admin)"
 
 
+def test_cli_changes_record_the_os_user_and_host(tmp_path: Path) -> None:
+    """Aliases set and removed, deletes and cluster declarations through the CLI are
+    recorded as made by the OS account too (the alias history shows it)."""
+    import getpass
+    import socket
+
+    data = tmp_path / "r.csv"
+    data.write_text("benchmark,system,example_id,metric,value\nb,s1,e1,m,1\nb,s2,e1,m,0\n")
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    for args in (("import", "--db", url, str(data)), ("alias", "--db", url, "s1", "s2"),
+                 ("alias", "--db", url, "--remove", "s1"), ("delete", "1", "--db", url)):
+        done = _cli(*args)
+        assert done.returncode == 0, (args, done.stderr)
+    store = open_store(url)
+    history = store.alias_history()
+    store.close()
+    me = f"{getpass.getuser()}@{socket.gethostname()}"
+    assert list(history["created_by"]) == [me] and list(history["removed_by"]) == [me]
+
+
 def test_cli_checks_the_size_before_reading(tmp_path: Path) -> None:
     """Issue #33 item 1: a file over SIGBOARD_MAX_BYTES is refused from its size on disk
     (a 2 GB file used to cost 2.17 GB); here 100 MB against a 10 MiB limit, peak < 400 MB."""
