@@ -112,7 +112,7 @@ class View:
     otab: str = ""  # Overall: open tab (OVERALL_TABS; "": the first)
     base: str = ""  # Compare: baseline system
     cand: str = ""  # Compare: candidate system
-    cluster: str = ""  # Leaderboard/Pairwise/Compare: example attribute grouping the examples
+    cluster: str = ""  # Leaderboard/Pairwise/Compare/Mechanisms/Distributions: example attribute
     # ("": the benchmark's declared cluster column, if any; NO_CLUSTER: none, chosen)
     pdiff: str = ""  # Compare: difference the power panel plans for ("": the detectable one)
     pn: int = 0  # Plan: examples to plan for (0: as observed)
@@ -173,11 +173,12 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
                     "rows", "cluster", *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", "cluster", *_SLICE),
-    "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color"),
+    "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color",
+                      "cluster"),
     "examples": (*_TESTED, "ex", "etab"),
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
     "overall": (*_OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
-    "mechanisms": _TESTED,
+    "mechanisms": (*_TESTED, "cluster"),
     "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
     "slices": (*_TESTED, "scol", "sbins"),
     "conditions": (*_TESTED, "factor", "hold"),

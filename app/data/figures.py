@@ -128,11 +128,11 @@ def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
 
 
 def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-              options: TestOptions) -> tuple[BoxStats, list[str], str]:
+              options: TestOptions, cluster: str = "") -> tuple[BoxStats, list[str], str]:
     """The boxplot statistics of one view (``values``: per-example scores; ``ranks``:
-    bootstrap ranks; otherwise bootstrap means), its rows (best observed mean first) and
-    its axis title."""
-    result = results.bootstrap(token, benchmark, metric, n_resamples, options)
+    bootstrap ranks; otherwise bootstrap means, of clusters when ``cluster`` groups the
+    examples), its rows (best observed mean first) and its axis title."""
+    result = results.bootstrap(token, benchmark, metric, n_resamples, options, cluster)
     if kind == "values":
         m = results.matrix(token, benchmark, metric)
         stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
@@ -145,19 +145,21 @@ def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: i
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
 def _distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      options: TestOptions, color: str) -> str:
-    stats, order, title = _box_data(token, benchmark, metric, kind, n_resamples, options)
+                      options: TestOptions, color: str, cluster: str = "") -> str:
+    stats, order, title = _box_data(token, benchmark, metric, kind, n_resamples, options,
+                                    cluster)
     meta = store.system_metadata(token, benchmark)
     hue: pd.Series | None = meta.set_index("system")[color] if color else None
     return box_svg(stats, order, title=title, color=hue, integer=kind == "ranks")
 
 
 def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                     options: TestOptions, color: str) -> str:
+                     options: TestOptions, color: str, cluster: str = "") -> str:
     """Boxplots of per-example scores, bootstrap means or bootstrap ranks as SVG (``kind``:
-    ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour)."""
+    ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour;
+    ``cluster``: the example attribute whose clusters the bootstrap resamples)."""
     return _distribution_svg(token, benchmark, metric, kind, n_resamples,
-                             results.bootstrap_options(options), color)
+                             results.bootstrap_options(options), color, cluster)
 
 
 # ----------------------------------------------------------------- Mechanisms, A/B compare
@@ -165,12 +167,14 @@ def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resam
 
 @st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
 def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                    seed: int, more: bool = False) -> tuple[str, str]:
-    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap."""
+                    seed: int, more: bool = False, cluster: str = "") -> tuple[str, str]:
+    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap (its faded cells
+    from cluster-robust sign tests when ``cluster`` groups the examples)."""
     result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
     tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
     order = list(result.rankings["mean"])
-    pbeats = pbeats_heatmap(result.p_beats, order)
+    pbeats = pbeats_heatmap(result.p_beats if not cluster else results.p_beats_by(
+        token, benchmark, metric, correction, alpha, cluster), order)
     return chart_svg(tau, width=56 * len(LABELS)), chart_svg(pbeats, width=pbeats_size(len(order)))
 
 

@@ -22,6 +22,7 @@ from engine import (
     Leaderboard,
     Mechanisms,
     MetricsTable,
+    PBeats,
     PowerResult,
     RankIntervals,
     ScoreMatrix,
@@ -36,6 +37,7 @@ from engine import (
     example_drilldown,
     leaderboard,
     mechanisms,
+    p_beats,
     pairs_across_metrics,
     power,
     rank_intervals_of,
@@ -148,14 +150,17 @@ def bootstrap_options(options: TestOptions) -> TestOptions:
 
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
 def _bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
-               options: TestOptions) -> BootstrapResult:
-    return bootstrap_ranks(matrix(token, benchmark, metric), options, n_resamples=n_resamples)
+               options: TestOptions, cluster: str = "") -> BootstrapResult:
+    design = cluster_design(token, benchmark, metric, cluster) if cluster else None
+    return bootstrap_ranks(matrix(token, benchmark, metric), options, n_resamples=n_resamples,
+                           cluster=design)
 
 
 def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
-              options: TestOptions) -> BootstrapResult:
-    """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha)."""
-    return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options))
+              options: TestOptions, cluster: str = "") -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha);
+    whole clusters are resampled when the example attribute ``cluster`` groups the examples."""
+    return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options), cluster)
 
 
 @st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)
@@ -205,9 +210,21 @@ def battle_orders(more: bool = False) -> tuple[int, int]:
 
 @st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)
 def rank_intervals(token: str, benchmark: str, metric: str, alpha: float,
-                   seed: int) -> RankIntervals:
-    """Tukey simultaneous rank intervals of each system's mean."""
-    return rank_intervals_of(matrix(token, benchmark, metric), alpha=alpha, rng=seed)
+                   seed: int, cluster: str = "") -> RankIntervals:
+    """Tukey simultaneous rank intervals of each system's mean (from the cluster-robust
+    standard errors of the Leaderboard's intervals when ``cluster`` groups the examples)."""
+    design = cluster_design(token, benchmark, metric, cluster) if cluster else None
+    return rank_intervals_of(matrix(token, benchmark, metric), alpha=alpha, rng=seed,
+                             cluster=design)
+
+
+@st.cache_resource(show_spinner="Testing who wins more examples…", max_entries=_FEWER)
+def p_beats_by(token: str, benchmark: str, metric: str, correction: str, alpha: float,
+               cluster: str) -> PBeats:
+    """P(A beats B) with sign tests that are cluster-robust by the example attribute
+    ``cluster`` (the Mechanisms page's sign-test section when the examples are grouped)."""
+    return p_beats(matrix(token, benchmark, metric), correction=correction, alpha=alpha,
+                   cluster=cluster_design(token, benchmark, metric, cluster))
 
 
 @st.cache_resource(show_spinner="Looking at the example…", max_entries=_ENTRIES)

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state, widgets
+from app.components.cluster_choice import cluster_select, cluster_sentence, resolve_cluster
 from app.data import figures, results, store
 from app.downloads import safe_csv
 from app.rank_span import rank_span
@@ -23,7 +24,11 @@ widgets.test_settings(view)
 meta_columns = [c for c in store.system_metadata(token, view.benchmark).columns if c != "system"]
 view, problems = check_choices(view, "color", meta_columns)
 state.warn(problems)
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)  # #26 item 1
+state.warn(cluster_problems)
 state.set_view(view)
+with bar:
+    cluster_select(view, cluster_columns)
 
 # in a popover: its select boxes are drawn only when it opens (a lighter first screen)
 colour_label = f" · colour by {md_isolated(view.color)}" if view.color else ""
@@ -38,15 +43,24 @@ with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 try:
-    result = results.bootstrap(token, view.benchmark, view.metric, view.boot, options)
+    result = results.bootstrap(token, view.benchmark, view.metric, view.boot, options, cluster)
 except ValueError as exc:
     st.error(f"These settings cannot be bootstrapped on this benchmark: {md_isolated(exc)}")
     st.stop()
 
 pairing = ("paired: each resample draws the examples once, for every system"
            if result.paired else "unpaired: each system's own examples are resampled")
-st.caption(f"{result.n_resamples:,} bootstrap resamples of the examples ({pairing}; seed "
+units = "the examples"
+if result.n_clusters is not None:  # whole clusters resampled (issue #26 item 1)
+    units = f"the clusters of {md_isolated(cluster)}"
+    pairing = "paired: each resample draws whole clusters once, for every system"
+st.caption(f"{result.n_resamples:,} bootstrap resamples of {units} ({pairing}; seed "
            f"{view.seed}). Boxes: quartiles; whiskers: 1.5 × IQR; systems from best mean down.")
+if result.n_clusters is not None:
+    st.caption(cluster_sentence(result.n_clusters, result.design_effect), help=(
+        "Design effect: the variance of a system's mean over the resamples of whole clusters "
+        "over the variance that treats every example as independent (s² / n), median over "
+        "the systems; interval widths grow by its square root."))
 captions = {
     "means": "How much each system's mean moves when the examples are redrawn.",
     "ranks": "Where each system ranks across resamples: separated boxes mean the order is "
@@ -61,7 +75,8 @@ for kind, tab in tabs.items():
         tab.caption(captions[kind])
         # SVG: no chart library for the browser to fetch (app/charts/svg.py)
         widgets.picture(figures.distribution_svg(
-            token, view.benchmark, view.metric, kind, view.boot, options, view.color), tab)
+            token, view.benchmark, view.metric, kind, view.boot, options, view.color, cluster),
+            tab)
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
@@ -74,7 +89,7 @@ st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultan
 summary = result.summary
 # the Leaderboard's simultaneous rank confidence set, the same on every page (issue #29)
 try:
-    board = results.board(token, view.benchmark, view.metric, options)
+    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
     spans = rank_span(board.table, board.rank_sets)
 except ValueError:  # these settings cannot be tested: no rank sets either
     spans = pd.DataFrame({"system": summary["system"].astype(str), "low": pd.NA, "high": pd.NA})

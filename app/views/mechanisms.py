@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import widgets
+from app import state, widgets
 from app.charts.mechanisms import LABELS
 from app.components.arena import arena_mechanisms
+from app.components.cluster_choice import DEFF_HELP, cluster_select, cluster_sentence, resolve_cluster
 from app.components.mechanisms_table import TIPS, positions, rankings_html, verdicts_beside
 from app.data import figures, results
 from app.downloads import safe_csv
@@ -18,6 +19,10 @@ token, catalog, view = widgets.page_context()
 st.title(f"Mechanisms · {md_text(view.benchmark)}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)  # #26 item 1
+state.warn(cluster_problems)
+state.set_view(view)
+cluster_select(view, cluster_columns)
 st.caption("Does the winner depend on how scores are summed up? The same results ranked five "
            "ways: by mean and median score, and from the example-by-example battles between "
            "systems (head-to-head strength, arena-style rating, skill rating). Hover a column "
@@ -41,17 +46,20 @@ except ValueError as exc:
 board: Leaderboard | None
 steps.step("Testing every pair of systems")
 try:
-    board = results.board(token, view.benchmark, view.metric, view.test_options())
+    board = results.board_by(token, view.benchmark, view.metric, view.test_options(), cluster)
 except ValueError:
     board = None
 intervals: RankIntervals | None
 steps.step("Computing simultaneous rank intervals")
 try:
     intervals = results.rank_intervals(token, view.benchmark, view.metric, view.alpha,
-                                       view.seed)
+                                       view.seed, cluster)
 except ValueError:
     intervals = None
 steps.done()
+if board is not None and board.pairwise.clusters is not None:  # as on the Leaderboard
+    st.caption(cluster_sentence(board.pairwise.clusters.n_clusters,
+                                board.table.get("design_effect")), help=DEFF_HELP)
 
 core = list(LABELS)
 taus = [result.kendall_tau.get(f"{a}|{b}", float("nan")) for i, a in enumerate(core)
@@ -97,7 +105,7 @@ with left:
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     tau_svg, pbeats_svg = figures.mechanisms_svgs(token, view.benchmark, view.metric,
                                                   view.correction, view.alpha, view.seed,
-                                                  more_orders)
+                                                  more_orders, cluster)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:
@@ -117,12 +125,14 @@ with right:
     })
 
 st.subheader("Who wins more examples (a sign test, not the leaderboard's test)")
-pb = result.p_beats
+pb = result.p_beats if not cluster else results.p_beats_by(
+    token, view.benchmark, view.metric, view.correction, view.alpha, cluster)
 significant = int(pb.table["significant"].sum())
 beside = verdicts_beside(pb.table, board)
 st.caption(f"Its own question: on how many shared examples does the row system score higher "
            f"than the column system (ties count half)? Faded cells: not significant by the sign "
-           f"test on wins after correction (alpha = {pb.alpha:g}); {significant:,} of "
+           f"test on wins after correction (alpha = {pb.alpha:g}"
+           f"{f'; cluster-robust by {md_text(cluster)}' if cluster else ''}); {significant:,} of "
            f"{len(pb.table):,} pairs are. The Leaderboard asks whether the *means* differ (its "
            "paired test), so the two can disagree: a system can win more examples by a little "
            "and still not have a different mean, or the reverse.")

@@ -49,8 +49,9 @@ systems of a pair only gave 0.273 / 0.227 (leaderboard), 0.283 / 0.227 (compare)
 coverage 0.87–0.88.
 
 *Clustered examples.* Several questions per passage, checks per task, turns per dialogue: give
-the cluster column (`--cluster COL` on leaderboard, pairwise, compare, overall and health; on
-the Leaderboard, Pairwise and A/B compare pages, *Group examples by*, whose default is the column
+the cluster column (`--cluster COL` on leaderboard, pairwise, compare, overall and health, whose
+default on a store is the declared column, `-` for none; on the Leaderboard, Pairwise, A/B
+compare, Mechanisms and Distributions pages, *Group examples by*, whose default is the column
 declared for the benchmark on upload or by `import --cluster COL`) and every pair gets the
 **cluster-robust paired t**
 (CR2 with Bell–McCaffrey degrees of freedom, G − 1 for equal clusters) on the per-example
@@ -63,7 +64,13 @@ that df is the small-cluster correction. Calibrated (20 passages × 10 questions
 system × passage SD 0 / 0.5 / 1.0): false alarms 0.043 / 0.023 / 0.053, difference coverage
 0.952 / 0.952 / 0.946, mean coverage 0.950 / 0.962 / 0.946; ignoring the clusters gave 0.023 /
 0.110 / 0.540. The standard error is Miller's (2024) eq. 4 with the CR2 weights; Miller's and
-Inspect's `stderr(cluster=…)` conventions are reproduced in the tests.
+Inspect's `stderr(cluster=…)` conventions are reproduced in the tests (Inspect's on logs that
+inspect-ai itself wrote). Mechanisms, grouped: the rank range is the clustered Leaderboard's,
+the Tukey intervals use the clustered standard errors, and the sign test of who wins more
+examples becomes the CR2 t of the win − loss signs (2 equal systems, system × passage SD 1,
+2,000 data sets: 20 passages 0.052, 8 passages 0.065, a little above alpha with few
+clusters; the per-example exact sign test 0.287). Distributions, grouped: each bootstrap
+resample draws whole clusters (the same clusters for every system).
 
 *Skewed unpaired numbers.* Welch's t leans on each mean being near normal. When a side has
 at least 10 scores and fails Cochran's rule (n > 25 · skewness²), the pair gets the

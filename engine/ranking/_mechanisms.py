@@ -22,6 +22,7 @@ from statsmodels.stats.multitest import multipletests
 from .._matrix import ScoreMatrix
 from .._options import CORRECTIONS
 from ..stats import _kernels as k
+from ..stats._clusters import ClusterDesign, clustered_sign_pvalues
 from ._bradley_terry import bradley_terry, elo_scale
 from ._sequential import battles_from_scores, sequential_elo, sequential_trueskill
 
@@ -173,7 +174,8 @@ def davidson(wins: np.ndarray, ties: np.ndarray, *, prior: float = 0.5, tol: flo
                     bool(res.success), used_prior)
 
 
-def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float = 0.05) -> PBeats:
+def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float = 0.05,
+            cluster: ClusterDesign | None = None) -> PBeats:
     """P(A beats B) for every pair on the shared examples, with exact sign tests.
 
     Parameters
@@ -185,6 +187,10 @@ def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float
         (statsmodels ``multipletests``; default Holm–Šídák, as the pairwise tests).
     alpha : float, keyword-only
         Significance level of ``significant`` (adjusted p < alpha).
+    cluster : ClusterDesign, optional
+        The cluster of each shared example (every system on every example): each pair's
+        sign test is then cluster-robust (:func:`engine.stats._clusters.clustered_sign_pvalues`:
+        CR2 t of the mean win − loss sign, Bell–McCaffrey df), as the leaderboard's tests are.
 
     Returns
     -------
@@ -219,7 +225,13 @@ def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float
         prob = (wins + ties / 2.0) / n
     np.fill_diagonal(prob, np.nan)
     ia, ja = np.triu_indices(s, 1)
-    p = k.exact_sign_pvalues(wins[ia, ja], wins[ja, ia], "two-sided")
+    if cluster is None:
+        p = k.exact_sign_pvalues(wins[ia, ja], wins[ja, ia], "two-sided")
+    else:
+        if len(cluster.codes) != n or matrix.pairing != "full":
+            raise ValueError("cluster: a cluster-robust sign test needs every system scored on "
+                             "every example")
+        p = clustered_sign_pvalues(x, cluster, ia, ja)
     if correction == "none" or len(p) == 0:
         p_adj = p.copy()
     else:

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix, orient
+from ..stats._clusters import ClusterDesign, clustered_mean_se
 
 __all__ = ["RANK_INTERVAL_COLUMNS", "RankIntervals", "rank_intervals", "rank_intervals_of"]
 
@@ -172,13 +173,16 @@ def rank_intervals(
 
 
 def rank_intervals_of(matrix: ScoreMatrix, *, alpha: float = 0.05, n_draws: int = 10_000,
-                      rng: np.random.Generator | int | None = 0) -> RankIntervals:
+                      rng: np.random.Generator | int | None = 0,
+                      cluster: ClusterDesign | None = None) -> RankIntervals:
     """:func:`rank_intervals` of each system's mean score and its standard error s / √n.
 
     Each system's mean uses every example it has (as the leaderboard); a system
     with fewer than 2 examples or zero variance gets the smallest positive
     standard error among the others so that it can still be compared.
-    The metric's direction decides which end is rank 1.
+    The metric's direction decides which end is rank 1. ``cluster`` (every system on
+    every example): each standard error is the cluster-robust one of the leaderboard's
+    clustered mean interval (CR2, :func:`engine.stats._clusters.clustered_mean_se`).
     """
     values = matrix.values
     has = ~np.isnan(values)
@@ -186,6 +190,11 @@ def rank_intervals_of(matrix: ScoreMatrix, *, alpha: float = 0.05, n_draws: int 
     mean = np.where(has, values, 0.0).sum(axis=1) / np.maximum(n, 1)
     var = (np.where(has, values - mean[:, None], 0.0) ** 2).sum(axis=1) / np.maximum(n - 1, 1)
     se = np.sqrt(var / np.maximum(n, 1))
+    if cluster is not None:
+        if matrix.pairing != "full" or len(cluster.codes) != matrix.n_examples:
+            raise ValueError("cluster: cluster-robust rank intervals need every system scored "
+                             "on every example")
+        se = clustered_mean_se(values, cluster)
     positive = se[se > 0]
     se = np.where(se > 0, se, positive.min() if positive.size else 1.0)
     quality = orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary)

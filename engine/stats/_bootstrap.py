@@ -3,8 +3,8 @@ visualization").
 
 Chain of named steps, as in ``scipy.stats._multicomp``:
 validate options → resample examples (paired: one draw shared by every system;
-unpaired: one draw per system) → resampled means as a matrix product → ranks
-per resample → tidy summary.
+unpaired: one draw per system; clustered: whole clusters, one draw shared by every system)
+→ resampled means as a matrix product → ranks per resample → tidy summary.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from scipy import stats
 
 from .._matrix import ScoreMatrix, orient
 from .._options import TestOptions, resolve
+from ._clusters import ClusterDesign
 
 __all__ = ["BOOTSTRAP_COLUMNS", "BootstrapResult", "bootstrap_ranks"]
 
@@ -53,6 +54,11 @@ class BootstrapResult:
     n_resamples: int
     confidence: float
     higher_is_better: bool
+    n_clusters: int | None = None
+    """Clusters resampled (None: examples were)."""
+    design_effect: np.ndarray | None = None
+    """Per system (order of ``systems``), with clusters: the variance of its resampled means
+    over the independent-examples variance s² / n."""
 
     def long(self) -> pd.DataFrame:
         """One row per (resample, system): columns resample, system, mean, rank (for plots)."""
@@ -90,6 +96,25 @@ def _paired_means(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> 
         counts = np.bincount((idx + n * np.arange(block)[:, None]).ravel(),
                              minlength=block * n).reshape(block, n)
         out.append(counts @ x.T / n)
+    return np.vstack(out)
+
+
+def _cluster_means(x: np.ndarray, design: ClusterDesign, n_resamples: int,
+                   rng: np.random.Generator) -> np.ndarray:
+    """Means of every system over one shared resample of the clusters (Davison & Hinkley
+    1997, §3.8: resample the units that were sampled, here whole clusters): each resample
+    draws G clusters with replacement; a mean is the drawn clusters' score sums over their
+    examples (counts @ sumsᵀ / counts @ sizes)."""
+    g = design.n_clusters
+    member = np.zeros((x.shape[1], g))
+    member[np.arange(x.shape[1]), design.codes] = 1.0
+    sums = x @ member  # systems × clusters
+    out = []
+    for block in _blocks(n_resamples, g):
+        idx = rng.integers(0, g, size=(block, g))
+        counts = np.bincount((idx + g * np.arange(block)[:, None]).ravel(),
+                             minlength=block * g).reshape(block, g).astype(float)
+        out.append(counts @ sums.T / (counts @ design.sizes)[:, None])
     return np.vstack(out)
 
 
@@ -148,6 +173,7 @@ def bootstrap_ranks(
     /,
     *,
     n_resamples: int = 1000,
+    cluster: ClusterDesign | None = None,
     **overrides: Any,
 ) -> BootstrapResult:
     """Bootstrap distributions of every system's mean score and rank.
@@ -166,6 +192,9 @@ def bootstrap_ranks(
         shared by all systems.
     n_resamples : int, keyword-only
         Bootstrap resamples (1 to 1,000,000).
+    cluster : ClusterDesign, optional
+        The cluster of each example (every system on every example): each resample then
+        draws whole clusters, shared by every system, instead of examples (paired only).
     **overrides
         Any :class:`TestOptions` field by name, applied on top of ``options``.
 
@@ -205,10 +234,21 @@ def bootstrap_ranks(
     is_paired = _validate(matrix, n_resamples, opts.paired)
     generator = opts.rng()
     raw = matrix.paired_values() if is_paired else matrix.values
-    means = (_paired_means(raw, n_resamples, generator) if is_paired
-             else _unpaired_means(raw, n_resamples, generator))
+    if cluster is not None:
+        if not is_paired or matrix.pairing != "full" or len(cluster.codes) != matrix.n_examples:
+            raise ValueError("cluster: resampling clusters needs every system scored on every "
+                             "example (paired)")
+        means = _cluster_means(raw, cluster, n_resamples, generator)
+    else:
+        means = (_paired_means(raw, n_resamples, generator) if is_paired
+                 else _unpaired_means(raw, n_resamples, generator))
     ranks = _ranks(orient(means, higher_is_better=matrix.higher_is_better, binary=False))
     summary = _summary(matrix, raw, means, ranks, confidence)
+    deff = None
+    if cluster is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            deff = means.var(axis=0, ddof=1) / (raw.var(axis=1, ddof=1) / raw.shape[1])
     return BootstrapResult(summary, means, ranks, matrix.systems, matrix.benchmark, matrix.metric,
                            is_paired, int(n_resamples), float(confidence),
-                           matrix.higher_is_better)
+                           matrix.higher_is_better,
+                           None if cluster is None else cluster.n_clusters, deff)
