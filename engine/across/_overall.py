@@ -141,7 +141,7 @@ def overall(
     options: TestOptions | None = None,
     benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
     order: Sequence[str] | None = None,
-    cluster: str | None = None,
+    cluster: str | Mapping[str, str] | None = None,
 ) -> Overall:
     """Rank systems across benchmarks, with groups that cannot be told apart.
 
@@ -168,10 +168,12 @@ def overall(
         For ``first``/``successive`` only: the order fixed before looking at the results
         (a stored champion first, or the user's). The observed order is never used for a
         one-sided set: it would test the direction it was chosen by.
-    cluster : str, optional
+    cluster : str or mapping benchmark → str, optional
         Per-example column (e.g. passage, task family): each benchmark whose rows give it
         is tested cluster-robustly, so the pairs' standard errors Overall combines are
-        too (:func:`engine.across._overall_parts.benchmark_part`).
+        too (:func:`engine.across._overall_parts.benchmark_part`). A mapping gives each
+        benchmark its own column (a store's declared ones); benchmarks not in it are not
+        clustered.
 
     Returns
     -------
@@ -220,8 +222,9 @@ def overall(
         weights = dict(zip(metrics, metric_weights(list(metrics), weights), strict=True))
     metric_weights(chosen, benchmark_weights)  # checked before the work
     _check_order(options, order)
+    by = cluster if isinstance(cluster, Mapping) else dict.fromkeys(chosen, cluster)
     parts = [benchmark_part(df, b, metrics=per[b], weights=weights, specs=specs, options=options,
-                            cluster=cluster) for b in chosen]
+                            cluster=by.get(b)) for b in chosen]
     return overall_from_parts(parts, options=options, benchmark_weights=benchmark_weights,
                               order=order)
 

@@ -197,7 +197,30 @@ class Loaded:
             spec = replace(spec, higher_is_better=False)
         return build_matrix(self.frame, benchmark=bench, metric=met, spec=spec)
 
+    def cluster_column(self, benchmark: str, given: str | None) -> str | None:
+        """The cluster column of ``benchmark``: ``--cluster COL`` when given (``-``: none),
+        else the one declared for it in the store (issue #26 item 1), else none."""
+        if given is not None:
+            return None if given == NO_CLUSTER else given
+        if self.url is None:
+            return None
+        return open_existing(self.url).benchmark_cluster(benchmark)
 
+    def with_attribute(self, benchmark: str, column: str) -> pd.DataFrame:
+        """The rows of ``benchmark`` with its example attribute ``column``: the table's own
+        column, or the store's example metadata joined on (rows as they are without it)."""
+        rows = self.frame[self.frame["benchmark"] == benchmark]
+        if column in rows.columns or self.url is None:
+            return rows
+        meta = open_existing(self.url).example_metadata(benchmark)
+        if column not in meta.columns:
+            return rows
+        return rows.merge(meta[["example_id", column]].astype({"example_id": str}),
+                          on="example_id", how="left")
+
+
+#: ``--cluster -``: no grouping, even where the store declares a cluster column
+NO_CLUSTER = "-"
 #: single files that may be a harness log when the table reader refuses them
 LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import COMPARISONS
-from ._common import Loaded, add_data_options, emit, load_data
+from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import (
     SHOWN_CLIQUES,
@@ -116,6 +116,24 @@ def _overall_missing(loaded: Loaded, benchmarks: Sequence[str], metrics: list[st
     return out
 
 
+def _overall_clusters(loaded: Loaded, benchmarks: Sequence[str], given: str | None
+                      ) -> tuple[pd.DataFrame, str | dict[str, str] | None]:
+    """The table Overall reads and its clusters: ``--cluster COL`` for every benchmark
+    (``-``: none); without it, from a store, each benchmark's declared cluster column, the
+    store's example attribute joined onto that benchmark's rows (issue #26 item 1)."""
+    if given is not None or loaded.url is None:
+        return loaded.frame, None if given in (None, NO_CLUSTER) else given
+    declared = {b: c for b in benchmarks if (c := loaded.cluster_column(b, None))}
+    frame = loaded.frame.copy()
+    for bench, column in declared.items():
+        rows = loaded.with_attribute(bench, column)
+        if column in rows.columns:  # merge(how="left") keeps the benchmark's row order
+            if column not in frame.columns:
+                frame[column] = None
+            frame.loc[frame["benchmark"] == bench, column] = rows[column].to_numpy()
+    return frame, declared or None
+
+
 def _overall(args: argparse.Namespace) -> int:
     from ..across._coverage import coverage_groups, default_selection
     from ..across._overall import overall
@@ -129,11 +147,12 @@ def _overall(args: argparse.Namespace) -> int:
     if benchmarks is None:  # the pages' first view: the largest complete block
         selection = default_selection(loaded.frame)
         benchmarks, rule = list(selection.benchmarks), selection.rule
-    res = overall(loaded.frame, benchmarks=benchmarks,
+    frame, clusters = _overall_clusters(loaded, benchmarks, args.cluster)
+    res = overall(frame, benchmarks=benchmarks,
                   metrics=names(args.metrics, "--metrics"),
                   weights=floats(args.weights, "--weights"), specs=specs,
                   options=test_options(args), order=names(args.order, "--order"),
-                  cluster=args.cluster)
+                  cluster=clusters)
     payload = res.to_dict()
     payload["selection_rule"] = rule
     payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
@@ -189,7 +208,8 @@ def register_leaderboard(sub: Any) -> None:
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
                    "cluster-robust tests, intervals, groups and rank ranges (CR2, Bell-McCaffrey "
-                   "df); JSON n_clusters and design_effect")
+                   "df); JSON n_clusters and design_effect. Default with a store: the "
+                   "benchmark's declared cluster column; '-': none")
     add_judge_options(p)
     p.set_defaults(handler=_leaderboard)
 
@@ -210,5 +230,6 @@ def register_overall(sub: Any) -> None:
     p.add_argument("--weights", action="append", help="weights of --metrics, w1,w2,… (default equal)")
     p.add_argument("--cluster", help="per-example column (e.g. passage): each benchmark whose rows "
                    "give it is tested cluster-robustly (CR2); the notes give its clusters and "
-                   "design effect")
+                   "design effect. Default with a store: each benchmark's declared cluster "
+                   "column; '-': none")
     p.set_defaults(handler=_overall)

@@ -71,15 +71,17 @@ def write_report(path: str, text: str) -> None:
 
 def cluster_design(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix
                     ) -> ClusterDesign | None:
-    """--cluster COL: the cluster of each example of the matrix (issue #26 item 1)."""
-    if getattr(args, "cluster", None) is None:
+    """--cluster COL, or the store's declared cluster column of the benchmark when DATA is a
+    store and --cluster is not given (``--cluster -``: none): the cluster of each example of
+    the matrix (issue #26 item 1)."""
+    column = loaded.cluster_column(matrix.benchmark, getattr(args, "cluster", None))
+    if column is None:
         return None
     from ..stats._clusters import ClusterDesign, cluster_codes
 
-    frame = loaded.frame
-    part = frame[(frame["benchmark"] == matrix.benchmark) & (frame["metric"] == matrix.metric)]
-    return ClusterDesign.from_codes(cluster_codes(part, args.cluster, matrix.examples),
-                                    args.cluster)
+    frame = loaded.with_attribute(matrix.benchmark, column)
+    part = frame[frame["metric"] == matrix.metric]
+    return ClusterDesign.from_codes(cluster_codes(part, column, matrix.examples), column)
 
 
 def cluster_fields(res: PairwiseResult) -> dict[str, Any]:

@@ -177,5 +177,6 @@ def register(sub: Any) -> None:
                    help="with --across: weights of the metrics/benchmarks, w1,w2,…")
     p.add_argument("--cluster", help="per-example column (e.g. passage, task family): "
                    "cluster-robust paired t on every pair (CR2, Bell-McCaffrey df), 0/1 included; "
-                   "JSON n_clusters and design_effect")
+                   "JSON n_clusters and design_effect. Default with a store: the "
+                   "benchmark's declared cluster column; '-': none")
     p.set_defaults(handler=_pairwise)
