@@ -2,7 +2,9 @@
 Debian's chromium driven by Playwright (never a downloaded browser).
 
 Each test module gets its own server and store: the store is built by the module's
-``build_store(path)`` when it defines one, else it holds the bundled demo data. The
+``build_store(path)`` when it defines one, else it holds the bundled demo data; a module's
+``server_options(request, url)`` adds environment variables and ``streamlit run`` options
+(the login tests' allow-list and secrets file). The
 tests are skipped when chromium or Playwright is missing, unless
 ``SIGBOARD_REQUIRE_BROWSER=1`` (CI), which turns that into a failure. Plain helpers
 (offline contexts, waits) are in ``e2e_support.py``.
