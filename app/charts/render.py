@@ -50,7 +50,7 @@ def chart_svg(chart: alt.TopLevelMixin | dict[str, Any], *, width: int | None) -
 
 def warm() -> None:
     """Start the drawing process now (#27): vl-convert takes about 1.5 s to load, which the
-    first chart of A/B compare or Mechanisms then no longer waits for."""
+    first chart of A/B compare then no longer waits for."""
     with _lock:
         _start()
 

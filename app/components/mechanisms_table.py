@@ -102,7 +102,7 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
     sign = np.where(~t["significant"].astype(bool), "not shown to differ",
                     np.where(t["p_a_beats_b"].to_numpy(float) > 0.5, "A wins more",
                              "B wins more"))
-    verdict = pd.Series("", index=t.index, dtype=object)
+    verdict = [""] * len(t)  # a list, not a Series: 3,003 .iloc writes took 0.1 s (#27)
     if board is not None:
         lb = board.pairwise.table
         better = np.where(lb["a_better"].astype(bool), lb["system_a"], lb["system_b"])
@@ -115,8 +115,8 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
             if key not in said:
                 continue
             w = said[key]
-            verdict.iloc[i] = ("not shown to differ" if w is None else
-                               "A better" if w == a else "B better")
+            verdict[i] = ("not shown to differ" if w is None else
+                          "A better" if w == a else "B better")
     def side(text: str) -> str:  # "A", "B" or "-" (not shown to differ)
         return text[:1] if text[:1] in ("A", "B") else "-"
 
@@ -124,5 +124,5 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
     return pd.DataFrame({"system A": t["system_a"].astype(str),
                          "system B": t["system_b"].astype(str),
                          "P(A beats B)": t["p_a_beats_b"].astype(float),
-                         "wins (sign test)": sign, "leaderboard": verdict.astype(str),
+                         "wins (sign test)": sign, "leaderboard": verdict,
                          "agree": agree})

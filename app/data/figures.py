@@ -2,8 +2,9 @@
 
 The first screens are SVG text written on the server (``app/charts/svg*.py``: no chart
 library in the browser); the panels opened on demand are plain Vega-Lite dicts
-(``app/charts/vl.py``) with their data already in Arrow; the Mechanisms and Compare
-pages' altair charts are drawn to SVG on the server (``app/charts/render.py``).
+(``app/charts/vl.py``) with their data already in Arrow; A/B compare's altair charts are
+drawn to SVG on the server (``app/charts/render.py``), the Mechanisms page's written as SVG
+(``app/charts/mechanisms.py``).
 
 Why Vega-Lite dicts written by hand rather than altair charts: altair's schema
 validation and deep copies cost 0.2–0.5 s per chart on a busy machine — most of a
@@ -25,7 +26,7 @@ from streamlit import dataframe_util
 from app.charts.compare import models_chart, variance_chart
 from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
-from app.charts.mechanisms import LABELS, pbeats_heatmap, pbeats_size, tau_heatmap
+from app.charts.mechanisms import LABELS, pbeats_svg, tau_svg
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
 from app.charts.render import chart_svg, warm
@@ -165,17 +166,17 @@ def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resam
 # ----------------------------------------------------------------- Mechanisms, A/B compare
 
 
-@st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
+@st.cache_resource(show_spinner=False, max_entries=_FEWER)
 def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
                     seed: int, more: bool = False, cluster: str = "") -> tuple[str, str]:
     """SVG drawings of the agreement matrix and of the P(A beats B) heatmap (its faded cells
-    from cluster-robust sign tests when ``cluster`` groups the examples)."""
+    from cluster-robust sign tests when ``cluster`` groups the examples), written here, not
+    by the drawing process (#27 item 3)."""
     result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
-    tau = tau_heatmap(result.kendall_tau, list(LABELS), LABELS)
-    order = list(result.rankings["mean"])
-    pbeats = pbeats_heatmap(result.p_beats if not cluster else results.p_beats_by(
-        token, benchmark, metric, correction, alpha, cluster), order)
-    return chart_svg(tau, width=56 * len(LABELS)), chart_svg(pbeats, width=pbeats_size(len(order)))
+    tau = tau_svg(result.kendall_tau, list(LABELS), LABELS)
+    pbeats = pbeats_svg(result.p_beats if not cluster else results.p_beats_by(
+        token, benchmark, metric, correction, alpha, cluster), list(result.rankings["mean"]))
+    return tau, pbeats
 
 
 @st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
@@ -192,6 +193,6 @@ def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: s
 @st.cache_resource(show_spinner=False)
 def start_chart_worker() -> bool:
     """Once per server: the SVG drawing process starts loading while the first page runs, so
-    the first A/B compare or Mechanisms chart does not wait for it (1.45 s measured)."""
+    the first A/B compare chart does not wait for it (1.45 s measured)."""
     warm()
     return True

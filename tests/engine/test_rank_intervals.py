@@ -91,6 +91,26 @@ def test_monte_carlo_critical_value_agrees_with_the_exact_one() -> None:
     assert crit == pytest.approx(tukey_critical_value(np.ones(4), 0.05)[0], abs=0.03)
 
 
+def _full_matrix_critical_value(ses: np.ndarray, alpha: float, n_draws: int, seed: int) -> float:
+    """The Monte Carlo critical value as first written: every ordered pair, in one batch."""
+    z = np.random.default_rng(seed).standard_normal((n_draws, len(ses))) * ses
+    scale = 1.0 / np.sqrt(ses[:, None] ** 2 + ses[None, :] ** 2)
+    maxima = (np.abs(z[:, :, None] - z[:, None, :]) * scale).max(axis=(1, 2))
+    return float(np.quantile(maxima, 1.0 - alpha))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 40), st.integers(100, 900), st.integers(0, 2**31 - 1))
+def test_monte_carlo_over_each_pair_once_equals_the_full_matrix(systems: int, n_draws: int,
+                                                                seed: int) -> None:
+    # Reference: the full S × S formula above (the same draws): taking each pair once, in
+    # batches, must give the same critical value bit for bit (#27 item 3 made it faster).
+    ses = np.random.default_rng(seed).uniform(0.01, 1.0, systems)
+    crit, exact = tukey_critical_value(ses, 0.05, n_draws=n_draws, rng=seed)
+    assert not exact
+    assert crit == _full_matrix_critical_value(ses, 0.05, n_draws, seed)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(-5, 5), min_size=2, max_size=8), st.integers(0, 2**31 - 1))
 def test_intervals_contain_the_point_rank_and_ignore_input_order(ys: list[float], seed: int) -> None:
