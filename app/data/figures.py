@@ -168,14 +168,17 @@ def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resam
 
 @st.cache_resource(show_spinner=False, max_entries=_FEWER)
 def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                    seed: int, more: bool = False, cluster: str = "") -> tuple[str, str]:
-    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap (its faded cells
-    from cluster-robust sign tests when ``cluster`` groups the examples), written here, not
-    by the drawing process (#27 item 3)."""
+                    seed: int, more: bool = False, cluster: str = "",
+                    systems: tuple[str, ...] = ()) -> tuple[str, str]:
+    """SVG drawings of the agreement matrix and of the P(A beats B) heatmap among ``systems``
+    (the focus, in the order of the mean; default all; its faded cells from cluster-robust
+    sign tests when ``cluster`` groups the examples), written here, not by the drawing
+    process (#27 item 3)."""
     result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
     tau = tau_svg(result.kendall_tau, list(LABELS), LABELS)
     pbeats = pbeats_svg(result.p_beats if not cluster else results.p_beats_by(
-        token, benchmark, metric, correction, alpha, cluster), list(result.rankings["mean"]))
+        token, benchmark, metric, correction, alpha, cluster),
+        list(systems or result.rankings["mean"]))
     return tau, pbeats
 
 

@@ -103,9 +103,10 @@ left, right = st.columns([2, 3])
 with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
+    shown = widgets.focus_systems(view, result.rankings["mean"])  # the heatmap's (#27)
     tau_svg, pbeats_svg = figures.mechanisms_svgs(token, view.benchmark, view.metric,
                                                   view.correction, view.alpha, view.seed,
-                                                  more_orders, cluster)
+                                                  more_orders, cluster, shown)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:
@@ -142,8 +143,13 @@ if board is not None:
     st.markdown(f"**Leaderboard's verdict beside it:** {lb_sig:,} of {len(pb.table):,} pairs "
                 f"differ by the Leaderboard's test; the two answers disagree on {differ:,} "
                 "pairs (listed below the chart).")
+# the best systems by default, as on the Pairwise page: every system of humaneval was 6,084
+# cells, 1.2 MB that held the browser 8-13 s under load (#27 item 3); the CSV has every pair
+widgets.focus_controls(view, result.rankings["mean"])
 widgets.picture(pbeats_svg)
-st.caption("P(A beats B): row system vs column system.")
+st.caption(f"P(A beats B): row system vs column system, among {len(shown)} of the "
+           f"{len(result.rankings['mean'])} systems (the best by mean, or those chosen under "
+           "“Systems shown”).")
 if board is not None:
     with st.expander("Pairs where the sign test and the Leaderboard disagree "
                      f"({int((~beside['agree']).sum()):,})"):
