@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
     from .report._watch_svg import sequence_svg
     from .products._judge import (
-        JUDGE_COLUMNS, JudgeBoard, LabelBudget, judge_board, label_budget, predicted_width,
+        INCLUSION_COLUMN, JUDGE_COLUMNS, JudgeBoard, LabelBudget, judge_board, label_budget, predicted_width,
         simulate_ppi_width,
     )
     from .products._judge_pair import JudgePairFigures, judge_pair_figures
@@ -105,6 +105,7 @@ if TYPE_CHECKING:
     from .stats._arrivals import WatchReport, watch_frame
     from .stats._ebh import EBHResult, e_bh
     from .stats._ppi import PPIMean, PPIPairs, ppi_mean, ppi_means, ppi_pairs
+    from .stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
     # --- Ranking: ratings, mechanisms, groups and rank intervals --------------------------
     from .ranking._bradley_terry import BradleyTerry, bradley_terry, elo_scale, win_rates

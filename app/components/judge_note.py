@@ -41,6 +41,12 @@ def _interval(mean: float, low: float, high: float) -> str:
     return f"{mean:.4g} [{low:.4g}, {high:.4g}]"
 
 
+def _weighted(board: JudgeBoard) -> str:
+    """Said when the labels were drawn with known unequal chances (#31 item 3)."""
+    return ("" if board.inclusion is None else ", each label weighted by 1 / the chance it "
+            "had of being labelled (the upload's inclusion_probability)")
+
+
 def _refused(reason: str) -> None:
     st.warning(f"The human labels cannot correct the judge here: {md_isolated(reason)} The "
                "figures on this page are the judge's own.", icon=":material/block:")
@@ -66,7 +72,8 @@ def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame
     t = board.table
     total = int(t["n_human"].sum())
     st.markdown(f"**Judge scores corrected with {total:,} human labels** "
-                f"({md_isolated(board.human)} on {md_isolated(benchmark)})", help=METHOD_HELP)
+                f"({md_isolated(board.human)} on {md_isolated(benchmark)}){_weighted(board)}",
+                help=METHOD_HELP)
     shown = pd.DataFrame({
         "system": t["system"].astype(str), "corrected": t["ppi_mean"], "low": t["ppi_low"],
         "high": t["ppi_high"], "human labels": t["n_human"],
@@ -99,7 +106,7 @@ def judge_pair(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, a
     f = judge_pair_figures(board, a, b)
     verdict = "differ" if f.significant else "cannot be told apart"
     st.info(f"**Judge scores corrected with {f.n_both:,} human labels** (examples labelled for "
-            f"both): {md_isolated(a)} − {md_isolated(b)} = {f.estimate:.4g} "
+            f"both{_weighted(board)}): {md_isolated(a)} − {md_isolated(b)} = {f.estimate:.4g} "
             f"[{f.low:.4g}, {f.high:.4g}], p = {f.pvalue:.3g} ({f.p_adjusted:.3g} corrected for "
             f"every pair): they {verdict} on the human-label scale. The labels count like about "
             f"{f.effective_n:.0f} used alone.", icon=":material/gavel:")

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from app.data import store
-from engine import JudgeBoard, JudgeContractError, judge_board, judge_links
+from engine import INCLUSION_COLUMN, JudgeBoard, JudgeContractError, judge_board, judge_links
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -21,9 +21,13 @@ def board(token: str, benchmark: str, judge: str, human: str, alpha: float,
           higher_is_better: bool, correction: str = "holm-sidak") -> JudgeBoard | str:
     """The judge leaderboard, or the sentence saying why the labels cannot be used."""
     frame = store.current().load_frame(benchmark)
+    meta = store.current().example_metadata(benchmark)  # known inclusion probabilities (#31)
+    inclusion = (meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
+                 if INCLUSION_COLUMN in meta.columns else None)
     try:
         return judge_board(frame, judge=judge, human=human, benchmark=benchmark, alpha=alpha,
-                           correction=correction, higher_is_better=higher_is_better)
+                           correction=correction, higher_is_better=higher_is_better,
+                           inclusion=inclusion)
     except JudgeContractError as exc:
         return str(exc)
 

@@ -10,6 +10,7 @@ simulation check).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..io._judge import JudgePair, check_random_labels, judge_pair
+from ..io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
 from ..stats._ppi import (
     PPIPairs,
     _pair_sums,
@@ -27,17 +28,24 @@ from ..stats._ppi import (
     ppi_pairs,
     ppi_standard_error,
 )
+from ..stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
-__all__ = ["JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "judge_board", "label_budget",
+__all__ = ["INCLUSION_COLUMN", "JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "judge_board",
+           "label_budget",
            "predicted_width", "simulate_ppi_width"]
 
 JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", "lam",
                  "n_human", "n_judge", "effective_n", "judge_mean", "judge_low", "judge_high",
                  "human_mean", "human_low", "human_high", "bias")
+#: the per-example column of known inclusion probabilities (labels drawn with unequal chances)
+INCLUSION_COLUMN = "inclusion_probability"
 METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified by the "
           "human-labelled examples, power-tuned lambda per system, t quantiles with "
           "(labels - 1) df; valid for the human-label mean if the labelled examples are a "
           "random sample")
+IPW_METHOD = ("; labels drawn with known inclusion probabilities: each weighted by 1 / "
+              "probability (inverse-probability-weighted PPI++, Zrnic & Candès 2024), t "
+              "quantiles with Satterthwaite's effective df")
 
 
 @dataclass(frozen=True)
@@ -57,13 +65,17 @@ class JudgeBoard:
     calibration: pd.DataFrame
     data: JudgePair = field(repr=False)
     notes: tuple[str, ...] = ()
+    inclusion: np.ndarray | None = field(default=None, repr=False)
+    """Each example's known inclusion probability (``data.examples`` order; None: uniform)."""
 
     def to_dict(self) -> dict[str, Any]:
         def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
             return [{str(k): (None if isinstance(v, float) and not np.isfinite(v) else v)
                      for k, v in r.items()} for r in df.to_dict(orient="records")]
         return {"benchmark": self.benchmark, "judge_metric": self.judge,
-                "human_metric": self.human, "method": METHOD, "alpha": self.alpha,
+                "human_metric": self.human,
+                "method": METHOD if self.inclusion is None else METHOD + IPW_METHOD,
+                "weighted": self.inclusion is not None, "alpha": self.alpha,
                 "correction": self.correction, "higher_is_better": self.higher_is_better,
                 "systems": rows(self.table), "pairs": rows(self.pairs.table),
                 "agreement": self.agreement, "bias": rows(self.bias),
@@ -90,14 +102,20 @@ def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
     return mean, mean - half, mean + half, n
 
 
-def _system_table(pair: JudgePair, alpha: float, higher: bool) -> pd.DataFrame:
+def _system_table(pair: JudgePair, alpha: float, higher: bool,
+                  inclusion: np.ndarray | None) -> pd.DataFrame:
     lab = pair.labelled
-    ppi = ppi_means(pair.judge, np.where(lab, pair.human, np.nan), alpha=alpha,
-                    small_sample=True)
-    j_mean, j_low, j_high, n_judge = _plain_means(pair.judge, alpha)
     human = np.where(lab, pair.human, np.nan)
-    h_mean, h_low, h_high, _ = _plain_means(human, alpha)
-    se_h = np.nanstd(np.where(lab, human, np.nan), axis=1) / np.sqrt(ppi.n_labelled)  # lam = 0
+    j_mean, j_low, j_high, n_judge = _plain_means(pair.judge, alpha)
+    if inclusion is None:
+        ppi = ppi_means(pair.judge, human, alpha=alpha, small_sample=True)
+        h_mean, h_low, h_high, _ = _plain_means(human, alpha)
+        se_h = np.nanstd(human, axis=1) / np.sqrt(ppi.n_labelled)  # lam = 0
+    else:  # labels drawn with known unequal chances: every label weighted by 1 / pi
+        incl = np.broadcast_to(inclusion, pair.judge.shape)
+        ppi = ppi_ipw_means(pair.judge, human, incl, alpha=alpha, small_sample=True)
+        alone = ppi_ipw_means(pair.judge, human, incl, alpha=alpha, lam=0.0, small_sample=True)
+        h_mean, h_low, h_high, se_h = alone.estimate, alone.low, alone.high, alone.se
     with np.errstate(invalid="ignore", divide="ignore"):
         eff = ppi.n_labelled * (se_h / ppi.se) ** 2
         bias = np.nanmean(np.where(lab, pair.judge - pair.human, np.nan), axis=1)
@@ -154,22 +172,56 @@ def _calibration(pair: JudgePair, bins: int = 10) -> pd.DataFrame:
 
 def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str | None = None,
                 alpha: float = 0.05, correction: str = "holm-sidak",
-                higher_is_better: bool = True) -> JudgeBoard:
+                higher_is_better: bool = True,
+                inclusion: Mapping[str, float] | pd.Series | None = None) -> JudgeBoard:
     """The judge leaderboard of a long table holding a ``judge`` metric on every example and
     a ``human`` metric on a random subset (validate → PPI++ means → pairs → agreement).
 
+    With known inclusion probabilities (``inclusion``: example_id → the probability it had of
+    being labelled, or the frame's ``inclusion_probability`` column) every label is weighted by
+    1 / probability (:func:`engine.stats._ppi_ipw.ppi_ipw_means`) and the random-labels check,
+    which assumes equal chances, is skipped.
+
     Raises :class:`engine.JudgeContractError` when the labels are not a random sample by the
-    data's own evidence."""
+    data's own evidence, or a labelled example lacks its inclusion probability."""
     pair = judge_pair(frame, judge=judge, human=human, benchmark=benchmark)
-    notes = check_random_labels(pair)
-    table = _system_table(pair, alpha, higher_is_better)
+    probs = _inclusion(frame, pair, inclusion)
+    notes = check_random_labels(pair) if probs is None else []  # unequal by design
+    table = _system_table(pair, alpha, higher_is_better, probs)
     order = [pair.systems.index(s) for s in table["system"]]
     human_lab = np.where(pair.labelled, pair.human, np.nan)
-    pairs = ppi_pairs(pair.judge[order], human_lab[order], tuple(table["system"]), alpha=alpha,
-                      correction=correction, small_sample=True)
+    names = tuple(table["system"])
+    pairs = (ppi_pairs(pair.judge[order], human_lab[order], names, alpha=alpha,
+                       correction=correction, small_sample=True) if probs is None else
+             ppi_ipw_pairs(pair.judge[order], human_lab[order],
+                           np.broadcast_to(probs, pair.judge.shape), names, alpha=alpha,
+                           correction=correction, small_sample=True))
     agreement, bias = _agreement(pair, alpha)
     return JudgeBoard(pair.benchmark, judge, human, alpha, correction, higher_is_better, table,
-                      pairs, agreement, bias, _calibration(pair), pair, tuple(notes))
+                      pairs, agreement, bias, _calibration(pair), pair, tuple(notes), probs)
+
+
+def _inclusion(frame: pd.DataFrame, pair: JudgePair,
+               given: Mapping[str, float] | pd.Series | None) -> np.ndarray | None:
+    """Each example's inclusion probability (``data.examples`` order): ``given`` (example_id →
+    probability), else the frame's :data:`INCLUSION_COLUMN`, else None (uniform labels)."""
+    if given is None and INCLUSION_COLUMN in frame.columns:
+        rows = frame[frame["metric"].astype(str) == pair.human_metric]
+        given = (rows.assign(example_id=rows["example_id"].astype(str))
+                 .groupby("example_id")[INCLUSION_COLUMN].first())
+    if given is None:
+        return None
+    probs = pd.to_numeric(pd.Series(given, dtype=object).reindex(list(pair.examples)),
+                          errors="coerce").to_numpy(dtype=float)
+    where = f"{pair.benchmark} / {pair.human_metric}"
+    missing = pair.labelled.any(0) & ~((probs > 0) & (probs <= 1))
+    if missing.any():
+        first = pair.examples[int(np.argmax(missing))]
+        raise JudgeContractError(
+            f"{where}: column {INCLUSION_COLUMN!r}: {int(missing.sum())} labelled example(s) "
+            f"have no inclusion probability in (0, 1] (first: example {first!r}). Fix: give "
+            "every labelled example the probability it had of being sent to humans")
+    return probs
 
 
 # --------------------------------------------------------------------------- budget planner

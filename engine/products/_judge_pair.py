@@ -4,7 +4,8 @@ The PPI++ mean paired difference a - b of :func:`engine.judge_board` (its pairs 
 figures are the board's own, sign turned for the asked order), with the effective number of
 human labels, and beside it the judge-only paired difference (every example both systems were
 judged on) and the human-only one (the examples labelled for both): paired t intervals with
-n - 1 df, as the board's per-system columns.
+n - 1 df, as the board's per-system columns (with known inclusion probabilities, the human-only
+difference is the labels' weighted mean, as the board's).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..stats._ppi_ipw import ppi_ipw_means
 from ._judge import JudgeBoard
 
 __all__ = ["JudgePairFigures", "judge_pair_figures"]
@@ -78,9 +80,17 @@ def judge_pair_figures(board: JudgeBoard, a: str, b: str) -> JudgePairFigures:
     d_judge = (board.data.judge[ia] - board.data.judge[ib])[judged]
     d_human = (board.data.human[ia] - board.data.human[ib])[both]
     j_est, j_low, j_high = _t_interval(d_judge, board.alpha)
-    h_est, h_low, h_high = _t_interval(d_human, board.alpha)
-    with np.errstate(invalid="ignore", divide="ignore"):  # lambda = 0: the labels alone
-        se_human = float(np.std(d_human)) / np.sqrt(d_human.size) if d_human.size else np.nan
+    if board.inclusion is None:
+        h_est, h_low, h_high = _t_interval(d_human, board.alpha)
+        with np.errstate(invalid="ignore", divide="ignore"):  # lambda = 0: the labels alone
+            se_human = float(np.std(d_human)) / np.sqrt(d_human.size) if d_human.size else np.nan
+    else:  # the labels' own weighted mean, as the PPI++ row (lambda = 0)
+        alone = ppi_ipw_means(
+            d_judge, np.where(both, board.data.human[ia] - board.data.human[ib], np.nan)[judged],
+            board.inclusion[judged], alpha=board.alpha, lam=0.0, small_sample=True)
+        h_est, h_low, h_high, se_human = (float(v[0]) for v in (alone.estimate, alone.low,
+                                                                  alone.high, alone.se))
+    with np.errstate(invalid="ignore", divide="ignore"):
         effective = d_human.size * (se_human / float(row["se"])) ** 2
     return JudgePairFigures(a, b, est, low, high, float(row["pvalue"]),
                             float(row["p_adjusted"]), bool(row["significant"]),

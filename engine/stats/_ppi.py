@@ -111,8 +111,12 @@ def _check_alpha(alpha: float) -> float:
 
 
 def _result(est: np.ndarray, lam: np.ndarray, se: np.ndarray, n: Any, nu: Any, *,
-            alpha: float, null: float, small_sample: bool = False) -> PPIMean:
-    df = np.asarray(n, dtype=float) - 1 if small_sample else None
+            alpha: float, null: float, small_sample: bool = False,
+            labels_df: Any = None) -> PPIMean:
+    """The result with its intervals and p-values; ``small_sample`` takes t quantiles with
+    ``labels_df`` (default n labels) - 1 degrees of freedom."""
+    df = np.asarray(n if labels_df is None else labels_df, dtype=float) - 1 \
+        if small_sample else None
     half = _quantile(alpha, df) * se
     with np.errstate(invalid="ignore", divide="ignore"):
         t = np.abs(est - null) / np.maximum(se, 1e-16)
@@ -233,16 +237,26 @@ def ppi_pairs(judge: Any, human: Any, systems: tuple[str, ...], *, alpha: float 
     a, b = np.triu_indices(len(systems), k=1)
     res = _result(est[a, b], lam[a, b], se[a, b], n[a, b], (total - n)[a, b], alpha=alpha,
                   null=0.0, small_sample=small_sample)
-    p = np.asarray(res.pvalue, dtype=float)
+    return _pairs_table(systems, a, b, res, alpha=alpha, correction=correction,
+                        n_judge=total[a, b])
+
+
+def _pairs_table(systems: tuple[str, ...], a: np.ndarray, b: np.ndarray, res: PPIMean, *,
+                 alpha: float, correction: str, n_judge: Any = None) -> PPIPairs:
+    """The pairs table of :class:`PPIPairs` from the pairs' results (rows a < b), p-values
+    adjusted by ``correction``; ``n_judge`` defaults to the result's ``n_unlabelled``."""
+    p = np.atleast_1d(np.asarray(res.pvalue, dtype=float))
     adj = np.full_like(p, np.nan)
     ok = np.isfinite(p)
     if ok.any():
         adj[ok] = adjust_pvalues(p[ok], method=correction, alpha=alpha)
     names = np.asarray(systems, dtype=object)
+    judged = res.n_unlabelled if n_judge is None else n_judge
     table = pd.DataFrame({
         "system_a": names[a], "system_b": names[b], "estimate": res.estimate, "low": res.low,
-        "high": res.high, "se": res.se, "lam": res.lam, "n_both": n[a, b].astype(int),
-        "n_judge": total[a, b].astype(int), "pvalue": p, "p_adjusted": adj,
+        "high": res.high, "se": res.se, "lam": res.lam,
+        "n_both": np.asarray(res.n_labelled).astype(int),
+        "n_judge": np.asarray(judged).astype(int), "pvalue": p, "p_adjusted": adj,
         "significant": np.nan_to_num(adj, nan=1.0) < alpha})
     return PPIPairs(table, alpha, correction)
 
