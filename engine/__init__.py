@@ -75,8 +75,8 @@ if TYPE_CHECKING:
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
     from .report._watch_svg import sequence_svg
     from .products._judge import (
-        INCLUSION_COLUMN, JUDGE_COLUMNS, JudgeBoard, LabelBudget, judge_board, label_budget, predicted_width,
-        simulate_ppi_width,
+        INCLUSION_COLUMN, JUDGE_COLUMNS, JudgeBoard, LabelBudget, budget_check, judge_board,
+        label_budget, predicted_width, simulate_ppi_width,
     )
     from .products._judge_pair import JudgePairFigures, judge_pair_figures
 

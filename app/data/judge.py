@@ -7,7 +7,16 @@ import pandas as pd
 import streamlit as st
 
 from app.data import store
-from engine import INCLUSION_COLUMN, JudgeBoard, JudgeContractError, judge_board, judge_links
+from engine import (
+    INCLUSION_COLUMN,
+    JudgeBoard,
+    JudgeContractError,
+    LabelBudget,
+    budget_check,
+    judge_board,
+    judge_links,
+    label_budget,
+)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -56,3 +65,12 @@ def board_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
     spec = store.metric_specs(token).get((benchmark, metric))
     higher = True if spec is None else spec.higher_is_better
     return board(token, benchmark, metric, human, alpha, higher, correction)
+
+
+@st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)
+def budget(_board: JudgeBoard, token: str, benchmark: str, metric: str, alpha: float,
+           correction: str, width: float) -> tuple[LabelBudget, pd.DataFrame]:
+    """Labels per system for a PPI++ interval of ``width``, and the closed form checked by
+    simulation (500 replications, seed 0); the key names the board (``_board`` unhashed)."""
+    plan = label_budget(_board, target_width=width)
+    return plan, budget_check(plan, reps=500, seed=0)

@@ -14,8 +14,9 @@ import pandas as pd
 import streamlit as st
 
 from app import widgets
+from app.components.judge_budget import label_budget_section
 from app.data import judge, store
-from engine import label_budget, md_isolated
+from engine import md_isolated
 
 token, catalog, view = widgets.benchmark_page(
     "Judge + humans",
@@ -132,12 +133,4 @@ st.caption("Calibration: mean human label per bin of judge score (labelled examp
 st.dataframe(board.calibration, hide_index=True, key="judge_calibration")
 
 st.subheader("How many human labels?")
-width = st.number_input("Target interval width", min_value=1e-9,
-                        value=float(max((table["ppi_high"] - table["ppi_low"]).median() / 2,
-                                        1e-6)),
-                        format="%.4g", key="judge_width")
-budget = label_budget(board, target_width=float(width))
-st.dataframe(budget.table, hide_index=True, key="judge_budget")
-st.caption("Closed form from the PPI++ variance with the observed judge-human correlation "
-           "(checked by simulation in benchmarks/calibrate_ppi.py); labels_needed above "
-           "n_judge: out of reach even with every example labelled.")
+label_budget_section(board, token, judge_metric, key="judge_width")

@@ -11,6 +11,7 @@ import streamlit as st
 
 from app import state, widgets
 from app.components.compare_report import POWER_TEST_NAMES
+from app.components.judge_budget import judge_labels
 from app.data import results
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
 from engine import PowerResult, md_text
@@ -149,3 +150,4 @@ fewer = f" (fewer than the {view.nsim:,} chosen: the design is large)" \
 st.caption(f"{pw.n_sim:,} simulated A/B comparisons{fewer} with {design_text}, seed "
            f"{view.seed}; McNemar applies to 0/1 scores only.")
 state.link("compare", "Compare two systems on this benchmark", icon=":material/compare_arrows:")
+judge_labels(token, view, catalog)  # a judge metric: how many human labels (#31 item 5)

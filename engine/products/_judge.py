@@ -30,8 +30,8 @@ from ..stats._ppi import (
 )
 from ..stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
-__all__ = ["INCLUSION_COLUMN", "JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "judge_board",
-           "label_budget",
+__all__ = ["INCLUSION_COLUMN", "JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "budget_check",
+           "judge_board", "label_budget",
            "predicted_width", "simulate_ppi_width"]
 
 JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", "lam",
@@ -291,7 +291,8 @@ def label_budget(board: JudgeBoard, *, target_width: float | None = None,
         rho = cov / np.sqrt(vy * vf)
     table = pd.DataFrame({"system": board.table["system"].to_numpy(), "n_judge": total,
                           "n_human_now": board.table["n_human"].to_numpy(),
-                          "sd_human": np.sqrt(np.maximum(vy, 0)), "rho": rho,
+                          "sd_human": np.sqrt(np.maximum(vy, 0)),
+                          "sd_judge": np.sqrt(np.maximum(vf, 0)), "rho": rho,
                           "labels_needed": need, "reachable": need <= total})
     if delta is not None:
         table.insert(1, "hardest_pair", [board.table["system"].iloc[h] for h in hardest])
@@ -317,3 +318,31 @@ def predicted_width(n: Any, total: Any, *, sd_human: Any, sd_judge: Any, rho: An
     return 2 * _t(alpha, n) * ppi_standard_error(
         n, total, var_human=np.square(sd_human), var_judge=np.square(sd_judge),
         cov=np.asarray(rho) * np.asarray(sd_human) * np.asarray(sd_judge))
+
+
+def budget_check(budget: LabelBudget, *, reps: int = 500, seed: int = 0) -> pd.DataFrame:
+    """The planner's closed form against simulation, per system of a width budget: the
+    predicted interval width at ``labels_needed`` and the mean width of ``reps`` simulated
+    PPI++ intervals (normal human labels and judge scores with the observed SDs and
+    correlation) at the same labels; reachable systems only."""
+    if budget.target_width is None:
+        raise ValueError("budget: the simulation check is for a target width (not a delta)")
+    rng = np.random.default_rng(seed)
+    t = budget.table[budget.table["reachable"]]
+    rows = []
+    for system, n, total, sd_h, sd_j, rho in zip(
+            t["system"], t["labels_needed"].to_numpy(int), t["n_judge"].to_numpy(int),
+            t["sd_human"].to_numpy(float), t["sd_judge"].to_numpy(float),
+            t["rho"].to_numpy(float), strict=True):
+        if n >= total or not np.isfinite(rho) or sd_j <= 0:
+            continue  # every example labelled, or nothing to simulate: no judge to rectify
+        args = {"sd_human": float(sd_h), "sd_judge": float(sd_j),
+                "rho": float(np.clip(rho, -0.999, 0.999)), "alpha": budget.alpha}
+        rows.append({"system": system, "labels_needed": int(n),
+                     "predicted_width": float(predicted_width(n, total, **args)),
+                     "simulated_width": simulate_ppi_width(int(n), int(total), reps=reps,
+                                                           rng=rng, **args)})
+    out = pd.DataFrame(rows, columns=["system", "labels_needed", "predicted_width",
+                                      "simulated_width"])
+    out["ratio"] = out["predicted_width"] / out["simulated_width"]
+    return out

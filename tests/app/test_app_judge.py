@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from apptest_support import app, html_frame, no_exception
 
-from engine import judge_board, judge_pair_figures, open_store
+from engine import judge_board, judge_pair_figures, label_budget, open_store
 
 PAGE = "views/judge.py"
 
@@ -53,7 +53,8 @@ def test_upload_then_the_ppi_leaderboard_equals_the_engine(db: Path) -> None:
     assert shown["human labels"].tolist() == ref.table["n_human"].tolist()
     np.testing.assert_allclose(shown["judge only"], ref.table["judge_mean"], rtol=1e-12)
     assert any("bias differs between systems" in w.value for w in at.warning)
-    assert len(at.dataframe) == 5  # leaderboard, pairs, bias, calibration, label budget
+    assert len(at.dataframe) == 4  # leaderboard, pairs, bias, calibration
+    assert len(html_frame(at, "label budget")) == 4  # the budget: static HTML since #31 item 5
 
 
 @pytest.mark.slow
@@ -139,3 +140,21 @@ def test_upload_preview_counts_labels_per_system_and_refuses_one_system(db: Path
     at = _preview(wide)
     refused = [w.value for w in at.warning if "will **not** be corrected" in w.value]
     assert len(refused) == 1 and "has human labels" in refused[0] and "s1" in refused[0]
+
+
+@pytest.mark.slow
+def test_plan_page_plans_the_human_labels_of_a_judge_metric(db: Path) -> None:
+    _upload(_wide(), "judged.csv")
+    at = app("views/plan.py", benchmark="judged", metric="judge_score")
+    no_exception(at)
+    assert any(h.value == "Human labels for the judge" for h in at.subheader)
+    width = at.number_input(key="plan_judge_width").value
+    ref = label_budget(_stored_board(db), target_width=width).table
+    shown = html_frame(at, "label budget")
+    assert shown["system"].tolist() == ref["system"].tolist()
+    assert shown["labels_needed"].astype(int).tolist() == ref["labels_needed"].tolist()
+    ratios = html_frame(at, "label budget check")["ratio"].astype(float)
+    assert ((ratios - 1).abs() < 0.1).all()
+    at = app("views/plan.py", benchmark="judged", metric="human_score")
+    no_exception(at)
+    assert not any(h.value == "Human labels for the judge" for h in at.subheader)

@@ -12,6 +12,7 @@ from scipy import stats
 
 from engine import (
     JudgeContractError,
+    budget_check,
     check_random_labels,
     judge_board,
     judge_pair,
@@ -282,3 +283,15 @@ def test_label_preview_follows_a_declared_link() -> None:
     assert label_preview(long).verdicts == ()
     preview = label_preview(long, links={("b", "judge_score"): "rater"})
     assert preview.verdicts == (("b", "judge_score", "rater", None),)
+
+
+def test_budget_check_predicted_width_within_10_percent_of_simulated() -> None:
+    # #31 acceptance: the planner's predicted width within 10% of the simulated width
+    board = judge_board(long_of(judge_frame(7)), judge="judge_score", human="human_score")
+    plan = label_budget(board, target_width=8.0)
+    check = budget_check(plan, reps=500, seed=1)
+    assert list(check["system"]) == list(plan.table["system"])
+    assert check["labels_needed"].tolist() == plan.table["labels_needed"].tolist()
+    assert ((check["ratio"] - 1).abs() < 0.1).all(), check
+    with pytest.raises(ValueError, match="target width"):
+        budget_check(label_budget(board, delta=5.0))
