@@ -237,14 +237,16 @@ def _nesting_depth(data: Any, stop_above: int) -> int:
     return deepest
 
 
-def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
+def _count_greater(ranks: Any, upper: bool, out: Any) -> None:
     """out[i, j] += #examples with rank_i > rank_j, over every j, or only j > i when
     ``upper`` (examples without ties: the caller completes the lower triangle as
-    m − out[i, j]). ``one`` is 1 in ``out``'s type: uint16 counts (< 65,536 examples a
-    call) keep the vector lanes as narrow as the int16 ranks (~25% faster than int32).
-    Eight examples are added per pass over a row of counts, so each count is loaded and
-    stored once per eight examples (1.85× faster than one at a time with four, and
-    another 14% with eight)."""
+    m − out[i, j]). ``out`` is uint16 (< 65,536 examples a call): the vector lanes stay as
+    narrow as the int16 ranks (~25% faster than int32). Eight examples are added per pass
+    over a row of counts, so each count is loaded and stored once per eight examples
+    (1.85× faster than one at a time with four, and another 14% with eight; sixteen gain
+    nothing). Each comparison is cast to uint16 itself: LLVM then adds the compare masks
+    directly, 30% faster than selecting a 1 or a 0 (0.042 vs 0.060 s CPU for 2,000
+    examples × 1,000 systems)."""
     m, s = ranks.shape
     octet = m - m % 8
     for lo in range(0, s, _ROW_BLOCK):
@@ -261,10 +263,10 @@ def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
                 b0, b1, b2, b3 = r0[first:], r1[first:], r2[first:], r3[first:]
                 b4, b5, b6, b7 = r4[first:], r5[first:], r6[first:], r7[first:]
                 for j in range(s - first):
-                    acc[j] += ((one if b0[j] < a0 else 0) + (one if b1[j] < a1 else 0)
-                               + (one if b2[j] < a2 else 0) + (one if b3[j] < a3 else 0)) + \
-                        ((one if b4[j] < a4 else 0) + (one if b5[j] < a5 else 0)
-                         + (one if b6[j] < a6 else 0) + (one if b7[j] < a7 else 0))
+                    acc[j] += ((np.uint16(b0[j] < a0) + np.uint16(b1[j] < a1))
+                               + (np.uint16(b2[j] < a2) + np.uint16(b3[j] < a3))) + \
+                        ((np.uint16(b4[j] < a4) + np.uint16(b5[j] < a5))
+                         + (np.uint16(b6[j] < a6) + np.uint16(b7[j] < a7)))
         for e in range(octet, m):
             row = ranks[e]
             for i in range(lo, hi):
@@ -273,7 +275,7 @@ def _count_greater(ranks: Any, upper: bool, out: Any, one: Any) -> None:
                 acc = out[i, first:]
                 rest = row[first:]
                 for j in range(s - first):
-                    acc[j] += one if rest[j] < ri else 0
+                    acc[j] += np.uint16(rest[j] < ri)
 
 
 def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:

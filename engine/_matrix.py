@@ -213,6 +213,9 @@ def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
     any_scored, all_01, bad = False, True, None
     for rows in _row_slices(values):
         block = values[rows]
+        if not all_01 and block.size and np.isfinite(block.sum(axis=1)).all():
+            any_scored = True  # finite row sums: no NaN here, one pass without a mask
+            continue
         has = ~np.isnan(block)
         common &= has.all(axis=0)
         any_scored = any_scored or bool(has.any())

@@ -30,6 +30,13 @@ divides the difference of means by the pooled standard deviation.
 difficulty. Comparing them question by question removes that shared noise, so a paired test
 finds real differences with far fewer examples.
 
+*Very large tables.* When every system scored every example and systems² × examples reaches
+10¹⁰ (e.g. 1,000 systems × 10,000 examples), the paired t's sums of cross-products are
+formed in single precision (half the time), and every pair whose two systems are close (the
+variance of their differences under 1/8 of the sum of their variances) is recomputed in
+double precision. Proven bound: each p-value within 5·10⁻⁴ of the double-precision one;
+measured at 1,000 × 100,000, within 2·10⁻⁷ (the groups and the table the same).
+
 *Partial overlap.* When some systems miss some examples, each pair is paired on the examples
 *it* shares, and the page says how many each pair used (n per pair). A pair sharing fewer than
 MIN_OVERLAP examples is tested unpaired, on each system's own examples. You can switch every

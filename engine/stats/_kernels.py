@@ -150,7 +150,7 @@ def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             count = np.full(len(block), float(block.shape[1]))
             centre = total / np.maximum(count, 1)
             dev = block - centre[:, None]
-            sq = (dev * dev).sum(axis=1)
+            sq = np.multiply(dev, dev, out=dev).sum(axis=1)  # in place: one temporary, same sums
         else:
             has = ~np.isnan(block)
             count = has.sum(axis=1).astype(float)
@@ -313,7 +313,7 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
             if not rows.any():
                 continue
             counts = np.zeros((s, s), dtype=np.uint16)
-            compiled.count_greater(ranks[rows], into is upper, counts, np.uint16(1))
+            compiled.count_greater(ranks[rows], into is upper, counts)
             into += counts
     upper = np.triu(upper, 1)
     return out + upper + np.tril(n_distinct - upper.T, -1)

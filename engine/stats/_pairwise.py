@@ -362,23 +362,29 @@ def _resolution(matrix: ScoreMatrix, table: pd.DataFrame, test: str, opts: TestO
                       n_resamples=opts.n_resamples)
 
 
+def _labels(choices: Sequence[str], picks: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    """``choices[picks]`` as the string column pandas would make of it, taken from the few
+    choices: 8 ms for 500,000 pairs instead of ~50 ms converting as many Python strings."""
+    return pd.Series(list(choices)).array.take(picks)
+
+
 def _table(matrix: ScoreMatrix, ia: np.ndarray, ja: np.ndarray, plan: Plan, c: Computed,
            p_adj: np.ndarray) -> pd.DataFrame:
-    names = np.asarray(matrix.systems, dtype=object)
     rows = plan.paired_rows
-    tests = np.where(rows, plan.paired_test, plan.unpaired_test).astype(object)
+    unpaired = (~rows).astype(np.int64)  # 0: the paired test's label, 1: the unpaired one's
     sign = 1.0 if matrix.higher_is_better else -1.0
     difference = sign * (c.mean_a - c.mean_b)  # in the metric's units, positive = a better
     direction = np.sign(difference)
-    by_wins = np.isin(tests, WIN_TESTS)
+    by_wins = np.isin(np.where(rows, plan.paired_test, plan.unpaired_test), WIN_TESTS)
     direction = np.where(by_wins, np.sign(c.wins[ia, ja] - c.wins[ja, ia]), direction)
     zeros = np.zeros(len(ia), dtype=np.int64)
     return pd.DataFrame({
-        "system_a": names[ia], "system_b": names[ja], "test": tests,
+        "system_a": _labels(matrix.systems, ia), "system_b": _labels(matrix.systems, ja),
+        "test": _labels((plan.paired_test, plan.unpaired_test), unpaired),
         "statistic": c.stats.statistic, "df": c.stats.df, "pvalue": c.stats.pvalue,
         "pvalue_adj": p_adj, "effect_size": c.stats.effect_size,
-        "effect_name": np.where(rows, _EFFECT_NAMES[plan.paired_test],
-                                _EFFECT_NAMES[plan.unpaired_test]).astype(object),
+        "effect_name": _labels((_EFFECT_NAMES[plan.paired_test],
+                                _EFFECT_NAMES[plan.unpaired_test]), unpaired),
         "criterion_effect": c.crit_effect, "criterion_effect_name": c.crit_name,
         "mean_a": c.mean_a, "mean_b": c.mean_b, "diff": c.mean_a - c.mean_b,
         "difference": difference, "n": c.n, "paired": rows,

@@ -84,6 +84,15 @@ def _own_means(matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray]:
     return counts.astype(np.int64), mean
 
 
+def _oriented_moments(matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The matrix's row moments on the oriented scale (means negated when lower is better),
+    for complete numeric scores; None otherwise."""
+    if matrix.pairing != "full" or matrix.binary:
+        return None
+    count, mean, var = matrix.moments
+    return count, (mean if matrix.higher_is_better else -mean), var
+
+
 def _exact_constant_difference(p: np.ndarray, mean_diff: np.ndarray, sd: np.ndarray,
                                n: np.ndarray, alternative: str) -> np.ndarray:
     """A non-zero difference with zero variance: the exact sign-flip p-value, not 0.
@@ -107,15 +116,17 @@ def _exact_constant_difference(p: np.ndarray, mean_diff: np.ndarray, sd: np.ndar
 
 def _paired_stats(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, full: bool, test: str,
                   alternative: str, n_resamples: int, rng: np.random.Generator,
-                  wins: np.ndarray, *, binary: bool = False
+                  wins: np.ndarray, *, binary: bool = False,
+                  moments: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                   ) -> tuple[k.PairStats, np.ndarray, np.ndarray]:
     """``test`` on every pair's shared examples of oriented scores; also mean and SD of d.
 
     The paired t (whose d_z serves every paired test) comes from one Gram matrix when
     every system has every example (from the win matrix itself for 0/1 scores), else
-    from the per-pair sums of :mod:`engine.stats._overlap`.
+    from the per-pair sums of :mod:`engine.stats._overlap`. ``moments``: the rows' count,
+    mean and variance of complete ``x`` (the Gram product then needs no pass for them).
     """
-    sums = ov.binary_overlap(x, wins) if full and binary else ov.overlap(x)
+    sums = ov.binary_overlap(x, wins) if full and binary else ov.overlap(x, moments=moments)
     base, mean_d, sd_d, n = ov.masked_paired_t(sums, ia, ja, alternative)
     if test == "paired-t":
         p = _exact_constant_difference(base.pvalue, mean_d, sd_d, n, alternative)
@@ -188,7 +199,7 @@ def statistics(matrix: ScoreMatrix, plan: Plan, ia: np.ndarray, ja: np.ndarray,
     if sel.size:
         ps, _, sd_d = _paired_stats(x, ia[sel], ja[sel], full, plan.paired_test,
                                     opts.alternative, opts.n_resamples, rng, wins,
-                                    binary=matrix.binary)
+                                    binary=matrix.binary, moments=_oriented_moments(matrix))
         stat[sel], p[sel], eff[sel], df[sel], sd_diff[sel] = (ps.statistic, ps.pvalue,
                                                               ps.effect_size, ps.df, sd_d)
     other = np.flatnonzero(~rows)

@@ -128,6 +128,43 @@ def test_binary_pair_sums_from_the_win_matrix() -> None:
     assert fast[0].pvalue[same] == 1.0 and fast[2][same] == 0.0
 
 
+def test_float32_gram_within_its_bound_and_close_pairs_exact(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    """The float32 Gram product of large complete matrices (issue #32), on a small one with
+    the size threshold lowered: every pair's variance of differences within the documented
+    bound 2γκ of the float64 one (γ = (m + 2)·2⁻²⁴, m = 2,048), p-values within 5e-4, and
+    the close pairs (κ > 8: a near-copy, a copy, a constant shift) recomputed in float64,
+    so their p-values equal the float64 path's (reference: the float64 path, ``overlap``)."""
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(40, 3_000)) + rng.normal(size=(1, 3_000))  # shared difficulty
+    x[1] = x[0] + rng.normal(scale=0.01, size=3_000)  # near-copy: κ ≈ 2·10⁴
+    x[2] = x[0]  # a copy: no difference at all (p = 1)
+    x[3] = x[0] + 0.5  # a constant difference (zero variance)
+    moments = k.row_moments(x)
+    monkeypatch.setattr(ov, "_FLOAT32_GRAM_WORK", 0.0)
+    fast = ov.overlap(x, moments=moments)
+    slow = ov.overlap(x)
+    ia, ja = np.triu_indices(40, k=1)
+
+    def variance(o: ov.PairOverlap) -> np.ndarray:
+        sq = np.asarray(o.squares)
+        return np.asarray(sq[ia, ja] + sq[ja, ia] - 2.0 * o.cross[ia, ja])
+
+    want = variance(slow)
+    own = np.asarray(slow.squares)[ia, ja] + np.asarray(slow.squares)[ja, ia]
+    kappa = own / np.where(want > 0, want, np.nan)
+    gamma = (2_048 + 2) * 2.0 ** -24
+    spread = want > 0
+    assert np.all(np.abs(variance(fast) - want)[spread] <= 2 * gamma * kappa[spread] * want[spread])
+    (f_stats, *_), (s_stats, *_) = (ov.masked_paired_t(o, ia, ja, "two-sided")
+                                    for o in (fast, slow))
+    np.testing.assert_allclose(f_stats.pvalue, s_stats.pvalue, rtol=0, atol=5e-4)
+    close = ~(kappa <= 8.0)  # NaN (no spread) counts as close
+    assert close.sum() >= 6  # pairs among systems 0-3
+    np.testing.assert_allclose(f_stats.pvalue[close], s_stats.pvalue[close], rtol=1e-12)
+    assert f_stats.pvalue[(ia == 0) & (ja == 2)] == 1.0
+
+
 @pytest.mark.parametrize("missing", [0.0, 0.25])
 def test_shared_moments_equal_a_loop_over_pairs(missing: float) -> None:
     rng = np.random.default_rng(11)
