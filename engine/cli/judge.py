@@ -50,7 +50,22 @@ def _board(args: argparse.Namespace) -> JudgeBoard:
     correction = getattr(args, "correction", "holm-sidak")
     return judge_board(loaded.frame, judge=args.judge, human=human, benchmark=args.benchmark,
                        alpha=alpha, correction=correction,
-                       higher_is_better=not getattr(args, "lower_is_better", False))
+                       higher_is_better=not getattr(args, "lower_is_better", False),
+                       inclusion=_stored_inclusion(loaded, args))
+
+
+def _stored_inclusion(loaded: Loaded, args: argparse.Namespace) -> Any:
+    """A store's per-example inclusion probabilities of the judge's benchmark (a file keeps
+    its column in the frame), or None."""
+    from ..products._judge import INCLUSION_COLUMN
+
+    benchmark = args.benchmark or _only_benchmark(loaded, args.judge)
+    if loaded.url is None or benchmark is None:
+        return None
+    meta = open_existing(loaded.url).example_metadata(benchmark)
+    if INCLUSION_COLUMN not in meta.columns:
+        return None
+    return meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
 
 
 def judge_leaderboard(args: argparse.Namespace) -> int:

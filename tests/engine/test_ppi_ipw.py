@@ -7,6 +7,9 @@ labels drawn with unequal, informative chances)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import JudgeContractError, judge_board, judge_pair_figures
+from engine.cli._common import main
 from engine.stats._ppi import ppi_means
 from engine.stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
@@ -164,3 +168,21 @@ def test_board_names_a_labelled_example_without_a_probability() -> None:
     frame.loc[frame["example_id"] == labelled, "inclusion_probability"] = np.nan
     with pytest.raises(JudgeContractError, match=f"first: example '{labelled}'"):
         judge_board(frame, judge="judge", human="human")
+
+
+@pytest.mark.slow
+def test_cli_weights_by_the_files_column_and_the_stores_metadata(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "weighted.csv"
+    _frame(3).to_csv(path, index=False)
+    argv = ["--judge", "judge", "--human", "human", "--format", "json"]
+    assert main(["leaderboard", str(path), *argv]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    assert main(["import", str(path), "--db", url]) == 0
+    capsys.readouterr()
+    assert main(["leaderboard", url, *argv]) == 0
+    from_store = json.loads(capsys.readouterr().out)
+    assert from_file["weighted"] is True and from_store["weighted"] is True
+    assert [s["ppi_mean"] for s in from_store["systems"]] == pytest.approx(
+        [s["ppi_mean"] for s in from_file["systems"]], abs=1e-10)
