@@ -7,6 +7,7 @@ visit to any page faster (see that module).
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -14,6 +15,11 @@ from starlette.middleware import Middleware
 
 from app.fast_start import FastStart, Guard
 from app.upload_budget import UploadBudget
+from engine import load_kernels
+
+# Numba's import and first kernel load (~1 s CPU) while the server waits for its first
+# visitor, not during the first page that replays battles (Mechanisms, #27 item 3)
+threading.Thread(target=load_kernels, name="load-kernels", daemon=True).start()
 
 # Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
 # the byte budgets of the upload endpoint (per session and for the server, token or not)

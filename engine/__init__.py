@@ -142,6 +142,9 @@ if TYPE_CHECKING:
     from ._text import ISOLATE, JOINER, POP, html_text, isolate, md_isolated, md_text, one_line_all
     from ._text import masked, safe_url
 
+    # --- Compiled kernels: loaded ahead of need by a server -------------------------------
+    from ._jit import load_kernels
+
 
 @functools.cache
 def _homes() -> dict[str, str]:

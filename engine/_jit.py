@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["kernels", "kernels_for"]
+__all__ = ["kernels", "kernels_for", "load_kernels"]
 
 #: A process's first use of Numba costs ~0.6 s CPU (measured: import 0.21-0.24 s, first
 #: cached kernel 0.36-0.41 s): it is loaded once the plain paths' work asked for in this
@@ -313,6 +313,19 @@ def kernels() -> SimpleNamespace | None:
                            trueskill_replay=jit(_trueskill_replay),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
                            nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max))
+
+
+def load_kernels() -> bool:
+    """Import Numba and load a cached kernel now, so that the first computation that needs the
+    kernels does not pay for it (~1 s CPU measured on a busy machine: the import and the
+    typing and target contexts; each further kernel ~5 ms). A server calls it in the
+    background when it starts (``app/server.py``, #27 item 3). False without Numba."""
+    compiled = kernels()
+    if compiled is None:
+        return False
+    pair = np.zeros(1, dtype=np.intp)  # the argument types of the real calls: one cache entry
+    compiled.elo_replay(pair, pair + 1, np.ones(1), np.zeros(2), 4.0, 0.0)
+    return True
 
 
 def kernels_for(plain_seconds: float) -> SimpleNamespace | None:

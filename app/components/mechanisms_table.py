@@ -90,6 +90,16 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
+#: The columns of :func:`verdicts_beside` explained (every column has a tooltip, #27).
+VERDICT_HELP = {
+    "system A": "The row system of the pair", "system B": "The column system of the pair",
+    "P(A beats B)": "Share of the shared examples where A scores higher than B (ties count "
+                    "half): 0 to 1",
+    "wins (sign test)": "Who wins more examples, if the sign test on wins says so after "
+                        "correction",
+    "leaderboard": "The Leaderboard's verdict on the two means (its paired test)"}
+
+
 def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.DataFrame:
     """Each pair's sign-test answer (who wins more examples) beside the Leaderboard's verdict
     (its test of the difference in means), and whether the two agree.

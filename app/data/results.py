@@ -8,6 +8,7 @@ different option sets never share an entry (``tests/app/test_app_url.py``).
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -60,6 +61,12 @@ TRUESKILL_ORDERS = 1
 #: five TrueSkill orders (steadier ratings; seconds to minutes on large benchmarks).
 MORE_ELO_ORDERS = 100
 MORE_TRUESKILL_ORDERS = 5
+#: Battle replays (Elo orders × battles) of the first view: past it the arena rating gets
+#: fewer orders, at least MIN_ELO_ORDERS (#27 item 3). Drawing the random orders costs ~0.1 µs
+#: a battle and order: on AlpacaEval (60 systems × 805 examples, 1.4 million battles) 10
+#: orders were 1.5 s of CPU of the page's 3.8 s; 3 orders 0.45 s.
+REPLAY_BUDGET = 5_000_000
+MIN_ELO_ORDERS = 2
 POWER_SIMULATIONS = 500
 
 
@@ -197,15 +204,28 @@ def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, 
                       seed: int, more: bool = False) -> Mechanisms:
     """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders
     (:func:`battle_orders`; ``more``: the page's "more battle orders" action)."""
-    elo, trueskill = battle_orders(more)
+    elo, trueskill = battle_orders(more, battle_count(token, benchmark, metric))
     return mechanisms(matrix(token, benchmark, metric), n_permutations=elo,
                       trueskill_permutations=trueskill, rng=seed,
                       correction=correction, alpha=alpha)
 
 
-def battle_orders(more: bool = False) -> tuple[int, int]:
-    """(Elo, TrueSkill) battle orders: the page's default, or its "more" action's."""
-    return (MORE_ELO_ORDERS, MORE_TRUESKILL_ORDERS) if more else (ELO_ORDERS, TRUESKILL_ORDERS)
+def battle_orders(more: bool = False, battles: int = 0) -> tuple[int, int]:
+    """(Elo, TrueSkill) battle orders: the page's default — ELO_ORDERS, fewer when
+    ``battles`` (:func:`battle_count`) times them would pass REPLAY_BUDGET — or its "more"
+    action's."""
+    if more:
+        return MORE_ELO_ORDERS, MORE_TRUESKILL_ORDERS
+    return max(MIN_ELO_ORDERS, min(ELO_ORDERS, REPLAY_BUDGET // max(battles, 1))), \
+        TRUESKILL_ORDERS
+
+
+def battle_count(token: str, benchmark: str, metric: str) -> int:
+    """The battles the mechanisms replay at most: every pair of systems on every example all
+    of them have (ties, which are not replayed, included)."""
+    m = matrix(token, benchmark, metric)
+    complete = int((~np.isnan(m.values)).all(axis=0).sum())
+    return m.n_systems * (m.n_systems - 1) // 2 * complete
 
 
 @st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)

@@ -9,9 +9,16 @@ from app import state, widgets
 from app.charts.mechanisms import LABELS
 from app.components.arena import arena_mechanisms
 from app.components.cluster_choice import DEFF_HELP, cluster_select, cluster_sentence, resolve_cluster
-from app.components.mechanisms_table import TIPS, positions, rankings_html, verdicts_beside
+from app.components.mechanisms_table import (
+    TIPS,
+    VERDICT_HELP,
+    positions,
+    rankings_html,
+    verdicts_beside,
+)
 from app.data import figures, results
 from app.downloads import safe_csv
+from app.ranked import html_table
 from engine import Leaderboard, RankIntervals, best_set_sentence, md_text
 
 token, catalog, view = widgets.page_context()
@@ -32,7 +39,8 @@ more_orders = st.toggle("More battle orders", key="mechanisms_more", help=(
     "Replay the battles in {} orders for the arena rating and {} for the skill rating: steadier "
     "ratings, but seconds to minutes on large benchmarks.").format(
         *results.battle_orders(more=True)))
-elo_orders, trueskill_orders = results.battle_orders(more_orders)
+elo_orders, trueskill_orders = results.battle_orders(
+    more_orders, results.battle_count(token, view.benchmark, view.metric))
 steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step(f"Replaying the battles in {elo_orders} orders (arena rating) and "
            f"{trueskill_orders} (skill rating)")
@@ -87,7 +95,8 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            f"({result.n_battles:,} decisive battles). The arena rating replays the battles in "
            f"{elo_orders} random orders and the skill rating in "
            f"{trueskill_orders} (seed {view.seed}); the engine's defaults are 100 "
-           "and 20 — fewer orders here keep the page fast.")
+           "and 20 — fewer orders here keep the page fast (fewer still on large benchmarks; "
+           "“More battle orders” above replays more).")
 st.html(rankings_html(result, board, intervals, level=level))
 if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
     st.caption(md_text(best_set_sentence(board.rank_sets)) + " The Tukey interval above assumes "
@@ -151,11 +160,13 @@ st.caption(f"P(A beats B): row system vs column system, among {len(shown)} of th
            f"{len(result.rankings['mean'])} systems (the best by mean, or those chosen under "
            "“Systems shown”).")
 if board is not None:
+    # a static table, not st.dataframe: the data grid's browser code (~1.5 MB) would be
+    # fetched on every first view, expander closed or not (#27 item 3)
     with st.expander("Pairs where the sign test and the Leaderboard disagree "
                      f"({int((~beside['agree']).sum()):,})"):
-        st.dataframe(beside[~beside["agree"]].drop(columns="agree"), hide_index=True,
-                     width="stretch", column_config={
-                         "P(A beats B)": st.column_config.NumberColumn(format="%.3f")})
+        st.html(html_table(beside[~beside["agree"]].drop(columns="agree"),
+                           label="sign test and leaderboard disagree",
+                           formats={"P(A beats B)": ".3f"}, help=VERDICT_HELP))
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")

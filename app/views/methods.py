@@ -265,7 +265,8 @@ difference is, which a p-value does not: with many examples tiny differences bec
   different rules; when they disagree about the winner or the top 3, the ranking depends on
   the rule as much as on the systems (Peyrard et al. 2021). Agreement between two rankings is
   Kendall's tau. Arena Elo replays the battles one by one (K-factor), in several random orders
-  averaged, because the order changes the result.
+  averaged, because the order changes the result: 10 on the page's first view (fewer, at
+  least 2, past 5 million battle replays), 100 with "More battle orders"; TrueSkill 1 and 5.
 - **Rank intervals.** The *rank range* on every page is the rank confidence set above. The
   Mechanisms page's *simultaneous rank intervals* (Al Mohamad, Goeman & van Zwet 2022; Tukey's
   method on each system's mean and standard error) answer a different question: they also

@@ -94,3 +94,7 @@ def test_sign_test_is_labelled_with_the_leaderboards_verdict_beside(store: Path)
     assert f"disagree on {int((~table['agree']).sum()):,} pairs" in beside
     assert any(e.label.startswith("Pairs where the sign test and the Leaderboard disagree")
                for e in at.expander)
+    listed = [h.proto.body for h in at.get("html")  # a static table (#27: no data grid)
+              if 'aria-label="sign test and leaderboard disagree"' in h.proto.body]
+    assert len(listed) == 1
+    assert listed[0].split("<tbody>")[1].count("<tr") == int((~table["agree"]).sum())
