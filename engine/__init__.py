@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from .io._worker import check_harness_isolated, parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
     from .io._judge import (
-        JudgeContractError, JudgePair, LabelPreview, check_random_labels, judge_pair,
-        label_preview,
+        INCLUSION_COLUMN, JudgeContractError, JudgePair, LabelPreview, check_random_labels,
+        inclusion_probabilities, judge_pair, label_preview,
     )
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
     from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
     from .products._watch_board import WATCH_BOARD_COLUMNS, WatchBoard, watch_board
     from .report._watch_svg import sequence_svg
     from .products._judge import (
-        INCLUSION_COLUMN, JUDGE_COLUMNS, JudgeBoard, LabelBudget, budget_check, judge_board,
+        JUDGE_COLUMNS, JudgeBoard, LabelBudget, budget_check, judge_board,
         label_budget, predicted_width, simulate_ppi_width,
     )
     from .products._judge_pair import JudgePairFigures, judge_pair_figures

@@ -25,7 +25,11 @@ def human_labels(frame: pd.DataFrame, token: str) -> None:
                      "sample of every system's examples. See Methods.")
     for benchmark, judge_metric, human, refusal in preview.verdicts:
         where = f"{md_isolated(benchmark)}: {md_isolated(judge_metric)} with {md_isolated(human)}"
-        if refusal is None:
+        if refusal is None and (benchmark, judge_metric, human) in preview.weighted:
+            st.caption(f":material/check: {where}: every labelled example has its inclusion "
+                       "probability; the judge's scores will be corrected with the labels, "
+                       "each weighted by 1 / its probability.")
+        elif refusal is None:
             st.caption(f":material/check: {where}: the labels look like a random sample; the "
                        "judge's scores will be corrected with them.")
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app.data import store
+from app.data import slices, store
 from engine import (
     INCLUSION_COLUMN,
     JudgeBoard,
@@ -16,6 +16,7 @@ from engine import (
     judge_board,
     judge_links,
     label_budget,
+    restrict_to_slice,
 )
 
 
@@ -28,8 +29,16 @@ def links(token: str) -> dict[tuple[str, str], str]:
 @st.cache_resource(show_spinner="Rectifying the judge with the human labels…", max_entries=16)
 def board(token: str, benchmark: str, judge: str, human: str, alpha: float,
           higher_is_better: bool, correction: str = "holm-sidak") -> JudgeBoard | str:
-    """The judge leaderboard, or the sentence saying why the labels cannot be used."""
-    frame = store.current().load_frame(benchmark)
+    """The judge leaderboard, or the sentence saying why the labels cannot be used; on a
+    slice's data key (``app.data.slices.sliced``), of the slice's examples only."""
+    base, part = slices.split_key(token)
+    if part is None:
+        frame = store.current().load_frame(benchmark)
+    else:
+        column, value, bins = part
+        rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
+                                 column=column, value=value, bins=bins)
+        frame = rows[store.CANONICAL]
     meta = store.current().example_metadata(benchmark)  # known inclusion probabilities (#31)
     inclusion = (meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
                  if INCLUSION_COLUMN in meta.columns else None)

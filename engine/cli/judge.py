@@ -57,7 +57,7 @@ def _board(args: argparse.Namespace) -> JudgeBoard:
 def _stored_inclusion(loaded: Loaded, args: argparse.Namespace) -> Any:
     """A store's per-example inclusion probabilities of the judge's benchmark (a file keeps
     its column in the frame), or None."""
-    from ..products._judge import INCLUSION_COLUMN
+    from ..io._judge import INCLUSION_COLUMN
 
     benchmark = args.benchmark or _only_benchmark(loaded, args.judge)
     if loaded.url is None or benchmark is None:

@@ -16,11 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["HUMAN_PREFIXES", "JudgePair", "JudgeContractError", "LabelPreview",
-           "check_random_labels", "judge_pair", "is_human_metric", "label_preview"]
+__all__ = ["HUMAN_PREFIXES", "INCLUSION_COLUMN", "JudgePair", "JudgeContractError",
+           "LabelPreview", "check_random_labels", "inclusion_probabilities", "judge_pair",
+           "is_human_metric", "label_preview"]
 
 #: a wide file's metric column with one of these prefixes may be partly empty (labels on a subset)
 HUMAN_PREFIXES = ("human",)
+#: the per-example column of known inclusion probabilities (labels drawn with unequal chances)
+INCLUSION_COLUMN = "inclusion_probability"
 #: evidence against random labelling strong enough to refuse the method
 REFUSE_P = 0.001
 
@@ -138,6 +141,30 @@ def check_random_labels(pair: JudgePair, *, refuse_p: float = REFUSE_P) -> list[
     return []
 
 
+def inclusion_probabilities(frame: pd.DataFrame, pair: JudgePair,
+                            given: Mapping[str, float] | pd.Series | None) -> np.ndarray | None:
+    """Each example's inclusion probability (``pair.examples`` order): ``given`` (example_id →
+    probability), else the frame's :data:`INCLUSION_COLUMN`, else None (uniform labels).
+    Raises :class:`JudgeContractError` naming the first labelled example without one."""
+    if given is None and INCLUSION_COLUMN in frame.columns:
+        rows = frame[frame["metric"].astype(str) == pair.human_metric]
+        given = (rows.assign(example_id=rows["example_id"].astype(str))
+                 .groupby("example_id")[INCLUSION_COLUMN].first())
+    if given is None:
+        return None
+    probs = pd.to_numeric(pd.Series(given, dtype=object).reindex(list(pair.examples)),
+                          errors="coerce").to_numpy(dtype=float)
+    where = f"{pair.benchmark} / {pair.human_metric}"
+    missing = pair.labelled.any(0) & ~((probs > 0) & (probs <= 1))
+    if missing.any():
+        first = pair.examples[int(np.argmax(missing))]
+        raise JudgeContractError(
+            f"{where}: column {INCLUSION_COLUMN!r}: {int(missing.sum())} labelled example(s) "
+            f"have no inclusion probability in (0, 1] (first: example {first!r}). Fix: give "
+            "every labelled example the probability it had of being sent to humans")
+    return probs
+
+
 @dataclass(frozen=True)
 class LabelPreview:
     """The human labels of an upload, before it is stored (see :func:`label_preview`)."""
@@ -146,6 +173,9 @@ class LabelPreview:
     """One row per (benchmark, judge, human, system): ``judged`` examples and ``labelled``."""
     verdicts: tuple[tuple[str, str, str, str | None], ...]
     """(benchmark, judge, human, why PPI is refused or None when the labels can be used)."""
+    weighted: tuple[tuple[str, str, str], ...] = ()
+    """The (benchmark, judge, human) whose labels are weighted by known inclusion
+    probabilities (the equal-chance check does not apply to them)."""
 
 
 def _judge_metrics(metrics: list[str], human: str, benchmark: str,
@@ -159,10 +189,12 @@ def _judge_metrics(metrics: list[str], human: str, benchmark: str,
 def label_preview(frame: pd.DataFrame, *,
                   links: Mapping[tuple[str, str], str] | None = None) -> LabelPreview:
     """Per judge metric with human labels (a human_* metric, or a declared link): how many
-    labels each system has and whether they can serve PPI (:func:`check_random_labels`)."""
+    labels each system has and whether they can serve PPI (:func:`check_random_labels`; with
+    an :data:`INCLUSION_COLUMN`, whether every labelled example has its probability)."""
     links = dict(links or {})
     rows: list[pd.DataFrame] = []
     verdicts: list[tuple[str, str, str, str | None]] = []
+    weighted: list[tuple[str, str, str]] = []
     for benchmark, part in frame.groupby(frame["benchmark"].astype(str), sort=False):
         metrics = list(dict.fromkeys(part["metric"].astype(str)))
         humans = [m for m in metrics if is_human_metric(m)]
@@ -178,10 +210,13 @@ def label_preview(frame: pd.DataFrame, *,
                         "benchmark": benchmark, "judge": judge, "human": human,
                         "system": list(pair.systems), "judged": np.isfinite(pair.judge).sum(1),
                         "labelled": pair.labelled.sum(1)}))
-                    check_random_labels(pair)
+                    if inclusion_probabilities(part, pair, None) is None:
+                        check_random_labels(pair)
+                    else:
+                        weighted.append((str(benchmark), judge, human))
                     verdicts.append((str(benchmark), judge, human, None))
                 except JudgeContractError as exc:
                     verdicts.append((str(benchmark), judge, human, str(exc)))
     columns = ["benchmark", "judge", "human", "system", "judged", "labelled"]
     counts = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=columns)
-    return LabelPreview(counts, tuple(verdicts))
+    return LabelPreview(counts, tuple(verdicts), tuple(weighted))

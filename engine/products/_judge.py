@@ -18,7 +18,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..io._judge import JudgeContractError, JudgePair, check_random_labels, judge_pair
+from ..io._judge import (
+    JudgePair,
+    check_random_labels,
+    inclusion_probabilities,
+    judge_pair,
+)
 from ..stats._ppi import (
     PPIPairs,
     _pair_sums,
@@ -30,15 +35,13 @@ from ..stats._ppi import (
 )
 from ..stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
-__all__ = ["INCLUSION_COLUMN", "JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "budget_check",
+__all__ = ["JUDGE_COLUMNS", "JudgeBoard", "LabelBudget", "budget_check",
            "judge_board", "label_budget",
            "predicted_width", "simulate_ppi_width"]
 
 JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", "lam",
                  "n_human", "n_judge", "effective_n", "judge_mean", "judge_low", "judge_high",
                  "human_mean", "human_low", "human_high", "bias")
-#: the per-example column of known inclusion probabilities (labels drawn with unequal chances)
-INCLUSION_COLUMN = "inclusion_probability"
 METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified by the "
           "human-labelled examples, power-tuned lambda per system, t quantiles with "
           "(labels - 1) df; valid for the human-label mean if the labelled examples are a "
@@ -185,7 +188,7 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
     Raises :class:`engine.JudgeContractError` when the labels are not a random sample by the
     data's own evidence, or a labelled example lacks its inclusion probability."""
     pair = judge_pair(frame, judge=judge, human=human, benchmark=benchmark)
-    probs = _inclusion(frame, pair, inclusion)
+    probs = inclusion_probabilities(frame, pair, inclusion)
     notes = check_random_labels(pair) if probs is None else []  # unequal by design
     table = _system_table(pair, alpha, higher_is_better, probs)
     order = [pair.systems.index(s) for s in table["system"]]
@@ -200,28 +203,6 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
     return JudgeBoard(pair.benchmark, judge, human, alpha, correction, higher_is_better, table,
                       pairs, agreement, bias, _calibration(pair), pair, tuple(notes), probs)
 
-
-def _inclusion(frame: pd.DataFrame, pair: JudgePair,
-               given: Mapping[str, float] | pd.Series | None) -> np.ndarray | None:
-    """Each example's inclusion probability (``data.examples`` order): ``given`` (example_id →
-    probability), else the frame's :data:`INCLUSION_COLUMN`, else None (uniform labels)."""
-    if given is None and INCLUSION_COLUMN in frame.columns:
-        rows = frame[frame["metric"].astype(str) == pair.human_metric]
-        given = (rows.assign(example_id=rows["example_id"].astype(str))
-                 .groupby("example_id")[INCLUSION_COLUMN].first())
-    if given is None:
-        return None
-    probs = pd.to_numeric(pd.Series(given, dtype=object).reindex(list(pair.examples)),
-                          errors="coerce").to_numpy(dtype=float)
-    where = f"{pair.benchmark} / {pair.human_metric}"
-    missing = pair.labelled.any(0) & ~((probs > 0) & (probs <= 1))
-    if missing.any():
-        first = pair.examples[int(np.argmax(missing))]
-        raise JudgeContractError(
-            f"{where}: column {INCLUSION_COLUMN!r}: {int(missing.sum())} labelled example(s) "
-            f"have no inclusion probability in (0, 1] (first: example {first!r}). Fix: give "
-            "every labelled example the probability it had of being sent to humans")
-    return probs
 
 
 # --------------------------------------------------------------------------- budget planner

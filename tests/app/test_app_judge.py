@@ -158,3 +158,20 @@ def test_plan_page_plans_the_human_labels_of_a_judge_metric(db: Path) -> None:
     at = app("views/plan.py", benchmark="judged", metric="human_score")
     no_exception(at)
     assert not any(h.value == "Human labels for the judge" for h in at.subheader)
+
+
+@pytest.mark.slow
+def test_a_slice_corrects_the_judge_on_its_examples_only(db: Path) -> None:
+    wide = _wide(3)
+    wide["topic"] = np.where(wide["example_id"].str[1:].astype(int) % 2 == 0, "even", "odd")
+    _upload(wide, "judged.csv")
+    at = app("views/leaderboard.py", benchmark="judged", metric="judge_score", scol="topic",
+             sval="even")
+    no_exception(at)
+    shown = html_frame(at, "judge corrected").set_index("system")
+    part = wide[wide["topic"] == "even"].drop(columns="topic")
+    long = part.melt(id_vars=["benchmark", "system", "example_id"], var_name="metric",
+                     value_name="value").dropna(subset=["value"])
+    ref = judge_board(long, judge="judge_score", human="human_score").table.set_index("system")
+    assert shown["human labels"].astype(int).to_dict() == ref["n_human"].to_dict()
+    assert shown.loc["s0", "corrected"] == f"{ref.loc['s0', 'ppi_mean']:.4g}"

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import JudgeContractError, judge_board, judge_pair_figures
+from engine import JudgeContractError, judge_board, judge_pair_figures, label_preview
 from engine.cli._common import main
 from engine.stats._ppi import ppi_means
 from engine.stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
@@ -186,3 +186,14 @@ def test_cli_weights_by_the_files_column_and_the_stores_metadata(
     assert from_file["weighted"] is True and from_store["weighted"] is True
     assert [s["ppi_mean"] for s in from_store["systems"]] == pytest.approx(
         [s["ppi_mean"] for s in from_file["systems"]], abs=1e-10)
+
+
+def test_upload_preview_reports_weighted_labels() -> None:
+    frame = _frame(7)
+    preview = label_preview(frame)
+    assert preview.verdicts == (("b", "judge", "human", None),)
+    assert preview.weighted == (("b", "judge", "human"),)
+    labelled = frame.loc[frame["metric"] == "human", "example_id"].iloc[0]
+    frame.loc[frame["example_id"] == labelled, "inclusion_probability"] = 0.0
+    [(_, _, _, reason)] = label_preview(frame).verdicts
+    assert reason is not None and "inclusion probability in (0, 1]" in reason
