@@ -174,4 +174,4 @@ def test_a_slice_corrects_the_judge_on_its_examples_only(db: Path) -> None:
                      value_name="value").dropna(subset=["value"])
     ref = judge_board(long, judge="judge_score", human="human_score").table.set_index("system")
     assert shown["human labels"].astype(int).to_dict() == ref["n_human"].to_dict()
-    assert shown.loc["s0", "corrected"] == f"{ref.loc['s0', 'ppi_mean']:.4g}"
+    assert shown.loc["s0", "corrected"] == f"{float(ref.loc['s0', 'ppi_mean']):.4g}"
