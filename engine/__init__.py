@@ -46,9 +46,12 @@ if TYPE_CHECKING:
         spec_for, validate_long,
     )
     from .io._limits import Limits, check_produced, limits_in_force
-    from .io._readers import is_text, metric_specs_of, read_results, read_results_bytes, split_metadata
+    from .io._readers import (
+        TableUpload, is_text, metric_specs_of, read_results, read_results_bytes,
+        read_table_upload, split_metadata,
+    )
     from .io._worker import check_harness_isolated, parse_isolated
-    from .io._battles import BATTLE_COLUMNS, WINNERS, read_battles, validate_battles
+    from .io._battles import BATTLE_COLUMNS, WINNERS, is_battle_table, read_battles, validate_battles
     from .io._judge import (
         INCLUSION_COLUMN, JudgeContractError, JudgePair, LabelPreview, check_random_labels,
         inclusion_probabilities, judge_pair, label_preview,

@@ -8,38 +8,24 @@ Every user-provided string (file, arena and model names) is shown in tables or t
 from __future__ import annotations
 
 import hashlib
-import io
 
 import pandas as pd
 import streamlit as st
 
 from app.data import battles as data
 from app.data import store
-from engine import BATTLE_COLUMNS, DataContractError, md_text, read_battles
+from engine import DataContractError, md_text
 
 _COLUMNS = {"rank": "Rank", "system": "Model", "rating": "Rating", "rating_low": "Low",
             "rating_high": "High", "win_rate": "Win rate", "battles": "Battles",
             "group": "Group", "online_elo": "Online Elo"}
 
 
-def is_battle_list(content: bytes) -> bool:
-    """The file's first line names model_a, model_b and winner (a CSV/TSV header or the
-    keys of a JSON Lines record)."""
-    head = content[:65_536].split(b"\n", 1)[0].lower()
-    return all(name.encode() in head for name in BATTLE_COLUMNS)
-
-
-def review(name: str, content: bytes, uploader: str) -> None:
-    """A battle list's problems, or what it holds and the commit form (an arena name)."""
+def review(name: str, content: bytes, battles: pd.DataFrame, uploader: str) -> None:
+    """A battle list read without problems (in the capped parse child, any table format:
+    :func:`app.components.upload_read.parse`): what it holds and the commit form (an arena
+    name). Its problems, if any, were shown as any upload's are."""
     st.markdown(f"#### {md_text(name)}")
-    try:
-        battles = read_battles(io.BytesIO(content), name=name)
-    except DataContractError as exc:
-        st.error(f"{len(exc.problems)} problem(s) found; nothing from this file will be stored "
-                 "until they are fixed.", icon=":material/error:")
-        st.dataframe(pd.DataFrame({"problem": [str(p) for p in exc.problems]}),
-                     hide_index=True)
-        return
     models = pd.concat([battles["model_a"], battles["model_b"]]).value_counts()
     st.success(f"{len(battles)} battles among {len(models)} models read without problems "
                "(a battle list: model_a, model_b, winner).", icon=":material/task_alt:")

@@ -207,7 +207,8 @@ def upload_files(token: str, uploader: str) -> None:
         staged = [bundle(staged)]
     for name, content in staged:
         with st.container(border=True):
-            if choice == "auto" and arena.is_battle_list(content):  # model_a, model_b, winner
-                arena.review(name, content, uploader)
+            parsed = parse_once(name, content, choice=choice, system=system)
+            if parsed.format == "battles" and parsed.frame is not None:  # model_a, model_b, winner
+                arena.review(name, content, parsed.frame, uploader)
                 continue
-            review(parse_once(name, content, choice=choice, system=system), token, uploader)
+            review(parsed, token, uploader)

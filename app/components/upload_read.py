@@ -28,9 +28,12 @@ from engine import (
     check_harness_isolated,
     check_produced,
     detect_format,
+    is_battle_table,
     limits_in_force,
+    parse_isolated,
     read_harness,
-    read_results_bytes,
+    read_table_upload,
+    validate_battles,
 )
 
 __all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
@@ -39,6 +42,8 @@ __all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
 FORMATS = {"auto": "detect automatically", "table": "results table (long or wide)",
            **{f: f for f in HARNESS_FORMATS if f not in ("long", "wide")}}
 _TABLE_NAME = re.compile(r"\.(csv|tsv|parquet)(\.gz)?$", re.I)
+#: A zip member that may hold a table (a battle list, say) rather than a harness log.
+_TABLE_MEMBER = re.compile(r"\.(csv|tsv|parquet|jsonl|json)(\.gz)?$", re.I)
 _PARSED_KEY = "upload_parsed"
 
 
@@ -74,6 +79,38 @@ def _harness_kind(name: str, content: bytes, choice: str) -> str | None:
     return None if found in ("long", "wide") else found
 
 
+def _one_table_member(content: bytes) -> bool:
+    """A zip whose one file (folders and ``__MACOSX/`` aside) is named like a table; only
+    its directory is read here (the member is inflated in the capped child)."""
+    if content[:4] != b"PK\x03\x04":
+        return False
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            files = [i.filename for i in archive.infolist()
+                     if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+    except (zipfile.BadZipFile, ValueError):
+        return False
+    return len(files) == 1 and bool(_TABLE_MEMBER.search(files[0]))
+
+
+def _battles(name: str, content: bytes, choice: str, limits: Limits) -> Parsed | None:
+    """The upload read in the capped child as a table, a zip holding one opened there, when
+    it is a battle list (model_a, model_b, winner); else None, and the readers below say
+    what it is (a results table, a harness log, or what is wrong)."""
+    if choice not in ("auto", "table"):
+        return None
+    try:
+        frame = parse_isolated(content, name, limits=limits, unzip=True)
+    except DataContractError:
+        return None
+    if not is_battle_table(frame):
+        return None
+    try:
+        return Parsed(name, content, validate_battles(frame, label=name), (), format="battles")
+    except DataContractError as exc:  # a battle list with problems: those, not a log's
+        return Parsed(name, content, None, tuple(exc.problems), format="battles")
+
+
 def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
           limits: Limits | None = None) -> Parsed:
     """Read ``content``: results tables in a child process with the server's limits
@@ -86,14 +123,27 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 name, rule=f"the file has {len(content):,} bytes, more than the "
                 f"{limits.max_bytes:,} this server accepts",
                 fix="split it into several uploads")])
+        battles = _battles(name, content, choice, limits) if _one_table_member(content) \
+            else None  # a zip holding one battle list
+        if battles is not None:
+            return battles
         if choice != "table" and not _TABLE_NAME.search(name):
             # archives, .eval and JSON logs are read first in the memory-capped child: a bomb
             # or a log over the limits fails there, never in the server
-            check_harness_isolated(content, name, fmt=None if choice == "auto" else choice,
-                                   system=system.strip() or None, limits=limits)
+            try:
+                check_harness_isolated(content, name, fmt=None if choice == "auto" else choice,
+                                       system=system.strip() or None, limits=limits)
+            except DataContractError:
+                battles = _battles(name, content, choice, limits)  # JSON (Lines) battles
+                if battles is None:
+                    raise
+                return battles
         kind = _harness_kind(name, content, choice)
         if kind is None:
-            frame = read_results_bytes(content, label=name, limits=limits, isolated=True)
+            table = read_table_upload(content, label=name, limits=limits)
+            if table.kind == "battles":  # model_a, model_b, winner: in any table format
+                return Parsed(name, content, table.frame, (), format="battles")
+            frame = table.frame
             if system.strip():
                 frame = frame.assign(system=system.strip())
             return Parsed(name, content, frame, ())

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Literal
 
 import numpy as np
 import pandas as pd
@@ -41,7 +42,8 @@ from ._formats import (
 from ._judge import is_human_metric
 from ._limits import Limits
 
-__all__ = ["OUTPUT_NAMES", "read_bytes", "read_results", "split_metadata", "metric_specs_of"]
+__all__ = ["OUTPUT_NAMES", "TableUpload", "metric_specs_of", "read_bytes", "read_results",
+           "read_table_upload", "split_metadata"]
 
 #: Longest text accepted in a key column (system, example id, benchmark, metric), in
 #: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
@@ -297,6 +299,38 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
     else:
         frame = frame_from_bytes(data, label, fmt, limits=limits)
     return _shaped(frame, label, metrics)
+
+
+@dataclass(frozen=True)
+class TableUpload:
+    """An uploaded table as read: ``results`` (the canonical long table, its metric
+    declarations in ``frame.attrs``) or ``battles`` (the checked battle list of
+    :func:`engine.read_battles`)."""
+
+    kind: Literal["results", "battles"]
+    frame: pd.DataFrame
+
+
+def read_table_upload(data: bytes, *, label: str, fmt: str | None = None,
+                      metrics: Mapping[str, MetricSpec] | None = None,
+                      limits: Limits | None = None, unzip: bool = False) -> TableUpload:
+    """An uploaded table, results or battle list, parsed once in the memory-capped child
+    (:func:`engine.parse_isolated`) whatever its format: CSV/TSV, JSON Lines, JSON,
+    Parquet, gzipped, or (``unzip``) a zip holding one of them. A parsed table with
+    ``model_a``, ``model_b`` and ``winner`` (and no ``value``) is a battle list.
+
+    Raises
+    ------
+    DataContractError
+        The parse's or the battle list's problems (file, column, rows, rule, fix).
+    """
+    from ._battles import is_battle_table, validate_battles
+    from ._worker import parse_isolated
+
+    frame = parse_isolated(data, label, fmt=fmt, limits=limits, unzip=unzip)
+    if is_battle_table(frame):
+        return TableUpload("battles", validate_battles(frame, label=label))
+    return TableUpload("results", _shaped(frame, label, metrics))
 
 
 def _shaped(frame: pd.DataFrame, label: str,

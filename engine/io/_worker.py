@@ -42,7 +42,8 @@ _MAX_NAME = 1000
 
 
 def parse_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
-                   limits: Limits | None = None, path: str | Path | None = None) -> pd.DataFrame:
+                   limits: Limits | None = None, path: str | Path | None = None,
+                   unzip: bool = False) -> pd.DataFrame:
     """Parse an upload in a child process with a memory cap and a time limit.
 
     Parameters
@@ -58,6 +59,9 @@ def parse_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
     limits : Limits, optional
         Upload limits (default ``Limits()``); ``max_parse_memory`` caps the child's
         address space and ``parse_timeout`` its running time.
+    unzip : bool, keyword-only
+        A zip holding one file is opened in the child and that file parsed (its format
+        from its own name; messages name it ``<zip>:<file>``).
 
     Returns
     -------
@@ -83,7 +87,8 @@ def parse_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
     limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
     header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
-                         "path": None if path is None else str(Path(path).resolve())})
+                         "path": None if path is None else str(Path(path).resolve()),
+                         "unzip": unzip})
     try:
         done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
             [sys.executable, "-m", "engine.io._worker", header], input=data or b"",
@@ -259,7 +264,13 @@ def _worker_main(argv: list[str]) -> int:
     out = sys.stdout.buffer
     try:
         with limits_in_force(limits):
-            frame = frame_from_bytes(data, header["name"], header["fmt"], limits=limits)
+            name = header["name"]
+            if header.get("unzip") and data[:4] == b"PK\x03\x04":
+                from ._zip import only_member
+
+                member, data = only_member(data, name, limits)
+                name = f"{name}:{member}"
+            frame = frame_from_bytes(data, name, header["fmt"], limits=limits)
         del data
         import pyarrow as pa
 

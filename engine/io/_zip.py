@@ -12,6 +12,7 @@ itself and the real cause; nothing here calls a readable format "incomplete".
 
 from __future__ import annotations
 
+import io
 import struct
 import zipfile
 import zlib
@@ -149,3 +150,19 @@ def member_bytes(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, l
     if len(body) != info.file_size or zlib.crc32(body) != info.CRC:
         raise _corrupt(name, label, "its CRC-32 or size does not match its directory entry")
     return body
+
+
+def only_member(data: bytes, label: str, limits: Limits | None = None) -> tuple[str, bytes]:
+    """The one file of a zip that holds a single table (folders and macOS's ``__MACOSX/``
+    entries aside): its name and its bytes, inflated within the size limit."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise _corrupt("(directory)", label, str(exc)) from None
+    files = [i for i in archive.infolist()
+             if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+    if len(files) != 1:
+        raise DataContractError([Problem(
+            label, rule=f"a zipped table holds one file; this zip holds {len(files)}",
+            fix="zip one table per upload, or upload the table itself")])
+    return files[0].filename, member_bytes(data, archive, files[0], label, limits)

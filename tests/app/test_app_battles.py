@@ -69,3 +69,69 @@ def test_battles_upload_commit_and_arena_pages(db: Path) -> None:
     order = want["system"].tolist()
     np.testing.assert_allclose(rates[0].to_numpy(float), full.loc[order, order].to_numpy(),
                                rtol=0, atol=1e-12)
+
+
+def _in_format(kind: str, content: bytes) -> tuple[str, bytes]:
+    """The same battle list as Parquet, a JSON array (pretty-printed, so no first line
+    names the columns), gzipped JSON Lines, or a zip holding the Parquet file."""
+    import gzip
+    import zipfile
+
+    frame = pd.read_csv(io.BytesIO(content))
+    if kind == "parquet":
+        buf = io.BytesIO()
+        frame.to_parquet(buf)
+        return "arena.parquet", buf.getvalue()
+    if kind == "json":
+        return "arena.json", frame.to_json(orient="records", indent=2).encode()
+    if kind == "jsonl.gz":
+        return "arena.jsonl.gz", gzip.compress(frame.to_json(orient="records", lines=True).encode())
+    parquet = _in_format("parquet", content)[1]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("exports/arena.parquet", parquet)
+    return "arena.zip", buf.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["parquet", "json", "jsonl.gz", "zip"])
+def test_battles_upload_in_every_format(db: Path, kind: str) -> None:
+    """A battle list in Parquet, JSON, gzipped JSON Lines or a zip holding one (parsed in the
+    capped child like any table) is recognised and committed; the stored battles are the
+    CSV's (expected: read_battles of the CSV, the engine's reference reader)."""
+    content = _battles_csv(n=300, seed=9)
+    name, data = _in_format(kind, content)
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload(name, data, "application/octet-stream")
+    at.run()
+    no_exception(at)
+    assert any("300 battles among 5 models" in s.value for s in at.success), \
+        [e.value for e in at.error]
+    [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label][0].click()
+    at.run()
+    no_exception(at)
+    assert any("300 battles stored as upload" in s.value for s in at.success)
+
+    from engine.store import open_store
+
+    stored = open_store(f"sqlite:///{db}").load_battles("arena")
+    want = read_battles(io.BytesIO(content), name="arena.csv")
+    for column in ("model_a", "model_b", "winner"):
+        assert stored[column].tolist() == want[column].tolist()
+
+
+@pytest.mark.slow
+def test_battle_problems_in_json_are_the_battle_lists(db: Path) -> None:
+    """A JSON battle list with a bad winner names that rule, not a harness
+    log's or a results table's missing value column; nothing is stored."""
+    frame = pd.read_csv(io.BytesIO(_battles_csv(n=20)))
+    frame.loc[3, "winner"] = "nobody"
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload(
+        "arena.json", frame.to_json(orient="records").encode(), "application/octet-stream")
+    at.run()
+    no_exception(at)
+    shown = " ".join(m.value for m in at.markdown)
+    assert "winner must be one of" in shown and "rows 4" in shown
+    assert "value column" not in shown
+    assert not [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label]
