@@ -39,6 +39,10 @@ Scenarios (issue #12, plus #16's seed sweeps):
   cluster (CR2, Bell–McCaffrey df) — family-wise false alarms, coverage of the pairs'
   difference intervals (true difference 0) and of the mean intervals (true mean
   E σ(0.5 − N(0, 1 + SD²)) by quadrature), and the same without the cluster column.
+  Also the Mechanisms page's sign test of P(A beats B) grouped by passage (CR2 t of the
+  win − loss signs, Holm–Šídák over the 45 pairs) against the per-example exact sign test,
+  and the coverage of the Distributions page's cluster-bootstrap mean intervals (400
+  resamples of the passages).
 * ``lognormal``: unpaired numeric scores, every system on its own examples, centred
   lognormal exp(σZ) − exp(σ²/2) (mean 0): equal shapes (σ = 1, 10–40 examples each) and
   unequal shapes (σ from 0.5 to 1.0, 30 each): the default analysis (bootstrap-t where
@@ -80,12 +84,24 @@ missing-failures                0.457 ± 0.056, warned 0.958         0.333, no w
 skip-hardest: complete / s9     coverage 0.947 / 0.853, warned 1.000 0.879
 clustered SD 0 / 0.5 / 1.0      0.043 / 0.023 / 0.053               0.047 / 0.153 / 0.403
   difference / mean coverage    ≥ 0.946 / ≥ 0.946                   ≥ 0.81 / 0.64–0.73
+  rerun (300, 2026-11-28)       0.040 / 0.013 / 0.033, coverage
+                                ≥ 0.946 / ≥ 0.950 (no column:
+                                0.043 / 0.117 / 0.513)
+  Mechanisms sign test          0.040 / 0.013 / 0.033 (0/1: the     per-example exact sign
+                                signs are the differences, so it    test 0.043 / 0.117 /
+                                is the leaderboard's CR2 t)         0.513
+  Distributions cluster         coverage 0.935 / 0.939 / 0.937      —
+  bootstrap mean intervals      (400 resamples of 20 passages)
 seeds-1to5 numeric / 0/1        0.020 / 0.023, coverage 0.956       0.273 / 0.227, 0.87–0.88
   compare 1 run vs 1 run        0.050 / 0.040                       0.283 / 0.227
 lognormal equal / unequal       0.007 / 0.063 ± 0.028 (Welch        0.220 (Welch)
                                 0.023 / 0.070), earlier runs of
                                 unequal 0.077, 0.093 ± 0.033
   warned (no test trusted)      1.000 / 0.993; normal 10–40: 0.077  silent
+  rerun (300, 2026-11-28)       0.007 / 0.080 ± 0.031 (Welch 0.023
+                                / 0.090); warned 1.000 / 0.990,
+                                normal 0.127 (0.027 false alarms);
+                                with test t warned the same shares
 mid-p McNemar: binary, partial  0.020, 0.033, n25 0.010, missing-   —
                                 failures 0.447 (power 0.635/0.584)
 ==============================  ==================================  =======================
@@ -103,7 +119,14 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import ScoreMatrix, build_matrix, leaderboard, pairwise_tests  # noqa: E402
+from engine import (  # noqa: E402
+    ScoreMatrix,
+    bootstrap_ranks,
+    build_matrix,
+    leaderboard,
+    p_beats,
+    pairwise_tests,
+)
 from engine.stats._ab import compare_ab  # noqa: E402
 from engine.stats._clusters import ClusterDesign  # noqa: E402
 from engine.stats._missing import missing_checks  # noqa: E402
@@ -280,6 +303,10 @@ def _clustered(rng: np.random.Generator, reps: int) -> None:
         truth = float((weights / (1 + np.exp(-(0.5 - np.sqrt(1 + sd**2) * nodes)))).sum()
                       / weights.sum())
         flags, naive, pair_cover, mean_cover = [], [], [], []
+        # Mechanisms and Distributions, grouped by passage
+        signs: list[bool] = []
+        signs_naive: list[bool] = []
+        boot_cover: list[float] = []
         for _ in range(reps):
             passage = rng.normal(0, 1, passages)
             inter = rng.normal(0, sd, (SYSTEMS, passages))
@@ -292,9 +319,19 @@ def _clustered(rng: np.random.Generator, reps: int) -> None:
             pair_cover.append(float(((t["ci_low"] <= 0) & (t["ci_high"] >= 0)).mean()))
             mean_cover.append(float(((rows["ci_low"] <= truth) & (rows["ci_high"] >= truth)).mean()))
             naive.append(bool(pairwise_tests(m).table["significant"].any()))
+            signs.append(bool(p_beats(m, cluster=design).table["significant"].any()))
+            signs_naive.append(bool(p_beats(m).table["significant"].any()))
+            boot = bootstrap_ranks(m, n_resamples=400, seed=int(rng.integers(2**31)),
+                                   cluster=design).summary
+            boot_cover.append(float(((boot["ci_low"] <= truth)
+                                     & (boot["ci_high"] >= truth)).mean()))
         _report(f"clustered SD {sd:.1f}", flags, [],
                 f"(without the cluster column: {np.mean(naive):.3f})",
                 [float(np.mean(pair_cover)), float(np.mean(mean_cover))])
+        _report(f"  Mechanisms sign test, SD {sd:.1f}", signs, [],
+                f"(per-example exact sign test: {np.mean(signs_naive):.3f}; coverage: the "
+                "Distributions page's cluster-bootstrap mean intervals)",
+                [float(np.mean(boot_cover))])
 
 
 LOGNORMAL = {"lognormal-equal": ("equal shapes", np.full(SYSTEMS, 1.0), (10, 41)),
@@ -313,6 +350,7 @@ def _lognormal(rng: np.random.Generator, reps: int, wanted: set[str]) -> None:
         if key not in wanted and ("lognormal" not in wanted or key in LOGNORMAL_REACH):
             continue
         flags, welch, cover, welch_cover, warned = [], [], [], [], []
+        warned_t: list[bool] = []  # the same warning when Welch's t is forced
         for _ in range(reps):
             n = rng.integers(*sizes, SYSTEMS)
             x = np.full((SYSTEMS, int(n.sum())), np.nan)
@@ -330,12 +368,13 @@ def _lognormal(rng: np.random.Generator, reps: int, wanted: set[str]) -> None:
                 t = res.table
                 f.append(bool(t["significant"].any()))
                 c.append(float(((t["ci_low"] <= 0) & (t["ci_high"] >= 0)).mean()))
-                if test == "auto":
-                    warned.append(any(note.startswith(UNRELIABLE) for note in res.notes))
+                (warned if test == "auto" else warned_t).append(
+                    any(note.startswith(UNRELIABLE) for note in res.notes))
         _report(f"unpaired, {label}", flags, [],
                 f"(Welch's t: false alarms {np.mean(welch):.3f}, coverage "
                 f"{np.mean(welch_cover):.3f}; warned 'no unpaired test can be trusted' in "
-                f"{np.mean(warned):.3f} of analyses)", [float(np.mean(cover))])
+                f"{np.mean(warned):.3f} of analyses, {np.mean(warned_t):.3f} with test t)",
+                [float(np.mean(cover))])
 
 
 def _report(name: str, flags: list[bool], powers: list[float], extra: str = "",
