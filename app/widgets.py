@@ -28,6 +28,11 @@ MAX_SYSTEMS = 400
 
 _CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
                      "fdr_bh": "Benjamini–Hochberg (FDR)", "none": "none"}
+#: The corrections in words: the error rate each holds (its name in the tooltip, #27).
+_CORRECTION_WORDS = {**dict.fromkeys(("holm-sidak", "holm", "bonferroni"),
+                                    "chance of any false difference ≤ α"),
+                     "fdr_bh": "share of false differences ≤ α",
+                     "none": "each pair on its own (no correction)"}
 _COMPARE_NAMES = {"all": "all pairs", "first": "first vs rest", "successive": "successive pairs"}
 _CRITERION_NAMES = {"pvalue": "adjusted p < alpha", "small": "effect size ≥ 0.2 (small)",
                     "medium": "effect size ≥ 0.5 (medium)", "large": "effect size ≥ 0.8 (large)"}
@@ -162,9 +167,13 @@ def test_settings(view: View) -> None:
     opened, so a page's first screen does not wait for nine of them.
     """
     test = "test chosen from the data" if view.test == "auto" else f"{TEST_NAMES[view.test]} test"
-    st.sidebar.caption(f":material/tune: α = {view.alpha:g} · {_CORRECTION_NAMES[view.correction]}"
+    # plain words on every page's first screen; the correction's name in the tooltip (#27)
+    st.sidebar.caption(f":material/tune: α = {view.alpha:g} · {_CORRECTION_WORDS[view.correction]}"
                        f" · {_COMPARE_NAMES[view.compare]} · "
-                       f"{_ALTERNATIVE_NAMES[view.alternative]} · {test}")
+                       f"{_ALTERNATIVE_NAMES[view.alternative]} · {test}",
+                       help=f"Correction for testing many pairs: "
+                            f"{_CORRECTION_NAMES[view.correction]} — "
+                            f"{error_rate_words(view.alpha, view.correction)} (Methods).")
     with st.sidebar.popover("Test settings", icon=":material/tune:", width="stretch"):
         state.bound(st.number_input, "Alpha", "alpha", view.alpha, min_value=ALPHA_RANGE[0],
                     max_value=ALPHA_RANGE[1], step=0.01, format="%.3f",

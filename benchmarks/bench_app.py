@@ -242,7 +242,7 @@ def every_page(args: argparse.Namespace) -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                for benchmark in ("humaneval", ALPACA):
+                for benchmark in args.benchmarks.split(","):
                     for name in pages:
                         rows.append(_one_page(browser, env, name, benchmark, args.trials,
                                               minimal_url, minimal_ready, outside))
@@ -324,12 +324,14 @@ def main() -> None:
                         help="comma-separated: " + ", ".join(PAGES))
     parser.add_argument("--benchmarks", default=f"humaneval,{SYNTHETIC},{LARGE}",
                         help=f"comma-separated; {LARGE} is measured on {', '.join(LARGE_PAGES)} "
-                             "only")
+                             f"only (--every-page: humaneval,{ALPACA} unless given)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     if args.every_page:
         if args.pages == ",".join(PAGES):
             args.pages = ",".join(EVERY_PAGE)
+        if args.benchmarks == parser.get_default("benchmarks"):
+            args.benchmarks = f"humaneval,{ALPACA}"
         every_page(args)
         return
     from playwright.sync_api import sync_playwright

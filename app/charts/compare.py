@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
@@ -15,7 +17,13 @@ MODEL_NAMES = {"ols": "runs pooled (OLS)", "ols-fe": "per-example baseline (fixe
                "wilcoxon": "signed ranks of the differences (Wilcoxon)",
                "sign": "which system wins each example (sign test)",
                "permutation": "shuffled labels (permutation)", "t": "means (Welch's t)",
-               "z": "solve rates (two-proportion z)"}
+               "z": "solve rates (two-proportion z)",
+               # repeated runs (engine PairRunTest.model): the run-aware tests
+               "vc-t": "per-example means, run-to-run variation added (variance-components t)",
+               "cluster-t": "per-example means, examples grouped (cluster-robust t)",
+               "cluster-vc-t": "per-example means, examples grouped, run-to-run variation "
+                               "added (cluster-robust variance-components t)",
+               "mixedlm+run-vc": "random example effect, run-to-run variation added (MixedLM)"}
 COMPONENT_NAMES = {"example": "between examples", "system×example": "system × example",
                    "run": "between runs", "residual": "within runs"}
 
@@ -25,6 +33,38 @@ def model_label(model: str) -> str:
     if model.endswith("(verdict)"):
         return f"verdict: {model.removesuffix(' (verdict)')}"
     return MODEL_NAMES.get(model, model)
+
+
+def decided_words(model: str, reason: str, *, runs: tuple[int, int], run_varies: bool,
+                  run_p: float, balanced: bool) -> tuple[str, str]:
+    """How A/B compare decided, in plain words (the model without its technical name, and
+    what the runs did), and the technical account for the tooltip (#27 item 5).
+
+    ``model`` and ``reason`` are the engine's (``PairRunTest``); ``run_varies``: a run
+    variance component entered; ``run_p``: the p-value of the run effect (NaN: none).
+
+    Examples
+    --------
+    >>> words, tip = decided_words("vc-t", "… Satterthwaite df 1.2", runs=(3, 3),
+    ...                            run_varies=True, run_p=0.01, balanced=True)
+    >>> words.split(" — ")[0], tip.split(":")[0]
+    ('per-example means, run-to-run variation added', 'variance-components t')
+    """
+    label = model_label(model)
+    plain = label.split(" (")[0] if label.endswith(")") else label
+    technical = f"{label}: {reason}" if plain == label else \
+        f"{label[len(plain) + 2:-1]}: {reason}"
+    if runs == (1, 1):  # the engine's reason is plain already (the Pairwise page's test)
+        return f"{plain} — {reason}", technical
+    words = f"{runs[0]} and {runs[1]} runs per example"
+    if not math.isfinite(run_p):
+        words += "; too few to tell how runs vary"
+    elif run_varies:
+        words += (f"; whole runs shift a system’s scores (p = {run_p:.2g}), so that variation "
+                  "widens the interval")
+    else:
+        words += "; runs vary like independent tries of each example"
+    return f"{plain} — {words}{'' if balanced else '; some runs miss some examples'}", technical
 
 
 def models_chart(models: pd.DataFrame, *, metric: str, level: str) -> alt.LayerChart:

@@ -30,10 +30,24 @@ th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}
 .muted{color:#616d7e;font-size:.85rem}figure{margin:1rem 0}figure svg{max-width:100%;height:auto}
 """
 _XML_HEADER = re.compile(r"^\s*<\?xml[^>]*>\s*")
-#: The power panel's tests (engine.POWER_TESTS) in plain words (Compare and Plan pages).
-POWER_TEST_NAMES = {"paired-t": "paired t", "unpaired-t": "unpaired t (runs stacked)",
-                    "mcnemar": "McNemar (exact)", "sign": "sign test",
-                    "wilcoxon": "Wilcoxon signed-rank", "bootstrap": "bootstrap interval"}
+#: The power panel's tests (engine.POWER_TESTS) in plain words (Compare and Plan pages) and
+#: by name (their tooltips, #27 item 5).
+POWER_TEST_NAMES = {"paired-t": "mean of the per-example differences",
+                    "unpaired-t": "the two means, runs stacked",
+                    "mcnemar": "examples only one system solves",
+                    "sign": "which system wins each example",
+                    "wilcoxon": "ranked per-example differences",
+                    "bootstrap": "resampled examples (an interval)"}
+POWER_TEST_TECHNICAL = {"paired-t": "paired t", "unpaired-t": "unpaired t",
+                        "mcnemar": "exact McNemar (0/1 scores only)", "sign": "sign test",
+                        "wilcoxon": "Wilcoxon signed-rank", "bootstrap": "bootstrap interval"}
+POWER_TEST_HELP = ("The test run on each simulated comparison: " + "; ".join(
+    f"{POWER_TEST_NAMES[k]} = {POWER_TEST_TECHNICAL[k]}" for k in POWER_TEST_NAMES)
+    + " (Methods explains each)")
+#: The power table's other columns explained (Compare and Plan pages).
+POWER_HELP = {"power": "Share of the simulated comparisons in which the test found the "
+                       "difference (percent); — does not apply to these scores",
+              "±": "Simulation error of that share: its standard error (percentage points)"}
 
 
 def _fmt(value: object) -> str:

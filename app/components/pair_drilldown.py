@@ -13,7 +13,7 @@ from app.charts.pairwise import two_by_two
 from app.data import figures
 from app.ranked import html_table
 from app.url import View
-from engine import Leaderboard, PairwiseResult, ScoreMatrix, md_isolated
+from engine import EFFECT_THRESHOLDS, Leaderboard, PairwiseResult, ScoreMatrix, md_isolated
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
 EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",
@@ -89,8 +89,8 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
     effect = ""
     name = str(r["effect_name"])
     value = float(r["effect_size"])
-    if name in EFFECT_NAMES and math.isfinite(value):
-        effect = f", effect size {abs(value):.2f} ({EFFECT_NAMES[name]})"  # of the leader
+    if name in EFFECT_NAMES and math.isfinite(value):  # of the leader; its name in the tooltip
+        effect = f", effect size {abs(value):.2f}: {effect_words(abs(value))}"
     wins = ""
     if paired and np.isfinite(r["wins_a"]):
         wa, wb = (r["wins_a"], r["wins_b"]) if sign > 0 else (r["wins_b"], r["wins_a"])
@@ -106,8 +106,24 @@ def pair_details(result: PairwiseResult, a: str, b: str) -> str | None:
     if r is None:
         return None
     test = widgets.TEST_NAMES.get(str(r["test"]), str(r["test"]))
+    effect = EFFECT_NAMES.get(str(r["effect_name"]))
+    size = (f" Effect size: {effect} (0.2 small, 0.5 medium, 0.8 large)." if effect and
+            math.isfinite(float(r["effect_size"])) else "")
     return (f"Test: {test}; p = {r['pvalue']:.3g} before the correction for testing many "
-            "pairs (Test settings, Methods).")
+            f"pairs (Test settings, Methods).{size}")
+
+
+def effect_words(size: float) -> str:
+    """An effect size's size in words, by Cohen's (1988) thresholds (engine
+    ``EFFECT_THRESHOLDS``: 0.2 small, 0.5 medium, 0.8 large).
+
+    Examples
+    --------
+    >>> effect_words(0.1), effect_words(0.2), effect_words(0.79), effect_words(1.3)
+    ('negligible', 'small', 'medium', 'large')
+    """
+    passed = [word for word, at in EFFECT_THRESHOLDS.items() if size >= at]
+    return passed[-1] if passed else "negligible"
 
 
 def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:

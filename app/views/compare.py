@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state, widgets
-from app.charts.compare import COMPONENT_NAMES, model_label
+from app.charts.compare import COMPONENT_NAMES, decided_words, model_label
 from app.components.cluster_choice import (
     DEFF_HELP,
     cluster_select,
@@ -19,7 +19,13 @@ from app.components.cluster_choice import (
     clustered_pairwise_note,
     resolve_cluster,
 )
-from app.components.compare_report import POWER_TEST_NAMES, report_html
+from app.components.compare_report import (
+    POWER_HELP,
+    POWER_TEST_HELP,
+    POWER_TEST_NAMES,
+    POWER_TEST_TECHNICAL,
+    report_html,
+)
 from app.components.judge_note import judge_pair
 from app.components.watch_note import several_uploads
 from app.data import figures, results
@@ -148,8 +154,10 @@ cols[1].metric("Effect size", f"{ab.effect_size:+.2f}",
                     f"[{ab.effect_ci[0]:+.2f}, {ab.effect_ci[1]:+.2f}].")
 cols[2].metric("Shared examples", f"{t.n:,}")
 cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: baseline / candidate.")
-st.caption(f":material/science: How it was decided: **{md_text(model_label(t.model))}** — "
-           f"{md_text(t.reason)}.")
+plain, technical = decided_words(t.model, t.reason, runs=t.runs, run_varies=t.var_run > 0,
+                                 run_p=t.run_pvalue, balanced=t.balanced)
+st.caption(f":material/science: How it was decided: {md_text(plain)}.",
+           help=md_text(technical))  # test names in the tooltip, plain words on screen (#27)
 if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, Miller 2024)
     st.caption(f":material/workspaces: {cluster_sentence(ab.clusters[0], np.array([ab.clusters[1]]))}",
                help=DEFF_HELP)
@@ -221,7 +229,8 @@ if pw is not None:
     planned[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
                    help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g}, "
                         f"{pw.examples} examples and {pw.runs} run(s): where the default test "
-                        f"({pw.default_test}) reaches that power in {pw.n_sim:,} simulations. "
+                        f"({POWER_TEST_TECHNICAL.get(pw.default_test, pw.default_test)}) "
+                        f"reaches that power in {pw.n_sim:,} simulations. "
                         f"Closed-form approximation: {pw.mdd_closed_form:.4f}.")
     planned[1].metric(f"Examples needed for {pw.difference:.4f}",
                    "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
@@ -232,11 +241,8 @@ if pw is not None:
     st.html(html_table(pd.DataFrame({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
                                      "power": list(pw.power.values()),
                                      "±": list(pw.mc_se.values())}),
-                       label="power", max_height=None, formats={"power": ".0%", "±": ".3f"},
-                       help={"test": "The test run on each simulated comparison",
-                             "power": "Share of simulated comparisons it detected; — does "
-                                      "not apply to these scores",
-                             "±": "Monte Carlo standard error"}))
+                       label="power", max_height=None, formats={"power": ".0%", "±": ".1%"},
+                       help={"test": POWER_TEST_HELP, **POWER_HELP}))
     st.caption(f"Simulated power of each test at that difference ({pw.n_sim} replications).")
 steps.done()
 

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app import state, widgets
-from app.components.compare_report import POWER_TEST_NAMES
+from app.components.compare_report import POWER_HELP, POWER_TEST_HELP, POWER_TEST_NAMES
 from app.components.judge_budget import judge_labels
 from app.data import results
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
@@ -128,26 +128,32 @@ grid = pd.DataFrame({"examples": sizes, **{
     for r in RUN_CHOICES}})
 st.dataframe(grid, hide_index=True, column_config={
     "examples": st.column_config.NumberColumn(format="localized", pinned=True,
-                                              help="Examples per system"),
-    **{c: st.column_config.NumberColumn(format="%.4f", help=f"Smallest detectable difference "
-                                        f"with {c} per example, in {view.metric} units")
+                                              help="Examples per system (a count)"),
+    **{c: st.column_config.NumberColumn(format="%.4f", help=f"Smallest difference between two "
+                                        f"systems detected with {pw.target_power:.0%} power "
+                                        f"at alpha {pw.alpha:g}, with {c} of each example, in "
+                                        f"{view.metric} units (0.02 = two points of a 0–1 "
+                                        "score)")
        for c in grid.columns[1:]}})
-st.caption(f"Closed form at {pw.target_power:.0%} power and alpha {pw.alpha:g}: "
-           "(z₁₋α/₂ + z_power) × the standard error of the mean paired difference.")
+st.caption(f"Computed directly, without simulation, at {pw.target_power:.0%} power and alpha "
+           f"{pw.alpha:g} from how much examples and runs vary.",
+           help="Closed form: (z₁₋α/₂ + z_power) × the standard error of the mean paired "
+                "difference.")
 
 st.subheader(f"Simulated power of each test at {pw.difference:.4f}")
 st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
               "power": list(pw.power.values()), "±": list(pw.mc_se.values())},
              hide_index=True, placeholder="does not apply", column_config={
-                 "test": st.column_config.TextColumn(help="The test run on each simulated "
-                                                     "comparison (Methods explains each)"),
-                 "power": st.column_config.NumberColumn(format="percent", help="Share of "
-                                                        "simulated comparisons it detected"),
-                 "±": st.column_config.NumberColumn(format="%.3f",
-                                                    help="Monte Carlo standard error")})
+                 "test": st.column_config.TextColumn(help=POWER_TEST_HELP),
+                 "power": st.column_config.NumberColumn(format="percent",
+                                                        help=POWER_HELP["power"]),
+                 "±": st.column_config.NumberColumn(format="percent", help=POWER_HELP["±"])})
 fewer = f" (fewer than the {view.nsim:,} chosen: the design is large)" \
     if pw.n_sim < view.nsim else ""
+missing = any(v is None or v != v for v in pw.power.values())  # None or NaN: not run
 st.caption(f"{pw.n_sim:,} simulated A/B comparisons{fewer} with {design_text}, seed "
-           f"{view.seed}; McNemar applies to 0/1 scores only.")
+           f"{view.seed}" + ("; “does not apply”: the test does not fit these scores (the one "
+                             "on examples only one system solves needs 0/1 scores)."
+                             if missing else "."))
 state.link("compare", "Compare two systems on this benchmark", icon=":material/compare_arrows:")
 judge_labels(token, view, catalog)  # a judge metric: how many human labels (#31 item 5)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from apptest_support import app, html_frame, no_exception
 
-from app.components.pair_drilldown import difference_text, pair_summary
+from app.components.pair_drilldown import difference_text, effect_words, pair_details, pair_summary
 from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, pairwise_tests
 
 
@@ -46,6 +46,21 @@ def test_partial_overlap_pairs_say_unpaired_and_their_n() -> None:
     text = pair_summary(result, "A", "C")
     assert "unpaired" in text and "n = 45" in text, text
     assert "paired on the 40 examples" in pair_summary(result, "A", "B")
+
+
+def test_pair_sentence_says_the_effect_size_in_words_and_names_it_in_the_tooltip() -> None:
+    # #27 item 5: plain words in the sentence, Cohen's name in its tooltip. Reference: the
+    # engine's own effect size of the pair, worded by Cohen's (1988) thresholds.
+    rng = np.random.default_rng(5)
+    base = rng.normal(size=60)
+    m = ScoreMatrix.from_array(np.vstack([base + 0.6, base + rng.normal(0, 1, 60)]),
+                               systems=["A", "B"])
+    result = pairwise_tests(m)
+    size = abs(float(result.table["effect_size"].iloc[0]))
+    text = pair_summary(result, "A", "B")
+    assert f"effect size {size:.2f}: {effect_words(size)}" in text, text
+    assert "Cohen" not in text
+    assert "Cohen's d" in (pair_details(result, "A", "B") or "")
 
 
 CONVENTIONS = ["n − 1", "Welch–Satterthwaite", "pooled proportion", "Newcombe", "Wilson",
