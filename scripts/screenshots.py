@@ -48,6 +48,7 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
                           2000, "Bootstrap ranks"),
     "examples.png": ("examples?benchmark=mbpp", 2000, ""),
     "mechanisms.png": ("mechanisms?benchmark=humaneval", 2000, ""),
+    "mechanisms-phone.png": ("mechanisms?benchmark=humaneval", 2400, "", 390),
     "compare.png": ("compare?benchmark=humaneval", 2000, ""),
     "compare-phone.png": ("compare?benchmark=humaneval", 2000, "", 390),
     "pairwise-phone.png": ("pairwise?benchmark=humaneval", 2000, "", 390),

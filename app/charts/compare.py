@@ -31,7 +31,8 @@ COMPONENT_NAMES = {"example": "between examples", "system×example": "system × 
 def model_label(model: str) -> str:
     """A model's plain label (the verdict's row keeps its own name with "(verdict)")."""
     if model.endswith("(verdict)"):
-        return f"verdict: {model.removesuffix(' (verdict)')}"
+        base = model.removesuffix(" (verdict)")
+        return f"verdict: {MODEL_NAMES.get(base, base)}"
     return MODEL_NAMES.get(model, model)
 
 
@@ -89,7 +90,8 @@ def variance_chart(variance: pd.DataFrame) -> alt.Chart:
     frame = variance.dropna(subset=["share"]).assign(
         label=lambda f: [COMPONENT_NAMES.get(c, c) for c in f["component"]])
     return alt.Chart(frame).mark_bar(color="#3b5b92").encode(
-        x=alt.X("share:Q", title="share of the variance", axis=alt.Axis(format="%"),
+        # five ticks: at 360 px ten labels ran together ("90%100%", #27 screenshots)
+        x=alt.X("share:Q", title="share of the variance", axis=alt.Axis(format="%", tickCount=5),
                 scale=alt.Scale(domain=[0, 1])),
         y=alt.Y("label:N", title=None, sort=list(frame["label"])),
         tooltip=[alt.Tooltip("component:N"), alt.Tooltip("variance:Q", format=".4g"),

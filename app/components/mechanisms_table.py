@@ -39,7 +39,9 @@ _STYLE = """<style>
 .sb-mech td.up{background:#e3f1e6;font-weight:600}
 .sb-mech td.down{background:#fbe4e4;font-weight:600}
 @media (max-width:640px){.sb-mech td:first-child{white-space:normal;overflow-wrap:anywhere;
-  min-width:7rem;max-width:9rem}}
+  min-width:6rem;max-width:8rem}
+  .sb-mech th{white-space:normal;vertical-align:bottom}.sb-mech :is(th,td){padding:.3rem .3rem}
+  .sb-mech :is(th,td):nth-child(n+7){display:none}}
 </style>""".replace("\n", "")
 
 

@@ -96,7 +96,7 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            f"{elo_orders} random orders and the skill rating in "
            f"{trueskill_orders} (seed {view.seed}); the engine's defaults are 100 "
            "and 20 — fewer orders here keep the page fast (fewer still on large benchmarks; "
-           "“More battle orders” above replays more).")
+           "“More battle orders” above replays more). On a phone the two rank columns give way.")
 st.html(rankings_html(result, board, intervals, level=level))
 if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
     st.caption(md_text(best_set_sentence(board.rank_sets)) + " The Tukey interval above assumes "
