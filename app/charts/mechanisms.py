@@ -18,8 +18,9 @@ import numpy as np
 from app.charts.svg import INK, NAME_CHARS, _name, _num, _open
 from engine import PBeats, html_text, isolate
 
-#: Write the value in each P(A beats B) cell up to this many systems.
-TEXT_CELLS = 16
+#: Write the value in each P(A beats B) cell up to this many systems: the page's default focus
+#: (the best 20), whose close pairs are near-white cells otherwise (#27 screenshots).
+TEXT_CELLS = 20
 #: The five mechanisms compared (engine.CORE_MECHANISMS) and their plain labels, in the
 #: agreement matrix and in the page's rankings table.
 LABELS = {"mean": "mean", "median": "median", "bradley_terry": "head-to-head",
