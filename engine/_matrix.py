@@ -213,8 +213,10 @@ def _scan(values: np.ndarray) -> tuple[np.ndarray, bool, float | None]:
     any_scored, all_01, bad = False, True, None
     for rows in _row_slices(values):
         block = values[rows]
-        if not all_01 and block.size and np.isfinite(block.sum(axis=1)).all():
+        if block.size and np.isfinite(block.sum(axis=1)).all():
             any_scored = True  # finite row sums: no NaN here, one pass without a mask
+            if all_01 and not ((block == 0.0) | (block == 1.0)).all():
+                all_01, bad = False, float(block[(block != 0.0) & (block != 1.0)][0])
             continue
         has = ~np.isnan(block)
         common &= has.all(axis=0)

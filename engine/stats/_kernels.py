@@ -313,7 +313,8 @@ def _rank_comparisons(x: np.ndarray) -> np.ndarray:
             if not rows.any():
                 continue
             counts = np.zeros((s, s), dtype=np.uint16)
-            compiled.count_greater(ranks[rows], into is upper, counts)
+            # every example of the block (the usual case): the ranks themselves, no copy
+            compiled.count_greater(ranks if rows.all() else ranks[rows], into is upper, counts)
             into += counts
     upper = np.triu(upper, 1)
     return out + upper + np.tril(n_distinct - upper.T, -1)
