@@ -101,9 +101,12 @@ def _compare(args: argparse.Namespace) -> int:
     spec = loaded.spec(bench, met)
     if args.lower_is_better:
         spec = replace(spec, higher_is_better=False)
-    res = compare_ab(loaded.frame, baseline=args.baseline, candidate=args.candidate,
+    # --cluster COL, else the store's declared column (``-``: none), as leaderboard/pairwise
+    cluster = loaded.cluster_column(bench, args.cluster)
+    frame = loaded.frame if cluster is None else loaded.with_attribute(bench, cluster)
+    res = compare_ab(frame, baseline=args.baseline, candidate=args.candidate,
                      benchmark=bench, metric=met, spec=spec, options=test_options(args),
-                     cluster=args.cluster, margin=args.margin, equivalence=args.equivalence)
+                     cluster=cluster, margin=args.margin, equivalence=args.equivalence)
     if args.report and fmt is not None:
         write_report(args.report, compare_report(res, fmt=fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
@@ -135,7 +138,8 @@ def register(sub: Any) -> None:
     p.add_argument("--alternative", choices=ALTERNATIVES, default=argparse.SUPPRESS,
                    help="two-sided (default), greater (candidate better) or less")
     p.add_argument("--cluster", help="per-example column (e.g. task family): cluster-robust "
-                   "standard errors")
+                   "standard errors; default with a store: the benchmark's declared cluster "
+                   "column; '-': none")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
     p.add_argument("--allow-missing", action="store_true",
                    help="decide (exit 0/1) even when a system's missing scores are not missing "

@@ -1,5 +1,5 @@
 """The command line reads a store's declared cluster columns (issue #26 item 1): ``overall``,
-``leaderboard`` and ``pairwise`` on a store group each benchmark by the column declared for
+``leaderboard``, ``pairwise`` and ``compare`` on a store group each benchmark by the column declared for
 it (``import --cluster COL``, the Upload page), ``--cluster COL`` overrides it and
 ``--cluster -`` turns it off. Reference: the engine's ``overall`` / ``leaderboard`` on the
 same rows with the columns named explicitly (``cluster={"b1": "passage", "b2": "topic"}``)."""
@@ -69,3 +69,27 @@ def test_leaderboard_and_pairwise_read_the_declared_column(
     assert (pw["cluster"], pw["n_clusters"]) == ("passage", 12)
     plain = _json(capsys, "pairwise", store, "--benchmark", "b1", "--cluster", "-")
     assert "cluster" not in plain
+
+
+@pytest.mark.slow
+def test_compare_reads_the_declared_column(store: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The gate on a store groups by the declared column, as the engine's compare_ab does
+    with the column named; ``--cluster -`` turns it off."""
+    from engine.stats._ab import compare_ab
+
+    capsys.readouterr()
+    b1, _ = _frames()
+    systems = sorted(b1["system"].unique())
+    args = ("compare", store, "--benchmark", "b1", "--baseline", systems[0],
+            "--candidate", systems[1])
+    assert main([*args, "--format", "json"]) in (0, 1)
+    got = json.loads(capsys.readouterr().out)
+    want = compare_ab(b1, baseline=systems[0], candidate=systems[1], benchmark="b1",
+                      cluster="passage").to_dict()
+    assert got["ci_low"] == pytest.approx(want["ci_low"], rel=1e-9)
+    assert got["ci_high"] == pytest.approx(want["ci_high"], rel=1e-9)
+    assert got["n_clusters"] == want["n_clusters"] == 12
+    assert main([*args, "--cluster", "-", "--format", "json"]) in (0, 1)
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["ci_low"] != got["ci_low"]
