@@ -141,14 +141,14 @@ def test_a_staged_file_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch)
     import app.components.upload_read as page
 
     calls: list[str] = []
-    real = page.read_results_bytes
+    real = page.read_table_upload  # parses in the capped child (engine.read_table_upload)
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(kwargs.get("label", ""))
-        assert kwargs.get("isolated") is True and kwargs.get("limits") is not None
+        assert kwargs.get("limits") is not None
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(page, "read_results_bytes", counted)
+    monkeypatch.setattr(page, "read_table_upload", counted)
     at = upload(app("views/upload.py"), ("one.csv", csv(["A", "B"], 4)))
     [r for r in at.radio if r.label.endswith("better is")][0].set_value("lower").run()
     at.text_input(key="upload_system").input("").run()

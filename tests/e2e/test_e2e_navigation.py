@@ -46,7 +46,14 @@ def _sidebar(page: Page) -> tuple[list[str], list[str]]:
 
 
 def _check(page: Page) -> None:
-    sections, links = _sidebar(page)
+    # The sidebar arrives as one batch of elements, but the browser may be read while it is
+    # still adding them (seen on CI's first pages, while the server compiled Numba's
+    # kernels in its start-up thread): read again for a few seconds before judging.
+    for _ in range(20):
+        sections, links = _sidebar(page)
+        if sections[:5] == SECTIONS and [x for x in links if x in LINKS] == LINKS:
+            return
+        page.wait_for_timeout(500)
     assert sections[:5] == SECTIONS, sections
     assert [x for x in links if x in LINKS] == LINKS, links
 
