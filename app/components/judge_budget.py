@@ -20,7 +20,10 @@ BUDGET_HELP = {
     "rho": "Judge–human correlation on the labelled examples: the higher, the fewer labels",
     "labels_needed": "Human labels for an interval of the target width (above n_judge: out "
                      "of reach even with every example labelled)",
-    "reachable": "Whether labelling every example would be enough"}
+    "reachable": "Whether labelling every example would be enough",
+    "expected_now": "Labels the declared inclusion probabilities give in expectation",
+    "scale": "Factor on every declared inclusion probability (each at most 1) that gives "
+             "the target width: the design keeps its shape"}
 CHECK_HELP = {"system": "The system", "labels_needed": "Labels planned",
               "predicted_width": "Interval width the planner predicts at those labels",
               "simulated_width": "Mean width of 500 simulated PPI++ intervals at those labels",
@@ -39,8 +42,15 @@ def label_budget_section(board: JudgeBoard, token: str, metric: str, *, key: str
                                board.correction, float(width))
     st.html(html_table(plan.table, label="label budget", max_height=None, help=BUDGET_HELP,
                        formats={"sd_human": ".4g", "sd_judge": ".4g", "rho": ".3f"}))
-    st.caption("Closed form from the PPI++ variance with the observed judge–human correlation "
-               "(Angelopoulos, Duchi & Zrnic 2023), for labels drawn uniformly at random.")
+    if plan.designs is None:
+        st.caption("Closed form from the PPI++ variance with the observed judge–human "
+                   "correlation (Angelopoulos, Duchi & Zrnic 2023), for labels drawn uniformly "
+                   "at random.")
+    else:
+        st.caption("Labels drawn with the declared inclusion probabilities: the plan scales "
+                   "them all by one factor (scale) and gives the expected label count; closed "
+                   "form of the inverse-probability-weighted PPI++ variance (Zrnic & Candès "
+                   "2024), checked on a population resampled from the labelled examples.")
     if not len(check):
         st.caption("No system can reach this width with fewer labels than examples: nothing "
                    "to check by simulation.")

@@ -210,17 +210,30 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
 
 @dataclass(frozen=True)
 class LabelBudget:
-    """Human labels needed per system (closed form; ``total + 1``: out of reach)."""
+    """Human labels needed per system (closed form; ``total + 1``: out of reach). With known
+    inclusion probabilities (``designs`` set, :mod:`engine.products._judge_budget_ipw`) the
+    labels are the expected count of the declared design scaled by the table's ``scale``."""
 
     target_width: float | None
     delta: float | None
     power: float
     alpha: float
     table: pd.DataFrame
+    designs: dict[str, Any] | None = field(default=None, repr=False)
+    """Per system, the planner's view of its labels (weighted plans only)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"target_width": self.target_width, "delta": self.delta, "power": self.power,
-                "alpha": self.alpha, "systems": self.table.to_dict(orient="records")}
+        out: dict[str, Any] = {
+            "target_width": self.target_width, "delta": self.delta, "power": self.power,
+            "alpha": self.alpha, "systems": self.table.to_dict(orient="records")}
+        if self.designs is not None:
+            out["design"] = WEIGHTED_PLAN
+        return out
+
+
+WEIGHTED_PLAN = ("labels drawn with the declared inclusion probabilities, all scaled by one "
+                 "factor per system (scale, at most 1 each); labels_needed is the expected "
+                 "count; closed form of the inverse-probability-weighted PPI++ variance")
 
 
 def _moments(n: np.ndarray, sy: np.ndarray, sf: np.ndarray, syy: np.ndarray, sff: np.ndarray,
@@ -235,7 +248,9 @@ def label_budget(board: JudgeBoard, *, target_width: float | None = None,
     """Labels per system for a PPI++ interval of ``target_width`` (full width, 1 - alpha), or,
     with ``delta``, for every pair difference of ``delta`` to be found with ``power`` (each
     system's row: its hardest pair) — from the observed human variance and judge-human
-    covariance (:func:`engine.stats._ppi.ppi_labels_needed`)."""
+    covariance (:func:`engine.stats._ppi.ppi_labels_needed`). A board weighted by known
+    inclusion probabilities gets the weighted plan (:func:`ipw_label_budget`: the declared
+    design scaled, ``scale`` and ``expected_now`` columns added)."""
     if (target_width is None) == (delta is None):
         raise ValueError("target_width, delta: give exactly one")
     for name, v in (("target_width", target_width), ("delta", delta)):
@@ -243,6 +258,10 @@ def label_budget(board: JudgeBoard, *, target_width: float | None = None,
             raise ValueError(f"{name}: must be > 0; got {v!r}")
     if not 0 < power < 1:
         raise ValueError(f"power: must be strictly between 0 and 1; got {power!r}")
+    if board.inclusion is not None:  # known inclusion probabilities: the weighted plan
+        from ._judge_budget_ipw import ipw_label_budget
+
+        return ipw_label_budget(board, target_width=target_width, delta=delta, power=power)
     pair, z = board.data, _z(board.alpha)
     idx = [pair.systems.index(s) for s in board.table["system"]]
     lab, f, y = pair.labelled[idx], pair.judge[idx], pair.human[idx]
@@ -308,6 +327,10 @@ def budget_check(budget: LabelBudget, *, reps: int = 500, seed: int = 0) -> pd.D
     correlation) at the same labels; reachable systems only."""
     if budget.target_width is None:
         raise ValueError("budget: the simulation check is for a target width (not a delta)")
+    if budget.designs is not None:  # weighted plan: simulate the scaled design
+        from ._judge_budget_ipw import ipw_budget_check
+
+        return ipw_budget_check(budget, reps=reps, seed=seed)
     rng = np.random.default_rng(seed)
     t = budget.table[budget.table["reachable"]]
     rows = []

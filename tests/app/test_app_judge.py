@@ -175,3 +175,40 @@ def test_a_slice_corrects_the_judge_on_its_examples_only(db: Path) -> None:
     ref = judge_board(long, judge="judge_score", human="human_score").table.set_index("system")
     assert shown["human labels"].astype(int).to_dict() == ref["n_human"].to_dict()
     assert shown.loc["s0", "corrected"] == f"{float(ref.loc['s0', 'ppi_mean']):.4g}"
+
+
+@pytest.mark.slow
+def test_plan_page_scales_the_declared_inclusion_probabilities(db: Path) -> None:
+    # #31 item 5 with known inclusion probabilities: labels drawn with 0.3 on examples the
+    # judge scores high on average, 0.08 elsewhere; the Plan page shows the engine's weighted
+    # plan (the scale of the design, expected labels) and its simulation check
+    rng = np.random.default_rng(5)
+    s_, e = 4, 400
+    h = np.linspace(60, 70, s_)[:, None] + rng.normal(0, 20, (s_, e))
+    j = h + np.array([5.0, 0.0, -3.0, 2.0])[:, None] + rng.normal(0, 8, (s_, e))
+    pi = np.where(j.mean(0) > 65, 0.3, 0.08)
+    lab = np.broadcast_to(rng.random(e) < pi, (s_, e))
+    wide = pd.DataFrame({"benchmark": "judged", "system": np.repeat([f"s{i}" for i in range(s_)], e),
+                         "example_id": np.tile([f"e{k}" for k in range(e)], s_),
+                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel(),
+                         "inclusion_probability": np.tile(pi, s_)})
+    long = wide.melt(id_vars=["benchmark", "system", "example_id", "inclusion_probability"],
+                     value_vars=["judge_score", "human_score"], var_name="metric",
+                     value_name="value").dropna(subset=["value"])
+    _upload(long, "judged.csv")  # long: the wide upload stored no example metadata
+    meta = open_store(f"sqlite:///{db}").example_metadata("judged")
+    assert "inclusion_probability" in meta.columns
+    at = app("views/plan.py", benchmark="judged", metric="judge_score")
+    no_exception(at)
+    assert any("declared inclusion probabilities" in c.value for c in at.caption)
+    width = at.number_input(key="plan_judge_width").value
+    inclusion = meta.set_index(meta["example_id"].astype(str))["inclusion_probability"]
+    frame = open_store(f"sqlite:///{db}").load_frame("judged")
+    board = judge_board(frame, judge="judge_score", human="human_score", benchmark="judged",
+                        inclusion=inclusion)
+    ref = label_budget(board, target_width=width).table
+    shown = html_frame(at, "label budget")
+    assert shown["labels_needed"].astype(int).tolist() == ref["labels_needed"].tolist()
+    np.testing.assert_allclose(shown["scale"].astype(float), ref["scale"], rtol=1e-3)
+    ratios = html_frame(at, "label budget check")["ratio"].astype(float)
+    assert len(ratios) == 4 and ((ratios - 1).abs() < 0.1).all()
