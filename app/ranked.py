@@ -25,7 +25,7 @@ from engine import html_text
 
 #: How the numeric leaderboard columns are shown (the grid's formats derive from these too).
 INTEGERS = frozenset({"rank", "n", "runs"})
-DECIMALS = {"mean": 4, "strength": 4, "Elo": 0}
+DECIMALS = {"mean": 4, "strength (share)": 4, "Elo": 0}
 PERCENT = frozenset({"win rate"})
 NUMERIC = INTEGERS | DECIMALS.keys() | PERCENT
 MISSING = "—"

@@ -31,7 +31,9 @@ HELP = {
     "n": "examples scored",
     "runs": "most runs on one example",
     "win rate": "share of decisive example battles won (ties left out)",
-    "strength": "Bradley–Terry strength (sums to 1 over the systems; ties count half)",
+    # the unit in the header (#27: no bare "strength"): each system's share of the total
+    "strength (share)": "Bradley–Terry strength: the system's share of all systems' strength "
+                        "(sums to 1 over the systems; ties count half)",
     "Elo": "the Bradley–Terry strengths on the Elo scale",
 }
 #: Group letters longer than this are replaced by the ranks the system ties with.
@@ -126,7 +128,7 @@ def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame, *,
         "CI": [interval(lo, hi, percent=percent)
                for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)],
         "n": t["n"], "runs": t["runs"], "win rate": t["win_rate"],
-        "strength": t["bt_strength"], "Elo": t["elo"],
+        "strength (share)": t["bt_strength"], "Elo": t["elo"],
     })
     # a metadata column named like a built-in column (by label or key) would be ambiguous
     taken = {*rows.columns, *TABLE_COLUMNS}

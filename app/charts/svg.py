@@ -205,7 +205,9 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
     ``systems``: the focus (default every system), see :func:`app.charts.graph.graph_frames`.
     """
     nodes, edges = graph_frames(board, systems)
-    height = float(min(900, max(420, 9 * len(nodes))))
+    # 18 px of height per system: at 9 (the old value) 37 systems whose means lie within a
+    # few points of each other pushed most labels off their points (#27 screenshots)
+    height = float(min(900, max(420, 18 * len(nodes))))
     left, right, top, bottom = 64.0, 24.0, 16.0, 24.0
     plot_w, plot_h = width - left - right, height - top - bottom
     means = nodes["mean"].to_numpy(float)

@@ -55,8 +55,11 @@ def _clique_table(board: Leaderboard) -> str:
         f"<tr><td>{g}</td><td>{len(m)}</td><td>"
         + ", ".join(f"<bdi>{html_text(s)}</bdi>" for s in m) + "</td></tr>"
         for g, m in groups.items())
-    return ('<style>.sb-cliques td,.sb-cliques th{white-space:normal;overflow-wrap:anywhere;'
-            'vertical-align:top;padding:.25rem .5rem;text-align:left}</style>'
+    # only the member lists wrap: the narrow number columns keep their headers whole
+    # ("grou|p" and "syste|ms" when every cell could break anywhere)
+    return ('<style>.sb-cliques td,.sb-cliques th{white-space:nowrap;vertical-align:top;'
+            'padding:.25rem .5rem;text-align:left}.sb-cliques td:last-child{white-space:normal;'
+            'overflow-wrap:anywhere}</style>'
             '<table class="sb-cliques" aria-label="groups"><thead><tr><th>group</th>'
             f"<th>systems</th><th>members</th></tr></thead><tbody>{rows}</tbody></table>")
 

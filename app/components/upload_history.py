@@ -34,13 +34,21 @@ def local_times(values: pd.Series) -> pd.Series:
     return values.map(one)
 
 
+#: The history's headers in words (the store's column names were shown: "rows_stored",
+#: "on_conflict", #27 screenshots); other columns keep their names, "_" as a space.
+_HEADERS = {"upload_id": "upload", "rows_stored": "rows stored",
+            "on_conflict": "if already stored"}
+
+
 def _history_table(uploads: pd.DataFrame) -> pd.DataFrame:
     shown = uploads.drop(columns=["content_hash"]).rename(columns={"created_at": "uploaded"})
     shown["uploaded"] = local_times(shown["uploaded"])
     if shown["deleted_at"].notna().any():
         shown["deleted_at"] = local_times(shown["deleted_at"])
-        return shown.rename(columns={"deleted_at": "deleted"})
-    return shown.drop(columns=["deleted_at"])
+        shown = shown.rename(columns={"deleted_at": "deleted"})
+    else:
+        shown = shown.drop(columns=["deleted_at"])
+    return shown.rename(columns=lambda c: _HEADERS.get(c, str(c).replace("_", " ")))
 
 
 def _do_delete(upload_id: int, who: str) -> None:

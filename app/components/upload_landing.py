@@ -10,6 +10,7 @@ import streamlit as st
 from app import state
 from app.data import results, store
 from app.rank_span import rank_span, span_texts
+from app.tables import group_cells, interval
 from app.widgets import MAX_SYSTEMS
 from engine import Leaderboard, TestOptions, md_text
 
@@ -47,13 +48,19 @@ def significant_neighbours(board: Leaderboard, system: str) -> tuple[list[str], 
 def landing_rows(board: Leaderboard, systems: list[str]) -> pd.DataFrame:
     """The leaderboard rows of ``systems``: rank, rank range, group, mean with its interval,
     and how many systems are significantly better or worse."""
-    table = board.table[board.table["system"].isin(systems)]
+    keep = board.table["system"].isin(systems).to_numpy()
+    table = board.table[keep]
     counts = [significant_neighbours(board, str(s)) for s in table["system"]]
+    # the Leaderboard's cells: short letters or "ties with N" (long letters were cut off in
+    # the grid), the interval as one "[low, high]" (no ci_low/ci_high jargon; #27 screenshots)
+    groups = [g for g, kept in zip(group_cells(board), keep, strict=True) if kept]
     return pd.DataFrame({
         "system": table["system"].astype(str), "rank": table["rank"],
         "rank range": span_texts(rank_span(table, board.rank_sets)),  # the rank set (#29)
-        "group": table["group"], "mean": table["mean"], "ci_low": table["ci_low"],
-        "ci_high": table["ci_high"], "better than it (sig.)": [len(b) for b, _ in counts],
+        "group": groups, "mean": table["mean"],
+        "CI": [interval(lo, hi, percent=False)
+               for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)],
+        "better than it (sig.)": [len(b) for b, _ in counts],
         "worse than it (sig.)": [len(w) for _, w in counts]})
 
 
@@ -80,8 +87,9 @@ def landing(frame: pd.DataFrame) -> None:
             else:
                 rows = landing_rows(board, systems[:LANDING_SYSTEMS])
                 st.dataframe(rows, hide_index=True, width="stretch", column_config={
-                    c: st.column_config.NumberColumn(format="%.4g")
-                    for c in ("mean", "ci_low", "ci_high")})
+                    "mean": st.column_config.NumberColumn(format="%.4g"),
+                    "CI": st.column_config.TextColumn(
+                        help="95% confidence interval of the mean")})
                 for system in rows["system"]:
                     better, worse = significant_neighbours(board, system)
                     st.caption(f"{md_text(system)} — significantly worse than: "

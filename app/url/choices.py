@@ -27,7 +27,7 @@ EXAMPLE_TABS = {"difficulty": "Difficulty", "scores": "Every score"}
 #: are their own key and label.
 TABLE_COLUMNS = {"rank": "rank", "rank_range": "rank range", "group": "group", "mean": "mean",
                  "ci": "CI", "n": "n", "runs": "runs", "win_rate": "win rate",
-                 "bt_strength": "strength", "elo": "Elo"}
+                 "bt_strength": "strength (share)", "elo": "Elo"}
 BOOT_CHOICES = (200, 1000, 2000, 5000, 10000)
 #: Systems the significance graph and the pairwise heatmaps focus on (best first): every one
 #: of them keeps a readable label. ``focus`` (chosen systems) overrides it.

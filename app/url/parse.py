@@ -38,7 +38,8 @@ from app.url.view import View, format_value
 from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, md_isolated
 
 #: Links made before the URL carried keys held labels in ``cols``: they still work.
-_COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()} | {"BT strength": "bt_strength"}
+_COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()} | {
+    "BT strength": "bt_strength", "strength": "bt_strength"}
 
 
 def _first(raw: Mapping[str, Sequence[str]], name: str) -> str | None:

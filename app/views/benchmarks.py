@@ -48,9 +48,13 @@ table = html_table(shown.rename(columns={"last_upload": "last upload"}), label="
 st.html(_PHONE + table)
 
 st.subheader("Open a benchmark")
-columns = st.columns(3)
-for i, row in enumerate(summary.to_dict("records")):
-    with columns[i % 3], st.container(border=True):
+records = summary.to_dict("records")
+# one row of columns per three cards: a phone stacks them in reading order (one set of
+# columns would stack column by column: 1, 4, 7, 2, 5, …)
+cards = [(column, row) for start in range(0, len(records), 3)
+         for column, row in zip(st.columns(3), records[start:start + 3], strict=False)]
+for column, row in cards:
+    with column, st.container(border=True):
         st.markdown(f"**{md_isolated(row['benchmark'])}** · {md_isolated(row['metric'])}")
         st.caption(f"{row['systems']} systems · {row['examples']} examples")
         target = {"benchmark": row["benchmark"], "metric": row["metric"], "a": "", "b": "",

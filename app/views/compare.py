@@ -124,6 +124,11 @@ def _units(value: float) -> str:
     return f"{100 * value:+.1f} points" if ab.binary else f"{value:+.4f}"
 
 
+def _size(value: float) -> str:
+    """The size of a difference (no sign) in the units of :func:`_units`."""
+    return f"{100 * value:.1f} points" if ab.binary else f"{value:.4f}"
+
+
 box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info)
 box(f"**Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
@@ -165,11 +170,14 @@ if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, 
 steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
                                            view.cand, cluster, options)
+# the models' chart on a row of its own: in a column its long model names shrank every
+# label to about 7 px (#27 screenshots); an SVG image: drawn on the server, no chart code
+# in the browser
+st.image(models_svg)
 left, right = st.columns([3, 2])
 with left:
-    st.image(models_svg)  # an SVG image: drawn on the server, no chart code in the browser
-with right:
     st.image(variance_svg)
+with right:
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")
 
@@ -226,16 +234,16 @@ except ValueError as exc:
     pw = None
 if pw is not None:
     planned = st.columns(3)
-    planned[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
+    planned[0].metric("Smallest detectable difference", _size(pw.mdd),
                    help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g}, "
                         f"{pw.examples} examples and {pw.runs} run(s): where the default test "
                         f"({POWER_TEST_TECHNICAL.get(pw.default_test, pw.default_test)}) "
                         f"reaches that power in {pw.n_sim:,} simulations. "
                         f"Closed-form approximation: {pw.mdd_closed_form:.4f}.")
-    planned[1].metric(f"Examples needed for {pw.difference:.4f}",
+    planned[1].metric(f"Examples needed for {_size(pw.difference)}",
                    "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
                    help="None suffices when run-to-run noise alone is too large.")
-    planned[2].metric(f"Runs needed for {pw.difference:.4f}",
+    planned[2].metric(f"Runs needed for {_size(pw.difference)}",
                    "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
                    help="Not identified with one run of numeric scores.")
     st.html(html_table(pd.DataFrame({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],

@@ -122,8 +122,18 @@ if report is not None:
                            label="solved by none"))
     with one:
         st.subheader("Solved by exactly one")
-        st.html(html_table(report.solved_by_one.rename(columns={"example_id": "example"}),
-                           label="solved by exactly one", formats={"rating": ".3f"}))
+        # the solver's "rating" is its mean score (or a rating uploaded with the results):
+        # named and in the page's units, not a bare "rating" (#27 plain words)
+        by_mean = report.rating_source == "mean"
+        rating = "solver's mean" if by_mean else "solver's rating"
+        percent = by_mean and matrix.binary
+        st.html(html_table(report.solved_by_one.rename(columns={"example_id": "example",
+                                                                "rating": rating}),
+                           label="solved by exactly one",
+                           formats={rating: ".1%" if percent else ".3f"},
+                           help={rating: "The mean score of the one system that solves it"
+                                 + (" (percent of examples solved)" if percent else "")
+                                 if by_mean else "The rating uploaded for that system"}))
 
 _detail()
 charts = state.bound_tabs("etab", view.etab, EXAMPLE_TABS)

@@ -97,15 +97,23 @@ with inputs:
                     max_value=SEED_MAX, step=1, help="Seeds the simulation: part of the link.")
 
 design_text = f"{pw.examples:,} examples × {pw.runs} run(s)"
+binary = results.matrix(token, view.benchmark, view.metric).binary
+
+
+def _size(value: float) -> str:
+    """A difference in the metric's units: points for 0/1 scores, as on A/B compare."""
+    return f"{100 * value:.1f} points" if binary else f"{value:.4f}"
+
+
 cols = st.columns(3)
-cols[0].metric("Smallest detectable difference", f"{pw.mdd:.4f}",
+cols[0].metric("Smallest detectable difference", _size(pw.mdd),
                help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g} and {design_text} "
                     "(paired comparison, normal approximation).")
-cols[1].metric(f"Examples needed for {pw.difference:.4f}",
+cols[1].metric(f"Examples needed for {_size(pw.difference)}",
                "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
                help=f"At {pw.runs} run(s) per example; '—': no number of examples suffices "
                     "(run-to-run noise alone is too large).")
-cols[2].metric(f"Runs needed for {pw.difference:.4f}",
+cols[2].metric(f"Runs needed for {_size(pw.difference)}",
                "—" if pw.runs_needed is None else f"{pw.runs_needed:,}",
                help=f"With {pw.examples:,} examples; '—': no number of runs suffices, or "
                     "run-to-run noise is not identified (one run of numeric scores).")
@@ -140,7 +148,7 @@ st.caption(f"Computed directly, without simulation, at {pw.target_power:.0%} pow
            help="Closed form: (z₁₋α/₂ + z_power) × the standard error of the mean paired "
                 "difference.")
 
-st.subheader(f"Simulated power of each test at {pw.difference:.4f}")
+st.subheader(f"Simulated power of each test at {_size(pw.difference)}")
 st.dataframe({"test": [POWER_TEST_NAMES.get(k, k) for k in pw.power],
               "power": list(pw.power.values()), "±": list(pw.mc_se.values())},
              hide_index=True, placeholder="does not apply", column_config={

@@ -339,7 +339,7 @@ def test_column_labels_from_older_links_still_work(db: Path) -> None:
     at.switch_page("views/leaderboard.py").run()
     no_exception(at)
     assert not at.warning
-    assert list(ranked(at)[0].columns) == ["system", "rank", "win rate", "strength"]
+    assert list(ranked(at)[0].columns) == ["system", "rank", "win rate", "strength (share)"]
     assert at.query_params["cols"] == ["rank", "win_rate", "bt_strength"]
 
 

@@ -36,7 +36,7 @@ def test_every_value_is_escaped() -> None:
     ("mean", 0.81234567, "0.8123"),
     ("win rate", 0.125, "12.5%"),
     ("Elo", 1090.4, "1090"),
-    ("strength", 0.0123456, "0.0123"),
+    ("strength (share)", 0.0123456, "0.0123"),
     ("rank", 3.0, "3"),
     ("n", 164, "164"),
     ("family", None, "—"),
