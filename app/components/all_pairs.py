@@ -12,7 +12,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app import state, widgets
 from app.components.metrics_table import metrics_table
-from app.data import figures
+from app.data import figures, results
 from app.downloads import safe_csv
 from app.ranked import NARROW, html_table
 from app.tables import fit_height
@@ -25,9 +25,10 @@ PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A
                 "paired": "paired", "test": "test", "pvalue": "p", "pvalue_adj": "adjusted p",
                 "effect_size": "effect size", "significant": "significant"}
 MAX_PAIR_ROWS = 2000  # rows drawn on the page; the CSV has every pair
-#: Past this many systems a heatmap is unreadable on a phone: below NARROW pixels the most
-#: significant PHONE_ROWS pairs are listed instead (the heatmap stays on wider screens).
-PHONE_SYSTEMS = 30
+#: Past this many systems shown a heatmap is unreadable on a phone: below NARROW pixels the
+#: most significant PHONE_ROWS pairs are listed instead (the heatmap stays on wider screens).
+#: At 390 px the default 20 systems drew 4 px labels (#27 screenshots; it was 30 then).
+PHONE_SYSTEMS = 10
 PHONE_ROWS = 30
 _SCREEN = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
            f"@media (min-width:{NARROW + 1}px){{[class*=st-key-sb_phone_pairs]{{display:none}}}}"
@@ -95,17 +96,24 @@ def strongest_pairs(board: Leaderboard, systems: tuple[str, ...], rows: int = PH
         "differs": t["significant"].astype(bool).to_numpy()})
 
 
-def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerator) -> None:
-    """Below NARROW pixels, the most significant pairs instead of the heatmap."""
+def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerator,
+                 percent: bool) -> None:
+    """Below NARROW pixels, the most significant pairs instead of the heatmap (``percent``:
+    the differences in points, 0/1 metrics)."""
     pairs = strongest_pairs(board, shown)
     differ = int(pairs.pop("differs").sum())  # said in the caption: one column fewer to fit
+    by = "by (points)" if percent else f"by ({board.metric})"  # the unit in the header (#27)
+    pairs = pairs.assign(by=pairs["by"] * (100 if percent else 1)).rename(columns={"by": by})
     with where.container(key="sb_phone_pairs"):
         st.caption(f"On a narrow screen: the {len(pairs)} most significant of the pairs among "
                    f"these {len(shown)} systems, {differ} of them different at alpha = "
                    f"{board.pairwise.alpha:g} (the heatmap shows on a wider screen).")
         st.html(html_table(pairs, label="most significant pairs",
-                           formats={"by": ".3g", "adjusted p": ".2g"}, max_height=None,
-                           help={"by": "Difference of the two means, in the metric's units",
+                           formats={by: ".1f" if percent else ".3g", "adjusted p": ".2g"},
+                           max_height=None,
+                           help={by: "Difference of the two means"
+                                     + (", in percentage points" if percent
+                                        else ", in the metric's units"),
                                  "adjusted p": "p-value corrected for testing many pairs "
                                                "(Test settings; Methods)"}))
 
@@ -127,7 +135,8 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
             where = tabs[kind]
             if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
                 where.html(_SCREEN)
-                _phone_pairs(board, shown, where)
+                percent = results.matrix(token, view.benchmark, view.metric).binary
+                _phone_pairs(board, shown, where, percent)
                 where = where.container(key=f"sb_heatmap_{kind}")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
                 widgets.picture(figures.pvalue_svg(token, view.benchmark, view.metric,

@@ -87,7 +87,7 @@ def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame
     st.caption(f"Best first by the corrected mean, {1 - board.alpha:.0%} intervals. The "
                "judge-only column is what the judge alone says (biased if the judge is); the "
                "human-only one uses only the labelled examples.")
-    state.link("judge", "Pairs, judge–human agreement and label budget: Judge + humans",
+    state.link("judge", "Judge + humans: agreement, pairs, label budget",
                icon=":material/gavel:", benchmark=benchmark, metric=metric)
     top = t.iloc[0]
     return (f"{md_isolated(top['system'])} leads on judge scores corrected with {total:,} human "

@@ -32,11 +32,13 @@ summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors
 # a static table (app.ranked.html_table), not st.dataframe: no data-grid code (~1.5 MB) for
 # the browser to fetch before the page shows (#27 item 3)
 shown = summary.assign(last_upload=summary["last_upload"].dt.strftime("%Y-%m-%d %H:%M"))
-# at a phone's width the row count gives way and the date wraps: nothing is cut off
+# at a phone's width the row count gives way and the date wraps: nothing is cut off; only
+# the cells break inside a word (a long benchmark name), headers at spaces ("last uploa|d")
 _PHONE = ("<style>@media (max-width:640px){.sb-ranked table[aria-label^=bench] "
           ":is(th,td):nth-child(5){display:none}.sb-ranked table[aria-label^=bench] "
-          ":is(th,td):is(:nth-child(1),:nth-child(6)){white-space:normal;"
-          "overflow-wrap:anywhere}}</style>")
+          ":is(th,td):is(:nth-child(1),:nth-child(6)){white-space:normal}"
+          ".sb-ranked table[aria-label^=bench] td:is(:nth-child(1),:nth-child(6))"
+          "{overflow-wrap:anywhere}}</style>")
 table = html_table(shown.rename(columns={"last_upload": "last upload"}), label="benchmarks",
                    max_height=None, help={
                        "benchmark": "The benchmark's name as uploaded",

@@ -30,7 +30,7 @@ from app.components.judge_note import judge_pair
 from app.components.watch_note import several_uploads
 from app.data import figures, results
 from app.downloads import file_name, safe_csv
-from app.ranked import html_table
+from app.ranked import NARROW, html_table
 from app.url import planned_difference
 from engine import PowerResult, compare_headline, compare_report, md_text
 
@@ -172,8 +172,11 @@ models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, v
                                            view.cand, cluster, options)
 # the models' chart on a row of its own: in a column its long model names shrank every
 # label to about 7 px (#27 screenshots); an SVG image: drawn on the server, no chart code
-# in the browser
-st.image(models_svg)
+# in the browser. Hidden on a phone (4 px labels): "Models side by side" below has its figures.
+st.html(f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_models_chart]"
+        "{display:none}}</style>")
+with st.container(key="sb_models_chart"):
+    st.image(models_svg)
 left, right = st.columns([3, 2])
 with left:
     st.image(variance_svg)
@@ -219,7 +222,7 @@ with right:
 st.subheader("Power")
 st.caption("How large a difference this benchmark can detect, and what it would take to detect "
            "a given one (estimated from all systems' scores on it).")
-state.link("plan", "Plan the next run: examples and runs for a target power",
+state.link("plan", "Plan the next run: examples, runs, power",
            icon=":material/calculate:")
 state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
             placeholder="the smallest detectable one",
