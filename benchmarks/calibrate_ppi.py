@@ -13,7 +13,12 @@ Per label share, over R replications (all systems and replications at once for t
 * with known inclusion probabilities (more labels where the judge is noisier, 5% expected on
   average), the weighted planner scaling that design to 5 / 10 / 20% expected labels: its
   width predicted from one observed sample at the 5% design, and from the whole population,
-  against the mean width of the weighted PPI++ intervals at the scaled design.
+  against the mean width of the weighted PPI++ intervals at the scaled design;
+* pairwise judge preferences (Boyeau et al. 2024): 6 models x 5,000 battles, the judge's
+  verdict the human one 60% of the time and otherwise drawn from Bradley-Terry ratings biased
+  by up to 0.6 logits per model, human verdicts on a random 5-20%: coverage of the human
+  Bradley-Terry ratings by the PPI++ intervals (target >= 0.94), judge-only and human-only
+  coverage, and PPI++ width against the human verdicts alone.
 
 Run: ``.venv/bin/python benchmarks/calibrate_ppi.py [--reps 500] [--examples 1000]``.
 
@@ -25,6 +30,10 @@ at 5% labels: coverage 0.936 and FWER 0.067 (1,500 replications) — hence t on 
 Weighted planner (500 replications, seed 31, 1,000 examples, the 5% design scaled to 5 / 10 /
 20%: 49.9 / 100.5 / 199.0 labels): planned-from-a-sample width / simulated 1.002 / 0.988 /
 0.991, from the whole population 1.023 / 1.011 / 1.005.
+Pairwise judge (500 replications, 6 models x 5,000 battles, 5 / 10 / 20% human verdicts):
+PPI++ coverage of the human Bradley-Terry ratings 0.953 / 0.951 / 0.951, judge-only 0.273 /
+0.274 / 0.275, human-only 0.948 / 0.947 / 0.949; PPI++ width 0.80 / 0.82 / 0.84 of the
+human-only width.
 """
 
 from __future__ import annotations
@@ -32,9 +41,12 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+import pandas as pd
 from scipy import stats
+from scipy.special import expit
 
 from engine.products._judge import predicted_width
+from engine.products._judge_battles import POINTS, judge_battle_board
 from engine.stats._ppi import ppi_means, ppi_pairs
 from engine.stats._ppi_ipw import ppi_ipw_means
 from engine.stats._ppi_ipw_plan import ipw_design, ipw_plan, population_design
@@ -114,6 +126,44 @@ def ipw_planner_block(rng: np.random.Generator, reps: int, examples: int, share:
             "simulated": width}
 
 
+BT_THETA = np.linspace(-1.0, 1.0, 6)
+BT_BIAS = np.array([0.6, -0.6, 0.3, 0.0, -0.3, 0.5])
+
+
+def simulate_battles(rng: np.random.Generator, battles: int, share: float,
+                     agree: float = 0.6) -> pd.DataFrame:
+    """Random pairs; human verdicts from Bradley-Terry BT_THETA; the judge's the human's with
+    probability ``agree``, else from the ratings biased by BT_BIAS; a random ``share``
+    labelled by humans (``judge_y``/``human_y`` as engine.io._battles_judged gives them)."""
+    s = len(BT_THETA)
+    a = rng.integers(0, s, battles)
+    b = (a + rng.integers(1, s, battles)) % s
+    human = rng.random(battles) < expit(BT_THETA[a] - BT_THETA[b])
+    biased = rng.random(battles) < expit(BT_THETA[a] + BT_BIAS[a] - BT_THETA[b] - BT_BIAS[b])
+    judge = np.where(rng.random(battles) < agree, human, biased)
+    names = np.array([f"m{k}" for k in range(s)])
+    labelled = rng.random(battles) < share
+    return pd.DataFrame({"model_a": names[a], "model_b": names[b],
+                         "judge_y": judge.astype(float),
+                         "human_y": np.where(labelled, human.astype(float), np.nan)})
+
+
+def bt_block(rng: np.random.Generator, reps: int, battles: int, share: float) -> dict[str, float]:
+    truth = 1000.0 + POINTS * (BT_THETA - BT_THETA.mean())  # models m0..m5, sorted names
+    cover = {"ppi": 0.0, "judge": 0.0, "human": 0.0}
+    widths = {"ppi": 0.0, "human": 0.0}
+    for _ in range(reps):
+        t = judge_battle_board(simulate_battles(rng, battles, share)).table
+        t = t.set_index("system").sort_index()
+        for k in cover:
+            low, high = t[f"{k}_low"].to_numpy(), t[f"{k}_high"].to_numpy()
+            cover[k] += float(np.mean((low <= truth) & (truth <= high))) / reps
+        for k in widths:
+            widths[k] += float(np.mean(t[f"{k}_high"] - t[f"{k}_low"])) / reps
+    return {**{f"cover_{k}": v for k, v in cover.items()},
+            "width_ratio": widths["ppi"] / widths["human"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=500)
@@ -139,6 +189,12 @@ def main() -> None:
         w = ipw_planner_block(rng, args.reps, args.examples, share)
         print(f"{share:5.2f}  {w['labels']:6.1f}  {w['simulated']:9.3f}  "
               f"{w['planned'] / w['simulated']:11.3f}  {w['exact'] / w['simulated']:9.3f}")
+    print("\npairwise judge, 6 models x 5,000 battles: share  cover_ppi  cover_judge  "
+          "cover_human  width_ppi/human")
+    for share in (0.05, 0.10, 0.20):
+        bt = bt_block(rng, args.reps, 5000, share)
+        print(f"{share:5.2f}  {bt['cover_ppi']:9.3f}  {bt['cover_judge']:11.3f}  "
+              f"{bt['cover_human']:11.3f}  {bt['width_ratio']:15.2f}")
 
 
 if __name__ == "__main__":

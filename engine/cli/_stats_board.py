@@ -53,7 +53,11 @@ def _leaderboard(args: argparse.Namespace) -> int:
 
     if args.judge or args.human:  # a judge metric with human labels: PPI++ (#31)
         from .judge import judge_leaderboard
+        from .judge_battles import battle_frame, judge_battle_leaderboard
 
+        battles = battle_frame(args.data)
+        if battles is not None:  # a judged battle list: PPI++ Bradley-Terry
+            return judge_battle_leaderboard(args, battles)
         if not args.judge:
             raise ValueError("--human: needs --judge (the judge metric it labels)")
         return judge_leaderboard(args)

@@ -55,6 +55,8 @@ REFERENCES = r"""
 - A. N. Angelopoulos, J. C. Duchi, T. Zrnic (2023). PPI++: Efficient prediction-powered
   inference. arXiv:2311.01453.
 - T. Zrnic, E. J. Candès (2024). Active statistical inference. *ICML*.
+- P. Boyeau, A. N. Angelopoulos, N. Yosef, J. Malik, M. I. Jordan (2024). AutoEval done
+  right: using synthetic data for model evaluation. arXiv:2403.07008.
 - D. G. Horvitz, D. J. Thompson (1952). A generalization of sampling without replacement
   from a finite universe. *JASA* 47, 663–685.
 - F. E. Satterthwaite (1946). An approximate distribution of estimates of variance

@@ -76,4 +76,21 @@ JUDGES = r"""
   needs for a target interval width, from the closed-form PPI++ variance with the observed
   judge–human correlation; the page checks it against simulated intervals at those labels
   (predicted / simulated width 0.98–1.00 in the calibration, within 10 % on the pages).
+  With known inclusion probabilities the plan scales every declared probability by one
+  factor (the design keeps its shape) and gives the expected label count, from the
+  closed-form variance of the weighted estimator (the design enters through 1 / probability;
+  Zrnic & Candès 2024): planned / simulated width 0.99–1.00 at 5–20 % expected labels.
+- **Pairwise judges (battles).** A battle list whose `winner` is an LLM judge's verdict on
+  every battle and whose `human_winner` column holds human verdicts (model_a, model_b, tie,
+  both_bad) on a random subset, empty elsewhere: the Bradley–Terry ratings are the PPI++
+  logistic regression of the human verdicts rectifying the judge's (Boyeau et al. 2024,
+  "AutoEval done right"; λ tuned as ppi_py's `ppi_logistic_ci`, equal to it within 1e-6),
+  on LMArena's scale with sandwich intervals, every pair's difference z-tested and
+  corrected, and its win probability (`leaderboard BATTLES --judge winner --human
+  human_winner`; not yet on the app's arena pages). Every model needs a human-labelled
+  battle. In
+  simulation (6 models × 5,000 battles, the judge biased by up to 0.6 logits per model,
+  500 replications, 5 / 10 / 20 % labelled) the intervals covered the human ratings
+  0.953 / 0.951 / 0.951 (the human verdicts alone 0.948 / 0.947 / 0.949 with intervals
+  1.18–1.25 times as wide; the judge's alone 0.27).
 """

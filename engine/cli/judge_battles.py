@@ -1,0 +1,58 @@
+"""``leaderboard BATTLES --judge winner --human human_winner`` (#31, Boyeau et al. 2024): the
+arena leaderboard of a judge's battles corrected by human verdicts on a random subset."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ._common import check_size, emit, upload_limits
+from ._text import interval
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["battle_frame", "judge_battle_leaderboard"]
+
+
+def battle_frame(data: list[str]) -> pd.DataFrame | None:
+    """The parsed table of DATA when it is one battle-list file (model_a, model_b, winner),
+    else None; parsed in the memory-capped child as every table."""
+    from ..io._battles import is_battle_table
+    from ..io._worker import parse_isolated
+
+    if len(data) != 1 or "://" in data[0] or not Path(data[0]).is_file():
+        return None
+    check_size(data[0])
+    frame = parse_isolated(None, Path(data[0]).name, limits=upload_limits(), path=data[0])
+    return frame if is_battle_table(frame) else None
+
+
+def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> int:
+    """PPI++ Bradley-Terry ratings: ``--judge`` the judge's verdict column (default winner),
+    ``--human`` the human verdicts (default human_winner, empty where not labelled)."""
+    from ..io._battles_judged import HUMAN_WINNER, judged_battles
+    from ..products._judge_battles import judge_battle_board
+
+    judge, human = args.judge or "winner", args.human or HUMAN_WINNER
+    battles = judged_battles(frame, label=Path(args.data[0]).name, judge=judge, human=human)
+    board = judge_battle_board(battles, alpha=getattr(args, "alpha", 0.05),
+                               correction=getattr(args, "correction", "holm-sidak"),
+                               judge=judge, human=human)
+    if args.format == "json":
+        emit(board.to_dict(), None, "json")
+        return 0
+    t = board.table
+    shown = t[["rank", "system"]].assign(
+        ppi_rating=t["ppi_rating"].round(1),
+        ppi_ci=[interval(lo, hi) for lo, hi in zip(t["ppi_low"], t["ppi_high"], strict=True)],
+        n_human=t["n_human"], battles=t["battles"], effective_n=t["effective_n"].round(1),
+        judge_rating=t["judge_rating"].round(1), human_rating=t["human_rating"].round(1))
+    emit({}, shown, "table")
+    sig = board.pairs["significant"]
+    print(f"\n{judge} (judge, {board.n_battles} battles) rectified by {human} "
+          f"({board.n_human} human verdicts; PPI++ Bradley-Terry, lambda {board.lam:.3f}): "
+          f"{int(sig.sum())} of {len(sig)} pairs differ ({board.correction} at alpha "
+          f"{board.alpha})")
+    return 0
