@@ -43,7 +43,7 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "cliques.png": ("leaderboard?benchmark=CRUXEval-input&graph=groups", 2000, "Groups (cliques)"),
     "pairwise.png": ("pairwise?benchmark=humaneval&a=gpt-3.5-turbo&b=claude-3-opus-20240229",
                      2000, ""),
-    "pwpp.png": ("pairwise?benchmark=CRUXEval-input&panel=pwpp", 2000, "PWPP"),
+    "pwpp.png": ("pairwise?benchmark=CRUXEval-input&panel=pwpp", 2000, "P-value plot"),
     "distributions.png": ("distributions?benchmark=CRUXEval-input&dist=ranks",
                           2000, "Bootstrap ranks"),
     "examples.png": ("examples?benchmark=mbpp", 2000, ""),
@@ -52,7 +52,7 @@ VIEWS: dict[str, tuple[str, int, str] | tuple[str, int, str, int]] = {
     "compare.png": ("compare?benchmark=humaneval", 2000, ""),
     "compare-phone.png": ("compare?benchmark=humaneval", 2000, "", 390),
     "pairwise-phone.png": ("pairwise?benchmark=humaneval", 2000, "", 390),
-    # past 30 systems a phone gets the most significant pairs instead of the heatmap
+    # past 10 systems shown a phone gets the most significant pairs instead of the heatmap
     "pairwise-pairs-phone.png": ("pairwise?benchmark=humaneval&top=40", 1600,
                                  "Adjusted p-values", 390),
     "plan.png": ("plan?benchmark=humaneval", 1400, ""),

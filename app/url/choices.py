@@ -15,7 +15,7 @@ TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
 #: The Leaderboard's chart tabs (URL ``graph``), the rank/CI plot first.
 GRAPH_TABS = {"ranks": "Means and intervals", "static": "Significance graph",
               "interactive": "Interactive graph", "groups": "Groups (cliques)"}
-MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "PWPP",
+MATRIX_TABS = {"pvalues": "Adjusted p-values", "effects": "Effect sizes", "pwpp": "P-value plot",
                "metrics": "Across metrics", "table": "Table"}
 DIST_TABS = {"means": "Bootstrap means", "ranks": "Bootstrap ranks", "values": "Scores"}
 #: Systems past which the Leaderboard's table starts with the best ones (``rows=all``: all).
