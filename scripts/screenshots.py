@@ -95,6 +95,18 @@ def _idle(page: Any) -> None:
                            timeout=120_000)
 
 
+def _grids(page: Any) -> None:
+    """Wait (up to 60 s) until every data grid has drawn: its code loads after the page runs,
+    and a picture taken before showed empty boxes (the Plan page's tables)."""
+    try:
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=stDataFrame]')]"
+            ".every(e => e.querySelector('canvas') && e.getBoundingClientRect().height > 40)",
+            timeout=60_000)
+    except Exception as exc:  # a picture anyway; say which view may lack its tables
+        print(f"  (data grids not drawn: {exc.__class__.__name__})")
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -122,6 +134,7 @@ def main() -> None:
                         # the tab at the top of the picture, its content below it
                         page.get_by_role("tab", name=tab).evaluate(
                             "e => e.scrollIntoView({block: 'start'})")
+                    _grids(page)
                     time.sleep(2)  # charts and the interactive graph settle
                     page.screenshot(path=str(DOCS / name))
                     print(f"docs/{name}")
