@@ -35,14 +35,18 @@ MAX_OVERALL_SYSTEMS = 500
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def ranked_systems(token: str) -> tuple[str, ...] | None:
     """The systems the Overall page ranks: None for all of them, or past
-    :data:`MAX_OVERALL_SYSTEMS` the leading ones (:func:`engine.leading_systems`)."""
+    :data:`MAX_OVERALL_SYSTEMS` the leading ones (:func:`engine.leading_systems`, which
+    reads every score: only then is the long table loaded)."""
+    if store.coverage(token)["system"].nunique() <= MAX_OVERALL_SYSTEMS:
+        return None
     return leading_systems(store.long_table(token), MAX_OVERALL_SYSTEMS,
                            store.metric_specs(token))
 
 
-def _ranked_table(token: str) -> pd.DataFrame:
-    """The long table of the systems the Overall page ranks (:func:`ranked_systems`)."""
-    table, keep = store.long_table(token), ranked_systems(token)
+def _ranked_rows(token: str, benchmark: str, metrics: tuple[str, ...]) -> pd.DataFrame:
+    """The rows of ``benchmark`` (``metrics``: :func:`app.data.store.benchmark_rows`) of the
+    systems the Overall page ranks (:func:`ranked_systems`)."""
+    table, keep = store.benchmark_rows(token, benchmark, metrics), ranked_systems(token)
     return table if keep is None else table[table["system"].isin(keep)]
 
 
@@ -50,7 +54,7 @@ def _bound_note(token: str) -> str | None:
     keep = ranked_systems(token)
     if keep is None:
         return None
-    held = store.long_table(token)["system"].nunique()
+    held = store.coverage(token)["system"].nunique()
     return (f"This store holds {held:,} systems: the page ranks the {len(keep):,} that did "
             "best on the benchmarks they ran (each benchmark's first metric; a benchmark not "
             "run counts as last), because testing every pair of them all would not fit the "
@@ -61,7 +65,7 @@ def _bound_note(token: str) -> str | None:
 def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None
                    ) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
     """The benchmarks combined and each one's metrics (raises ValueError on a bad choice)."""
-    chosen, per = choose_overall(store.long_table(token), list(benchmarks),
+    chosen, per = choose_overall(store.coverage(token), list(benchmarks),
                                  None if metrics is None else list(metrics))
     return tuple(chosen), {b: tuple(per[b]) for b in chosen}
 
@@ -69,8 +73,8 @@ def overall_choice(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def default_benchmarks(token: str) -> Selection:
     """The first visit's benchmarks: the largest block of systems that ran all of them
-    (:func:`engine.default_selection`)."""
-    return default_selection(store.long_table(token))
+    (:func:`engine.default_selection`, which reads only who ran what)."""
+    return default_selection(store.coverage(token))
 
 
 def two_sided(options: TestOptions) -> TestOptions:
@@ -85,11 +89,11 @@ def declared_clusters(token: str, benchmarks: tuple[str, ...]) -> tuple[tuple[st
     return tuple((b, c) for b, c in named if c)
 
 
-def _with_attribute(token: str, benchmark: str, cluster: str) -> pd.DataFrame:
+def _with_attribute(token: str, benchmark: str, metrics: tuple[str, ...], cluster: str
+                    ) -> pd.DataFrame:
     """The ranked rows of ``benchmark`` with its example attribute ``cluster`` joined on
     (the rows as they are when the benchmark has no such attribute)."""
-    table = _ranked_table(token)
-    table = table[table["benchmark"] == benchmark]
+    table = _ranked_rows(token, benchmark, metrics)
     meta = store.example_metadata(token, benchmark)
     if cluster not in meta.columns:
         return table
@@ -105,7 +109,8 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
     ``cluster`` names its examples' cluster column. It does not depend on the benchmark
     weights, so a weight change reuses it."""
     specs = store.metric_specs(token)
-    table = _with_attribute(token, benchmark, cluster) if cluster else _ranked_table(token)
+    table = (_with_attribute(token, benchmark, metrics, cluster) if cluster
+             else _ranked_rows(token, benchmark, metrics))
     return engine_benchmark_part(table, benchmark, metrics=list(metrics),
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
                                  options=two_sided(options), cluster=cluster or None)

@@ -7,6 +7,7 @@ upload made in any session or replica changes it, and every cached function of
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -79,6 +80,24 @@ def example_metadata(token: str, benchmark: str) -> pd.DataFrame:
 def long_table(token: str) -> pd.DataFrame:
     """Every stored result as one long table (benchmark, system, example_id, metric, value, run)."""
     return current().load_frame()
+
+
+@st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
+def coverage(token: str) -> pd.DataFrame:
+    """Which systems ran which (benchmark, metric), in the long table's order, as a long table
+    without scores (``example_id`` empty, ``value`` NaN): what the engine's choices of
+    benchmarks and metrics read (:meth:`engine.ResultsStore.coverage`), at a fraction of
+    :func:`long_table`'s cost (#27 item 3: 40% of the Overall page's first view)."""
+    return current().coverage().assign(example_id="", value=np.nan)
+
+
+@st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
+def benchmark_rows(token: str, benchmark: str, metrics: tuple[str, ...]) -> pd.DataFrame:
+    """The long table's rows of one benchmark: of its one metric when ``metrics`` names
+    one, else of all its metrics (the aggregate of several names itself after the others)."""
+    if len(metrics) == 1:
+        return current().load_frame(benchmark=benchmark, metric=metrics[0])
+    return current().load_frame(benchmark=benchmark)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
