@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from .io._limits import Limits, check_produced, limits_in_force
     from .io._readers import (
         TableUpload, is_text, metric_specs_of, read_results, read_results_bytes,
-        read_table_upload, split_metadata,
+        read_table_upload, split_metadata, table_upload_of,
     )
     from .io._worker import check_harness_isolated, parse_isolated
     from .io._battles import BATTLE_COLUMNS, WINNERS, is_battle_table, read_battles, validate_battles

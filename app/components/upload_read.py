@@ -13,7 +13,7 @@ import io
 import json
 import re
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -33,7 +33,7 @@ from engine import (
     parse_isolated,
     read_harness,
     read_table_upload,
-    validate_battles,
+    table_upload_of,
 )
 
 __all__ = ["FORMATS", "Parsed", "bundle", "parse", "parse_once"]
@@ -79,36 +79,54 @@ def _harness_kind(name: str, content: bytes, choice: str) -> str | None:
     return None if found in ("long", "wide") else found
 
 
-def _one_table_member(content: bytes) -> bool:
-    """A zip whose one file (folders and ``__MACOSX/`` aside) is named like a table; only
-    its directory is read here (the member is inflated in the capped child)."""
+def _one_table_member(content: bytes) -> str | None:
+    """The one file of a zip (folders and ``__MACOSX/`` aside) when it is named like a table,
+    else None; only the zip's directory is read here (the member is inflated in the capped
+    child)."""
     if content[:4] != b"PK\x03\x04":
-        return False
+        return None
     try:
         with zipfile.ZipFile(io.BytesIO(content)) as archive:
             files = [i.filename for i in archive.infolist()
                      if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
     except (zipfile.BadZipFile, ValueError):
-        return False
-    return len(files) == 1 and bool(_TABLE_MEMBER.search(files[0]))
+        return None
+    return files[0] if len(files) == 1 and _TABLE_MEMBER.search(files[0]) else None
 
 
-def _battles(name: str, content: bytes, choice: str, limits: Limits) -> Parsed | None:
+def _battles(name: str, content: bytes, choice: str, limits: Limits,
+             member: str | None = None) -> Parsed | None:
     """The upload read in the capped child as a table, a zip holding one opened there, when
-    it is a battle list (model_a, model_b, winner); else None, and the readers below say
-    what it is (a results table, a harness log, or what is wrong)."""
+    it is a battle list (model_a, model_b, winner), or when it is a zip's one ``member``
+    named like a results table (CSV, TSV, Parquet) or read as a table by choice: that one
+    parse is shaped as the results (:func:`engine.table_upload_of`), never parsed again.
+    Else None, and the readers below say what it is (a results table, a harness log, or
+    what is wrong)."""
     if choice not in ("auto", "table"):
         return None
     try:
         frame = parse_isolated(content, name, limits=limits, unzip=True)
     except DataContractError:
         return None
-    if not is_battle_table(frame):
+    battles = is_battle_table(frame)
+    results = member is not None and (choice == "table" or bool(_TABLE_NAME.search(member)))
+    if not battles and not results:
         return None
     try:
-        return Parsed(name, content, validate_battles(frame, label=name), (), format="battles")
+        table = table_upload_of(frame, label=name)
     except DataContractError as exc:  # a battle list with problems: those, not a log's
-        return Parsed(name, content, None, tuple(exc.problems), format="battles")
+        return Parsed(name, content, None, tuple(exc.problems),
+                      format="battles" if battles else "table")
+    return Parsed(name, content, table.frame, (),
+                  format="battles" if table.kind == "battles" else "table")
+
+
+def _system_set(parsed: Parsed, system: str) -> Parsed:
+    """A results table with every row's system set to ``system`` (the page's override; a
+    battle list names its systems itself)."""
+    if parsed.format != "table" or parsed.frame is None or not system.strip():
+        return parsed
+    return replace(parsed, frame=parsed.frame.assign(system=system.strip()))
 
 
 def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
@@ -123,10 +141,10 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 name, rule=f"the file has {len(content):,} bytes, more than the "
                 f"{limits.max_bytes:,} this server accepts",
                 fix="split it into several uploads")])
-        battles = _battles(name, content, choice, limits) if _one_table_member(content) \
-            else None  # a zip holding one battle list
-        if battles is not None:
-            return battles
+        member = _one_table_member(content)
+        zipped = _battles(name, content, choice, limits, member) if member else None
+        if zipped is not None:  # a zip holding one battle list or one results table
+            return _system_set(zipped, system)
         if choice != "table" and not _TABLE_NAME.search(name):
             # archives, .eval and JSON logs are read first in the memory-capped child: a bomb
             # or a log over the limits fails there, never in the server
@@ -143,10 +161,7 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
             table = read_table_upload(content, label=name, limits=limits)
             if table.kind == "battles":  # model_a, model_b, winner: in any table format
                 return Parsed(name, content, table.frame, (), format="battles")
-            frame = table.frame
-            if system.strip():
-                frame = frame.assign(system=system.strip())
-            return Parsed(name, content, frame, ())
+            return _system_set(Parsed(name, content, table.frame, ()), system)
         with limits_in_force(limits):  # the server's SIGBOARD_MAX_MEMBERS, … in every reader
             result = read_harness((name, content), format=kind, system=system.strip() or None)
         check_produced(result.frame, name, limits)  # the limits of a table, as in the CLI

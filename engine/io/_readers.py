@@ -43,7 +43,7 @@ from ._judge import is_human_metric
 from ._limits import Limits
 
 __all__ = ["OUTPUT_NAMES", "TableUpload", "metric_specs_of", "read_bytes", "read_results",
-           "read_table_upload", "split_metadata"]
+           "read_table_upload", "split_metadata", "table_upload_of"]
 
 #: Longest text accepted in a key column (system, example id, benchmark, metric), in
 #: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
@@ -324,10 +324,26 @@ def read_table_upload(data: bytes, *, label: str, fmt: str | None = None,
     DataContractError
         The parse's or the battle list's problems (file, column, rows, rule, fix).
     """
-    from ._battles import is_battle_table, validate_battles
     from ._worker import parse_isolated
 
     frame = parse_isolated(data, label, fmt=fmt, limits=limits, unzip=unzip)
+    return table_upload_of(frame, label=label, metrics=metrics)
+
+
+def table_upload_of(frame: pd.DataFrame, *, label: str,
+                    metrics: Mapping[str, MetricSpec] | None = None) -> TableUpload:
+    """A table already parsed by :func:`engine.parse_isolated` as :func:`read_table_upload`
+    reads it: a battle list (``model_a``, ``model_b``, ``winner``, no ``value``) checked, or
+    the canonical long table; for a caller that parsed it once to see what it holds (the
+    Upload page's zip of one table, #27), so it is never parsed twice.
+
+    Raises
+    ------
+    DataContractError
+        The battle list's or the table's problems (file, column, rows, rule, fix).
+    """
+    from ._battles import is_battle_table, validate_battles
+
     if is_battle_table(frame):
         return TableUpload("battles", validate_battles(frame, label=label))
     return TableUpload("results", _shaped(frame, label, metrics))

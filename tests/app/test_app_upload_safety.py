@@ -156,6 +156,48 @@ def test_a_staged_file_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch)
     assert calls == ["one.csv"]
 
 
+def _one_member_zip(name: str, data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(name, data)
+    return buf.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("member", ["exports/one.csv", "arena.csv"])
+def test_a_zip_of_one_table_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch,
+                                           member: str) -> None:
+    """A zip holding one results CSV or one battle list is parsed once, in the capped child
+    (#27): that parse is the upload (a zipped results table used to be parsed twice and
+    then refused as "a ZIP archive"); the results committed are the CSV's."""
+    import app.components.upload_read as page
+
+    calls: list[str] = []
+    real = page.parse_isolated
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(str(args[1]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(page, "parse_isolated", counted)
+    monkeypatch.setattr(page, "read_table_upload", None)  # never called for such a zip
+    battles = member == "arena.csv"
+    content = (b"model_a,model_b,winner\nA,B,model_a\nB,A,tie\n" if battles
+               else csv(["A", "B"], 4, bench="zipped"))
+    at = upload(app("views/upload.py"), ("results.zip", _one_member_zip(member, content)))
+    no_exception(at)
+    assert calls == ["results.zip"]
+    if battles:
+        assert any("2 battles among 2 models" in s.value for s in at.success)
+        return
+    commit(at)
+    no_exception(at)
+    stored = open_store(f"sqlite:///{db}").load_frame(benchmark="zipped")
+    want = pd.read_csv(io.BytesIO(content))
+    assert stored[["system", "example_id", "value"]].values.tolist() == \
+        want[["system", "example_id", "value"]].values.tolist()
+
+
 def test_token_guesses_are_throttled(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SIGBOARD_UPLOAD_TOKEN", "s3cret-token")
     at = app("views/upload.py")
