@@ -33,6 +33,13 @@ RUN pip install --no-deps -e .
 # stops writing at run time, where the unprivileged user could not write here anyway).
 RUN python -m compileall -q engine app
 
+# The engine's Numba kernels compiled at build time too (`sigboard warm`), into a cache the
+# unprivileged user owns: Numba uses a cache folder only where it can write, and without
+# one the server would compile them (~10 s of CPU) before opening its port (#27 item 3).
+# A host whose CPU differs from the build machine's recompiles them there, once.
+ENV NUMBA_CACHE_DIR=/app/.numba-cache
+RUN sigboard warm && chown -R sigboard:sigboard /app/.numba-cache
+
 # Configuration (all overridable with `docker run -e`):
 # - SIGBOARD_DB_URL: SQLAlchemy URL of the results store, e.g. a shared PostgreSQL for
 #   several replicas; when unset, the SQLite file SIGBOARD_DB_PATH in the /data volume.

@@ -7,7 +7,7 @@ visit to any page faster (see that module).
 
 from __future__ import annotations
 
-import threading
+import sys
 from pathlib import Path
 
 import streamlit as st
@@ -15,11 +15,14 @@ from starlette.middleware import Middleware
 
 from app.fast_start import FastStart, Guard
 from app.upload_budget import UploadBudget
-from engine import load_kernels
+from engine import warm_kernels
 
-# Numba's import and first kernel load (~1 s CPU) while the server waits for its first
-# visitor, not during the first page that replays battles (Mechanisms, #27 item 3)
-threading.Thread(target=load_kernels, name="load-kernels", daemon=True).start()
+# Every Numba kernel compiled, or loaded from its disk cache, before the port opens (#27
+# item 3): loading cached kernels costs ~1 s of CPU once, and no page pays for it; a fresh
+# checkout that skipped `sigboard warm` compiles here (~10 s of CPU) instead of while its
+# first pages are drawn (a compiling thread beside them took 14-26 s of CPU and left the
+# sidebar half drawn)
+print(f"sigboard: {warm_kernels().sentence()}", file=sys.stderr, flush=True)
 
 # Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
 # the byte budgets of the upload endpoint (per session and for the server, token or not)

@@ -145,8 +145,9 @@ if TYPE_CHECKING:
     from ._text import ISOLATE, JOINER, POP, html_text, isolate, md_isolated, md_text, one_line_all
     from ._text import masked, safe_url
 
-    # --- Compiled kernels: loaded ahead of need by a server -------------------------------
+    # --- Compiled kernels: compiled ahead of need (install, image build, server start) ----
     from ._jit import load_kernels
+    from ._warm import Warmed, warm_kernels
 
 
 @functools.cache

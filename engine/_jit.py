@@ -318,8 +318,9 @@ def kernels() -> SimpleNamespace | None:
 def load_kernels() -> bool:
     """Import Numba and load a cached kernel now, so that the first computation that needs the
     kernels does not pay for it (~1 s CPU measured on a busy machine: the import and the
-    typing and target contexts; each further kernel ~5 ms). A server calls it in the
-    background when it starts (``app/server.py``, #27 item 3). False without Numba."""
+    typing and target contexts; each further kernel ~5 ms). :func:`engine.warm_kernels`
+    compiles every kernel ahead of need (install, server start: #27 item 3). False
+    without Numba."""
     compiled = kernels()
     if compiled is None:
         return False

@@ -4,7 +4,8 @@
 # 1. creates .venv (if missing) and installs requirements-test.txt into it;
 # 2. installs Debian's chromium (if /usr/bin/chromium is missing) for the browser tests;
 # 3. starts the local PostgreSQL cluster (if installed but not listening);
-# 4. runs ruff on the whole tree, mypy (engine/, app/, tests/), then pytest (2 workers).
+# 4. compiles the engine's Numba kernels (`sigboard warm`, cached), runs ruff on the whole
+#    tree, mypy (engine/, app/, tests/), then pytest (2 workers).
 # --fast is the local loop: step 1 only when requirements*.txt or pyproject.toml changed, no
 # steps 2 and 3, and pytest leaves out the tests marked slow (simulations, subprocesses,
 # concurrency) or browser; the postgres tests still run when a server is listening. CI
@@ -88,6 +89,11 @@ PYEOF
 fi
 
 status=0
+
+# every Numba kernel compiled once (or loaded from its cache: ~1 s), before the test workers
+# and the test servers would each compile them while running (#27 item 3)
+step "sigboard warm (the engine's compiled kernels)"
+"$VENV/bin/python" -m engine warm || status=1
 
 step "ruff check ."
 "$VENV/bin/ruff" check . || status=1

@@ -190,3 +190,23 @@ def test_readme_two_commands_match_the_repository() -> None:
     assert "scripts/test.sh" in ci.read_text(encoding="utf-8")
     for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", readme):
         assert (ROOT / image).is_file(), f"README image missing: {image}"
+
+
+def test_kernels_compiled_at_build_into_the_users_cache(
+        dockerfile: list[tuple[str, str]]) -> None:
+    """Issue #27 item 3: `sigboard warm` at build, into a NUMBA_CACHE_DIR the unprivileged
+    user owns (Numba uses a cache folder only where it can write; elsewhere it compiles
+    again), after the package is installed and before USER."""
+    env = _env(dockerfile)
+    cache = env.get("NUMBA_CACHE_DIR", "")
+    assert cache.startswith("/"), "NUMBA_CACHE_DIR: an absolute folder of the image"
+    runs = [(i, args) for i, (keyword, args) in enumerate(dockerfile)
+            if keyword == "RUN" and "sigboard warm" in args]
+    assert runs, "no RUN sigboard warm"
+    index, args = runs[-1]
+    assert re.search(rf"chown -R \S*sigboard\S* {re.escape(cache)}", args), args
+    installs = [i for i, (keyword, a) in enumerate(dockerfile)
+                if keyword == "RUN" and "pip install" in a and "-e ." in a]
+    assert installs and max(installs) < index, "warm once sigboard is installed"
+    last_user = max(i for i, (keyword, _) in enumerate(dockerfile) if keyword == "USER")
+    assert index < last_user

@@ -1,4 +1,5 @@
-"""``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``).
+"""``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``);
+``warm``: compile the engine's Numba kernels once, after installing (#27 item 3).
 
 The engine never imports the app: ``serve`` finds the ``app`` package's folder without
 importing it and becomes ``python -m streamlit run app/server.py`` (``exec``), with the
@@ -62,8 +63,15 @@ def _serve(args: argparse.Namespace) -> int:
         return 0
 
 
+def _warm(args: argparse.Namespace) -> int:
+    from engine import warm_kernels
+
+    print(warm_kernels().sentence())
+    return 0
+
+
 def register(subparsers: Any) -> None:
-    """Add ``serve`` to the ``sigboard`` parser."""
+    """Add ``serve`` and ``warm`` to the ``sigboard`` parser."""
     p = subparsers.add_parser(
         "serve", help="start the web app (needs sigboard[app]); Streamlit flags such as "
                       "--server.port 8502 pass through",
@@ -74,3 +82,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("streamlit_args", nargs="*", metavar="STREAMLIT_OPTION",
                    help="Streamlit options, e.g. --server.port 8502")
     p.set_defaults(handler=_serve)
+    w = subparsers.add_parser(
+        "warm", help="compile the engine's Numba kernels now (once after installing; the "
+                     "server does it before opening its port when they are not cached)",
+        description="Compile every Numba kernel of the engine for the argument types it uses, "
+                    "or load them from Numba's disk cache (next to engine/_jit.py, or "
+                    "NUMBA_CACHE_DIR): a first page then never waits for a compilation.")
+    w.set_defaults(handler=_warm)
