@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
-from pandas.io.formats.style import Styler
 
 from app import widgets
 from app.data import results
@@ -23,6 +22,9 @@ from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import View
 from engine import MetricsTable, TestOptions, md_isolated
+
+if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
+    from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
 
 MAX_ROWS = 200  # pairs shown on the page (all of them go into the CSV download)
 _RED, _BLUE = (192, 34, 34), (38, 84, 176)

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
-from pandas.io.formats.style import Styler
 
 from app.components.metrics_table import cell_css, format_cell, strength
 from app.components.overall_table import MISSING, UNTESTED, pairs_frame
 from app.data import overall
 from app.downloads import safe_csv
 from engine import Overall, TestOptions
+
+if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
+    from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
 
 MAX_ROWS = 200  # pairs shown (all of them go into the CSV)
 _UNTESTED_CSS = "color: #8a94a6; font-style: italic"
