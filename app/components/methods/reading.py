@@ -37,8 +37,9 @@ READING = r"""
   number of systems not significantly worse.
 - **Significance graph.** Height = mean; edges join non-significant pairs, thicker = less
   significant; the best system is in red. Top systems with no edges are clearly best.
-- **P-value plot** (PWPP, Pairwise page). Each pair is a segment at its adjusted p-value; the axis gives the region below
-  alpha as much room as the rest, so significant pairs stand out on the left.
+- **P-value plot** (PWPP, Pairwise page). Each pair is a segment at its adjusted p-value;
+  the axis gives the region below alpha as much room as the rest, so significant pairs stand
+  out on the left.
 - **Win rate, Bradley–Terry, Elo.** Example-level battles: who scores better on each example.
   Win rate is the share of decisive battles won; Bradley–Terry fits strengths to all battles at
   once; Elo puts those strengths on the familiar chess-like scale. Their intervals are sandwich
