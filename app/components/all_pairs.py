@@ -30,10 +30,12 @@ MAX_PAIR_ROWS = 2000  # rows drawn on the page; the CSV has every pair
 #: At 390 px the default 20 systems drew 4 px labels (#27 screenshots; it was 30 then).
 PHONE_SYSTEMS = 10
 PHONE_ROWS = 30
-_SCREEN = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
+#: The swap at NARROW pixels: containers keyed sb_heatmap… hide, sb_phone_pairs… show (also
+#: the Mechanisms page's P(A beats B) heatmap and its table).
+PHONE_SWAP = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]{{display:none}}}}"
            f"@media (min-width:{NARROW + 1}px){{[class*=st-key-sb_phone_pairs]{{display:none}}}}"
            # the two names wrap (numbers never do), both read from the left
-           '.sb-ranked table[aria-label^="most significant"] :is(th,td):nth-child(-n+2)'
+           '.sb-ranked table[aria-label^="most "] :is(th,td):nth-child(-n+2)'
            "{white-space:normal;overflow-wrap:anywhere;text-align:left}</style>")
 
 
@@ -134,7 +136,7 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
                                "tab and its CSV have every pair.")
             where = tabs[kind]
             if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
-                where.html(_SCREEN)
+                where.html(PHONE_SWAP)
                 percent = results.matrix(token, view.benchmark, view.metric).binary
                 _phone_pairs(board, shown, where, percent)
                 where = where.container(key=f"sb_heatmap_{kind}")

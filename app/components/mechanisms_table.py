@@ -138,3 +138,33 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
                          "P(A beats B)": t["p_a_beats_b"].astype(float),
                          "wins (sign test)": sign, "leaderboard": verdict,
                          "agree": agree})
+
+
+def decisive_pairs(table: pd.DataFrame, systems: tuple[str, ...] | list[str], rows: int
+                   ) -> pd.DataFrame:
+    """The phone's replacement of the P(A beats B) heatmap (#27): the ``rows`` pairs among
+    ``systems`` with the smallest adjusted sign-test p (then the most lopsided), the system
+    that wins more examples first.
+
+    ``table`` is :class:`engine.PBeats`' (system_a, system_b, p_a_beats_b, pvalue_adj,
+    significant); a pair listed in both orders is kept once.
+    """
+    keep = set(systems)
+    t = table[table["system_a"].isin(keep) & table["system_b"].isin(keep)]
+    t = t[t["system_a"].astype(str) < t["system_b"].astype(str)] if _both_orders(t) else t
+    p = t["p_a_beats_b"].to_numpy(float)
+    t = t.assign(lopsided=np.abs(p - 0.5)).sort_values(["pvalue_adj", "lopsided"],
+                                                       ascending=[True, False]).head(rows)
+    first = t["p_a_beats_b"].to_numpy(float) >= 0.5
+    a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
+    share = t["p_a_beats_b"].to_numpy(float)
+    return pd.DataFrame({"wins more": np.where(first, a, b), "than": np.where(first, b, a),
+                         "P(beats)": np.where(first, share, 1 - share),
+                         "adjusted p": t["pvalue_adj"].to_numpy(float),
+                         "differs": t["significant"].astype(bool).to_numpy()})
+
+
+def _both_orders(t: pd.DataFrame) -> bool:
+    """True when each pair appears as (a, b) and as (b, a)."""
+    pairs = set(zip(t["system_a"].astype(str), t["system_b"].astype(str), strict=True))
+    return bool(pairs) and all((b, a) in pairs for a, b in pairs)

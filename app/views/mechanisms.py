@@ -7,11 +7,13 @@ import streamlit as st
 
 from app import state, widgets
 from app.charts.mechanisms import LABELS
+from app.components.all_pairs import PHONE_ROWS, PHONE_SWAP, PHONE_SYSTEMS
 from app.components.arena import arena_mechanisms
 from app.components.cluster_choice import DEFF_HELP, cluster_select, cluster_sentence, resolve_cluster
 from app.components.mechanisms_table import (
     TIPS,
     VERDICT_HELP,
+    decisive_pairs,
     positions,
     rankings_html,
     verdicts_beside,
@@ -155,7 +157,23 @@ if board is not None:
 # the best systems by default, as on the Pairwise page: every system of humaneval was 6,084
 # cells, 1.2 MB that held the browser 8-13 s under load (#27 item 3); the CSV has every pair
 widgets.focus_controls(view, result.rankings["mean"])
-widgets.picture(pbeats_svg)
+if len(shown) > PHONE_SYSTEMS:  # on a phone, the heatmap's labels would be ~4 px (#27)
+    st.html(PHONE_SWAP)
+    decisive = decisive_pairs(pb.table, shown, PHONE_ROWS)
+    with st.container(key="sb_phone_pairs_beats"):
+        st.caption(f"On a narrow screen: the {len(decisive)} most decisive of the pairs among "
+                   f"these {len(shown)} systems, {int(decisive.pop('differs').sum())} of them "
+                   "significant (the heatmap shows on a wider screen).")
+        st.html(html_table(decisive, label="most decisive pairs", max_height=None,
+                           formats={"P(beats)": ".1%", "adjusted p": ".2g"},
+                           help={"P(beats)": "Share of the shared examples on which the first "
+                                             "system scores higher (ties count half)",
+                                 "adjusted p": "Sign test on the wins, corrected for testing "
+                                               "many pairs"}))
+    with st.container(key="sb_heatmap_beats"):
+        widgets.picture(pbeats_svg)
+else:
+    widgets.picture(pbeats_svg)
 st.caption(f"P(A beats B): row system vs column system, among {len(shown)} of the "
            f"{len(result.rankings['mean'])} systems (the best by mean, or those chosen under "
            "“Systems shown”).")

@@ -5,14 +5,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from apptest_support import app, no_exception, pictures
 from pages_data_support import mechanisms_frame, store_env
 
 from app.charts.mechanisms import LABELS
-from app.components.mechanisms_table import positions, rankings_html, verdicts_beside
+from app.components.mechanisms_table import (
+    decisive_pairs,
+    positions,
+    rankings_html,
+    verdicts_beside,
+)
 from app.data import results
-from engine import build_matrix, leaderboard, mechanisms
+from engine import build_matrix, leaderboard, mechanisms, p_beats
 
 PAGE = "views/mechanisms.py"
 
@@ -98,3 +104,23 @@ def test_sign_test_is_labelled_with_the_leaderboards_verdict_beside(store: Path)
               if 'aria-label="sign test and leaderboard disagree"' in h.proto.body]
     assert len(listed) == 1
     assert listed[0].split("<tbody>")[1].count("<tr") == int((~table["agree"]).sum())
+
+
+def test_the_phones_decisive_pairs_follow_the_sign_test() -> None:
+    """#27: past 10 systems shown a phone gets this table instead of the P(A beats B)
+    heatmap. Reference: engine.p_beats on the same matrix (its prob matrix and adjusted p)."""
+    m = build_matrix(mechanisms_frame(), benchmark="mech", metric="pass1")
+    pb = p_beats(m)
+    systems = list(pb.prob.index)
+    got = decisive_pairs(pb.table, systems[:6], 8)
+    assert len(got) == 8 and set(got["wins more"]) | set(got["than"]) <= set(systems[:6])
+    pairs = {frozenset(p) for p in zip(got["wins more"], got["than"], strict=True)}
+    assert len(pairs) == len(got), "each pair once"
+    assert (got["adjusted p"].diff().dropna() >= 0).all(), "smallest adjusted p first"
+    for winner, loser, share in zip(got["wins more"], got["than"], got["P(beats)"], strict=True):
+        assert share >= 0.5 and share == pytest.approx(pb.prob.loc[winner, loser])
+    both = pd.concat([pb.table, pb.table.rename(columns={"system_a": "system_b",
+                                                          "system_b": "system_a"})
+                      .assign(p_a_beats_b=lambda f: 1 - f["p_a_beats_b"])])
+    assert decisive_pairs(both, systems, 50).equals(decisive_pairs(pb.table, systems, 50)), \
+        "a table listing each pair in both orders gives the same rows"
