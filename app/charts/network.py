@@ -33,7 +33,7 @@ from engine import Leaderboard, isolate
 
 from .graph import BEST, EDGE, NODE, graph_frames
 from .labels import Label
-from .svg import NAME_CHARS, graph_labels
+from .svg import NAME_CHARS, graph_height, graph_labels
 
 _EXTERNAL_TAG = re.compile(
     r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>"
@@ -88,7 +88,7 @@ def graph_layout(board: Leaderboard, nodes: pd.DataFrame, width: int = WIDTH) ->
     """The static graph's positions (:func:`app.charts.svg.static_graph_svg`'s ``px``/``py``)
     and label places for ``nodes`` (from :func:`app.charts.graph.graph_frames`)."""
     nodes = nodes[np.isfinite(nodes["mean"].to_numpy(float))]
-    height = float(min(900, max(420, 9 * len(nodes))))
+    height = graph_height(len(nodes))  # the static graph's own
     left, right, top, bottom = MARGINS
     plot_w, plot_h = width - left - right, height - top - bottom
     means = nodes["mean"].to_numpy(float)

@@ -196,6 +196,13 @@ def graph_labels(points: Sequence[tuple[float, float, bool]], systems: Sequence[
                         right=right, top=top, bottom=bottom)
 
 
+def graph_height(systems: int) -> float:
+    """The significance graph's height in pixels for ``systems`` vertices: 18 px each, from
+    420 to 900. At 9 px each (before) 37 systems whose means lie within a few points of each
+    other pushed most labels off their points (#27 screenshots)."""
+    return float(min(900, max(420, 18 * systems)))
+
+
 def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *,
                      width: int = 1000) -> str:
     """The significance graph (Ackerman et al. 2025, §5.1) as SVG: systems at the height of their mean,
@@ -205,9 +212,7 @@ def static_graph_svg(board: Leaderboard, systems: Sequence[str] | None = None, *
     ``systems``: the focus (default every system), see :func:`app.charts.graph.graph_frames`.
     """
     nodes, edges = graph_frames(board, systems)
-    # 18 px of height per system: at 9 (the old value) 37 systems whose means lie within a
-    # few points of each other pushed most labels off their points (#27 screenshots)
-    height = float(min(900, max(420, 18 * len(nodes))))
+    height = graph_height(len(nodes))
     left, right, top, bottom = 64.0, 24.0, 16.0, 24.0
     plot_w, plot_h = width - left - right, height - top - bottom
     means = nodes["mean"].to_numpy(float)

@@ -88,6 +88,8 @@ def landing(frame: pd.DataFrame) -> None:
                 rows = landing_rows(board, systems[:LANDING_SYSTEMS])
                 st.dataframe(rows, hide_index=True, width="stretch", column_config={
                     "mean": st.column_config.NumberColumn(format="%.4g"),
+                    # wide enough for "ties with 21" (the grid sized it for letters: cut off)
+                    "group": st.column_config.TextColumn(width="medium"),
                     "CI": st.column_config.TextColumn(
                         help="95% confidence interval of the mean")})
                 for system in rows["system"]:
