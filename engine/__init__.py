@@ -82,6 +82,8 @@ if TYPE_CHECKING:
         label_budget, predicted_width, simulate_ppi_width,
     )
     from .products._judge_pair import JudgePairFigures, judge_pair_figures
+    from .io._battles_judged import HUMAN_WINNER, judged_battles
+    from .products._judge_battles import JudgeBattleBoard, judge_battle_board
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient

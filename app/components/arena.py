@@ -29,6 +29,11 @@ def review(name: str, content: bytes, battles: pd.DataFrame, uploader: str) -> N
     models = pd.concat([battles["model_a"], battles["model_b"]]).value_counts()
     st.success(f"{len(battles)} battles among {len(models)} models read without problems "
                "(a battle list: model_a, model_b, winner).", icon=":material/task_alt:")
+    if "human_winner" in battles.columns:  # a judged battle list (#31)
+        labelled = int((battles["human_winner"] != "").sum())
+        st.info(f"{labelled} of {len(battles)} battles have a human verdict (human_winner): "
+                "the Leaderboard corrects the judge's verdicts (winner) with them, assuming "
+                "they were drawn at random.", icon=":material/fact_check:")
     st.dataframe(models.rename_axis("model").rename("battles").reset_index(), hide_index=True)
     with st.form(key=f"battles-{hashlib.sha256(content).hexdigest()[:16]}"):
         arena = st.text_input("Arena (the set these battles belong to)",
@@ -78,6 +83,7 @@ def arena_boards() -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.1f")
                                 for c in ("Rating", "Low", "High", "Online Elo")}
                  | {"Win rate": st.column_config.NumberColumn(format="%.3f")})
+    judged_arena(arena)
 
 
 def arena_mechanisms() -> None:
@@ -91,3 +97,32 @@ def arena_mechanisms() -> None:
                "model (ties as half); models in rating order.")
     st.dataframe(rates.loc[order, order], column_config={
         c: st.column_config.NumberColumn(format="%.2f") for c in order})
+
+
+_JUDGED = {"rank": "Rank", "system": "Model", "ppi_rating": "Corrected rating",
+           "ppi_low": "Low", "ppi_high": "High", "n_human": "Human verdicts",
+           "effective_n": "Effective verdicts", "judge_rating": "Judge only",
+           "human_rating": "Humans only", "battles": "Battles"}
+
+
+def judged_arena(arena: str) -> None:
+    """An arena whose battles carry human verdicts on a random subset (#31): the ratings of
+    the judge's battles corrected by them (PPI++ Bradley–Terry), beside judge-only and
+    human-only ratings."""
+    board = data.judged_board(store.token(), arena)
+    if board is None:
+        return
+    st.markdown("##### Judge corrected by human verdicts")
+    if isinstance(board, str):
+        st.info(f"The human verdicts cannot correct this judge: {md_text(board)}",
+                icon=":material/block:")
+        return
+    st.caption(f"{board.n_human:,} of {board.n_battles:,} battles have a human verdict. "
+               "Corrected rating: Bradley–Terry of the human verdicts, rectifying the "
+               "judge's verdicts on every battle (PPI++, Boyeau et al. 2024; λ = "
+               f"{board.lam:.2f}), on the same scale; Low–High its 95% interval; Effective "
+               "verdicts: human verdicts alone that would be as precise.")
+    st.dataframe(board.table[list(_JUDGED)].rename(columns=_JUDGED), hide_index=True,
+                 column_config={c: st.column_config.NumberColumn(format="%.1f")
+                                for c in ("Corrected rating", "Low", "High", "Judge only",
+                                          "Humans only", "Effective verdicts")})

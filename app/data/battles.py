@@ -7,7 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from app.data import store
-from engine import arena_elo, arena_ratings, win_rate_matrix
+from engine import (
+    DataContractError,
+    JudgeBattleBoard,
+    arena_elo,
+    arena_ratings,
+    judge_battle_board,
+    judged_battles,
+    win_rate_matrix,
+)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -28,3 +36,16 @@ def arena_board(token: str, arena: str) -> tuple[pd.DataFrame, pd.DataFrame, int
     systems = list(ratings.counts.systems)
     rates = pd.DataFrame(win_rate_matrix(ratings.counts), index=systems, columns=systems)
     return table, rates, len(battles)
+
+
+@st.cache_resource(show_spinner="Correcting the judge with the human verdicts…", max_entries=8)
+def judged_board(token: str, arena: str) -> JudgeBattleBoard | str | None:
+    """The arena's PPI++ Bradley–Terry board when its battles carry human verdicts
+    (``human_winner``, #31), the sentence saying why they cannot be used, or None."""
+    battles = store.current().load_battles(arena)
+    if "human_winner" not in battles.columns:
+        return None
+    try:
+        return judge_battle_board(judged_battles(battles, label=arena))
+    except (DataContractError, ValueError) as exc:
+        return str(exc)

@@ -2,7 +2,9 @@
 
 A battle list has ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_b``,
 ``tie``, ``both_bad``; LMArena's ``tie (bothbad)`` is read as ``both_bad``), and may
-have ``judge``, ``category`` and ``weight`` (a non-negative number; default 1). It is
+have ``judge``, ``category``, ``weight`` (a non-negative number; default 1) and
+``human_winner`` (a human verdict in the same words on a random subset, empty elsewhere:
+a judged battle list, #31, :mod:`engine.io._battles_judged`). It is
 the input of LMArena's published leaderboard computation (FastChat
 ``fastchat/serve/monitor/rating_systems.py``, LMArena's ``arena-rank``), of MT-Bench's
 human judgments and of pairwise LLM-judge outputs. The file goes through the same
@@ -25,7 +27,7 @@ from ._limits import Limits
 __all__ = ["BATTLE_COLUMNS", "WINNERS", "is_battle_table", "read_battles", "validate_battles"]
 
 BATTLE_COLUMNS = ("model_a", "model_b", "winner")
-OPTIONAL_COLUMNS = ("judge", "category", "weight")
+OPTIONAL_COLUMNS = ("judge", "category", "weight", "human_winner")
 #: Outcome of a battle for model_a: 1 won, 0 lost, ½ tie (both good or both bad).
 WINNERS = {"model_a": 1.0, "model_b": 0.0, "tie": 0.5, "both_bad": 0.5}
 _ALIASES = {"tie (bothbad)": "both_bad", "bothbad": "both_bad", "both bad": "both_bad"}
@@ -45,7 +47,8 @@ def read_battles(source: str | Path | IO[bytes] | pd.DataFrame, *, name: str | N
     -------
     DataFrame
         ``model_a``, ``model_b`` (str), ``winner`` (one of :data:`WINNERS`), ``weight``
-        (float, 1 when absent), and ``judge``/``category`` (str) when present, in the
+        (float, 1 when absent), and ``judge``/``category``/``human_winner`` (str; "" where
+        a battle has no human verdict) when present, in the
         file's order (the order sequential Elo replays).
 
     Raises
@@ -62,6 +65,20 @@ def read_battles(source: str | Path | IO[bytes] | pd.DataFrame, *, name: str | N
 
 def _rows(mask: np.ndarray | pd.Series) -> tuple[int, ...]:
     return tuple(int(i) + 1 for i in np.flatnonzero(np.asarray(mask)))
+
+
+def _human(column: pd.Series, label: str, problems: list[Problem]) -> np.ndarray:
+    """The human verdicts ("" where none), each one of :data:`WINNERS`."""
+    text = column.astype("string").str.strip().str.lower().replace(_ALIASES).fillna("")
+    bad = ~(text.isin(list(WINNERS)) | (text == "")).to_numpy(dtype=bool)
+    if bad.any():
+        shown = ", ".join(repr(v) for v in pd.unique(column[bad])[:5])
+        problems.append(Problem(label, rule=f"a human verdict must be one of "
+                                f"{', '.join(WINNERS)} or empty; got {shown}",
+                                column="human_winner", rows=_rows(bad),
+                                fix="write the human verdict on the labelled battles and leave "
+                                    "the others empty"))
+    return text.astype(str).to_numpy()
 
 
 def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.DataFrame:
@@ -107,6 +124,8 @@ def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.Dat
     for col in ("judge", "category"):
         if col in df.columns:
             out[col] = df[col].astype("string").fillna("").astype(str).to_numpy()
+    if "human_winner" in df.columns:
+        out["human_winner"] = _human(df["human_winner"], label, problems)
     if problems:
         raise DataContractError(problems)
     if not len(out):

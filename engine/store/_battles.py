@@ -4,7 +4,9 @@ A battle upload is an upload like any other (``uploads``: file name, content has
 identical content is stored once —, uploader, note, soft delete and restore); its rows
 go to the ``battles`` table (:mod:`engine.store._schema`), created on the first battle
 upload. An arena is a named set of battles (as a benchmark is a named set of results):
-its battles are those of its live uploads, in upload order then file order.
+its battles are those of its live uploads, in upload order then file order. Human
+verdicts of a judged battle list (``human_winner``, #31) are kept; a battles table made
+before them gains the column on the first upload that has one.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import hashlib
 
 import pandas as pd
-from sqlalchemy import Connection, delete, inspect, select
+from sqlalchemy import Connection, delete, inspect, select, text
 
 from ..io._battles import validate_battles
 from . import _io as sio
@@ -23,11 +25,22 @@ from ._reads import StoreReads
 
 __all__ = ["StoreBattles"]
 
-_COLUMNS = ("model_a", "model_b", "winner", "judge", "category", "weight")
+_COLUMNS = ("model_a", "model_b", "winner", "judge", "category", "weight", "human_winner")
 
 
 def _has_table(conn: Connection) -> bool:
     return bool(inspect(conn).has_table(S.battles.name))
+
+
+def _columns(conn: Connection) -> tuple[str, ...]:
+    """The battle columns the stored table has (an older one lacks ``human_winner``)."""
+    present = {c["name"] for c in inspect(conn).get_columns(S.battles.name)}
+    return tuple(c for c in _COLUMNS if c in present)
+
+
+def _add_human_column(conn: Connection) -> None:
+    if "human_winner" not in _columns(conn):
+        conn.execute(text("ALTER TABLE battles ADD COLUMN human_winner VARCHAR(16)"))
 
 
 class StoreBattles(StoreReads):
@@ -60,6 +73,8 @@ def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, fil
                             + arena.encode()).hexdigest()
     with store._write() as conn:
         S.battles.create(conn, checkfirst=True)
+        if "human_winner" in frame.columns:
+            _add_human_column(conn)
         known = known_upload(conn, digest)
         if known is not None:
             conn.rollback()
@@ -70,9 +85,12 @@ def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, fil
                                      rows=len(frame), rows_stored=len(frame),
                                      created_at=sio.now(), uploader=uploader, note=note,
                                      on_conflict="reject")
-        rows = frame.reindex(columns=list(_COLUMNS)).astype(object)
+        names = _columns(conn)
+        rows = frame.reindex(columns=list(names)).astype(object)
         rows = rows.where(rows.notna(), None)
-        records = [dict(zip(_COLUMNS, r, strict=True), upload_id=upload_id, arena=arena, pos=i)
+        if "human_winner" in rows.columns:  # no human verdict: NULL
+            rows["human_winner"] = rows["human_winner"].replace("", None)
+        records = [dict(zip(names, r, strict=True), upload_id=upload_id, arena=arena, pos=i)
                    for i, r in enumerate(rows.itertuples(index=False, name=None))]
         sio.insert_rows(conn, S.battles, records)
     return UploadReport(upload_id, len(frame),
@@ -94,17 +112,24 @@ def _battle_arenas(store: StoreReads) -> list[str]:
 
 def _load_battles(store: StoreReads, arena: str) -> pd.DataFrame:
     """The arena's battles of live uploads (upload order, then file order): model_a,
-    model_b, winner, weight, and judge / category where some battle has them."""
+    model_b, winner, weight, and judge / category / human_winner where some battle has them
+    (human_winner: "" where a battle has no human verdict)."""
     b, u = S.battles.c, S.uploads.c
+    names: tuple[str, ...] = _COLUMNS
     with store._read() as conn:
         if not _has_table(conn):
             rows: list[tuple[object, ...]] = []
         else:
+            names = _columns(conn)
             rows = [tuple(r) for r in conn.execute(
-                select(*(getattr(b, c) for c in _COLUMNS))
+                select(*(getattr(b, c) for c in names))
                 .join_from(S.battles, S.uploads, b.upload_id == u.id)
                 .where(b.arena == arena, u.deleted_at.is_(None))
                 .order_by(b.upload_id, b.pos))]
-    frame = pd.DataFrame.from_records(rows, columns=list(_COLUMNS))
+    frame = pd.DataFrame.from_records(rows, columns=list(names)).reindex(columns=list(_COLUMNS))
     frame["weight"] = frame["weight"].astype(float)
-    return frame.drop(columns=[c for c in ("judge", "category") if frame[c].isna().all()])
+    frame = frame.drop(columns=[c for c in ("judge", "category", "human_winner")
+                                if frame[c].isna().all()])
+    if "human_winner" in frame.columns:
+        frame["human_winner"] = frame["human_winner"].fillna("").astype(str)
+    return frame

@@ -135,3 +135,35 @@ def test_battle_problems_in_json_are_the_battle_lists(db: Path) -> None:
     assert "winner must be one of" in shown and "rows 4" in shown
     assert "value column" not in shown
     assert not [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label]
+
+
+@pytest.mark.slow
+def test_judged_battles_show_the_corrected_ratings(db: Path) -> None:
+    # #31 (Boyeau et al.): a battle list with the judge's winner on every battle and human
+    # verdicts on a random 20%; the Leaderboard shows the engine's PPI++ Bradley-Terry board
+    from engine import judge_battle_board, judged_battles
+
+    rng = np.random.default_rng(9)
+    frame = pd.read_csv(io.BytesIO(_battles_csv(1500, 9)))
+    human = frame["winner"].where(rng.random(len(frame)) < 0.8,
+                                  np.where(rng.random(len(frame)) < 0.5, "model_a", "model_b"))
+    frame["human_winner"] = np.where(rng.random(len(frame)) < 0.2, human, "")
+    content = frame.to_csv(index=False).encode()
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload("judged.csv", content, "text/csv")
+    at.run()
+    no_exception(at)
+    assert any("have a human verdict" in i.value for i in at.info)
+    [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label][0].click()
+    at.run()
+    no_exception(at)
+    want = judge_battle_board(judged_battles(pd.read_csv(io.BytesIO(content),
+                                                         keep_default_na=False))).table
+    board = app("views/leaderboard.py")
+    no_exception(board)
+    shown = [d.value for d in board.dataframe if "Corrected rating" in d.value.columns]
+    assert len(shown) == 1
+    assert shown[0]["Model"].tolist() == want["system"].tolist()
+    np.testing.assert_allclose(shown[0]["Corrected rating"], want["ppi_rating"], atol=1e-9)
+    np.testing.assert_allclose(shown[0]["Low"], want["ppi_low"], atol=1e-9)
+    assert shown[0]["Human verdicts"].tolist() == want["n_human"].tolist()

@@ -84,3 +84,23 @@ def test_cli_import_stores_a_battle_list(tmp_path: Path, sqlite_url: str,
     store = open_store(sqlite_url)
     assert store.battle_arenas() == ["chatbot-arena"]
     assert len(store.load_battles("chatbot-arena")) == 7
+
+
+def test_human_verdicts_round_trip_and_an_older_table_gains_the_column(
+        sqlite_url: str) -> None:
+    """A judged battle list (#31) keeps its human verdicts ("" where none); a battles table
+    made before them gains the column on the first upload that has one, and its older
+    battles read back without verdicts."""
+    store = open_store(sqlite_url)
+    store.import_battles(BATTLES, arena="old", filename="old.csv")
+    with store.engine.begin() as conn:  # the table as an earlier sigboard made it
+        conn.execute(text("ALTER TABLE battles DROP COLUMN human_winner"))
+    assert "human_winner" not in store.load_battles("old").columns
+    judged = BATTLES.assign(human_winner=["model_b", "", "Tie (bothbad)", None])
+    store.import_battles(judged, arena="judged", filename="judged.csv")
+    got = store.load_battles("judged")
+    assert got["human_winner"].tolist() == ["model_b", "", "both_bad", ""]
+    assert "human_winner" not in store.load_battles("old").columns
+    with pytest.raises(DataContractError, match="human verdict must be one of"):
+        store.import_battles(BATTLES.assign(human_winner=["a", "", "", ""]), arena="x",
+                             filename="bad.csv")
