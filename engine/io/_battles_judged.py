@@ -5,6 +5,10 @@ judge's verdict on every battle (or the column named by ``judge``) and a column 
 verdicts, ``human_winner`` by default, in the same vocabulary (``model_a``, ``model_b``,
 ``tie``, ``both_bad``) on a random subset of the battles and empty on the others. Every
 model needs at least one human-labelled battle, and battle weights are not used (all 1).
+The verdicts must be a random sample: refused when the data show otherwise at p < 0.001
+(as for judge metrics, :func:`engine.io._judge.check_random_labels`): a share labelled that
+differs between pairs of models (chi-square), or labels bunched at the start or end of the
+file (Spearman of labelled on position).
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ def judged_battles(frame: pd.DataFrame, *, label: str = "<battles>", judge: str 
     if problems:
         raise DataContractError(problems)
     _check_coverage(out, label, human)
+    _check_random(out, label, human)
     return out
 
 
@@ -95,3 +100,30 @@ def _check_coverage(out: pd.DataFrame, label: str, human: str) -> None:
             label, rule="needs at least 2 battles without a human verdict (the judge's "
             "verdicts are what PPI adds)", column=human,
             fix="use the plain battle leaderboard when every battle has a human verdict")])
+
+
+def _check_random(out: pd.DataFrame, label: str, human: str) -> None:
+    """Refuse verdicts that are not a random sample by the data's own evidence."""
+    from scipy import stats  # only when checking
+
+    from ._judge import REFUSE_P
+
+    lab = np.isfinite(out["human_y"].to_numpy())
+    pair = [" vs ".join(sorted(p)) for p in zip(out["model_a"], out["model_b"], strict=True)]
+    table = pd.crosstab(pd.Series(pair, name="pair"), pd.Series(lab, name="labelled"))
+    if table.shape == (len(table), 2) and len(table) > 1:
+        p_pairs = float(stats.chi2_contingency(table.to_numpy())[1])
+        if p_pairs < REFUSE_P:
+            share = table[True] / table.sum(axis=1)
+            raise DataContractError([Problem(
+                label, rule=f"the share of battles with a human verdict differs between pairs "
+                f"of models ({share.min():.0%}-{share.max():.0%}; chi-square p = "
+                f"{p_pairs:.2g}), so the verdicts are not one random sample", column=human,
+                fix="label the same random share of every pair's battles")])
+    rho, p_pos = stats.spearmanr(np.arange(len(lab)), lab)
+    if float(p_pos) < REFUSE_P:
+        raise DataContractError([Problem(
+            label, rule=f"the battles with a human verdict sit at the "
+            f"{'start' if rho < 0 else 'end'} of the file (Spearman of labelled on position, "
+            f"p = {float(p_pos):.2g}), not spread at random", column=human,
+            fix="label a random sample of the battles")])

@@ -134,6 +134,15 @@ def test_contract_messages_name_column_rows_rule_and_fix() -> None:
     weighted = frame.assign(weight=np.r_[2.0, np.ones(len(frame) - 1)])
     with pytest.raises(DataContractError, match="weights are not used"):
         judged_battles(weighted, label="b.csv")
+    first = frame.assign(human_winner=np.where(np.arange(len(frame)) < 120,
+                                               frame["human_winner"].replace("", "tie"), ""))
+    with pytest.raises(DataContractError, match="sit at the start of the file"):
+        judged_battles(first, label="b.csv")
+    favoured = frame.copy()
+    pair = favoured["model_a"].isin(["m0", "m1"]) & favoured["model_b"].isin(["m0", "m1"])
+    favoured.loc[pair, "human_winner"] = "model_a"  # every m0-m1 battle labelled
+    with pytest.raises(DataContractError, match="differs between pairs"):
+        judged_battles(favoured, label="b.csv")
     renamed = frame.rename(columns={"winner": "gpt_judge"})
     ok = judged_battles(renamed, label="b.csv", judge="gpt_judge")
     np.testing.assert_array_equal(ok["judge_y"], judged_battles(frame)["judge_y"])

@@ -88,7 +88,9 @@ JUDGES = r"""
   on LMArena's scale with sandwich intervals, every pair's difference z-tested and
   corrected, and its win probability (`leaderboard BATTLES --judge winner --human
   human_winner`; on the Leaderboard page under the arena's own ratings once uploaded).
-  Every model needs a human-labelled battle. In
+  Every model needs a human-labelled battle, and the verdicts are refused as for judge
+  metrics when the data show they are not a random sample (a share labelled differing
+  between pairs of models, or bunched at the start or end of the file). In
   simulation (6 models × 5,000 battles, the judge biased by up to 0.6 logits per model,
   500 replications, 5 / 10 / 20 % labelled) the intervals covered the human ratings
   0.953 / 0.951 / 0.951 (the human verdicts alone 0.948 / 0.947 / 0.949 with intervals
