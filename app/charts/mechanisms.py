@@ -153,6 +153,9 @@ def pbeats_svg(result: PBeats, order: Sequence[str]) -> str:
     verdicts = np.where(significant, "significant", "not significant")
     faded = np.where(significant, "", f' fill-opacity="{FADED}"')
     texts = n <= TEXT_CELLS
+    # white on the deep colours (full-colour cells far from 0.5): dark text there could not
+    # be read (#27 screenshots); faded cells are light whatever their value
+    inks = np.where(significant & (np.abs(prob - 0.5) > 0.25), "white", INK)
     for i in range(n):
         y = legend_h + size * i
         for j in range(n):
@@ -164,7 +167,7 @@ def pbeats_svg(result: PBeats, order: Sequence[str]) -> str:
                     f'fill="{fills[i * n + j]}"{faded[i, j]}/>')
             if texts:
                 cell += (f'<text x="{x + size / 2:g}" y="{y + size / 2 + 3.5:g}" font-size="9" '
-                         f'text-anchor="middle" fill="{INK}">{p:.2f}</text>')
+                         f'text-anchor="middle" fill="{inks[i, j]}">{p:.2f}</text>')
             parts.append(f"<g><title>{names[i]} vs {names[j]}: P(A beats B) {p:.2f}; sign "
                          f"test, adjusted p {adjusted[i, j]:.2g}: {verdicts[i, j]}</title>"
                          f"{cell}</g>")

@@ -47,6 +47,8 @@ def pvalue_heatmap_svg(result: PairwiseResult, order: Sequence[str]) -> str:
                      f"{html_text(band)}</text>")
     index = {s: i for i, s in enumerate(order)}
     texts = n <= TEXT_CELLS
+    # white on the two deep reds (p < alpha/10): dark text there could not be read (#27)
+    ink = {band: "white" if i < 2 else INK for i, band in enumerate(bands)}
     for a, b, p, band in zip(frame["A"], frame["B"], frame["p"].to_numpy(float),
                              p_band(frame["p"].to_numpy(float), result.alpha), strict=True):
         x, y = names_w + size * index[b], legend_h + size * index[a]
@@ -55,7 +57,8 @@ def pvalue_heatmap_svg(result: PairwiseResult, order: Sequence[str]) -> str:
                 f'fill="{colour[str(band)]}" stroke="white" stroke-width="0.5"/>')
         if texts:
             cell += (f'<text x="{_num(x + size / 2)}" y="{_num(y + size / 2 + 3.5)}" '
-                     f'font-size="10" text-anchor="middle" fill="{INK}">{p:.2g}</text>')
+                     f'font-size="10" text-anchor="middle" fill="{ink[str(band)]}">{p:.2g}'
+                     "</text>")
         parts.append(f"<g><title>{tip}</title>{cell}</g>")
     for i, name in enumerate(order):
         y = legend_h + size * i + size / 2 + 4

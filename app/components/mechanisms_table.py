@@ -27,12 +27,15 @@ TIPS = {"mean": "Mean score over the examples every system has (in the metric's 
                "(Elo points, 1000 = average; 400 points more = 10:1 odds of winning a battle)",
         "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders "
                      "(TrueSkill points, 25 = a new player)"}
+#: Headers wrap at their spaces: with long system names the last column ("simultaneous rank
+#: interval") ran past the page at 1,400 px (#27 screenshots).
 _STYLE = """<style>
 .sb-mech{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:560px}
 .sb-mech table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;
   font-variant-numeric:tabular-nums;color:inherit}
 .sb-mech th{position:sticky;top:0;z-index:1;background:#f3f4f6;text-align:right;font-weight:600;
-  padding:.4rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.2);white-space:nowrap}
+  padding:.4rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.2);white-space:normal;
+  vertical-align:bottom}
 .sb-mech th:first-child,.sb-mech td:first-child{text-align:left}
 .sb-mech td{padding:.3rem .5rem;border:0;border-bottom:1px solid rgba(31,41,51,.07);
   text-align:right;white-space:nowrap}
