@@ -27,13 +27,12 @@ PPI++ coverage 0.946 / 0.948 / 0.951, judge-only 0.193 / 0.192 / 0.194; PPI++ wi
 0.54 / 0.61 of the human-only width; pairwise FWER 0.048 / 0.036 / 0.039 (judge-only 1.000);
 planner width / simulated 0.978 / 0.991 / 1.000. With normal quantiles (ppi_py's) instead of t,
 at 5% labels: coverage 0.936 and FWER 0.067 (1,500 replications) — hence t on the board.
-Weighted planner (500 replications, seed 31, 1,000 examples, the 5% design scaled to 5 / 10 /
-20%: 49.9 / 100.5 / 199.0 labels): planned-from-a-sample width / simulated 1.002 / 0.988 /
-0.991, from the whole population 1.023 / 1.011 / 1.005.
-Pairwise judge (500 replications, 6 models x 5,000 battles, 5 / 10 / 20% human verdicts):
-PPI++ coverage of the human Bradley-Terry ratings 0.953 / 0.951 / 0.951, judge-only 0.273 /
-0.274 / 0.275, human-only 0.948 / 0.947 / 0.949; PPI++ width 0.80 / 0.82 / 0.84 of the
-human-only width.
+Weighted planner and pairwise judge (`--reps 500`, seed 31, the whole script in one run):
+the 5% design scaled to 5 / 10 / 20% (50.0 / 99.4 / 199.5 labels): planned-from-a-sample
+width / simulated 1.004 / 0.991 / 0.990, from the whole population 1.029 / 1.011 / 1.004.
+Pairwise judge (6 models x 5,000 battles, 5 / 10 / 20% human verdicts): PPI++ coverage of
+the human Bradley-Terry ratings 0.951 / 0.946 / 0.947, judge-only 0.271 / 0.268 / 0.273,
+human-only 0.954 / 0.950 / 0.951; PPI++ width 0.80 / 0.82 / 0.85 of the human-only width.
 """
 
 from __future__ import annotations

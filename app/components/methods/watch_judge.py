@@ -93,6 +93,6 @@ JUDGES = r"""
   between pairs of models, or bunched at the start or end of the file). In
   simulation (6 models × 5,000 battles, the judge biased by up to 0.6 logits per model,
   500 replications, 5 / 10 / 20 % labelled) the intervals covered the human ratings
-  0.953 / 0.951 / 0.951 (the human verdicts alone 0.948 / 0.947 / 0.949 with intervals
+  0.951 / 0.946 / 0.947 (the human verdicts alone 0.954 / 0.950 / 0.951 with intervals
   1.18–1.25 times as wide; the judge's alone 0.27).
 """
