@@ -15,6 +15,7 @@ import streamlit as st
 from app.data import results, store
 from engine import (
     BenchmarkPart,
+    Leaderboard,
     Overall,
     PairwiseResult,
     Selection,
@@ -109,11 +110,30 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
     ``cluster`` names its examples' cluster column. It does not depend on the benchmark
     weights, so a weight change reuses it."""
     specs = store.metric_specs(token)
-    table = (_with_attribute(token, benchmark, metrics, cluster) if cluster
-             else _ranked_rows(token, benchmark, metrics))
+    board = _leaderboard_page_board(token, benchmark, metrics, options, cluster)
+    if board is not None:  # the rows are the board's matrix: none to read
+        table = pd.DataFrame(columns=store.CANONICAL)
+    else:
+        table = (_with_attribute(token, benchmark, metrics, cluster) if cluster
+                 else _ranked_rows(token, benchmark, metrics))
     return engine_benchmark_part(table, benchmark, metrics=list(metrics),
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
-                                 options=two_sided(options), cluster=cluster or None)
+                                 options=two_sided(options), cluster=cluster or None,
+                                 board=board)
+
+
+def _leaderboard_page_board(token: str, benchmark: str, metrics: tuple[str, ...],
+                            options: TestOptions, cluster: str) -> Leaderboard | None:
+    """The Leaderboard page's cached board of the benchmark (:func:`app.data.results.board`,
+    two-sided on all pairs as Overall tests: the Leaderboard's default settings) when it is
+    the one :func:`engine.benchmark_part` would compute: one metric, no cluster, every
+    system ranked and at least two. Overall and the Leaderboard then test each benchmark
+    once between them (#27 item 3: a Leaderboard opened from Overall is a cached view)."""
+    if len(metrics) != 1 or cluster or ranked_systems(token) is not None:
+        return None
+    if results.matrix(token, benchmark, metrics[0]).n_systems < 2:
+        return None
+    return results.board(token, benchmark, metrics[0], two_sided(options))
 
 
 @st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)

@@ -21,7 +21,7 @@ import pandas as pd
 from .._contract import REQUIRED_COLUMNS, MetricSpec
 from .._matrix import ScoreMatrix, build_matrix
 from .._options import TestOptions
-from ..products._leaderboard import leaderboard
+from ..products._leaderboard import Leaderboard, leaderboard
 from ..stats._pairwise import PairwiseResult
 from ._aggregate import aggregate_metric, spec_of
 from ._meta import corrected_effect
@@ -177,8 +177,8 @@ def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
 def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                    weights: Mapping[str, float] | None = None,
                    specs: Mapping[tuple[str, str], MetricSpec] | None = None,
-                   options: TestOptions | None = None, cluster: str | None = None
-                   ) -> BenchmarkPart:
+                   options: TestOptions | None = None, cluster: str | None = None,
+                   board: Leaderboard | None = None) -> BenchmarkPart:
     """One benchmark's matrix, summary statistics, leaderboard and all-pairs tests.
 
     Parameters
@@ -197,6 +197,13 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
         Per-example column (e.g. passage): where this benchmark's rows give every example
         one, its tests, intervals and groups are cluster-robust (issue #26 item 1;
         :func:`engine.stats._clusters.design_where_given`).
+    board : Leaderboard, optional
+        The leaderboard of the benchmark's one metric, already computed (a caller's cache:
+        the app's Leaderboard page, #27 item 3) as this function would: on the matrix of
+        ``df``'s rows (``board.source``), two-sided on all pairs with ``options``, no
+        cluster, no rating bootstrap. Its matrix and tests are used instead of computing
+        them again; ValueError when it cannot be that leaderboard (several metrics, a
+        cluster, no source matrix, other options' correction or alpha).
 
     Returns
     -------
@@ -220,7 +227,12 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
     """
     options = options if options is not None else TestOptions()
     two_sided = options.with_(compare="all", alternative="two-sided")
-    matrix = _benchmark_matrix(df, benchmark, list(metrics), weights, specs or {})
+    if board is not None:
+        _check_reusable(board, benchmark, metrics, two_sided, cluster)
+        assert board.source is not None  # checked above; for the type checker
+        matrix = board.source
+    else:
+        matrix = _benchmark_matrix(df, benchmark, list(metrics), weights, specs or {})
     mean, sd, count = _summary(matrix)
     if matrix.n_systems < 2:
         note = f"{benchmark}: only one system ({matrix.systems[0]}), nothing to compare there."
@@ -228,9 +240,11 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                              None, None, None, None, None, note)
     from ..stats._clusters import design_where_given
 
-    design = design_where_given(df[df["benchmark"] == benchmark], cluster, matrix.examples)
-    board = leaderboard(matrix, two_sided, bt_resamples=0,  # rating intervals are not shown
-                        cluster=design)
+    design = None if board is not None else design_where_given(
+        df[df["benchmark"] == benchmark], cluster, matrix.examples)
+    if board is None:
+        board = leaderboard(matrix, two_sided, bt_resamples=0,  # rating intervals not shown
+                            cluster=design)
     cells = board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(
         benchmark=benchmark)
     tests = result_cells(board.pairwise, benchmark)
@@ -238,6 +252,21 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                          board.pairwise, tests, pair_codes(tests, matrix.systems),
                          pooling_inputs(tests), None if design is None else
                          f"{benchmark}: {design.sentence(board.pairwise.table)}")
+
+
+def _check_reusable(board: Leaderboard, benchmark: str, metrics: Sequence[str],
+                    options: TestOptions, cluster: str | None) -> None:
+    """ValueError unless ``board`` can be the leaderboard :func:`benchmark_part` computes."""
+    problems = [why for bad, why in (
+        (len(metrics) != 1 or board.metric != metrics[0] or board.benchmark != benchmark,
+         f"it must rank {benchmark!r} on its one metric {list(metrics)!r}"),
+        (cluster is not None or board.pairwise.clusters is not None,
+         "a clustered part computes its own"),
+        (board.source is None, "it has no source matrix"),
+        (board.pairwise.options != options, "it was tested with other options"),
+    ) if bad]
+    if problems:
+        raise ValueError(f"board: cannot be reused here: {'; '.join(problems)}")
 
 
 def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:

@@ -269,3 +269,21 @@ def test_tie_ranks_are_the_ranks_of_the_systems_not_told_apart() -> None:
             lo[b], hi[b] = min(lo[b], rank[a]), max(hi[b], rank[a])
     assert list(low) == [lo[s] for s in res.table["system"]]
     assert list(high) == [hi[s] for s in res.table["system"]]
+
+
+@pytest.mark.slow
+def test_a_leaderboard_opened_from_overall_tests_nothing_again(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Overall tests each benchmark with the Leaderboard page's cached board (#27 item 3): the
+    Leaderboard of a benchmark Overall combined then runs no test of its own."""
+    import app.data.results as data_results
+
+    no_exception(app(PAGE))
+
+    def tested_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the Leaderboard tested the benchmark again")
+
+    monkeypatch.setattr(data_results, "leaderboard", tested_again)
+    at = app("views/leaderboard.py", benchmark="humaneval")
+    no_exception(at)
+    assert [t.value for t in at.title][0].startswith("Leaderboard")

@@ -118,3 +118,35 @@ def test_pair_rows_invert_the_pair_list(k, compare):
     every_lo, every_hi = np.triu_indices(k, 1)
     rows = _omega_rows(every_lo.astype(np.int64), every_hi.astype(np.int64), k, compare)
     assert (rows >= 0).sum() == len(lo), "pairs outside the compared set get −1"
+
+
+def test_a_leaderboard_already_computed_gives_the_same_part() -> None:
+    """A benchmark's part made from its leaderboard computed as the part would (the app's
+    cached Leaderboard, #27 item 3) equals the part computed from the rows, and so does the
+    overall leaderboard; a board of other options, another metric or a cluster is refused.
+    Reference: benchmark_part without a board (tested against overall() above)."""
+    from engine import build_matrix, leaderboard
+
+    options = TestOptions(correction="holm").with_(compare="all", alternative="two-sided")
+    made, reused = [], []
+    for b in ("b1", "b2"):
+        rows = FRAME[(FRAME["benchmark"] == b) & (FRAME["metric"] == "m1")]
+        board = leaderboard(build_matrix(rows, benchmark=b, metric="m1"), options,
+                            bt_resamples=0)
+        made.append(benchmark_part(FRAME, b, metrics=["m1"], options=options))
+        reused.append(benchmark_part(FRAME, b, metrics=["m1"], options=options, board=board))
+        for field in ("cells", "tests"):
+            pd.testing.assert_frame_equal(getattr(reused[-1], field), getattr(made[-1], field),
+                                          check_exact=True)
+        np.testing.assert_array_equal(reused[-1].pair_codes, made[-1].pair_codes)
+        for key, value in made[-1].pooling_inputs.items():
+            np.testing.assert_array_equal(reused[-1].pooling_inputs[key], value)
+        other = leaderboard(board.source, TestOptions(), bt_resamples=0)
+        with pytest.raises(ValueError, match="other options"):
+            benchmark_part(FRAME, b, metrics=["m1"], options=options, board=other)
+        with pytest.raises(ValueError, match="one metric"):
+            benchmark_part(FRAME, b, metrics=["m2"], options=options, board=board)
+        with pytest.raises(ValueError, match="clustered"):
+            benchmark_part(FRAME, b, metrics=["m1"], options=options, board=board,
+                           cluster="passage")
+    _same(overall_from_parts(reused, options=options), overall_from_parts(made, options=options))
