@@ -89,7 +89,9 @@ def served(request: pytest.FixtureRequest,
          "--server.port", str(port), "--server.headless", "true", *extra_args],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
+        # a checkout whose kernels were never compiled (`sigboard warm`) compiles them before
+        # the port opens: ~10 s of CPU, a minute's wall on a loaded machine (#27 item 3)
+        deadline = time.monotonic() + 180
         while not healthy(url):
             if proc.poll() is not None:
                 raise RuntimeError(f"streamlit exited with {proc.returncode}")
