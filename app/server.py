@@ -22,7 +22,12 @@ from engine import warm_kernels
 # checkout that skipped `sigboard warm` compiles here (~10 s of CPU) instead of while its
 # first pages are drawn (a compiling thread beside them took 14-26 s of CPU and left the
 # sidebar half drawn)
-print(f"sigboard: {warm_kernels().sentence()}", file=sys.stderr, flush=True)
+try:
+    print(f"sigboard: {warm_kernels().sentence()}", file=sys.stderr, flush=True)
+except (OSError, RuntimeError) as exc:  # Numba found no cache folder it may write: the pages
+    # compile a kernel when they first need it, as before; the server still starts
+    print(f"sigboard: the compiled kernels were not prepared ahead ({exc}); pages compile "
+          "them on first need", file=sys.stderr, flush=True)
 
 # Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
 # the byte budgets of the upload endpoint (per session and for the server, token or not)

@@ -1,0 +1,38 @@
+"""The server entry (``app/server.py``) prepares the compiled kernels before it serves (#27
+item 3), and still starts when Numba cannot prepare them."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+
+import engine
+
+SERVER = Path(__file__).resolve().parents[2] / "app" / "server.py"
+
+
+def test_the_kernels_are_warmed_before_the_app_is_made(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    calls: list[str] = []
+
+    def warm() -> engine.Warmed:
+        calls.append("warm")
+        return engine.Warmed({"elo_replay": 1}, 0.5)
+
+    monkeypatch.setattr(engine, "warm_kernels", warm)
+    served = runpy.run_path(str(SERVER))
+    assert calls == ["warm"] and "app" in served
+    assert "1 compiled kernels ready" in capsys.readouterr().err
+
+
+def test_a_cache_numba_cannot_write_does_not_stop_the_server(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def no_cache() -> engine.Warmed:
+        raise RuntimeError("cannot cache function '_elo_replay': no locator available")
+
+    monkeypatch.setattr(engine, "warm_kernels", no_cache)
+    served = runpy.run_path(str(SERVER))
+    assert "app" in served
+    assert "pages compile them on first need" in capsys.readouterr().err
