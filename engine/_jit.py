@@ -11,6 +11,9 @@
   reaches it). Numpy's broadcast compares do ~5·10⁹ a second plus a reduction
   pass; the compiled loop over int16 ranks, auto-vectorised by LLVM, does ~17·10⁹
   and, on examples without ties, only the upper triangle (W_ji = m − W_ij).
+* Both-ones counts of large 0/1 matrices (the binary win counts, W = ones − X Xᵀ): a
+  population count over bit-packed rows, 64 examples a word, ~5× less CPU than the float32
+  product (numpy has ``bitwise_count`` but its temporaries cost more than the product).
 
 Numba is the JIT (LLVM, the NumPy ecosystem's standard; compiled code is cached on
 disk, ``cache=True``). A process pays for it once: the import (~0.2 s CPU) and the first
@@ -288,6 +291,34 @@ def _count_greater(ranks: Any, upper: bool, out: Any) -> None:
                     acc[j] += np.uint16(rest[j] < ri)
 
 
+def _both_ones(packed: Any, out: Any) -> None:
+    """out[i, j] = examples where rows i and j of a bit-packed 0/1 matrix (systems × 64-bit
+    words, padding bits 0) both hold a 1, for j ≥ i (the caller mirrors the rest).
+
+    The population count is written out bit-parallel (Hacker's Delight, 2nd ed., §5-1):
+    LLVM recognises it and emits the CPU's popcount (vectorised where the CPU has one), as
+    Numba has no popcount of its own. 64 examples a word: at 1,000 × 100,000 about 0.15-0.25 s
+    CPU, against 1.1 s for the float32 product X Xᵀ it replaces."""
+    s, w = packed.shape
+    m1 = np.uint64(0x5555555555555555)
+    m2 = np.uint64(0x3333333333333333)
+    m4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+    h01 = np.uint64(0x0101010101010101)
+    one, two, four, top = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)
+    for i in range(s):
+        a = packed[i]
+        for j in range(i, s):
+            b = packed[j]
+            total = np.uint64(0)
+            for k in range(w):
+                v = a[k] & b[k]
+                v = v - ((v >> one) & m1)
+                v = (v & m2) + ((v >> two) & m2)
+                v = (v + (v >> four)) & m4
+                total += (v * h01) >> top
+            out[i, j] = total
+
+
 def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:
     """out[d] = max(out[d], max over pairs of the rank sets' pair statistic in draw d):
     |z_a − z_b| · inv_ab where ``both[a, b]`` (a < b, open both ways), (z_a − z_b) · inv_ab
@@ -312,7 +343,7 @@ def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:
 @cache
 def kernels() -> SimpleNamespace | None:
     """The compiled kernels (``elo_replay``, ``trueskill_replay``, ``dense_ranks``, ``count_greater``,
-    ``run_counts``, ``nesting_depth``, ``pair_max``), or None
+    ``run_counts``, ``nesting_depth``, ``pair_max``, ``both_ones``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -322,7 +353,8 @@ def kernels() -> SimpleNamespace | None:
     return SimpleNamespace(elo_replay=jit(_elo_replay), dense_ranks=jit(_dense_ranks),
                            trueskill_replay=jit(_trueskill_replay),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
-                           nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max))
+                           nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max),
+                           both_ones=jit(_both_ones))
 
 
 def load_kernels() -> bool:

@@ -48,7 +48,8 @@ class Warmed:
 
 def warm_kernels() -> Warmed:
     """Compile (or load from the disk cache) every kernel for every argument type the engine
-    calls it with: numeric win counts (uint8 and int16 ranks, tie-free and tied examples),
+    calls it with: numeric win counts (uint8 and int16 ranks, tie-free and tied examples), 0/1
+    win counts (bit-packed population counts),
     Bradley–Terry run counts, the rank sets' pair maximum, Elo and TrueSkill replays and
     the JSON nesting scan. Idempotent; seconds when compiling, ~1 s when cached."""
     start = time.perf_counter()
@@ -59,13 +60,14 @@ def warm_kernels() -> Warmed:
     from .ranking._bt_sandwich import _block_counts
     from .ranking._max_t import _family_max
     from .ranking._sequential import battles_from_scores, sequential_elo, sequential_trueskill
-    from .stats._kernels import _rank_comparisons
+    from .stats._kernels import _rank_comparisons, _two_level_popcounts
 
     rng = np.random.default_rng(0)
     for systems in (4, _WIDE):  # uint8 ranks, then int16
         scores = rng.normal(size=(systems, 12))
         scores[:2, :6] = 0.0  # tied examples (all pairs counted) beside tie-free ones
         _rank_comparisons(scores)
+    _two_level_popcounts((rng.random((3, 70)) < 0.5).astype(float), 1.0, compiled)  # 0/1 wins
     _block_counts(np.ascontiguousarray(rng.normal(size=(6, 4))))
     z = rng.normal(size=(4, 8)).astype(np.float32)
     active = ~np.eye(4, dtype=bool)

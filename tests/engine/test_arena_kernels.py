@@ -448,3 +448,50 @@ def test_compiled_json_depth_scan_equals_the_vectorised_scan(text: list[int], ca
     want = _limits.nesting_depth(data, stop_above=cap)  # short input: the numpy scan
     got = int(compiled.nesting_depth(np.frombuffer(data, np.uint8), cap))
     assert got == want or (got > cap and want > cap)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s=st.integers(1, 40), e=st.integers(1, 300), low=st.sampled_from([0.0, -1.5]),
+       share=st.sampled_from([0.0, 0.1, 0.5, 1.0]), seed=st.integers(0, 2**32 - 1))
+def test_two_level_popcounts_equal_the_brute_force_counts(s: int, e: int, low: float,
+                                                          share: float, seed: int) -> None:
+    """Issue #32: the bit-packed population counts of two-level scores (0/1 and another pair
+    of levels) give the brute-force win counts over every pair and example (the reference:
+    numpy's broadcast comparison) and the float32 product they replace, for example counts
+    on and off the 8- and 64-bit word boundaries, all-0 and all-1 rows."""
+    from engine import _jit
+    from engine.stats import _kernels as k
+
+    compiled = _jit.kernels()
+    if compiled is None:
+        pytest.skip("Numba not installed")
+    hits = np.random.default_rng(seed).random((s, e)) < share
+    x = np.where(hits, 1.0, low)
+    want = (x[:, None, :] > x[None]).sum(axis=2)
+    got = k._two_level_popcounts(x, 1.0, compiled)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(k._level_products(x, np.array([low, 1.0])), want)
+
+
+def test_binary_win_counts_by_popcount_past_the_loading_threshold(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """win_matrix of 0/1 scores takes the population counts once the kernels are worth
+    loading, across several row blocks (block size shrunk), and gives the product's counts."""
+    from engine import _jit
+    from engine.stats import _kernels as k
+
+    if _jit.kernels() is None:
+        pytest.skip("Numba not installed")
+    x = (np.random.default_rng(3).random((50, 1_000)) < 0.3).astype(float)
+    with monkeypatch.context() as patch:  # the float32 product: no kernels
+        patch.setattr(_jit, "kernels_for", lambda seconds: None)
+        want = k.win_matrix(x, binary=True)
+    calls = []
+    original = k._two_level_popcounts
+    monkeypatch.setattr(k, "_two_level_popcounts",
+                        lambda *args: calls.append(1) or original(*args))
+    monkeypatch.setattr(k, "_BLOCK_CELLS", 7 * 1_000)
+    np.testing.assert_array_equal(k.win_matrix(x, binary=True), want)
+    assert calls
+    np.testing.assert_array_equal(want, (x[:, None, :] > x[None]).sum(axis=2))

@@ -213,3 +213,23 @@ def test_listed_cliques_are_networkx_maximal_cliques(seed: int) -> None:
     assert len(found) == len(want)
     firsts = [int(c.min()) for c in found]
     assert firsts == sorted(firsts)  # grouped by their best-placed member
+
+
+def test_tango_limits_in_parts_equal_the_root_finder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #32: distinct tables solved a part at a time (part size shrunk to 7) give the
+    same limits as all at once, within the root finder's tolerance, and brentq's (the
+    reference: scipy.optimize.brentq on Tango's score, _tango_by_brentq above)."""
+    from engine.stats import _intervals
+
+    rng = np.random.default_rng(23)
+    n = rng.choice([3, 40, 900], size=60).astype(float)
+    b = np.floor(rng.uniform(0, 0.6, 60) * n)
+    c = np.floor(rng.uniform(0, 1, 60) * (n - b))
+    whole = paired_binary_ci(b, c, n)
+    monkeypatch.setattr(_intervals, "_TANGO_TABLES", 7)
+    parts = paired_binary_ci(b, c, n)
+    for got, want in zip(parts, whole, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    for i in range(0, 60, 6):
+        ref = _tango_by_brentq(b[i], c[i], n[i], Z95)
+        np.testing.assert_allclose([parts[0][i], parts[1][i]], ref, rtol=1e-9, atol=1e-12)

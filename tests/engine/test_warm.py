@@ -45,6 +45,7 @@ def test_real_work_compiles_nothing_after_warming() -> None:
         x = rng.integers(0, 5, size=(systems, 60)).astype(float)  # many ties
         win_matrix(x)
         win_matrix(rng.normal(size=(systems, 60)))
+        win_matrix((rng.random((systems, 70)) < 0.5).astype(float), binary=True)  # popcounts
     leaderboard(ScoreMatrix.from_array(rng.normal(size=(12, 80))))
     scores = (rng.random((6, 40)) < 0.5).astype(float)
     for ties in ("ignore", "draw"):
