@@ -130,18 +130,22 @@ st.subheader("Smallest detectable difference by design")
 planned = s.var_difference(pw.examples, pw.runs)
 per_error = pw.mdd / math.sqrt(planned) if planned > 0 else 0.0
 sizes = sorted({max(2, round(pw.examples * f)) for f in EXAMPLE_FACTORS})
+# in points for 0/1 scores, like the figures above (the grid showed 0.1458 under "14.6 points")
+scale = 100.0 if binary else 1.0
 grid = pd.DataFrame({"examples": sizes, **{
-    f"{r} run{'s' if r > 1 else ''}": [per_error * math.sqrt(s.var_difference(n, r))
+    f"{r} run{'s' if r > 1 else ''}": [scale * per_error * math.sqrt(s.var_difference(n, r))
                                         for n in sizes]
     for r in RUN_CHOICES}})
+unit = ("percentage points (score units × 100)" if binary
+        else f"{view.metric} units (0.02 = two points of a 0–1 score)")
 st.dataframe(grid, hide_index=True, column_config={
     "examples": st.column_config.NumberColumn(format="localized", pinned=True,
                                               help="Examples per system (a count)"),
-    **{c: st.column_config.NumberColumn(format="%.4f", help=f"Smallest difference between two "
+    **{c: st.column_config.NumberColumn(format="%.1f" if binary else "%.4f",
+                                        help=f"Smallest difference between two "
                                         f"systems detected with {pw.target_power:.0%} power "
                                         f"at alpha {pw.alpha:g}, with {c} of each example, in "
-                                        f"{view.metric} units (0.02 = two points of a 0–1 "
-                                        "score)")
+                                        f"{unit}")
        for c in grid.columns[1:]}})
 st.caption(f"Computed directly, without simulation, at {pw.target_power:.0%} power and alpha "
            f"{pw.alpha:g} from how much examples and runs vary.",

@@ -91,3 +91,18 @@ def test_plan_is_linked_from_a_b_compare(store: Path) -> None:
     at = app("views/compare.py")
     assert "plan" in [link.proto.page for link in at.main.get("page_link")]
     assert "Plan" not in [link.proto.label for link in at.sidebar.get("page_link")]
+
+
+@pytest.mark.slow
+def test_binary_scores_plan_in_points(db: Path) -> None:
+    """#27 plain units: on 0/1 scores (the demo's humaneval) the detectable difference, the
+    planned one and the design grid are in points, the grid's observed-design cell equal to
+    the figure above it (the grid showed 0.1458 under "14.6 points")."""
+    at = app(PAGE, benchmark="humaneval")
+    no_exception(at)
+    shown = _metric(at, "Smallest detectable difference")
+    assert shown.endswith(" points"), shown
+    assert any(m.label.startswith("Examples needed for ") and m.label.endswith(" points")
+               for m in at.metric)
+    grid = at.dataframe[0].value.set_index("examples")
+    assert grid.loc[164, "1 run"] == pytest.approx(float(shown.split()[0]), abs=0.05)
