@@ -48,7 +48,9 @@ def column_config(*, percent: bool = False) -> dict[str, Any]:
     return {
         "system": st.column_config.TextColumn("system", pinned=True),
         **{name: st.column_config.TextColumn(name, help=HELP[name])
-           for name in ("rank range", "group", "CI")},
+           for name in ("rank range", "CI")},
+        # wide enough for "ties with 21" (sized for letters, the grid cut it to "ties with")
+        "group": st.column_config.TextColumn("group", help=HELP["group"], width=100),
         **{name: st.column_config.NumberColumn(name, help=HELP.get(name),
                                                format=formats.get(name))
            for name in NUMERIC},
