@@ -44,7 +44,8 @@ JUDGE_COLUMNS = ("system", "rank", "ppi_mean", "ppi_low", "ppi_high", "ppi_se", 
                  "human_mean", "human_low", "human_high", "bias")
 METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified by the "
           "human-labelled examples, power-tuned lambda per system, t quantiles with "
-          "(labels - 1) df; valid for the human-label mean if the labelled examples are a "
+          "(labels - 2) df and the variance times labels / (labels - 2) (lambda is fitted on "
+          "the labels); valid for the human-label mean if the labelled examples are a "
           "random sample")
 IPW_METHOD = ("; labels drawn with known inclusion probabilities: each weighted by 1 / "
               "probability (inverse-probability-weighted PPI++, Zrnic & Candès 2024), t "
@@ -90,7 +91,7 @@ def _z(alpha: float) -> float:
 
 
 def _t(alpha: float, n: Any) -> Any:
-    """The t quantile of the leaderboard's intervals (labels - 1 df)."""
+    """The t quantile of the human-only and judge-only intervals (n - 1 df)."""
     return stats.t.ppf(1 - alpha / 2, np.maximum(np.asarray(n, dtype=float) - 1, 1.0))
 
 
