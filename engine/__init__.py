@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from .io._battles import BATTLE_COLUMNS, WINNERS, is_battle_table, read_battles, validate_battles
     from .io._judge import (
         INCLUSION_COLUMN, JudgeContractError, JudgePair, LabelPreview, check_random_labels,
+        human_metric_for,
         inclusion_probabilities, judge_pair, label_preview,
     )
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
     from .products._condition import ConditionResult, condition_and_compare, system_identifiers
     from .products._drilldown import ExampleDrilldown, example_drilldown
     from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
+    from .across._overall_judge import judged_note, judged_part
     from .across._overall_parts import choose_overall
     from .across._coverage import SELECTION_RULE, Selection, default_selection
     from .across._bounded import leading_systems
@@ -84,6 +86,7 @@ if TYPE_CHECKING:
     from .products._judge_pair import JudgePairFigures, judge_pair_figures
     from .io._battles_judged import HUMAN_WINNER, judged_battles
     from .products._judge_battles import JudgeBattleBoard, judge_battle_board
+    from .products._judge_gate import MIN_GATE_LABELS, JudgeGate, judge_gate
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient

@@ -13,7 +13,7 @@ import streamlit as st
 from app import state
 from app.data import judge
 from app.ranked import html_table
-from engine import JudgeBoard, judge_pair_figures, md_isolated, md_text
+from engine import JudgeBoard, JudgeGate, judge_pair_figures, md_isolated, md_text
 
 METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
                "judge's mean over every example, rectified by the judge − human difference on "
@@ -97,15 +97,19 @@ def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame
 
 
 def judge_pair(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, a: str, b: str,
-               *, alpha: float, correction: str) -> None:
+               *, alpha: float, correction: str, sentence: bool = True) -> None:
     """The corrected difference a − b (Pairwise, A/B compare) when ``metric`` has human labels,
-    with the judge-only and human-only differences beside it."""
-    board = _board(token, benchmark, metric, catalog, alpha, correction)
-    if board is None or a == b or not {a, b} <= set(board.data.systems):
+    with the judge-only and human-only differences beside it (``sentence``: the lead above
+    the table; A/B compare's verdict box says it instead)."""
+    board = (_board(token, benchmark, metric, catalog, alpha, correction) if sentence else
+             judge.board_of(token, benchmark, metric, catalog, alpha=alpha,
+                            correction=correction))
+    if not isinstance(board, JudgeBoard) or a == b or not {a, b} <= set(board.data.systems):
         return
     f = judge_pair_figures(board, a, b)
     verdict = "differ" if f.significant else "cannot be told apart"
-    st.info(f"**Judge scores corrected with {f.n_both:,} human labels** (examples labelled for "
+    if sentence:
+        st.info(f"**Judge scores corrected with {f.n_both:,} human labels** (examples labelled for "
             f"both{_weighted(board)}): {md_isolated(a)} − {md_isolated(b)} = {f.estimate:.4g} "
             f"[{f.low:.4g}, {f.high:.4g}], p = {f.pvalue:.3g} ({f.p_adjusted:.3g} corrected for "
             f"every pair): they {verdict} on the human-label scale. The labels count like about "
@@ -118,3 +122,25 @@ def judge_pair(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, a
         "examples": [f.n_both, f.n_judge, f.n_both]}),
         label="judge corrected pair", formats=FORMATS, help=PAIR_HELP, max_height=None))
     st.caption(md_text(METHOD_HELP))
+
+
+def gate_verdict(gate: JudgeGate) -> None:
+    """A/B compare's verdict on a judge metric with human labels (#31): the PPI++ gate's
+    decision (what ``compare`` exits with), or why it refuses (exit 2)."""
+    if gate.refused:
+        st.warning(f"**The gate would not decide this pair (exit 2).** The human labels cannot "
+                   f"correct the judge here: {md_isolated(gate.refused)}. The figures below are "
+                   "the judge's own scores.", icon=":material/block:")
+        return
+    box = {0: st.info, 1: st.error}[gate.exit_code]
+    if gate.verdict.endswith("better"):
+        box = st.success
+    f, t = gate.figures, gate.test
+    if f is None or t is None:
+        return
+    box(f"**Verdict on judge scores corrected with {f.n_both:,} human labels (PPI++): "
+        f"{md_isolated(gate.verdict)}** — {md_isolated(gate.candidate)} − "
+        f"{md_isolated(gate.baseline)} = {t.estimate:+.4g} ({1 - gate.alpha:.0%} interval "
+        f"{t.ci_low:+.4g} to {t.ci_high:+.4g}, p = {t.pvalue:.3g}) on the human-label scale of "
+        f"{md_isolated(gate.human)}; the labels count like about {f.effective_n:.0f} used "
+        "alone. This is the verdict `compare` exits with.", icon=":material/gavel:")

@@ -11,9 +11,13 @@ from engine import (
     INCLUSION_COLUMN,
     JudgeBoard,
     JudgeContractError,
+    JudgeGate,
     LabelBudget,
+    TestOptions,
     budget_check,
+    human_metric_for,
     judge_board,
+    judge_gate,
     judge_links,
     label_budget,
     restrict_to_slice,
@@ -54,13 +58,8 @@ def human_metric_of(token: str, benchmark: str, metric: str,
                     catalog: pd.DataFrame) -> str | None:
     """The human metric paired with ``metric`` (the store's declared link, else a human_*
     metric of the same benchmark), or None when ``metric`` is not a judge metric."""
-    if metric.lower().startswith("human"):
-        return None
-    linked = links(token).get((benchmark, metric))
-    if linked:
-        return linked
     metrics = catalog.loc[catalog["benchmark"] == benchmark, "metric"].astype(str)
-    return next((m for m in metrics if m.lower().startswith("human")), None)
+    return human_metric_for(metric, list(metrics), links(token).get((benchmark, metric)))
 
 
 def board_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
@@ -74,6 +73,23 @@ def board_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
     spec = store.metric_specs(token).get((benchmark, metric))
     higher = True if spec is None else spec.higher_is_better
     return board(token, benchmark, metric, human, alpha, higher, correction)
+
+
+def gate_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, baseline: str,
+            candidate: str, options: TestOptions, cluster: str | None) -> JudgeGate | None:
+    """The A/B gate on the PPI++ difference (``compare``'s, #31) when ``metric`` has human
+    labels, from the same cached board as every page; None otherwise."""
+    human = human_metric_of(token, benchmark, metric, catalog)
+    if human is None:
+        return None
+    found = board_of(token, benchmark, metric, catalog, alpha=options.alpha,
+                     correction=options.correction)
+    spec = store.metric_specs(token).get((benchmark, metric))
+    return judge_gate(found or "", baseline=baseline, candidate=candidate,
+                      benchmark=benchmark, judge=metric, human=human,
+                      higher_is_better=True if spec is None else spec.higher_is_better,
+                      alpha=options.alpha, alternative=options.alternative,
+                      cluster=cluster or None)
 
 
 @st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)

@@ -12,9 +12,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from app.data import results, store
+from app.data import judge, results, store
 from engine import (
     BenchmarkPart,
+    JudgeBoard,
     Leaderboard,
     Overall,
     PairwiseResult,
@@ -22,6 +23,7 @@ from engine import (
     TestOptions,
     choose_overall,
     default_selection,
+    judged_part,
     leading_systems,
     overall_from_parts,
 )
@@ -116,10 +118,16 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
     else:
         table = (_with_attribute(token, benchmark, metrics, cluster) if cluster
                  else _ranked_rows(token, benchmark, metrics))
-    return engine_benchmark_part(table, benchmark, metrics=list(metrics),
+    part = engine_benchmark_part(table, benchmark, metrics=list(metrics),
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
                                  options=two_sided(options), cluster=cluster or None,
                                  board=board)
+    if len(metrics) == 1:  # a judge metric with human labels: its Leaderboard's PPI++ (#31)
+        judged = judge.board_of(token, benchmark, metrics[0], store.catalog(token),
+                                alpha=options.alpha, correction=options.correction)
+        if isinstance(judged, JudgeBoard):
+            part = judged_part(part, judged)
+    return part
 
 
 def _leaderboard_page_board(token: str, benchmark: str, metrics: tuple[str, ...],

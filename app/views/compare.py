@@ -26,9 +26,9 @@ from app.components.compare_report import (
     POWER_TEST_TECHNICAL,
     report_html,
 )
-from app.components.judge_note import judge_pair
+from app.components.judge_note import gate_verdict, judge_pair
 from app.components.watch_note import several_uploads
-from app.data import figures, results
+from app.data import figures, judge, results
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
@@ -114,9 +114,16 @@ except ValueError as exc:
     st.stop()
 t = ab.test
 level = f"{1 - options.alpha:.0%}"
-headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**")
+# a judge metric with human labels: the verdict is the PPI++ difference's, as `compare` (#31)
+gate = judge.gate_of(token, view.benchmark, view.metric, catalog, view.base, view.cand, options,
+                     cluster)
+headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**" if gate is None
+                       else f"**{md_text(gate.sentence())}**")
+if gate is not None:
+    gate_verdict(gate)
 judge_pair(token, view.benchmark, view.metric, catalog, view.cand, view.base,
-           alpha=options.alpha, correction=options.correction)  # corrected by humans (#31)
+           alpha=options.alpha, correction=options.correction,
+           sentence=gate is None)  # corrected by humans (#31): the figures beside the verdict
 
 
 def _units(value: float) -> str:
@@ -130,7 +137,9 @@ def _size(value: float) -> str:
 
 
 box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info)
-box(f"**Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
+own = "" if gate is None else "Judge's own scores (not the verdict above): "
+box = st.info if gate is not None else box  # the judge's own beside the gate, not a second verdict
+box(f"**{own}Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
 for warning in ab.missing:  # informative missingness: `compare` refuses to decide (#26 item 3)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -34,6 +34,9 @@ from ._coverage import coverage_groups
 from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions
 from ._overall_parts import CELL_COLUMNS, BenchmarkPart, benchmark_part, choose_overall
 from ._overall_score import Scale, choose_scale, system_scores
+
+if TYPE_CHECKING:
+    from ..products._judge import JudgeBoard
 
 __all__ = ["BenchmarkPart", "Overall", "PAIR_VERDICTS", "benchmark_part", "overall",
            "overall_from_parts"]
@@ -142,6 +145,7 @@ def overall(
     benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
     order: Sequence[str] | None = None,
     cluster: str | Mapping[str, str] | None = None,
+    judges: Mapping[str, JudgeBoard] | None = None,
 ) -> Overall:
     """Rank systems across benchmarks, with groups that cannot be told apart.
 
@@ -174,6 +178,10 @@ def overall(
         too (:func:`engine.across._overall_parts.benchmark_part`). A mapping gives each
         benchmark its own column (a store's declared ones); benchmarks not in it are not
         clustered.
+    judges : mapping benchmark → JudgeBoard, optional
+        Judge metrics with human labels (#31): a benchmark whose one metric is its board's
+        judge metric enters with the board's PPI++ means, intervals and pair tests
+        (:func:`engine.across._overall_judge.judged_part`), as on its Leaderboard.
 
     Returns
     -------
@@ -225,6 +233,12 @@ def overall(
     by = cluster if isinstance(cluster, Mapping) else dict.fromkeys(chosen, cluster)
     parts = [benchmark_part(df, b, metrics=per[b], weights=weights, specs=specs, options=options,
                             cluster=by.get(b)) for b in chosen]
+    if judges:
+        from ._overall_judge import judged_part
+
+        parts = [judged_part(p, judges[p.benchmark])
+                 if p.benchmark in judges and p.metrics == (judges[p.benchmark].judge,) else p
+                 for p in parts]
     return overall_from_parts(parts, options=options, benchmark_weights=benchmark_weights,
                               order=order)
 

@@ -138,6 +138,33 @@ def _overall_clusters(loaded: Loaded, benchmarks: Sequence[str], given: str | No
     return frame, declared or None
 
 
+def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str] | None,
+                    args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    """The judge boards of the benchmarks whose one metric has human labels (#31), as the
+    Leaderboard uses them, and a note for each whose labels cannot serve PPI++."""
+    from ..across._overall_parts import choose_overall
+    from .judge import judge_board_of
+
+    chosen, per = choose_overall(loaded.frame, list(benchmarks), metrics)
+    opts = test_options(args)
+    boards: dict[str, Any] = {}
+    refused = []
+    for bench in chosen:
+        if len(per[bench]) != 1:
+            continue  # an aggregate of several metrics: the judge's own scores
+        found = judge_board_of(loaded, bench, per[bench][0], None, alpha=opts.alpha,
+                               correction=opts.correction,
+                               higher_is_better=not args.lower_is_better)
+        if found is None:
+            continue
+        if isinstance(found[1], str):
+            refused.append(f"{bench}: the judge's own scores (its human labels cannot serve "
+                           f"PPI++: {found[1]})")
+        else:
+            boards[bench] = found[1]
+    return boards, refused
+
+
 def _overall(args: argparse.Namespace) -> int:
     from ..across._coverage import coverage_groups, default_selection
     from ..across._overall import overall
@@ -152,12 +179,15 @@ def _overall(args: argparse.Namespace) -> int:
         selection = default_selection(loaded.frame)
         benchmarks, rule = list(selection.benchmarks), selection.rule
     frame, clusters = _overall_clusters(loaded, benchmarks, args.cluster)
+    judges, refused = _overall_judges(loaded, benchmarks, names(args.metrics, "--metrics"),
+                                      args)
     res = overall(frame, benchmarks=benchmarks,
                   metrics=names(args.metrics, "--metrics"),
                   weights=floats(args.weights, "--weights"), specs=specs,
                   options=test_options(args), order=names(args.order, "--order"),
-                  cluster=clusters)
+                  cluster=clusters, judges=judges)
     payload = res.to_dict()
+    payload["notes"] = [*payload.get("notes", []), *refused]  # type: ignore[misc]
     payload["selection_rule"] = rule
     payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
         loaded, res.benchmarks, names(args.metrics, "--metrics"), args.lower_is_better)
@@ -181,7 +211,8 @@ def _overall(args: argparse.Namespace) -> int:
         print(f"warning: {warning}")
     emit(payload, pd.DataFrame(rows), "table")
     print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
-          "own mean and group letters there.")
+          "own mean and group letters there (a judge metric with human labels: its PPI++ "
+          "estimate, see the notes).")
     if rule is not None:
         print(f"benchmarks: {', '.join(res.benchmarks)} — default selection: {rule} "
               "(--benchmarks to choose)")
@@ -193,7 +224,7 @@ def _overall(args: argparse.Namespace) -> int:
         print(f"  {i + 1}. {', '.join(clique)}")
     if len(res.cliques) > SHOWN_CLIQUES:
         print(f"  … {len(res.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
-    for note in res.notes:
+    for note in payload["notes"]:  # type: ignore[attr-defined]
         print(f"note: {note}")
     return 0
 

@@ -14,6 +14,7 @@ from ._stats_common import test_options, write_report
 from ._text import fmt_number
 
 if TYPE_CHECKING:
+    from ..products._judge_gate import JudgeGate
     from ..stats._ab import ABResult
 
 __all__ = ["register"]
@@ -28,7 +29,14 @@ COMPARE_EXIT_CODES = """exit codes:
      skewed scores have no test that keeps alpha); nothing is compared — or
      cannot decide: the baseline's or the candidate's missing scores are not missing at
      random (their examples harder or easier by the other systems' scores; --allow-missing
-     decides anyway)"""
+     decides anyway) — or, on a judge metric with human labels, the PPI++ design cannot
+     keep its promise (labels not a random sample by the data's evidence, fewer than 10
+     examples labelled for both systems, clustered examples)
+
+judge metrics with human labels (--judge/--human, the store's judge-link, or a human_*
+metric of the benchmark): the verdict, interval, p-value and exit code are the PPI++ paired
+difference on the human-label scale (JSON judge_gate; the judge's own figures in judge_own);
+--human - decides on the judge's own scores"""
 
 
 def _check_systems(loaded: Loaded, args: argparse.Namespace) -> tuple[str, str]:
@@ -91,11 +99,46 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
             + (f"{res.note}\n" if res.note else ""))
 
 
+def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
+                higher: bool, cluster: str | None) -> JudgeGate | None:
+    """The PPI++ gate when ``met`` is a judge metric with human labels (#31), else None."""
+    from ..products._judge_gate import judge_gate
+    from .judge import judge_board_of
+
+    opts = test_options(args)
+    found = judge_board_of(loaded, bench, met, args.human, alpha=opts.alpha,
+                           correction=opts.correction, higher_is_better=higher)
+    if found is None:
+        return None
+    human, board = found
+    return judge_gate(board, baseline=args.baseline, candidate=args.candidate, benchmark=bench,
+                      judge=met, human=human, higher_is_better=higher, alpha=opts.alpha,
+                      alternative=opts.alternative, margin=args.margin,
+                      equivalence=args.equivalence, cluster=cluster)
+
+
+def _gated(res: ABResult, gate: JudgeGate) -> dict[str, Any]:
+    """``compare``'s JSON when the PPI++ gate decides: its figures on top, the judge's own in
+    ``judge_own`` (None on top when the gate refuses)."""
+    own = res.to_dict()
+    g = gate.to_dict()
+    top = {k: g[k] for k in ("difference", "ci_low", "ci_high", "pvalue", "verdict")}
+    return {**own, **top, "model": "ppi++" if gate.test is not None else None,
+            "headline": gate.sentence(), "judge_gate": g,
+            "judge_own": {k: own[k] for k in ("difference", "ci_low", "ci_high", "pvalue",
+                                              "model", "verdict", "exit_code")}}
+
+
 def _compare(args: argparse.Namespace) -> int:
     from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
 
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
+    if args.judge:  # --judge J: the compared metric is J
+        if args.metric and args.metric != args.judge:
+            raise ValueError(f"--judge: names the compared metric; got --metric {args.metric!r} "
+                             f"and --judge {args.judge!r}")
+        args.metric = args.judge
     loaded = load_data(args.data)
     bench, met = _check_systems(loaded, args)
     spec = loaded.spec(bench, met)
@@ -107,21 +150,55 @@ def _compare(args: argparse.Namespace) -> int:
     res = compare_ab(frame, baseline=args.baseline, candidate=args.candidate,
                      benchmark=bench, metric=met, spec=spec, options=test_options(args),
                      cluster=cluster, margin=args.margin, equivalence=args.equivalence)
+    gate = _judge_gate(loaded, args, bench, met, spec.higher_is_better, cluster)
     if args.report and fmt is not None:
         write_report(args.report, compare_report(res, fmt=fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
     warnings = list(res.missing)
-    code = 2 if warnings and not args.allow_missing else res.exit_code
+    decided = res.exit_code if gate is None else gate.exit_code
+    code = 2 if warnings and not args.allow_missing else decided
     if args.format == "json":
-        emit({**res.to_dict(), "exit_code": code}, None, "json")
+        emit({**(res.to_dict() if gate is None else _gated(res, gate)), "exit_code": code},
+             None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
         sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)
+                         + ("" if gate is None else _gate_text(gate, res))
                          + _compare_text(res, scale, unit))
-    if code == 2:
+    if code == 2 and warnings and not args.allow_missing:
         print(f"cannot decide: {warnings[0].split(' (')[0]}, so its missing scores are not "
               "missing at random; fix the harness or pass --allow-missing", file=sys.stderr)
+    elif code == 2 and gate is not None:
+        print(f"cannot decide: {gate.refused}", file=sys.stderr)
     return code
+
+
+def _gate_text(gate: JudgeGate, res: ABResult) -> str:
+    """The PPI++ gate's lines above the judge's own (#31): verdict, judge-only, human-only."""
+    out = [f"{gate.candidate} vs {gate.baseline} on {gate.benchmark}/{gate.judge}: "
+           f"{gate.sentence()}"]
+    g = gate.to_dict()
+    for name in ("judge_only", "human_only"):
+        side = g[name]
+        if side is not None:
+            out.append(f"  {name.replace('_', '-')}: {_fmt_side(side)}"
+                       + (" (examples labelled for both)" if name == "human_only" else
+                          " (every example judged for both; biased if the judge is)"))
+    if gate.noninferiority is not None:
+        out.append(f"  non-inferiority: {gate.noninferiority.hypothesis()}; p = "
+                   f"{fmt_number(gate.noninferiority.pvalue, 3)}")
+    if gate.equivalence is not None:
+        out.append(f"  {gate.equivalence.sentence()}")
+    out.append(f"the judge's own scores (not the gate: {res.verdict}):")
+    return "\n".join(out) + "\n"
+
+
+def _fmt_side(side: dict[str, Any]) -> str:
+    d, lo, hi = (side[k] for k in ("difference", "ci_low", "ci_high"))
+    if d is None:
+        return "undefined"
+    return (f"{fmt_number(d, 4)}" + ("" if lo is None or hi is None else
+                                     f" [{fmt_number(lo, 4)}, {fmt_number(hi, 4)}]"))
 
 
 def register(sub: Any) -> None:
@@ -153,6 +230,11 @@ def register(sub: Any) -> None:
                    help="equivalence margin (> 0, metric units): TOST of −MARGIN < candidate − "
                    "baseline < MARGIN, verdict equivalent / different / not shown (JSON "
                    "equivalence)")
+    p.add_argument("--judge", default=None, help="judge metric (the compared metric): the "
+                   "gate decides on the PPI++ difference corrected by its human labels")
+    p.add_argument("--human", default=None, help="human metric with labels on a random subset "
+                   "(default: the store's judge-link, else a human_* metric of the benchmark; "
+                   "'-': decide on the judge's own scores)")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_compare)

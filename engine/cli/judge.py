@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..products._judge import JudgeBoard
     from ._common import Loaded
 
-__all__ = ["judge_leaderboard", "register"]
+__all__ = ["judge_board_of", "judge_leaderboard", "register"]
 
 
 def _human_metric(args: argparse.Namespace, loaded: Loaded, benchmark: str | None) -> str:
@@ -66,6 +66,42 @@ def _stored_inclusion(loaded: Loaded, args: argparse.Namespace) -> Any:
     if INCLUSION_COLUMN not in meta.columns:
         return None
     return meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
+
+
+def judge_board_of(loaded: Loaded, benchmark: str, metric: str, human: str | None, *,
+                   alpha: float, correction: str, higher_is_better: bool
+                   ) -> tuple[str, JudgeBoard | str] | None:
+    """(human metric, the judge board of ``metric`` or the sentence saying why its labels
+    cannot serve PPI++), or None when ``metric`` has no human labels: ``human`` (the --human
+    flag; ``-``: use the judge's own scores), else the store's judge-link, else a human_*
+    metric of the benchmark — the rule of the app's pages (:func:`engine.human_metric_for`).
+    """
+    import pandas as pd
+
+    from ..io._judge import JudgeContractError, human_metric_for
+    from ..products._judge import judge_board
+
+    if human == "-":
+        return None
+    if human is None:
+        linked = None
+        if loaded.url is not None:
+            from ..store._judge_links import judge_links
+
+            linked = judge_links(open_existing(loaded.url)).get((benchmark, metric))
+        frame = loaded.frame
+        metrics = pd.unique(frame.loc[frame["benchmark"] == benchmark, "metric"].astype(str))
+        human = human_metric_for(metric, list(metrics), linked)
+        if human is None:
+            return None
+    args = argparse.Namespace(benchmark=benchmark, judge=metric)
+    try:
+        return human, judge_board(loaded.frame, judge=metric, human=human, benchmark=benchmark,
+                                  alpha=alpha, correction=correction,
+                                  higher_is_better=higher_is_better,
+                                  inclusion=_stored_inclusion(loaded, args))
+    except JudgeContractError as exc:
+        return human, str(exc)
 
 
 def judge_leaderboard(args: argparse.Namespace) -> int:

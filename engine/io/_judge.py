@@ -10,15 +10,15 @@ that differs between systems, or labels bunched at the start (or end) of the exa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 __all__ = ["HUMAN_PREFIXES", "INCLUSION_COLUMN", "JudgePair", "JudgeContractError",
-           "LabelPreview", "check_random_labels", "inclusion_probabilities", "judge_pair",
-           "is_human_metric", "label_preview"]
+           "LabelPreview", "check_random_labels", "human_metric_for", "inclusion_probabilities",
+           "judge_pair", "is_human_metric", "label_preview"]
 
 #: a wide file's metric column with one of these prefixes may be partly empty (labels on a subset)
 HUMAN_PREFIXES = ("human",)
@@ -35,6 +35,24 @@ class JudgeContractError(ValueError):
 def is_human_metric(name: str) -> bool:
     """A metric whose values are human labels on a subset (its cells may be empty)."""
     return str(name).lower().startswith(HUMAN_PREFIXES)
+
+
+def human_metric_for(metric: str, metrics: Sequence[str], linked: str | None = None
+                     ) -> str | None:
+    """The human metric that corrects ``metric`` (one rule for every page and the CLI): the
+    store's declared link (``linked``), else the first human_* metric of the benchmark's
+    ``metrics``; None when ``metric`` is itself human labels or none is found.
+
+    >>> human_metric_for("judge_score", ["judge_score", "human_score"])
+    'human_score'
+    >>> human_metric_for("human_score", ["judge_score", "human_score"]) is None
+    True
+    """
+    if is_human_metric(metric):
+        return None
+    if linked:
+        return linked
+    return next((str(m) for m in metrics if is_human_metric(str(m))), None)
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,15 @@ def test_one_systems_corrected_interval_is_the_same_on_leaderboard_and_overall(d
         assert any("corrected with" in m.value and "human labels" in m.value
                    for m in at.markdown), page
     assert shown[0].equals(shown[1])
+    # the Overall ranking's own cell of the judge benchmark is the PPI++ estimate too (#31)
+    overall_page = app("views/overall.py", benchmark="judged", bench="judged")
+    body = "".join(h.proto.body for h in overall_page.get("html"))
+    for system in ref.index:
+        cell = (f'<td data-label="judged">{ref.loc[system, "ppi_mean"]:.3f}<small>['
+                f'{ref.loc[system, "ppi_low"]:.3f}, {ref.loc[system, "ppi_high"]:.3f}]')
+        assert cell in body, system
+    assert any("judge scores corrected with" in m.value for m in (*overall_page.caption,
+                                                                  *overall_page.markdown))
     for system in ("s0", "s2"):
         row = shown[0].loc[system]
         assert (row["corrected"], row["low"], row["high"]) == tuple(
@@ -115,7 +124,8 @@ def test_one_pairs_corrected_difference_is_the_same_on_pairwise_and_compare(db: 
         f"{ref.estimate:.4g}", f"{ref.low:.4g}", f"{ref.high:.4g}", f"{ref.pvalue:.4g}",
         f"{ref.p_adjusted:.4g}")
     assert tables[0]["source"].tolist() == ["judge corrected (PPI++)", "judge only", "human only"]
-    assert any("corrected with" in i.value for i in compare.info)
+    assert any("corrected with" in i.value  # the verdict box: the PPI++ gate's (#31)
+               for i in (*compare.info, *compare.success, *compare.error))
 
 
 def _preview(frame: pd.DataFrame):
@@ -212,3 +222,65 @@ def test_plan_page_scales_the_declared_inclusion_probabilities(db: Path) -> None
     np.testing.assert_allclose(shown["scale"].astype(float), ref["scale"], rtol=1e-3)
     ratios = html_frame(at, "label budget check")["ratio"].astype(float)
     assert len(ratios) == 4 and ((ratios - 1).abs() < 0.1).all()
+
+
+# --------------------------------------------------------------------------- the A/B gate (#31)
+
+
+def _overturned(seed: int = 0) -> pd.DataFrame:
+    """2 systems x 400 examples, 25% labelled: s1's human labels 6 points below s0's, the judge
+    favouring s1 by 12 (the judge alone: s1 better; the humans: s1 worse)."""
+    rng = np.random.default_rng(seed)
+    e = 400
+    h = np.array([60.0, 54.0])[:, None] + rng.normal(0, 20, (2, e))
+    j = h + np.array([0.0, 12.0])[:, None] + rng.normal(0, 8, (2, e))
+    lab = np.broadcast_to(rng.random(e) < 0.25, (2, e))
+    return pd.DataFrame({"benchmark": "judged", "system": np.repeat(["s0", "s1"], e),
+                         "example_id": np.tile([f"e{k}" for k in range(e)], 2),
+                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel()})
+
+
+@pytest.mark.slow
+def test_compare_verdict_is_the_ppi_gates_and_equals_the_cli(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from engine import judge_gate
+    from engine.cli._common import main
+
+    _upload(_overturned(), "judged.csv")
+    board = _stored_board(db)
+    gate = judge_gate(board, baseline="s0", candidate="s1", benchmark="judged",
+                      judge="judge_score", human="human_score")
+    assert gate.exit_code == 1 and gate.test is not None
+    at = app("views/compare.py", benchmark="judged", metric="judge_score", cand="s1", base="s0")
+    no_exception(at)
+    verdict = [e.value for e in at.error if "corrected with" in e.value]
+    assert len(verdict) == 1 and "candidate is significantly worse" in verdict[0]
+    t = gate.test
+    for number in (f"{t.estimate:+.4g}", f"{t.ci_low:+.4g}", f"{t.ci_high:+.4g}",
+                   f"p = {t.pvalue:.3g}"):
+        assert number in verdict[0], number
+    assert any("Judge's own scores" in i.value and "significantly better" in i.value
+               for i in at.info)  # the judge alone says the opposite, shown beside
+    ppi = html_frame(at, "judge corrected pair").iloc[0]
+    assert (ppi["difference"], ppi["p"]) == (f"{t.estimate:.4g}", f"{t.pvalue:.4g}")
+    # the CI gate on the same store: the same figures and exit code 1
+    capsys.readouterr()
+    code = main(["compare", f"sqlite:///{db}", "--benchmark", "judged", "--metric",
+                 "judge_score", "--baseline", "s0", "--candidate", "s1", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["model"] == "ppi++"
+    assert (out["difference"], out["ci_low"], out["ci_high"], out["pvalue"]) == (
+        t.estimate, t.ci_low, t.ci_high, t.pvalue)
+
+
+@pytest.mark.slow
+def test_compare_page_says_the_gate_refuses_labels_on_one_system(db: Path) -> None:
+    wide = _overturned(1)
+    wide.loc[wide["system"] != "s0", "human_score"] = np.nan
+    _upload(wide, "judged.csv")
+    at = app("views/compare.py", benchmark="judged", metric="judge_score", cand="s1", base="s0")
+    no_exception(at)
+    refused = [w.value for w in at.warning if "would not decide" in w.value]
+    assert len(refused) == 1 and "has human labels" in refused[0] and "s0" in refused[0]
