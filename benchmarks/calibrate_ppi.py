@@ -23,9 +23,11 @@ Per label share, over R replications (all systems and replications at once for t
 Run: ``.venv/bin/python benchmarks/calibrate_ppi.py [--reps 500] [--examples 1000]``.
 
 Measured (1,000 replications, seed 31, 6 systems x 1,000 examples; share 0.05 / 0.10 / 0.20):
-PPI++ coverage 0.946 / 0.948 / 0.951, judge-only 0.193 / 0.192 / 0.194; PPI++ width 0.52 /
-0.54 / 0.61 of the human-only width; pairwise FWER 0.048 / 0.036 / 0.039 (judge-only 1.000);
-planner width / simulated 0.978 / 0.991 / 1.000. With normal quantiles (ppi_py's) instead of t,
+PPI++ coverage 0.951 / 0.951 / 0.952, judge-only 0.193 / 0.192 / 0.194; PPI++ width 0.53 /
+0.55 / 0.61 of the human-only width; pairwise FWER 0.040 / 0.034 / 0.035 (judge-only 1.000);
+planner width / simulated 0.978 / 0.991 / 1.000 (re-run after the board's t took labels - 2
+df and the n / (n - 2) variance factor, #31; before: coverage 0.946 / 0.948 / 0.951, width
+0.52 / 0.54 / 0.61, FWER 0.048 / 0.036 / 0.039). With normal quantiles (ppi_py's) instead of t,
 at 5% labels: coverage 0.936 and FWER 0.067 (1,500 replications) — hence t on the board.
 Weighted planner and pairwise judge (`--reps 500`, seed 31, the whole script in one run):
 the 5% design scaled to 5 / 10 / 20% (50.0 / 99.4 / 199.5 labels): planned-from-a-sample

@@ -17,9 +17,9 @@ from engine import JudgeBoard, JudgeGate, judge_pair_figures, md_isolated, md_te
 
 METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
                "judge's mean over every example, rectified by the judge − human difference on "
-               "the labelled ones, with the power-tuned λ per system; t quantiles with labels − 1 "
-               "df. Valid for the human-label mean whatever the judge's bias, if the labelled "
-               "examples are a random sample. See Methods.")
+               "the labelled ones, with the power-tuned λ per system; t quantiles with labels − 2 "
+               "df (λ is fitted on the labels). Valid for the human-label mean whatever the "
+               "judge's bias, if the labelled examples are a random sample. See Methods.")
 SYSTEM_HELP = {
     "system": "The system",
     "corrected": "PPI++ estimate of the mean human label: judge scores corrected with the "

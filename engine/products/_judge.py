@@ -95,6 +95,14 @@ def _t(alpha: float, n: Any) -> Any:
     return stats.t.ppf(1 - alpha / 2, np.maximum(np.asarray(n, dtype=float) - 1, 1.0))
 
 
+def _ppi_quantile(alpha: float, n: Any) -> Any:
+    """The factor between a PPI++ standard error from 1/n moments and the board's interval
+    half-width: t with labels - 2 df times sqrt(labels / (labels - 2)) (lambda is fitted on
+    the labels, :func:`engine.stats._ppi._result`); labels below 3 count as 3."""
+    n = np.maximum(np.asarray(n, dtype=float), 3.0)
+    return stats.t.ppf(1 - alpha / 2, n - 2) * np.sqrt(n / (n - 2))
+
+
 def _plain_means(values: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
     """Row means with t 1 - alpha intervals (n - 1 df, as the PPI++ column), NaN-aware."""
     n = np.isfinite(values).sum(1)
@@ -273,8 +281,8 @@ def label_budget(board: JudgeBoard, *, target_width: float | None = None,
                                (f0 * f0).sum(1), (y0 * f0).sum(1))
         need = ppi_labels_needed(target_width / (2 * z), total, var_human=vy, var_judge=vf,
                                  cov=cov)
-        for _ in range(2):  # the board's intervals use t with (labels - 1) df: refine twice
-            need = ppi_labels_needed(target_width / (2 * _t(board.alpha, need)), total,
+        for _ in range(2):  # the board's intervals: t with (labels - 2) df: refine twice
+            need = ppi_labels_needed(target_width / (2 * _ppi_quantile(board.alpha, need)), total,
                                      var_human=vy, var_judge=vf, cov=cov)
     else:
         se = float(delta or 0) / (z + float(stats.norm.ppf(power)))
@@ -310,13 +318,13 @@ def simulate_ppi_width(n: int, total: int, *, sd_human: float, sd_judge: float, 
     yl, fl, fu = y[:, :n], f[:, :n], f[:, n:]
     _, _, se = _ppi_from_sums(n, yl.sum(1), fl.sum(1), (yl * yl).sum(1), (fl * fl).sum(1),
                               (yl * fl).sum(1), total - n, fu.sum(1), (fu * fu).sum(1))
-    return float(np.mean(2 * _t(alpha, n) * se))
+    return float(np.mean(2 * _ppi_quantile(alpha, n) * se))
 
 
 def predicted_width(n: Any, total: Any, *, sd_human: Any, sd_judge: Any, rho: Any,
                     alpha: float = 0.05) -> Any:
     """The PPI++ interval width the planner inverts (closed form; t quantile as the board)."""
-    return 2 * _t(alpha, n) * ppi_standard_error(
+    return 2 * _ppi_quantile(alpha, n) * ppi_standard_error(
         n, total, var_human=np.square(sd_human), var_judge=np.square(sd_judge),
         cov=np.asarray(rho) * np.asarray(sd_human) * np.asarray(sd_judge))
 

@@ -127,6 +127,11 @@ def test_cli_compare_uses_the_ppi_gate_and_agrees_with_leaderboard_and_pairwise(
                  "--candidate", "s1"]) == 1
     text = capsys.readouterr().out
     assert "corrected with" in text and "PPI++" in text and "judge-only" in text
+    report = tmp_path / "gate.md"
+    assert main(["compare", str(path), "--judge", "judge_score", "--baseline", "s0",
+                 "--candidate", "s1", "--report", str(report)]) == 1
+    assert "Gate verdict" in report.read_text() and "human\\_score" in report.read_text()
+    capsys.readouterr()
     code, own = _run(capsys, "compare", str(path), "--metric", "judge_score", "--human", "-",
                      "--baseline", "s0", "--candidate", "s1")
     assert code == 0 and "judge_gate" not in own and own["model"] != "ppi++"

@@ -39,17 +39,36 @@ JUDGES = r"""
   `sigboard judge-link`. Then the Leaderboard, Pairwise, A/B compare, Overall and Plan pages
   show the judge's scores *corrected with the human labels* beside the judge's own figures,
   and the Judge + humans page has the details. The judge-only figures stay on the pages:
-  they answer "what does the judge say", not "what would humans say". The Overall ranking
-  and the A/B verdict (and `compare`'s exit code) are still the judge's own; the corrected
-  figures sit beside them.
+  they answer "what does the judge say", not "what would humans say". The corrected figures
+  are the ones *used*: the Leaderboard ranks by them, the Overall ranking takes that
+  benchmark's corrected means, intervals and pair tests (a note says so), and the A/B
+  verdict — and `compare`'s exit code — is the corrected paired difference's (labelled
+  "judge scores corrected with N human labels"), the judge-only and human-only differences
+  beside it. One cached board per metric feeds every page and the CLI, so a pair's corrected
+  difference and p-value are the same on Pairwise, A/B compare and in `compare`'s JSON.
+- **The A/B gate refuses (exit 2)** where PPI++ cannot keep its promise: the labels are not
+  a random sample by the data's own evidence (the checks below), fewer than 10 examples are
+  labelled for both systems, the examples are clustered (PPI++ here treats them as
+  independent; `--cluster -` / cluster "none" decides as if they were), or a margin or
+  one-sided test is asked of labels weighted by inclusion probabilities. The verdict uses
+  the pair's own p-value (one comparison), its multiplicity-adjusted value beside it; with
+  `--margin` the non-inferiority test on the corrected difference. Calibration
+  (`benchmarks/calibrate_ppi_gate.py`: two systems with equal human-label means, the judge
+  +5 for one and −5 for the other, 400 examples, 20,000 replications): the gate's false
+  alarms at 10 / 20 / 30 / 60 / 100 labels for both were 0.048 / 0.050 / 0.049 / 0.051 /
+  0.048 (judge noise SD 8) and 0.049 / 0.053 / 0.051 / 0.050 / 0.052 (SD 20; Monte Carlo
+  error ± 0.003); the judge's own paired t alarmed in 99.8–100 % of them.
 - **What.** PPI++ (Angelopoulos, Bates, Fannjiang, Jordan & Zrnic 2023; Angelopoulos,
   Duchi & Zrnic 2023): the estimate of a system's mean human label is
   λ · (judge mean on the unlabelled examples) + (mean human label − λ · mean judge score on
   the labelled ones); the judge's bias cancels in the second term, so the estimate is
   unbiased whatever the bias, and λ (tuned per system to minimise the variance, clipped to
   [0, 1]) makes it never less precise than the labels alone in large samples. Intervals and
-  p-values use t quantiles with labels − 1 df (ppi_py uses the normal; with 5 % labels that
-  covered 0.936 and gave a pairwise FWER of 0.067 in simulation, t 0.946 and 0.048). Every
+  p-values use t quantiles with labels − 2 df and the variance (its 1/n moments) times
+  labels / (labels − 2): λ is fitted on the same labels, as a regression estimator's slope
+  (ppi_py uses the normal; with 5 % labels that covered 0.936 and gave a pairwise FWER of
+  0.067 in simulation; with labels − 1 df and no factor a pair's false alarms were 0.062–0.077
+  at 10–20 labels and 0.054–0.060 at 30–60, now 0.046–0.053). Every
   pair is the same estimator applied to the paired differences, and the pairs are corrected
   for multiplicity like every other test (the page's correction). *Effective labels*: how
   many human labels alone would give the same interval width.
@@ -68,9 +87,9 @@ JUDGES = r"""
   random-labels check is skipped there (unequal chances are the design).
 - **Calibration** (`benchmarks/calibrate_ppi.py`: 6 systems × 1,000 examples, judge bias
   differing by system up to 5 points, 1,000 replications, labels on 5 / 10 / 20 % of the
-  examples): PPI++ 95 % intervals covered the human-label mean 0.946 / 0.948 / 0.951, the
-  judge-only ones 0.19; PPI++ widths were 0.52 / 0.54 / 0.61 of the human-only widths;
-  pairwise family-wise error 0.048 / 0.036 / 0.039 (judge-only 1.000). The ppi_py README's
+  examples): PPI++ 95 % intervals covered the human-label mean 0.951 / 0.951 / 0.952, the
+  judge-only ones 0.19; PPI++ widths were 0.53 / 0.55 / 0.61 of the human-only widths;
+  pairwise family-wise error 0.040 / 0.034 / 0.035 (judge-only 1.000). The ppi_py README's
   galaxies example (1,000 labels, α = 0.1, seed 0) gives its interval (0.2322, 0.2626).
 - **How many labels** (Plan and Judge + humans pages, `ppi-budget`): the labels each system
   needs for a target interval width, from the closed-form PPI++ variance with the observed
