@@ -120,8 +120,12 @@ def _gram_float32(x: np.ndarray, moments: tuple[np.ndarray, np.ndarray, np.ndarr
     _, centre, var = moments
     squares = var * max(e - 1, 0)
     cross = np.zeros((s, s))
-    for cols in k._column_blocks(s, e, s * _FLOAT32_COLUMNS):
-        c = np.empty((s, cols.stop - cols.start), dtype=np.float32)  # centred in one pass
+    blocks = k._column_blocks(s, e, s * _FLOAT32_COLUMNS)
+    width = blocks[0].stop - blocks[0].start if blocks else 0
+    buffer = np.empty((s, width), dtype=np.float32)  # reused: no page faults per block
+    for cols in blocks:  # a narrower last block gets its own contiguous array
+        c = buffer if cols.stop - cols.start == width else np.empty((s, cols.stop - cols.start),
+                                                                    dtype=np.float32)
         np.subtract(x[:, cols], centre[:, None], out=c, casting="same_kind")
         cross += c @ c.T
     total = squares[:, None] + squares[None, :]
