@@ -86,7 +86,7 @@ if TYPE_CHECKING:
     from .products._judge_pair import JudgePairFigures, judge_pair_figures
     from .io._battles_judged import HUMAN_WINNER, judged_battles
     from .products._judge_battles import JudgeBattleBoard, judge_battle_board
-    from .products._judge_gate import MIN_GATE_LABELS, JudgeGate, judge_gate
+    from .products._judge_gate import MIN_GATE_LABELS, JudgeGate, judge_gate, report_with_gate
 
     # --- One benchmark: the systems × examples matrix and its tests -----------------------
     from ._matrix import ScoreMatrix, build_matrix, orient

@@ -32,7 +32,13 @@ from app.data import figures, judge, results
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
-from engine import PowerResult, compare_headline, compare_report, md_text
+from engine import (
+    PowerResult,
+    compare_headline,
+    compare_report,
+    md_text,
+    report_with_gate,
+)
 
 #: Header tooltips of the per-system and models tables (every column explained, #27).
 DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",
@@ -269,13 +275,15 @@ steps.done()
 
 def _report() -> str:
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return report_html(ab, pw, [models_svg, variance_svg], created=created)
+    return report_with_gate(report_html(ab, pw, [models_svg, variance_svg], created=created),
+                            gate, "html")  # the gate's verdict first on a judge metric (#31)
 
 
 st.download_button("Download HTML report", _report, icon=":material/description:",
                    file_name=f"ab-{view.benchmark}.html", mime="text/html", on_click="ignore",
                    help="One self-contained file: verdict, tables and charts; opens offline.")
-st.download_button("Download Markdown report", lambda: compare_report(ab, fmt="markdown"),
+st.download_button("Download Markdown report",
+                   lambda: report_with_gate(compare_report(ab, fmt="markdown"), gate, "markdown"),
                    icon=":material/article:", file_name=file_name("ab", view.benchmark, suffix=".md"),
                    mime="text/markdown", on_click="ignore",
                    help="Verdict, difference and tables as Markdown: paste into a pull request.")

@@ -130,6 +130,7 @@ def _gated(res: ABResult, gate: JudgeGate) -> dict[str, Any]:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from ..products._judge_gate import report_with_gate
     from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
 
@@ -152,7 +153,7 @@ def _compare(args: argparse.Namespace) -> int:
                      cluster=cluster, margin=args.margin, equivalence=args.equivalence)
     gate = _judge_gate(loaded, args, bench, met, spec.higher_is_better, cluster)
     if args.report and fmt is not None:
-        write_report(args.report, _with_gate(compare_report(res, fmt=fmt), gate, fmt))
+        write_report(args.report, report_with_gate(compare_report(res, fmt=fmt), gate, fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
     warnings = list(res.missing)
     decided = res.exit_code if gate is None else gate.exit_code
@@ -171,23 +172,6 @@ def _compare(args: argparse.Namespace) -> int:
     elif code == 2 and gate is not None:
         print(f"cannot decide: {gate.refused}", file=sys.stderr)
     return code
-
-
-def _with_gate(report: str, gate: JudgeGate | None, fmt: str) -> str:
-    """The report with the PPI++ gate's verdict under its title (#31): the rest of the report
-    is the judge's own scores, and says so."""
-    if gate is None:
-        return report
-    said = (f"Gate verdict (judge scores corrected with human labels): {gate.sentence()}. "
-            "The rest of this report describes the judge's own scores.")
-    from .._text import html_text, md_text
-
-    if fmt == "markdown":
-        title, _, rest = report.partition("\n")
-        return f"{title}\n\n**{md_text(said)}**\n{rest}"
-
-    head, sep, rest = report.partition("</h1>")
-    return f"{head}{sep}<p class=\"verdict none\">{html_text(said)}</p>{rest}" if sep else report
 
 
 def _gate_text(gate: JudgeGate, res: ABResult) -> str:

@@ -22,7 +22,7 @@ from ..stats._runs_pairs import PairRunTest
 from ._judge import JudgeBoard
 from ._judge_pair import JudgePairFigures, judge_pair_figures
 
-__all__ = ["MIN_GATE_LABELS", "JudgeGate", "judge_gate"]
+__all__ = ["MIN_GATE_LABELS", "JudgeGate", "judge_gate", "report_with_gate"]
 
 #: Fewest examples labelled for both systems the gate decides on: its false alarms stayed
 #: within alpha from 10 labels up (benchmarks/calibrate_ppi_gate.py, Methods); below 10 the
@@ -212,3 +212,20 @@ def judge_gate(board: JudgeBoard | str, *, baseline: str, candidate: str, benchm
     return JudgeGate(**base, verdict=verdict, exit_code=code, figures=f, test=test,
                      weighted=weighted, noninferiority=ni, equivalence=eq)
 
+
+
+def report_with_gate(report: str, gate: JudgeGate | None, fmt: str) -> str:
+    """An A/B report (``compare --report``, the page's downloads) with the gate's verdict under
+    its title: the rest of the report describes the judge's own scores, and says so.
+    ``fmt``: "markdown", else HTML (after the first ``</h1>``)."""
+    if gate is None:
+        return report
+    from .._text import html_text, md_text
+
+    said = (f"Gate verdict (judge scores corrected with human labels): {gate.sentence()}. "
+            "The rest of this report describes the judge's own scores.")
+    if fmt == "markdown":
+        title, _, rest = report.partition("\n")
+        return f"{title}\n\n**{md_text(said)}**\n{rest}"
+    head, sep, rest = report.partition("</h1>")
+    return f"{head}{sep}<p class=\"verdict none\">{html_text(said)}</p>{rest}" if sep else report

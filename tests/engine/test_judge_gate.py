@@ -23,6 +23,7 @@ from engine import (
     read_results,
 )
 from engine.cli._common import main
+from engine.report._reports import compare_report
 
 
 def _gate(frame: pd.DataFrame, base: str, cand: str, **kw: object):
@@ -243,3 +244,18 @@ def test_overall_ranks_a_judge_benchmark_by_its_ppi_estimates(
     shown = {s["system"]: s["cells"]["b"]["mean"] for s in out["systems"]}
     assert shown == pytest.approx(dict(zip(ref.index, ref["ppi_mean"], strict=True)), abs=1e-12)
     assert any("PPI++" in n for n in out["notes"])
+
+
+def test_report_with_gate_puts_the_verdict_under_the_title() -> None:
+    from engine import compare_ab, report_with_gate
+
+    frame = long_of(_biased_for_the_worse())
+    _, gate = _gate(frame, "s0", "s1")
+    ab = compare_ab(frame, baseline="s0", candidate="s1", metric="judge_score")
+    html = report_with_gate(compare_report(ab, fmt="html"), gate, "html")
+    title_end = html.index("</h1>")
+    assert html.index("Gate verdict", title_end) == title_end + len('</h1><p class="verdict none">')
+    assert "candidate is significantly worse" in html
+    md = report_with_gate(compare_report(ab, fmt="markdown"), gate, "markdown").splitlines()
+    assert md[0].startswith("# A/B comparison") and md[2].startswith("**Gate verdict")
+    assert report_with_gate("<h1>x</h1>", None, "html") == "<h1>x</h1>"
