@@ -46,11 +46,14 @@ DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",
                     "mean": "Mean score (metric units)", "sd": "Standard deviation of the scores",
                     "median": "Median score", "q1": "First quartile", "q3": "Third quartile",
                     "iqr": "Interquartile range (q3 − q1)"}
+#: The models table's headers in words (the engine's se, pvalue, ci_low, ci_high; #27).
+MODEL_HEADERS = {"se": "std. error", "pvalue": "p", "ci_low": "interval low",
+                 "ci_high": "interval high"}
 MODEL_HELP = {"model": "How the difference was estimated (Methods)",
-              "estimate": "Candidate − baseline (metric units)", "se": "Its standard error",
+              "estimate": "Candidate − baseline (metric units)", "std. error": "Its standard error",
               "df": "Degrees of freedom of the test", "statistic": "The test statistic",
-              "pvalue": "p-value of 'no difference'", "ci_low": "Lower end of the interval",
-              "ci_high": "Upper end of the interval"}
+              "p": "p-value of 'no difference'", "interval low": "Lower end of the interval",
+              "interval high": "Upper end of the interval"}
 
 _PHONE = ("<style>@media (max-width:640px){"
           ".sb-ranked table[aria-label='per system'] :is(th,td):nth-child(n+6),"
@@ -209,10 +212,11 @@ st.html(html_table(ab.descriptives, label="per system", max_height=None,
 st.subheader("Models side by side")
 st.caption("The same difference estimated by the models of the repeated-runs literature; the "
            "last row decided the verdict.")
-st.html(html_table(ab.models.assign(model=[model_label(m) for m in ab.models["model"]]),
-                   label="models", max_height=None, help=MODEL_HELP,
-                   formats={c: ".4g" for c in ("estimate", "se", "df", "statistic", "pvalue",
-                                               "ci_low", "ci_high")}))
+st.html(html_table(ab.models.assign(model=[model_label(m) for m in ab.models["model"]])
+                   .rename(columns=MODEL_HEADERS), label="models", max_height=None,
+                   help=MODEL_HELP, formats={c: ".4g" for c in ("estimate", "std. error", "df",
+                                                                "statistic", "p", "interval low",
+                                                                "interval high")}))
 left, right = st.columns(2)
 with left:
     st.subheader("Variance")
