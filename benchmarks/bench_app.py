@@ -220,7 +220,12 @@ def every_page(args: argparse.Namespace) -> None:
 
     from engine import read_results
 
-    pages = [p for p in args.pages.split(",") if p in EVERY_PAGE] or list(EVERY_PAGE)
+    # "overall" names the landing page too (its old address); an unknown name is an error, not
+    # a silent run of every page
+    pages = ["home" if p == "overall" else p for p in args.pages.split(",") if p]
+    unknown = [p for p in pages if p not in EVERY_PAGE]
+    if unknown:
+        raise SystemExit(f"--pages: unknown {unknown}; choose from {', '.join(EVERY_PAGE)}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "sigboard.db"
