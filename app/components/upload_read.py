@@ -152,7 +152,8 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 check_harness_isolated(content, name, fmt=None if choice == "auto" else choice,
                                        system=system.strip() or None, limits=limits)
             except DataContractError:
-                battles = _battles(name, content, choice, limits)  # JSON (Lines) battles
+                # JSON (Lines) battles; a zip's one member was read as a table above already
+                battles = None if member else _battles(name, content, choice, limits)
                 if battles is None:
                     raise
                 return battles
