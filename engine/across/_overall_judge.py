@@ -3,7 +3,8 @@
 When a benchmark's metric is an LLM judge's score with human labels, its Leaderboard ranks the
 PPI++ estimates of the human-label means (:func:`engine.judge_board`). The Overall ranking uses
 the same figures for that benchmark: each system's cell is its PPI++ mean and interval, each
-pair's test the PPI++ paired difference (the row the Pairwise page and A/B compare show), so
+pair's test the PPI++ paired difference (the row the Pairwise page and A/B compare show, also
+in the part's all-pairs result that the pairs tab reads), so
 the benchmark weighs in on the human-label scale, not the judge's. The judge's score matrix
 stays behind the benchmark's scale, the correlations with other benchmarks and the rank sets
 (those need per-example scores, which PPI++ does not give).
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..ranking._groups import find_groups
+from ..stats._pairwise import PairwiseResult
 from ._overall_parts import BenchmarkPart, pair_codes, pooling_inputs
 
 if TYPE_CHECKING:
@@ -64,6 +66,38 @@ def _letters(board: JudgeBoard, systems: list[str], quality: np.ndarray) -> dict
     return find_groups(ranked, quality[order].tolist(), pairs).letters
 
 
+def _pairwise(part: BenchmarkPart, board: JudgeBoard, sign: float) -> PairwiseResult | None:
+    """The part's all-pairs result with each pair's test columns taken from the board's PPI++
+    row (the Overall page's per-benchmark cells of its pairs tab read them): test ``ppi++``,
+    p-values raw and adjusted, significance, direction, means, difference and interval."""
+    if part.pairwise is None:
+        return None
+    t = part.pairwise.table.copy()
+    ppi = board.pairs.table
+    a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
+    fwd = pd.MultiIndex.from_arrays([ppi["system_a"].astype(str), ppi["system_b"].astype(str)])
+    at = fwd.get_indexer(pd.MultiIndex.from_arrays([a, b]))
+    back = fwd.get_indexer(pd.MultiIndex.from_arrays([b, a]))
+    turn = np.where(at >= 0, 1.0, -1.0)  # the board's row is (b, a): sign turned
+    pos = np.where(at >= 0, at, back)
+    if (pos < 0).any():
+        raise ValueError("board: lacks a pair of the part's systems")
+    row = ppi.iloc[pos]
+    k = sign * turn  # oriented: positive = system_a better
+    d = k * row["estimate"].to_numpy(float)
+    lo, hi = k * row["low"].to_numpy(float), k * row["high"].to_numpy(float)
+    means = board.table.set_index(board.table["system"].astype(str))["ppi_mean"]
+    significant = row["significant"].to_numpy(bool)
+    t["test"] = "ppi++"
+    t["pvalue"], t["pvalue_adj"] = row["pvalue"].to_numpy(float), row["p_adjusted"].to_numpy(float)
+    t["significant"], t["a_better"] = significant, significant & (d > 0)
+    t["mean_a"], t["mean_b"] = means.reindex(a).to_numpy(float), means.reindex(b).to_numpy(float)
+    t["diff"] = t["mean_a"] - t["mean_b"]
+    t["difference"], t["ci_low"], t["ci_high"] = d, np.minimum(lo, hi), np.maximum(lo, hi)
+    t["n"] = row["n_both"].to_numpy(int)
+    return replace(part.pairwise, table=t)
+
+
 def judged_part(part: BenchmarkPart, board: JudgeBoard) -> BenchmarkPart:
     """``part`` with its cells and pair tests taken from the judge ``board`` of its one metric:
     each system's PPI++ mean and interval, each pair's PPI++ difference, p-value and interval
@@ -93,5 +127,6 @@ def judged_part(part: BenchmarkPart, board: JudgeBoard) -> BenchmarkPart:
     tests = _tests(board, systems, sign)
     note = judged_note(board) + ("" if part.note is None else f"; {part.note}")
     return replace(part, mean=sign * mean, cells=cells, tests=tests,
+                   pairwise=_pairwise(part, board, sign),
                    pair_codes=pair_codes(tests, systems), pooling_inputs=pooling_inputs(tests),
                    note=note)

@@ -95,6 +95,8 @@ def test_one_systems_corrected_interval_is_the_same_on_leaderboard_and_overall(d
         assert cell in body, system
     assert any("judge scores corrected with" in m.value for m in (*overall_page.caption,
                                                                   *overall_page.markdown))
+    pairs_tab = app("views/overall.py", benchmark="judged", bench="judged", otab="pairs")
+    no_exception(pairs_tab)  # its per-benchmark cells read the PPI++ pair rows
     for system in ("s0", "s2"):
         row = shown[0].loc[system]
         assert (row["corrected"], row["low"], row["high"]) == tuple(

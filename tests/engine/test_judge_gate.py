@@ -259,3 +259,24 @@ def test_report_with_gate_puts_the_verdict_under_the_title() -> None:
     md = report_with_gate(compare_report(ab, fmt="markdown"), gate, "markdown").splitlines()
     assert md[0].startswith("# A/B comparison") and md[2].startswith("**Gate verdict")
     assert report_with_gate("<h1>x</h1>", None, "html") == "<h1>x</h1>"
+
+
+def test_judged_parts_pairs_are_the_boards_rows_for_the_pairs_tab() -> None:
+    from engine import benchmark_part, judged_part
+
+    frame = long_of(judge_frame(4))
+    board = judge_board(frame, judge="judge_score", human="human_score")
+    part = judged_part(benchmark_part(frame, "b", metrics=["judge_score"]), board)
+    assert part.pairwise is not None
+    rows = board.pairs.table.set_index(["system_a", "system_b"])
+    for r in part.pairwise.table.itertuples():
+        turn = 1.0 if (r.system_a, r.system_b) in rows.index else -1.0
+        ref = rows.loc[(r.system_a, r.system_b) if turn > 0 else (r.system_b, r.system_a)]
+        assert (r.test, r.pvalue, r.pvalue_adj, r.significant) == (
+            "ppi++", ref["pvalue"], ref["p_adjusted"], ref["significant"])
+        assert r.difference == turn * ref["estimate"] and r.n == ref["n_both"]
+        assert r.a_better == (ref["significant"] and turn * ref["estimate"] > 0)
+    tests = part.tests.set_index(["system_a", "system_b"])  # the combination's input agrees
+    for r in part.pairwise.table.itertuples():
+        key = (r.system_a, r.system_b)
+        assert tests.loc[key if key in tests.index else key[::-1], "pvalue"] == r.pvalue
