@@ -120,6 +120,16 @@ def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerat
                                                "(Test settings; Methods)"}))
 
 
+def _differ_among(board: Leaderboard, shown: tuple[str, ...]) -> str:
+    """"12 of 190 pairs among them differ": the heatmap's answer in words (the best 20 of
+    humaneval are all grey, which a picture alone leaves the reader to count; #27)."""
+    t = board.pairwise.table
+    keep = set(shown)
+    among = t[t["system_a"].isin(keep) & t["system_b"].isin(keep)]
+    return (f"{int(among['significant'].astype(bool).sum()):,} of {len(among):,} pairs among "
+            "them differ")
+
+
 def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
     """The all-pairs tabs of the Pairwise page, bound to URL parameter ``panel``."""
     order = list(board.table["system"])
@@ -132,8 +142,9 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
         tabs["effects"].caption("Positive (red): the row system is better than the column one.")
     for kind in ("pvalues", "effects", "pwpp"):
         if tabs[kind].open and (kind != "effects" or has_effect_sizes(board)):
-            tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first); the *Table* "
-                               "tab and its CSV have every pair.")
+            tabs[kind].caption(f"{len(shown)} of {len(order)} systems (best first): "
+                               f"{_differ_among(board, shown)}; the *Table* tab and its CSV "
+                               "have every pair.")
             where = tabs[kind]
             if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
                 where.html(PHONE_SWAP)

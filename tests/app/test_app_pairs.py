@@ -11,7 +11,8 @@ import pytest
 from apptest_support import app, html_frame, no_exception
 
 from app.components.pair_drilldown import difference_text, effect_words, pair_details, pair_summary
-from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, pairwise_tests
+from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, build_matrix, leaderboard, pairwise_tests
+from engine.store import open_store
 
 
 def summary_of(at) -> str:  # noqa: ANN001
@@ -103,3 +104,20 @@ def test_phones_get_the_most_significant_pairs_past_thirty_systems(db: Path) -> 
     assert list(table.columns) == ["better", "worse", "by (points)", "adjusted p"]
     fewer = app("views/pairwise.py", benchmark="humaneval", top="10")
     assert not any('most significant pairs' in h.proto.body for h in fewer.get("html"))
+
+
+
+def test_the_heatmaps_say_how_many_shown_pairs_differ(db: Path) -> None:
+    """#27: the heatmap's answer in words (humaneval's best 20 at alpha 0.05). Reference: the
+    engine's leaderboard on the stored scores, its pairwise table among the same 20 systems."""
+    at = app("views/pairwise.py", benchmark="humaneval")
+    no_exception(at)
+    frame = open_store(f"sqlite:///{db}").load_frame("humaneval", "pass1")
+    board = leaderboard(build_matrix(frame, benchmark="humaneval", metric="pass1"))
+    best = set(board.table["system"].head(20))
+    t = board.pairwise.table
+    among = t[t["system_a"].isin(best) & t["system_b"].isin(best)]
+    expected = f"{int(among['significant'].sum()):,} of {len(among):,} pairs among them differ"
+    captions = [c.value for c in at.caption if "pairs among them differ" in c.value]
+    assert captions == [f"20 of 78 systems (best first): {expected}; the *Table* tab and its "
+                        "CSV have every pair."]
