@@ -40,7 +40,9 @@ VIEWS = {
     "compare": "compare?benchmark=humaneval", "plan": "plan?benchmark=humaneval",
     "examples": "examples?benchmark=mbpp",
     "distributions": "distributions?benchmark=CRUXEval-input&dist=ranks",
-    "upload": "upload", "methods": "methods",
+    "upload": "upload", "methods": "methods", "watch": "watch?benchmark=humaneval",
+    "slices": "slices?benchmark=humaneval", "conditions": "conditions?benchmark=humaneval",
+    "judge": "judge",
     "leaderboard-alpaca": f"leaderboard?benchmark={A}", "pairwise-alpaca": f"pairwise?benchmark={A}",
     "compare-alpaca": f"compare?benchmark={A}", "mechanisms-alpaca": f"mechanisms?benchmark={A}",
 }

@@ -62,7 +62,8 @@ shown = pd.DataFrame({
     "e-BH": table["ebh_discovery"],
     "first at": table["first_excluded_n"],
 })
-st.dataframe(shown, hide_index=True, column_config={
+# "—" where a sequence never excluded 0 (the grid wrote "None", #27 screenshots)
+st.dataframe(shown, hide_index=True, placeholder="—", column_config={
     "challenger": st.column_config.TextColumn(help="The system compared with the champion"),
     "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
     "low": st.column_config.NumberColumn(format="%.4f", help="Lower end of the sequence's "
@@ -78,7 +79,7 @@ st.dataframe(shown, hide_index=True, column_config={
     "e-BH": st.column_config.CheckboxColumn(help="A discovery after the false-discovery "
                                             "control over every challenger (e-BH)"),
     "first at": st.column_config.NumberColumn(help="Observation at which the sequence first "
-                                              "excluded 0"),
+                                              "excluded 0 (— : not yet)"),
 })
 st.caption(f"e-BH caveat: {board.caveat}")
 for i, report in enumerate(board.reports[:MAX_CHARTS]):
