@@ -49,7 +49,8 @@ METHOD = ("PPI++ (Angelopoulos, Duchi & Zrnic 2023): the judge's mean rectified 
           "random sample")
 IPW_METHOD = ("; labels drawn with known inclusion probabilities: each weighted by 1 / "
               "probability (inverse-probability-weighted PPI++, Zrnic & Candès 2024), t "
-              "quantiles with Satterthwaite's effective df")
+              "quantiles with Satterthwaite's effective number of labels m - 2 df and the "
+              "variance times m / (m - 2) (lambda is fitted on the labels)")
 
 
 @dataclass(frozen=True)

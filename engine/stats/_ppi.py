@@ -115,16 +115,17 @@ def _result(est: np.ndarray, lam: np.ndarray, se: np.ndarray, n: Any, nu: Any, *
             labels_df: Any = None, tuned: bool = False) -> PPIMean:
     """The result with its intervals and p-values; ``small_sample`` takes t quantiles with
     ``labels_df`` (default n labels) - 1 degrees of freedom. With ``tuned`` (lambda fitted on
-    the same labels) and no ``labels_df`` the small-sample figures count lambda as a fitted
-    coefficient, as a regression estimator's residual variance does: the variance (1/n
-    moments) times n / (n - 2) and n - 2 df. Without it the tuned PPI++ pair test alarmed
-    0.077 / 0.062 / 0.055 at 10 / 20 / 30 labels (alpha 0.05, 20,000 replications,
+    the same labels) the small-sample figures count lambda as a fitted coefficient, as a
+    regression estimator's residual variance does: the variance (1/n moments) times
+    n / (n - 2) and n - 2 df, n the labels or, when given, ``labels_df`` (the weighted path's
+    effective number of labels). Without it the tuned PPI++ pair test alarmed 0.077 / 0.062 /
+    0.055 at 10 / 20 / 30 labels (alpha 0.05, 20,000 replications,
     benchmarks/calibrate_ppi_gate.py); with it 0.048-0.052."""
     n_arr = np.asarray(n if labels_df is None else labels_df, dtype=float)
     df = None
     if small_sample:
         df = n_arr - 1
-        if tuned and labels_df is None:
+        if tuned:
             with np.errstate(invalid="ignore", divide="ignore"):
                 se = np.where(n_arr > 2, se * np.sqrt(n_arr / (n_arr - 2)), np.nan)
             df = n_arr - 2

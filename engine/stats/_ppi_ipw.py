@@ -93,10 +93,16 @@ def ppi_ipw_means(judge: Any, human: Any, inclusion: Any, *, alpha: float = 0.05
     the probability each example had of being labelled (needed where labelled). ``lam=None``
     tunes lambda, ``lam=0`` is the weighted mean of the labels alone. ``n_unlabelled`` of the
     result holds the judged examples N (all of them enter the judge's mean). ``small_sample``
-    takes t quantiles with (sum w^2)^2 / sum w^4 - 1 degrees of freedom (Satterthwaite 1946:
-    the variance is a sum of squares weighted by w^2; with equal weights, labels - 1): a few
-    heavily weighted labels carry the variance, and fewer df keep the coverage (simulated in
-    tests/engine/test_ppi_ipw.py).
+    takes t quantiles with m - 1 degrees of freedom, m = (sum w^2)^2 / sum w^4 the effective
+    number of labels (Satterthwaite 1946: the variance is a sum of squares weighted by w^2;
+    with equal weights, m = labels): a few heavily weighted labels carry the variance, and
+    fewer df keep the coverage (simulated in tests/engine/test_ppi_ipw.py). With lambda tuned
+    (``lam=None``) it counts lambda as fitted, as the uniform path does: the variance times
+    m / (m - 2) and m - 2 df. The variance's labelled part is a w^2-weighted mean of squared
+    residuals about the fitted mean and lambda (1/n moments in the labels), so its shortfall
+    is that of a two-coefficient regression with m observations; without it the weighted
+    gate alarmed 0.056 / 0.058 / 0.056 / 0.051 at ~12 / 20 / 33 / 60 labels (alpha 0.05,
+    benchmarks/calibrate_ppi_gate.py, weighted scenario).
 
     >>> r = ppi_ipw_means([[0.9, 0.2, 0.8, 0.7]], [[1.0, 0.0, np.nan, np.nan]],
     ...                   [[0.5, 0.5, 0.5, 0.5]], lam=1.0)
@@ -116,7 +122,7 @@ def ppi_ipw_means(judge: Any, human: Any, inclusion: Any, *, alpha: float = 0.05
     with np.errstate(invalid="ignore", divide="ignore"):  # equal weights: n labels
         labels_df = (w * w).sum(1) ** 2 / (w**4).sum(1)
     return _result(est + c[:, 0], lam_, se, n, big_n, alpha=alpha, null=null,
-                   small_sample=small_sample, labels_df=labels_df)
+                   small_sample=small_sample, labels_df=labels_df, tuned=lam is None)
 
 
 def ppi_ipw_pairs(judge: Any, human: Any, inclusion: Any, systems: tuple[str, ...], *,

@@ -23,8 +23,12 @@ ICML, for the variance of inverse-probability-weighted PPI under a sampling rule
 The plan scales the declared probabilities: q_i = min(1, s pi_i), keeping the design's shape
 (which examples get more labels); the expected label count is sum_i q_i over the judged
 examples (exact when every judged example has its probability, else Hajek-estimated).
-The t quantile takes Satterthwaite's df, (sum 1 / q)^2 / sum 1 / q^3 - 1 in expectation, as
-the estimator's ``small_sample`` intervals.
+The t quantile takes the effective number of labels m = (sum 1 / q)^2 / sum 1 / q^3 in
+expectation minus 2 df and the standard error times sqrt(m / (m - 2)), as the estimator's
+``small_sample`` intervals with lambda tuned (the mean and lambda are fitted on the labels).
+Planned / simulated widths (tests/engine/test_ppi_ipw_plan.py): 1.068 / 1.016 at ~50 / ~150
+labels of a known population, 1.011 / 0.957 planned from a 5% sample for 5% / 20% designs;
+without the factor (df m - 2 only) 0.967 / 0.985 / 0.920 / 0.937.
 """
 
 from __future__ import annotations
@@ -122,8 +126,9 @@ def _variance(d: IPWDesign, q: np.ndarray) -> tuple[float, float, float]:
 
 
 def _df(d: IPWDesign, q: np.ndarray) -> float:
-    """Satterthwaite's df of the weighted labels in expectation, minus 1 (the estimator's)."""
-    return d.total * d.hajek(1 / q) ** 2 / d.hajek(1 / q**3) - 1
+    """Satterthwaite's effective number of weighted labels in expectation, minus 2 (the
+    estimator's df with lambda tuned: the mean and lambda are fitted on the labels)."""
+    return d.total * d.hajek(1 / q) ** 2 / d.hajek(1 / q**3) - 2
 
 
 def ipw_plan(d: IPWDesign, scale: float, *, alpha: float = 0.05) -> dict[str, float]:
@@ -139,6 +144,7 @@ def ipw_plan(d: IPWDesign, scale: float, *, alpha: float = 0.05) -> dict[str, fl
     spread = (fourth - var**2) / (d.total * var**2) if var > 0 else 0.0
     se = float(np.sqrt(var / d.total) * max(1.0 - spread / 8, 0.5))
     df = max(_df(d, q), 1.0)
+    se *= float(np.sqrt((df + 2) / df))  # the estimator's m / (m - 2): lambda is fitted
     return {"scale": scale, "expected_labels": d.expected_labels(scale), "lam": lam, "se": se,
             "df": df, "width": float(2 * stats.t.ppf(1 - alpha / 2, df) * se)}
 

@@ -197,3 +197,18 @@ def test_upload_preview_reports_weighted_labels() -> None:
     frame.loc[frame["example_id"] == labelled, "inclusion_probability"] = 0.0
     [(_, _, _, reason)] = label_preview(frame).verdicts
     assert reason is not None and "inclusion probability in (0, 1]" in reason
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("labels", [20, 33])
+def test_weighted_pair_test_false_alarms_within_alpha(labels: int) -> None:
+    # the gate's weighted test (the pair row = ppi_ipw_means on the differences, tested above)
+    # when only the judge's bias differs; examples labelled with chances up to ~6x apart
+    # (benchmarks/calibrate_ppi_gate.py's weighted scenario, judge noise SD 20: 0.045 / 0.049
+    # at 20 / 33 labels over 20,000 replications; without the m / (m - 2) variance factor and
+    # m - 2 df 0.074 / 0.067). 12,000 replications: 2 SE = 0.004.
+    from benchmarks.calibrate_ppi_gate import weighted_false_alarms
+
+    rate, _ = weighted_false_alarms(np.random.default_rng(6031), 12000, labels, 20.0)
+    print(f"{labels} labels: false alarms {rate:.4f}")
+    assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 12000)
