@@ -39,7 +39,7 @@ from ._formats import (
     read_bytes,
     source_name,
 )
-from ._judge import is_human_metric
+from ._judge import INCLUSION_COLUMN, is_human_metric
 from ._limits import Limits
 
 __all__ = ["OUTPUT_NAMES", "TableUpload", "metric_specs_of", "read_bytes", "read_results",
@@ -83,7 +83,8 @@ def is_text(col: pd.Series) -> bool:
 
 def _metric_columns(frame: pd.DataFrame, label: str,
                     metrics: Mapping[str, MetricSpec] | None) -> list[str]:
-    cols = [c for c in frame.columns if c not in (*KEY_COLUMNS, "run")]
+    # inclusion probabilities are a per-example design column (PPI++ weights), never a metric
+    cols = [c for c in frame.columns if c not in (*KEY_COLUMNS, "run", INCLUSION_COLUMN)]
     if metrics:
         declared = [m for m in metrics if m in cols]
         if declared:

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine._contract import DataContractError, MetricSpec
+from engine.cli._common import main as cli_main
 from engine.io._bytes import benchmark_from_name
 from engine.io._readers import read_results, split_metadata
 
@@ -235,3 +236,38 @@ def test_an_output_column_stays_per_observation_with_one_system() -> None:
     # a numeric column is not text, whatever its name: placed by its variation as before
     assert list(examples.columns) == ["benchmark", "example_id", "prompt", "response"]
     assert list(systems.columns) == ["benchmark", "system"]
+
+
+
+def test_a_wide_files_inclusion_probability_is_a_design_column_not_a_metric(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A wide judge file (judge_score, partial human_score, inclusion_probability): the
+    probabilities weight the labels (PPI++ with known chances, #31) exactly as in the same
+    data in long form; before, the wide reader took the column for a third metric and the
+    board silently ignored the unequal chances."""
+    rng = np.random.default_rng(5)
+    n = 120
+    chance = np.where(np.arange(n) % 2 == 0, 0.2, 0.5)
+    labelled = rng.random(n) < chance
+    rows = []
+    for system, shift in (("a", 0.0), ("b", 0.4)):
+        human = rng.normal(5, 1, n)
+        rows.append(pd.DataFrame({
+            "benchmark": "mt", "system": system, "example_id": [f"q{i}" for i in range(n)],
+            "judge_score": human + shift + rng.normal(0, 0.5, n),
+            "human_score": np.where(labelled, human, np.nan), "inclusion_probability": chance}))
+    wide = pd.concat(rows, ignore_index=True)
+    frame = read_results(io.BytesIO(wide.to_csv(index=False).encode()), name="wide.csv")
+    assert set(frame["metric"]) == {"judge_score", "human_score"}
+    long = wide.melt(id_vars=["benchmark", "system", "example_id", "inclusion_probability"],
+                     value_vars=["judge_score", "human_score"], var_name="metric"
+                     ).dropna(subset=["value"])
+    boards = []
+    for name, table in (("wide.csv", wide), ("long.csv", long)):
+        table.to_csv(tmp_path / name, index=False)
+        assert cli_main(["leaderboard", str(tmp_path / name), "--judge", "judge_score",
+                         "--human", "human_score", "--format", "json"]) == 0
+        boards.append(json.loads(capsys.readouterr().out))
+    assert boards[0]["weighted"] is True and boards[1]["weighted"] is True
+    assert [s["ppi_mean"] for s in boards[0]["systems"]] == pytest.approx(
+        [s["ppi_mean"] for s in boards[1]["systems"]], abs=1e-12)
