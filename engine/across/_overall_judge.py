@@ -25,7 +25,7 @@ from ._overall_parts import BenchmarkPart, pair_codes, pooling_inputs
 if TYPE_CHECKING:
     from ..products._judge import JudgeBoard
 
-__all__ = ["judged_part", "judged_note"]
+__all__ = ["judged_note", "judged_pairwise", "judged_part"]
 
 
 def judged_note(board: JudgeBoard) -> str:
@@ -68,11 +68,17 @@ def _letters(board: JudgeBoard, systems: list[str], quality: np.ndarray) -> dict
 
 def _pairwise(part: BenchmarkPart, board: JudgeBoard, sign: float) -> PairwiseResult | None:
     """The part's all-pairs result with each pair's test columns taken from the board's PPI++
-    row (the Overall page's per-benchmark cells of its pairs tab read them): test ``ppi++``,
-    p-values raw and adjusted, significance, direction, means, difference and interval."""
-    if part.pairwise is None:
-        return None
-    t = part.pairwise.table.copy()
+    row (the Overall page's per-benchmark cells of its pairs tab read them)."""
+    return None if part.pairwise is None else judged_pairwise(part.pairwise, board, sign)
+
+
+def judged_pairwise(result: PairwiseResult, board: JudgeBoard, sign: float) -> PairwiseResult:
+    """``result`` (all pairs of the judge's systems) with each pair's test columns taken from
+    the board's PPI++ row: test ``ppi++``, p-values raw and adjusted, significance, direction,
+    means, difference and interval, labels for both (``n``); ``sign`` = 1 when higher is
+    better (the differences are oriented, positive = system_a better). The effect size stays
+    the result's (the judge's own). Raises ``ValueError`` when the board lacks a pair."""
+    t = result.table.copy()
     ppi = board.pairs.table
     a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
     fwd = pd.MultiIndex.from_arrays([ppi["system_a"].astype(str), ppi["system_b"].astype(str)])
@@ -95,7 +101,7 @@ def _pairwise(part: BenchmarkPart, board: JudgeBoard, sign: float) -> PairwiseRe
     t["diff"] = t["mean_a"] - t["mean_b"]
     t["difference"], t["ci_low"], t["ci_high"] = d, np.minimum(lo, hi), np.maximum(lo, hi)
     t["n"] = row["n_both"].to_numpy(int)
-    return replace(part.pairwise, table=t)
+    return replace(result, table=t)
 
 
 def judged_part(part: BenchmarkPart, board: JudgeBoard) -> BenchmarkPart:

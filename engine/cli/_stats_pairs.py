@@ -12,10 +12,12 @@ from ._common import Loaded, add_data_options, emit, load_data
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import add_test_options, cluster_design, cluster_fields, matrix_of, test_options
 from ._text import interval
+from .judge import add_judge_options
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .._matrix import ScoreMatrix
     from ..stats._pairwise import PairwiseResult
 
 __all__ = ["register"]
@@ -47,14 +49,55 @@ def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
     })
 
 
+def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
+            res: PairwiseResult) -> tuple[PairwiseResult, dict[str, Any] | None]:
+    """On a judge metric with human labels (#31; --human, the store's judge-link or a human_*
+    metric, :func:`engine.cli.judge.judge_board_of`; ``--human -``: the judge's own) the PPI++
+    pair rows of ``leaderboard --judge`` and the compare gate, with the ``judge`` part of the
+    JSON; else ``res`` and None. The judge's own rows stay, with the reason, where the labels
+    cannot serve PPI++, the examples are clustered or only some pairs are asked for."""
+    import numpy as np
+
+    from ..across._overall_judge import judged_note, judged_pairwise
+    from ..products._judge import IPW_METHOD, METHOD
+    from .judge import judge_board_of
+
+    found = judge_board_of(loaded, matrix.benchmark, matrix.metric, args.human,
+                           alpha=res.alpha, correction=res.correction,
+                           higher_is_better=matrix.higher_is_better)
+    if found is None:
+        return res, None
+    human, board = found
+    why = (f"the human labels of {human!r} cannot serve PPI++: {board}" if isinstance(board, str)
+           else "the examples are clustered, and PPI++ treats them as independent"
+           if res.clusters is not None else
+           f"--compare {res.compare}: PPI++ pair tests are adjusted over all pairs"
+           if res.compare != "all" else None)
+    if why is not None or isinstance(board, str):
+        return res, {"human_metric": human, "ppi": False,
+                     "note": f"the judge's own scores: {why}"}
+    judged = judged_pairwise(res, board, 1.0 if matrix.higher_is_better else -1.0)
+    t = judged.table.assign(statistic=np.nan, df=np.nan, effect_size=np.nan, effect_name="")
+    note = judged_note(board)
+    return replace(judged, table=t, test="ppi++", reason=note), {
+        "human_metric": human, "ppi": True, "note": note,
+        "method": METHOD if board.inclusion is None else METHOD + IPW_METHOD}
+
+
 def _pairwise(args: argparse.Namespace) -> int:
     if args.across is not None:
         return _pairwise_across(args)
     from ..stats._pairwise import pairwise_tests
 
+    if args.judge:  # --judge J: the tested metric is J (as compare)
+        if args.metric and args.metric != args.judge:
+            raise ValueError(f"--judge: names the tested metric; got --metric {args.metric!r} "
+                             f"and --judge {args.judge!r}")
+        args.metric = args.judge
     loaded = load_data(args.data)
     matrix = matrix_of(args, loaded)
     res = pairwise_tests(matrix, test_options(args), cluster=cluster_design(args, loaded, matrix))
+    res, judge = _judged(args, loaded, matrix, res)
     table = res.table
     if args.sort is not None or args.format == "table":
         table = _sorted_pairs(table, args.sort or "pvalue")
@@ -63,7 +106,7 @@ def _pairwise(args: argparse.Namespace) -> int:
                "correction": res.correction, "compare": res.compare,
                "alternative": res.alternative, "notes": list(res.notes),
                "resolution": None if res.resolution is None else res.resolution.to_dict(),
-               **cluster_fields(res),
+               **cluster_fields(res), "judge": judge,
                "pairs": table.to_dict(orient="records")}
     if args.format == "json":
         emit(payload, None, "json")
@@ -74,6 +117,8 @@ def _pairwise(args: argparse.Namespace) -> int:
           f"interval at {1 - res.alpha:.0%}")
     for note in res.notes:
         print(f"note: {note}")
+    if judge is not None:  # n of a PPI++ row: the examples labelled for both systems
+        print(f"note: {'n = examples labelled for both' if judge['ppi'] else judge['note']}")
     return 0
 
 
@@ -179,4 +224,5 @@ def register(sub: Any) -> None:
                    "cluster-robust paired t on every pair (CR2, Bell-McCaffrey df), 0/1 included; "
                    "JSON n_clusters and design_effect. Default with a store: the "
                    "benchmark's declared cluster column; '-': none")
+    add_judge_options(p)
     p.set_defaults(handler=_pairwise)

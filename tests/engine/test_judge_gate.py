@@ -280,3 +280,36 @@ def test_judged_parts_pairs_are_the_boards_rows_for_the_pairs_tab() -> None:
     for r in part.pairwise.table.itertuples():
         key = (r.system_a, r.system_b)
         assert tests.loc[key if key in tests.index else key[::-1], "pvalue"] == r.pvalue
+
+
+def test_cli_pairwise_on_a_judge_metric_gives_the_ppi_rows_of_leaderboard_and_gate(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # #31: `pairwise --judge J` (or a human_* metric beside it) = leaderboard --judge's pairs
+    # = the compare gate's difference and p-value; `--human -` keeps the judge's own tests
+    path = tmp_path / "judged.csv"
+    long_of(judge_frame(5, systems=3, share=0.2)).to_csv(path, index=False)
+    _, board = _run(capsys, "leaderboard", str(path), "--judge", "judge_score", "--human",
+                    "human_score")
+    _, flagged = _run(capsys, "pairwise", str(path), "--judge", "judge_score", "--human",
+                      "human_score")
+    _, found = _run(capsys, "pairwise", str(path), "--metric", "judge_score")
+    _, own = _run(capsys, "pairwise", str(path), "--metric", "judge_score", "--human", "-")
+    assert flagged["test"] == "ppi++" and flagged["judge"]["human_metric"] == "human_score"
+    assert flagged["pairs"] == found["pairs"]
+    assert own["judge"] is None and own["test"] != "ppi++"
+    assert [p["difference"] for p in own["pairs"]] != pytest.approx(
+        [p["difference"] for p in flagged["pairs"]])
+    rows = {(r["system_a"], r["system_b"]): r for r in board["pairs"]}
+    for p in flagged["pairs"]:
+        turn = 1.0 if (p["system_a"], p["system_b"]) in rows else -1.0
+        ref = rows[(p["system_a"], p["system_b"]) if turn > 0 else (p["system_b"], p["system_a"])]
+        assert (p["test"], p["pvalue"], p["pvalue_adj"], p["n"]) == (
+            "ppi++", ref["pvalue"], ref["p_adjusted"], ref["n_both"])
+        assert p["difference"] == pytest.approx(turn * ref["estimate"], abs=1e-12)
+        assert (p["ci_low"], p["ci_high"]) == pytest.approx(
+            sorted((turn * ref["low"], turn * ref["high"])), abs=1e-12)
+        _, gate = _run(capsys, "compare", str(path), "--judge", "judge_score", "--human",
+                       "human_score", "--baseline", p["system_b"], "--candidate", p["system_a"])
+        assert gate["difference"] == pytest.approx(p["difference"], abs=1e-12)
+        assert gate["judge_gate"]["pvalue"] == pytest.approx(p["pvalue"], abs=1e-12)
+

@@ -212,3 +212,24 @@ def test_weighted_pair_test_false_alarms_within_alpha(labels: int) -> None:
     rate, _ = weighted_false_alarms(np.random.default_rng(6031), 12000, labels, 20.0)
     print(f"{labels} labels: false alarms {rate:.4f}")
     assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 12000)
+
+
+def test_cli_pairwise_weighted_labels_give_the_boards_rows(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # #31: `pairwise --judge` on labels drawn with known inclusion probabilities = the
+    # weighted board's pair rows (the uniform case: test_judge_gate.py)
+    path = tmp_path / "weighted.csv"
+    _frame(3).to_csv(path, index=False)
+    argv = ["--judge", "judge", "--human", "human", "--format", "json"]
+    assert main(["leaderboard", str(path), *argv]) == 0
+    board = json.loads(capsys.readouterr().out)
+    assert main(["pairwise", str(path), *argv]) == 0
+    pairs = json.loads(capsys.readouterr().out)
+    assert board["weighted"] is True and "weighted" in pairs["judge"]["method"]
+    rows = {(r["system_a"], r["system_b"]): r for r in board["pairs"]}
+    for p in pairs["pairs"]:
+        key = (p["system_a"], p["system_b"])
+        ref, turn = (rows[key], 1.0) if key in rows else (rows[key[::-1]], -1.0)
+        assert (p["test"], p["pvalue"], p["pvalue_adj"]) == ("ppi++", ref["pvalue"],
+                                                             ref["p_adjusted"])
+        assert p["difference"] == pytest.approx(turn * ref["estimate"], abs=1e-12)
