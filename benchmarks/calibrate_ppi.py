@@ -31,7 +31,11 @@ df and the n / (n - 2) variance factor, #31; before: coverage 0.946 / 0.948 / 0.
 at 5% labels: coverage 0.936 and FWER 0.067 (1,500 replications) — hence t on the board.
 Weighted planner and pairwise judge (`--reps 500`, seed 31, the whole script in one run):
 the 5% design scaled to 5 / 10 / 20% (50.0 / 99.4 / 199.5 labels): planned-from-a-sample
-width / simulated 1.004 / 0.991 / 0.990, from the whole population 1.029 / 1.011 / 1.004.
+width / simulated 1.004 / 0.991 / 0.990, from the whole population 1.029 / 1.011 / 1.004;
+re-run after the weighted intervals and planner took m - 2 df and the m / (m - 2) variance
+factor (m the effective labels, #31; load ~1.5): 1.004 / 0.990 / 0.990 and 1.031 / 1.012 /
+1.004 (the same 50.0 / 99.4 / 199.5 labels; this design's m is large, so the factor is small;
+the sharper test of it: benchmarks/calibrate_ppi_gate.py --weighted-only).
 Pairwise judge (6 models x 5,000 battles, 5 / 10 / 20% human verdicts): PPI++ coverage of
 the human Bradley-Terry ratings 0.951 / 0.946 / 0.947, judge-only 0.271 / 0.268 / 0.273,
 human-only 0.954 / 0.950 / 0.951; PPI++ width 0.80 / 0.82 / 0.85 of the human-only width.
