@@ -72,7 +72,8 @@ class JudgeGate:
         better; the judge-only and human-only figures beside, not deciding)."""
         f, t = self.figures, self.test
         out: dict[str, Any] = {
-            "method": METHOD + ("; labels weighted by 1 / inclusion probability"
+            "method": METHOD + ("; labels weighted by 1 / inclusion probability, the "
+                                "effective number of labels in place of labels"
                                 if self.weighted else ""),
             "judge_metric": self.judge, "human_metric": self.human, "weighted": self.weighted,
             "verdict": self.verdict, "exit_code": self.exit_code,

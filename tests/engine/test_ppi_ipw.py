@@ -90,10 +90,12 @@ def _informative(reps: int, n_examples: int, seed: int, binary: bool,
                          [(1000, False, 0.04), (300, False, 0.1), (300, True, 0.05)])
 def test_coverage_with_informative_unequal_chances(n_examples: int, binary: bool,
                                                    low: float) -> None:
-    # 2,000 replications (Monte Carlo SE of a 0.95 coverage ~0.005): measured 0.9475, 0.9385,
-    # 0.9495; the unweighted PPI++ 0.12, 0.81, 0.60 (python -m pytest -k coverage_with -s
-    # prints them). Small samples dip a little below 0.95 (a few heavily weighted labels):
-    # 300 examples with pi = 0.04 (about 7 labels of weight 25) cover 0.930-0.942 over seeds
+    # 2,000 replications (Monte Carlo SE of a 0.95 coverage ~0.005): measured 0.9560, 0.9535,
+    # 0.9775 with m - 2 df and the m / (m - 2) variance factor (before: 0.9475, 0.9385,
+    # 0.9495); the unweighted PPI++ 0.12, 0.82, 0.62 (python -m pytest -k coverage_with -s
+    # prints them). Before the factor small samples dipped a little below 0.95 (a few heavily
+    # weighted labels): 300 examples with pi = 0.04 (about 7 labels of weight 25) covered
+    # 0.930-0.942 over seeds
     f, h, pi, truth = _informative(2000, n_examples, 20240 + n_examples, binary, low)
     weighted = ppi_ipw_means(f, h, pi, alpha=0.05, small_sample=True)
     plain = ppi_means(f, h, alpha=0.05, small_sample=True)
