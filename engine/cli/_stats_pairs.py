@@ -79,7 +79,9 @@ def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
     judged = judged_pairwise(res, board, 1.0 if matrix.higher_is_better else -1.0)
     t = judged.table.assign(statistic=np.nan, df=np.nan, effect_size=np.nan, effect_name="")
     note = judged_note(board)
-    return replace(judged, table=t, test="ppi++", reason=note), {
+    # the text footer already names "benchmark / metric:", so the reason leaves it out
+    reason = note.removeprefix(f"{board.benchmark}: ")
+    return replace(judged, table=t, test="ppi++", reason=reason), {
         "human_metric": human, "ppi": True, "note": note,
         "method": METHOD if board.inclusion is None else METHOD + IPW_METHOD}
 
