@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
+from test_ppi_ipw import _frame  # 3 systems, labels drawn with informative known chances
 
 from engine import budget_check, judge_board, label_budget
 from engine.cli._common import main
@@ -28,22 +28,6 @@ from engine.stats._ppi_ipw_plan import (
     ipw_scale_needed,
     population_design,
 )
-
-
-def _frame(seed: int) -> pd.DataFrame:
-    """As test_ppi_ipw.py's: 3 systems, labels drawn with informative known chances."""
-    rng = np.random.default_rng(seed)
-    s, e = 3, 600
-    h = np.linspace(0, 1, s)[:, None] + rng.normal(0, 1, (s, e))
-    j = h + np.array([0.5, 0.0, -0.3])[:, None] + rng.normal(0, 0.5, (s, e))
-    pi = np.where(j.mean(0) > 0.5, 0.4, 0.1)
-    lab = rng.random(e) < pi
-    return pd.DataFrame({
-        "benchmark": "b", "system": np.repeat([f"s{i}" for i in range(s)], 2 * e),
-        "example_id": np.tile(np.repeat([f"e{k}" for k in range(e)], 2), s),
-        "metric": np.tile(["judge", "human"], s * e),
-        "value": np.stack([j, np.where(lab, h, np.nan)], axis=-1).ravel(),
-        "inclusion_probability": np.tile(np.repeat(pi, 2), s)}).dropna(subset=["value"])
 
 
 def _population(rng: np.random.Generator, n: int) -> tuple[np.ndarray, ...]:
