@@ -174,12 +174,18 @@ def test_cli_leaderboard_judge_and_store_link(tmp_path: Path,
     assert len(budget["systems"]) == 4
 
 
-def test_cli_refusal_exits_2_with_one_line(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def only_s0_labelled_csv(tmp_path: Path) -> Path:
+    """A wide csv of judge_frame() where only s0 has human labels (refused, exit 2)."""
     wide = judge_frame()
     wide.loc[wide["system"] != "s0", "human_score"] = np.nan
     path = tmp_path / "one.csv"
     wide.to_csv(path, index=False)
+    return path
+
+
+def test_cli_refusal_exits_2_with_one_line(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = only_s0_labelled_csv(tmp_path)
     assert main(["leaderboard", str(path), "--judge", "judge_score", "--human",
                  "human_score"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

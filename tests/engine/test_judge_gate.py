@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from test_judge import judge_frame, long_of
+from test_judge import judge_frame, long_of, only_s0_labelled_csv
 
 from engine import (
     MIN_GATE_LABELS,
@@ -140,10 +140,7 @@ def test_cli_compare_uses_the_ppi_gate_and_agrees_with_leaderboard_and_pairwise(
 
 def test_cli_compare_refuses_with_exit_2(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    wide = judge_frame()
-    wide.loc[wide["system"] != "s0", "human_score"] = np.nan
-    path = tmp_path / "one.csv"
-    wide.to_csv(path, index=False)
+    path = only_s0_labelled_csv(tmp_path)
     code, out = _run(capsys, "compare", str(path), "--metric", "judge_score",
                      "--baseline", "s0", "--candidate", "s1")
     assert code == 2 and out["exit_code"] == 2 and out["difference"] is None
