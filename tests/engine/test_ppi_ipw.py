@@ -172,14 +172,20 @@ def test_board_names_a_labelled_example_without_a_probability() -> None:
         judge_board(frame, judge="judge", human="human")
 
 
-@pytest.mark.slow
-def test_cli_weights_by_the_files_column_and_the_stores_metadata(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _weighted_leaderboard(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                          ) -> tuple[Path, list[str], dict]:
+    """_frame(3) as a csv, the judge argv and `leaderboard --judge`'s json on it."""
     path = tmp_path / "weighted.csv"
     _frame(3).to_csv(path, index=False)
     argv = ["--judge", "judge", "--human", "human", "--format", "json"]
     assert main(["leaderboard", str(path), *argv]) == 0
-    from_file = json.loads(capsys.readouterr().out)
+    return path, argv, json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.slow
+def test_cli_weights_by_the_files_column_and_the_stores_metadata(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, argv, from_file = _weighted_leaderboard(tmp_path, capsys)
     url = f"sqlite:///{tmp_path / 'store.db'}"
     assert main(["import", str(path), "--db", url]) == 0
     capsys.readouterr()
@@ -220,11 +226,7 @@ def test_cli_pairwise_weighted_labels_give_the_boards_rows(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # #31: `pairwise --judge` on labels drawn with known inclusion probabilities = the
     # weighted board's pair rows (the uniform case: test_judge_gate.py)
-    path = tmp_path / "weighted.csv"
-    _frame(3).to_csv(path, index=False)
-    argv = ["--judge", "judge", "--human", "human", "--format", "json"]
-    assert main(["leaderboard", str(path), *argv]) == 0
-    board = json.loads(capsys.readouterr().out)
+    path, argv, board = _weighted_leaderboard(tmp_path, capsys)
     assert main(["pairwise", str(path), *argv]) == 0
     pairs = json.loads(capsys.readouterr().out)
     assert board["weighted"] is True and "weighted" in pairs["judge"]["method"]
