@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from ..stats._ab import _verdict
 from ..stats._equivalence import Equivalence, tost
 from ..stats._noninferiority import NonInferiority, ni_verdict, noninferiority_test
 from ..stats._runs_pairs import PairRunTest
@@ -200,19 +201,11 @@ def judge_gate(board: JudgeBoard | str, *, baseline: str, candidate: str, benchm
                        "and scores)", figures=f, weighted=weighted)
     test = _as_test(f, se, 1.0 if higher_is_better else -1.0, alternative)
     ni = None if margin is None else noninferiority_test(test, margin=margin, alpha=board.alpha)
-    if ni is not None:
-        verdict, code = ni_verdict(ni)
-    elif test.pvalue < board.alpha and test.estimate < 0:
-        verdict, code = "candidate is significantly worse", 1
-    elif test.pvalue < board.alpha and test.estimate > 0:
-        verdict, code = "candidate is significantly better", 0
-    else:
-        verdict, code = "no significant difference", 0
+    verdict, code = ni_verdict(ni) if ni is not None else _verdict(test, board.alpha)
     eq = (None if equivalence is None or weighted else
           tost(test.estimate, test.se, test.df, margin=equivalence, alpha=board.alpha))
     return JudgeGate(**base, verdict=verdict, exit_code=code, figures=f, test=test,
                      weighted=weighted, noninferiority=ni, equivalence=eq)
-
 
 
 def report_with_gate(report: str, gate: JudgeGate | None, fmt: str) -> str:
