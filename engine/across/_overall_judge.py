@@ -66,12 +66,6 @@ def _letters(board: JudgeBoard, systems: list[str], quality: np.ndarray) -> dict
     return find_groups(ranked, quality[order].tolist(), pairs).letters
 
 
-def _pairwise(part: BenchmarkPart, board: JudgeBoard, sign: float) -> PairwiseResult | None:
-    """The part's all-pairs result with each pair's test columns taken from the board's PPI++
-    row (the Overall page's per-benchmark cells of its pairs tab read them)."""
-    return None if part.pairwise is None else judged_pairwise(part.pairwise, board, sign)
-
-
 def judged_pairwise(result: PairwiseResult, board: JudgeBoard, sign: float) -> PairwiseResult:
     """``result`` (all pairs of the judge's systems) with each pair's test columns taken from
     the board's PPI++ row: test ``ppi++``, p-values raw and adjusted, significance, direction,
@@ -133,6 +127,7 @@ def judged_part(part: BenchmarkPart, board: JudgeBoard) -> BenchmarkPart:
     tests = _tests(board, systems, sign)
     note = judged_note(board) + ("" if part.note is None else f"; {part.note}")
     return replace(part, mean=sign * mean, cells=cells, tests=tests,
-                   pairwise=_pairwise(part, board, sign),
+                   pairwise=None if part.pairwise is None else judged_pairwise(
+                       part.pairwise, board, sign),
                    pair_codes=pair_codes(tests, systems), pooling_inputs=pooling_inputs(tests),
                    note=note)
