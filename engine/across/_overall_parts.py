@@ -240,9 +240,9 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                              None, None, None, None, None, note)
     from ..stats._clusters import design_where_given
 
-    design = None if board is not None else design_where_given(
-        df[df["benchmark"] == benchmark], cluster, matrix.examples)
+    design = None
     if board is None:
+        design = design_where_given(df[df["benchmark"] == benchmark], cluster, matrix.examples)
         board = leaderboard(matrix, two_sided, bt_resamples=0,  # rating intervals not shown
                             cluster=design)
     cells = board.table[["system", "mean", "ci_low", "ci_high", "group"]].assign(
