@@ -26,8 +26,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from scipy.special import expit
+
+from ._ppi import _check_alpha, _quantile
 
 __all__ = ["PPILogistic", "ppi_logistic"]
 
@@ -139,8 +140,7 @@ def ppi_logistic(x: np.ndarray, y: np.ndarray, yhat: np.ndarray, x_unlabelled: n
     x, x_u = np.asarray(x, dtype=float), np.asarray(x_unlabelled, dtype=float)
     y, yhat, yhat_u = (np.asarray(a, dtype=float).ravel() for a in (y, yhat, yhat_unlabelled))
     _check(x, y, yhat, x_u, yhat_u)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha: must be strictly between 0 and 1; got {alpha!r}")
+    _check_alpha(alpha)
     if lam is None:  # ppi_py's two tuning rounds (module docstring)
         first = _fit(x_u, yhat_u, x, y, yhat, 1.0)
         lam_first = _lambda(*_stats(first, x_u, yhat_u, x, y, yhat, True))
@@ -155,6 +155,6 @@ def ppi_logistic(x: np.ndarray, y: np.ndarray, yhat: np.ndarray, x_unlabelled: n
     var_l = np.atleast_2d(np.cov((g - lam * g_hat).T)).reshape(d, d)
     cov = inv_h @ (n / big_n * var_u + var_l) @ inv_h / n
     se = np.sqrt(np.diag(cov))
-    z = stats.norm.ppf(1 - alpha / 2)
+    z = _quantile(alpha, None)
     return PPILogistic(theta, cov, se, theta - z * se, theta + z * se, float(lam), n, big_n,
                        alpha)
