@@ -16,7 +16,6 @@ screen; nothing checks the pictures: look at them.
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import screenshots as shots  # noqa: E402
-
-from engine.store import open_store  # noqa: E402
 
 ALPACA = ROOT / "tests/data/alpaca-eval/alpaca_eval2_weighted_gpt4_turbo_long.jsonl.gz"
 A = "alpaca_eval2_weighted_gpt4_turbo"
@@ -101,37 +98,27 @@ def main() -> None:
     views = {name: path for name, path in VIEWS.items()
              if (not wanted or any(w in name for w in wanted))
              and (upload or not name.endswith("-alpaca"))}
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "sigboard.db"
-        store = open_store(f"sqlite:///{db}")
-        store.ensure_demo_data(ROOT / "data")
-        store.close()
-        proc, url = shots._serve(db)
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=shots.CHROMIUM, args=["--no-sandbox"])
-                for width, height in WIDTHS:
-                    context = browser.new_context(viewport={"width": width, "height": height})
-                    context.route("**/*", shots._offline)
-                    page = context.new_page()
-                    if upload and width == WIDTHS[0][0]:
-                        _upload(page, url, out)
-                    for name, path in views.items():
-                        start = time.time()
-                        page.goto(f"{url}/{path}")
-                        try:
-                            page.get_by_role("heading", level=1).first.wait_for(timeout=240_000)
-                            print(f"  {name} at {width} px: title after "
-                                  f"{time.time() - start:.1f} s", flush=True)
-                            _shot(page, out, name)
-                        except Exception as exc:  # a picture of what is there, and go on
-                            page.screenshot(path=str(out / f"FAILED-{name}-{width}.png"))
-                            print(f"FAILED {name} {width}: {exc.__class__.__name__}", flush=True)
-                    context.close()
-                browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    with shots.served() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=shots.CHROMIUM, args=["--no-sandbox"])
+        for width, height in WIDTHS:
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.route("**/*", shots._offline)
+            page = context.new_page()
+            if upload and width == WIDTHS[0][0]:
+                _upload(page, url, out)
+            for name, path in views.items():
+                start = time.time()
+                page.goto(f"{url}/{path}")
+                try:
+                    page.get_by_role("heading", level=1).first.wait_for(timeout=240_000)
+                    print(f"  {name} at {width} px: title after "
+                          f"{time.time() - start:.1f} s", flush=True)
+                    _shot(page, out, name)
+                except Exception as exc:  # a picture of what is there, and go on
+                    page.screenshot(path=str(out / f"FAILED-{name}-{width}.png"))
+                    print(f"FAILED {name} {width}: {exc.__class__.__name__}", flush=True)
+            context.close()
+        browser.close()
 
 
 if __name__ == "__main__":

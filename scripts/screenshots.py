@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,23 @@ def _serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("streamlit did not start")
 
 
+@contextmanager
+def served() -> Iterator[str]:
+    """The app on a free local port over a temporary SQLite store with the demo data: its URL;
+    the server stops on leaving."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "sigboard.db"
+        store = open_store(f"sqlite:///{db}")
+        store.ensure_demo_data(ROOT / "data")
+        store.close()
+        proc, url = _serve(db)
+        try:
+            yield url
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
 def _offline(route: Any) -> None:
     url = route.request.url
     if url.startswith(("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "about:")):
@@ -110,39 +129,29 @@ def _grids(page: Any) -> None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "sigboard.db"
-        store = open_store(f"sqlite:///{db}")
-        store.ensure_demo_data(ROOT / "data")
-        store.close()
-        proc, url = _serve(db)
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-                wanted = sys.argv[1:] or list(VIEWS)
-                for name, (path, height, tab, *rest) in VIEWS.items():
-                    if name not in wanted:
-                        continue
-                    width = rest[0] if rest else 1400
-                    context = browser.new_context(viewport={"width": width, "height": height})
-                    context.route("**/*", _offline)
-                    page = context.new_page()
-                    page.goto(f"{url}/{path}")
-                    page.get_by_role("heading", level=1).first.wait_for(timeout=300_000)
-                    _idle(page)
-                    if tab:
-                        # the tab at the top of the picture, its content below it
-                        page.get_by_role("tab", name=tab).evaluate(
-                            "e => e.scrollIntoView({block: 'start'})")
-                    _grids(page)
-                    time.sleep(2)  # charts and the interactive graph settle
-                    page.screenshot(path=str(DOCS / name))
-                    print(f"docs/{name}")
-                    context.close()
-                browser.close()
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+    with served() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        wanted = sys.argv[1:] or list(VIEWS)
+        for name, (path, height, tab, *rest) in VIEWS.items():
+            if name not in wanted:
+                continue
+            width = rest[0] if rest else 1400
+            context = browser.new_context(viewport={"width": width, "height": height})
+            context.route("**/*", _offline)
+            page = context.new_page()
+            page.goto(f"{url}/{path}")
+            page.get_by_role("heading", level=1).first.wait_for(timeout=300_000)
+            _idle(page)
+            if tab:
+                # the tab at the top of the picture, its content below it
+                page.get_by_role("tab", name=tab).evaluate(
+                    "e => e.scrollIntoView({block: 'start'})")
+            _grids(page)
+            time.sleep(2)  # charts and the interactive graph settle
+            page.screenshot(path=str(DOCS / name))
+            print(f"docs/{name}")
+            context.close()
+        browser.close()
 
 
 if __name__ == "__main__":
