@@ -145,9 +145,10 @@ def _size(value: float) -> str:
     return f"{100 * value:.1f} points" if ab.binary else f"{value:.4f}"
 
 
-box = {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info)
 own = "" if gate is None else "Judge's own scores (not the verdict above): "
-box = st.info if gate is not None else box  # the judge's own beside the gate, not a second verdict
+# the judge's own beside the gate, not a second verdict
+box = (st.info if gate is not None else
+       {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info))
 box(f"**{own}Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
