@@ -158,9 +158,9 @@ def decisive_pairs(table: pd.DataFrame, systems: tuple[str, ...] | list[str], ro
     p = t["p_a_beats_b"].to_numpy(float)
     t = t.assign(lopsided=np.abs(p - 0.5)).sort_values(["pvalue_adj", "lopsided"],
                                                        ascending=[True, False]).head(rows)
-    first = t["p_a_beats_b"].to_numpy(float) >= 0.5
-    a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
     share = t["p_a_beats_b"].to_numpy(float)
+    first = share >= 0.5
+    a, b = t["system_a"].astype(str).to_numpy(), t["system_b"].astype(str).to_numpy()
     return pd.DataFrame({"wins more": np.where(first, a, b), "than": np.where(first, b, a),
                          "P(beats)": np.where(first, share, 1 - share),
                          "adjusted p": t["pvalue_adj"].to_numpy(float),
