@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
 from apptest_support import app, no_exception
+from streamlit.testing.v1 import AppTest
 
 from engine import arena_ratings, read_battles, win_rate_matrix
 
@@ -34,18 +36,32 @@ def _battles_csv(n: int = 600, seed: int = 4) -> bytes:
     return frame.to_csv(index=False).encode()
 
 
+def _uploaded(name: str, content: bytes, mime: str = "application/octet-stream") -> AppTest:
+    """The Upload page after ``content`` was uploaded as ``name``, without an exception."""
+    at = app("views/upload.py")
+    at.file_uploader(key="upload_files").upload(name, content, mime)
+    at.run()
+    no_exception(at)
+    return at
+
+
+def _commit_buttons(at: AppTest) -> list[Any]:
+    return [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label]
+
+
+def _commit(at: AppTest) -> None:
+    """Click the battle list's commit button and run the page, without an exception."""
+    _commit_buttons(at)[0].click()
+    at.run()
+    no_exception(at)
+
+
 @pytest.mark.slow
 def test_battles_upload_commit_and_arena_pages(db: Path) -> None:
     content = _battles_csv()
-    at = app("views/upload.py")
-    at.file_uploader(key="upload_files").upload("chatbot-arena.csv", content,
-                                                "application/octet-stream")
-    at.run()
-    no_exception(at)
+    at = _uploaded("chatbot-arena.csv", content)
     assert any("600 battles among 5 models" in s.value for s in at.success)
-    [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label][0].click()
-    at.run()
-    no_exception(at)
+    _commit(at)
     assert any("600 battles stored as upload" in s.value and "chatbot" in s.value
                for s in at.success)  # names are Markdown-escaped: chatbot\-arena
 
@@ -101,15 +117,10 @@ def test_battles_upload_in_every_format(db: Path, kind: str) -> None:
     CSV's (expected: read_battles of the CSV, the engine's reference reader)."""
     content = _battles_csv(n=300, seed=9)
     name, data = _in_format(kind, content)
-    at = app("views/upload.py")
-    at.file_uploader(key="upload_files").upload(name, data, "application/octet-stream")
-    at.run()
-    no_exception(at)
+    at = _uploaded(name, data)
     assert any("300 battles among 5 models" in s.value for s in at.success), \
         [e.value for e in at.error]
-    [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label][0].click()
-    at.run()
-    no_exception(at)
+    _commit(at)
     assert any("300 battles stored as upload" in s.value for s in at.success)
 
     from engine.store import open_store
@@ -126,15 +137,11 @@ def test_battle_problems_in_json_are_the_battle_lists(db: Path) -> None:
     log's or a results table's missing value column; nothing is stored."""
     frame = pd.read_csv(io.BytesIO(_battles_csv(n=20)))
     frame.loc[3, "winner"] = "nobody"
-    at = app("views/upload.py")
-    at.file_uploader(key="upload_files").upload(
-        "arena.json", frame.to_json(orient="records").encode(), "application/octet-stream")
-    at.run()
-    no_exception(at)
+    at = _uploaded("arena.json", frame.to_json(orient="records").encode())
     shown = " ".join(m.value for m in at.markdown)
     assert "winner must be one of" in shown and "rows 4" in shown
     assert "value column" not in shown
-    assert not [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label]
+    assert not _commit_buttons(at)
 
 
 @pytest.mark.slow
@@ -149,14 +156,9 @@ def test_judged_battles_show_the_corrected_ratings(db: Path) -> None:
                                   np.where(rng.random(len(frame)) < 0.5, "model_a", "model_b"))
     frame["human_winner"] = np.where(rng.random(len(frame)) < 0.2, human, "")
     content = frame.to_csv(index=False).encode()
-    at = app("views/upload.py")
-    at.file_uploader(key="upload_files").upload("judged.csv", content, "text/csv")
-    at.run()
-    no_exception(at)
+    at = _uploaded("judged.csv", content, "text/csv")
     assert any("have a human verdict" in i.value for i in at.info)
-    [b for b in at.get("form_submit_button") if "Commit battles" in b.proto.label][0].click()
-    at.run()
-    no_exception(at)
+    _commit(at)
     want = judge_battle_board(judged_battles(pd.read_csv(io.BytesIO(content),
                                                          keep_default_na=False))).table
     board = app("views/leaderboard.py")
