@@ -179,10 +179,9 @@ def _overall(args: argparse.Namespace) -> int:
         selection = default_selection(loaded.frame)
         benchmarks, rule = list(selection.benchmarks), selection.rule
     frame, clusters = _overall_clusters(loaded, benchmarks, args.cluster)
-    judges, refused = _overall_judges(loaded, benchmarks, names(args.metrics, "--metrics"),
-                                      args)
-    res = overall(frame, benchmarks=benchmarks,
-                  metrics=names(args.metrics, "--metrics"),
+    metrics = names(args.metrics, "--metrics")
+    judges, refused = _overall_judges(loaded, benchmarks, metrics, args)
+    res = overall(frame, benchmarks=benchmarks, metrics=metrics,
                   weights=floats(args.weights, "--weights"), specs=specs,
                   options=test_options(args), order=names(args.order, "--order"),
                   cluster=clusters, judges=judges)
@@ -190,7 +189,7 @@ def _overall(args: argparse.Namespace) -> int:
     payload["notes"] = [*payload.get("notes", []), *refused]  # type: ignore[misc]
     payload["selection_rule"] = rule
     payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
-        loaded, res.benchmarks, names(args.metrics, "--metrics"), args.lower_is_better)
+        loaded, res.benchmarks, metrics, args.lower_is_better)
     if args.format == "json":
         emit(payload, None, "json")
         return 0
