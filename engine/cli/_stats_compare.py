@@ -133,13 +133,10 @@ def _compare(args: argparse.Namespace) -> int:
     from ..products._judge_gate import report_with_gate
     from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
+    from .judge import judge_as_metric
 
     fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
-    if args.judge:  # --judge J: the compared metric is J
-        if args.metric and args.metric != args.judge:
-            raise ValueError(f"--judge: names the compared metric; got --metric {args.metric!r} "
-                             f"and --judge {args.judge!r}")
-        args.metric = args.judge
+    judge_as_metric(args, "compared")  # --judge J: the compared metric is J
     loaded = load_data(args.data)
     bench, met = _check_systems(loaded, args)
     spec = loaded.spec(bench, met)

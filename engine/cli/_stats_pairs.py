@@ -12,7 +12,7 @@ from ._common import Loaded, add_data_options, emit, load_data
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import add_test_options, cluster_design, cluster_fields, matrix_of, test_options
 from ._text import interval
-from .judge import add_judge_options
+from .judge import add_judge_options, judge_as_metric
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,11 +91,7 @@ def _pairwise(args: argparse.Namespace) -> int:
         return _pairwise_across(args)
     from ..stats._pairwise import pairwise_tests
 
-    if args.judge:  # --judge J: the tested metric is J (as compare)
-        if args.metric and args.metric != args.judge:
-            raise ValueError(f"--judge: names the tested metric; got --metric {args.metric!r} "
-                             f"and --judge {args.judge!r}")
-        args.metric = args.judge
+    judge_as_metric(args, "tested")  # --judge J: the tested metric is J (as compare)
     loaded = load_data(args.data)
     matrix = matrix_of(args, loaded)
     res = pairwise_tests(matrix, test_options(args), cluster=cluster_design(args, loaded, matrix))

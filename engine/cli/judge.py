@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ..products._judge import JudgeBoard
     from ._common import Loaded
 
-__all__ = ["judge_board_of", "judge_leaderboard", "register"]
+__all__ = ["judge_as_metric", "judge_board_of", "judge_leaderboard", "register"]
 
 
 def _human_metric(args: argparse.Namespace, loaded: Loaded, benchmark: str | None) -> str:
@@ -142,6 +142,15 @@ def _link(args: argparse.Namespace) -> int:
     link_judge(open_existing(args.store), args.benchmark, args.judge, args.human)
     print(f"{args.benchmark}: {args.judge} is judged; its human labels are {args.human}")
     return 0
+
+
+def judge_as_metric(args: argparse.Namespace, role: str) -> None:
+    """``--judge J`` of compare/pairwise: J is the ``role`` metric (``--metric`` J or none)."""
+    if args.judge:
+        if args.metric and args.metric != args.judge:
+            raise ValueError(f"--judge: names the {role} metric; got --metric {args.metric!r} "
+                             f"and --judge {args.judge!r}")
+        args.metric = args.judge
 
 
 def add_judge_options(p: argparse.ArgumentParser) -> None:
