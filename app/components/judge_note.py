@@ -132,9 +132,7 @@ def gate_verdict(gate: JudgeGate) -> None:
                    f"correct the judge here: {md_isolated(gate.refused)}. The figures below are "
                    "the judge's own scores.", icon=":material/block:")
         return
-    box = {0: st.info, 1: st.error}[gate.exit_code]
-    if gate.verdict.endswith("better"):
-        box = st.success
+    box = st.success if gate.verdict.endswith("better") else {0: st.info, 1: st.error}[gate.exit_code]
     f, t = gate.figures, gate.test
     if f is None or t is None:
         return
