@@ -67,9 +67,15 @@ def _rows(mask: np.ndarray | pd.Series) -> tuple[int, ...]:
     return tuple(int(i) + 1 for i in np.flatnonzero(np.asarray(mask)))
 
 
+def _verdicts(column: pd.Series) -> pd.Series:
+    """A winner column's words as :data:`WINNERS` spells them (stripped, lower case, aliases
+    read), missing values kept."""
+    return column.astype("string").str.strip().str.lower().replace(_ALIASES)
+
+
 def _human(column: pd.Series, label: str, problems: list[Problem]) -> np.ndarray:
     """The human verdicts ("" where none), each one of :data:`WINNERS`."""
-    text = column.astype("string").str.strip().str.lower().replace(_ALIASES).fillna("")
+    text = _verdicts(column).fillna("")
     bad = ~(text.isin(list(WINNERS)) | (text == "")).to_numpy(dtype=bool)
     if bad.any():
         shown = ", ".join(repr(v) for v in pd.unique(column[bad])[:5])
@@ -103,8 +109,7 @@ def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.Dat
     if same.any():
         problems.append(Problem(label, rule="a model battles itself", column="model_b",
                                 rows=_rows(same), fix="drop self-battles or fix the names"))
-    winner = df["winner"].astype("string").str.strip().str.lower()
-    winner = winner.replace(_ALIASES)
+    winner = _verdicts(df["winner"])
     bad = ~winner.isin(list(WINNERS)).fillna(False).to_numpy(dtype=bool)
     if bad.any():
         shown = ", ".join(repr(v) for v in pd.unique(df["winner"][bad])[:5])
