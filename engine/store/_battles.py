@@ -38,11 +38,6 @@ def _columns(conn: Connection) -> tuple[str, ...]:
     return tuple(c for c in _COLUMNS if c in present)
 
 
-def _add_human_column(conn: Connection) -> None:
-    if "human_winner" not in _columns(conn):
-        conn.execute(text("ALTER TABLE battles ADD COLUMN human_winner VARCHAR(16)"))
-
-
 class StoreBattles(StoreReads):
     """Battle uploads and reads (a layer of :class:`ResultsStore`)."""
 
@@ -73,8 +68,10 @@ def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, fil
                             + arena.encode()).hexdigest()
     with store._write() as conn:
         S.battles.create(conn, checkfirst=True)
-        if "human_winner" in frame.columns:
-            _add_human_column(conn)
+        names = _columns(conn)
+        if "human_winner" in frame.columns and "human_winner" not in names:
+            conn.execute(text("ALTER TABLE battles ADD COLUMN human_winner VARCHAR(16)"))
+            names = _columns(conn)
         known = known_upload(conn, digest)
         if known is not None:
             conn.rollback()
@@ -85,7 +82,6 @@ def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, fil
                                      rows=len(frame), rows_stored=len(frame),
                                      created_at=sio.now(), uploader=uploader, note=note,
                                      on_conflict="reject")
-        names = _columns(conn)
         rows = frame.reindex(columns=list(names)).astype(object)
         rows = rows.where(rows.notna(), None)
         if "human_winner" in rows.columns:  # no human verdict: NULL
