@@ -151,7 +151,6 @@ if TYPE_CHECKING:
     from ._text import masked, safe_url
 
     # --- Compiled kernels: compiled ahead of need (install, image build, server start) ----
-    from ._jit import load_kernels
     from ._warm import Warmed, warm_kernels
 
 

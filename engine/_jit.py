@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["kernels", "kernels_for", "load_kernels"]
+__all__ = ["kernels", "kernels_for"]
 
 #: A process's first use of Numba costs ~0.6 s CPU (measured: import 0.21-0.24 s, first
 #: cached kernel 0.36-0.41 s): it is loaded once the plain paths' work asked for in this
@@ -355,20 +355,6 @@ def kernels() -> SimpleNamespace | None:
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
                            nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max),
                            both_ones=jit(_both_ones))
-
-
-def load_kernels() -> bool:
-    """Import Numba and load a cached kernel now, so that the first computation that needs the
-    kernels does not pay for it (~1 s CPU measured on a busy machine: the import and the
-    typing and target contexts; each further kernel ~5 ms). :func:`engine.warm_kernels`
-    compiles every kernel ahead of need (install, server start: #27 item 3). False
-    without Numba."""
-    compiled = kernels()
-    if compiled is None:
-        return False
-    pair = np.zeros(1, dtype=np.intp)  # the argument types of the real calls: one cache entry
-    compiled.elo_replay(pair, pair + 1, np.ones(1), np.zeros(2), 4.0, 0.0)
-    return True
 
 
 def kernels_for(plain_seconds: float) -> SimpleNamespace | None:
