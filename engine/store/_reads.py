@@ -112,10 +112,9 @@ class StoreReads:
                                                     .to_numpy().ravel()).tolist())
             aliases = sa.live_aliases(conn)
         rows = rows.sort_values(["upload", "pos"], kind="stable")
-        out = pd.DataFrame({c: [texts[int(i)] for i in rows[c]]
+        out = pd.DataFrame({c: sio.decode(rows[c].to_numpy(), texts)
                             for c in ("benchmark", "metric", "system")})
-        out["system"] = out["system"].replace(aliases) if aliases else out["system"]
-        return out.drop_duplicates(ignore_index=True)
+        return sa.apply_to_frame(out, aliases).drop_duplicates(ignore_index=True)
 
     def catalog(self) -> pd.DataFrame:
         """One row per (benchmark, metric): systems, examples, rows, runs, last upload, spec."""
