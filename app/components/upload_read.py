@@ -112,13 +112,12 @@ def _battles(name: str, content: bytes, choice: str, limits: Limits,
     results = member is not None and (choice == "table" or bool(_TABLE_NAME.search(member)))
     if not battles and not results:
         return None
+    shape = "battles" if battles else "table"  # table_upload_of's kind, by the same test
     try:
         table = table_upload_of(frame, label=name)
     except DataContractError as exc:  # a battle list with problems: those, not a log's
-        return Parsed(name, content, None, tuple(exc.problems),
-                      format="battles" if battles else "table")
-    return Parsed(name, content, table.frame, (),
-                  format="battles" if table.kind == "battles" else "table")
+        return Parsed(name, content, None, tuple(exc.problems), format=shape)
+    return Parsed(name, content, table.frame, (), format=shape)
 
 
 def _system_set(parsed: Parsed, system: str) -> Parsed:
