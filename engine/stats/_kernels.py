@@ -266,24 +266,24 @@ def _level_products(x: np.ndarray, levels: np.ndarray) -> np.ndarray:
     (large matrices, compiled kernels loaded) :func:`_two_level_popcounts`: the same counts.
     """
     s, e = x.shape
+    out = np.zeros((s, s))
+    blocks = _column_blocks(s, e, min(_BLOCK_CELLS, s * _EXACT_F32_COLUMNS))
     if len(levels) == 2:
         # the float32 product costs ~1.5·10⁻¹¹ s CPU per S²·E (1.5 s at 1,000 × 100,000)
         compiled = _jit.kernels_for(s * s * e * 1.5e-11)
         if compiled is not None:
             return _two_level_popcounts(x, levels[1], compiled)
-    out = np.zeros((s, s))
-    ones = np.zeros(s)
-    for cols in _column_blocks(s, e, min(_BLOCK_CELLS, s * _EXACT_F32_COLUMNS)):
-        block = x[:, cols]
-        if len(levels) == 2:  # exact integers in float32, summed exactly in float64
-            high = (block == levels[1]).astype(np.float32)
+        ones = np.zeros(s)
+        for cols in blocks:  # exact integers in float32, summed exactly in float64
+            high = (x[:, cols] == levels[1]).astype(np.float32)
             ones += high.sum(axis=1, dtype=np.float64)
             out -= high @ high.T
-            continue
-        for v in levels[1:]:
-            out += np.rint((block == v).astype(np.float32) @ (block < v).astype(np.float32).T)
-    if len(levels) == 2:
         out += ones[:, None]
+    else:
+        for cols in blocks:
+            block = x[:, cols]
+            for v in levels[1:]:
+                out += np.rint((block == v).astype(np.float32) @ (block < v).astype(np.float32).T)
     return np.rint(out).astype(np.int64)
 
 
