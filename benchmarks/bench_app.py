@@ -34,7 +34,15 @@ demo benchmark ``humaneval`` (78 × 164) and on AlpacaEval 2.0 (60 × 805, from
    page (no computation), then a fresh browser context opens the page: time until its
    title is on screen and its run has finished with nothing stale. Target ≤ 2 s on the
    demo data, ≤ 5 s on AlpacaEval.
-2. **cached revisit**: a fresh context opens the same address again. Target ≤ 1 s.
+2. **cached revisit**, three ways a user comes back to a page whose result the server holds:
+
+   - *in the app*: from another page of the same browser tab (Methods; for Plan, A/B compare)
+     the page's sidebar link is clicked — how a user moves between pages. Target ≤ 1 s.
+   - *reload*: the same tab reloads the address (a new Streamlit session; the browser's
+     cache holds Streamlit's scripts, as a returning visitor's does).
+   - *fresh browser*: a new browser context (empty cache, new profile) opens the address;
+     the minimal page's load in the same minutes is its floor (it fetches and starts
+     Streamlit's scripts before any content: 0.8–1.6 s on this kind of machine).
 
 With each, the server process's CPU seconds (``/proc``: user + system) while it was served:
 on a shared machine, wall clock grows with the load, the server's CPU much less.
@@ -256,16 +264,17 @@ def every_page(args: argparse.Namespace) -> None:
             minimal_proc.terminate()
             minimal_proc.wait(timeout=10)
     targets = {"humaneval": 2.0, ALPACA: 5.0}
-    print(f"\n{'benchmark':>34} {'page':<13} {'cold':>6} {'revisit':>7} {'minimal':>7} "
-          f"{'cold-min':>8} {'rev-min':>7} {'cold CPU':>8} {'rev CPU':>7} {'load':>5}  targets: "
-          "cold <= 2 s (demo) / 5 s (AlpacaEval), revisit <= 1 s; on a loaded machine the "
-          "excess over the minimal page (loaded in the same minutes) and the server's CPU "
-          "seconds are the comparable figures")
+    print(f"\n{'benchmark':>34} {'page':<13} {'cold':>6} {'in app':>6} {'reload':>6} "
+          f"{'fresh':>6} {'minimal':>7} {'cold-min':>8} {'cold CPU':>8} {'rev CPU':>7} "
+          f"{'load':>5}  targets: cold <= 2 s (demo) / 5 s (AlpacaEval), revisit in the app "
+          "<= 1 s; revisits: in the app (sidebar link), reload (same tab), fresh browser "
+          "(new profile); on a loaded machine the excess over the minimal page (loaded in the "
+          "same minutes) and the server's CPU seconds are the comparable figures")
     for r in rows:
-        cold_excess, revisit_excess = r["cold"] - r["minimal"], r["revisit"] - r["minimal"]
-        over = cold_excess > targets[r["benchmark"]] or revisit_excess > 1
-        print(f"{r['benchmark']:>34} {r['page']:<13} {r['cold']:6.2f} {r['revisit']:7.2f} "
-              f"{r['minimal']:7.2f} {cold_excess:8.2f} {revisit_excess:7.2f} "
+        cold_excess = r["cold"] - r["minimal"]
+        over = r["cold"] > targets[r["benchmark"]] or r["in_app"] > 1
+        print(f"{r['benchmark']:>34} {r['page']:<13} {r['cold']:6.2f} {r['in_app']:6.2f} "
+              f"{r['reload']:6.2f} {r['revisit']:6.2f} {r['minimal']:7.2f} {cold_excess:8.2f} "
               f"{r['cold_cpu']:8.2f} {r['revisit_cpu']:7.2f} {r['load']:5.2f}"
               f"{'  <- over target' if over else ''}")
     print(f"requests leaving 127.0.0.1: {len(outside.urls)} {outside.urls[:3]}")
@@ -281,10 +290,37 @@ def server_cpu(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+#: The page a revisit in the app starts from, and the link text it clicks (default: Methods
+#: and the page's sidebar title); Plan is linked from A/B compare, not from the sidebar.
+NAV_FROM = {"plan": ("compare", "Plan the next run: examples, runs, power")}
+
+
+def _in_app(browser, url: str, name: str, benchmark: str, ready,  # noqa: ANN001
+            outside: Outside) -> tuple[float, float]:
+    """Seconds to the page's content (1) when its link is clicked on another page of the same
+    tab (its result cached, the session and the browser's cache live) and (2) when the tab
+    then reloads its address (a new session; the scripts from the browser's cache)."""
+    origin, label = NAV_FROM.get(name, ("methods", EVERY_PAGE[name]))
+    _, context, page = _load(browser, f"{url}/{origin}?benchmark={benchmark}",
+                             _content(EVERY_PAGE[origin]), outside)
+    try:
+        link = page.locator("a", has_text=label).first
+        start = time.perf_counter()
+        link.click()
+        ready(page)
+        clicked = time.perf_counter() - start
+        start = time.perf_counter()
+        page.reload()
+        ready(page)
+        return clicked, time.perf_counter() - start
+    finally:
+        context.close()
+
+
 def _one_page(browser, env: dict[str, str], name: str, benchmark: str, trials: int,  # noqa: ANN001
               minimal_url: str, minimal_ready, outside: Outside) -> dict[str, object]:  # noqa: ANN001
     """One page on a fresh server: its cold first view, then cached revisits (wall clock, and
-    the server's CPU seconds for each)."""
+    the server's CPU seconds for each) in a fresh browser, in the app and on reload."""
     proc, url = _serve("app/server.py", env)
     try:
         _, context, _ = _load(browser, f"{url}/methods", _content("Methods"), outside)
@@ -306,15 +342,19 @@ def _one_page(browser, env: dict[str, str], name: str, benchmark: str, trials: i
             revisit_cpus.append(server_cpu(proc.pid) - before)
             revisits.append(seconds)
             context.close()
+        in_app = [_in_app(browser, url, name, benchmark, ready, outside) for _ in range(trials)]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     row = {"benchmark": benchmark, "page": name, "cold": cold, "cold_cpu": cold_cpu,
            "revisit": statistics.median(revisits), "revisits": revisits,
            "revisit_cpu": statistics.median(revisit_cpus),
-           "minimal": statistics.median(minimal), "load": _load_average()}
+           "minimal": statistics.median(minimal), "load": _load_average(),
+           "in_app": statistics.median(c for c, _ in in_app),
+           "reload": statistics.median(r for _, r in in_app)}
     print(f"{benchmark:>34} {name:<13} cold {cold:6.2f} s (server CPU {cold_cpu:5.2f} s) | "
-          f"revisit median {row['revisit']:5.2f} s (CPU {row['revisit_cpu']:5.2f} s) | minimal "
+          f"revisit median: in the app {row['in_app']:5.2f} s, reload {row['reload']:5.2f} s, "
+          f"fresh browser {row['revisit']:5.2f} s (CPU {row['revisit_cpu']:5.2f} s) | minimal "
           f"page {row['minimal']:5.2f} s | load average {row['load']:.2f}", flush=True)
     return row
 
