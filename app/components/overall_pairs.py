@@ -67,7 +67,12 @@ def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
     if n > MAX_ROWS:
         st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
     head = table.head(MAX_ROWS)
-    config = {
+    # the pair pinned: where the benchmarks do not fit the page's width (at 1,400 px, past
+    # three), the grid scrolls sideways with the pair still in view (#27 screenshots)
+    config: dict[str, Any] = {
+        "system A": st.column_config.TextColumn(
+            pinned=True, help="The system ranked higher overall of the two"),
+        "system B": st.column_config.TextColumn(pinned=True, help="The other system"),
         "difference": st.column_config.NumberColumn(
             help=f"Score of A − score of B ({unit}): the weighted sum of the benchmark "
                  "differences"),
@@ -78,7 +83,11 @@ def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
         "differs somewhere p": st.column_config.NumberColumn(
             help="Adjusted harmonic mean p-value of the pair's tests on the benchmarks "
                  "(Wilson 2019): does it differ on some benchmark, in either direction"),
-    }
+    } | {b: st.column_config.TextColumn(
+        help=f"Adjusted p-value of the pair on {b} where it differs "
+                            f"significantly there (red: A better, blue: B better); blank where "
+                            f"it does not; {MISSING} where one of the two did not run it")
+        for b in directions.columns}
     st.dataframe(styled(head, directions.head(MAX_ROWS), alpha=options.alpha), hide_index=True,
                  width="stretch", height=min(560, 38 + 35 * max(len(head), 1)),
                  column_config=config, placeholder="")

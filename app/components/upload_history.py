@@ -38,6 +38,23 @@ def local_times(values: pd.Series) -> pd.Series:
 #: "on_conflict", #27 screenshots); other columns keep their names, "_" as a space.
 _HEADERS = {"upload_id": "upload", "rows_stored": "rows stored",
             "on_conflict": "if already stored"}
+#: Each header's tooltip (#27 item 5); the upload and its file pinned, so that on a phone
+#: the other columns scroll sideways beside them (#27 screenshots).
+_COLUMNS = {
+    "upload": st.column_config.NumberColumn(pinned=True, help="The upload's number"),
+    "filename": st.column_config.TextColumn(pinned=True, help="The file (or files) uploaded"),
+    "rows": st.column_config.NumberColumn(help="Result rows the upload brought"),
+    "rows stored": st.column_config.NumberColumn(
+        help="Of those, the rows still in the store (a later upload may have replaced some)"),
+    "uploaded": st.column_config.TextColumn(help="When, in your browser's time zone"),
+    "uploader": st.column_config.TextColumn(help="Who uploaded it (the signed-in name)"),
+    "note": st.column_config.TextColumn(help="The uploader's note"),
+    "if already stored": st.column_config.TextColumn(
+        help="What the upload did with results already stored for the same system and "
+             "example: reject (refuse the upload), replace them, or add-run (store a new "
+             "run beside them)"),
+    "deleted": st.column_config.TextColumn(help="When it was deleted (restore undoes it)"),
+}
 
 
 def _history_table(uploads: pd.DataFrame) -> pd.DataFrame:
@@ -108,7 +125,8 @@ def history(token: str, *, may_delete: bool, who: str = "") -> None:
     st.subheader("Upload history")
     _flash()
     uploads = store.uploads(token)
-    st.dataframe(_history_table(uploads), hide_index=True, width="stretch")
+    st.dataframe(_history_table(uploads), hide_index=True, width="stretch",
+                 column_config=_COLUMNS)
     if not may_delete:
         return
     if not uploads.empty:
@@ -117,7 +135,8 @@ def history(token: str, *, may_delete: bool, who: str = "") -> None:
     if deleted.empty:
         return
     with st.expander(f"Deleted uploads ({len(deleted)})"):
-        st.dataframe(_history_table(deleted), hide_index=True, width="stretch")
+        st.dataframe(_history_table(deleted), hide_index=True, width="stretch",
+                     column_config=_COLUMNS)
         names = deleted.set_index("upload_id")["filename"]
         which = int(st.selectbox("Restore an upload", deleted["upload_id"].tolist(),
                                  format_func=lambda i: f"#{i} · {names.at[i]}",
