@@ -38,13 +38,24 @@ HELP = {
 }
 #: Group letters longer than this are replaced by the ranks the system ties with.
 SHORT_LETTERS = 3
+#: Percent columns hold points (×100, :func:`in_points`) written with one decimal, as the
+#: ranked table writes them (Streamlit's "percent" format has two: 80.81% beside 80.8%).
+_POINTS = "%.1f%%"
 _FORMATS = {**{name: f"%.{places}f" for name, places in DECIMALS.items()},
-            **dict.fromkeys(PERCENT, "percent")}
+            **dict.fromkeys(PERCENT, _POINTS)}
+
+
+def in_points(table: pd.DataFrame, *, percent: bool = False) -> pd.DataFrame:
+    """``table`` with its percent columns (the win rate; the mean of a 0/1 metric when
+    ``percent``) × 100, for the grid's :func:`column_config`."""
+    scaled = [c for c in table.columns if c in PERCENT or (percent and c == "mean")]
+    return table.assign(**{c: table[c] * 100 for c in scaled}) if scaled else table
 
 
 def column_config(*, percent: bool = False) -> dict[str, Any]:
-    """The grid's columns (the mean in percent for 0/1 metrics)."""
-    formats = {**_FORMATS, **({"mean": "percent"} if percent else {})}
+    """The grid's columns (the mean in percent for 0/1 metrics; the table through
+    :func:`in_points`)."""
+    formats = {**_FORMATS, **({"mean": _POINTS} if percent else {})}
     return {
         "system": st.column_config.TextColumn("system", pinned=True),
         **{name: st.column_config.TextColumn(name, help=HELP[name])
@@ -56,8 +67,6 @@ def column_config(*, percent: bool = False) -> dict[str, Any]:
            for name in NUMERIC},
     }
 
-
-COLUMN_CONFIG = column_config()
 
 
 def label(key: str) -> str:

@@ -12,7 +12,7 @@ import streamlit as st
 from app import state
 from app.rank_span import rank_span
 from app.ranked import ranked_html
-from app.tables import HELP, column_config, label
+from app.tables import HELP, column_config, in_points, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
 from engine import Leaderboard, md_isolated
 
@@ -95,7 +95,7 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         return None
     with tabs["grid"]:
         # every row in the page (no inner scroll box): height "content"
-        selection = st.dataframe(shown[columns], hide_index=True,
+        selection = st.dataframe(in_points(shown[columns], percent=percent), hide_index=True,
                                  column_config=column_config(percent=percent),
                                  on_select="rerun", selection_mode="multi-row",
                                  key="leaderboard_table", height="content")

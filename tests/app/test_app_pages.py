@@ -148,6 +148,15 @@ def test_grid_view_sorts_and_selects(db: Path) -> None:
     assert "Select one or two rows" in captions
 
 
+def test_grid_writes_percents_as_the_ranked_table_does(db: Path) -> None:
+    """A 0/1 metric's mean: the grid's figure, one decimal, is the ranked table's text (#27:
+    the grid showed 80.81% beside the table's 80.8%)."""
+    shown, _ = ranked(app("views/leaderboard.py", benchmark="humaneval"))
+    grid = table(app("views/leaderboard.py", benchmark="humaneval", table="grid"))
+    texts = dict(zip(shown["system"], shown["mean"], strict=True))
+    assert [f"{v:.1f}%" for v in grid["mean"]] == [texts[s] for s in grid["system"]]
+
+
 def test_leaderboard_offers_a_csv_download(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     assert at.get("download_button"), "the table can be downloaded"
