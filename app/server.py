@@ -14,6 +14,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from app.fast_start import FastStart, Guard
+from app.preload import import_app_code
 from app.upload_budget import UploadBudget
 from engine import warm_kernels
 
@@ -28,6 +29,9 @@ except (OSError, RuntimeError) as exc:  # Numba found no cache folder it may wri
     # compile a kernel when they first need it, as before; the server still starts
     print(f"sigboard: the compiled kernels were not prepared ahead ({exc}); pages compile "
           "them on first need", file=sys.stderr, flush=True)
+
+# Every module the pages use imported now, not during someone's first visit (#27 item 3)
+print(f"sigboard: {import_app_code().sentence()}", file=sys.stderr, flush=True)
 
 # Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
 # the byte budgets of the upload endpoint (per session and for the server, token or not)

@@ -1,5 +1,5 @@
-"""The server entry (``app/server.py``) prepares the compiled kernels before it serves (#27
-item 3), and still starts when Numba cannot prepare them."""
+"""The server entry (``app/server.py``) prepares the compiled kernels and imports the pages'
+code before it serves (#27 item 3), and still starts when Numba cannot prepare them."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import app.preload
 import engine
 
 SERVER = Path(__file__).resolve().parents[2] / "app" / "server.py"
@@ -21,10 +22,16 @@ def test_the_kernels_are_warmed_before_the_app_is_made(monkeypatch: pytest.Monke
         calls.append("warm")
         return engine.Warmed({"elo_replay": 1}, 0.5)
 
+    def preload() -> app.preload.Imported:
+        calls.append("import")
+        return app.preload.Imported(224, 1.5)
+
     monkeypatch.setattr(engine, "warm_kernels", warm)
+    monkeypatch.setattr(app.preload, "import_app_code", preload)
     served = runpy.run_path(str(SERVER))
-    assert calls == ["warm"] and "app" in served
-    assert "1 compiled kernels ready" in capsys.readouterr().err
+    assert calls == ["warm", "import"] and "app" in served
+    err = capsys.readouterr().err
+    assert "1 compiled kernels ready" in err and "224 modules of the pages imported ahead" in err
 
 
 def test_a_cache_numba_cannot_write_does_not_stop_the_server(
