@@ -88,8 +88,9 @@ def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
         rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
                                  column=column, value=value, bins=bins)
         frame = rows.loc[rows["metric"] == metric, store.CANONICAL]
+    spec = frame.attrs.get("metric_specs", {}).get(metric)  # load_frame's: not read twice
     return build_matrix(frame, benchmark=benchmark, metric=metric,
-                        spec=store.current().metric_spec(benchmark, metric))
+                        spec=spec or store.current().metric_spec(benchmark, metric))
 
 
 @st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)

@@ -242,6 +242,16 @@ class StoreReads:
         return pd.DataFrame.from_records(rows, columns=[
             "benchmark", "metric", "changed_at", "changed_by", "reason", "old", "new"])
 
+    def metric_thresholds(self) -> dict[tuple[str, str], float]:
+        """Each declared "solved" threshold by (benchmark, metric), in one query: with the
+        catalog's direction and modality, every metric's :class:`MetricSpec` without a
+        query per metric (:meth:`metric_spec` counts each one's non-0/1 values)."""
+        m = S.metrics_table.c
+        with self._read() as conn:
+            rows = conn.execute(select(m.benchmark, m.metric, m.threshold)
+                                .where(m.threshold.is_not(None))).all()
+        return {(str(b), str(mm)): float(t) for b, mm, t in rows}
+
     def metric_spec(self, benchmark: str, metric: str) -> MetricSpec:
         """Direction, modality and threshold; ``binary`` is the declaration, else detected."""
         m, r = S.metrics_table.c, S.results.c

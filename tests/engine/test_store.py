@@ -256,6 +256,27 @@ def test_version_1_store_gains_metric_thresholds(tmp_path: Path) -> None:
     assert upgraded.metric_spec("b", "err").threshold == 0.5
 
 
+def test_catalog_and_thresholds_give_every_metric_spec(store_url: str) -> None:
+    """The app builds every metric's spec from the catalog and one threshold query
+    (``app.data.store.metric_specs``): the same specs as one ``metric_spec`` call each."""
+    store = open_store(store_url)
+    store.import_frame(grid(["A", "B"], 4), filename="acc.csv",  # 0/1, undeclared: detected
+                       metrics={"acc": MetricSpec(higher_is_better=False)})
+    store.import_frame(grid(["A", "B"], 4, metric="err", binary=False), filename="err.csv",
+                       metrics={"err": MetricSpec(threshold=0.5)})
+    store.import_frame(grid(["A", "B"], 4, metric="num", seed=1), filename="num.csv",
+                       metrics={"num": MetricSpec(binary=False)})  # 0/1 values, declared numeric
+    store.import_frame(grid(["A", "B"], 4, bench="c", metric="raw", binary=False),
+                       filename="raw.csv")  # nothing declared
+    thresholds = store.metric_thresholds()
+    assert thresholds == {("b", "err"): 0.5}
+    cat = store.catalog()
+    for b, m, h, binary in zip(cat["benchmark"], cat["metric"], cat["higher_is_better"],
+                               cat["binary"], strict=True):
+        built = MetricSpec(bool(h), binary=bool(binary), threshold=thresholds.get((b, m)))
+        assert built == store.metric_spec(b, m), (b, m)
+
+
 @pytest.mark.slow
 def test_demo_data_loaded_once(store_url: str, tmp_path: Path) -> None:
     """Several app replicas starting at once load the demo exactly once.
