@@ -61,15 +61,15 @@ def _label(value: float) -> str:
 
 
 def vertical_grid(values: Sequence[float], x: Callable[[float], float], top: float,
-                  bottom: float) -> str:
+                  bottom: float, label: Callable[[float], str] = _label) -> str:
     """A grid line from ``top`` to ``bottom`` and a tick label under it at each of ``values``
-    (``x`` maps a value to its pixel)."""
+    (``x`` maps a value to its pixel; ``label`` writes a value, default six digits)."""
     parts = []
     for value in values:
         px = _num(x(value))
         parts.append(f'<line x1="{px}" x2="{px}" y1="{_num(top)}" y2="{_num(bottom)}" '
                      f'stroke="{GRID}"/><text x="{px}" y="{_num(bottom + 14)}" font-size="11" '
-                     f'text-anchor="middle" fill="{INK}">{html_text(_label(value))}</text>')
+                     f'text-anchor="middle" fill="{INK}">{html_text(label(value))}</text>')
     return "".join(parts)
 
 
@@ -118,8 +118,8 @@ def svg_html(svg: str) -> str:
     return f'<div class="sb-svg"></div><script>{_PLACE}(document.currentScript,{text})</script>'
 
 
-def _name(text: str) -> str:
-    cut = text if len(text) <= NAME_CHARS else text[:NAME_CHARS - 1] + "…"
+def _name(text: str, limit: int = NAME_CHARS) -> str:
+    cut = text if len(text) <= limit else text[:limit - 1] + "…"
     return html_text(isolate(cut))
 
 
