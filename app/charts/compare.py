@@ -1,11 +1,9 @@
-"""Charts of the A/B compare page: the difference by each model, and where the variance is."""
+"""The A/B compare page's names and words: plain names of the models and variance components,
+and how the verdict was decided (its charts: ``app/charts/svg_compare.py``)."""
 
 from __future__ import annotations
 
 import math
-
-import altair as alt
-import pandas as pd
 
 #: Plain names of the engine's models (``ABResult.models["model"]``); the technical name
 #: stays in the tooltip.
@@ -66,34 +64,3 @@ def decided_words(model: str, reason: str, *, runs: tuple[int, int], run_varies:
     else:
         words += "; runs vary like independent tries of each example"
     return f"{plain} — {words}{'' if balanced else '; some runs miss some examples'}", technical
-
-
-def models_chart(models: pd.DataFrame, *, metric: str, level: str) -> alt.LayerChart:
-    """Each model's estimate of candidate − baseline with its interval; the rule marks 0."""
-    frame = models.assign(label=[model_label(m) for m in models["model"]])
-    y = alt.Y("label:N", sort=list(frame["label"]), title=None, axis=alt.Axis(labelLimit=260))
-    x_title = f"candidate − baseline ({metric}; {level} interval)"
-    bars = alt.Chart(frame).mark_rule(strokeWidth=2.5, color="#3b5b92").encode(
-        x=alt.X("ci_low:Q", title=x_title), x2="ci_high:Q", y=y,
-        tooltip=[alt.Tooltip("model:N", title="model"),
-                 alt.Tooltip("estimate:Q", format=".4f"), alt.Tooltip("ci_low:Q", format=".4f"),
-                 alt.Tooltip("ci_high:Q", format=".4f"), alt.Tooltip("pvalue:Q", format=".3g")])
-    dots = alt.Chart(frame).mark_circle(size=70, color="#1f2933", opacity=1).encode(
-        x="estimate:Q", y=y)
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#d62728",
-                                                           strokeDash=[4, 4]).encode(x="x:Q")
-    return (zero + bars + dots).properties(height=alt.Step(30), title="Difference by model")
-
-
-def variance_chart(variance: pd.DataFrame) -> alt.Chart:
-    """Share of the score variance in each component (between examples, within runs, …)."""
-    frame = variance.dropna(subset=["share"]).assign(
-        label=lambda f: [COMPONENT_NAMES.get(c, c) for c in f["component"]])
-    return alt.Chart(frame).mark_bar(color="#3b5b92").encode(
-        # five ticks: at 360 px ten labels ran together ("90%100%", #27 screenshots)
-        x=alt.X("share:Q", title="share of the variance", axis=alt.Axis(format="%", tickCount=5),
-                scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("label:N", title=None, sort=list(frame["label"])),
-        tooltip=[alt.Tooltip("component:N"), alt.Tooltip("variance:Q", format=".4g"),
-                 alt.Tooltip("share:Q", format=".1%")],
-    ).properties(height=alt.Step(28), title="Where the variance is")

@@ -2,9 +2,8 @@
 
 The first screens are SVG text written on the server (``app/charts/svg*.py``: no chart
 library in the browser); the panels opened on demand are plain Vega-Lite dicts
-(``app/charts/vl.py``) with their data already in Arrow; A/B compare's altair charts are
-drawn to SVG on the server (``app/charts/render.py``), the Mechanisms page's written as SVG
-(``app/charts/mechanisms.py``).
+(``app/charts/vl.py``) with their data already in Arrow; the Mechanisms and A/B compare
+pages' charts are SVG too (``app/charts/mechanisms.py``, ``app/charts/svg_compare.py``).
 
 Why Vega-Lite dicts written by hand rather than altair charts: altair's schema
 validation and deep copies cost 0.2–0.5 s per chart on a busy machine — most of a
@@ -23,15 +22,15 @@ import pandas as pd
 import streamlit as st
 from streamlit import dataframe_util
 
-from app.charts.compare import models_chart, variance_chart
 from app.charts.examples import example_system_heatmap_spec
 from app.charts.graph import clique_spec as _clique_spec
 from app.charts.mechanisms import LABELS, pbeats_svg, tau_svg
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
-from app.charts.render import chart_svg, warm
+from app.charts.render import warm
 from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.svg_boxes import box_svg
+from app.charts.svg_compare import models_svg, variance_svg
 from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, pvalue_heatmap_svg
 from app.charts.vl import Spec
 from app.data import results, store
@@ -185,12 +184,12 @@ def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, al
 @st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
 def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
             cluster: str, options: TestOptions) -> tuple[str, str]:
-    """SVG drawings of the difference by model (also embedded in the report) and of the
-    variance shares."""
+    """SVG drawings of the difference by model and of the variance shares (both also
+    embedded in the report), written here, not by the drawing process (#27 item 3)."""
     ab = results.ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
     level = f"{1 - options.alpha:.0%}"
-    return (chart_svg(models_chart(ab.models, metric=metric, level=level), width=560),
-            chart_svg(variance_chart(ab.variance), width=360))
+    return (models_svg(ab.models, metric=metric, level=level, width=560),
+            variance_svg(ab.variance, width=360))
 
 
 @st.cache_resource(show_spinner=False)

@@ -190,15 +190,17 @@ steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
                                            view.cand, cluster, options)
 # the models' chart on a row of its own: in a column its long model names shrank every
-# label to about 7 px (#27 screenshots); an SVG image: drawn on the server, no chart code
-# in the browser. Hidden on a phone (4 px labels): "Models side by side" below has its figures.
+# label to about 7 px (#27 screenshots); SVG written on the server, no chart code in the
+# browser, put in the page by its own parser (widgets.picture: the hover text works, which
+# an <img> of st.image never showed). Hidden on a phone (4 px labels): "Models side by side"
+# below has its figures.
 st.html(f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_models_chart]"
         "{display:none}}</style>")
 with st.container(key="sb_models_chart"):
-    st.image(models_svg)
+    widgets.picture(models_svg)
 left, right = st.columns([3, 2])
 with left:
-    st.image(variance_svg)
+    widgets.picture(variance_svg)
 with right:
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")

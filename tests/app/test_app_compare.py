@@ -6,11 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from apptest_support import app, html_frame, no_exception
+from apptest_support import app, html_frame, no_exception, pictures
 from pages_data_support import XSS, compare_frame, store_env
 
-from app.charts.compare import models_chart
-from app.charts.render import chart_svg
+from app.charts.svg_compare import models_svg, variance_svg
 from app.components.compare_report import report_html
 from engine import compare_ab, power
 
@@ -42,6 +41,11 @@ def test_default_pair_verdict_models_and_power(store: Path) -> None:
             "Smallest detectable difference"} <= labels
     assert next(m.value for m in at.metric if m.label == "Runs") == "3 / 3"
     assert any(b.label == "Download HTML report" for b in at.get("download_button"))
+    # the two charts, SVG written on the server (no drawing process, #27 item 3)
+    drawn = pictures(at)
+    assert len(drawn) == 2 and all(svg.startswith("<svg") for svg in drawn)
+    assert "Difference by model" in drawn[0] and "Where the variance is" in drawn[1]
+    assert drawn[0].count("<g><title>") == len(expected.models)
 
 
 def test_cluster_column_and_planned_difference_from_the_url(store: Path) -> None:
@@ -70,9 +74,10 @@ def test_report_is_self_contained_html_with_verdict_and_chart() -> None:
     df.loc[df["system"] == "base-model", "system"] = XSS
     ab = compare_ab(df, baseline=XSS, candidate="cand-model")
     pw = power(df, benchmark="ab", n_sim=100, rng=0)
-    svg = chart_svg(models_chart(ab.models, metric="score", level="95%"), width=500)
-    html = report_html(ab, pw, [svg], created="2026-01-01 00:00 UTC")
-    assert html.startswith("<!DOCTYPE html>") and html.count("<svg") == 1
+    charts = [models_svg(ab.models, metric="score", level="95%"), variance_svg(ab.variance)]
+    html = report_html(ab, pw, charts, created="2026-01-01 00:00 UTC")
+    assert html.startswith("<!DOCTYPE html>") and html.count("<svg") == 2
+    assert html.count('role="img"') == 2 and html.count("viewBox=") == 2
     assert 'id="verdict">Verdict: candidate is significantly better' in html
     assert "<script" not in html.lower() and "http://" not in html.split("<svg")[0]
     assert 'src="' not in html and "<link" not in html, "nothing is fetched"
