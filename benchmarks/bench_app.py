@@ -325,7 +325,7 @@ def _one_page(browser, env: dict[str, str], name: str, benchmark: str, trials: i
     try:
         _, context, _ = _load(browser, f"{url}/methods", _content("Methods"), outside)
         context.close()  # the server is warm: its code imported, nothing computed
-        time.sleep(2)  # what it starts in the background (the drawing process) has started
+        time.sleep(2)  # the warm-up page's work has settled (its CPU off the cold view)
         address = f"{url}/{name}?benchmark={benchmark}"
         ready = _content(EVERY_PAGE[name])
         before = server_cpu(proc.pid)

@@ -27,7 +27,6 @@ from app.charts.graph import clique_spec as _clique_spec
 from app.charts.mechanisms import LABELS, pbeats_svg, tau_svg
 from app.charts.network import network_html
 from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
-from app.charts.render import warm
 from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.svg_boxes import box_svg
 from app.charts.svg_compare import models_svg, variance_svg
@@ -171,8 +170,7 @@ def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, al
                     systems: tuple[str, ...] = ()) -> tuple[str, str]:
     """SVG drawings of the agreement matrix and of the P(A beats B) heatmap among ``systems``
     (the focus, in the order of the mean; default all; its faded cells from cluster-robust
-    sign tests when ``cluster`` groups the examples), written here, not by the drawing
-    process (#27 item 3)."""
+    sign tests when ``cluster`` groups the examples), written here in SVG (#27 item 3)."""
     result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
     tau = tau_svg(result.kendall_tau, list(LABELS), LABELS)
     pbeats = pbeats_svg(result.p_beats if not cluster else results.p_beats_by(
@@ -185,16 +183,8 @@ def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, al
 def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
             cluster: str, options: TestOptions) -> tuple[str, str]:
     """SVG drawings of the difference by model and of the variance shares (both also
-    embedded in the report), written here, not by the drawing process (#27 item 3)."""
+    embedded in the report), written here in milliseconds (#27 item 3)."""
     ab = results.ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
     level = f"{1 - options.alpha:.0%}"
     return (models_svg(ab.models, metric=metric, level=level, width=560),
             variance_svg(ab.variance, width=360))
-
-
-@st.cache_resource(show_spinner=False)
-def start_chart_worker() -> bool:
-    """Once per server: the SVG drawing process starts loading while the first page runs, so
-    the first A/B compare chart does not wait for it (1.45 s measured)."""
-    warm()
-    return True
