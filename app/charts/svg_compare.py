@@ -31,7 +31,7 @@ MODEL_ROW, COMPONENT_ROW = 30.0, 28.0  # pixels per row, as the altair charts' s
 #: Characters of a model's label shown (the rest in its hover text): the verdict's label
 #: with a long test name runs past 100 characters.
 MODEL_CHARS = 50
-COMPONENT_CHARS = 20
+COMPONENT_CHARS = 18
 MUTED = "#8a94a6"
 _TOP, _BOTTOM, _RIGHT = 30.0, 46.0, 24.0  # room for the title; tick labels and axis title
 
@@ -157,7 +157,7 @@ def variance_svg(variance: pd.DataFrame, *, width: int = 360) -> str:
     frame = variance.dropna(subset=["share"])
     components = frame["component"].astype(str).tolist()
     numbers = frame[["variance", "share"]].to_numpy(float)
-    names_w = 130.0
+    names_w = 116.0  # the engine's longest component name, "system × example": ~95 px
     plot_h = COMPONENT_ROW * len(components)
     total_w, height = names_w + width + _RIGHT, _TOP + plot_h + _BOTTOM
 
