@@ -5,13 +5,13 @@ Vega-Lite JSON schema and deep-copies it several times: 0.2–0.5 s per chart on
 busy machine, paid on every settings change (the engine's own work for 78
 systems is 0.05–0.15 s). The app's charts are therefore written as the dicts
 altair would produce (the same marks, encodings and named datasets), and the
-altair objects, where still wanted (SVG export, callers that expect a chart),
-are made from them with ``from_dict`` (:func:`as_chart`).
+altair objects, where still wanted (tests that check a spec against the schema,
+callers that expect a chart), are made from them with ``from_dict`` (:func:`as_chart`).
 
 Datasets are data frames, named by a hash of their content like altair's and
 listed once at the top level: Streamlit sends a frame to the browser as Arrow
 (compact types kept), so no rows pass through Python dicts or JSON on the way;
-:func:`jsonable` turns them into records where JSON is needed (SVG export).
+:func:`jsonable` turns them into records where JSON is needed (:func:`as_chart`).
 
 Examples
 --------
@@ -120,7 +120,7 @@ Chart = alt.Chart | alt.LayerChart | alt.HConcatChart | alt.VConcatChart
 
 
 def as_chart(spec: Spec) -> Chart:
-    """The altair chart of a specification (for SVG export and callers expecting altair)."""
+    """The altair chart of a specification (for schema checks and callers expecting altair)."""
     kinds: dict[str, Any] = {"layer": alt.LayerChart, "hconcat": alt.HConcatChart,
                              "vconcat": alt.VConcatChart}
     kind = next((k for k in kinds if k in spec), None)
