@@ -12,7 +12,7 @@ import streamlit as st
 
 from app import config, state, url
 from app.branding import BRAND_HTML, FAVICON
-from app.data import figures, store  # noqa: F401 (figures: why at config.load below)
+from app.data import store
 from engine import md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
@@ -87,9 +87,6 @@ state.set_page(next((name for name, page in [*PAGES.items(), *HIDDEN.items()]
 st.sidebar.html(BRAND_HTML)
 links = st.sidebar.empty()
 config.load()  # the environment, read once per run
-# figures, imported above though unused here: the charts and the statistics under them (about
-# 2 s of imports, measured under load) load on the first run of any page, a warm-up or a
-# visitor on a light page, rather than during a chart page's first view
 try:
     catalog = store.catalog(store.token())
 except Exception as exc:  # the store is unreachable or refused: say which, never the password

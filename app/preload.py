@@ -21,8 +21,8 @@ import engine
 
 LOG = logging.getLogger("sigboard")
 #: Scripts, not libraries: the pages (run by the navigation), the app's entry and the server
-#: (run by Streamlit), and programs run as ``python -m`` (a child process, the CLI's entry).
-_SCRIPTS = ("app.views.", "app.main", "app.server", "app.charts._svg_worker")
+#: (run by Streamlit), and ``__main__`` modules (the CLI's entry).
+_SCRIPTS = ("app.views.", "app.main", "app.server")
 
 
 @dataclass(frozen=True)
