@@ -101,14 +101,17 @@ def _full_matrix_critical_value(ses: np.ndarray, alpha: float, n_draws: int, see
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 40), st.integers(100, 900), st.integers(0, 2**31 - 1))
-def test_monte_carlo_over_each_pair_once_equals_the_full_matrix(systems: int, n_draws: int,
+def test_monte_carlo_over_each_pair_once_matches_the_full_matrix(systems: int, n_draws: int,
                                                                 seed: int) -> None:
-    # Reference: the full S × S formula above (the same draws): taking each pair once, in
-    # batches, must give the same critical value bit for bit (#27 item 3 made it faster).
+    # Reference: the full S × S formula above in double precision (the same draws): taking
+    # each pair once through the rank sets' single-precision pair maximum (#27 item 3 made it
+    # faster) moves the critical value by its rounding only (~1e-7 relative), far below the
+    # Monte Carlo error of the estimate (~1e-2).
     ses = np.random.default_rng(seed).uniform(0.01, 1.0, systems)
     crit, exact = tukey_critical_value(ses, 0.05, n_draws=n_draws, rng=seed)
     assert not exact
-    assert crit == _full_matrix_critical_value(ses, 0.05, n_draws, seed)
+    assert crit == pytest.approx(_full_matrix_critical_value(ses, 0.05, n_draws, seed),
+                                 rel=1e-6)
 
 
 @settings(max_examples=30, deadline=None)
