@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sqlalchemy import Connection, Engine, case, func, select
+from sqlalchemy import BigInteger, Connection, Engine, case, cast, func, select
 
 from .._contract import MetricSpec
 from . import _aliases as sa
@@ -25,6 +25,10 @@ from . import _outputs as so
 from . import _schema as S
 
 __all__ = ["StoreReads"]
+
+#: More than the rows of any one upload: ``upload_id * _POSITIONS + pos`` orders rows as
+#: uploaded (a 64-bit integer in both SQLite and PostgreSQL).
+_POSITIONS = 2**32
 
 
 class StoreReads:
@@ -103,15 +107,19 @@ class StoreReads:
         of the cost (one grouped query instead of every row).
         """
         r = S.results.c
-        query = (select(r.benchmark_id, r.metric_id, r.system_id, r.upload_id, func.min(r.pos))
-                 .group_by(r.benchmark_id, r.metric_id, r.system_id, r.upload_id))
+        # a triple's first row as one number (upload, then position in it): grouped by the
+        # primary key's first columns, the scan streams (grouping by the upload too needed a
+        # temporary b-tree: 0.12 s instead of 0.04 s on the demo data, #27 item 3)
+        first = func.min(cast(r.upload_id, BigInteger) * _POSITIONS + r.pos)
+        query = (select(r.benchmark_id, r.metric_id, r.system_id, first)
+                 .group_by(r.benchmark_id, r.metric_id, r.system_id))
         with self._read() as conn:
             rows = pd.DataFrame(conn.execute(query).all(),
-                                columns=["benchmark", "metric", "system", "upload", "pos"])
+                                columns=["benchmark", "metric", "system", "first"])
             texts = sio.label_texts(conn, pd.unique(rows[["benchmark", "metric", "system"]]
                                                     .to_numpy().ravel()).tolist())
             aliases = sa.live_aliases(conn)
-        rows = rows.sort_values(["upload", "pos"], kind="stable")
+        rows = rows.sort_values("first", kind="stable")
         out = pd.DataFrame({c: sio.decode(rows[c].to_numpy(), texts)
                             for c in ("benchmark", "metric", "system")})
         return sa.apply_to_frame(out, aliases).drop_duplicates(ignore_index=True)
