@@ -210,7 +210,8 @@ EVERY_PAGE = {"home": "Overall", "leaderboard": "Leaderboard", "benchmarks": "Be
               "pairwise": "Pairwise", "compare": "A/B compare", "plan": "Plan",
               "examples": "Examples", "distributions": "Distributions",
               "mechanisms": "Mechanisms", "slices": "Slices", "conditions": "Conditions",
-              "upload": "Upload results", "methods": "Methods"}
+              "upload": "Upload results", "methods": "Methods", "watch": "Watch",
+              "judge": "Judge + humans"}
 CONTENT = """(title) => {
   const app = document.querySelector('[data-testid=stApp]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
@@ -297,6 +298,8 @@ def server_cpu(pid: int) -> float:
 #: The page a revisit in the app starts from, and the link text it clicks (default: Methods
 #: and the page's sidebar title); Plan is linked from A/B compare, not from the sidebar.
 NAV_FROM = {"plan": ("compare", "Plan the next run: examples, runs, power")}
+#: Sidebar labels that differ from the page's title.
+SIDEBAR = {"upload": "Upload"}
 
 
 def _in_app(browser, url: str, name: str, benchmark: str, ready,  # noqa: ANN001
@@ -304,11 +307,12 @@ def _in_app(browser, url: str, name: str, benchmark: str, ready,  # noqa: ANN001
     """Seconds to the page's content (1) when its link is clicked on another page of the same
     tab (its result cached, the session and the browser's cache live) and (2) when the tab
     then reloads its address (a new session; the scripts from the browser's cache)."""
-    origin, label = NAV_FROM.get(name, ("methods", EVERY_PAGE[name]))
+    origin, label = NAV_FROM.get(name, ("methods", SIDEBAR.get(name, EVERY_PAGE[name])))
     _, context, page = _load(browser, f"{url}/{origin}?benchmark={benchmark}",
                              _content(EVERY_PAGE[origin]), outside)
     try:
-        link = page.locator("a", has_text=label).first
+        where = "stMain" if name in NAV_FROM else "stSidebar"
+        link = page.locator(f"[data-testid={where}] a", has_text=label).first
         start = time.perf_counter()
         link.click()
         ready(page)
