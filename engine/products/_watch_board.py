@@ -85,9 +85,10 @@ def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
         systems = store.load_frame(benchmark, metric)["system"].unique()
         challengers = [str(s) for s in systems if str(s) != champ]
     stored = keep and not store.read_only
-    watch = store.watch if stored else store.watch_preview
-    reports = tuple(watch(benchmark, metric, baseline=champ, candidate=c, cluster=cluster,
-                          alpha=alpha) for c in challengers)
+    reports = tuple(store.watch(benchmark, metric, baseline=champ, candidate=c, cluster=cluster,
+                                alpha=alpha) for c in challengers) if stored else \
+        tuple(store.watch_previews(benchmark, metric, baseline=champ, candidates=challengers,
+                                   cluster=cluster, alpha=alpha))
     ebh = e_bh([r.e_value for r in reports], alpha=alpha)
     table = pd.DataFrame({
         "challenger": [r.candidate for r in reports],

@@ -131,8 +131,17 @@ class StoreWatches(StoreReads):
                       max_n: int | None = None) -> WatchReport:
         """What :meth:`watch` would report, computed from the uploads and stored nowhere
         (for a read-only store)."""
+        return self.watch_previews(benchmark, metric, baseline=baseline, candidates=[candidate],
+                                   cluster=cluster, alpha=alpha, bounds=bounds, max_n=max_n)[0]
+
+    def watch_previews(self, benchmark: str, metric: str, *, baseline: str,
+                       candidates: list[str], cluster: str | None = None, alpha: float = 0.05,
+                       bounds: tuple[float, float] | None | str = "auto",
+                       max_n: int | None = None) -> list[WatchReport]:
+        """:meth:`watch_preview` of each of ``candidates`` against ``baseline``, the rows read
+        once (the Watch page: every challenger of the champion, #27 item 3)."""
         with self._read() as conn:
-            frame = self._pair_rows(conn, benchmark, metric, [baseline, candidate])
+            frame = self._pair_rows(conn, benchmark, metric, [baseline, *candidates])
         spec = self.metric_spec(benchmark, metric)
         frame = frame.assign(benchmark=benchmark, metric=metric)
         if cluster:
@@ -140,10 +149,12 @@ class StoreWatches(StoreReads):
             if cluster not in meta.columns:
                 raise ValueError(f"cluster: no example attribute {cluster!r} in {benchmark!r}")
             frame[cluster] = frame["example_id"].map(meta.set_index("example_id")[cluster])
-        return watch_frame(frame, baseline=baseline, candidate=candidate, benchmark=benchmark,
-                           metric=metric, higher_is_better=spec.higher_is_better,
-                           binary=spec.binary, cluster=cluster or None, alpha=alpha,
-                           bounds=bounds, max_n=max_n)
+        rows = frame.groupby("system", sort=False).indices  # each system's rows, in order
+        return [watch_frame(frame.iloc[np.sort(np.concatenate([rows[baseline], rows[c]]))],
+                            baseline=baseline, candidate=c, benchmark=benchmark, metric=metric,
+                            higher_is_better=spec.higher_is_better, binary=spec.binary,
+                            cluster=cluster or None, alpha=alpha, bounds=bounds, max_n=max_n)
+                for c in candidates]
 
     @staticmethod
     def _start(settings: dict[str, Any]) -> Any:
