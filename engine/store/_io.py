@@ -181,15 +181,19 @@ def insert_rows(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> Non
         cur.close()
 
 
-def read_results(conn: Connection, where: Sequence[tuple[str, int]]) -> pd.DataFrame:
+def read_results(conn: Connection, where: Sequence[tuple[str, int]], *,
+                 systems: Sequence[int] | None = None, uploads: bool = False) -> pd.DataFrame:
     """Result rows (key ids without the filtered ones, run, value) in upload order.
 
-    ``where`` holds ``(column, id)`` equality filters on ``benchmark_id``/``metric_id``.
+    ``where`` holds ``(column, id)`` equality filters on ``benchmark_id``/``metric_id``;
+    ``systems``: only these system ids; ``uploads``: an ``upload_id`` column too.
     """
     fixed = {col for col, _ in where}
     cols = [c for c in ("benchmark_id", "metric_id", "system_id", "example_key")
-            if c not in fixed] + ["run", "value"]
-    clause = " AND ".join(f"{col} = {int(val)}" for col, val in where)
+            if c not in fixed] + ["run", "value"] + (["upload_id"] if uploads else [])
+    clause = " AND ".join([*(f"{col} = {int(val)}" for col, val in where),
+                           *([f"system_id IN ({', '.join(str(int(i)) for i in systems)})"]
+                             if systems is not None else [])])
     sql = (f"SELECT {', '.join(cols)} FROM results" + (f" WHERE {clause}" if clause else "")
            + " ORDER BY upload_id, pos")
     if conn.dialect.name == "postgresql":

@@ -99,14 +99,14 @@ def test_budget_and_settings(sqlite_url: str) -> None:
         store.watch("b", "acc", baseline="A", candidate="B", cluster="nope")
 
 
-def test_champion_board_combines_e_values_by_e_bh(sqlite_url: str) -> None:
+def test_champion_board_combines_e_values_by_e_bh(store_url: str) -> None:
     import xml.etree.ElementTree as ET
 
     from engine.products._watch_board import watch_board
     from engine.report._watch_svg import sequence_svg
     from engine.stats._ebh import e_bh
 
-    store = open_store(sqlite_url)
+    store = open_store(store_url)  # SQLite and PostgreSQL (the raw reader's two paths)
     rng = np.random.default_rng(8)
     rates = {"champ": 0.8, "close": 0.78, "weak": 0.55, "weaker": 0.5}
     for k in range(3):
