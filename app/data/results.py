@@ -82,7 +82,7 @@ def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
     """
     base, part = slices.split_key(token)
     if part is None:
-        frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+        frame = store.metric_rows(token, benchmark, metric)
     else:
         column, value, bins = part
         rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
@@ -264,7 +264,7 @@ def drilldown(token: str, benchmark: str, metric: str, example_id: str) -> Examp
 
 def _with_cluster(token: str, benchmark: str, metric: str, cluster: str) -> pd.DataFrame:
     """The scores, with the example attribute ``cluster`` joined on when one is chosen."""
-    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.metric_rows(token, benchmark, metric)
     if not cluster:
         return frame
     meta = store.example_metadata(token, benchmark)[["example_id", cluster]]
@@ -285,7 +285,7 @@ def ab_result(token: str, benchmark: str, metric: str, baseline: str, candidate:
 def power_result(token: str, benchmark: str, metric: str, difference: float | None,
                  alpha: float, seed: int) -> PowerResult:
     """Minimum detectable difference, examples and runs needed, simulated power per test."""
-    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.metric_rows(token, benchmark, metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
                  spec=store.current().metric_spec(benchmark, metric))
@@ -296,7 +296,7 @@ def plan_power(token: str, benchmark: str, metric: str, difference: float | None
                examples: int | None, runs: int | None, n_sim: int, alpha: float,
                target_power: float, seed: int) -> PowerResult:
     """The Plan page's :func:`engine.power`: any design (examples × runs), any simulation size."""
-    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.metric_rows(token, benchmark, metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  examples=examples, runs=runs, n_sim=n_sim, rng=seed, alpha=alpha,
                  target_power=target_power, spec=store.current().metric_spec(benchmark, metric))
@@ -337,7 +337,7 @@ def system_name_columns(token: str, benchmark: str) -> list[str]:
 
 def _with_settings(token: str, benchmark: str, metric: str) -> pd.DataFrame:
     """The benchmark's scores with one column per system setting (the engine reads them)."""
-    frame = store.current().load_frame(benchmark=benchmark, metric=metric)
+    frame = store.metric_rows(token, benchmark, metric)
     meta = store.system_metadata(token, benchmark)
     if meta.shape[1] <= 1:
         return frame
