@@ -73,6 +73,21 @@ def vertical_grid(values: Sequence[float], x: Callable[[float], float], top: flo
     return "".join(parts)
 
 
+def interval_marks(x: Callable[[float], float], y: float, estimate: float, low: float,
+                   high: float, *, stroke: str, dot: str, width: float,
+                   radius: float) -> list[str]:
+    """An interval's line from ``low`` to ``high`` and a dot at ``estimate`` on the row at
+    ``y`` (``x`` maps a value to its pixel); a part whose numbers are missing is left out."""
+    marks = []
+    if math.isfinite(low) and math.isfinite(high):
+        marks.append(f'<line x1="{_num(x(low))}" x2="{_num(x(high))}" y1="{_num(y)}" '
+                     f'y2="{_num(y)}" stroke="{stroke}" stroke-width="{_num(width)}"/>')
+    if math.isfinite(estimate):
+        marks.append(f'<circle cx="{_num(x(estimate))}" cy="{_num(y)}" r="{_num(radius)}" '
+                     f'fill="{dot}"/>')
+    return marks
+
+
 def _g(value: float, spec: str = ".4g") -> str:
     """A number for a tooltip ("—" when missing)."""
     return format(value, spec) if math.isfinite(value) else "—"
@@ -167,13 +182,8 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
         y = top + ROW * i + ROW / 2
         colour = BEST if first else NODE
         tip = f"{system}: mean {_g(mean)}, interval {_g(lo)} to {_g(hi)}, rank range {ranks}"
-        marks = []
-        if math.isfinite(lo) and math.isfinite(hi):
-            marks.append(f'<line x1="{_num(x(lo))}" x2="{_num(x(hi))}" '
-                         f'y1="{_num(y)}" y2="{_num(y)}" stroke="{colour}" stroke-width="2"/>')
-        if math.isfinite(mean):
-            marks.append(f'<circle cx="{_num(x(mean))}" cy="{_num(y)}" r="3.7" '
-                         f'fill="{colour}"/>')
+        marks = interval_marks(x, y, mean, lo, hi, stroke=colour, dot=colour, width=2,
+                               radius=3.7)
         parts.append(f"<g><title>{html_text(isolate(tip))}</title>"
                      f'<text x="{_num(names_w - 8)}" y="{_num(y + 4)}" font-size="11" '
                      f'text-anchor="end" fill="{INK}">{_name(system)}</text>'

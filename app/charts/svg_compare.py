@@ -23,7 +23,16 @@ import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
 from app.charts.graph import BEST, NODE
-from app.charts.svg import INK, _g, _name, _num, _open, nice_ticks, vertical_grid
+from app.charts.svg import (
+    INK,
+    _g,
+    _name,
+    _num,
+    _open,
+    interval_marks,
+    nice_ticks,
+    vertical_grid,
+)
 from app.charts.svg_boxes import _BREAK
 from engine import html_text, isolate
 
@@ -123,14 +132,10 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
         y = _TOP + MODEL_ROW * i + MODEL_ROW / 2
         label = model_label(model)
         marks = [f'<text x="{_num(names_w - 8)}" y="{_num(y + 4)}" font-size="11" '
-                 f'text-anchor="end" fill="{INK}">{_name(label, MODEL_CHARS)}</text>']
-        if math.isfinite(ci_low) and math.isfinite(ci_high):
-            marks.append(f'<line x1="{_num(x(ci_low))}" x2="{_num(x(ci_high))}" y1="{_num(y)}" '
-                         f'y2="{_num(y)}" stroke="{NODE}" stroke-width="2.5"/>')
-        if math.isfinite(estimate):
-            marks.append(f'<circle cx="{_num(x(estimate))}" cy="{_num(y)}" r="4.7" '
-                         f'fill="{INK}"/>')
-        else:
+                 f'text-anchor="end" fill="{INK}">{_name(label, MODEL_CHARS)}</text>',
+                 *interval_marks(x, y, estimate, ci_low, ci_high, stroke=NODE, dot=INK,
+                                 width=2.5, radius=4.7)]
+        if not math.isfinite(estimate):
             marks.append(f'<text x="{_num(names_w + 6)}" y="{_num(y + 4)}" font-size="11" '
                          f'fill="{MUTED}">— not estimable</text>')
         tip = [isolate(label), f"model: {isolate(model)}", f"estimate: {_g(estimate, '.4f')}",

@@ -10,27 +10,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.stats._arrivals import _example_arrivals, arrivals
-
-
-def _pandas_arrivals(rows: pd.DataFrame, baseline: str, candidate: str) -> pd.DataFrame:
-    """Reference: the implementation as first written (group, pivot, merge)."""
-    rows = rows.assign(_pos=np.arange(len(rows)))
-    first = rows.groupby(["system", "example_id"], sort=False).agg(
-        first_batch=("batch", "min"), first_pos=("_pos", "min")).reset_index()
-    wide = first.pivot(index="example_id", columns="system",
-                       values=["first_batch", "first_pos"]).dropna()
-    if wide.empty:
-        return pd.DataFrame(columns=["example_id", "arrival", "order", "d_base", "d_cand"])
-    arrival = wide["first_batch"].to_numpy(np.float64).max(axis=1).astype(np.int64)
-    order = wide["first_pos"].to_numpy(np.float64).max(axis=1).astype(np.int64)
-    done = pd.DataFrame({"example_id": wide.index, "arrival": arrival, "order": order})
-    joined = rows.merge(done, on="example_id")
-    counted = joined[joined["batch"] <= joined["arrival"]]
-    means = counted.groupby(["example_id", "system"], sort=False)["value"].mean().unstack()
-    done["d_base"] = means[baseline].reindex(done["example_id"]).to_numpy()
-    done["d_cand"] = means[candidate].reindex(done["example_id"]).to_numpy()
-    return done.sort_values(["arrival", "order"], kind="stable", ignore_index=True)
+from engine.stats._arrivals import _example_arrivals, _example_arrivals_runs, arrivals
 
 
 def _uploads(seed: int, n_rows: int, runs: bool) -> pd.DataFrame:
@@ -50,10 +30,10 @@ def test_arrays_equal_the_pandas_version_bit_for_bit(seed: int, n_rows: int,
                                                      runs: bool) -> None:
     rows = _uploads(seed, n_rows, runs)
     got = _example_arrivals(rows, "base", "cand")
-    if rows["system"].nunique() < 2:  # the reference needs both (the store refuses earlier)
+    if rows["system"].nunique() < 2:  # pandas' version needs both (the store refuses earlier)
         assert got.empty
         return
-    want = _pandas_arrivals(rows, "base", "cand")
+    want = _example_arrivals_runs(rows, "base", "cand")  # pandas: group, pivot, merge
     assert got["example_id"].tolist() == want["example_id"].tolist()
     for column in ("arrival", "order"):
         assert got[column].astype(np.int64).tolist() == want[column].astype(np.int64).tolist()
