@@ -22,6 +22,7 @@ from engine import (
     HealthReport,
     Leaderboard,
     Mechanisms,
+    MetricSpec,
     MetricsTable,
     PBeats,
     PowerResult,
@@ -88,9 +89,15 @@ def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
         rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
                                  column=column, value=value, bins=bins)
         frame = rows.loc[rows["metric"] == metric, store.CANONICAL]
-    spec = frame.attrs.get("metric_specs", {}).get(metric)  # load_frame's: not read twice
     return build_matrix(frame, benchmark=benchmark, metric=metric,
-                        spec=spec or store.current().metric_spec(benchmark, metric))
+                        spec=_spec(frame, benchmark, metric))
+
+
+def _spec(frame: pd.DataFrame, benchmark: str, metric: str) -> MetricSpec:
+    """The metric's definition as ``load_frame`` attached it to ``frame`` (not read again: a
+    count of its non-0/1 values), else from the store."""
+    spec = frame.attrs.get("metric_specs", {}).get(metric)
+    return spec if spec is not None else store.current().metric_spec(benchmark, metric)
 
 
 @st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
@@ -288,7 +295,7 @@ def power_result(token: str, benchmark: str, metric: str, difference: float | No
     frame = store.metric_rows(token, benchmark, metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
-                 spec=store.current().metric_spec(benchmark, metric))
+                 spec=_spec(frame, benchmark, metric))
 
 
 @st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
@@ -299,7 +306,7 @@ def plan_power(token: str, benchmark: str, metric: str, difference: float | None
     frame = store.metric_rows(token, benchmark, metric)
     return power(frame, benchmark=benchmark, metric=metric, difference=difference,
                  examples=examples, runs=runs, n_sim=n_sim, rng=seed, alpha=alpha,
-                 target_power=target_power, spec=store.current().metric_spec(benchmark, metric))
+                 target_power=target_power, spec=_spec(frame, benchmark, metric))
 
 
 def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:

@@ -91,7 +91,6 @@ def coverage(token: str) -> pd.DataFrame:
     return current().coverage().assign(example_id="", value=np.nan)
 
 
-@st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
 @st.cache_data(show_spinner=False, max_entries=32)
 def metric_rows(token: str, benchmark: str, metric: str) -> pd.DataFrame:
     """The long table's rows of one benchmark and metric (``load_frame``), read once for
@@ -100,6 +99,7 @@ def metric_rows(token: str, benchmark: str, metric: str) -> pd.DataFrame:
     return current().load_frame(benchmark=benchmark, metric=metric)
 
 
+@st.cache_resource(show_spinner="Loading scores…", max_entries=_ENTRIES)
 def benchmark_rows(token: str, benchmark: str, metrics: tuple[str, ...]) -> pd.DataFrame:
     """The long table's rows of one benchmark: of its one metric when ``metrics`` names
     one, else of all its metrics (the aggregate of several names itself after the others)."""
