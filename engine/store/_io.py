@@ -27,6 +27,9 @@ __all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "i
 ID_COLUMNS = {"benchmark": "benchmark_id", "metric": "metric_id", "system": "system_id",
               "example_id": "example_key"}
 _IN_CHUNK = 5000
+#: Labels past which :func:`label_texts` reads through ADBC (a connection of its own, ~1 ms;
+#: below it the plain query's few rows cost less).
+_FEW_LABELS = 32
 _ROW_CHUNK = 100_000
 _RESULT_COLS = ("benchmark_id", "metric_id", "system_id", "example_key", "run", "upload_id",
                 "pos", "value")
@@ -72,18 +75,25 @@ def intern(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
 def label_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
     """Texts of the label ids (through ADBC on a SQLite file: see :func:`_sqlite_arrow`)."""
     wanted = [int(i) for i in dict.fromkeys(ids)]
-    if conn.dialect.name == "sqlite" and len(wanted) > 32:
-        texts: dict[int, str] = {}
-        for i in range(0, len(wanted), _IN_CHUNK):
-            chunk = ", ".join(str(k) for k in wanted[i:i + _IN_CHUNK])
-            table = _sqlite_arrow_table(conn, f"SELECT id, text FROM labels WHERE id IN ({chunk})")
-            if table is None:
-                break
-            texts.update(zip(table.column(0).to_pylist(), table.column(1).to_pylist(),
-                             strict=True))
-        else:
-            return texts
+    texts = _arrow_label_texts(conn, wanted) if len(wanted) > _FEW_LABELS else None
+    if texts is not None:
+        return texts
     return {int(ident): str(text) for ident, text in _labels_where(conn, "id", wanted)}
+
+
+def _arrow_label_texts(conn: Connection, wanted: list[int]) -> dict[int, str] | None:
+    """:func:`label_texts` through :func:`_sqlite_arrow_table`, or None (not a SQLite file, or
+    a chunk not readable that way)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    texts: dict[int, str] = {}
+    for i in range(0, len(wanted), _IN_CHUNK):
+        chunk = ", ".join(str(k) for k in wanted[i:i + _IN_CHUNK])
+        table = _sqlite_arrow_table(conn, f"SELECT id, text FROM labels WHERE id IN ({chunk})")
+        if table is None:
+            return None
+        texts.update(zip(table.column(0).to_pylist(), table.column(1).to_pylist(), strict=True))
+    return texts
 
 
 def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:
