@@ -14,6 +14,12 @@
 * Both-ones counts of large 0/1 matrices (the binary win counts, W = ones − X Xᵀ): a
   population count over bit-packed rows, 64 examples a word, ~5× less CPU than the float32
   product (numpy has ``bitwise_count`` but its temporaries cost more than the product).
+* Confidence-sequence wealth on a grid of means: each observation multiplies every grid
+  point's two capital processes, and the interval after it is the grid's first and last
+  point below the threshold. Numpy's blocks of ``log1p``, cumulative sums and scans cost
+  ~3 ms per 164 observations × 1,001 means (the Watch page's 77 challengers: 0.5 s); the
+  compiled loop multiplies in linear space, folding the scale into a log offset now and
+  then, ~10× less.
 
 Numba is the JIT (LLVM, the NumPy ecosystem's standard; compiled code is cached on
 disk, ``cache=True``). A process pays for it once: the import (~0.2 s CPU) and the first
@@ -340,10 +346,72 @@ def _pair_max(z: Any, inv: Any, both: Any, one: Any, out: Any) -> None:
                     out[d] = max(out[d], (za[d] - zb[d]) * w)
 
 
+#: The wealth kernel's linear-space values are folded into their log offset past these
+#: bounds, checked every 16 observations: a factor lies in [1 − c, 1 + λ] ⊂ [0.5, 8]
+#: (c = 1/2, the plug-in bet λ ≤ 6.6), so 16 steps move a value by at most 8¹⁶ ≈ 3·10¹⁴.
+_FOLD_HIGH, _FOLD_LOW, _FOLD_EVERY = 1e100, 1e-100, 16
+
+
+def _betting_walk(x: Any, lam: Any, grid: Any, cap_up: Any, cap_down: Any, log_up: Any,
+                  log_down: Any, limit_up: float, limit_down: float, log_theta: float,
+                  log_rest: float, mid: int, first: Any, last: Any, log_mid: Any) -> None:
+    """Bet on ``x`` (in [0, 1]) with plug-in bets ``lam``, for every grid mean at once.
+
+    ``log_up``/``log_down`` hold the two capital processes' log wealth per grid mean on
+    entry and after the last observation on return. Per observation t: ``first[t]``/
+    ``last[t]`` are the first and last grid index whose hedged wealth is below the
+    threshold — log K⁺ < ``limit_up`` and log K⁻ < ``limit_down`` (−1: none) — and
+    ``log_mid[t]`` the hedged log wealth max(log θ + log K⁺, log(1 − θ) + log K⁻) at grid
+    index ``mid``. The same as :meth:`engine.stats._confseq.BettingState.update`'s numpy
+    blocks: wealth is kept as ``exp(offset) · w`` and multiplied, not summed in logs."""
+    g = grid.shape[0]
+    off_up = log_up.copy()
+    off_down = log_down.copy()
+    w_up = np.ones(g)
+    w_down = np.ones(g)
+    lim_up = np.exp(limit_up - off_up)
+    lim_down = np.exp(limit_down - off_down)
+    for t in range(x.shape[0]):
+        xt = x[t]
+        lt = lam[t]
+        for j in range(g):
+            dev = xt - grid[j]
+            w_up[j] *= 1.0 + min(lt, cap_up[j]) * dev
+            w_down[j] *= 1.0 - min(lt, cap_down[j]) * dev
+        lo = -1
+        for j in range(g):
+            if w_up[j] < lim_up[j] and w_down[j] < lim_down[j]:
+                lo = j
+                break
+        hi = -1
+        if lo >= 0:
+            for j in range(g - 1, lo - 1, -1):
+                if w_up[j] < lim_up[j] and w_down[j] < lim_down[j]:
+                    hi = j
+                    break
+        first[t] = lo
+        last[t] = hi
+        log_mid[t] = max(log_theta + off_up[mid] + math.log(w_up[mid]),
+                         log_rest + off_down[mid] + math.log(w_down[mid]))
+        if t % _FOLD_EVERY == _FOLD_EVERY - 1:
+            for j in range(g):
+                if w_up[j] > _FOLD_HIGH or w_up[j] < _FOLD_LOW:
+                    off_up[j] += math.log(w_up[j])
+                    w_up[j] = 1.0
+                    lim_up[j] = math.exp(limit_up - off_up[j])
+                if w_down[j] > _FOLD_HIGH or w_down[j] < _FOLD_LOW:
+                    off_down[j] += math.log(w_down[j])
+                    w_down[j] = 1.0
+                    lim_down[j] = math.exp(limit_down - off_down[j])
+    for j in range(g):
+        log_up[j] = off_up[j] + math.log(w_up[j])
+        log_down[j] = off_down[j] + math.log(w_down[j])
+
+
 @cache
 def kernels() -> SimpleNamespace | None:
     """The compiled kernels (``elo_replay``, ``trueskill_replay``, ``dense_ranks``, ``count_greater``,
-    ``run_counts``, ``nesting_depth``, ``pair_max``, ``both_ones``), or None
+    ``run_counts``, ``nesting_depth``, ``pair_max``, ``both_ones``, ``betting_walk``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -354,7 +422,7 @@ def kernels() -> SimpleNamespace | None:
                            trueskill_replay=jit(_trueskill_replay),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
                            nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max),
-                           both_ones=jit(_both_ones))
+                           both_ones=jit(_both_ones), betting_walk=jit(_betting_walk))
 
 
 def kernels_for(plain_seconds: float) -> SimpleNamespace | None:

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["HISTORY_COLUMNS", "Advanced", "Arrivals", "WatchReport", "advance", "arrivals",
-           "choose_bounds", "watch_frame"]
+           "choose_bounds", "pair_report", "watch_frame", "within_unit"]
 
 
 @dataclass(frozen=True)
@@ -217,12 +217,19 @@ class WatchReport:
                 "history": self.history.to_dict(orient="records")}
 
 
-def choose_bounds(values: pd.Series, binary: bool | None,
+def choose_bounds(values: pd.Series | bool, binary: bool | None,
                   bounds: tuple[float, float] | None | str) -> tuple[float, float] | None:
-    """"auto": [0, 1] for a binary metric or scores all in [0, 1], else None (unbounded)."""
+    """"auto": [0, 1] for a binary metric or scores all in [0, 1], else None (unbounded).
+    ``values``: the scores, or whether they all lie in [0, 1] (:func:`within_unit`)."""
     if bounds != "auto":
         return None if bounds is None else (float(bounds[0]), float(bounds[1]))  # type: ignore[index]
-    return (0.0, 1.0) if binary or bool(values.between(0.0, 1.0).all()) else None
+    in_unit = values if isinstance(values, bool) else binary or within_unit(values)
+    return (0.0, 1.0) if binary or in_unit else None
+
+
+def within_unit(values: pd.Series) -> bool:
+    """Every value in [0, 1] (a missing one is not): :func:`choose_bounds`' "auto" rule."""
+    return bool(values.between(0.0, 1.0).all())
 
 
 def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str,
@@ -233,8 +240,6 @@ def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark
     """The sequence of a table whose ``batch`` column gives the arrival batches (e.g. one
     per DATA file), computed from the start: what a watch in the store holds after the
     same uploads (:meth:`engine.store.ResultsStore.watch`)."""
-    from ._confseq import start_sequence
-
     if max_n is not None and max_n < 1:
         raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
     part = frame[(frame["benchmark"] == benchmark) & (frame["metric"] == metric)]
@@ -251,12 +256,25 @@ def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark
                    higher_is_better=higher_is_better, clusters=clusters)
     chosen = choose_bounds(part.loc[part["system"].isin([baseline, candidate]), "value"],
                            binary, bounds)
+    return pair_report(arr, chosen, baseline=baseline, candidate=candidate,
+                       benchmark=benchmark, metric=metric, cluster=cluster, alpha=alpha,
+                       breaks=breaks, sigma=sigma, max_n=max_n)
+
+
+def pair_report(arr: Arrivals, chosen: tuple[float, float] | None, *, baseline: str,
+                candidate: str, benchmark: str, metric: str, cluster: str | None,
+                alpha: float, breaks: int, sigma: float | None,
+                max_n: int | None) -> WatchReport:
+    """The report of a sequence started afresh with the ``chosen`` bounds and fed ``arr``."""
+    from ._confseq import start_sequence
+
     state = start_sequence(bounds=chosen, alpha=alpha, breaks=breaks, sigma=sigma)
     moved = advance(state, arr.window(0, max_n))
     s = moved.state
     settings = {"alpha": alpha, "bounds": None if chosen is None else list(chosen),
                 "breaks": breaks, "sigma": sigma, "max_n": max_n}
-    history = moved.history.rename(columns={"batch": "upload_id"})
+    history = moved.history
+    history.columns = ["upload_id", *HISTORY_COLUMNS[1:]]  # a new frame: renamed in place
     return WatchReport(0, benchmark, metric, baseline, candidate, cluster, settings, s.method,
                        s.n, s.cs_low, s.cs_high, float(min(1.0, math.exp(-s.max_log_e))),
                        float(math.exp(s.log_e)), moved.first_excluded_n,

@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 from scipy import optimize
 
+from .._jit import kernels_for
+
 __all__ = ["BettingState", "MixtureState", "SequenceStep", "betting_cs", "betting_martingale",
            "logical_cs", "normal_mixture_halfwidth", "normal_mixture_radius", "null_log_wealth",
            "plugin_bets", "start_sequence", "state_from_json"]
@@ -44,6 +46,9 @@ __all__ = ["BettingState", "MixtureState", "SequenceStep", "betting_cs", "bettin
 THETA = 0.5  # weight of the upward capital process (two-sided: 1/2)
 TRUNCATION = 0.5  # c of the bets' truncation c/m, c/(1 − m) (the confseq default)
 _BLOCK = 2048  # observations per block of grid arithmetic (bounds memory to block × grid)
+#: Plain numpy's seconds per observation × grid mean (the compiled walk is worth loading
+#: Numba for past ~0.25 s of them, :func:`engine._jit.kernels_for`): measured ~20 ns.
+_PLAIN_S_PER_CELL = 2e-8
 
 
 def _check_alpha(alpha: float) -> float:
@@ -178,6 +183,48 @@ def betting_cs(x: Any, *, alpha: float = 0.05, breaks: int = 1000,
     return (steps.cs_low + 1) / 2, (steps.cs_high + 1) / 2
 
 
+def _numpy_walk(x: np.ndarray, lam: np.ndarray, grid: np.ndarray, up0: np.ndarray,
+                down0: np.ndarray, alpha: float, compiled: Any = None,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The grid interval's ends and log K_t at the middle mean after each observation, in
+    blocks of log growth; ``up0``/``down0`` (the log wealth before) are advanced in place."""
+    lows, highs, logs = [], [], []
+    for i in range(0, len(x), _BLOCK):
+        g_up, g_down = _log_growth(x[i:i + _BLOCK], lam[i:i + _BLOCK], grid)
+        up = up0 + np.cumsum(g_up, axis=0)
+        down = down0 + np.cumsum(g_down, axis=0)
+        up0[:], down0[:] = up[-1], down[-1]
+        log_k = _hedge(up, down)
+        lo, hi, some = _grid_interval(log_k, grid, alpha)
+        lows.append(np.where(some, lo, 0.0))
+        highs.append(np.where(some, hi, 1.0))
+        logs.append(log_k[:, (len(grid) - 1) // 2])
+    lo_m, hi_m, log_e = (np.concatenate(a) if a else np.empty(0) for a in (lows, highs, logs))
+    return lo_m, hi_m, log_e
+
+
+def _compiled_walk(x: np.ndarray, lam: np.ndarray, grid: np.ndarray, up0: np.ndarray,
+                   down0: np.ndarray, alpha: float, compiled: Any,
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_numpy_walk` by the compiled kernel (:func:`engine._jit._betting_walk`): the
+    same ends and values, the wealth multiplied in linear space (~10× less CPU)."""
+    with np.errstate(divide="ignore"):
+        cap_up, cap_down = TRUNCATION / grid, TRUNCATION / (1 - grid)
+    limit = math.log(1 / alpha)
+    first = np.empty(len(x), dtype=np.int64)
+    last = np.empty(len(x), dtype=np.int64)
+    log_mid = np.empty(len(x))
+    compiled.betting_walk(np.ascontiguousarray(x), np.ascontiguousarray(lam), grid, cap_up,
+                          cap_down, up0, down0, limit - math.log(THETA),
+                          limit - math.log1p(-THETA), math.log(THETA), math.log1p(-THETA),
+                          (len(grid) - 1) // 2, first, last, log_mid)
+    step = grid[1] - grid[0]
+    some = first >= 0
+    lo = np.where(some, np.maximum(grid[np.maximum(first, 0)] - step, 0.0), 0.0)
+    hi = np.where(some, np.minimum(grid[np.maximum(last, 0)] + step, 1.0), 1.0)
+    return lo, hi, log_mid
+
+
 # ------------------------------------------------------------------ streaming
 
 
@@ -235,21 +282,11 @@ class BettingState:
         grid = self.grid
         lam, total, sq = plugin_bets(x, alpha=self.alpha, n0=self.n, total0=self.total,
                                      sq0=self.sq) if x.size else (x, self.total, self.sq)
-        up0 = self.log_up if self.log_up.size else np.zeros(len(grid))
-        down0 = self.log_down if self.log_down.size else np.zeros(len(grid))
-        lows, highs, logs = [], [], []
-        for i in range(0, len(x), _BLOCK):
-            g_up, g_down = _log_growth(x[i:i + _BLOCK], lam[i:i + _BLOCK], grid)
-            up = up0 + np.cumsum(g_up, axis=0)
-            down = down0 + np.cumsum(g_down, axis=0)
-            up0, down0 = up[-1], down[-1]
-            log_k = _hedge(up, down)
-            lo, hi, some = _grid_interval(log_k, grid, self.alpha)
-            lows.append(np.where(some, lo, 0.0))
-            highs.append(np.where(some, hi, 1.0))
-            logs.append(log_k[:, self.breaks // 2])
-        lo_m, hi_m, log_e = (np.concatenate(a) if a else np.empty(0)
-                             for a in (lows, highs, logs))
+        up0 = self.log_up.copy() if self.log_up.size else np.zeros(len(grid))
+        down0 = self.log_down.copy() if self.log_down.size else np.zeros(len(grid))
+        compiled = kernels_for(len(x) * len(grid) * _PLAIN_S_PER_CELL) if len(x) else None
+        walk = _compiled_walk if compiled is not None else _numpy_walk
+        lo_m, hi_m, log_e = walk(x, lam, grid, up0, down0, self.alpha, compiled)
         low = self.span * (2 * lo_m - 1)
         high = self.span * (2 * hi_m - 1)
         new = replace(self, n=self.n + len(x), total=total, sq=sq, log_up=up0,

@@ -30,9 +30,9 @@ from ..stats._arrivals import (
     advance,
     arrivals,
     choose_bounds,
-    watch_frame,
 )
 from ..stats._confseq import start_sequence, state_from_json
+from ..stats._watch_many import watch_frames
 from . import _io as sio
 from . import _schema as S
 from ._reads import StoreReads
@@ -149,12 +149,10 @@ class StoreWatches(StoreReads):
             if cluster not in meta.columns:
                 raise ValueError(f"cluster: no example attribute {cluster!r} in {benchmark!r}")
             frame[cluster] = frame["example_id"].map(meta.set_index("example_id")[cluster])
-        rows = frame.groupby("system", sort=False).indices  # each system's rows, in order
-        return [watch_frame(frame.iloc[np.sort(np.concatenate([rows[baseline], rows[c]]))],
-                            baseline=baseline, candidate=c, benchmark=benchmark, metric=metric,
-                            higher_is_better=spec.higher_is_better, binary=spec.binary,
-                            cluster=cluster or None, alpha=alpha, bounds=bounds, max_n=max_n)
-                for c in candidates]
+        return watch_frames(frame, baseline=baseline, candidates=candidates, benchmark=benchmark,
+                            metric=metric, higher_is_better=spec.higher_is_better,
+                            binary=spec.binary, cluster=cluster or None, alpha=alpha,
+                            bounds=bounds, max_n=max_n)
 
     @staticmethod
     def _start(settings: dict[str, Any]) -> Any:

@@ -20,6 +20,7 @@ from engine import (
     warm_kernels,
 )
 from engine.io._limits import _COMPILED_FROM, nesting_depth
+from engine.stats._confseq import betting_cs
 from engine.stats._kernels import win_matrix
 
 pytestmark = pytest.mark.skipif(_jit.kernels() is None, reason="Numba is not installed")
@@ -34,7 +35,8 @@ def _signatures() -> dict[str, int]:
 def test_real_work_compiles_nothing_after_warming() -> None:
     """Numeric win counts (≤ 256 and > 256 systems, ties and none), a numeric leaderboard
     (Bradley–Terry sandwich counts, rank sets), Elo and TrueSkill replays of battles from
-    scores and of a stored battle list's arrays, and a JSON nesting scan: each kernel's
+    scores and of a stored battle list's arrays, a JSON nesting scan and a confidence
+    sequence: each kernel's
     signature set is the one :func:`warm_kernels` left."""
     warmed = warm_kernels()
     assert set(warmed.kernels) == set(_signatures())
@@ -57,6 +59,7 @@ def test_real_work_compiles_nothing_after_warming() -> None:
     sequential_elo(listed, n_permutations=2, rng=rng)
     sequential_trueskill(listed, n_permutations=2, rng=rng)
     assert nesting_depth(b"[" * 3 + b" " * _COMPILED_FROM + b"]" * 3) == 3
+    betting_cs(rng.random(300), alpha=0.1)  # a confidence sequence's betting walk
     assert _signatures() == before
 
 
