@@ -23,6 +23,9 @@ LOG = logging.getLogger("sigboard")
 #: Scripts, not libraries: the pages (run by the navigation), the app's entry and the server
 #: (run by Streamlit), and ``__main__`` modules (the CLI's entry).
 _SCRIPTS = ("app.views.", "app.main", "app.server")
+#: Libraries the engine imports inside a function (so that the CLI's commands that never use
+#: them start without them): the first read of a SQLite store imports ADBC's driver (~0.03 s).
+_LIBRARIES = ("pyarrow", "pyarrow.json", "adbc_driver_sqlite.dbapi")
 
 
 @dataclass(frozen=True)
@@ -41,19 +44,24 @@ class Imported:
 
 
 def import_app_code() -> Imported:
-    """Import every module of the ``app`` and ``engine`` packages (not the scripts)."""
+    """Import every module of the ``app`` and ``engine`` packages (not the scripts) and the
+    libraries they import only when used."""
     start, count, failed = time.perf_counter(), 0, []
-    for package in (engine, app):
-        for found in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-            name = found.name
-            if name.startswith(_SCRIPTS) or name.endswith(".__main__"):
-                continue
-            try:
-                importlib.import_module(name)
-            except Exception as exc:  # an optional dependency missing: that page imports it
-                # itself when it runs (and says what is wrong); the server still starts
-                LOG.warning("preloading %s failed: %s", name, exc)
-                failed.append((name, f"{type(exc).__name__}: {exc}"))
-                continue
-            count += 1
+    for name in _modules():
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # an optional dependency missing: that page imports it
+            # itself when it runs (and says what is wrong); the server still starts
+            LOG.warning("preloading %s failed: %s", name, exc)
+            failed.append((name, f"{type(exc).__name__}: {exc}"))
+            continue
+        count += 1
     return Imported(count, time.perf_counter() - start, tuple(failed))
+
+
+def _modules() -> list[str]:
+    """The modules of ``app`` and ``engine`` but the scripts, then :data:`_LIBRARIES`."""
+    names = [found.name for package in (engine, app)
+             for found in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+             if not found.name.startswith(_SCRIPTS) and not found.name.endswith(".__main__")]
+    return [*names, *_LIBRARIES]
