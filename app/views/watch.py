@@ -52,10 +52,13 @@ st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
             f"{int(table['excludes_0'].sum())} differ when each is taken on its own.",
             help=f"Discoveries by e-BH at a false-discovery rate of {board.alpha:g}; on its own: "
                  f"the challenger's {1 - board.alpha:.0%} confidence sequence excluded 0.")
+# in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header, #27)
+scale, unit = (100.0, "points") if matrix.binary else (1.0, view.metric)
+low, high = (f"low ({unit})", f"high ({unit})") if matrix.binary else ("low", "high")
 shown = pd.DataFrame({
     "challenger": table["challenger"].astype(str),
     "seen": table["n_seen"],
-    "low": table["cs_low"], "high": table["cs_high"],
+    low: table["cs_low"] * scale, high: table["cs_high"] * scale,
     "always-valid p": table["p_always_valid"],
     "e-value": table["e_value"],
     "excludes 0": table["excludes_0"],
@@ -66,10 +69,12 @@ shown = pd.DataFrame({
 st.dataframe(shown, hide_index=True, placeholder="—", column_config={
     "challenger": st.column_config.TextColumn(help="The system compared with the champion"),
     "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
-    "low": st.column_config.NumberColumn(format="%.4f", help="Lower end of the sequence's "
-                                         "interval for challenger − champion (metric units)"),
-    "high": st.column_config.NumberColumn(format="%.4f", help="Upper end of the sequence's "
-                                          "interval for challenger − champion (metric units)"),
+    low: st.column_config.NumberColumn(format="%.1f" if matrix.binary else "%.4f",
+                                       help="Lower end of the sequence's interval for "
+                                            f"challenger − champion ({unit})"),
+    high: st.column_config.NumberColumn(format="%.1f" if matrix.binary else "%.4f",
+                                        help="Upper end of the sequence's interval for "
+                                             f"challenger − champion ({unit})"),
     "always-valid p": st.column_config.NumberColumn(format="%.3g", help="A p-value that stays "
                                                     "valid however often the page is looked at"),
     "e-value": st.column_config.NumberColumn(format="%.3g", help="Evidence against 'no "
@@ -85,9 +90,11 @@ st.caption(f"e-BH caveat: {board.caveat}")
 for i, report in enumerate(board.reports[:MAX_CHARTS]):
     label = f"{md_isolated(report.candidate)} − {md_isolated(report.baseline)}"  # markdown
     with st.expander(label, expanded=i < OPEN_CHARTS):
+        history = report.history.assign(cs_low=report.history["cs_low"] * scale,
+                                        cs_high=report.history["cs_high"] * scale)
         widgets.picture(sequence_svg(
-            report.history, title=f"{report.candidate} vs {report.baseline}: "
+            history, title=f"{report.candidate} vs {report.baseline}: "
             f"{1 - board.alpha:.0%} confidence sequence over uploads",
-            y_label=f"difference ({view.metric})", first_excluded_n=report.first_excluded_n))
+            y_label=f"difference ({unit})", first_excluded_n=report.first_excluded_n))
 if len(board.reports) > MAX_CHARTS:
     st.caption(f"Charts of the first {MAX_CHARTS} challengers in the table's order.")

@@ -58,7 +58,9 @@ def test_the_board_matches_the_engine_and_draws_a_chart_per_challenger(store: Pa
     assert ref.champion == "champ" and at.selectbox(key="url_base").value == "champ"
     shown = at.dataframe[0].value
     assert shown["challenger"].tolist() == ref.table["challenger"].tolist()
-    np.testing.assert_allclose(shown["low"], ref.table["cs_low"], rtol=1e-12)
+    # 0/1 scores: the interval in percentage points, as on Pairwise and A/B compare
+    np.testing.assert_allclose(shown["low (points)"], 100 * ref.table["cs_low"], rtol=1e-12)
+    np.testing.assert_allclose(shown["high (points)"], 100 * ref.table["cs_high"], rtol=1e-12)
     assert shown["e-BH"].tolist() == e_bh(ref.table["e_value"], alpha=0.05).rejected.tolist()
     assert {"weak", "weaker"} <= set(shown.loc[shown["e-BH"], "challenger"])
     svgs = pictures(at)
