@@ -19,6 +19,8 @@ from engine import md_isolated, md_text, sequence_svg
 OPEN_CHARTS = 1
 #: At most this many charts: a benchmark with hundreds of systems keeps a readable page.
 MAX_CHARTS = 30
+#: e-values are written up to this; past it as "> 1e+15" (overwhelming evidence either way).
+E_SHOWN = 1e15
 
 token, catalog, view = widgets.benchmark_page(
     "Watch",
@@ -65,9 +67,15 @@ shown = pd.DataFrame({
     "e-BH": table["ebh_discovery"],
     "first at": table["first_excluded_n"],
 })
+# e-values written by Python: the grid's "%.3g" wrote 5.44e9 as 5440000000 and could not draw
+# numbers past 1e21 at all (1.5e88 came out as a grey string of 17 digits); shown up to
+# E_SHOWN, past it "> 1e+15" over the value clipped there, still a number for sorting
+shown["e-value"] = shown["e-value"].clip(upper=E_SHOWN)
+styled = shown.style.format({"e-value": lambda e: f"{e:.3g}" if e < E_SHOWN else f"> {E_SHOWN:.0e}"})
 # "—" where a sequence never excluded 0 (the grid wrote "None", #27 screenshots)
-st.dataframe(shown, hide_index=True, placeholder="—", column_config={
-    "challenger": st.column_config.TextColumn(help="The system compared with the champion"),
+st.dataframe(styled, hide_index=True, placeholder="—", column_config={
+    "challenger": st.column_config.TextColumn(help="The system compared with the champion",
+                                              pinned=True),  # named on a phone's scroll too
     "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
     low: st.column_config.NumberColumn(format="%.1f" if matrix.binary else "%.4f",
                                        help="Lower end of the sequence's interval for "
@@ -77,8 +85,9 @@ st.dataframe(shown, hide_index=True, placeholder="—", column_config={
                                              f"challenger − champion ({unit})"),
     "always-valid p": st.column_config.NumberColumn(format="%.3g", help="A p-value that stays "
                                                     "valid however often the page is looked at"),
-    "e-value": st.column_config.NumberColumn(format="%.3g", help="Evidence against 'no "
-                                             "difference' now; combined by e-BH"),
+    "e-value": st.column_config.NumberColumn(help="Evidence against 'no difference' now "
+                                             "(1 = none; 1/alpha = a verdict); combined by "
+                                             "e-BH"),
     "excludes 0": st.column_config.CheckboxColumn(help="The interval has left 0: a verdict "
                                                   "for this challenger alone"),
     "e-BH": st.column_config.CheckboxColumn(help="A discovery after the false-discovery "
