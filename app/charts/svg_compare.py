@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
-from app.charts.graph import BEST, NODE
+from app.charts.graph import BEST, EDGE, NODE
 from app.charts.svg import (
     INK,
     _g,
@@ -41,7 +41,7 @@ MODEL_ROW, COMPONENT_ROW = 30.0, 28.0  # pixels per row, as the altair charts' s
 #: with a long test name runs past 100 characters.
 MODEL_CHARS = 50
 COMPONENT_CHARS = 18
-MUTED = "#8a94a6"
+MUTED = EDGE  # the graphs' grey
 _TOP, _BOTTOM, _RIGHT = 30.0, 46.0, 24.0  # room for the title; tick labels and axis title
 
 

@@ -71,7 +71,13 @@ shown = pd.DataFrame({
 # numbers past 1e21 at all (1.5e88 came out as a grey string of 17 digits); shown up to
 # E_SHOWN, past it "> 1e+15" over the value clipped there, still a number for sorting
 shown["e-value"] = shown["e-value"].clip(upper=E_SHOWN)
-styled = shown.style.format({"e-value": lambda e: f"{e:.3g}" if e < E_SHOWN else f"> {E_SHOWN:.0e}"})
+
+
+def e_text(e: object) -> str:
+    return f"{float(e):.3g}" if float(e) < E_SHOWN else f"> {E_SHOWN:.0e}"  # type: ignore[arg-type]
+
+
+styled = shown.style.format({"e-value": e_text})
 # "—" where a sequence never excluded 0 (the grid wrote "None", #27 screenshots)
 st.dataframe(styled, hide_index=True, placeholder="—", column_config={
     "challenger": st.column_config.TextColumn(help="The system compared with the champion",
