@@ -14,6 +14,9 @@
 * Both-ones counts of large 0/1 matrices (the binary win counts, W = ones − X Xᵀ): a
   population count over bit-packed rows, 64 examples a word, ~5× less CPU than the float32
   product (numpy has ``bitwise_count`` but its temporaries cost more than the product).
+* The self-normalised normal mixture's interval ends: a root of a scalar equation per
+  observation, found by doubling and bisection — per observation in a loop, not ~280 numpy
+  passes over all of them (0.84 s → 0.19 s for AlpacaEval's 59 challengers × 805).
 * Confidence-sequence wealth on a grid of means: each observation multiplies every grid
   point's two capital processes, and the interval after it is the grid's first and last
   point below the threshold. Numpy's blocks of ``log1p``, cumulative sums and scans cost
@@ -408,10 +411,48 @@ def _betting_walk(x: Any, lam: Any, grid: Any, cap_up: Any, cap_down: Any, log_u
         log_down[j] = off_down[j] + math.log(w_down[j])
 
 
+def _mixture_roots(n: Any, s: Any, q: Any, rho: float, rho_alpha2: float, sign: float,
+                   out: Any) -> None:
+    """out[t] = the end of the self-normalised mixture CS on the ``sign`` side of the mean
+    S_t/n_t: widen by doubling until rejected (at most 200 times, else ±inf), then 80
+    bisections — per observation what the numpy version does for all at once, whose ~280
+    array passes of a few microseconds each cost 0.84 s on AlpacaEval's 59 × 805."""
+
+    def excess(mu: float, nt: float, st: float, qt: float) -> float:  # > 0: μ rejected
+        # (S − nμ)² − radius(V(μ))², in _confseq._mixture_interval's order of operations
+        v = max(qt - 2.0 * mu * st + nt * (mu * mu), 0.0) + rho
+        radius = math.sqrt(v * math.log(v / rho_alpha2))
+        return (st - nt * mu) ** 2 - radius * radius
+
+    for t in range(n.shape[0]):
+        nt, st, qt = n[t], s[t], q[t]
+        mean = st / nt
+        far = math.sqrt((max(qt - st * mean, 0.0) + rho) / nt)
+        for _ in range(200):
+            if excess(mean + sign * far, nt, st, qt) > 0:
+                break
+            far = far * 2
+        if excess(mean + sign * far, nt, st, qt) <= 0:
+            out[t] = sign * math.inf
+            continue
+        near, top = 0.0, far
+        for _ in range(80):
+            mid = (near + top) / 2
+            # adjacent floats: no later step changes ``top`` (two compares: Numba-friendly)
+            if mid == near or mid == top:  # noqa: SIM109
+                break
+            if excess(mean + sign * mid, nt, st, qt) > 0:
+                top = mid
+            else:
+                near = mid
+        out[t] = mean + sign * top
+
+
 @cache
 def kernels() -> SimpleNamespace | None:
     """The compiled kernels (``elo_replay``, ``trueskill_replay``, ``dense_ranks``, ``count_greater``,
-    ``run_counts``, ``nesting_depth``, ``pair_max``, ``both_ones``, ``betting_walk``), or None
+    ``run_counts``, ``nesting_depth``, ``pair_max``, ``both_ones``, ``betting_walk``,
+    ``mixture_roots``), or None
     when Numba is not installed (compiled on first use, cached on disk)."""
     try:
         import numba  # type: ignore[import-not-found, unused-ignore]
@@ -422,7 +463,8 @@ def kernels() -> SimpleNamespace | None:
                            trueskill_replay=jit(_trueskill_replay),
                            count_greater=jit(_count_greater), run_counts=jit(_run_counts),
                            nesting_depth=jit(_nesting_depth), pair_max=jit(_pair_max),
-                           both_ones=jit(_both_ones), betting_walk=jit(_betting_walk))
+                           both_ones=jit(_both_ones), betting_walk=jit(_betting_walk),
+                           mixture_roots=jit(_mixture_roots))
 
 
 def kernels_for(plain_seconds: float) -> SimpleNamespace | None:

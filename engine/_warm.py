@@ -51,7 +51,8 @@ def warm_kernels() -> Warmed:
     calls it with: numeric win counts (uint8 and int16 ranks, tie-free and tied examples), 0/1
     win counts (bit-packed population counts),
     Bradley–Terry run counts, the rank sets' pair maximum, Elo and TrueSkill replays, the
-    JSON nesting scan and the confidence sequences' betting walk. Idempotent; seconds when
+    JSON nesting scan and the confidence sequences' betting walk and mixture roots.
+    Idempotent; seconds when
     compiling, ~1 s when cached."""
     start = time.perf_counter()
     compiled = _jit.kernels()
@@ -61,7 +62,7 @@ def warm_kernels() -> Warmed:
     from .ranking._bt_sandwich import _block_counts
     from .ranking._max_t import _family_max
     from .ranking._sequential import battles_from_scores, sequential_elo, sequential_trueskill
-    from .stats._confseq import start_sequence
+    from .stats._confseq import MixtureState, _mixture_interval, start_sequence
     from .stats._kernels import _rank_comparisons, _two_level_popcounts
 
     rng = np.random.default_rng(0)
@@ -81,5 +82,7 @@ def warm_kernels() -> Warmed:
     sequential_trueskill(battles, orders=orders)
     nesting_depth(b"[" + b" " * _COMPILED_FROM + b"]")
     start_sequence(bounds=(0.0, 1.0), alpha=0.05, breaks=10).update(rng.uniform(-1, 1, 20))
+    _mixture_interval(np.arange(1.0, 4.0), np.ones(3), np.full(3, 2.0),
+                      MixtureState(alpha=0.05, rho=1.0), compiled)
     counts = {name: len(getattr(compiled, name).signatures) for name in vars(compiled)}
     return Warmed(counts, time.perf_counter() - start)

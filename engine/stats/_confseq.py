@@ -49,6 +49,9 @@ _BLOCK = 2048  # observations per block of grid arithmetic (bounds memory to blo
 #: Plain numpy's seconds per observation × grid mean (the compiled walk is worth loading
 #: Numba for past ~0.25 s of them, :func:`engine._jit.kernels_for`): measured ~20 ns.
 _PLAIN_S_PER_CELL = 2e-8
+#: Plain numpy's seconds per observation of the self-normalised mixture's two root searches
+#: (~560 array passes of ~15 µs each plus ~20 ns an element: ~3e-5 at 800 observations).
+_PLAIN_S_PER_ROOT_STEP = 3e-5
 
 
 def _check_alpha(alpha: float) -> float:
@@ -358,14 +361,24 @@ class MixtureState:
 
 
 def _mixture_interval(n: np.ndarray, s: np.ndarray, q: np.ndarray, state: MixtureState,
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per time: the CS {μ : |S − nμ| ≤ radius(V(μ))} around the mean, and log E(0)."""
+                      compiled: Any = "auto") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per time: the CS {μ : |S − nμ| ≤ radius(V(μ))} around the mean, and log E(0).
+
+    ``compiled``: the kernels (:func:`engine._jit.kernels`) or None for the numpy path;
+    "auto": :func:`engine._jit.kernels_for` decides (the two agree to the last places)."""
     rho, alpha = state.rho, state.alpha
     if state.sigma is not None:
         v0 = state.sigma**2 * n
         half = normal_mixture_radius(v0, rho=rho, alpha=alpha) / n
         log_e = 0.5 * np.log(rho / (v0 + rho)) + s**2 / (2 * (v0 + rho))
         return s / n - half, s / n + half, log_e
+    v0 = q
+    log_e = 0.5 * np.log(rho / (v0 + rho)) + s**2 / (2 * (v0 + rho))
+    if isinstance(compiled, str):
+        compiled = kernels_for(len(n) * _PLAIN_S_PER_ROOT_STEP)
+    if compiled is not None:
+        low, high = (_compiled_root(n, s, q, rho, alpha, sign, compiled) for sign in (-1.0, 1.0))
+        return low, high, log_e
     mean = s / n
 
     def excess(mu: np.ndarray) -> np.ndarray:  # > 0: μ rejected
@@ -390,9 +403,17 @@ def _mixture_interval(n: np.ndarray, s: np.ndarray, q: np.ndarray, state: Mixtur
             near = np.where(rejected, near, mid)
         return np.asarray(np.where(finite, mean + sign * top, sign * np.inf))
 
-    v0 = q
-    log_e = 0.5 * np.log(rho / (v0 + rho)) + s**2 / (2 * (v0 + rho))
     return root(-1.0), root(1.0), log_e
+
+
+def _compiled_root(n: np.ndarray, s: np.ndarray, q: np.ndarray, rho: float, alpha: float,
+                   sign: float, compiled: Any) -> np.ndarray:
+    """One end of the self-normalised mixture CS per time by the compiled root search
+    (:func:`engine._jit._mixture_roots`)."""
+    out = np.empty(len(n))
+    compiled.mixture_roots(*(np.ascontiguousarray(a, dtype=np.float64) for a in (n, s, q)),
+                           rho, rho * alpha**2, sign, out)
+    return out
 
 
 def _finish(state: Any, low: np.ndarray, high: np.ndarray, log_e: np.ndarray,

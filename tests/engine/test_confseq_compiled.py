@@ -1,9 +1,11 @@
-"""The compiled betting walk (engine._jit._betting_walk, #27 item 3) against the numpy blocks
-it stands in for (engine.stats._confseq._numpy_walk, themselves checked against the authors'
-``confseq`` package in test_confseq.py): the same interval ends after every observation and
-the same log wealth (to 1e-9: products in linear space instead of sums of logs), from a fresh
-start and from a stored state, on continuous, three-valued (paired 0/1 differences) and
-near-constant data, long enough for the scale to be folded many times."""
+"""The compiled kernels of the confidence sequences (#27 item 3) against the numpy code they
+stand in for (itself checked against the authors' ``confseq`` package and the closed forms in
+test_confseq.py). The betting walk (engine._jit._betting_walk): the same interval ends after
+every observation and the same log wealth (to 1e-9: products in linear space instead of sums
+of logs), from a fresh start and from a stored state, on continuous, three-valued (paired 0/1
+differences) and near-constant data, long enough for the scale to be folded many times. The
+self-normalised mixture's root search (engine._jit._mixture_roots): the same ends to the last
+places of the mean and the half-width."""
 
 from __future__ import annotations
 
@@ -13,7 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import _jit
-from engine.stats._confseq import _compiled_walk, _numpy_walk, plugin_bets, start_sequence
+from engine.stats._confseq import (
+    _compiled_walk,
+    _mixture_interval,
+    _numpy_walk,
+    plugin_bets,
+    start_sequence,
+)
 
 pytestmark = pytest.mark.skipif(_jit.kernels() is None, reason="Numba is not installed")
 
@@ -60,3 +68,30 @@ def test_a_sequence_far_from_its_start_keeps_exact_wealth() -> None:
     np.testing.assert_allclose(compiled.log_down, down, rtol=1e-9)
     assert up.max() > np.log(np.finfo(np.float64).max)  # past float64 in linear space
     np.testing.assert_allclose(steps.log_e, log_e, rtol=1e-9)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 900), st.booleans(),
+       st.sampled_from([0.01, 0.05, 0.2]))
+def test_compiled_mixture_roots_equal_the_numpy_search(seed: int, n: int, ties: bool,
+                                                       alpha: float) -> None:
+    """The self-normalised normal mixture's ends (unbounded scores: AlpacaEval's preferences)
+    by the compiled root search equal the numpy search's to the last places, and are
+    infinite at the same times (the first observations, before a bound exists)."""
+    rng = np.random.default_rng(seed)
+    d = rng.choice([-1.0, 0.0, 1.0], n) if ties else rng.normal(rng.normal(0, 0.3),
+                                                                 rng.uniform(0.01, 3), n)
+    state = start_sequence(bounds=None, alpha=alpha, breaks=1000)
+    burned, _ = state.update(d[:10])
+    rest = d[10:]
+    if not len(rest) or burned.rho == 0.0:
+        return
+    t = np.arange(1.0, len(rest) + 1)
+    s, q = np.cumsum(rest), np.cumsum(rest**2)
+    want = _mixture_interval(t, s, q, burned, None)
+    got = _mixture_interval(t, s, q, burned, _jit.kernels())
+    for a, b in zip(got, want, strict=True):
+        assert np.array_equal(np.isfinite(a), np.isfinite(b))
+        # the end is mean ± half-width: a unit in the last place of either (1e-16 of values
+        # near 1) may be 3e-15 of an end near 0
+        np.testing.assert_allclose(a, b, rtol=1e-14, atol=1e-15)

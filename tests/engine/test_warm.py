@@ -20,7 +20,7 @@ from engine import (
     warm_kernels,
 )
 from engine.io._limits import _COMPILED_FROM, nesting_depth
-from engine.stats._confseq import betting_cs
+from engine.stats._confseq import betting_cs, start_sequence
 from engine.stats._kernels import win_matrix
 
 pytestmark = pytest.mark.skipif(_jit.kernels() is None, reason="Numba is not installed")
@@ -60,6 +60,7 @@ def test_real_work_compiles_nothing_after_warming() -> None:
     sequential_trueskill(listed, n_permutations=2, rng=rng)
     assert nesting_depth(b"[" * 3 + b" " * _COMPILED_FROM + b"]" * 3) == 3
     betting_cs(rng.random(300), alpha=0.1)  # a confidence sequence's betting walk
+    start_sequence(bounds=None, alpha=0.1).update(rng.normal(size=300))  # mixture roots
     assert _signatures() == before
 
 
