@@ -19,6 +19,8 @@ from engine import md_isolated, md_text, sequence_svg
 OPEN_CHARTS = 1
 #: At most this many charts: a benchmark with hundreds of systems keeps a readable page.
 MAX_CHARTS = 30
+#: Width of each chart in pixels (the picture shrinks to a phone's width, never grows).
+CHART_WIDTH = 480
 #: e-values are written up to this; past it as "> 1e+15" (overwhelming evidence either way).
 E_SHOWN = 1e15
 
@@ -107,9 +109,11 @@ for i, report in enumerate(board.reports[:MAX_CHARTS]):
     with st.expander(label, expanded=i < OPEN_CHARTS):
         history = report.history.assign(cs_low=report.history["cs_low"] * scale,
                                         cs_high=report.history["cs_high"] * scale)
+        # the pair is named by the expander; a narrower picture keeps its text readable
+        # when a phone scales it to its width (640 px drawn at 310 px: 5 px letters)
         widgets.picture(sequence_svg(
-            history, title=f"{report.candidate} vs {report.baseline}: "
-            f"{1 - board.alpha:.0%} confidence sequence over uploads",
-            y_label=f"difference ({unit})", first_excluded_n=report.first_excluded_n))
+            history, title=f"{1 - board.alpha:.0%} confidence sequence over uploads",
+            y_label=f"difference ({unit})", first_excluded_n=report.first_excluded_n,
+            width=CHART_WIDTH))
 if len(board.reports) > MAX_CHARTS:
     st.caption(f"Charts of the first {MAX_CHARTS} challengers in the table's order.")
