@@ -60,6 +60,19 @@ def test_the_sidebar_groups_pages_by_job(db: Path) -> None:
     assert "Overview" not in titles and "Plan" not in titles, "one name per question"
 
 
+def test_the_readme_lists_the_sidebar_as_drawn(db: Path) -> None:
+    """Item 6, "README matches the pages": its sentence on the sidebar names every section
+    with its pages in the order drawn, and each page has its entry in "What the app shows"."""
+    drawn = _sidebar(app())
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    sentence = " ".join(readme.split("The sidebar groups the pages by job:", 1)[1]
+                        .split(";", 1)[0].split())
+    for section, titles in drawn.items():
+        assert f"*{section}* ({', '.join(titles)})" in sentence, (section, sentence)
+        for title in titles:
+            assert f"\n- **{title}**" in readme, f"README has no entry for the {title} page"
+
+
 @pytest.mark.parametrize("page", PAGES)
 @pytest.mark.slow
 def test_every_page_shows_the_whole_navigation(db: Path, page: str) -> None:
