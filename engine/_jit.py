@@ -22,7 +22,7 @@
   point below the threshold. Numpy's blocks of ``log1p``, cumulative sums and scans cost
   ~3 ms per 164 observations × 1,001 means (the Watch page's 77 challengers: 0.5 s); the
   compiled loop multiplies in linear space, folding the scale into a log offset now and
-  then, ~10× less.
+  then: 0.51 s → 0.014 s for those 77 challengers.
 
 Numba is the JIT (LLVM, the NumPy ecosystem's standard; compiled code is cached on
 disk, ``cache=True``). A process pays for it once: the import (~0.2 s CPU) and the first
