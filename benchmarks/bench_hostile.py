@@ -204,28 +204,52 @@ def cli_main(only: list[str] | None) -> None:
 
 def _serve(tmp: str, env_extra: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
     """A real server (app/server.py, no token, XSRF off as a scripted attacker has the
-    cookie anyway) on a free port, once it answers its health check."""
-    import socket
-    import urllib.request
+    cookie anyway) on a free port, once it answers its health check.
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
+    A server that exits before answering is started again on another port (at most three
+    times): the free port can be taken by another process between this check and the
+    server's bind (tests run in parallel, each starting servers). One that never answers
+    within three minutes (a loaded machine) is an error, not a port to connect to."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SIGBOARD_")}
     env.update(SIGBOARD_DB_PATH=str(Path(tmp) / "s.db"),
                STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", **env_extra)
-    proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/server.py",  # noqa: S603
-                             "--server.address", "127.0.0.1", "--server.port", str(port),
-                             "--server.headless", "true", "--server.enableXsrfProtection",
-                             "false"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    for _ in range(240):
+    for _ in range(3):
+        port = _free_port()
+        proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app/server.py",  # noqa: S603
+                                 "--server.address", "127.0.0.1", "--server.port", str(port),
+                                 "--server.headless", "true", "--server.enableXsrfProtection",
+                                 "false"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        if _healthy(proc, port, deadline=time.monotonic() + 180):
+            return proc, port
+    raise RuntimeError(f"app/server.py exited before answering, three times (last exit code "
+                       f"{proc.returncode})")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _healthy(proc: subprocess.Popen[bytes], port: int, *, deadline: float) -> bool:
+    """True once the server answers its health check; False if it exits first; an error if
+    it neither answers nor exits before ``deadline`` (it is stopped)."""
+    import urllib.request
+
+    while proc.poll() is None:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
-            break
+            return True
         except OSError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(f"app/server.py did not answer on port {port} within "
+                                   "three minutes") from None
             time.sleep(0.5)
-    return proc, port
+    return False
 
 
 async def _live_session(port: int) -> tuple[object, str]:
