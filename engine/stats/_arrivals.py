@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["HISTORY_COLUMNS", "Advanced", "Arrivals", "WatchReport", "advance", "arrivals",
-           "choose_bounds", "pair_report", "watch_frame", "within_unit"]
+           "choose_bounds", "pair_report", "watch_frame"]
 
 
 @dataclass(frozen=True)
@@ -219,17 +219,14 @@ class WatchReport:
 
 def choose_bounds(values: pd.Series | bool, binary: bool | None,
                   bounds: tuple[float, float] | None | str) -> tuple[float, float] | None:
-    """"auto": [0, 1] for a binary metric or scores all in [0, 1], else None (unbounded).
-    ``values``: the scores, or whether they all lie in [0, 1] (:func:`within_unit`)."""
+    """"auto": [0, 1] for a binary metric or scores all in [0, 1] (a missing one is not),
+    else None (unbounded). ``values``: the scores, or whether they all lie in [0, 1]."""
     if bounds != "auto":
         return None if bounds is None else (float(bounds[0]), float(bounds[1]))  # type: ignore[index]
-    in_unit = values if isinstance(values, bool) else binary or within_unit(values)
-    return (0.0, 1.0) if binary or in_unit else None
-
-
-def within_unit(values: pd.Series) -> bool:
-    """Every value in [0, 1] (a missing one is not): :func:`choose_bounds`' "auto" rule."""
-    return bool(values.between(0.0, 1.0).all())
+    if binary:
+        return (0.0, 1.0)
+    in_unit = values if isinstance(values, bool) else bool(values.between(0.0, 1.0).all())
+    return (0.0, 1.0) if in_unit else None
 
 
 def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str,
@@ -240,8 +237,6 @@ def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark
     """The sequence of a table whose ``batch`` column gives the arrival batches (e.g. one
     per DATA file), computed from the start: what a watch in the store holds after the
     same uploads (:meth:`engine.store.ResultsStore.watch`)."""
-    if max_n is not None and max_n < 1:
-        raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
     part = frame[(frame["benchmark"] == benchmark) & (frame["metric"] == metric)]
     clusters = None
     if cluster is not None:
@@ -268,6 +263,8 @@ def pair_report(arr: Arrivals, chosen: tuple[float, float] | None, *, baseline: 
     """The report of a sequence started afresh with the ``chosen`` bounds and fed ``arr``."""
     from ._confseq import start_sequence
 
+    if max_n is not None and max_n < 1:
+        raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
     state = start_sequence(bounds=chosen, alpha=alpha, breaks=breaks, sigma=sigma)
     moved = advance(state, arr.window(0, max_n))
     s = moved.state

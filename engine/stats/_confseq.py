@@ -171,10 +171,17 @@ def _grid_interval(log_k: np.ndarray, grid: np.ndarray, alpha: float,
     """Per row: the grid means not rejected, as [first − step, last + step] in [0, 1]."""
     inside = log_k < math.log(1 / alpha)
     some = inside.any(axis=1)
+    first = np.argmax(inside, axis=1)
+    last = len(grid) - 1 - np.argmax(inside[:, ::-1], axis=1)
+    return (*_grid_ends(grid, first, last), np.asarray(some))
+
+
+def _grid_ends(grid: np.ndarray, first: np.ndarray, last: np.ndarray,
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The interval [grid[first] − step, grid[last] + step] kept in [0, 1] (one grid step
+    wider each way, as the authors' ``confseq`` package does)."""
     step = grid[1] - grid[0]
-    first = grid[np.argmax(inside, axis=1)] - step
-    last = grid[len(grid) - 1 - np.argmax(inside[:, ::-1], axis=1)] + step
-    return np.maximum(first, 0.0), np.minimum(last, 1.0), np.asarray(some)
+    return np.maximum(grid[first] - step, 0.0), np.minimum(grid[last] + step, 1.0)
 
 
 def betting_cs(x: Any, *, alpha: float = 0.05, breaks: int = 1000,
@@ -187,8 +194,7 @@ def betting_cs(x: Any, *, alpha: float = 0.05, breaks: int = 1000,
 
 
 def _numpy_walk(x: np.ndarray, lam: np.ndarray, grid: np.ndarray, up0: np.ndarray,
-                down0: np.ndarray, alpha: float, compiled: Any = None,
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                down0: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The grid interval's ends and log K_t at the middle mean after each observation, in
     blocks of log growth; ``up0``/``down0`` (the log wealth before) are advanced in place."""
     lows, highs, logs = [], [], []
@@ -221,11 +227,9 @@ def _compiled_walk(x: np.ndarray, lam: np.ndarray, grid: np.ndarray, up0: np.nda
                           cap_down, up0, down0, limit - math.log(THETA),
                           limit - math.log1p(-THETA), math.log(THETA), math.log1p(-THETA),
                           (len(grid) - 1) // 2, first, last, log_mid)
-    step = grid[1] - grid[0]
-    some = first >= 0
-    lo = np.where(some, np.maximum(grid[np.maximum(first, 0)] - step, 0.0), 0.0)
-    hi = np.where(some, np.minimum(grid[np.maximum(last, 0)] + step, 1.0), 1.0)
-    return lo, hi, log_mid
+    some = first >= 0  # −1: no grid mean inside, the whole range [0, 1]
+    lo, hi = _grid_ends(grid, np.maximum(first, 0), np.maximum(last, 0))
+    return np.where(some, lo, 0.0), np.where(some, hi, 1.0), log_mid
 
 
 # ------------------------------------------------------------------ streaming
@@ -288,8 +292,10 @@ class BettingState:
         up0 = self.log_up.copy() if self.log_up.size else np.zeros(len(grid))
         down0 = self.log_down.copy() if self.log_down.size else np.zeros(len(grid))
         compiled = kernels_for(len(x) * len(grid) * _PLAIN_S_PER_CELL) if len(x) else None
-        walk = _compiled_walk if compiled is not None else _numpy_walk
-        lo_m, hi_m, log_e = walk(x, lam, grid, up0, down0, self.alpha, compiled)
+        lo_m, hi_m, log_e = (
+            _compiled_walk(x, lam, grid, up0, down0, self.alpha, compiled)
+            if compiled is not None
+            else _numpy_walk(x, lam, grid, up0, down0, self.alpha))
         low = self.span * (2 * lo_m - 1)
         high = self.span * (2 * hi_m - 1)
         new = replace(self, n=self.n + len(x), total=total, sq=sq, log_up=up0,

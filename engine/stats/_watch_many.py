@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._arrivals import Arrivals, WatchReport, choose_bounds, pair_report, watch_frame, within_unit
+from ._arrivals import Arrivals, WatchReport, choose_bounds, pair_report, watch_frame
 
 __all__ = ["watch_frames"]
 
@@ -31,16 +31,20 @@ def watch_frames(frame: pd.DataFrame, *, baseline: str, candidates: list[str], b
     """:func:`~._arrivals.watch_frame` of each of ``candidates`` against ``baseline`` on
     ``frame`` (one benchmark and metric: columns ``system, example_id, value, batch``, rows
     in arrival order within a batch)."""
-    settings: dict[str, Any] = {"benchmark": benchmark, "metric": metric, "alpha": alpha, "breaks": breaks,
-                "sigma": sigma, "max_n": max_n}
+    settings: dict[str, Any] = {"benchmark": benchmark, "metric": metric, "alpha": alpha,
+                                "breaks": breaks, "sigma": sigma, "max_n": max_n}
     layout = None if cluster is not None else _layout(frame)
-    if layout is None or max_n is not None and max_n < 1:
-        return [watch_frame(frame, baseline=baseline, candidate=c, binary=binary, bounds=bounds,
+    if layout is None:  # each pair on its own rows, as the store reads one watch's
+        rows = frame.groupby("system", sort=False).indices
+        return [watch_frame(frame.iloc[np.sort(np.concatenate([rows[baseline], rows[c]]))],
+                            baseline=baseline, candidate=c, binary=binary, bounds=bounds,
                             higher_is_better=higher_is_better, cluster=cluster, **settings)
                 for c in candidates]
     systems, names, batch, pos, value = layout
     row = {str(s): i for i, s in enumerate(systems)}
-    unit = {s: within_unit(v) for s, v in frame.groupby("system", sort=False)["value"]}
+    present = batch < _NEVER
+    # choose_bounds' "auto" rule per system, on the layout: every score in [0, 1] (NaN is not)
+    in_unit = np.all(~present | ((value >= 0.0) & (value <= 1.0)), axis=1)
     sign = 1.0 if higher_is_better else -1.0
     b = row[baseline]
     reports = []
@@ -48,12 +52,12 @@ def watch_frames(frame: pd.DataFrame, *, baseline: str, candidates: list[str], b
         if c == baseline:
             raise ValueError(f"candidate: must differ from the baseline; got {c!r} for both")
         k = row[c]
-        keep = np.flatnonzero((batch[b] < _NEVER) & (batch[k] < _NEVER))
+        keep = np.flatnonzero(present[b] & present[k])
         arrival = np.maximum(batch[b, keep], batch[k, keep])
         order = np.lexsort((np.maximum(pos[b, keep], pos[k, keep]), arrival))
         arr = Arrivals(sign * (value[k, keep] - value[b, keep])[order], arrival[order],
                        names[keep][order], "example")
-        chosen = choose_bounds(unit[baseline] and unit[c], binary, bounds)
+        chosen = choose_bounds(bool(in_unit[b] and in_unit[k]), binary, bounds)
         reports.append(pair_report(arr, chosen, baseline=baseline, candidate=c, cluster=None,
                                    **settings))
     return reports
