@@ -49,11 +49,9 @@ class Warmed:
 def warm_kernels() -> Warmed:
     """Compile (or load from the disk cache) every kernel for every argument type the engine
     calls it with: numeric win counts (uint8 and int16 ranks, tie-free and tied examples), 0/1
-    win counts (bit-packed population counts),
-    Bradley–Terry run counts, the rank sets' pair maximum, Elo and TrueSkill replays, the
-    JSON nesting scan and the confidence sequences' betting walk and mixture roots.
-    Idempotent; seconds when
-    compiling, ~1 s when cached."""
+    win counts (bit-packed population counts), Bradley–Terry run counts, the rank sets' pair
+    maximum, Elo and TrueSkill replays, the JSON nesting scan and the confidence sequences'
+    betting walk and mixture roots. Idempotent; seconds when compiling, ~1 s when cached."""
     start = time.perf_counter()
     compiled = _jit.kernels()
     if compiled is None:

@@ -76,7 +76,8 @@ shown["e-value"] = shown["e-value"].clip(upper=E_SHOWN)
 
 
 def e_text(e: object) -> str:
-    return f"{float(e):.3g}" if float(e) < E_SHOWN else f"> {E_SHOWN:.0e}"  # type: ignore[arg-type]
+    value = float(e)  # type: ignore[arg-type]  # the Styler passes the column's floats
+    return f"{value:.3g}" if value < E_SHOWN else f"> {E_SHOWN:.0e}"
 
 
 styled = shown.style.format({"e-value": e_text})

@@ -63,7 +63,7 @@ def test_a_sequence_far_from_its_start_keeps_exact_wealth() -> None:
     compiled, steps = state.update(d)
     lam, _, _ = plugin_bets((d + 1) / 2, alpha=0.05)
     up, down = np.zeros(201), np.zeros(201)
-    lo, hi, log_e = _numpy_walk((d + 1) / 2, lam, np.linspace(0, 1, 201), up, down, 0.05)
+    _, _, log_e = _numpy_walk((d + 1) / 2, lam, np.linspace(0, 1, 201), up, down, 0.05)
     np.testing.assert_allclose(compiled.log_up, up, rtol=1e-9)
     np.testing.assert_allclose(compiled.log_down, down, rtol=1e-9)
     assert up.max() > np.log(np.finfo(np.float64).max)  # past float64 in linear space

@@ -35,9 +35,9 @@ def _signatures() -> dict[str, int]:
 def test_real_work_compiles_nothing_after_warming() -> None:
     """Numeric win counts (≤ 256 and > 256 systems, ties and none), a numeric leaderboard
     (Bradley–Terry sandwich counts, rank sets), Elo and TrueSkill replays of battles from
-    scores and of a stored battle list's arrays, a JSON nesting scan and a confidence
-    sequence: each kernel's
-    signature set is the one :func:`warm_kernels` left."""
+    scores and of a stored battle list's arrays, a JSON nesting scan and two confidence
+    sequences (betting, normal mixture): each kernel's signature set is the one
+    :func:`warm_kernels` left."""
     warmed = warm_kernels()
     assert set(warmed.kernels) == set(_signatures())
     assert all(n >= 1 for n in warmed.kernels.values()), warmed.kernels

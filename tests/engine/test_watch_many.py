@@ -23,8 +23,7 @@ def _uploads(seed: int, n_rows: int, *, runs: bool, unit: bool) -> pd.DataFrame:
     values = rng.random(n_rows) if unit else rng.normal(size=n_rows).round(1)
     frame = pd.DataFrame({"system": rng.choice(SYSTEMS, n_rows),
                           "example_id": rng.choice([f"e{i}" for i in range(15)], n_rows),
-                          "value": values, "batch": np.sort(rng.integers(1, 5, n_rows)),
-                          "topic": "t"})
+                          "value": values, "batch": np.sort(rng.integers(1, 5, n_rows))})
     frame["topic"] = frame["example_id"].str[-1]  # one cluster label per example
     frame = frame if runs else frame.drop_duplicates(["system", "example_id"])
     return frame.reset_index(drop=True)
