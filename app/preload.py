@@ -24,10 +24,9 @@ LOG = logging.getLogger("sigboard")
 #: (run by Streamlit), and ``__main__`` modules (the CLI's entry).
 _SCRIPTS = ("app.views.", "app.main", "app.server")
 #: Libraries imported on first use (so that the CLI's commands that never use them start
-#: without them): the first read of a SQLite store imports ADBC's driver (~0.03 s), the first
-#: styled table pandas' Styler and jinja2 (~0.15 s), PostgreSQL's reads pyarrow's CSV reader.
-_LIBRARIES = ("pyarrow", "pyarrow.json", "pyarrow.csv", "adbc_driver_sqlite.dbapi",
-              "pandas.io.formats.style")
+#: without them): the first styled table imports pandas' Styler and jinja2 (~0.15 s), the
+#: store's reads pyarrow's CSV reader.
+_LIBRARIES = ("pyarrow", "pyarrow.json", "pyarrow.csv", "pandas.io.formats.style")
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import closing
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, insert, select
 
 from . import _schema as S
+from . import _sqlite_read as sqlite_read
 
 __all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "insert_rows",
            "now", "read_results"]
@@ -27,8 +26,8 @@ __all__ = ["ID_COLUMNS", "intern", "label_texts", "lookup", "insert_results", "i
 ID_COLUMNS = {"benchmark": "benchmark_id", "metric": "metric_id", "system": "system_id",
               "example_id": "example_key"}
 _IN_CHUNK = 5000
-#: Labels past which :func:`label_texts` reads through ADBC (a connection of its own, ~1 ms;
-#: below it the plain query's few rows cost less).
+#: Labels past which :func:`label_texts` reads them all in one statement step (below it the
+#: plain query's few rows cost less).
 _FEW_LABELS = 32
 _ROW_CHUNK = 100_000
 _RESULT_COLS = ("benchmark_id", "metric_id", "system_id", "example_key", "run", "upload_id",
@@ -73,27 +72,16 @@ def intern(conn: Connection, texts: Iterable[str]) -> dict[str, int]:
 
 
 def label_texts(conn: Connection, ids: Iterable[int]) -> dict[int, str]:
-    """Texts of the label ids (through ADBC on a SQLite file: see :func:`_sqlite_arrow`)."""
+    """Texts of the label ids (on SQLite, many at once in one statement step: see
+    :mod:`engine.store._sqlite_read`)."""
     wanted = [int(i) for i in dict.fromkeys(ids)]
-    texts = _arrow_label_texts(conn, wanted) if len(wanted) > _FEW_LABELS else None
-    if texts is not None:
+    if conn.dialect.name == "sqlite" and len(wanted) > _FEW_LABELS:
+        raw = conn.connection.driver_connection
+        texts: dict[int, str] = {}
+        for i in range(0, len(wanted), _IN_CHUNK):
+            texts.update(sqlite_read.label_rows(raw, wanted[i:i + _IN_CHUNK]))
         return texts
     return {int(ident): str(text) for ident, text in _labels_where(conn, "id", wanted)}
-
-
-def _arrow_label_texts(conn: Connection, wanted: list[int]) -> dict[int, str] | None:
-    """:func:`label_texts` through :func:`_sqlite_arrow_table`, or None (not a SQLite file, or
-    a chunk not readable that way)."""
-    if conn.dialect.name != "sqlite":
-        return None
-    texts: dict[int, str] = {}
-    for i in range(0, len(wanted), _IN_CHUNK):
-        chunk = ", ".join(str(k) for k in wanted[i:i + _IN_CHUNK])
-        table = _sqlite_arrow_table(conn, f"SELECT id, text FROM labels WHERE id IN ({chunk})")
-        if table is None:
-            return None
-        texts.update(zip(table.column(0).to_pylist(), table.column(1).to_pylist(), strict=True))
-    return texts
 
 
 def encode(codes: np.ndarray, uniques: Any, ids: dict[str, int]) -> np.ndarray:
@@ -221,9 +209,10 @@ def read_results(conn: Connection, where: Sequence[tuple[str, int]], *,
            + " ORDER BY upload_id, pos")
     if conn.dialect.name == "postgresql":
         return _pg_copy_out(conn, sql, cols)
-    read = _sqlite_arrow(conn, sql, cols)
-    if read is not None:
-        return read
+    if conn.dialect.name == "sqlite":
+        packed = sqlite_read.result_rows(conn.connection.driver_connection, clause)
+        if packed is not None:
+            return pd.DataFrame({c: packed[c] for c in cols})
     cur = conn.connection.cursor()
     cur.execute(sql)
     rows: list[Any] = list(cur.fetchall())
@@ -235,56 +224,6 @@ def read_results(conn: Connection, where: Sequence[tuple[str, int]], *,
     out: dict[str, np.ndarray] = {c: arr[:, i].astype(np.int64) for i, c in enumerate(cols)}
     out["value"] = arr[:, cols.index("value")]
     return pd.DataFrame(out)[cols]
-
-
-_VERSION_SQL = "SELECT value FROM sigboard_meta WHERE key = 'data_version'"
-
-
-def _sqlite_file(conn: Connection) -> str:
-    """The main database file of a SQLite connection ("" for a database in memory)."""
-    for _, name, file in conn.exec_driver_sql("PRAGMA database_list").fetchall():
-        if name == "main":
-            return str(file or "")
-    return ""
-
-
-def _sqlite_arrow(conn: Connection, sql: str, cols: list[str]) -> pd.DataFrame | None:
-    """The rows of ``sql`` read by ADBC's SQLite driver, or None (no driver, a database in
-    memory, no rows, or data written since ``conn``'s snapshot: the caller reads them itself).
-
-    Why not Python's sqlite3: it lets go of the interpreter lock at every row and then waits
-    to get it back, behind any busy thread of the server (a page computing for another
-    visitor). Measured on the Overall page's four benchmarks (65,000 rows): 0.26 s alone,
-    154 s beside one busy thread; ADBC, which reads the whole result in one call, 0.06 s and
-    0.23 s (#27 item 3). It reads through a connection of its own, in its own snapshot: the
-    rows are used only when the store's data version there is the one ``conn`` sees.
-    """
-    table = _sqlite_arrow_table(conn, sql)
-    if table is None:
-        return None
-    return pd.DataFrame({c: table.column(i).to_numpy().astype(
-        np.float64 if c == "value" else np.int64, copy=False) for i, c in enumerate(cols)})
-
-
-def _sqlite_arrow_table(conn: Connection, sql: str) -> Any:
-    """:func:`_sqlite_arrow`'s read: a pyarrow Table, or None."""
-    file = _sqlite_file(conn)
-    if not file:
-        return None
-    try:
-        import adbc_driver_sqlite.dbapi as adbc
-    except ImportError:  # the driver is a dependency; without it, the plain path
-        return None
-    seen = conn.exec_driver_sql(_VERSION_SQL).scalar()
-    with closing(adbc.connect(f"file:{quote(file)}?mode=ro")) as raw, \
-            closing(raw.cursor()) as cur:
-        cur.execute(_VERSION_SQL)  # the same read transaction as the rows below
-        version = cur.fetchone()
-        cur.execute(sql)
-        table = cur.fetch_arrow_table()
-    if table.num_rows == 0 or version is None or str(version[0]) != str(seen):
-        return None
-    return table
 
 
 def _pg_copy_out(conn: Connection, sql: str, cols: list[str]) -> pd.DataFrame:
