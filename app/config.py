@@ -21,7 +21,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine import Limits, masked, safe_url
+from engine import Limits, UnsafeStoreError, masked, safe_url
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"
@@ -73,6 +73,8 @@ def store_problem(exc: BaseException, url: str | None = None) -> str:
     its password masked, and the first line of the cause with any password masked too; a
     full disk says that nothing was stored and what to do."""
     url = current().db_url if url is None else url
+    if isinstance(exc, UnsafeStoreError):  # names the file and the fix itself
+        return str(exc)
     cause = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
     if getattr(exc, "errno", None) == 28 or "disk is full" in cause[0] \
             or "No space left" in cause[0]:
@@ -83,7 +85,8 @@ def store_problem(exc: BaseException, url: str | None = None) -> str:
 
 
 def is_store_error(exc: BaseException) -> bool:
-    """An error of the database itself (SQLAlchemy's or the driver's, or the disk's)."""
-    return isinstance(exc, OSError) or any(
+    """An error of the database itself (SQLAlchemy's or the driver's, or the disk's), or a
+    store file where SQLite could lose uploads (:class:`engine.UnsafeStoreError`)."""
+    return isinstance(exc, OSError | UnsafeStoreError) or any(
         c.__module__.split(".")[0] in ("sqlalchemy", "psycopg", "psycopg2", "sqlite3")
         for c in type(exc).__mro__)

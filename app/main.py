@@ -13,7 +13,7 @@ import streamlit as st
 from app import config, state, url
 from app.branding import BRAND_HTML, FAVICON
 from app.data import store
-from engine import md_text
+from engine import UnsafeStoreError, md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 
@@ -93,9 +93,10 @@ except Exception as exc:  # the store is unreachable or refused: say which, neve
     if not config.is_store_error(exc):
         raise
     LOG.warning("results store: %s", config.store_problem(exc))
-    st.error(md_text(config.store_problem(exc)) + ". Check `SIGBOARD_DB_URL` (or "
-             "`SIGBOARD_DB_PATH`) and that the database is running, then reload.",
-             icon=":material/database_off:")
+    st.error(md_text(config.store_problem(exc)) + (
+        "" if isinstance(exc, UnsafeStoreError) else ". Check `SIGBOARD_DB_URL` (or "
+        "`SIGBOARD_DB_PATH`) and that the database is running, then reload."),
+        icon=":material/database_off:")
     st.stop()
 view, problems = url.parse_view(state.raw_params(), catalog)
 state.set_view(view)

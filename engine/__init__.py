@@ -58,7 +58,9 @@ if TYPE_CHECKING:
         inclusion_probabilities, judge_pair, label_preview,
     )
     from .harness import HARNESS_FORMATS, HarnessImport, detect_format, read_harness
-    from .store import ConflictError, OnConflict, ResultsStore, UploadReport, open_store
+    from .store import (
+        ConflictError, OnConflict, ResultsStore, UnsafeStoreError, UploadReport, open_store,
+    )
     from .store._viewer import open_viewer_store
     from .store._judge_links import judge_link, judge_links, link_judge
 

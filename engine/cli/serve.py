@@ -53,6 +53,10 @@ def _serve(args: argparse.Namespace) -> int:
     if not env.get("SIGBOARD_DB_URL") and not env.get("SIGBOARD_DB_PATH"):
         # the results store next to where it is served from, never inside site-packages
         env["SIGBOARD_DB_PATH"] = str(Path.cwd() / "var" / "sigboard.db")
+    if not env.get("SIGBOARD_DB_URL"):  # a store file where uploads could be lost: refused now
+        from ..store import check_sqlite_store
+
+        check_sqlite_store(Path(env["SIGBOARD_DB_PATH"]))
     if os.name == "posix":
         # the server replaces this process, so a signal to `sigboard serve` (a service
         # manager's stop, a test's terminate) reaches Streamlit itself and leaves no orphan

@@ -46,11 +46,12 @@ from . import _schema as S
 from . import _write as sw
 from ._battles import StoreBattles
 from ._imports import StoreImports, UploadReport
+from ._safety import UnsafeStoreError, check_sqlite_file
 from ._watch import StoreWatches
 from ._write import ConflictError, OnConflict, frame_hash
 
-__all__ = ["ConflictError", "OnConflict", "ResultsStore", "UploadReport", "frame_hash",
-           "open_store"]
+__all__ = ["ConflictError", "OnConflict", "ResultsStore", "UnsafeStoreError", "UploadReport",
+           "frame_hash", "open_store"]
 
 
 class ResultsStore(StoreWatches, StoreImports, StoreBattles):
@@ -202,7 +203,10 @@ def open_store(url: str, *, create: bool = True) -> ResultsStore:
     ``create=False`` (commands that only read) refuses a ``sqlite:///`` file that does
     not exist ("no such store") instead of creating an empty one. A SQLite file this
     process cannot write (a read-only filesystem or permissions) opens read-only: it can
-    be browsed, and every write raises ``PermissionError``. Engines are shared per URL
+    be browsed, and every write raises ``PermissionError``. A SQLite file where uploads
+    could be lost or misread (a network file system, file locks that do not work, a folder
+    this user cannot write while others may write the file) raises
+    :class:`~engine.store._safety.UnsafeStoreError` naming the file and the fix. Engines are shared per URL
     within the process. The engine reads no environment variable: the app
     (``app/config.py``) and the CLI's entry point choose the URL.
     """
@@ -219,6 +223,7 @@ def open_store(url: str, *, create: bool = True) -> ResultsStore:
                                  "importing a file creates a store)")
         else:
             read_only = not sc.writable(path)
+        check_sqlite_file(path, read_only=read_only)
     key = f"{resolved}#ro" if read_only else resolved
     engine = _ENGINES.get(key)
     if engine is None:

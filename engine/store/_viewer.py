@@ -18,6 +18,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
 
 from . import _connect as sc
+from ._safety import check_sqlite_file
 from ._store import ResultsStore
 
 __all__ = ["open_viewer_store"]
@@ -56,6 +57,7 @@ def _read_only_engine(url: str) -> Engine:
             raise ValueError(f"url: a viewer needs a SQLite file, not {url!r}")
         if not path.exists():
             raise ValueError(f"url: no such store: {path} (a viewer never creates one)")
+        check_sqlite_file(path, read_only=True)
         return sc.make_engine(url, read_only=True)
     return create_engine(parsed, pool_pre_ping=True, connect_args={
         "connect_timeout": sc.PG_CONNECT_TIMEOUT,
