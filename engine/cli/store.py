@@ -181,7 +181,10 @@ def _import(args: argparse.Namespace) -> int:
 
     output, fmt = _import_formats(args)
     declared = _specs(args)
-    store = open_existing(_url(args), create=True)
+    url = _url(args)
+    for path in args.files:  # before the store opens: nothing of it is read as an upload
+        _not_the_store(path, url)
+    store = open_existing(url, create=True)
     reports = []
     for path in args.files:
         report = _import_one(store, path, args, fmt, declared)
@@ -196,6 +199,30 @@ def _import(args: argparse.Namespace) -> int:
          pd.DataFrame(reports, columns=["file", "upload_id", "rows", "duplicate_of", "replaced"]),
          output)
     return 0
+
+
+def _not_the_store(path: str, url: str) -> None:
+    """Refuse to read the SQLite store's own files as an upload (``import var/``): besides
+    being no results file, reading them here and closing the descriptor would drop the
+    file locks this process's store connections hold (see engine.store._sqlite_read)."""
+    import os
+
+    from ..store._connect import sqlite_path
+
+    db = sqlite_path(url)
+    if db is None:
+        return
+    own = [p for p in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"))
+           if p.exists()]
+    given = Path(path)
+    inside = ([given] if not given.is_dir() else
+              [Path(top) / name for top, _, names in os.walk(given) for name in names])
+    for candidate in inside:
+        if candidate.exists() and any(os.path.samefile(candidate, p) for p in own):
+            where = "is" if candidate == given else f"holds {candidate}, which is"
+            raise ValueError(f"{path}: {where} the results store's own file ({db}); import "
+                             "result files or harness logs, not the store (to copy a store, "
+                             "use `sigboard export`)")
 
 
 def _declare_cluster(store: ResultsStore, column: str, reports: list[dict[str, Any]]

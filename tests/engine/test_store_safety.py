@@ -147,3 +147,18 @@ def test_serve_refuses_before_the_server_starts(tmp_path: Path, monkeypatch: pyt
     assert main(["serve"]) == 2
     assert "network file system" in capsys.readouterr().err
     assert not (tmp_path / "s.db").exists()
+
+
+def test_import_refuses_the_store_s_own_files(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``import var/`` would read the store file in the process that holds it open, and
+    closing that descriptor drops the process's locks on it: refused before anything opens."""
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    open_store(url).import_frame(grid(["A", "B"], 3), filename="a.csv")
+    _forget(url)
+    before = (tmp_path / "s.db").read_bytes()
+    assert main(["import", str(tmp_path), "--db", url]) == 2
+    assert "holds" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "s.db"), "--db", url]) == 2
+    assert "the results store's own file" in capsys.readouterr().err
+    assert (tmp_path / "s.db").read_bytes() == before
