@@ -125,3 +125,23 @@ def test_a_store_in_memory_reads_the_plain_way() -> None:
     store.import_frame(grid(["A", "B"], 5), filename="a.csv")
     assert len(store.load_frame()) == 10
     store.close()
+
+
+def test_a_result_too_long_for_one_string_reads_row_by_row(tmp_path: Path) -> None:
+    """Past SQLite's longest string (SQLITE_LIMIT_LENGTH, 1e9 bytes by default: ~20 million
+    rows) the one-step read gives way to the row-by-row one, with the same table."""
+    import sqlite3
+
+    store = open_store(f"sqlite:///{tmp_path / 's.db'}")
+    store.import_frame(grid([f"s{i}" for i in range(5)], 40, binary=False), filename="a.csv")
+    want = store.load_frame()
+    with store._read() as conn:
+        raw = conn.connection.driver_connection
+        old = raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, 1000)
+        try:
+            assert sr.result_rows(raw, "") is None
+            got = sio.read_results(conn, [])
+        finally:
+            raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, old)
+    assert np.array_equal(got["value"].to_numpy(), want["value"].to_numpy())
+    store.close()
