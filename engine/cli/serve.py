@@ -1,10 +1,12 @@
 """``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``);
 ``warm``: compile the engine's Numba kernels once, after installing (#27 item 3).
 
-The engine never imports the app: ``serve`` finds the ``app`` package's folder without
-importing it and becomes ``python -m streamlit run app/server.py`` (``exec``), with the
-app's Streamlit settings (``app/streamlit.toml``) as command-line flags, so they hold from
-any working directory. Flags given after ``serve`` (``--server.port 8502``) come last and win.
+The engine never imports the app: ``serve`` finds sigboard's own ``app`` folder (beside this
+``engine`` package, :func:`app_folder`; never by the top-level name ``app``, which a working
+directory or another distribution may hold) and becomes ``python -P -m streamlit run
+app/server.py`` (``exec``), with the app's Streamlit settings (``app/streamlit.toml``) as
+command-line flags, so they hold from any working directory. Flags given after ``serve``
+(``--server.port 8502``) come last and win.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import site
 import subprocess
 import sys
 import tomllib
@@ -19,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register", "streamlit_flags"]
+__all__ = ["app_folder", "register", "streamlit_flags"]
 
 
 def streamlit_flags(settings: Mapping[str, Any]) -> list[str]:
@@ -36,20 +39,52 @@ def streamlit_flags(settings: Mapping[str, Any]) -> list[str]:
     return flags
 
 
-def _app_folder() -> Path:
-    spec = importlib.util.find_spec("app")  # a top-level look-up imports nothing
-    if spec is None or spec.origin is None or importlib.util.find_spec("streamlit") is None:
-        raise OSError("the app is not installed: pip install 'sigboard[app]' (or, in a checkout, "
+def app_folder() -> Path:
+    """sigboard's own app folder: ``app/`` beside this ``engine`` package.
+
+    Both are one distribution's: a wheel installs them side by side (the same
+    ``site-packages``), and an editable install (``pip install -e .``) maps both to the
+    checkout (its finder: ``engine`` → ``ROOT/engine``, ``app`` → ``ROOT/app``). A top-level
+    look-up of the name ``app`` would instead find whatever package of that name comes first
+    on ``sys.path``: the working directory's own ``app/``, or another project's.
+    """
+    folder = Path(__file__).resolve().parents[2] / "app"
+    if not all((folder / name).is_file() for name in ("__init__.py", "server.py", "streamlit.toml")):
+        raise OSError(f"sigboard's app is not installed beside its engine ({folder}): "
+                      "pip install 'sigboard[app]' (or, in a checkout, pip install -e '.[app]')")
+    if importlib.util.find_spec("streamlit") is None:
+        raise OSError("the app needs Streamlit: pip install 'sigboard[app]' (or, in a checkout, "
                       "pip install -e '.[app]')")
-    return Path(spec.origin).parent
+    return folder
+
+
+def _child_path(root: Path, environ: Mapping[str, str]) -> str | None:
+    """The server's ``PYTHONPATH``: ``root`` (the folder holding ``engine/`` and ``app/``)
+    first, unless it is one of this Python's site directories (a wheel's ``site-packages``,
+    which every Python of this environment imports from, after the standard library).
+
+    The server runs with ``python -P``: neither the working directory nor the script's
+    folder goes on its ``sys.path``, so ``import app`` there finds sigboard's app (through
+    ``root``, or an editable install's finder), not a working directory's ``app/``.
+    """
+    sites = {Path(folder).resolve() for folder in [*site.getsitepackages(),
+                                                   site.getusersitepackages()]}
+    rest = environ.get("PYTHONPATH")
+    if root in sites:
+        return rest
+    return os.pathsep.join([str(root), rest]) if rest else str(root)
 
 
 def _serve(args: argparse.Namespace) -> int:
-    folder = _app_folder()
+    folder = app_folder()
     settings = tomllib.loads((folder / "streamlit.toml").read_text(encoding="utf-8"))
-    command = [sys.executable, "-m", "streamlit", "run", str(folder / "server.py"),
+    # -P: no working directory (nor script folder) on the server's sys.path (see _child_path)
+    command = [sys.executable, "-P", "-m", "streamlit", "run", str(folder / "server.py"),
                *streamlit_flags(settings), *args.streamlit_args]
     env = dict(os.environ)
+    python_path = _child_path(folder.parent, env)
+    if python_path is not None:
+        env["PYTHONPATH"] = python_path
     if not env.get("SIGBOARD_DB_URL") and not env.get("SIGBOARD_DB_PATH"):
         # the results store next to where it is served from, never inside site-packages
         env["SIGBOARD_DB_PATH"] = str(Path.cwd() / "var" / "sigboard.db")
