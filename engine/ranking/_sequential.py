@@ -31,18 +31,18 @@ CPU for 100 orders of 167,000 battles instead of ~0.5 s.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Literal
 
 import numpy as np
-import trueskill  # type: ignore[import-untyped]
 from scipy import special
 
 from .. import _jit
 
-__all__ = ["Battles", "SequentialRatings", "battles_from_scores", "sequential_elo",
-           "sequential_trueskill"]
+__all__ = ["Battles", "SequentialRatings", "TrueSkillEnv", "battles_from_scores", "draw_margin",
+           "sequential_elo", "sequential_trueskill"]
 
 TieRule = Literal["ignore", "draw"]
 # Without Numba, up to this many orders are replayed one by one over Python floats (~0.3 µs
@@ -57,6 +57,38 @@ _ROUNDS_BATTLE_S = 4.5e-7
 _STEP_BLOCK = 4096  # battles per block of precomputed flat indices (bounds memory to B × P)
 _SQRT_2PI = float(np.sqrt(2.0 * np.pi))
 _LOG_SQRT_2PI = float(np.log(_SQRT_2PI))
+
+
+@dataclass(frozen=True)
+class TrueSkillEnv:
+    """TrueSkill's constants: prior mean ``mu`` and SD ``sigma``, performance SD ``beta``,
+    dynamics ``tau`` (added to every SD before a game) and the chance of a draw.
+
+    The defaults are Herbrich, Minka & Graepel's (2006), "TrueSkill: A Bayesian skill
+    rating system", NIPS 19: mu0 = 25, sigma0 = mu0/3, beta = sigma0/2, tau = sigma0/100,
+    and a 10 % draw chance; the ``trueskill`` package (0.4.5) has the same defaults,
+    computed the same way (so bit for bit), and its ``TrueSkill`` objects can be passed
+    where one of these is taken (tests/engine/test_trueskill_constants.py compares them).
+    """
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 3 / 2
+    tau: float = 25.0 / 3 / 100
+    draw_probability: float = 0.10
+
+
+def draw_margin(draw_probability: float, beta: float, size: int = 2) -> float:
+    """The draw margin of ``size`` players in all (2 for one against one):
+    eps = Phi^-1((p + 1) / 2) * sqrt(size) * beta, where p is the chance of a draw (Herbrich,
+    Minka & Graepel 2006, "TrueSkill: A Bayesian skill rating system", NIPS 19). Phi^-1 is
+    scipy's ``ndtri``; the ``trueskill`` package's ``calc_draw_margin`` uses an
+    approximation of it, ~3e-7 smaller (relative) at p = 0.1.
+
+    >>> round(draw_margin(0.10, 25 / 6), 6)
+    0.740467
+    """
+    return float(special.ndtri((draw_probability + 1.0) / 2.0)) * math.sqrt(size) * beta
 
 
 @dataclass(frozen=True)
@@ -352,7 +384,7 @@ def sequential_trueskill(
     n_permutations: int = 100,
     rng: np.random.Generator | int | None = 0,
     orders: np.ndarray | None = None,
-    env: trueskill.TrueSkill | None = None,
+    env: TrueSkillEnv | None = None,
 ) -> SequentialRatings:
     """TrueSkill 1-vs-1 updates replayed in random battle orders and averaged.
 
@@ -362,9 +394,10 @@ def sequential_trueskill(
         From :func:`battles_from_scores`; draws (score 0.5) are TrueSkill draws.
     n_permutations, rng, orders
         As in :func:`sequential_elo`.
-    env : trueskill.TrueSkill, optional
-        Constants (mu, sigma, beta, tau, draw_probability); default: the
-        ``trueskill`` package's defaults (25, 25/3, 25/6, 25/300, 0.10).
+    env : TrueSkillEnv, optional
+        Constants (mu, sigma, beta, tau, draw_probability); default: Herbrich et al.'s
+        (25, 25/3, 25/6, 25/300, 0.10), which are the ``trueskill`` package's defaults too
+        (any object with these five attributes will do, e.g. a ``trueskill.TrueSkill``).
 
     Returns
     -------
@@ -376,9 +409,9 @@ def sequential_trueskill(
     The two-player factor graph has a closed form, applied to all orders at once:
     σ² ← σ² + τ²; c² = 2β² + σ_w² + σ_l²; t = (μ_w − μ_l)/c, ε = margin/c;
     μ_w ← μ_w + σ_w²/c · V(t, ε), μ_l ← μ_l − σ_l²/c · V(t, ε),
-    σ² ← σ² (1 − σ²/c² · W(t, ε)), with the draw margin from
-    ``trueskill.calc_draw_margin``. It agrees with ``trueskill.rate_1vs1``
-    (tested), which costs ~0.3 ms per battle in pure Python.
+    σ² ← σ² (1 − σ²/c² · W(t, ε)), with the draw margin ε of :func:`draw_margin`. It
+    agrees with the ``trueskill`` package's ``rate_1vs1`` (tested; a test dependency
+    only), which costs ~0.3 ms per battle in pure Python.
 
     References
     ----------
@@ -395,9 +428,9 @@ def sequential_trueskill(
     >>> np.round(r.rating, 3).tolist(), np.round(r.sigma, 3).tolist()
     ([29.396, 20.604], [7.171, 7.171])
     """
-    env = env if env is not None else trueskill.TrueSkill()
+    env = env if env is not None else TrueSkillEnv()
     mu0, sigma0, beta, tau = float(env.mu), float(env.sigma), float(env.beta), float(env.tau)
-    margin = float(trueskill.calc_draw_margin(env.draw_probability, 2, env=env))
+    margin = draw_margin(float(env.draw_probability), beta)
     order = _orders(battles.n_battles, n_permutations, rng, orders)
     p = order.shape[0]
     # the compiled loop takes ~45 ns a battle and order: Numba is loaded past ~55,000 battles
