@@ -15,6 +15,10 @@ can only draw a dot's label centred under it, so each system is two nodes: its d
 label) and its label, a ``text`` node centred on the label's box; a label moved away from
 its dot is joined to it by a thin line, as in the static graph. The canvas zooms text and
 positions together, so boxes that do not meet in layout coordinates never meet on screen.
+
+pyvis is optional (the ``network`` extra: ``pip install 'sigboard[network]'``; it depends on
+IPython): without it :func:`network_html` returns a short page that says how to install it,
+and the static graph (:mod:`app.charts.svg`) is unaffected.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from pyvis.network import Network
+
+try:  # optional (pyvis brings IPython): pip install 'sigboard[network]'
+    from pyvis.network import Network
+
+    HAVE_PYVIS = True
+except ImportError:  # the "Significance graph" tab draws the same graph as SVG without it
+    HAVE_PYVIS = False
 
 from engine import Leaderboard, isolate
 
@@ -54,6 +64,16 @@ INK = "#1f2933"
 #: Dot radius and label font size: best system, others (as the static graph).
 RADIUS = (8.4, 6.7)
 FONT_SIZE = (14, 12)
+
+
+#: The interactive graph's page where pyvis is not installed (self-contained, like the graph).
+MISSING_PYVIS = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Interactive graph</title>'
+    "</head><body style=\"font-family: sans-serif; color: #1f2933\"><p>The interactive graph "
+    "needs pyvis, which is not installed here: <code>pip install 'sigboard[network]'</code> "
+    "(in a checkout: <code>pip install -e '.[network]'</code>), then restart the server. The "
+    "<b>Significance graph</b> tab shows the same graph as a picture.</p></body></html>"
+)
 
 
 class ExternalResourceError(RuntimeError):
@@ -134,7 +154,10 @@ def _add_system(net: Network, i: int, row: dict[Any, Any], x: float, y: float, l
 def network_html(board: Leaderboard, systems: Sequence[str] | None = None, *,
                  height: int = 520) -> str:
     """The significance graph as one self-contained HTML document (vis-network inlined):
-    the static graph's layout and label places, fixed, so no two labels overlap."""
+    the static graph's layout and label places, fixed, so no two labels overlap. Without
+    pyvis: :data:`MISSING_PYVIS`, a page that says how to install it."""
+    if not HAVE_PYVIS:
+        return MISSING_PYVIS
     frame, edges = graph_frames(board, systems)
     layout = graph_layout(board, frame)
     directed = board.pairwise.alternative != "two-sided"
