@@ -63,9 +63,10 @@ def _child_path(root: Path, environ: Mapping[str, str]) -> str | None:
     first, unless it is one of this Python's site directories (a wheel's ``site-packages``,
     which every Python of this environment imports from, after the standard library).
 
-    The server runs with ``python -P``: neither the working directory nor the script's
-    folder goes on its ``sys.path``, so ``import app`` there finds sigboard's app (through
-    ``root``, or an editable install's finder), not a working directory's ``app/``.
+    The server runs with ``python -P``: the working directory does not go on its
+    ``sys.path`` (Streamlit adds only the script's own folder, sigboard's ``app/``), so
+    ``import app`` there finds sigboard's app (through ``root``, or an editable install's
+    finder), not a working directory's ``app/``.
     """
     sites = {Path(folder).resolve() for folder in [*site.getsitepackages(),
                                                    site.getusersitepackages()]}
@@ -78,7 +79,7 @@ def _child_path(root: Path, environ: Mapping[str, str]) -> str | None:
 def _serve(args: argparse.Namespace) -> int:
     folder = app_folder()
     settings = tomllib.loads((folder / "streamlit.toml").read_text(encoding="utf-8"))
-    # -P: no working directory (nor script folder) on the server's sys.path (see _child_path)
+    # -P: the working directory is not on the server's sys.path (see _child_path)
     command = [sys.executable, "-P", "-m", "streamlit", "run", str(folder / "server.py"),
                *streamlit_flags(settings), *args.streamlit_args]
     env = dict(os.environ)
