@@ -13,11 +13,12 @@ from streamlit.delta_generator import DeltaGenerator
 from app import state, widgets
 from app.components.metrics_table import metrics_table
 from app.data import figures, results
+from app.data.query import Query
 from app.downloads import safe_csv
 from app.ranked import NARROW, html_table
 from app.tables import fit_height
 from app.url import MATRIX_TABS, View
-from engine import Leaderboard, TestOptions
+from engine import Leaderboard
 
 #: The pairs table's columns: engine name → what is shown (technical names in the CSV).
 PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A − B",
@@ -130,8 +131,10 @@ def _differ_among(board: Leaderboard, shown: tuple[str, ...]) -> str:
             "them differ")
 
 
-def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
-    """The all-pairs tabs of the Pairwise page, bound to URL parameter ``panel``."""
+def all_pairs(q: Query, view: View) -> None:
+    """The all-pairs tabs of the Pairwise page, bound to URL parameter ``panel`` (``view``:
+    the tab and the focus); every tab draws the query's board, the page's."""
+    board = results.board_of(q)
     order = list(board.table["system"])
     shown = widgets.focus_controls(view, order)
     tabs = state.bound_tabs("panel", view.panel, MATRIX_TABS)
@@ -148,18 +151,17 @@ def all_pairs(board: Leaderboard, view: View, token: str, options: TestOptions) 
             where = tabs[kind]
             if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
                 where.html(PHONE_SWAP)
-                percent = results.matrix(token, view.benchmark, view.metric).binary
+                percent = results.matrix(q.token, q.benchmark, q.metric).binary
                 _phone_pairs(board, shown, where, percent)
                 where = where.container(key=f"sb_heatmap_{kind}")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
-                widgets.picture(figures.pvalue_svg(token, view.benchmark, view.metric,
-                                                   options, shown), where)
+                widgets.picture(figures.pvalue_svg(q, shown), where)
                 continue
-            spec = figures.panel_spec(token, view.benchmark, view.metric, options, kind, shown)
+            spec = figures.panel_spec(q, kind, shown)
             where.vega_lite_chart(spec=spec, width="stretch" if kind == "pwpp" else "content")
     if tabs["metrics"].open:
         with tabs["metrics"]:
-            metrics_table(view, token, options)
+            metrics_table(q)
     if tabs["table"].open:
         with tabs["table"]:
             rows = pair_rows(board)

@@ -17,8 +17,9 @@ import streamlit as st
 
 from app import state
 from app.data import results
+from app.data.query import Query
 from app.url import NO_CLUSTER, View
-from engine import PairRunTest, TestOptions, md_text
+from engine import PairRunTest, md_text
 
 HELP = ("An example attribute (e.g. passage, task family): examples of one group may fail "
         "together, so tests and intervals are computed from the groups (cluster-robust "
@@ -70,13 +71,13 @@ def cluster_sentence(n_clusters: int, design_effects: pd.Series | np.ndarray | N
             f"{'widened' if d >= 1 else 'narrowed'} by the design effect {d:.2f}.")
 
 
-def clustered_pairwise_note(token: str, view: View, options: TestOptions, cluster: str,
-                            test: PairRunTest) -> str:
+def clustered_pairwise_note(q: Query, view: View, test: PairRunTest) -> str:
     """A/B compare's line on the Pairwise page's answer for this pair grouped by the same
-    column (its raw p-value and interval; Pairwise corrects p for the other pairs)."""
+    column (the query's board: its raw p-value and interval; Pairwise corrects p for the
+    other pairs)."""
+    cluster = q.cluster
     try:
-        table = results.board_by(token, view.benchmark, view.metric, options,
-                                 cluster).pairwise.table
+        table = results.board_of(q).pairwise.table
     except ValueError:
         return ""
     rows = table[((table["system_a"] == view.cand) & (table["system_b"] == view.base))

@@ -18,10 +18,10 @@ import streamlit as st
 
 from app import widgets
 from app.data import results
+from app.data.query import Query
 from app.downloads import safe_csv
 from app.tables import fit_height
-from app.url import View
-from engine import MetricsTable, TestOptions, md_isolated
+from engine import MetricsTable, md_isolated
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
     from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
@@ -92,11 +92,13 @@ def styled(result: MetricsTable, *, alpha: float, rows: int = MAX_ROWS) -> Style
     return head.rename(columns=_NAMES).style.apply(lambda _: css, axis=None).format(formats)
 
 
-def metrics_table(view: View, token: str, options: TestOptions) -> None:
-    """Every pair of the benchmark's systems on each of its metrics, with the same options."""
+def metrics_table(q: Query) -> None:
+    """Every pair of the benchmark's systems on each of its metrics, with the query's options
+    and cluster column (its own metric's cells are the Pairwise page's pairs)."""
+    options = q.options
     value = "pvalue_adj" if options.criterion == "pvalue" else "effect_size"
     try:
-        result, skipped = results.across(token, view.benchmark, options, value)
+        result, skipped = results.across(q, value)
     except ValueError as exc:
         st.warning(f"No metric of this benchmark can be tested with these settings: {exc}")
         return
@@ -108,7 +110,7 @@ def metrics_table(view: View, token: str, options: TestOptions) -> None:
                "Wilson 2019), adjusted for every pair and metric tested; below alpha, the pair "
                "differs on the metrics taken together. *conflict*: metrics disagree on the winner.")
     if len(result.metrics) == 1:
-        st.info(f"{md_isolated(view.benchmark)} has one metric, "
+        st.info(f"{md_isolated(q.benchmark)} has one metric, "
                 f"{md_isolated(result.metrics[0])}: upload more metrics for the same examples "
                 "to compare them side by side.", icon=":material/info:")
     widgets.notes(list(skipped))

@@ -14,10 +14,11 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app import state, widgets
 from app.charts.graph import clique_frame
-from app.data import figures
+from app.data import figures, results
+from app.data.query import Query
 from app.ranked import NARROW
 from app.url import GRAPH_TABS, View
-from engine import Leaderboard, TestOptions, html_text
+from engine import Leaderboard, html_text
 
 #: Charts in a container with this key are hidden below NARROW pixels: the table above has
 #: the means and intervals, and a chart shrunk to a phone is unreadable.
@@ -34,7 +35,7 @@ def _wide(name: str) -> DeltaGenerator:
     return st.container(key=f"{_WIDE}_{name}")
 
 
-def _rank_tab(board: Leaderboard, view: View, token: str, options: TestOptions) -> None:
+def _rank_tab(q: Query, board: Leaderboard) -> None:
     """Every system's mean with its interval, best first, its rank range beside it (the best
     :data:`RANK_ROWS` past that many systems: the table above has every one)."""
     order = list(board.table["system"])
@@ -45,7 +46,7 @@ def _rank_tab(board: Leaderboard, view: View, token: str, options: TestOptions) 
                + (f" The best {RANK_ROWS} of {len(order)} systems; the table has every one."
                   if shown else ""))
     with _wide("ranks"):
-        widgets.picture(figures.rank_svg(token, view.benchmark, view.metric, options, shown))
+        widgets.picture(figures.rank_svg(q, shown))
 
 
 def _clique_table(board: Leaderboard) -> str:
@@ -64,32 +65,32 @@ def _clique_table(board: Leaderboard) -> str:
             f"<th>systems</th><th>members</th></tr></thead><tbody>{rows}</tbody></table>")
 
 
-def leaderboard_charts(board: Leaderboard, view: View, token: str, options: TestOptions
-                       ) -> None:
+def leaderboard_charts(q: Query, view: View) -> None:
     """The Leaderboard's charts in tabs (URL ``graph``), only the open one drawn: the rank/CI
-    plot first, then the significance graph (Ackerman et al. 2025, §5.1: systems at the height of their
-    mean, edges between ties) as a picture or interactive, and the groups (cliques)."""
+    plot first, then the significance graph (Ackerman et al. 2025, §5.1: systems at the
+    height of their mean, edges between ties) as a picture or interactive, and the groups
+    (cliques). Every one is drawn from the query's board, the table's (``view``: the tab
+    and the focus)."""
+    board = results.board_of(q)
     st.subheader("Charts")
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
     if tabs["ranks"].open:
         with tabs["ranks"]:
-            _rank_tab(board, view, token, options)
+            _rank_tab(q, board)
     for kind in ("static", "interactive"):
         if tabs[kind].open:
             with tabs[kind]:
-                _graph_tab(board, view, token, options, kind)
+                _graph_tab(q, board, view, kind)
     if tabs["groups"].open:
         with tabs["groups"]:
             if board.pairwise.compare != "all":
                 st.info("Groups need all pairs compared; with another comparison set they are "
                         "approximate.")
-            st.vega_lite_chart(spec=figures.clique_spec(token, view.benchmark, view.metric,
-                                                        options), width="stretch")
+            st.vega_lite_chart(spec=figures.clique_spec(q), width="stretch")
             st.html(_clique_table(board))
 
 
-def _graph_tab(board: Leaderboard, view: View, token: str, options: TestOptions,
-               kind: str) -> None:
+def _graph_tab(q: Query, board: Leaderboard, view: View, kind: str) -> None:
     """The significance graph of the focused systems, as a picture or interactive."""
     order = list(board.table["system"])
     shown = widgets.focus_controls(view, order)
@@ -97,10 +98,9 @@ def _graph_tab(board: Leaderboard, view: View, token: str, options: TestOptions,
                f"thicker when less significant; the best system is in red bold. Showing "
                f"{len(shown)} of {len(order)} systems.")
     if kind == "interactive":
-        st.iframe(figures.graph_html(token, view.benchmark, view.metric, options, shown),
-                  height=560)
+        st.iframe(figures.graph_html(q, shown), height=560)
         return
-    picture = figures.graph_svg(token, view.benchmark, view.metric, options, shown)
+    picture = figures.graph_svg(q, shown)
     with _wide("graph"):
         widgets.picture(picture)
     st.download_button("Download SVG", picture, icon=":material/download:",

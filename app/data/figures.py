@@ -11,11 +11,15 @@ settings change on humaneval (the engine's own work: 0.05–0.15 s). Here a char
 milliseconds, and its datasets are converted to Arrow once per cache entry instead of on
 every run (Streamlit passes Arrow bytes through untouched).
 
-Each function takes the data key first, like ``app/data/results.py`` (whose results it
-draws: a slice's key draws the slice).
+A chart a page shows next to a table takes the page's :class:`app.data.query.Query` and
+draws :func:`app.data.results.board_of` (or the bootstrap, the P(A beats B)) of that query:
+the very object the table is made from, so the two cannot disagree. The others take the
+data key first, like ``app/data/results.py`` (a slice's key draws the slice).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -33,7 +37,8 @@ from app.charts.svg_compare import models_svg, variance_svg
 from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, pvalue_heatmap_svg
 from app.charts.vl import Spec
 from app.data import results, store
-from engine import BoxStats, TestOptions, box_stats
+from app.data.query import Query
+from engine import BoxStats, box_stats
 
 _ENTRIES = 64
 #: The Mechanisms and Compare pages' drawings keep fewer entries.
@@ -50,35 +55,31 @@ def arrow(spec: Spec) -> Spec:
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def rank_svg(token: str, benchmark: str, metric: str, options: TestOptions,
-             systems: tuple[str, ...] | None = None) -> str:
-    """The rank/CI plot of :func:`app.data.results.board` as SVG (``systems``: the rows shown,
-    default all; percent for 0/1 metrics)."""
-    percent = results.matrix(token, benchmark, metric).binary
-    board = results.board(token, benchmark, metric, options)
-    return rank_ci_svg(board, percent=percent, systems=systems)
+def rank_svg(q: Query, systems: tuple[str, ...] | None = None) -> str:
+    """The rank/CI plot of :func:`app.data.results.board_of` as SVG (``systems``: the rows
+    shown, default all; percent for 0/1 metrics)."""
+    percent = results.matrix(q.token, q.benchmark, q.metric).binary
+    return rank_ci_svg(results.board_of(q), percent=percent, systems=systems)
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def graph_svg(token: str, benchmark: str, metric: str, options: TestOptions,
-              systems: tuple[str, ...]) -> str:
+def graph_svg(q: Query, systems: tuple[str, ...]) -> str:
     """The static significance graph among ``systems`` as SVG: shown on the page and
     downloaded as it is (a standalone document)."""
-    return static_graph_svg(results.board(token, benchmark, metric, options), systems)
+    return static_graph_svg(results.board_of(q), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
-def graph_html(token: str, benchmark: str, metric: str, options: TestOptions,
-               systems: tuple[str, ...]) -> str:
-    """The self-contained interactive significance graph of :func:`app.data.results.board`
-    among ``systems``."""
-    return network_html(results.board(token, benchmark, metric, options), systems)
+def graph_html(q: Query, systems: tuple[str, ...]) -> str:
+    """The self-contained interactive significance graph of
+    :func:`app.data.results.board_of` among ``systems``."""
+    return network_html(results.board_of(q), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
-def clique_spec(token: str, benchmark: str, metric: str, options: TestOptions) -> Spec:
-    """The clique view of :func:`app.data.results.board`."""
-    return arrow(_clique_spec(results.board(token, benchmark, metric, options)))
+def clique_spec(q: Query) -> Spec:
+    """The clique view of :func:`app.data.results.board_of`."""
+    return arrow(_clique_spec(results.board_of(q)))
 
 
 # ----------------------------------------------------------------- the Pairwise page's charts
@@ -88,20 +89,16 @@ _PANELS = {"effects": effect_heatmap_spec, "pwpp": pwpp_spec}
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def panel_spec(token: str, benchmark: str, metric: str, options: TestOptions,
-               kind: str, systems: tuple[str, ...]) -> Spec:
+def panel_spec(q: Query, kind: str, systems: tuple[str, ...]) -> Spec:
     """The effect-size heatmap (``effects``) or the PWPP (``pwpp``) among ``systems``
     (the focus, best first)."""
-    result = results.board(token, benchmark, metric, options).pairwise
-    return arrow(_PANELS[kind](result, list(systems)))
+    return arrow(_PANELS[kind](results.board_of(q).pairwise, list(systems)))
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
-def pvalue_svg(token: str, benchmark: str, metric: str, options: TestOptions,
-               systems: tuple[str, ...]) -> str:
+def pvalue_svg(q: Query, systems: tuple[str, ...]) -> str:
     """The adjusted p-value heatmap among ``systems`` (the focus, best first) as SVG."""
-    result = results.board(token, benchmark, metric, options).pairwise
-    return pvalue_heatmap_svg(result, systems)
+    return pvalue_heatmap_svg(results.board_of(q).pairwise, systems)
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
@@ -126,65 +123,61 @@ def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
     return arrow(example_system_heatmap_spec(results.matrix(token, benchmark, metric)))
 
 
-def _box_data(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-              options: TestOptions, cluster: str = "") -> tuple[BoxStats, list[str], str]:
+def _box_data(q: Query, kind: str, n_resamples: int) -> tuple[BoxStats, list[str], str]:
     """The boxplot statistics of one view (``values``: per-example scores; ``ranks``:
-    bootstrap ranks; otherwise bootstrap means, of clusters when ``cluster`` groups the
+    bootstrap ranks; otherwise bootstrap means, of clusters when ``q.cluster`` groups the
     examples), its rows (best observed mean first) and its axis title."""
-    result = results.bootstrap(token, benchmark, metric, n_resamples, options, cluster)
+    result = results.bootstrap(q, n_resamples)
     if kind == "values":
-        m = results.matrix(token, benchmark, metric)
-        stats, title = box_stats(m.values.T, m.systems), f"{metric} per example"
+        m = results.matrix(q.token, q.benchmark, q.metric)
+        stats, title = box_stats(m.values.T, m.systems), f"{q.metric} per example"
     elif kind == "ranks":
         stats, title = box_stats(result.ranks, result.systems), "rank (1 = best)"
     else:
-        stats, title = box_stats(result.means, result.systems), f"mean {metric}"
+        stats, title = box_stats(result.means, result.systems), f"mean {q.metric}"
     return stats, [str(s) for s in result.summary["system"]], title
 
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
-def _distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                      options: TestOptions, color: str, cluster: str = "") -> str:
-    stats, order, title = _box_data(token, benchmark, metric, kind, n_resamples, options,
-                                    cluster)
-    meta = store.system_metadata(token, benchmark)
+def _distribution_svg(q: Query, kind: str, n_resamples: int, color: str) -> str:
+    stats, order, title = _box_data(q, kind, n_resamples)
+    meta = store.system_metadata(q.token, q.benchmark)
     hue: pd.Series | None = meta.set_index("system")[color] if color else None
     return box_svg(stats, order, title=title, color=hue, integer=kind == "ranks")
 
 
-def distribution_svg(token: str, benchmark: str, metric: str, kind: str, n_resamples: int,
-                     options: TestOptions, color: str, cluster: str = "") -> str:
+def distribution_svg(q: Query, kind: str, n_resamples: int, color: str) -> str:
     """Boxplots of per-example scores, bootstrap means or bootstrap ranks as SVG (``kind``:
-    ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour;
-    ``cluster``: the example attribute whose clusters the bootstrap resamples)."""
-    return _distribution_svg(token, benchmark, metric, kind, n_resamples,
-                             results.bootstrap_options(options), color, cluster)
+    ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour),
+    from :func:`app.data.results.bootstrap` of the query (cached under the options the
+    bootstrap reads only)."""
+    chosen = replace(q, options=results.bootstrap_options(q.options))
+    return _distribution_svg(chosen, kind, n_resamples, color)
 
 
 # ----------------------------------------------------------------- Mechanisms, A/B compare
 
 
 @st.cache_resource(show_spinner=False, max_entries=_FEWER)
-def mechanisms_svgs(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                    seed: int, more: bool = False, cluster: str = "",
-                    systems: tuple[str, ...] = ()) -> tuple[str, str]:
+def mechanisms_svgs(q: Query, more: bool = False, systems: tuple[str, ...] = ()
+                    ) -> tuple[str, str]:
     """SVG drawings of the agreement matrix and of the P(A beats B) heatmap among ``systems``
     (the focus, in the order of the mean; default all; its faded cells from cluster-robust
-    sign tests when ``cluster`` groups the examples), written here in SVG (#27 item 3)."""
-    result = results.mechanisms_result(token, benchmark, metric, correction, alpha, seed, more)
+    sign tests when ``q.cluster`` groups the examples): the same P(A beats B) as the page's
+    table (:func:`app.data.results.mechanisms_p_beats`)."""
+    result = results.mechanisms_of(q, more)
     tau = tau_svg(result.kendall_tau, list(LABELS), LABELS)
-    pbeats = pbeats_svg(result.p_beats if not cluster else results.p_beats_by(
-        token, benchmark, metric, correction, alpha, cluster),
-        list(systems or result.rankings["mean"]))
+    order = list(systems or result.rankings["mean"])
+    pbeats = pbeats_svg(results.mechanisms_p_beats(q, more), order)
     return tau, pbeats
 
 
 @st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
-def ab_svgs(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
-            cluster: str, options: TestOptions) -> tuple[str, str]:
+def ab_svgs(q: Query, baseline: str, candidate: str) -> tuple[str, str]:
     """SVG drawings of the difference by model and of the variance shares (both also
-    embedded in the report), written here in milliseconds (#27 item 3)."""
-    ab = results.ab_result(token, benchmark, metric, baseline, candidate, cluster, options)
-    level = f"{1 - options.alpha:.0%}"
-    return (models_svg(ab.models, metric=metric, level=level, width=560),
+    embedded in the report) of the page's :func:`app.data.results.ab_result`, written here
+    in milliseconds."""
+    ab = results.ab_result(q, baseline, candidate)
+    level = f"{1 - q.options.alpha:.0%}"
+    return (models_svg(ab.models, metric=q.metric, level=level, width=560),
             variance_svg(ab.variance, width=360))

@@ -1,18 +1,24 @@
 """The engine's results of one benchmark, cached: one function per engine call the pages make.
 
-Each takes the data key first (the token of ``app/data/store.py``, or a slice's key from
-``app/data/slices.py``). Test options are passed as the engine's frozen
-:class:`engine.TestOptions`; Streamlit hashes a dataclass field by field, so two
-different option sets never share an entry (``tests/app/test_app_url.py``).
+The results a page's table and charts share take one :class:`app.data.query.Query` (data
+key, benchmark, metric, test options, cluster column): the table and its charts are drawn
+from the one cached result of that query. The others take the data key first (the token
+of ``app/data/store.py``, or a slice's key from ``app/data/slices.py``). Streamlit hashes a
+dataclass field by field, so two different queries or option sets never share an entry
+(``tests/app/test_app_url.py``); a result that reads only some options is cached under a
+query holding only those (:func:`bootstrap_options`).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app.data import slices, store
+from app.data.query import Query
 from engine import (
     ABResult,
     BootstrapResult,
@@ -100,18 +106,37 @@ def _spec(frame: pd.DataFrame, benchmark: str, metric: str) -> MetricSpec:
     return spec if spec is not None else store.current().metric_spec(benchmark, metric)
 
 
-@st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
 def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Leaderboard:
-    """The engine's leaderboard (with its pairwise tests and groups) for one set of options.
+    """:func:`board_of` of the benchmark with the examples as the unit (the Upload page's
+    first look at a new benchmark, and the Overall page's)."""
+    return board_of(Query(token, benchmark, metric, options))
+
+
+def board_of(q: Query) -> Leaderboard:
+    """The engine's leaderboard (with its pairwise tests and groups) of one query: the one
+    result a page's table and every chart of it draw (cluster-robust tests, intervals,
+    groups and rank ranges when ``q.cluster`` groups the examples).
 
     Without the bootstrap intervals of Bradley–Terry strength, Elo and win rate
     (``bt_resamples=0``): no page shows them, and refitting Bradley–Terry 200 times took
     two thirds of every settings change on humaneval.
     """
-    return leaderboard(matrix(token, benchmark, metric), options, bt_resamples=0)
+    return _clustered_board(q) if q.cluster else _plain_board(q)
 
 
-# ----------------------------------------------------------------- clusters (issue #26 item 1)
+@st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
+def _plain_board(q: Query) -> Leaderboard:
+    return leaderboard(matrix(q.token, q.benchmark, q.metric), q.options, bt_resamples=0)
+
+
+@st.cache_resource(show_spinner="Running the cluster-robust pairwise tests…",
+                   max_entries=_ENTRIES)
+def _clustered_board(q: Query) -> Leaderboard:
+    return leaderboard(matrix(q.token, q.benchmark, q.metric), q.options, bt_resamples=0,
+                       cluster=cluster_design(q))
+
+
+# ----------------------------------------------------------------- clusters
 
 
 def cluster_columns(token: str, benchmark: str) -> list[str]:
@@ -126,29 +151,12 @@ def declared_cluster(token: str, benchmark: str) -> str:
     return store.current().benchmark_cluster(benchmark) or ""
 
 
-def cluster_design(token: str, benchmark: str, metric: str, cluster: str) -> ClusterDesign:
-    """The cluster of each example of the matrix, from the example attribute ``cluster``
-    (errors name the column and the example without a value)."""
-    meta = store.example_metadata(token, benchmark).astype({"example_id": str})
-    examples = matrix(token, benchmark, metric).examples
-    return ClusterDesign.from_codes(cluster_codes(meta, cluster, examples), cluster)
-
-
-@st.cache_resource(show_spinner="Running the cluster-robust pairwise tests…",
-                   max_entries=_ENTRIES)
-def _clustered_board(token: str, benchmark: str, metric: str, cluster: str,
-                     options: TestOptions) -> Leaderboard:
-    return leaderboard(matrix(token, benchmark, metric), options, bt_resamples=0,
-                       cluster=cluster_design(token, benchmark, metric, cluster))
-
-
-def board_by(token: str, benchmark: str, metric: str, options: TestOptions,
-             cluster: str) -> Leaderboard:
-    """:func:`board`, with cluster-robust tests, intervals, groups and rank ranges when an
-    example attribute ``cluster`` groups the examples ("": the examples are the unit)."""
-    if not cluster:
-        return board(token, benchmark, metric, options)
-    return _clustered_board(token, benchmark, metric, cluster, options)
+def cluster_design(q: Query) -> ClusterDesign:
+    """The cluster of each example of the query's matrix, from the example attribute
+    ``q.cluster`` (errors name the column and the example without a value)."""
+    meta = store.example_metadata(q.token, q.benchmark).astype({"example_id": str})
+    examples = matrix(q.token, q.benchmark, q.metric).examples
+    return ClusterDesign.from_codes(cluster_codes(meta, q.cluster, examples), q.cluster)
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
@@ -164,29 +172,28 @@ def bootstrap_options(options: TestOptions) -> TestOptions:
 
 
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
-def _bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
-               options: TestOptions, cluster: str = "") -> BootstrapResult:
-    design = cluster_design(token, benchmark, metric, cluster) if cluster else None
-    return bootstrap_ranks(matrix(token, benchmark, metric), options, n_resamples=n_resamples,
-                           cluster=design)
+def _bootstrap(q: Query, n_resamples: int) -> BootstrapResult:
+    design = cluster_design(q) if q.cluster else None
+    return bootstrap_ranks(matrix(q.token, q.benchmark, q.metric), q.options,
+                           n_resamples=n_resamples, cluster=design)
 
 
-def bootstrap(token: str, benchmark: str, metric: str, n_resamples: int,
-              options: TestOptions, cluster: str = "") -> BootstrapResult:
+def bootstrap(q: Query, n_resamples: int) -> BootstrapResult:
     """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha);
-    whole clusters are resampled when the example attribute ``cluster`` groups the examples."""
-    return _bootstrap(token, benchmark, metric, n_resamples, bootstrap_options(options), cluster)
+    whole clusters are resampled when the example attribute ``q.cluster`` groups the
+    examples. Cached under the query with :func:`bootstrap_options` only."""
+    return _bootstrap(replace(q, options=bootstrap_options(q.options)), n_resamples)
 
 
 @st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)
-def across(token: str, benchmark: str, options: TestOptions, value: str
-           ) -> tuple[MetricsTable, tuple[str, ...]]:
-    """The heatmap table across the benchmark's metrics, and one note per metric left out."""
-    cat = store.catalog(token)
+def across(q: Query, value: str) -> tuple[MetricsTable, tuple[str, ...]]:
+    """The heatmap table across the benchmark's metrics (each metric's :func:`board_of`,
+    clustered as the query is), and one note per metric left out."""
+    cat = store.catalog(q.token)
     results, skipped = [], []
-    for metric in cat.loc[cat["benchmark"] == benchmark, "metric"].astype(str):
+    for metric in cat.loc[cat["benchmark"] == q.benchmark, "metric"].astype(str):
         try:
-            results.append(board(token, benchmark, metric, options).pairwise)
+            results.append(board_of(q.with_metric(metric)).pairwise)
         except ValueError as exc:  # e.g. McNemar chosen and this metric is not binary
             skipped.append(f"{metric} left out: {exc}")
     return pairs_across_metrics(results, value=value), tuple(skipped)
@@ -218,6 +225,20 @@ def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, 
                       correction=correction, alpha=alpha)
 
 
+def mechanisms_of(q: Query, more: bool = False) -> Mechanisms:
+    """:func:`mechanisms_result` of the query: its correction, alpha and seed (the rankings
+    themselves do not group examples)."""
+    o = q.options
+    return mechanisms_result(q.token, q.benchmark, q.metric, o.correction, o.alpha,
+                             o.seed, more)
+
+
+def mechanisms_p_beats(q: Query, more: bool = False) -> PBeats:
+    """P(A beats B) of the Mechanisms page: the mechanisms' own, or cluster-robust sign tests
+    when ``q.cluster`` groups the examples."""
+    return p_beats_by(q) if q.cluster else mechanisms_of(q, more).p_beats
+
+
 def battle_orders(more: bool = False, battles: int = 0) -> tuple[int, int]:
     """(Elo, TrueSkill) battle orders: the page's default — ELO_ORDERS, fewer when
     ``battles`` (:func:`battle_count`) times them would pass REPLAY_BUDGET — or its "more"
@@ -237,22 +258,32 @@ def battle_count(token: str, benchmark: str, metric: str) -> int:
 
 
 @st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)
-def rank_intervals(token: str, benchmark: str, metric: str, alpha: float,
-                   seed: int, cluster: str = "") -> RankIntervals:
+def _rank_intervals(q: Query) -> RankIntervals:
+    design = cluster_design(q) if q.cluster else None
+    return rank_intervals_of(matrix(q.token, q.benchmark, q.metric), alpha=q.options.alpha,
+                             rng=q.options.seed, cluster=design)
+
+
+def rank_intervals(q: Query) -> RankIntervals:
     """Tukey simultaneous rank intervals of each system's mean (from the cluster-robust
-    standard errors of the Leaderboard's intervals when ``cluster`` groups the examples)."""
-    design = cluster_design(token, benchmark, metric, cluster) if cluster else None
-    return rank_intervals_of(matrix(token, benchmark, metric), alpha=alpha, rng=seed,
-                             cluster=design)
+    standard errors of the Leaderboard's intervals when ``q.cluster`` groups the examples);
+    they read alpha and the seed only."""
+    chosen = TestOptions(alpha=q.options.alpha, seed=q.options.seed)
+    return _rank_intervals(replace(q, options=chosen))
 
 
 @st.cache_resource(show_spinner="Testing who wins more examples…", max_entries=_FEWER)
-def p_beats_by(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-               cluster: str) -> PBeats:
+def _p_beats_by(q: Query) -> PBeats:
+    return p_beats(matrix(q.token, q.benchmark, q.metric), correction=q.options.correction,
+                   alpha=q.options.alpha, cluster=cluster_design(q))
+
+
+def p_beats_by(q: Query) -> PBeats:
     """P(A beats B) with sign tests that are cluster-robust by the example attribute
-    ``cluster`` (the Mechanisms page's sign-test section when the examples are grouped)."""
-    return p_beats(matrix(token, benchmark, metric), correction=correction, alpha=alpha,
-                   cluster=cluster_design(token, benchmark, metric, cluster))
+    ``q.cluster`` (the Mechanisms page's sign-test section when the examples are grouped);
+    they read the correction and alpha only."""
+    chosen = TestOptions(correction=q.options.correction, alpha=q.options.alpha)
+    return _p_beats_by(replace(q, options=chosen))
 
 
 @st.cache_resource(show_spinner="Looking at the example…", max_entries=_ENTRIES)
@@ -279,13 +310,13 @@ def _with_cluster(token: str, benchmark: str, metric: str, cluster: str) -> pd.D
 
 
 @st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_FEWER)
-def ab_result(token: str, benchmark: str, metric: str, baseline: str, candidate: str,
-              cluster: str, options: TestOptions) -> ABResult:
-    """The engine's A/B comparison of ``candidate`` against ``baseline`` (runs taken into account)."""
-    return compare_ab(_with_cluster(token, benchmark, metric, cluster), baseline=baseline,
-                      candidate=candidate, benchmark=benchmark, metric=metric,
-                      spec=store.current().metric_spec(benchmark, metric), options=options,
-                      cluster=cluster or None)
+def ab_result(q: Query, baseline: str, candidate: str) -> ABResult:
+    """The engine's A/B comparison of ``candidate`` against ``baseline`` (runs taken into
+    account; cluster-robust when ``q.cluster`` groups the examples)."""
+    return compare_ab(_with_cluster(q.token, q.benchmark, q.metric, q.cluster),
+                      baseline=baseline, candidate=candidate, benchmark=q.benchmark,
+                      metric=q.metric, spec=store.current().metric_spec(q.benchmark, q.metric),
+                      options=q.options, cluster=q.cluster or None)
 
 
 @st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)

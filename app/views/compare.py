@@ -29,6 +29,7 @@ from app.components.compare_report import (
 from app.components.judge_note import gate_verdict, judge_pair
 from app.components.watch_note import several_uploads
 from app.data import figures, judge, results
+from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
@@ -112,11 +113,12 @@ if view.base == view.cand:
     st.stop()
 
 options = view.test_options()
+# the one question of the page: the verdict, its charts and the Pairwise note answer it
+query = Query(token, view.benchmark, view.metric, options, cluster)
 steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step("Comparing the two systems")
 try:
-    ab = results.ab_result(token, view.benchmark, view.metric, view.base, view.cand,
-                           cluster, options)
+    ab = results.ab_result(query, view.base, view.cand)
 except ValueError as exc:
     steps.done()
     st.error(f"These two systems cannot be compared: {md_text(exc)}")
@@ -159,7 +161,7 @@ if ab.resolution is not None and not ab.resolution.can_separate:  # issue #26 it
     st.info(f"**No difference can be significant here, whatever the scores.** "
             f"{md_text(ab.resolution.message)}", icon=":material/block:")
 if cluster:  # the Pairwise page grouped by the same column (issue #26 item 1)
-    st.caption(clustered_pairwise_note(token, view, options, cluster, t))
+    st.caption(clustered_pairwise_note(query, view, t))
 elif ab.same_as_pairwise:
     st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
                "interval.")
@@ -187,8 +189,7 @@ if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, 
                help=DEFF_HELP)
 
 steps.step("Drawing the models")
-models_svg, variance_svg = figures.ab_svgs(token, view.benchmark, view.metric, view.base,
-                                           view.cand, cluster, options)
+models_svg, variance_svg = figures.ab_svgs(query, view.base, view.cand)
 # the models' chart on a row of its own: in a column its long model names shrank every
 # label to about 7 px (#27 screenshots); SVG written on the server, no chart code in the
 # browser, put in the page by its own parser (widgets.picture: the hover text works, which

@@ -8,6 +8,7 @@ import streamlit as st
 from app import state, widgets
 from app.components.cluster_choice import cluster_select, cluster_sentence, resolve_cluster
 from app.data import figures, results, store
+from app.data.query import Query
 from app.downloads import safe_csv
 from app.rank_span import rank_span
 from app.ranked import html_table
@@ -42,8 +43,10 @@ with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:
                 disabled=not meta_columns,
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
+# the one question of the page: the boxplots, the summary and its rank sets answer it
+query = Query(token, view.benchmark, view.metric, options, cluster)
 try:
-    result = results.bootstrap(token, view.benchmark, view.metric, view.boot, options, cluster)
+    result = results.bootstrap(query, view.boot)
 except ValueError as exc:
     st.error(f"These settings cannot be bootstrapped on this benchmark: {md_isolated(exc)}")
     st.stop()
@@ -74,9 +77,7 @@ for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
         # SVG: no chart library for the browser to fetch (app/charts/svg.py)
-        widgets.picture(figures.distribution_svg(
-            token, view.benchmark, view.metric, kind, view.boot, options, view.color, cluster),
-            tab)
+        widgets.picture(figures.distribution_svg(query, kind, view.boot, view.color), tab)
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
@@ -89,7 +90,7 @@ st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultan
 summary = result.summary
 # the Leaderboard's simultaneous rank confidence set, the same on every page (issue #29)
 try:
-    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
+    board = results.board_of(query)
     spans = rank_span(board.table, board.rank_sets)
 except ValueError:  # these settings cannot be tested: no rank sets either
     spans = pd.DataFrame({"system": summary["system"].astype(str), "low": pd.NA, "high": pd.NA})

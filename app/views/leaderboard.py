@@ -25,6 +25,7 @@ from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
 from app.data import results, store
+from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
@@ -49,13 +50,15 @@ corrected = st.container()  # a judge metric's scores corrected with human label
 options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
+# the one question of the page: its table and every chart below are this query's answer
+query = Query(token, view.benchmark, view.metric, options, cluster)
 steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be (#27)
 try:
     steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
     widgets.system_limit(matrix.n_systems, steps)
     steps.step(f"Testing every pair of the {matrix.n_systems} systems")
-    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
+    board = results.board_of(query)
 except ValueError as exc:
     steps.done()
     with bar:
@@ -155,5 +158,5 @@ else:
     else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
-leaderboard_charts(board, view, token, options)
+leaderboard_charts(query, view)
 arena_boards()  # battle lists in the store (issue #32): their own leaderboards

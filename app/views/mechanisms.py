@@ -19,6 +19,7 @@ from app.components.mechanisms_table import (
     verdicts_beside,
 )
 from app.data import figures, results
+from app.data.query import Query
 from app.downloads import safe_csv
 from app.ranked import html_table
 from engine import Leaderboard, RankIntervals, best_set_sentence, md_text
@@ -32,6 +33,8 @@ view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token) 
 state.warn(cluster_problems)
 state.set_view(view)
 cluster_select(view, cluster_columns)
+# the one question of the page: its rankings, tables and heatmaps are this query's answer
+query = Query(token, view.benchmark, view.metric, view.test_options(), cluster)
 st.caption("Does the winner depend on how scores are summed up? The same results ranked five "
            "ways: by mean and median score, and from the example-by-example battles between "
            "systems (head-to-head strength, arena-style rating, skill rating). Hover a column "
@@ -47,8 +50,7 @@ steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step(f"Replaying the battles in {elo_orders} orders (arena rating) and "
            f"{trueskill_orders} (skill rating)")
 try:
-    result = results.mechanisms_result(token, view.benchmark, view.metric, view.correction,
-                                       view.alpha, view.seed, more_orders)
+    result = results.mechanisms_of(query, more_orders)
 except ValueError as exc:
     steps.done()
     st.error(f"The mechanisms cannot rank this benchmark: {md_text(exc)}")
@@ -56,14 +58,13 @@ except ValueError as exc:
 board: Leaderboard | None
 steps.step("Testing every pair of systems")
 try:
-    board = results.board_by(token, view.benchmark, view.metric, view.test_options(), cluster)
+    board = results.board_of(query)
 except ValueError:
     board = None
 intervals: RankIntervals | None
 steps.step("Computing simultaneous rank intervals")
 try:
-    intervals = results.rank_intervals(token, view.benchmark, view.metric, view.alpha,
-                                       view.seed, cluster)
+    intervals = results.rank_intervals(query)
 except ValueError:
     intervals = None
 steps.done()
@@ -115,9 +116,7 @@ with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     shown = widgets.focus_systems(view, result.rankings["mean"])  # the heatmap's (#27)
-    tau_svg, pbeats_svg = figures.mechanisms_svgs(token, view.benchmark, view.metric,
-                                                  view.correction, view.alpha, view.seed,
-                                                  more_orders, cluster, shown)
+    tau_svg, pbeats_svg = figures.mechanisms_svgs(query, more_orders, shown)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:
@@ -137,8 +136,7 @@ with right:
     })
 
 st.subheader("Who wins more examples (a sign test, not the leaderboard's test)")
-pb = result.p_beats if not cluster else results.p_beats_by(
-    token, view.benchmark, view.metric, view.correction, view.alpha, cluster)
+pb = results.mechanisms_p_beats(query, more_orders)  # the heatmap's, above
 significant = int(pb.table["significant"].sum())
 beside = verdicts_beside(pb.table, board)
 st.caption(f"Its own question: on how many shared examples does the row system score higher "

@@ -17,6 +17,7 @@ from app.components.pair_drilldown import pair_drilldown, pair_row
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
 from app.data import results
+from app.data.query import Query
 from app.url import check_pair
 from engine import md_isolated, md_text, pair_headline
 
@@ -32,6 +33,8 @@ options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
 cluster_select(view, cluster_columns)
+# the one question of the page: the pair, the matrices and the table are this query's answer
+query = Query(token, view.benchmark, view.metric, options, cluster)
 steps = widgets.Progress(3)
 try:
     steps.step("Loading the scores")
@@ -39,7 +42,7 @@ try:
     scope_note(view, token, matrix.n_examples)
     widgets.system_limit(matrix.n_systems, steps)
     steps.step(f"Testing every pair of the {matrix.n_systems} systems")
-    board = results.board_by(token, view.benchmark, view.metric, options, cluster)
+    board = results.board_of(query)
 except ValueError as exc:
     steps.done()
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
@@ -75,5 +78,5 @@ judge_pair(token, view.benchmark, view.metric, catalog, view.a, view.b, alpha=op
 pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")
-all_pairs(board, view, token, options)
+all_pairs(query, view)
 steps.done()

@@ -204,7 +204,7 @@ def test_errors_show_a_friendly_message_and_log_the_details(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(results, "board", boom)
+    monkeypatch.setattr(results, "board_of", boom)
     with caplog.at_level("ERROR", logger="sigboard"):
         at = app("views/leaderboard.py", benchmark="humaneval")
     assert not at.exception, "no traceback reaches the page"
