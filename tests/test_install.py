@@ -1,10 +1,10 @@
 """sigboard installs as a package, and its CI recipe runs (issue #24): a fresh virtual environment outside the
 repository, ``pip install ROOT[app]``, then from another directory: ``sigboard --version``,
 ``sigboard leaderboard FILE --format json``, ``import engine`` and ``sigboard serve`` (the
-health endpoint answers). The pins in requirements.txt are the constraints, so the install
-takes the tested versions (from pip's cache after the first run). The CI recipe (the
-composite ``action.yml`` and the example workflow) is checked by running its steps' commands
-in that environment, as a runner would.
+health endpoint answers, from a folder that holds its own ``app`` package). The pins in
+requirements.txt are the constraints, so the install takes the tested versions (from pip's
+cache after the first run). The CI recipe (the composite ``action.yml`` and the example
+workflow) is checked by running its steps' commands in that environment, as a runner would.
 """
 
 from __future__ import annotations
@@ -70,7 +70,22 @@ def test_console_script_and_import_from_elsewhere(venv: Path, tmp_path: Path) ->
     assert ROOT not in installed.parents, f"engine imported from the checkout: {installed}"
 
 
+def test_app_extra_leaves_out_the_optional_and_test_only_packages(venv: Path, tmp_path: Path
+                                                                 ) -> None:
+    """``[app]`` installs neither pyvis (the ``network`` extra, which brings IPython) nor
+    trueskill (a test dependency: the engine has its own TrueSkill)."""
+    code = ("import importlib.util as u; "
+            "print(' '.join(n for n in ('pyvis', 'IPython', 'trueskill') if u.find_spec(n)))")
+    found = _run(venv, str(venv / "bin" / "python"), "-c", code, cwd=tmp_path)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "", f"installed by [app]: {found.stdout.strip()}"
+
+
 def test_serve_answers_its_health_endpoint(venv: Path, tmp_path: Path) -> None:
+    """From a folder holding its own ``app`` package, ``sigboard serve`` serves sigboard's."""
+    (tmp_path / "app").mkdir()
+    for name in ("__init__.py", "server.py"):
+        (tmp_path / "app" / name).write_text("raise SystemExit('the wrong app')\n")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
     server = subprocess.Popen([str(venv / "bin" / "sigboard"), "serve", "--server.port", str(port),
@@ -90,6 +105,7 @@ def test_serve_answers_its_health_endpoint(venv: Path, tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+    assert "the wrong app" not in (server.stderr.read() if server.stderr else "")
 
 
 # ------------------------------------------------------------------- the CI recipe (action.yml)
