@@ -104,3 +104,23 @@ def test_rank_chart_draws_the_tables_grouped_intervals(browser: Browser, server:
     page.screenshot(path=str(SHOTS / f"one-answer-leaderboard-{width}-chart.png"))
     assert not errors and not dialogs and not offline.blocked
     context.close()
+
+
+def test_significance_graph_draws_the_tables_groups(browser: Browser, server: str) -> None:
+    context, page, offline, dialogs = open_context(browser, 1400)
+    page.goto(f"{server}/leaderboard?benchmark=qa&graph=static")
+    title(page, "Leaderboard · qa")
+    idle(page)
+    table = _table(page)
+    graph = page.locator(".sb-svg svg[aria-label^='significance graph']")
+    graph.wait_for(state="attached", timeout=WAIT)
+    groups = {}
+    for tip in graph.locator("g > title").all_text_contents():
+        m = re.match(r"(.+): mean \S+, rank \S+, group (.+)$", re.sub("[\u2066-\u2069]", "", tip))
+        if m:
+            groups[m[1]] = m[2]
+    assert groups == {system: row["group"] for system, row in table.items()}
+    graph.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "one-answer-graph-1400.png"))
+    assert not dialogs and not offline.blocked
+    context.close()
