@@ -7,6 +7,7 @@ write-ahead log. Nothing is created or changed when a store is refused."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,7 +73,7 @@ def test_file_locks_that_do_not_work_are_refused(tmp_path: Path,
     def no_locks(fd: int, op: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(_safety.fcntl, "lockf", no_locks)
+    monkeypatch.setattr(fcntl, "lockf", no_locks)
     with pytest.raises(UnsafeStoreError, match=r"file locks do not work .*No locks available"):
         open_store(f"sqlite:///{tmp_path / 's.db'}")
     assert list(tmp_path.iterdir()) == []  # no store, and the scratch file removed
@@ -83,7 +84,7 @@ def test_a_lock_held_elsewhere_still_means_locks_work(tmp_path: Path,
     def busy(fd: int, op: int) -> None:
         raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(_safety.fcntl, "lockf", busy)
+    monkeypatch.setattr(fcntl, "lockf", busy)
     _safety.check_sqlite_file(tmp_path / "s.db", read_only=False)  # no error
 
 
