@@ -50,7 +50,8 @@ if TYPE_CHECKING:
         TableUpload, is_text, metric_specs_of, read_results, read_results_bytes,
         read_table_upload, split_metadata, table_upload_of,
     )
-    from .io._worker import check_harness_isolated, parse_isolated
+    from .io._worker import parse_isolated
+    from .intake import Ingested, ingest
     from .io._battles import BATTLE_COLUMNS, WINNERS, is_battle_table, read_battles, validate_battles
     from .io._judge import (
         INCLUSION_COLUMN, JudgeContractError, JudgePair, LabelPreview, check_random_labels,

@@ -30,14 +30,12 @@ if TYPE_CHECKING:
     from ..io._limits import Limits
     from ..store import ResultsStore
 
-__all__ = ["Loaded", "add_data_options", "closest", "emit", "is_harness_source", "load_data",
-           "main", "may_be_log", "open_existing", "safe_url", "scrubbed", "store_url",
-           "cli_uploader", "check_size", "isolated_check", "upload_limits", "within_limits"]
+__all__ = ["Loaded", "add_data_options", "closest", "emit", "load_data", "main",
+           "open_existing", "safe_url", "scrubbed", "store_url", "cli_uploader", "check_size",
+           "upload_limits"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
-#: files read as harness logs (a directory is one too): zips of an output folder, Inspect logs
-HARNESS_SUFFIXES = (".zip", ".eval")
 
 
 def store_url(explicit: str | None = None) -> str:
@@ -57,22 +55,6 @@ def upload_limits() -> Limits:
     from ..io._limits import Limits
 
     return Limits.from_mapping(os.environ)
-
-
-def isolated_check(path: str, content: bytes | None = None, *, fmt: str | None = None,
-                   system: str | None = None) -> None:
-    """Read harness logs (a file, or a folder the child walks itself) once in the
-    memory-capped child (engine.io._worker.check_harness_isolated) before this process
-    reads them: a bomb or a log over the limits fails there, with one line here."""
-    from ..io._formats import source_name
-    from ..io._worker import check_harness_isolated
-
-    label = source_name(path, None)
-    if content is None and os.path.exists(path):  # the child reads it from disk
-        check_harness_isolated(None, label, fmt=fmt, system=system, limits=upload_limits(),
-                               path=path)
-    elif content is not None:
-        check_harness_isolated(content, label, fmt=fmt, system=system, limits=upload_limits())
 
 
 def check_size(path: str) -> None:
@@ -102,15 +84,6 @@ def cli_uploader(note: str = "") -> str:
         user = f"uid {os.getuid()}"
     who = f"{user}@{socket.gethostname()}"
     return f"{who} ({note.strip()})" if note.strip() else who
-
-
-def within_limits(frame: pd.DataFrame, source: str) -> None:
-    """Refuse what harness logs produced beyond the upload limits (systems, metrics,
-    benchmarks, rows, text), exactly as the app does (engine.io._limits.check_produced)."""
-    from ..io._formats import source_name
-    from ..io._limits import check_produced
-
-    check_produced(frame, source_name(source, None), upload_limits())
 
 
 def _secrets(args: argparse.Namespace) -> list[str]:
@@ -221,63 +194,16 @@ class Loaded:
 
 #: ``--cluster -``: no grouping, even where the store declares a cluster column
 NO_CLUSTER = "-"
-#: single files that may be a harness log when the table reader refuses them
-LOG_SUFFIXES = (".json", ".jsonl", ".json.gz", ".jsonl.gz")
-
-
-def is_harness_source(path: str) -> bool:
-    """A directory, a zip or an Inspect ``.eval``: read as harness logs, never as a table."""
-    return Path(path).is_dir() or path.lower().endswith(HARNESS_SUFFIXES)
-
-
-def may_be_log(label: str, table_error: Exception) -> bool:
-    """Whether a file the table reader refused should be tried as a harness log: a JSON or
-    JSONL file, refused for its content, not for breaking an upload limit."""
-    problems = getattr(table_error, "problems", ())
-    over_limit = any("limit per upload" in str(getattr(p, "rule", "")) for p in problems)
-    return label.lower().endswith(LOG_SUFFIXES) and not over_limit
-
-
 def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
-    """One DATA argument: a results table (read within the upload limits ``SIGBOARD_MAX_*``),
-    or harness logs (a directory, a zip, an Inspect ``.eval``, or a JSON/JSONL log file)."""
-    from ..io._limits import limits_in_force
+    """One DATA argument: a results table or harness logs (a folder, a zip, an Inspect
+    ``.eval``, a JSON/JSONL log), read by :func:`engine.ingest` within the upload
+    limits ``SIGBOARD_MAX_*``: the whole decision is made in the memory-capped child, so a
+    bomb costs only the child and this process parses nothing."""
+    from ..intake import ingest
 
-    check_size(path)
-    limits = upload_limits()
-    with limits_in_force(limits):  # SIGBOARD_MAX_MEMBERS, … in every reader below
-        return _read_within(path, limits)
-
-
-def _read_within(path: str, limits: Limits) -> tuple[pd.DataFrame, dict[tuple[str, str],
-                                                                          MetricSpec]]:
-    """:func:`_read_one` once the size is checked: every format is parsed first in the
-    memory-capped child (tables by parse_isolated, logs and folders by
-    check_harness_isolated), as the app does, so a bomb costs only the child."""
-    from .._contract import DataContractError
-    from ..io._readers import read_results
-
-    if is_harness_source(path):
-        from ..harness import read_harness
-
-        isolated_check(path)
-        res = read_harness(path)
-        within_limits(res.frame, path)
-        return res.frame, dict(res.specs)
-    try:
-        return read_results(path, limits=limits, isolated=True), {}
-    except DataContractError as table_error:
-        if not may_be_log(path, table_error):
-            raise
-        from ..harness import read_harness  # only now: a table needs none of it
-
-        try:
-            isolated_check(path)
-            res = read_harness(path)
-        except (ValueError, OSError):
-            raise table_error from None  # not a harness log either: the table's problems
-        within_limits(res.frame, path)
-        return res.frame, dict(res.specs)
+    check_size(path)  # from its size on disk, before the child starts
+    got = ingest(path, limits=upload_limits(), battles=False, siblings=True)
+    return got.frame, dict(got.specs)
 
 
 def load_data(data: Sequence[str]) -> Loaded:

@@ -25,14 +25,10 @@ from ._common import (
     check_size,
     cli_uploader,
     emit,
-    is_harness_source,
-    isolated_check,
     load_data,
-    may_be_log,
     open_existing,
     store_url,
     upload_limits,
-    within_limits,
 )
 
 if TYPE_CHECKING:
@@ -94,83 +90,39 @@ def _import_formats(args: argparse.Namespace) -> tuple[str, str | None]:
 
 def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
                 declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
-    """Read one FILE/DIR/ZIP (harness logs or a results table) and store it as one upload."""
-    from ..io._limits import limits_in_force
-
-    check_size(path)  # before reading it
-    with limits_in_force(upload_limits()):  # SIGBOARD_MAX_MEMBERS, … in every reader below
-        return _import_within(store, path, args, fmt, declared)
-
-
-def _import_within(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
-                   declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
-    """:func:`_import_one` once the size is checked: tables parsed in the memory-capped
-    child (parse_isolated), logs and folders read there first (check_harness_isolated)."""
-    from .._contract import DataContractError
-    from ..harness import read_harness
+    """Read one FILE/DIR/ZIP (harness logs, a results table or a battle list) and store it
+    as one upload. :func:`engine.ingest` makes the whole decision once, in the
+    memory-capped child; this process holds the file's bytes only to hash them (the
+    duplicate check), and parses none of them."""
+    from ..intake import ingest
     from ..io._formats import read_bytes, source_name
-    from ..io._readers import read_results_bytes
 
+    check_size(path)  # from its size on disk, before a byte is read
     label = source_name(path, None)
     is_dir = Path(path).is_dir()
     content = None if is_dir else read_bytes(path)
-    harness_first = (is_harness_source(path) or fmt not in (None, "long", "wide")
-                     or args.system is not None)
-    specs: dict[str | tuple[str, str], MetricSpec] = {}
-    clusters: dict[str, str] = {}
-    if content is not None and not harness_first:
-        named = {k: v for k, v in declared.items() if isinstance(k, str)}
-        try:
-            df = read_results_bytes(content, label=label, fmt=None, metrics=named or None,
-                                    limits=upload_limits(), isolated=True)
-        except DataContractError as table_error:
-            if fmt is None and _is_battle_list(content):  # model_a, model_b, winner
-                return _import_battles(store, content, label, args)
-            if fmt is not None or not may_be_log(label, table_error):
-                raise
-            try:
-                isolated_check(path, content)
-                res = read_harness((label, content))
-            except (ValueError, OSError):
-                raise table_error from None
-            within_limits(res.frame, label)
-            print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
-            df, clusters = res.frame, res.clusters
-            specs.update(res.specs.items())
-    else:
-        isolated_check(path, content, fmt=fmt, system=args.system)  # a folder too
-        res = read_harness(path if is_dir else (label, content or b""), format=fmt,
-                           system=args.system)
-        within_limits(res.frame, label)
-        print(f"{label}: {res.format} log: {res.report()}", file=sys.stderr)
-        df, clusters = res.frame, res.clusters
-        specs.update(res.specs.items())
-    report = store.import_frame(df, filename=label, content=content,
+    named = {k: v for k, v in declared.items() if isinstance(k, str)}
+    got = ingest(path if is_dir or content is None else (label, content), format=fmt,
+                 system=args.system, limits=upload_limits(), metrics=named or None)
+    if got.kind == "battles":  # model_a, model_b, winner (issue #32)
+        return _import_battles(store, got.frame, content, label, args)
+    if got.format != "table":
+        print(f"{label}: {got.format} log: {got.report}", file=sys.stderr)
+    specs: dict[str | tuple[str, str], MetricSpec] = dict(got.specs.items())
+    report = store.import_frame(got.frame, filename=label, content=content,
                                 uploader=cli_uploader(args.uploader), note=args.note,
                                 on_conflict=args.on_conflict,
                                 metrics={**specs, **declared} or None)
-    if clusters and report.upload_id is not None:  # the log's stderr(cluster=...); --cluster wins
-        for line in store.declare_log_clusters(clusters, set_by=cli_uploader(args.uploader)):
+    if got.clusters and report.upload_id is not None:  # the log's stderr(cluster=...)
+        for line in store.declare_log_clusters(got.clusters, set_by=cli_uploader(args.uploader)):
             print(f"{label}: {line}", file=sys.stderr)
     return report
 
 
-def _is_battle_list(content: bytes) -> bool:
-    """The file's first line names the battle-list columns (a CSV/TSV header, or the
-    keys of a JSON Lines record)."""
-    head = content[:65_536].split(b"\n", 1)[0].lower()
-    return all(name.encode() in head for name in ("model_a", "model_b", "winner"))
-
-
-def _import_battles(store: ResultsStore, content: bytes, label: str,
-                    args: argparse.Namespace) -> UploadReport:
-    """A battle list (issue #32) stored as one upload of the arena ``--arena`` (default:
-    the file's name without its extension)."""
-    import io
-
-    from ..io._battles import read_battles
-
-    battles = read_battles(io.BytesIO(content), name=label, limits=upload_limits())
+def _import_battles(store: ResultsStore, battles: pd.DataFrame, content: bytes | None,
+                    label: str, args: argparse.Namespace) -> UploadReport:
+    """A battle list (issue #32), checked in the child, stored as one upload of the arena
+    ``--arena`` (default: the file's name without its extension)."""
     arena = args.arena or Path(label).name.split(".")[0]
     return store.import_battles(battles, arena=arena, filename=label, content=content,
                                 uploader=cli_uploader(args.uploader), note=args.note)

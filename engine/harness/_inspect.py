@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
+from ..io._limits import reading
 from ..io._zip import member_bytes
 from ._common import Part, metadata_text, to_score
 from ._report import Skips
@@ -77,6 +78,7 @@ def _scores(sample: dict[str, Any]) -> Iterator[tuple[str, Any]]:
 
 
 def _load(data: bytes, label: str, member: str) -> Any:
+    reading(label if member == "the log" else f"zip member {member}")
     try:
         return json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._contract import DataContractError, Problem
 from ..io._bytes import decompress
+from ..io._limits import reading
 from ..io._zip import ZSTD, inflate, member_bytes
 
 __all__ = ["LogFile", "Source", "certainly_shallow", "is_inspect_zip", "open_zip",
@@ -57,6 +58,7 @@ class LogFile:
 
     def read(self) -> bytes:
         """The bytes, gzip-decompressed when they start with the gzip magic."""
+        reading(self.label)
         return decompress(self.loader(), self.label)
 
     def problem(self, rule: str, fix: str, **where: object) -> DataContractError:

@@ -11,7 +11,7 @@ The engine reads no environment variable: the app and the CLI build their
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
@@ -22,7 +22,7 @@ import pandas as pd
 from .._contract import DataContractError, Problem
 
 __all__ = ["ENV_NAMES", "Limits", "active_limits", "check_produced", "count_lines", "limit_error",
-           "limits_in_force", "nesting_depth"]
+           "limits_in_force", "nesting_depth", "reading", "when_reading"]
 
 #: Field of :class:`Limits` → the environment variable the app and the CLI read it from.
 ENV_NAMES: dict[str, str] = {
@@ -69,8 +69,8 @@ class Limits:
         default 10,000), counted from the archive's end record before any member is read.
     max_parse_memory : int
         Address space allowed to the child process of
-        :func:`engine.io._worker.parse_isolated` (``SIGBOARD_MAX_PARSE_MEMORY``;
-        default 4 GiB).
+        :func:`engine.io._worker.parse_isolated` and of :func:`engine.ingest`
+        (``SIGBOARD_MAX_PARSE_MEMORY``; default 1 GiB): every upload is read there.
     parse_timeout : float
         Seconds the child may take (``SIGBOARD_PARSE_TIMEOUT``; default 300).
 
@@ -97,7 +97,7 @@ class Limits:
     max_depth: int = 64
     max_text_bytes: int = 256 << 20
     max_members: int = 10_000
-    max_parse_memory: int = 4 << 30
+    max_parse_memory: int = 1 << 30
     parse_timeout: float = 300.0
 
     def __post_init__(self) -> None:
@@ -161,6 +161,24 @@ def limits_in_force(limits: Limits) -> Iterator[Limits]:
         yield limits
     finally:
         _IN_FORCE.reset(token)
+
+
+#: Called with what is being read (a file, a zip member) each time a reader starts on one:
+#: the memory-capped child reports it on stderr, so a refusal (MemoryError) or a crash under
+#: the cap names the member that was too large (engine.io._worker).
+_ON_READING: list[Callable[[str], None]] = []
+
+
+def reading(what: str) -> None:
+    """Note that ``what`` (``"zip member samples/1.json"``, ``"x.zip:a/b.jsonl"``) is being
+    read now; a no-op unless :func:`when_reading` installed a listener (the child does)."""
+    for listener in _ON_READING:
+        listener(what)
+
+
+def when_reading(listener: Callable[[str], None]) -> None:
+    """Call ``listener`` on every :func:`reading` of this process (the child's reporter)."""
+    _ON_READING.append(listener)
 
 
 def _parse_setting(var: str, text: str, *, seconds: bool) -> int | float:

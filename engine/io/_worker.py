@@ -1,13 +1,20 @@
 """Parsing in a child process, so that a parser crash or a memory bomb kills only the child.
 
-:func:`parse_isolated` runs :func:`engine.io._formats.frame_from_bytes` in
-``python -m engine.io._worker``: the upload goes to the child on stdin, the child
-caps its own address space (``RLIMIT_AS``) before parsing, and sends the frame back as
-Arrow IPC bytes (never a pickle), or the contract problems as JSON. A child that dies
-from a signal (a segfault in a native parser, the memory cap) or runs out of time
-becomes a :class:`~engine._contract.DataContractError` in the parent.
+The mechanism (:func:`run_capped`, :func:`answer_table` here; the child's side:
+:func:`cap_memory`, :func:`send_table`, :func:`send_problems`, :func:`exit_now`) is what
+every memory-capped reader uses: :func:`parse_isolated` runs
+:func:`engine.io._formats.frame_from_bytes` in ``python -m engine.io._worker``, and
+:func:`engine.ingest` (above io and harness, which this module never imports) makes
+the whole decision about an upload in ``python -m engine.intake._child``. The upload goes
+to the child on stdin (or the child reads it from disk), the child caps its own address
+space (``RLIMIT_AS``, :attr:`Limits.max_parse_memory`) before parsing, and sends the frame
+back as Arrow IPC bytes (never a pickle), or the contract problems as JSON. A child that
+dies from a signal (a segfault in a native parser, the memory cap) or runs out of time
+becomes a :class:`~engine._contract.DataContractError` in the parent, naming the zip member
+or file it was reading (the child says so on stderr as it goes:
+:func:`engine.io._limits.reading`).
 
-Child protocol: argv[1] is a JSON header ``{"name", "fmt", "limits"}``; stdin is the
+Child protocol: argv[1] is a JSON header (here ``{"name", "fmt", "limits"}``); stdin is the
 file's bytes; exit 0 = stdout holds an Arrow IPC stream; exit 3 = stdout holds the JSON
 list of problems.
 
@@ -34,7 +41,8 @@ import pandas as pd
 from .._contract import DataContractError, Problem
 from ._limits import Limits, active_limits
 
-__all__ = ["check_harness_isolated", "parse_isolated"]
+__all__ = ["answer_table", "cap_memory", "exit_now", "parse_isolated", "run_capped",
+           "send_problems", "send_table"]
 
 _EXIT_PROBLEMS = 3
 _ENGINE_ROOT = Path(__file__).resolve().parents[2]  # the folder that holds engine/
@@ -86,109 +94,73 @@ def parse_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
     """
     limits = limits or active_limits()
     label = str(name)[:_MAX_NAME] or "<upload>"
-    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
-                         "path": None if path is None else str(Path(path).resolve()),
-                         "unzip": unzip})
-    try:
-        done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-m", "engine.io._worker", header], input=data or b"",
-            capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
-    except subprocess.TimeoutExpired:
-        raise DataContractError([Problem(
-            label, rule=f"parsing took longer than {limits.parse_timeout:g} s",
-            fix="split the file into several uploads, or raise SIGBOARD_PARSE_TIMEOUT "
-            "on the server")]) from None
+    done = run_capped("engine.io._worker", {
+        "name": label, "fmt": fmt, "path": None if path is None else str(Path(path).resolve()),
+        "unzip": unzip}, data, label, limits, doing="parsing")
     return _answer(done, label, limits)
 
 
-def check_harness_isolated(data: bytes | None, name: str, *, fmt: str | None = None,
-                           system: str | None = None, limits: Limits | None = None,
-                           path: str | None = None) -> None:
-    """Read harness logs (an archive, an Inspect ``.eval``, a JSON/JSONL log) once in the
-    memory-capped child and discard the result: a bomb, a crash or a log over the limits
-    (:func:`engine.io._limits.check_produced`) kills or fails only the child and becomes a
-    :class:`~engine._contract.DataContractError` here. The caller then reads logs that
-    passed, which the limits bound, in its own process. ``path`` (with ``data`` None) has
-    the child read a log folder (or file) from disk itself, as the CLI gives it.
+def run_capped(module: str, header: dict[str, Any], data: bytes | None, label: str,
+               limits: Limits, *, doing: str = "reading the upload",
+               ) -> subprocess.CompletedProcess[bytes]:
+    """Run ``python -m module`` (a child built on this module's child side) with ``header``
+    (plus ``limits``) as its JSON argument and ``data`` on stdin, within the time limit.
 
     Raises
     ------
     DataContractError
-        The child's problems (as :func:`engine.read_harness` raises them in-process), or
-        its crash, memory cap or time limit.
+        When the child takes longer than ``limits.parse_timeout``.
     """
-    limits = limits or active_limits()
-    label = str(name)[:_MAX_NAME] or "<upload>"
-    header = json.dumps({"name": label, "fmt": fmt, "limits": dataclasses.asdict(limits),
-                         "harness": True, "system": system,
-                         "path": None if path is None else str(Path(path).resolve())})
+    argument = json.dumps({**header, "limits": dataclasses.asdict(limits)})
     try:
-        done = subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-m", "engine.io._worker", header], input=data or b"",
+        return subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
+            [sys.executable, "-m", module, argument], input=data or b"",
             capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
     except subprocess.TimeoutExpired:
         raise DataContractError([Problem(
-            label, rule=f"reading the logs took longer than {limits.parse_timeout:g} s",
-            fix="split the upload, or raise SIGBOARD_PARSE_TIMEOUT on the server")]) from None
-    if done.returncode == 0 and not done.stdout:
-        return
-    _answer(done, label, limits)
-
-
-def _harness_main(header: dict[str, Any], limits: Limits) -> int:
-    """Child side of :func:`check_harness_isolated`: exit 0 (no output) or 3 (problems)."""
-    from ..harness import read_harness
-    from ._limits import check_produced, limits_in_force
-
-    path = header.get("path")
-    source: Any = path if path else (header["name"], sys.stdin.buffer.read())
-    out = sys.stdout.buffer
-    try:
-        with limits_in_force(limits):
-            result = read_harness(source, format=header["fmt"], system=header.get("system"))
-        del source
-        check_produced(result.frame, header["name"], limits)
-    except DataContractError as exc:
-        out.write(json.dumps([dataclasses.asdict(p) for p in exc.problems]).encode())
-        return _EXIT_PROBLEMS
-    except (ValueError, RecursionError, MemoryError) as exc:
-        what = {RecursionError: "nests too deeply to read",
-                MemoryError: f"does not fit in the memory limit of "
-                             f"{limits.max_parse_memory >> 20:,} MiB"}.get(type(exc), str(exc))
-        problem = Problem(header["name"], rule=f"the upload {what}" if not isinstance(
-            exc, ValueError) else what, fix="upload the logs as the harness wrote them, split "
-            "them, or raise SIGBOARD_MAX_PARSE_MEMORY on the server")
-        out.write(json.dumps([dataclasses.asdict(problem)]).encode())
-        return _EXIT_PROBLEMS
-    return 0
+            label, rule=f"{doing} took longer than {limits.parse_timeout:g} s",
+            fix="split the file into several uploads, or raise SIGBOARD_PARSE_TIMEOUT "
+            "on the server")]) from None
 
 
 def _answer(done: subprocess.CompletedProcess[bytes], label: str,
             limits: Limits) -> pd.DataFrame:
     """The child's outcome → a frame, or the exception it stands for."""
+    frame: pd.DataFrame = answer_table(done, label, limits).to_pandas()
+    return frame
+
+
+def answer_table(done: subprocess.CompletedProcess[bytes], label: str, limits: Limits) -> Any:
+    """The child's outcome → the Arrow table it sent (schema metadata included), or the
+    exception it stands for (its problems; a crash or the memory cap, naming what it was
+    reading; a RuntimeError for a child that failed for another reason)."""
     if done.returncode == 0:
         import pyarrow as pa
 
-        frame: pd.DataFrame = pa.ipc.open_stream(pa.py_buffer(done.stdout)).read_all().to_pandas()
-        return frame
+        return pa.ipc.open_stream(pa.py_buffer(done.stdout)).read_all()
     if done.returncode == _EXIT_PROBLEMS:
         raise DataContractError([Problem(**p) for p in _problems(done.stdout)])
     written = _complete_problems(done.stdout) if done.returncode < 0 else None
     if written:  # refused, then killed on its way out (see the module docstring)
         raise DataContractError([Problem(**p) for p in written])
-    tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-5:]
+    tail = [line for line in done.stderr.decode("utf-8", "replace").strip().splitlines()
+            if not line.startswith(_READING)][-5:]
     # out of memory under the cap, e.g. while importing: Python raises MemoryError, or an
     # OSError ENOMEM when the import system's directory listing cannot be allocated
+    # (or a shared library that cannot be mapped: "failed to map segment from shared object")
     out_of_memory = bool(tail) and (tail[-1].startswith("MemoryError")
-                                    or "[Errno 12]" in tail[-1])
+                                    or "[Errno 12]" in tail[-1]
+                                    or "failed to map segment" in tail[-1])
     if done.returncode < 0 or out_of_memory:
         signum = -done.returncode
         try:
             signame = "MemoryError" if out_of_memory else signal.Signals(signum).name
         except ValueError:
             signame = f"signal {signum}"
+        member = last_reading(done.stderr)
+        where = f" while reading {member}" if member else ""
         raise DataContractError([Problem(
-            label, rule=f"the parser crashed on this file ({signame}) within the memory "
+            label, rule=f"the parser crashed on this file ({signame}){where} within the memory "
             f"limit of {limits.max_parse_memory >> 20:,} MiB",
             fix="check that the file is valid CSV, JSON Lines or Parquet; split it into "
             "smaller uploads, or raise SIGBOARD_MAX_PARSE_MEMORY on the server")])
@@ -216,7 +188,56 @@ def _complete_problems(payload: bytes) -> list[dict[str, Any]] | None:
     return items or None
 
 
+#: the child's stderr lines saying what it reads (engine.io._limits.reading)
+_READING = "sigboard-reading: "
+
+
+def last_reading(stderr: bytes) -> str | None:
+    """What the child last said it was reading (a zip member, a file), if anything."""
+    at = stderr.rfind(_READING.encode())
+    if at < 0:
+        return None
+    line = stderr[at + len(_READING):].split(b"\n", 1)[0]
+    return line.decode("utf-8", "replace").strip()[:_MAX_NAME] or None
+
+
 # --------------------------------------------------------------------------- child side
+
+
+def cap_memory(limit: int) -> None:
+    """Cap this process's address space at ``limit`` bytes (no core files), and report on
+    stderr each file or member its readers start on (:func:`last_reading` reads it back)."""
+    from ._limits import when_reading
+
+    _cap_memory(limit)
+
+    def report(what: str) -> None:
+        sys.stderr.write(f"{_READING}{what}\n")
+        sys.stderr.flush()
+
+    when_reading(report)
+
+
+def send_problems(problems: Any) -> int:
+    """Write ``problems`` (Problem objects) as the child's answer; the exit code to leave with."""
+    sys.stdout.buffer.write(json.dumps([dataclasses.asdict(p) for p in problems]).encode())
+    return _EXIT_PROBLEMS
+
+
+def send_table(table: Any) -> int:
+    """Write the Arrow ``table`` (an IPC stream) as the child's answer; exit code 0."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    sys.stdout.buffer.write(memoryview(sink.getvalue()))
+    return 0
+
+
+def table_of(frame: pd.DataFrame) -> Any:
+    """The frame as an Arrow table; object columns of mixed types go over as text."""
+    return _table_of(frame)
 
 
 def _cap_memory(limit: int) -> None:
@@ -253,9 +274,7 @@ def _read_capped(path: str, limits: Limits) -> bytes:
 def _worker_main(argv: list[str]) -> int:
     header = json.loads(argv[0])
     limits = Limits(**header["limits"])
-    _cap_memory(limits.max_parse_memory)
-    if header.get("harness"):
-        return _harness_main(header, limits)
+    cap_memory(limits.max_parse_memory)
     from ._formats import frame_from_bytes
     from ._limits import limits_in_force
 
@@ -293,7 +312,7 @@ def _worker_main(argv: list[str]) -> int:
     return 0
 
 
-def _exit_now(code: int) -> None:
+def exit_now(code: int) -> None:
     """Flush the answer and leave without running native destructors (module docstring)."""
     import os
 
@@ -303,4 +322,4 @@ def _exit_now(code: int) -> None:
 
 
 if __name__ == "__main__":
-    _exit_now(_worker_main(sys.argv[1:]))
+    exit_now(_worker_main(sys.argv[1:]))

@@ -19,7 +19,7 @@ import zlib
 from collections.abc import Iterator
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits, active_limits, limit_error
+from ._limits import Limits, active_limits, limit_error, reading
 
 __all__ = ["ZSTD", "inflate", "member_bytes"]
 
@@ -77,6 +77,7 @@ def inflate(raw: bytes, method: int, *, name: str, label: str, declared: int | N
     import zstandard
 
     limits = limits or active_limits()
+    reading(f"zip member {name}")
     if method == 0:
         chunks: Iterator[bytes] = iter([raw])
     elif method == 8:

@@ -141,14 +141,14 @@ def test_a_staged_file_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyPatch)
     import app.components.upload_read as page
 
     calls: list[str] = []
-    real = page.read_table_upload  # parses in the capped child (engine.read_table_upload)
+    real = page.ingest  # the one read, in the capped child (engine.ingest)
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(kwargs.get("label", ""))
+        calls.append(args[0][0])
         assert kwargs.get("limits") is not None
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(page, "read_table_upload", counted)
+    monkeypatch.setattr(page, "ingest", counted)
     at = upload(app("views/upload.py"), ("one.csv", csv(["A", "B"], 4)))
     [r for r in at.radio if r.label.endswith("better is")][0].set_value("lower").run()
     at.text_input(key="upload_system").input("").run()
@@ -170,23 +170,32 @@ def test_a_zip_of_one_table_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyP
     """A zip holding one results CSV or one battle list is parsed once, in the capped child
     (#27): that parse is the upload (a zipped results table used to be parsed twice and
     then refused as "a ZIP archive"); the results committed are the CSV's."""
+    import subprocess
+
     import app.components.upload_read as page
 
     calls: list[str] = []
-    real = page.parse_isolated
+    real = page.ingest
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(str(args[1]))
+        calls.append(str(args[0][0]))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(page, "parse_isolated", counted)
-    monkeypatch.setattr(page, "read_table_upload", None)  # never called for such a zip
+    children: list[str] = []
+    run = subprocess.run
+
+    def child(argv, **kwargs):  # type: ignore[no-untyped-def]
+        children.append(argv[2])
+        return run(argv, **kwargs)
+
+    monkeypatch.setattr(page, "ingest", counted)
+    monkeypatch.setattr(subprocess, "run", child)
     battles = member == "arena.csv"
     content = (b"model_a,model_b,winner\nA,B,model_a\nB,A,tie\n" if battles
                else csv(["A", "B"], 4, bench="zipped"))
     at = upload(app("views/upload.py"), ("results.zip", _one_member_zip(member, content)))
     no_exception(at)
-    assert calls == ["results.zip"]
+    assert calls == ["results.zip"] and children == ["engine.intake._child"]
     if battles:
         assert any("2 battles among 2 models" in s.value for s in at.success)
         return

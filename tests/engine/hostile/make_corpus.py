@@ -166,6 +166,72 @@ def dictionary_bomb() -> bytes:
     return sink.getvalue()
 
 
+# ----------------------------------------------- small logs that cost gigabytes to parse
+# (the redesign's "one ingest": each is refused by the memory-capped child, naming the member)
+
+ZSTD = 93
+INSPECT_HEADER = (b'{"version": 2, "status": "success", "eval": {"task": "t", "model": "m/x", '
+                  b'"dataset": {"name": "d"}, "config": {}}, "plan": {"steps": []}, '
+                  b'"results": {"scores": []}}')
+
+
+def raw_zip(members: list[tuple[str, int, bytes, int, int]]) -> bytes:
+    """A zip of (name, method, compressed bytes, size, crc) members, written by hand
+    (Python's zipfile cannot write Zstandard, method 93)."""
+    out, central = io.BytesIO(), io.BytesIO()
+    for name, method, raw, size, crc in members:
+        offset = out.tell()
+        encoded = name.encode()
+        out.write(struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, method, 0, 0, crc, len(raw),
+                              size, len(encoded), 0) + encoded + raw)
+        central.write(struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, method, 0, 0, crc,
+                                  len(raw), size, len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
+    start = out.tell()
+    out.write(central.getvalue())
+    out.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(members), len(members),
+                          len(central.getvalue()), start, 0))
+    return out.getvalue()
+
+
+def zstd_bomb_eval(blocks: int = 480) -> bytes:
+    """An Inspect ``.eval`` (a zip) whose ``samples/1_epoch_1.json`` is Zstandard and inflates
+    to ``blocks`` MiB of ``{},`` (valid JSON: one tiny object every 3 bytes), within the
+    size limit; ~40 KB on disk. The member is written as one Zstandard frame per MiB, the
+    same frame repeated (a decoder reads across frames), so it is built in milliseconds."""
+    import zstandard
+
+    head, tail = b'{"id": 1, "epoch": 1, "scores": {}, "x": [', b'{}]}'
+    block = b"{}," * (MiB // 3)
+    zstd = zstandard.ZstdCompressor(level=3)
+    raw = zstd.compress(head) + zstd.compress(block) * blocks + zstd.compress(tail)
+    crc = zlib.crc32(head)
+    for _ in range(blocks):
+        crc = zlib.crc32(block, crc)
+    crc = zlib.crc32(tail, crc)
+    size = len(head) + len(block) * blocks + len(tail)
+    return raw_zip([("header.json", ZSTD, zstd.compress(INSPECT_HEADER), len(INSPECT_HEADER),
+                     zlib.crc32(INSPECT_HEADER)), ("samples/1_epoch_1.json", ZSTD, raw, size, crc)])
+
+
+def tiny_objects_json_gz(megabytes: int = 128) -> bytes:
+    """A JSON array of ``megabytes`` MB of tiny objects (``{"a":1},``), gzipped (~130 KB)."""
+    unit = b'{"a":1},'
+    block = unit * (1_000_000 // len(unit))
+    body = gzip_repeat(block, megabytes, head=b"[")
+    # gzip members concatenate: the last one closes the array
+    return body + zlib.compress(b'{"a":1}]', wbits=31)
+
+
+def parquet_bomb_zip() -> bytes:
+    """A zip holding one Parquet file whose dictionary decodes to 3 GiB of text."""
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("results.parquet", dictionary_bomb())
+    return buffer.getvalue()
+
+
 def benchmarks_over() -> bytes:
     return _rows([f"b{i},{s},e1,m,{v}" for i in range(501) for s, v in (("A", 1), ("B", 0))])
 

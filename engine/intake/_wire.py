@@ -1,0 +1,61 @@
+"""An :class:`~engine.Ingested` over the child's stdout: the frame as Arrow IPC, the
+rest as JSON in the schema's metadata (key ``sigboard``), never a pickle."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from . import Ingested
+
+__all__ = ["from_table", "to_table"]
+
+_KEY = b"sigboard"
+#: engine.harness.SKIP_COLUMNS (spelt out: the parent needs none of the harness readers)
+_SKIP_COLUMNS = ("reason", "benchmark", "metric", "count")
+
+
+def to_table(got: Ingested) -> Any:
+    """The Arrow table the child sends for ``got``."""
+    from ..io._readers import metric_specs_of
+    from ..io._worker import table_of
+
+    meta = {
+        "kind": got.kind, "format": got.format, "label": got.label,
+        "specs": [[b, m, dataclasses.asdict(s)] for (b, m), s in got.specs.items()],
+        "metric_specs": [[m, dataclasses.asdict(s)] for m, s in metric_specs_of(got.frame).items()],
+        "skipped": None if got.skipped is None else got.skipped.to_dict("records"),
+        "report": got.report, "clusters": got.clusters, "files": list(got.files),
+        # text columns come back from Arrow as pandas' string dtype: these were objects
+        "objects": [str(c) for c in got.frame.columns if got.frame[c].dtype == object],
+    }
+    table = table_of(got.frame)
+    return table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                          _KEY: json.dumps(meta).encode()})
+
+
+def from_table(table: Any) -> Ingested:
+    """The :class:`~engine.Ingested` of a table :func:`to_table` made."""
+    import pandas as pd
+
+    from .._contract import MetricSpec
+    from . import Ingested
+
+    meta = json.loads((table.schema.metadata or {})[_KEY])
+    frame = table.to_pandas()
+    del table
+    for column in meta.get("objects", ()):
+        if column in frame.columns and frame[column].dtype != object:
+            frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
+    frame.attrs["metric_specs"] = {str(m): MetricSpec(**s) for m, s in meta["metric_specs"]}
+    skipped = None
+    if meta["skipped"] is not None:
+        skipped = pd.DataFrame(meta["skipped"], columns=list(_SKIP_COLUMNS)).astype(
+            {"count": "int64"})
+    return Ingested(kind=meta["kind"], frame=frame, format=meta["format"], label=meta["label"],
+                    specs={(str(b), str(m)): MetricSpec(**s) for b, m, s in meta["specs"]},
+                    skipped=skipped, report=meta["report"],
+                    clusters={str(k): str(v) for k, v in meta["clusters"].items()},
+                    files=tuple(meta["files"]))
