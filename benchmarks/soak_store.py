@@ -342,6 +342,13 @@ def cli_engine(cli: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- the soak
+def _kill_running(proc: subprocess.Popen[str], killed: threading.Event) -> None:
+    """A CLI call's kill, from its timer: only while it runs."""
+    if proc.poll() is None:
+        proc.kill()
+        killed.set()
+
+
 @dataclass
 class Counts:
     app_kills: Counter[str] = field(default_factory=Counter)
@@ -407,7 +414,8 @@ def soak(args: argparse.Namespace, folder: Path) -> tuple[Verdict, Counts, list[
             # a CLI call, running beside the app's work of this round
             kind = ""
             cli_upload: Upload | None = None
-            kill_cli_at: float | None = None
+            cli_timer: threading.Timer | None = None
+            cli_killed = threading.Event()
             if rng.random() < args.cli_prob:
                 kind = rng.choices(["import", "uploads", "leaderboard", "export"],
                                    weights=[3, 2, 2, 2])[0]
@@ -431,9 +439,12 @@ def soak(args: argparse.Namespace, folder: Path) -> tuple[Verdict, Counts, list[
                                            stderr=subprocess.PIPE, text=True, env=_env(),
                                            cwd=ROOT)
                 if kind == "import" and k_cli < args.kill_prob * 2:
-                    # somewhere in its run: from half to all of a whole import's time
+                    # somewhere in its run: from half to all of a whole import's time,
+                    # by a timer (the app's work of the round goes on meanwhile)
                     typical = statistics.median(import_times) if import_times else 2.0
-                    kill_cli_at = started + (0.5 + 0.5 * k_cli_delay) * typical
+                    cli_timer = threading.Timer((0.5 + 0.5 * k_cli_delay) * typical,
+                                                _kill_running, (running, cli_killed))
+                    cli_timer.start()
             # the app's work: uploads and reads, maybe a kill
             ops = [rng.choice(["upload", "read"]) for _ in range(rng.randint(1, 3))]
             kill_point = int(k_point * len(ops)) if k_app < args.kill_prob else -1
@@ -474,21 +485,20 @@ def soak(args: argparse.Namespace, folder: Path) -> tuple[Verdict, Counts, list[
             # the CLI call's end (or its kill)
             t0 = time.monotonic()
             if running is not None:
-                if kill_cli_at is not None:
-                    time.sleep(max(kill_cli_at - time.monotonic(), 0.0))
-                    if running.poll() is None:
-                        running.kill()
-                        counts.cli_kills += 1
                 try:
                     out, err = running.communicate(timeout=STEP_TIMEOUT)
                 except subprocess.TimeoutExpired:
                     running.kill()
                     out, err = running.communicate(timeout=30)
                     counts.errors.append(f"round {rnd}: {kind} timed out")
+                finally:
+                    if cli_timer is not None:
+                        cli_timer.cancel()
+                        cli_timer.join(timeout=30)
                 rc = running.returncode
                 running = None
-                if rc == -signal.SIGKILL and kill_cli_at is not None:
-                    pass  # killed by us: unconfirmed
+                if cli_killed.is_set() and rc != 0:
+                    counts.cli_kills += 1  # killed by us: unconfirmed
                 elif rc != 0:
                     counts.errors.append(f"round {rnd}: sigboard {kind} exited {rc}: "
                                          f"{err.strip()[-300:]}")
