@@ -104,7 +104,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
     named = {k: v for k, v in declared.items() if isinstance(k, str)}
     got = ingest(path if is_dir or content is None else (label, content), format=fmt,
                  system=args.system, limits=upload_limits(), metrics=named or None)
-    if got.kind == "battles":  # model_a, model_b, winner (issue #32)
+    if got.kind == "battles":  # model_a, model_b, winner: pairwise judgements, not scores
         return _import_battles(store, got.frame, content, label, args)
     if got.format != "table":
         print(f"{label}: {got.format} log: {got.report}", file=sys.stderr)
@@ -121,8 +121,8 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
 
 def _import_battles(store: ResultsStore, battles: pd.DataFrame, content: bytes | None,
                     label: str, args: argparse.Namespace) -> UploadReport:
-    """A battle list (issue #32), checked in the child, stored as one upload of the arena
-    ``--arena`` (default: the file's name without its extension)."""
+    """A battle list (pairwise judgements: model_a, model_b, winner), checked in the child,
+    stored as one upload of the arena ``--arena`` (default: the file's name without its extension)."""
     arena = args.arena or Path(label).name.split(".")[0]
     return store.import_battles(battles, arena=arena, filename=label, content=content,
                                 uploader=cli_uploader(args.uploader), note=args.note)
