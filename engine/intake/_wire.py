@@ -13,8 +13,6 @@ if TYPE_CHECKING:
 __all__ = ["from_table", "to_table"]
 
 _KEY = b"sigboard"
-#: engine.harness.SKIP_COLUMNS (spelt out: the parent needs none of the harness readers)
-_SKIP_COLUMNS = ("reason", "benchmark", "metric", "count")
 
 
 def to_table(got: Ingested) -> Any:
@@ -26,7 +24,11 @@ def to_table(got: Ingested) -> Any:
         "kind": got.kind, "format": got.format, "label": got.label,
         "specs": [[b, m, dataclasses.asdict(s)] for (b, m), s in got.specs.items()],
         "metric_specs": [[m, dataclasses.asdict(s)] for m, s in metric_specs_of(got.frame).items()],
-        "skipped": None if got.skipped is None else got.skipped.to_dict("records"),
+        # the columns travel with the rows, so an empty table keeps them and the parent
+        # needs none of the harness readers to know them
+        "skipped": None if got.skipped is None else {
+            "columns": [str(c) for c in got.skipped.columns],
+            "rows": got.skipped.to_dict("records")},
         "report": got.report, "clusters": got.clusters, "files": list(got.files),
         # text columns come back from Arrow as pandas' string dtype: these were objects
         "objects": [str(c) for c in got.frame.columns if got.frame[c].dtype == object],
@@ -52,8 +54,10 @@ def from_table(table: Any) -> Ingested:
     frame.attrs["metric_specs"] = {str(m): MetricSpec(**s) for m, s in meta["metric_specs"]}
     skipped = None
     if meta["skipped"] is not None:
-        skipped = pd.DataFrame(meta["skipped"], columns=list(_SKIP_COLUMNS)).astype(
-            {"count": "int64"})
+        got = meta["skipped"]
+        skipped = pd.DataFrame(got["rows"], columns=got["columns"])
+        if "count" in skipped.columns:
+            skipped = skipped.astype({"count": "int64"})
     return Ingested(kind=meta["kind"], frame=frame, format=meta["format"], label=meta["label"],
                     specs={(str(b), str(m)): MetricSpec(**s) for b, m, s in meta["specs"]},
                     skipped=skipped, report=meta["report"],
