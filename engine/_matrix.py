@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ._contract import DataContractError, MetricSpec, Problem
+from ._moments import row_moments
 
 __all__ = ["Pairing", "ScoreMatrix", "build_matrix", "orient", "pick_slice"]
 
@@ -62,8 +63,6 @@ class ScoreMatrix:
         """Per system: scored examples, mean and variance (ddof 1), read-only. Computed
         once per matrix: the leaderboard's intervals, the pair tests' means and their
         difference intervals all read them (one pass over the values instead of four)."""
-        from .stats._kernels import row_moments
-
         moments = row_moments(self.values)
         for part in moments:
             part.setflags(write=False)

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import numpy as np
 from scipy import stats
 
-from .. import _jit
+from .. import _jit, _moments
 
 __all__ = [
     "PairStats",
@@ -39,7 +39,7 @@ _RELATIVE_ZERO = 1e-12
 _FEW_LEVELS = 4  # up to this many distinct scores, win_matrix uses matrix products (one each)
 # Working memory: blocks of about this many cells (8 bytes each: 16 MB), whatever the size
 # of the systems × examples matrix, so no step holds a full-size temporary.
-_BLOCK_CELLS = 2_000_000
+_BLOCK_CELLS = _moments.BLOCK_CELLS
 # Integer counts in float32 matrix products are exact while every partial sum stays below
 # 2^24; column blocks of at most this many examples guarantee it.
 _EXACT_F32_COLUMNS = 1 << 23
@@ -101,9 +101,7 @@ def _column_blocks(n_rows: int, n_cols: int, cells: int | None = None) -> list[s
 
 def _row_blocks(n_rows: int, n_cols: int, cells: int | None = None) -> list[slice]:
     """Slices of rows holding at most ``cells`` (default ``_BLOCK_CELLS``) cells each."""
-    cells = _BLOCK_CELLS if cells is None else cells
-    height = max(1, min(n_rows, cells // max(n_cols, 1)))
-    return [slice(start, min(start + height, n_rows)) for start in range(0, n_rows, height)]
+    return _moments.row_blocks(n_rows, n_cols, _BLOCK_CELLS if cells is None else cells)
 
 
 def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) -> PairStats:
@@ -136,29 +134,9 @@ def paired_t(x: np.ndarray, ia: np.ndarray, ja: np.ndarray, alternative: str) ->
 
 
 def row_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per-row count, mean and variance (ddof=1) ignoring NaN, in blocks of rows.
-
-    Same numbers as ``(~isnan).sum``, ``nanmean`` and ``nanvar(ddof=1)`` (variance 0
-    below 2 values), without their full-size temporaries.
-    """
-    n = np.empty(len(x))
-    mean = np.empty(len(x))
-    var = np.empty(len(x))
-    for rows in _row_blocks(*x.shape):
-        block = x[rows]
-        total = block.sum(axis=1)
-        if np.isfinite(total).all():  # no NaN (nor inf): the same sums without the masks
-            count = np.full(len(block), float(block.shape[1]))
-            centre = total / np.maximum(count, 1)
-            dev = block - centre[:, None]
-            sq = np.multiply(dev, dev, out=dev).sum(axis=1)  # in place: one temporary, same sums
-        else:
-            has = ~np.isnan(block)
-            count = has.sum(axis=1).astype(float)
-            centre = np.where(has, block, 0.0).sum(axis=1) / np.maximum(count, 1)
-            sq = (np.where(has, block - centre[:, None], 0.0) ** 2).sum(axis=1)
-        n[rows], mean[rows], var[rows] = count, centre, sq / np.maximum(count - 1, 1)
-    return n, mean, var
+    """Per-row count, mean and variance (ddof=1) ignoring NaN: :func:`engine._moments.row_moments`
+    in blocks of this module's ``_BLOCK_CELLS`` (read at call time so that tests can shrink it)."""
+    return _moments.row_moments(x, cells=_BLOCK_CELLS)
 
 
 _summaries = row_moments
