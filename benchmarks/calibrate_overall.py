@@ -50,8 +50,8 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine._options import TestOptions  # noqa: E402
-from engine.across._overall import overall  # noqa: E402
-from engine.across._overall_pairs import BETTER, MIXED  # noqa: E402
+from engine.products._overall import overall  # noqa: E402
+from engine.products._overall_pairs import BETTER, MIXED  # noqa: E402
 
 
 def simulate(rng: np.random.Generator, systems: int, n: int, rho: float,

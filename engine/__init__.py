@@ -18,9 +18,9 @@ The folders answer one question each:
 - ``engine.ranking`` — in what order do the systems come (Bradley–Terry, Elo/TrueSkill,
   mechanisms, groups, rank intervals)?
 - ``engine.across`` — what holds across benchmarks and metrics (HMP, meta-analysis,
-  aggregate metric, overall leaderboard, Friedman)?
-- ``engine.products`` — what each page shows (leaderboard, health, slices, conditions,
-  drill-down);
+  aggregate metric, coverage, Friedman)?
+- ``engine.products`` — what each page shows (leaderboard, overall leaderboard, health,
+  slices, conditions, drill-down);
 - ``engine.report`` — the one-file HTML and Markdown reports;
 - ``engine.cli`` — the ``sigboard`` command line.
 
@@ -71,9 +71,9 @@ if TYPE_CHECKING:
     from .products._slices import SliceTable, restrict_to_slice, slice_labels, slice_table
     from .products._condition import ConditionResult, condition_and_compare, system_identifiers
     from .products._drilldown import ExampleDrilldown, example_drilldown
-    from .across._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
-    from .across._overall_judge import judged_note, judged_part
-    from .across._overall_parts import choose_overall
+    from .products._overall import BenchmarkPart, Overall, benchmark_part, overall, overall_from_parts
+    from .products._overall_judge import judged_note, judged_part
+    from .products._overall_parts import choose_overall
     from .across._coverage import SELECTION_RULE, Selection, default_selection
     from .across._bounded import leading_systems
     from .products._headline import (

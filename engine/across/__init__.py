@@ -1,8 +1,12 @@
 """Across benchmarks and metrics: what holds when one benchmark is not the whole story?
 
-The harmonic mean p-value (``_hmp``), fixed-effect meta-analysis and standardised means
-(``_meta``), the aggregate metric of a benchmark (``_aggregate``), the overall leaderboard
-and its per-benchmark parts (``_overall``, ``_overall_parts``), a pair's tests combined
-(``_pairs_across``), the table across metrics (``_metrics_table``) and the Friedman test
-(``_friedman``). Public names are exported by :mod:`engine`.
+The statistics that combine benchmarks or metrics: the harmonic mean p-value (``_hmp``),
+fixed-effect meta-analysis and standardised means (``_meta``), the aggregate metric of a
+benchmark (``_aggregate``), a weighted combination of correlated differences (``_combine``),
+a pair's tests combined and the pooling inputs the Overall product reads (``_pairs_across``),
+the table across metrics (``_metrics_table``), the Friedman test (``_friedman``), coverage
+and the default selection of benchmarks (``_coverage``) and the leading systems of a large
+store (``_bounded``). The Overall page's product built from them lives in
+:mod:`engine.products` (``_overall*``), above this folder. Public names are exported by
+:mod:`engine`.
 """

@@ -15,14 +15,34 @@ from .._options import EFFECT_THRESHOLDS
 from ..stats._pairwise import PairwiseResult
 from ._aggregate import Weights, metric_weights
 from ._hmp import hmp_rows
-from ._meta import fixed_effect
-from ._overall_parts import pooling_inputs, result_cells
+from ._meta import corrected_effect, fixed_effect
 
-__all__ = ["ACROSS", "PAIRS_ACROSS_COLUMNS", "pairs_across"]
+__all__ = ["ACROSS", "PAIRS_ACROSS_COLUMNS", "pairs_across", "pooling_inputs", "result_cells"]
 
 ACROSS = ("metrics", "benchmarks")
 PAIRS_ACROSS_COLUMNS = ("system_a", "system_b", "p_hmp", "p_hmp_adj", "effect", "effect_ci_low",
                         "effect_ci_high", "i2", "significant")
+
+
+def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
+    """A pairwise result as the rows the HMP and fixed-effect combination read."""
+    t = result.table
+    return pd.DataFrame({"unit": unit, "system_a": t["system_a"].astype(str).to_numpy(),
+                         "system_b": t["system_b"].astype(str).to_numpy(),
+                         "pvalue": t["pvalue"].to_numpy(float),
+                         "effect_size": t["effect_size"].to_numpy(float),
+                         "effect_name": t["effect_name"].to_numpy(object),
+                         "n": t["n"].to_numpy(float),
+                         "difference": t["difference"].to_numpy(float),
+                         "ci_low": t["ci_low"].to_numpy(float),
+                         "ci_high": t["ci_high"].to_numpy(float)})
+
+
+def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:
+    """The p-values, corrected effects g and their variances v of :func:`result_cells` rows."""
+    g, v = corrected_effect(tests["effect_size"].to_numpy(float), tests["n"].to_numpy(float),
+                            tests["effect_name"].to_numpy(object))
+    return {"pvalue": tests["pvalue"].to_numpy(float), "g": g, "v": v}
 
 
 def _omega_ranks(k: int, compare: str) -> tuple[np.ndarray, np.ndarray]:

@@ -142,7 +142,7 @@ def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str
                     args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     """The judge boards of the benchmarks whose one metric has human labels (#31), as the
     Leaderboard uses them, and a note for each whose labels cannot serve PPI++."""
-    from ..across._overall_parts import choose_overall
+    from ..products._overall_parts import choose_overall
     from .judge import judge_board_of
 
     chosen, per = choose_overall(loaded.frame, list(benchmarks), metrics)
@@ -167,7 +167,7 @@ def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str
 
 def _overall(args: argparse.Namespace) -> int:
     from ..across._coverage import coverage_groups, default_selection
-    from ..across._overall import overall
+    from ..products._overall import overall
 
     loaded = load_data(args.data)
     specs = loaded.all_specs()

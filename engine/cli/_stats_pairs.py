@@ -58,8 +58,8 @@ def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
     cannot serve PPI++, the examples are clustered or only some pairs are asked for."""
     import numpy as np
 
-    from ..across._overall_judge import judged_note, judged_pairwise
     from ..products._judge import IPW_METHOD, METHOD
+    from ..products._overall_judge import judged_note, judged_pairwise
     from .judge import judge_board_of
 
     found = judge_board_of(loaded, matrix.benchmark, matrix.metric, args.human,

@@ -20,6 +20,7 @@ import pandas as pd
 from .._contract import REQUIRED_COLUMNS, MetricSpec
 from .._matrix import build_matrix, pick_slice
 from ..io._readers import is_text, split_metadata
+from ..ranking._ties import competition_ranks
 from ._health import kendall_tau_b_binary
 
 __all__ = ["ExampleDrilldown", "example_drilldown"]
@@ -207,7 +208,10 @@ def example_drilldown(
     table = pd.DataFrame({
         "system": list(matrix.systems), "quality": quality, "score": score,
         "solved": np.where(has, solved, np.nan) if solved is not None else np.nan})
-    table["rank"] = table["quality"].rank(method="min", ascending=False).astype("Int64")
+    ranked = ~np.isnan(quality)  # no common quality: no rank (<NA>)
+    rank = pd.array([pd.NA] * len(table), dtype="Int64")
+    rank[ranked] = competition_ranks(quality[ranked])
+    table["rank"] = rank
     per_example, per_row = _text_columns(part, text_columns)
     rows = part[part["example_id"] == str(example_id)]
     if per_row:

@@ -20,9 +20,9 @@ from .._text import isolate
 from ..ranking._rank_sets import RankSets, best_set_sentence
 
 if TYPE_CHECKING:
-    from ..across._overall import Overall
     from ..stats._ab import ABResult
     from ._leaderboard import Leaderboard
+    from ._overall import Overall
 
 __all__ = ["CORRECTION_NAMES", "compare_headline", "error_rate_words", "leaderboard_headline",
            "overall_headline", "pair_headline", "points"]

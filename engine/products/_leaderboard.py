@@ -20,6 +20,7 @@ from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import leaderboard_rank_sets
 from ..ranking._rank_sets import RankSets, with_rank_set_fields
+from ..ranking._ties import competition_ranks
 from ..stats._additive import additive_fit, complete_system_intervals
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import row_moments
@@ -159,11 +160,6 @@ def _snap(quality: np.ndarray) -> np.ndarray:
     finite = quality[np.isfinite(quality)]
     scale = max(float(np.abs(finite).max()) if finite.size else 1.0, 1e-300)
     return np.asarray(np.round(quality / scale, 9) * scale, dtype=float)
-
-
-def _ranks(quality: np.ndarray) -> np.ndarray:
-    """Rank 1 = best; tied estimates share the best rank."""
-    return pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy()
 
 
 def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
@@ -353,7 +349,7 @@ def leaderboard(
     notes += groups_note
     groups = find_groups(matrix.systems, quality.tolist(), pairs, min_size=min_clique_size)
     win_rate, strength, elo, bt_note, converged = _battle_ratings(matrix, pw, anchor)
-    rank = _ranks(quality)
+    rank = competition_ranks(quality)  # tied estimates share the best rank
     rank_low = np.array([groups.rank_low[s] for s in matrix.systems])
     rank_high = np.array([groups.rank_high[s] for s in matrix.systems])
     outside = (rank < rank_low) | (rank > rank_high)

@@ -19,6 +19,7 @@ from scipy import stats
 from .._matrix import ScoreMatrix, orient
 from ..stats._clusters import ClusterDesign, clustered_mean_se
 from ._max_t import _family_max
+from ._ties import competition_ranks
 
 __all__ = ["RANK_INTERVAL_COLUMNS", "RankIntervals", "rank_intervals", "rank_intervals_of"]
 
@@ -163,7 +164,7 @@ def rank_intervals(
     worse_than = (t > crit).sum(axis=0)
     table = pd.DataFrame({
         "system": names, "estimate": y, "se": sd,
-        "rank": pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy(),
+        "rank": competition_ranks(quality),
         "rank_ci_low": 1 + worse_than, "rank_ci_high": len(y) - better_than,
     })
     table = table.assign(_q=quality).sort_values(["rank", "_q", "system"],

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._max_t import _draws, _inverse, _marginal, _pair_sd, _scale, _simultaneous, _t_matrix
+from ._ties import competition_ranks
 
 __all__ = ["RANK_SET_COLUMNS", "KINDS", "Kind", "RankSets", "best_set_sentence", "rank_set_fields",
            "rank_sets", "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
@@ -202,7 +203,7 @@ def rank_sets(
         raise ValueError(f"kind: must be one of {list(KINDS)}; got {kind!r}")
     table = pd.DataFrame({
         "system": names, "estimate": x, "se": np.sqrt(np.diag(sigma)),
-        "rank": pd.Series(quality).rank(method="min", ascending=False).astype(int).to_numpy(),
+        "rank": competition_ranks(quality),
         "rank_set_low": low.astype(int), "rank_set_high": high.astype(int),
         "in_best_set": simul_low <= tau_best, "in_worst_set": simul_high >= p - tau_worst + 1,
     })

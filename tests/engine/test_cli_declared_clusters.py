@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from test_clusters_everywhere import _clustered_frame
 
-from engine.across._overall import overall
 from engine.cli._common import main
+from engine.products._overall import overall
 
 
 def _frames() -> tuple[pd.DataFrame, pd.DataFrame]:

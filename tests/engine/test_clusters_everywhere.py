@@ -2,7 +2,7 @@
 
 Reference values and where they come from:
 - Overall with one benchmark gives exactly that benchmark's pair p-values (the property
-  ``engine.across._overall.overall`` documents), so with a cluster column they must be the
+  ``engine.products._overall.overall`` documents), so with a cluster column they must be the
   cluster-robust ones of ``pairwise_tests(cluster=...)`` (itself checked against CR2's
   definition in test_clusters.py).
 - Health with a cluster column: its pair p-values are the same cluster-robust t, its MDD
@@ -25,8 +25,8 @@ import statsmodels.api as sm
 from scipy import stats
 
 from engine._matrix import build_matrix
-from engine.across._overall import overall
 from engine.products._health import benchmark_health
+from engine.products._overall import overall
 from engine.stats._clusters import ClusterDesign, cluster_codes, clustered_se, design_where_given
 from engine.stats._pairwise import pairwise_tests
 

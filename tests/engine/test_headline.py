@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 
 from engine._matrix import build_matrix
-from engine.across._overall import overall
 from engine.io._readers import read_results
 from engine.products._headline import (
     compare_headline,
@@ -22,6 +21,7 @@ from engine.products._headline import (
     pair_headline,
 )
 from engine.products._leaderboard import leaderboard
+from engine.products._overall import overall
 from engine.stats._ab import compare_ab
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,11 +28,11 @@ from engine.across._combine import combine_differences, shared_correlation
 from engine.across._coverage import default_selection
 from engine.across._hmp import harmonic_mean_p
 from engine.across._meta import corrected_effect
-from engine.across._overall import overall
-from engine.across._overall_pairs import BETTER, MIXED
 from engine.across._pairs_across import PAIRS_ACROSS_COLUMNS, pairs_across
 from engine.io._readers import read_results
 from engine.products._leaderboard import leaderboard
+from engine.products._overall import overall
+from engine.products._overall_pairs import BETTER, MIXED
 from engine.stats._pairwise import pairwise_tests
 
 ROOT = Path(__file__).resolve().parents[2]

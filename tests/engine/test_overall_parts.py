@@ -1,6 +1,6 @@
 """The overall leaderboard from per-benchmark parts computed once (what a weight change reuses).
 
-Reference: :func:`engine.across._overall.overall` itself — the parts path must give exactly the
+Reference: :func:`engine.products._overall.overall` itself — the parts path must give exactly the
 same tables (every float equal, not close), whatever the weights and comparisons; its own
 numbers are checked against harmonicmeanp, statsmodels and Ackerman et al. (2025) in
 test_overall.py. Data: simulated here (a system missing on one benchmark, a benchmark
@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine._options import TestOptions
-from engine.across._overall import benchmark_part, overall, overall_from_parts
-from engine.across._overall_parts import choose_overall
 from engine.across._pairs_across import _omega_ranks, _omega_rows
+from engine.products._overall import benchmark_part, overall, overall_from_parts
+from engine.products._overall_parts import choose_overall
 
 
 def _frame(seed: int = 0) -> pd.DataFrame:

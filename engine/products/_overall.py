@@ -25,18 +25,19 @@ import pandas as pd
 
 from .._contract import MetricSpec
 from .._options import TestOptions
-from ..products._leaderboard import _ranks, _snap
+from ..across._aggregate import Weights, metric_weights
+from ..across._coverage import coverage_groups
 from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import overall_rank_sets
 from ..ranking._rank_sets import RankSets, rank_set_fields
-from ._aggregate import Weights, metric_weights
-from ._coverage import coverage_groups
+from ..ranking._ties import competition_ranks
+from ._leaderboard import _snap
 from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions
 from ._overall_parts import CELL_COLUMNS, BenchmarkPart, benchmark_part, choose_overall
 from ._overall_score import Scale, choose_scale, system_scores
 
 if TYPE_CHECKING:
-    from ..products._judge import JudgeBoard
+    from ._judge import JudgeBoard
 
 __all__ = ["BenchmarkPart", "Overall", "PAIR_VERDICTS", "benchmark_part", "overall",
            "overall_from_parts"]
@@ -91,7 +92,7 @@ class Overall:
 
     def to_dict(self) -> dict[str, object]:
         """The JSON object of ``python -m engine overall --format json`` (SPEC)."""
-        from ..products._headline import overall_headline
+        from ._headline import overall_headline
 
         systems = [self._row(r, ranked=True) for r in self.table.to_dict(orient="records")]
         systems += [self._row(r, ranked=False) for r in self.unranked.to_dict(orient="records")]
@@ -175,13 +176,13 @@ def overall(
     cluster : str or mapping benchmark → str, optional
         Per-example column (e.g. passage, task family): each benchmark whose rows give it
         is tested cluster-robustly, so the pairs' standard errors Overall combines are
-        too (:func:`engine.across._overall_parts.benchmark_part`). A mapping gives each
+        too (:func:`engine.products._overall_parts.benchmark_part`). A mapping gives each
         benchmark its own column (a store's declared ones); benchmarks not in it are not
         clustered.
     judges : mapping benchmark → JudgeBoard, optional
         Judge metrics with human labels (#31): a benchmark whose one metric is its board's
         judge metric enters with the board's PPI++ means, intervals and pair tests
-        (:func:`engine.across._overall_judge.judged_part`), as on its Leaderboard.
+        (:func:`engine.products._overall_judge.judged_part`), as on its Leaderboard.
 
     Returns
     -------
@@ -341,7 +342,7 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
     pairs = combine_pairs(parts, complete, by_rank, positions, bw, scale, corr_pairs, options)
     q = quality[by_rank]
     groups = find_groups(ordered, q.tolist(), pairs)
-    rank = _ranks(q) if len(q) else np.zeros(0, dtype=int)
+    rank = competition_ranks(q)
     low = np.array([groups.rank_low[s] for s in ordered], dtype=int)
     high = np.array([groups.rank_high[s] for s in ordered], dtype=int)
     notes = [p.note for p in parts if p.note is not None]

@@ -1,12 +1,12 @@
 """One benchmark's share of the overall leaderboard: everything that does not depend on the
 benchmark weights or on the overall order.
 
-The overall procedure (:func:`engine.across._overall.overall`) splits into a per-benchmark
+The overall procedure (:func:`engine.products._overall.overall`) splits into a per-benchmark
 step — the benchmark's (aggregate) score matrix, its summary statistics, its
 leaderboard cells and its two-sided all-pairs tests — and a combining step that
 weighs the benchmarks. Computing the parts once and combining them per choice of
-weights (:func:`engine.across._overall.overall_from_parts`) gives the same numbers as
-:func:`engine.across._overall.overall` at a fraction of the cost: the per-benchmark tests
+weights (:func:`engine.products._overall.overall_from_parts`) gives the same numbers as
+:func:`engine.products._overall.overall` at a fraction of the cost: the per-benchmark tests
 and groups are most of the work.
 """
 
@@ -21,13 +21,12 @@ import pandas as pd
 from .._contract import REQUIRED_COLUMNS, MetricSpec
 from .._matrix import ScoreMatrix, build_matrix
 from .._options import TestOptions
-from ..products._leaderboard import Leaderboard, leaderboard
+from ..across._aggregate import aggregate_metric, spec_of
+from ..across._pairs_across import pooling_inputs, result_cells
 from ..stats._pairwise import PairwiseResult
-from ._aggregate import aggregate_metric, spec_of
-from ._meta import corrected_effect
+from ._leaderboard import Leaderboard, leaderboard
 
-__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes", "result_cells",
-           "pooling_inputs"]
+__all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes"]
 
 CELL_COLUMNS = ("system", "mean", "ci_low", "ci_high", "group", "benchmark")
 TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n",
@@ -160,20 +159,6 @@ def _summary(matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return mean, sd, n.astype(float)
 
 
-def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
-    """A pairwise result as the rows the HMP and fixed-effect combination read."""
-    t = result.table
-    return pd.DataFrame({"unit": unit, "system_a": t["system_a"].astype(str).to_numpy(),
-                         "system_b": t["system_b"].astype(str).to_numpy(),
-                         "pvalue": t["pvalue"].to_numpy(float),
-                         "effect_size": t["effect_size"].to_numpy(float),
-                         "effect_name": t["effect_name"].to_numpy(object),
-                         "n": t["n"].to_numpy(float),
-                         "difference": t["difference"].to_numpy(float),
-                         "ci_low": t["ci_low"].to_numpy(float),
-                         "ci_high": t["ci_high"].to_numpy(float)})
-
-
 def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
                    weights: Mapping[str, float] | None = None,
                    specs: Mapping[tuple[str, str], MetricSpec] | None = None,
@@ -212,7 +197,7 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
     Notes
     -----
     Independent of the benchmark weights and of the overall order, so a caller
-    can keep it while the weights change (:func:`engine.across._overall.overall_from_parts`).
+    can keep it while the weights change (:func:`engine.products._overall.overall_from_parts`).
     The leaderboard skips the rating bootstrap (the overall page never shows it).
 
     Examples
@@ -267,13 +252,6 @@ def _check_reusable(board: Leaderboard, benchmark: str, metrics: Sequence[str],
     ) if bad]
     if problems:
         raise ValueError(f"board: cannot be reused here: {'; '.join(problems)}")
-
-
-def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:
-    """The p-values, corrected effects g and their variances v of :func:`result_cells` rows."""
-    g, v = corrected_effect(tests["effect_size"].to_numpy(float), tests["n"].to_numpy(float),
-                            tests["effect_name"].to_numpy(object))
-    return {"pvalue": tests["pvalue"].to_numpy(float), "g": g, "v": v}
 
 
 def pair_codes(tests: pd.DataFrame, systems: Sequence[str]) -> np.ndarray:

@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ..across._pairs_across import pooling_inputs
 from ..ranking._groups import find_groups
 from ..stats._pairwise import PairwiseResult
-from ._overall_parts import BenchmarkPart, pair_codes, pooling_inputs
+from ._overall_parts import BenchmarkPart, pair_codes
 
 if TYPE_CHECKING:
-    from ..products._judge import JudgeBoard
+    from ._judge import JudgeBoard
 
 __all__ = ["judged_note", "judged_pairwise", "judged_part"]
 

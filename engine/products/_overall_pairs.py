@@ -11,10 +11,10 @@ import pandas as pd
 from scipy import stats
 
 from .._options import EFFECT_THRESHOLDS, TestOptions
+from ..across._combine import combine_differences, implied_se, shared_correlation
+from ..across._hmp import hmp_rows
+from ..across._meta import fixed_effect
 from ..stats._multitest import adjust_pvalues
-from ._combine import combine_differences, implied_se, shared_correlation
-from ._hmp import hmp_rows
-from ._meta import fixed_effect
 from ._overall_parts import BenchmarkPart
 from ._overall_score import Scale
 
