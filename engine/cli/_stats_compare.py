@@ -130,6 +130,7 @@ def _gated(res: ABResult, gate: JudgeGate) -> dict[str, Any]:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from ..products._headline import compare_headline
     from ..products._judge_gate import report_with_gate
     from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
@@ -156,8 +157,8 @@ def _compare(args: argparse.Namespace) -> int:
     decided = res.exit_code if gate is None else gate.exit_code
     code = 2 if warnings and not args.allow_missing else decided
     if args.format == "json":
-        emit({**(res.to_dict() if gate is None else _gated(res, gate)), "exit_code": code},
-             None, "json")
+        own = res.to_dict(headline=compare_headline(res, binary=res.binary))
+        emit({**(own if gate is None else _gated(res, gate)), "exit_code": code}, None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
         sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)

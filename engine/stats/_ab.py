@@ -104,11 +104,13 @@ class ABResult:
         return bool(self.pairwise) and self.test.model == self.pairwise["test"] and \
             math.isclose(self.test.pvalue, self.pairwise["pvalue"], rel_tol=1e-9, abs_tol=1e-15)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, headline: str | None = None) -> dict[str, Any]:
         """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys;
-        with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``)."""
-        from ..products._headline import compare_headline  # the sentence the page shows
+        with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``).
 
+        ``headline`` is the page's sentence for this result, written by the caller
+        (:func:`engine.products._headline.compare_headline`): a statistic returns fields,
+        the products above it put them into words. None leaves the key None."""
         out: dict[str, Any] = {
             "baseline": self.baseline, "candidate": self.candidate,
             "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
@@ -118,7 +120,7 @@ class ABResult:
             "exit_code": self.exit_code, "effect_size": self.effect_size,
             "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
             "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
-            "note": self.note, "headline": compare_headline(self, binary=self.binary),
+            "note": self.note, "headline": headline,
             "seed_variance_from": list(self.seed_variance_from),
             "warnings": list(self.missing),
             "n_clusters": None if self.clusters is None else self.clusters[0],

@@ -7,12 +7,14 @@ Data: the bundled Eval-Arena HumanEval files (data/README.md) and the Inspect fi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from engine._matrix import build_matrix
+from engine.cli import main
 from engine.io._readers import read_results
 from engine.products._headline import (
     compare_headline,
@@ -79,4 +81,23 @@ def test_compare_headline_is_the_ab_result(humaneval: pd.DataFrame) -> None:
     assert text.startswith("octocoder is worse than mistral-7b-codealpaca by "
                            f"{abs(t.estimate) * 100:.1f} points")
     assert f"interval {-t.ci_high * 100:.1f} to {-t.ci_low * 100:.1f} points" in text
-    assert res.to_dict()["headline"] == text
+    # the statistic's fields carry no sentence: compare's JSON gets it from the caller
+    assert res.to_dict()["headline"] is None
+    assert res.to_dict(headline=text)["headline"] == text
+
+
+def test_compare_json_headline_is_the_sentence(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``compare --format json`` writes :func:`compare_headline` of its result (the key in
+    the place it always had), though the A/B statistic no longer writes it."""
+    rows = [("b", s, f"e{i:02d}", "acc", v) for s, vals in
+            {"base": [1] * 30, "cand": [1] * 10 + [0] * 20}.items() for i, v in enumerate(vals)]
+    path = tmp_path / "r.csv"
+    pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"]).to_csv(
+        path, index=False)
+    code = main(["compare", str(path), "--baseline", "base", "--candidate", "cand",
+                 "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    res = compare_ab(read_results(path), baseline="base", candidate="cand")
+    assert code == 1 and out["headline"] == compare_headline(res, binary=True)
+    assert list(out).index("headline") == list(res.to_dict()).index("headline")
