@@ -18,7 +18,7 @@ import pytest
 from apptest_support import app, html_frame, no_exception
 from pages_data_support import store_env
 
-from engine.cli._common import main
+from engine.cli import main
 from engine.store import open_store
 
 BENCH = "aliased"

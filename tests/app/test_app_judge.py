@@ -248,7 +248,7 @@ def test_compare_verdict_is_the_ppi_gates_and_equals_the_cli(
     import json
 
     from engine import judge_gate
-    from engine.cli._common import main
+    from engine.cli import main
 
     _upload(_overturned(), "judged.csv")
     board = _stored_board(db)

@@ -545,7 +545,7 @@ def test_cli_rating_intervals_sandwich_by_default_bootstrap_on_request(
     bootstraps (different, close limits); 0 leaves them out; a negative count exits 2."""
     import json
 
-    from engine.cli._common import main
+    from engine.cli import main
 
     rng = np.random.default_rng(2)
     rows = [{"benchmark": "b", "system": f"s{i}", "example_id": f"e{j}", "metric": "m",

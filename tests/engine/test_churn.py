@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.proportion import proportion_confint
 
 from engine import ScoreMatrix, build_matrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._ab import compare_ab
 from engine.stats._churn import churn
 

@@ -19,9 +19,8 @@ import pandas as pd
 import pytest
 
 import engine
-from engine.cli import _common, _stats_board
+from engine.cli import _common, _main, _stats_board, main
 from engine.cli import store as store_cli
-from engine.cli._common import main
 from engine.cli._text import fmt_number, interval
 
 HARNESS = Path(__file__).resolve().parents[1] / "data" / "harness-logs"
@@ -90,7 +89,7 @@ def runs_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_help_lists_every_command() -> None:
-    text = _common.build_parser().format_help()
+    text = _main.build_parser().format_help()
     for command in ("import", "export", "uploads", "delete", "restore", "leaderboard", "pairwise", "compare",
                     "overall", "health", "power", "mechanisms", "rank-intervals"):
         assert command in text
@@ -530,7 +529,7 @@ def test_compare_margin_is_a_non_inferiority_gate(runs_csv: Path,
 
 
 def test_compare_help_documents_the_exit_codes() -> None:
-    parser = _common.build_parser()
+    parser = _main.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     text = sub.choices["compare"].format_help()
     assert "exit codes:" in text and "--margin" in text and "--report" in text

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from test_clusters_everywhere import _clustered_frame
 
-from engine.cli._common import main
+from engine.cli import main
 from engine.products._overall import overall
 
 

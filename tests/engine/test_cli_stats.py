@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine.cli._common import main
+from engine.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"  # bundled eval-arena files

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.cli._common import main
+from engine.cli import main
 
 KEYS = {"cs_low", "cs_high", "p_always_valid", "n_seen", "stopped_at", "verdict", "exit_code",
         "history", "method", "e_value"}

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine._matrix import ScoreMatrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.products._leaderboard import leaderboard
 from engine.stats._clusters import ClusterDesign, cluster_codes, clustered_se
 from engine.stats._pairwise import pairwise_tests

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.weightstats import ttost_paired
 
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._ab import compare_ab
 from engine.stats._equivalence import tost, tost_paired
 

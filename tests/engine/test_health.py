@@ -464,7 +464,7 @@ def test_cli_one_benchmark_is_one_object_and_table(capsys):
 
 @pytest.mark.slow
 def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
-    from engine.cli._common import main
+    from engine.cli import main
 
     path = tmp_path / "r.csv"
     long_frame(HAND).to_csv(path, index=False)
@@ -476,7 +476,7 @@ def test_cli_unknown_benchmark_exits_2(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
-    from engine.cli._common import main
+    from engine.cli import main
 
     good = long_frame(HAND)
     # unusable: no example scored by every system (a BLEU-like 0..40 scale is fine since #12)

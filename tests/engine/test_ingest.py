@@ -102,7 +102,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_cli_import_runs_one_child_and_parses_nothing_itself(
         children: list[str], tmp_path: Path, folder: str,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from engine.cli._common import main
+    from engine.cli import main
 
     path = tmp_path / f"{folder}.zip"
     path.write_bytes(_zip(folder))

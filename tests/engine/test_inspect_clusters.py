@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from engine import read_harness
-from engine.cli._common import main
+from engine.cli import main
 from engine.store import open_store
 
 _REAL = (Path(__file__).parents[1] / "data" / "harness-logs-real" / "inspect" / "json"

@@ -21,7 +21,7 @@ from engine import (
     label_preview,
     read_results,
 )
-from engine.cli._common import main
+from engine.cli import main
 from engine.products._judge import predicted_width, simulate_ppi_width
 from engine.stats._ppi import ppi_mean, ppi_means, ppi_pairs
 

@@ -22,7 +22,7 @@ from engine import (
     judge_pair_figures,
     read_results,
 )
-from engine.cli._common import main
+from engine.cli import main
 from engine.report._reports import compare_report
 
 

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from engine._matrix import ScoreMatrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._missing import _difficulty_by_others, missing_checks
 
 

@@ -19,7 +19,7 @@ import pytest
 from test_ppi_ipw import _frame  # 3 systems, labels drawn with informative known chances
 
 from engine import budget_check, judge_board, label_budget
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._ppi_ipw import ppi_ipw_means
 from engine.stats._ppi_ipw_plan import (
     _variance,

@@ -18,7 +18,7 @@ import pytest
 from scipy.special import expit
 
 from engine import DataContractError
-from engine.cli._common import main
+from engine.cli import main
 from engine.io._battles_judged import judged_battles
 from engine.products._judge_battles import POINTS, judge_battle_board
 from engine.stats._ppi_logistic import ppi_logistic

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ScoreMatrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.ranking._mean_covariance import mean_covariance, rank_sets_of
 from engine.ranking._rank_intervals import rank_intervals
 from engine.ranking._rank_sets import rank_sets, tau_best_set, tau_worst_set

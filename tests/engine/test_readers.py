@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine._contract import DataContractError, MetricSpec
-from engine.cli._common import main as cli_main
+from engine.cli import main as cli_main
 from engine.io._bytes import benchmark_from_name
 from engine.io._readers import read_results, split_metadata
 

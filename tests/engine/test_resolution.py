@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine._matrix import ScoreMatrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._pairwise import pairwise_tests
 from engine.stats._resolution import first_threshold, smallest_pvalue
 

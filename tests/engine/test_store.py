@@ -23,7 +23,7 @@ from sqlalchemy import inspect, text
 from store_support import canon, grid
 
 from engine._contract import DataContractError, MetricSpec, validate_long
-from engine.cli._common import main
+from engine.cli import main
 from engine.store import _connect
 from engine.store import _schema as S
 from engine.store._store import ConflictError, frame_hash, open_store

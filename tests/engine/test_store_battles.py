@@ -72,7 +72,7 @@ def test_cli_import_stores_a_battle_list(tmp_path: Path, sqlite_url: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     """`sigboard import battles.csv` recognises a battle list (not a results table) and
     stores it as an arena named after the file, or --arena."""
-    from engine.cli._common import main
+    from engine.cli import main
 
     path = tmp_path / "chatbot-arena.csv"
     BATTLES.to_csv(path, index=False)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sqlalchemy import inspect
 
-from engine.cli._common import main
+from engine.cli import main
 from engine.store import open_store
 
 

@@ -19,7 +19,7 @@ import pytest
 from scipy import stats
 
 from engine._matrix import ScoreMatrix
-from engine.cli._common import main
+from engine.cli import main
 from engine.stats._pairwise import pairwise_tests
 from engine.stats._unpaired import SKEW_LIMIT, SKEW_MAX_N, UNRELIABLE, difference_skewness
 

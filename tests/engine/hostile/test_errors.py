@@ -72,7 +72,7 @@ def test_masking_functions() -> None:
 
 
 def test_full_disk_is_one_line_saying_nothing_was_stored() -> None:
-    from engine.cli._common import _disk_full
+    from engine.cli._main import _disk_full
 
     message = _disk_full(OSError(errno.ENOSPC, "No space left on device"))
     assert message is not None and "nothing was stored" in message
