@@ -281,3 +281,187 @@ def test_only_the_data_layer_caches() -> None:
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Attribute) and node.attr in {"cache_resource", "cache_data"}]
     assert not found, "\n".join(found)
+
+
+# ---------------------------------------------------------------- the engine's floors
+
+#: The engine's floors, lowest first. A module may import its own folder and the folders of
+#: lower floors, never a folder of its own floor nor of one above: each floor answers its
+#: question with the answers below it, so a change to a floor cannot break the floors under
+#: it and there is no circle between folders. Folders sharing a floor answer independent
+#: questions. A "folder" is a subpackage of engine/ or a top-level module; ``engine`` is the
+#: front door (engine/__init__.py).
+FLOORS: tuple[tuple[str, ...], ...] = (
+    # the data contract, test options, escaping and compiled kernels: used everywhere, they
+    # use nothing of the engine
+    ("_contract", "_options", "_text", "_jit"),
+    ("_moments",),  # per-system count, mean and variance, which the score matrix reads
+    ("_matrix",),  # the systems × examples score matrix every computation starts from
+    ("io",),  # how a file becomes the canonical long table (limits, formats, readers)
+    ("harness",),  # how a harness log becomes that table, with io's readers and limits
+    ("intake",),  # the one decision about an upload, over io and harness, in the capped child
+    ("stats",),  # one benchmark: tests, intervals, multiplicity, runs, A/B, power
+    # the order of the systems (built on the statistics), and where results live (the store
+    # reads io's readers and the statistics' sequences); neither needs the other
+    ("ranking", "store"),
+    ("across",),  # statistics across benchmarks and metrics (HMP, meta-analysis, Friedman…)
+    ("products",),  # what each page shows, from everything below (the Overall product too)
+    ("report",),  # the one-file reports of the products
+    # server warm-up compiles kernels from anywhere below; only the front door (which names
+    # it for the app) and the CLI import it
+    ("_warm",),
+    ("engine",),  # the front door: its lazy table names the public names of every floor
+    ("cli",),  # the command line, over everything
+    ("__main__",),  # ``python -m engine`` runs the command line
+)
+
+#: folder → the floor it lives on
+FLOOR_OF = {folder: level for level, floors in enumerate(FLOORS) for folder in floors}
+
+#: Cross-folder circles allowed anyway, each with why; empty: the floors admit none.
+ALLOWED_CIRCLES: dict[frozenset[str], str] = {}
+
+
+def _module_of(path: Path) -> str:
+    """``engine/stats/_ab.py`` → ``engine.stats._ab``; a package's ``__init__`` is the package."""
+    parts = list(path.with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _folder_of(module: str) -> str:
+    """The floor-plan folder of an engine module: ``engine.stats._ab`` → ``stats``,
+    ``engine._matrix`` → ``_matrix``, ``engine`` → ``engine`` (the front door)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "engine"
+
+
+def _engine_imports(source: str, relpath: Path, modules: set[str]) -> list[tuple[int, str]]:
+    """(line, engine module) for every import of the engine in ``source``, a file at
+    ``relpath``: ``from .. import _jit`` is an import of ``engine._jit``, ``from ..stats import
+    x`` of ``engine.stats`` (unless ``x`` is a module), a name below a module (``import
+    engine.io._readers.x``) of the module; imports of other packages are left out."""
+    found = []
+    is_package = relpath.name == "__init__.py"
+    package = _module_of(relpath) if is_package else _module_of(relpath).rpartition(".")[0]
+    for node in ast.walk(ast.parse(source, filename=str(relpath))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                stem = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                stem = node.module or ""
+            targets = [f"{stem}.{a.name}" if f"{stem}.{a.name}" in modules else stem
+                       for a in node.names]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = (func.attr if isinstance(func, ast.Attribute)
+                      else func.id if isinstance(func, ast.Name) else "")
+            if called in {"import_module", "__import__"} and isinstance(node.args[0].value, str):
+                targets = [node.args[0].value]
+        for target in targets:
+            while target not in modules and "." in target:
+                target = target.rpartition(".")[0]  # a name inside a module: the module
+            if target in modules:
+                found.append((getattr(node, "lineno", 0), target))  # an import or a call
+    return list(dict.fromkeys(found))  # one line importing two names of a module: one edge
+
+
+def _engine_graph() -> dict[str, list[tuple[int, str]]]:
+    """Every engine module → (line, engine module) of each of its imports."""
+    files = {_module_of(p.relative_to(ROOT)): p for p in _engine_files()}
+    modules = set(files)
+    return {m: _engine_imports(p.read_text(encoding="utf-8"), p.relative_to(ROOT), modules)
+            for m, p in files.items()}
+
+
+def _floor_violations(graph: dict[str, list[tuple[int, str]]]) -> list[str]:
+    """Each import of a folder of the importer's own floor or above, or of a folder the
+    floor plan does not know."""
+    bad = []
+    for module, imports in sorted(graph.items()):
+        here = _folder_of(module)
+        for line, target in imports:
+            there = _folder_of(target)
+            if there == here:
+                continue
+            if here not in FLOOR_OF or there not in FLOOR_OF:
+                bad.append(f"{module}:{line}: imports {target}, and "
+                           f"{(here if here not in FLOOR_OF else there)!r} is on no floor")
+            elif FLOOR_OF[there] >= FLOOR_OF[here]:
+                bad.append(f"{module}:{line}: imports {target} ({there}, floor "
+                           f"{FLOOR_OF[there]}) from {here} (floor {FLOOR_OF[here]})")
+    return bad
+
+
+def _crossing_circles(graph: dict[str, list[tuple[int, str]]]) -> list[set[str]]:
+    """Strongly connected sets of modules (import circles) spanning more than one folder."""
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(graph)
+    g.add_edges_from((m, t) for m, imports in graph.items() for _, t in imports if t != m)
+    return [set(c) for c in nx.strongly_connected_components(g)
+            if len({_folder_of(m) for m in c}) > 1]
+
+
+def test_floor_plan_names_every_folder() -> None:
+    folders = {_folder_of(m) for m in _engine_graph()}
+    assert folders <= set(FLOOR_OF), f"on no floor: {sorted(folders - set(FLOOR_OF))}"
+    assert len(FLOOR_OF) == sum(map(len, FLOORS)), "a folder is on two floors"
+
+
+def test_engine_imports_only_lower_floors() -> None:
+    """Every import between engine folders goes down the floors (statically, by AST: also
+    the imports inside functions and under ``TYPE_CHECKING``)."""
+    bad = _floor_violations(_engine_graph())
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_circle_crosses_a_folder() -> None:
+    """Circles inside one folder are that folder's business; one between folders means two
+    floors depend on each other."""
+    circles = [c for c in _crossing_circles(_engine_graph())
+               if frozenset({_folder_of(m) for m in c}) not in ALLOWED_CIRCLES]
+    assert not circles, "\n".join(
+        f"{sorted({_folder_of(m) for m in c})}: {sorted(c)}" for c in circles)
+
+
+def test_floor_checks_catch_planted_violations() -> None:
+    """The floor checks themselves, on a planted tree: a statistic importing a product, a
+    lower folder reaching the front door (``from engine import …`` and ``from .. import X``
+    for a name of engine/__init__), ``_warm`` imported from below, and a circle
+    stats ⇄ ranking, while the legal imports (down the floors, within a folder, ``from ..
+    import _jit``) pass."""
+    modules = {"engine", "engine._jit", "engine._warm", "engine.stats", "engine.stats._ab",
+               "engine.stats._kernels", "engine.ranking._groups", "engine.products._headline",
+               "engine.cli._main", "engine.io", "engine.io._readers", "engine.io._limits"}
+    planted = {
+        Path("engine/stats/_ab.py"): (
+            "from ..products._headline import compare_headline\n"  # up: products
+            "from .. import _jit\n"  # down: fine
+            "from ._kernels import row_moments\n"  # own folder: fine
+            "def f():\n    from ..ranking._groups import find_groups\n"),  # up, in a function
+        Path("engine/ranking/_groups.py"): (
+            "from ..stats._ab import ABResult\n"  # down: fine, but closes the circle
+            "from engine import ScoreMatrix\n"  # the front door from below
+            "from .. import leaderboard\n"  # the same, relatively
+            "from .._warm import warm_kernels\n"),  # warm-up from below
+        Path("engine/cli/_main.py"): "from .._warm import warm_kernels\nimport engine\n",
+        Path("engine/io/_readers.py"): "import numpy\nfrom . import _limits\n",
+    }
+    graph = {_module_of(p): _engine_imports(src, p, modules) for p, src in planted.items()}
+    bad = _floor_violations(graph)
+    assert [b.split(":")[:2] for b in bad] == [
+        ["engine.ranking._groups", "2"], ["engine.ranking._groups", "3"],
+        ["engine.ranking._groups", "4"], ["engine.stats._ab", "1"], ["engine.stats._ab", "5"]]
+    assert "imports engine.products._headline (products, floor" in bad[3]
+    assert [sorted(c) for c in _crossing_circles(graph)] == [
+        ["engine.ranking._groups", "engine.stats._ab"]]
+    # a folder the plan does not know is an error, not a pass
+    unknown = {"engine.newfolder._x": [(1, "engine._jit")]}
+    assert _floor_violations(unknown) == [
+        "engine.newfolder._x:1: imports engine._jit, and 'newfolder' is on no floor"]
