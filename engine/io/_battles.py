@@ -63,6 +63,13 @@ def read_battles(source: str | Path | IO[bytes] | pd.DataFrame, *, name: str | N
     return validate_battles(frame, label=label)
 
 
+def _text(column: pd.Series) -> pd.api.extensions.ExtensionArray | np.ndarray:
+    """``column`` as the str column the output holds, without its index (the output's is
+    0..n-1) and without a trip through a million Python strings: Arrow-backed text stays
+    Arrow (pandas turns an object array of str back into Arrow text on assignment)."""
+    return column.astype(str).array
+
+
 def _rows(mask: np.ndarray | pd.Series) -> tuple[int, ...]:
     return tuple(int(i) + 1 for i in np.flatnonzero(np.asarray(mask)))
 
@@ -104,7 +111,7 @@ def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.Dat
         if empty.any():
             problems.append(Problem(label, rule="a model name is missing", column=col,
                                     rows=_rows(empty), fix="name both models of every battle"))
-        out[col] = names.fillna("").astype(str).to_numpy()
+        out[col] = _text(names.fillna(""))
     same = (out["model_a"] == out["model_b"]) & (out["model_a"] != "")
     if same.any():
         problems.append(Problem(label, rule="a model battles itself", column="model_b",
@@ -117,7 +124,7 @@ def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.Dat
                                 f"(or 'tie (bothbad)'); got {shown}", column="winner",
                                 rows=_rows(bad), fix="write who won: model_a, model_b, tie or "
                                 "both_bad"))
-    out["winner"] = winner.fillna("").astype(str).to_numpy()
+    out["winner"] = _text(winner.fillna(""))
     weight = pd.to_numeric(df["weight"], errors="coerce") if "weight" in df.columns else \
         pd.Series(1.0, index=df.index)
     bad_w = ~(np.isfinite(weight.to_numpy(dtype=float)) & (weight.to_numpy(dtype=float) >= 0))
@@ -128,7 +135,7 @@ def validate_battles(frame: pd.DataFrame, *, label: str = "<battles>") -> pd.Dat
     out["weight"] = weight.to_numpy(dtype=float)
     for col in ("judge", "category"):
         if col in df.columns:
-            out[col] = df[col].astype("string").fillna("").astype(str).to_numpy()
+            out[col] = _text(df[col].astype("string").fillna(""))
     if "human_winner" in df.columns:
         out["human_winner"] = _human(df["human_winner"], label, problems)
     if problems:

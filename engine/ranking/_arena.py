@@ -57,7 +57,11 @@ def pair_counts(battles: pd.DataFrame) -> PairCounts:
     """Unique pair counts of a validated battle list (one bincount per kind of outcome)."""
     a, b, systems = _codes(battles)
     s = len(systems)
-    score = battles["winner"].map(WINNERS).to_numpy(dtype=float)
+    # the outcome of each distinct word, then per battle (a million-row Series.map of
+    # Arrow text goes through Python objects; factorize does not)
+    verdicts, words = pd.factorize(battles["winner"])
+    score = np.append(pd.Series(words, dtype=object).map(WINNERS).to_numpy(dtype=float),
+                      np.nan)[verdicts]
     w = battles["weight"].to_numpy(dtype=float) if "weight" in battles.columns \
         else np.ones(len(battles))
 
@@ -215,7 +219,11 @@ def arena_elo(battles: pd.DataFrame, *, k: float = 4.0, scale: float = 400.0,
     """Online Elo over the battles: in the file's order (``n_permutations=1``, as
     FastChat's ``compute_elo``), or averaged over random orders; weights are not used."""
     a, b, systems = _codes(battles)
-    score = battles["winner"].map(WINNERS).to_numpy(dtype=float)
+    # the outcome of each distinct word, then per battle (a million-row Series.map of
+    # Arrow text goes through Python objects; factorize does not)
+    verdicts, words = pd.factorize(battles["winner"])
+    score = np.append(pd.Series(words, dtype=object).map(WINNERS).to_numpy(dtype=float),
+                      np.nan)[verdicts]
     replay = Battles(a, b, score, len(systems), "draw")
     orders = np.arange(len(a))[None] if n_permutations == 1 else None
     res = sequential_elo(replay, k=k, initial=init_rating, scale=scale,
