@@ -6,6 +6,6 @@ aggregation mechanisms compared (``_mechanisms``), groups of systems that cannot
 apart (``_groups``: compact letters in ``_letters``, clique listing in ``_cliques``),
 simultaneous rank intervals (``_rank_intervals``) and rank confidence sets (``_rank_sets``
 from estimates and a covariance, by the max-t stepdown of ``_max_t``; ``_mean_covariance``
-from a score matrix). Public names are
-exported by :mod:`engine`.
+from a score matrix), and the one rank-with-ties of every table (``_ties``:
+:func:`~engine.ranking._ties.competition_ranks`). Public names are exported by :mod:`engine`.
 """
