@@ -71,21 +71,24 @@ def cluster_sentence(n_clusters: int, design_effects: pd.Series | np.ndarray | N
             f"{'widened' if d >= 1 else 'narrowed'} by the design effect {d:.2f}.")
 
 
-def clustered_pairwise_note(q: Query, view: View, test: PairRunTest) -> str:
-    """A/B compare's line on the Pairwise page's answer for this pair grouped by the same
-    column (the query's board: its raw p-value and interval; Pairwise corrects p for the
-    other pairs)."""
+def clustered_pairwise_note(q: Query, test: PairRunTest) -> str:
+    """A/B compare's line on the Pairwise page's answer for the query's pair (baseline,
+    candidate) grouped by the same column (the query's board: its raw p-value and interval;
+    Pairwise corrects p for the other pairs)."""
     cluster = q.cluster
+    if q.pair is None:
+        return ""
+    base, cand = q.pair
     try:
         table = results.board_of(q).pairwise.table
     except ValueError:
         return ""
-    rows = table[((table["system_a"] == view.cand) & (table["system_b"] == view.base))
-                 | ((table["system_a"] == view.base) & (table["system_b"] == view.cand))]
+    rows = table[((table["system_a"] == cand) & (table["system_b"] == base))
+                 | ((table["system_a"] == base) & (table["system_b"] == cand))]
     if rows.empty:
         return ""
     row = rows.iloc[0]
-    sign = 1.0 if row["system_a"] == view.cand else -1.0  # candidate − baseline
+    sign = 1.0 if row["system_a"] == cand else -1.0  # candidate − baseline
     low, high = sorted((sign * float(row["ci_low"]), sign * float(row["ci_high"])))
     same = np.allclose([row["pvalue"], low, high], [test.pvalue, test.ci_low, test.ci_high],
                        rtol=1e-9, atol=1e-12)

@@ -5,12 +5,11 @@ simulated intervals at those labels (``engine.budget_check``)."""
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from app.data import judge
+from app.data.query import Query
 from app.ranked import html_table
-from app.url import View
 from engine import JudgeBoard, md_isolated
 
 BUDGET_HELP = {
@@ -30,16 +29,17 @@ CHECK_HELP = {"system": "The system", "labels_needed": "Labels planned",
               "ratio": "Predicted / simulated (1 = exact)"}
 
 
-def label_budget_section(board: JudgeBoard, token: str, metric: str, *, key: str) -> None:
-    """The target width, the labels per system, and the simulation check of the closed form."""
+def label_budget_section(q: Query, board: JudgeBoard, *, key: str) -> None:
+    """The target width, the labels per system, and the simulation check of the closed form,
+    of ``board``: the query's judge board (:func:`app.data.judge.board_of`), shown above."""
+    metric = q.metric
     widths = (board.table["ppi_high"] - board.table["ppi_low"]).dropna()
     start = float(max(widths.median(), 1e-6)) if len(widths) else 1.0  # today's precision
     width = st.number_input(f"Target interval width ({md_isolated(metric)} units)",
                             min_value=1e-9, value=start, format="%.4g", key=key,
                             help="Full width of the PPI++ interval of each system's mean "
                                  f"human label, at {1 - board.alpha:.0%}.")
-    plan, check = judge.budget(board, token, board.benchmark, metric, board.alpha,
-                               board.correction, float(width))
+    plan, check = judge.budget(q, float(width))
     st.html(html_table(plan.table, label="label budget", max_height=None, help=BUDGET_HELP,
                        formats={"sd_human": ".4g", "sd_judge": ".4g", "rho": ".3f"}))
     if plan.designs is None:
@@ -64,10 +64,9 @@ def label_budget_section(board: JudgeBoard, token: str, metric: str, *, key: str
                                                      "ratio": ".3f"}))
 
 
-def judge_labels(token: str, view: View, catalog: pd.DataFrame) -> None:
+def judge_labels(q: Query) -> None:
     """The Plan page's section when its metric is a judge's with human labels."""
-    found = judge.board_of(token, view.benchmark, view.metric, catalog, alpha=view.alpha,
-                           correction=view.correction)
+    found = judge.board_of(q)
     if found is None:
         return
     st.subheader("Human labels for the judge")
@@ -75,7 +74,7 @@ def judge_labels(token: str, view: View, catalog: pd.DataFrame) -> None:
         st.info(f"The human labels cannot correct this judge: {md_isolated(found)}",
                 icon=":material/block:")
         return
-    st.caption(f"{md_isolated(view.metric)} is an LLM judge's score with human labels "
+    st.caption(f"{md_isolated(q.metric)} is an LLM judge's score with human labels "
                f"({md_isolated(found.human)}): how many labels each system needs for its "
                "judge-corrected mean (PPI++) to be this precise.")
-    label_budget_section(found, token, view.metric, key="plan_judge_width")
+    label_budget_section(q, found, key="plan_judge_width")

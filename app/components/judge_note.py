@@ -12,6 +12,7 @@ import streamlit as st
 
 from app import state
 from app.data import judge
+from app.data.query import Query
 from app.ranked import html_table
 from engine import JudgeBoard, JudgeGate, judge_pair_figures, md_isolated, md_text
 
@@ -52,21 +53,20 @@ def _refused(reason: str) -> None:
                "figures on this page are the judge's own.", icon=":material/block:")
 
 
-def _board(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, alpha: float,
-           correction: str) -> JudgeBoard | None:
-    found = judge.board_of(token, benchmark, metric, catalog, alpha=alpha,
-                           correction=correction)
+def _board(q: Query) -> JudgeBoard | None:
+    found = judge.board_of(q)
     if isinstance(found, str):
         _refused(found)
         return None
     return found
 
 
-def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
-                  alpha: float, correction: str) -> str | None:
-    """The corrected table of every system (Leaderboard, Overall) when ``metric`` has human
-    labels; returns the one-sentence lead (None: no human labels or refused)."""
-    board = _board(token, benchmark, metric, catalog, alpha, correction)
+def judge_systems(q: Query) -> str | None:
+    """The corrected table of every system (Leaderboard, Overall) when the query's metric has
+    human labels; returns the one-sentence lead (None: no human labels or refused, e.g.
+    because ``q.cluster`` groups the examples and PPI++ would treat them as independent)."""
+    board = _board(q)
+    benchmark, metric = q.benchmark, q.metric
     if board is None:
         return None
     t = board.table
@@ -96,14 +96,11 @@ def judge_systems(token: str, benchmark: str, metric: str, catalog: pd.DataFrame
             "alone (PPI++)")
 
 
-def judge_pair(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, a: str, b: str,
-               *, alpha: float, correction: str, sentence: bool = True) -> None:
-    """The corrected difference a − b (Pairwise, A/B compare) when ``metric`` has human labels,
-    with the judge-only and human-only differences beside it (``sentence``: the lead above
-    the table; A/B compare's verdict box says it instead)."""
-    board = (_board(token, benchmark, metric, catalog, alpha, correction) if sentence else
-             judge.board_of(token, benchmark, metric, catalog, alpha=alpha,
-                            correction=correction))
+def judge_pair(q: Query, a: str, b: str, *, sentence: bool = True) -> None:
+    """The corrected difference a − b (Pairwise, A/B compare) when the query's metric has
+    human labels, with the judge-only and human-only differences beside it (``sentence``:
+    the lead above the table; A/B compare's verdict box says it instead)."""
+    board = _board(q) if sentence else judge.board_of(q)
     if not isinstance(board, JudgeBoard) or a == b or not {a, b} <= set(board.data.systems):
         return
     f = judge_pair_figures(board, a, b)

@@ -11,8 +11,9 @@ import streamlit as st
 from app.components.metrics_table import cell_css, format_cell, strength
 from app.components.overall_table import MISSING, UNTESTED, pairs_frame
 from app.data import overall
+from app.data.query import AcrossQuery
 from app.downloads import safe_csv
-from engine import Overall, TestOptions
+from engine import Overall
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
     from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
@@ -43,14 +44,14 @@ def styled(table: pd.DataFrame, directions: pd.DataFrame, *, alpha: float) -> St
     return shown.style.apply(lambda _: css, axis=None).format(formats, na_rep="")
 
 
-def pairs_section(result: Overall, token: str, options: TestOptions) -> None:
-    """Each pair's significant differences per benchmark, most significant combined p first."""
-    two_sided = overall.two_sided(options)
-    per, clusters = {}, dict(overall.declared_clusters(token, result.benchmarks))
+def pairs_section(q: AcrossQuery) -> None:
+    """Each pair's significant differences per benchmark, most significant combined p first:
+    the query's overall result and the benchmark shares it combined."""
+    result, options = overall.overall_result(q), q.options
+    per = {}
     for b in result.benchmarks:
         try:  # grouped as Overall grouped it: by the benchmark's declared cluster column
-            per[b] = overall.benchmark_pairs(token, b, result.metrics[b], two_sided,
-                                             clusters.get(b, ""))
+            per[b] = overall.benchmark_pairs(q, b)
         except ValueError:  # a single system there: nothing to test
             continue
     table, directions = pairs_frame(result, per)

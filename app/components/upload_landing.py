@@ -12,7 +12,7 @@ from app.data import results, store
 from app.rank_span import rank_span, span_texts
 from app.tables import group_cells, interval
 from app.widgets import MAX_SYSTEMS
-from engine import Leaderboard, TestOptions, md_text
+from engine import Leaderboard, md_text
 
 __all__ = ["LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS", "landing", "landing_rows",
            "significant_neighbours"]
@@ -78,7 +78,9 @@ def landing(frame: pd.DataFrame) -> None:
         with st.container(border=True):
             st.markdown(f"**{md_text(bench)} · {md_text(metric)}**")
             try:
-                board = results.board(token, bench, metric, TestOptions())
+                # the Leaderboard's first view (the link below): its default settings, the
+                # cluster column declared on upload as its grouping
+                board = results.board_of(results.default_query(token, bench, metric))
             except ValueError as exc:
                 st.caption(f"No leaderboard here: {md_text(exc)}")
                 continue

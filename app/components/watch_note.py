@@ -8,12 +8,13 @@ import streamlit as st
 
 from app import state
 from app.data import watch
-from app.url import View
+from app.data.query import Query
 
 
-def several_uploads(token: str, view: View) -> None:
-    """A caption with a link to the Watch page when the metric's rows came in > 1 upload."""
-    count = watch.upload_count(token, view.benchmark, view.metric)
+def several_uploads(q: Query) -> None:
+    """A caption with a link to the Watch page when the query's metric's rows came in more
+    than one upload."""
+    count = watch.upload_count(q)
     if count < 2:
         return
     st.caption(f"These results arrived in {count} uploads. The p-values and intervals on this "

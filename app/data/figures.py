@@ -12,9 +12,10 @@ milliseconds, and its datasets are converted to Arrow once per cache entry inste
 every run (Streamlit passes Arrow bytes through untouched).
 
 A chart a page shows next to a table takes the page's :class:`app.data.query.Query` and
-draws :func:`app.data.results.board_of` (or the bootstrap, the P(A beats B)) of that query:
-the very object the table is made from, so the two cannot disagree. The others take the
-data key first, like ``app/data/results.py`` (a slice's key draws the slice).
+draws :func:`app.data.results.board_of` (or the bootstrap, the P(A beats B), the A/B result)
+of that query: the very object the table is made from, so the two cannot disagree. Only
+the pair drill-down's charts are keyed on the scores they draw (a slice's scores get their
+own).
 """
 
 from __future__ import annotations
@@ -118,9 +119,13 @@ def pair_svgs(x: np.ndarray, y: np.ndarray, a: str, b: str, *, binary: bool, pai
 
 
 @st.cache_resource(show_spinner="Drawing every score…", max_entries=_ENTRIES)
-def examples_spec(token: str, benchmark: str, metric: str) -> Spec:
-    """The example × system heatmap (examples binned to fit)."""
-    return arrow(example_system_heatmap_spec(results.matrix(token, benchmark, metric)))
+def _examples_spec(q: Query) -> Spec:
+    return arrow(example_system_heatmap_spec(results.matrix(q.token, q.benchmark, q.metric)))
+
+
+def examples_spec(q: Query) -> Spec:
+    """The example × system heatmap of the query's matrix (examples binned to fit)."""
+    return _examples_spec(q.narrowed())
 
 
 def _box_data(q: Query, kind: str, n_resamples: int) -> tuple[BoxStats, list[str], str]:
@@ -159,25 +164,28 @@ def distribution_svg(q: Query, kind: str, n_resamples: int, color: str) -> str:
 
 
 @st.cache_resource(show_spinner=False, max_entries=_FEWER)
-def mechanisms_svgs(q: Query, more: bool = False, systems: tuple[str, ...] = ()
-                    ) -> tuple[str, str]:
+def mechanisms_svgs(q: Query, systems: tuple[str, ...] = ()) -> tuple[str, str]:
     """SVG drawings of the agreement matrix and of the P(A beats B) heatmap among ``systems``
     (the focus, in the order of the mean; default all; its faded cells from cluster-robust
     sign tests when ``q.cluster`` groups the examples): the same P(A beats B) as the page's
     table (:func:`app.data.results.mechanisms_p_beats`)."""
-    result = results.mechanisms_of(q, more)
+    result = results.mechanisms_of(q)
     tau = tau_svg(result.kendall_tau, list(LABELS), LABELS)
     order = list(systems or result.rankings["mean"])
-    pbeats = pbeats_svg(results.mechanisms_p_beats(q, more), order)
+    pbeats = pbeats_svg(results.mechanisms_p_beats(q), order)
     return tau, pbeats
 
 
-@st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
-def ab_svgs(q: Query, baseline: str, candidate: str) -> tuple[str, str]:
+def ab_svgs(q: Query) -> tuple[str, str]:
     """SVG drawings of the difference by model and of the variance shares (both also
-    embedded in the report) of the page's :func:`app.data.results.ab_result`, written here
-    in milliseconds."""
-    ab = results.ab_result(q, baseline, candidate)
+    embedded in the report) of the page's :func:`app.data.results.ab_result` (the query's
+    pair), written here in milliseconds; cached under what the result reads."""
+    return _ab_svgs(q.narrowed(options=q.options, cluster=q.cluster, pair=q.pair))
+
+
+@st.cache_resource(show_spinner="Drawing…", max_entries=_FEWER)
+def _ab_svgs(q: Query) -> tuple[str, str]:
+    ab = results.ab_result(q)
     level = f"{1 - q.options.alpha:.0%}"
     return (models_svg(ab.models, metric=q.metric, level=level, width=560),
             variance_svg(ab.variance, width=360))

@@ -1,12 +1,16 @@
-"""Cached answers of the judge metrics (#31): the PPI++ judge leaderboard, the declared judge →
-human metric links of the store, and which human metric (if any) corrects a page's metric."""
+"""Cached answers of the judge metrics: the PPI++ judge leaderboard of a page's
+:class:`app.data.query.Query`, the declared judge → human metric links of the store, and which
+human metric (if any) corrects a page's metric."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from app.data import slices, store
+from app.data.query import Query
 from engine import (
     INCLUSION_COLUMN,
     JudgeBoard,
@@ -30,72 +34,96 @@ def links(token: str) -> dict[tuple[str, str], str]:
     return judge_links(store.current())
 
 
+def refusal_of_clusters(cluster: str) -> str:
+    """Why PPI++ is not used on examples grouped by ``cluster``: its intervals treat the
+    examples as independent, so beside a cluster-robust table they would be a second, too
+    narrow answer (the sentence of ``engine.judge_gate``'s own refusal)."""
+    return (f"the examples are clustered by {cluster!r}, and PPI++ treats them as "
+            "independent; choose (no grouping) under Group examples by to correct the judge")
+
+
 @st.cache_resource(show_spinner="Rectifying the judge with the human labels…", max_entries=16)
-def board(token: str, benchmark: str, judge: str, human: str, alpha: float,
-          higher_is_better: bool, correction: str = "holm-sidak") -> JudgeBoard | str:
-    """The judge leaderboard, or the sentence saying why the labels cannot be used; on a
-    slice's data key (``app.data.slices.sliced``), of the slice's examples only."""
-    base, part = slices.split_key(token)
+def _board(q: Query) -> JudgeBoard | str:
+    part = q.slice
     if part is None:
-        frame = store.current().load_frame(benchmark)
+        frame = store.current().load_frame(q.benchmark)
     else:
         column, value, bins = part
-        rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
-                                 column=column, value=value, bins=bins)
+        rows = restrict_to_slice(
+            slices.numbers_typed(store.example_frame(q.store_token, q.benchmark)),
+            column=column, value=value, bins=bins)
         frame = rows[store.CANONICAL]
-    meta = store.current().example_metadata(benchmark)  # known inclusion probabilities (#31)
+    meta = store.current().example_metadata(q.benchmark)  # known inclusion probabilities
     inclusion = (meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
                  if INCLUSION_COLUMN in meta.columns else None)
+    spec = store.metric_specs(q.store_token).get((q.benchmark, q.metric))
     try:
-        return judge_board(frame, judge=judge, human=human, benchmark=benchmark, alpha=alpha,
-                           correction=correction, higher_is_better=higher_is_better,
+        return judge_board(frame, judge=q.metric, human=q.human, benchmark=q.benchmark,
+                           alpha=q.options.alpha, correction=q.options.correction,
+                           higher_is_better=True if spec is None else spec.higher_is_better,
                            inclusion=inclusion)
     except JudgeContractError as exc:
         return str(exc)
 
 
-def human_metric_of(token: str, benchmark: str, metric: str,
-                    catalog: pd.DataFrame) -> str | None:
-    """The human metric paired with ``metric`` (the store's declared link, else a human_*
-    metric of the same benchmark), or None when ``metric`` is not a judge metric."""
-    metrics = catalog.loc[catalog["benchmark"] == benchmark, "metric"].astype(str)
-    return human_metric_for(metric, list(metrics), links(token).get((benchmark, metric)))
+def human_metric_of(q: Query) -> str | None:
+    """The human metric the query's metric is corrected with: ``q.human`` when the page
+    chose one, else the store's declared link, else a human_* metric of the same benchmark;
+    None when the metric is not a judge metric."""
+    if q.human:
+        return q.human
+    cat = store.catalog(q.store_token)
+    metrics = cat.loc[cat["benchmark"] == q.benchmark, "metric"].astype(str)
+    return human_metric_for(q.metric, list(metrics),
+                            links(q.store_token).get((q.benchmark, q.metric)))
 
 
-def board_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, *,
-             alpha: float, correction: str) -> JudgeBoard | str | None:
-    """The judge board every page shows for ``metric`` (the same cached object on every page,
-    so one system's or pair's figures are the same everywhere): None when the metric has no
-    human labels, the refusal's sentence when the labels cannot be used."""
-    human = human_metric_of(token, benchmark, metric, catalog)
+def board_of(q: Query) -> JudgeBoard | str | None:
+    """The judge board every page shows for the query's metric (the same cached object on
+    every page, so one system's or pair's figures are the same everywhere; the query's alpha
+    and correction, of its slice's examples on a slice's data key): None when the metric has
+    no human labels, the refusal's sentence when the labels cannot be used, or when
+    ``q.cluster`` groups the examples (:func:`refusal_of_clusters`)."""
+    human = human_metric_of(q)
     if human is None:
         return None
-    spec = store.metric_specs(token).get((benchmark, metric))
-    higher = True if spec is None else spec.higher_is_better
-    return board(token, benchmark, metric, human, alpha, higher, correction)
+    if q.cluster:
+        return refusal_of_clusters(q.cluster)
+    o = q.options
+    return _board(q.narrowed(options=TestOptions(alpha=o.alpha, correction=o.correction),
+                             human=human))
 
 
-def gate_of(token: str, benchmark: str, metric: str, catalog: pd.DataFrame, baseline: str,
-            candidate: str, options: TestOptions, cluster: str | None) -> JudgeGate | None:
-    """The A/B gate on the PPI++ difference (``compare``'s, #31) when ``metric`` has human
-    labels, from the same cached board as every page; None otherwise."""
-    human = human_metric_of(token, benchmark, metric, catalog)
-    if human is None:
+def gate_of(q: Query) -> JudgeGate | None:
+    """The A/B gate on the PPI++ difference (``compare``'s) of the query's pair (baseline,
+    candidate) when its metric has human labels, from the same cached board as every page;
+    None otherwise."""
+    human = human_metric_of(q)
+    if human is None or q.pair is None:
         return None
-    found = board_of(token, benchmark, metric, catalog, alpha=options.alpha,
-                     correction=options.correction)
-    spec = store.metric_specs(token).get((benchmark, metric))
+    found = board_of(replace(q, cluster=""))  # the gate says itself why clusters refuse
+    spec = store.metric_specs(q.store_token).get((q.benchmark, q.metric))
+    baseline, candidate = q.pair
     return judge_gate(found or "", baseline=baseline, candidate=candidate,
-                      benchmark=benchmark, judge=metric, human=human,
+                      benchmark=q.benchmark, judge=q.metric, human=human,
                       higher_is_better=True if spec is None else spec.higher_is_better,
-                      alpha=options.alpha, alternative=options.alternative,
-                      cluster=cluster or None)
+                      alpha=q.options.alpha, alternative=q.options.alternative,
+                      cluster=q.cluster or None)
 
 
 @st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)
-def budget(_board: JudgeBoard, token: str, benchmark: str, metric: str, alpha: float,
-           correction: str, width: float) -> tuple[LabelBudget, pd.DataFrame]:
-    """Labels per system for a PPI++ interval of ``width``, and the closed form checked by
-    simulation (500 replications, seed 0); the key names the board (``_board`` unhashed)."""
-    plan = label_budget(_board, target_width=width)
+def _budget(q: Query, width: float) -> tuple[LabelBudget, pd.DataFrame]:
+    board = board_of(q)
+    if not isinstance(board, JudgeBoard):
+        raise ValueError(f"metric: {q.metric!r} has no usable human labels to plan for")
+    plan = label_budget(board, target_width=width)
     return plan, budget_check(plan, reps=500, seed=0)
+
+
+def budget(q: Query, width: float) -> tuple[LabelBudget, pd.DataFrame]:
+    """Labels per system for a PPI++ interval of ``width`` of the query's judge board
+    (:func:`board_of`), and the closed form checked by simulation (500 replications,
+    seed 0)."""
+    o = q.options
+    return _budget(q.narrowed(options=TestOptions(alpha=o.alpha, correction=o.correction),
+                              human=q.human), float(width))

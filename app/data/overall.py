@@ -1,8 +1,9 @@
 """The engine's results across benchmarks (the Overall page), cached.
 
-Each benchmark's share (its matrix, leaderboard and all-pairs tests) is cached on its own
-(:func:`benchmark_part`), so a change of the benchmark weights only reruns the weighted
-steps (:func:`overall_result`).
+The page's one key is an :class:`app.data.query.AcrossQuery`. Each benchmark's share (its
+matrix, leaderboard and all-pairs tests) is cached on its own (``_benchmark_part``), so a
+change of the benchmark weights only reruns the weighted steps (:func:`overall_result`), and
+the pairs the page lists per benchmark are the shares it combined (:func:`benchmark_pairs`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from app.data import judge, results, store
+from app.data.query import AcrossQuery, Query
 from engine import (
     BenchmarkPart,
     JudgeBoard,
@@ -105,12 +107,13 @@ def _with_attribute(token: str, benchmark: str, metrics: tuple[str, ...], cluste
 
 
 @st.cache_resource(show_spinner="Testing each benchmark…", max_entries=64)
-def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
-                   options: TestOptions, cluster: str = "") -> BenchmarkPart:
+def _benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
+                    options: TestOptions, cluster: str = "") -> BenchmarkPart:
     """One benchmark's share of the overall leaderboard: its matrix (the aggregate of
     several metrics), leaderboard and all-pairs two-sided tests, cluster-robust when
     ``cluster`` names its examples' cluster column. It does not depend on the benchmark
-    weights, so a weight change reuses it."""
+    weights, so a weight change reuses it. Private: its one key is the page's
+    :class:`~app.data.query.AcrossQuery` (:func:`overall_result`, :func:`benchmark_pairs`)."""
     specs = store.metric_specs(token)
     board = _leaderboard_page_board(token, benchmark, metrics, options, cluster)
     if board is not None:  # the rows are the board's matrix: none to read
@@ -122,9 +125,9 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
                                  specs={k: v for k, v in specs.items() if k[0] == benchmark},
                                  options=two_sided(options), cluster=cluster or None,
                                  board=board)
-    if len(metrics) == 1:  # a judge metric with human labels: its Leaderboard's PPI++ (#31)
-        judged = judge.board_of(token, benchmark, metrics[0], store.catalog(token),
-                                alpha=options.alpha, correction=options.correction)
+    if len(metrics) == 1:  # a judge metric with human labels: its Leaderboard's PPI++
+        # (the same board as the page's judge table; refused when the examples are grouped)
+        judged = judge.board_of(Query(token, benchmark, metrics[0], options, cluster=cluster))
         if isinstance(judged, JudgeBoard):
             part = judged_part(part, judged)
     return part
@@ -132,40 +135,44 @@ def benchmark_part(token: str, benchmark: str, metrics: tuple[str, ...],
 
 def _leaderboard_page_board(token: str, benchmark: str, metrics: tuple[str, ...],
                             options: TestOptions, cluster: str) -> Leaderboard | None:
-    """The Leaderboard page's cached board of the benchmark (:func:`app.data.results.board`,
-    two-sided on all pairs as Overall tests: the Leaderboard's default settings) when it is
-    the one :func:`engine.benchmark_part` would compute: one metric, no cluster, every
-    system ranked and at least two. Overall and the Leaderboard then test each benchmark
-    once between them (#27 item 3: a Leaderboard opened from Overall is a cached view)."""
+    """The Leaderboard page's cached board of the benchmark (:func:`app.data.results.board_of`
+    of its query, two-sided on all pairs as Overall tests: the Leaderboard's default
+    settings) when it is the one :func:`engine.benchmark_part` would compute: one metric, no
+    cluster, every system ranked and at least two. Overall and the Leaderboard then test each
+    benchmark once between them (a Leaderboard opened from Overall is a cached view)."""
     if len(metrics) != 1 or cluster or ranked_systems(token) is not None:
         return None
     if results.matrix(token, benchmark, metrics[0]).n_systems < 2:
         return None
-    return results.board(token, benchmark, metrics[0], two_sided(options))
+    return results.board_of(Query(token, benchmark, metrics[0], two_sided(options)))
+
+
+def _parts(q: AcrossQuery) -> dict[str, BenchmarkPart]:
+    """Each combined benchmark's cached share (:func:`_benchmark_part`), in the chosen order."""
+    chosen, per = overall_choice(q.token, q.benchmarks, q.metrics)
+    return {b: _benchmark_part(q.token, b, per[b], two_sided(q.options), q.cluster_of(b))
+            for b in chosen}
 
 
 @st.cache_resource(show_spinner="Ranking the systems across benchmarks…", max_entries=_ENTRIES)
-def overall_result(token: str, benchmarks: tuple[str, ...], metrics: tuple[str, ...] | None,
-                   weights: tuple[tuple[str, float], ...], options: TestOptions,
-                   clusters: tuple[tuple[str, str], ...] = ()) -> Overall:
-    """The engine's overall leaderboard of ``benchmarks`` (metrics None: all of each), combined
-    from the cached per-benchmark parts: a weight change only reruns the weighted steps.
-    ``clusters``: (benchmark, cluster column) pairs (:func:`declared_clusters`)."""
-    chosen, per = overall_choice(token, benchmarks, metrics)
-    by = dict(clusters)
-    parts = [benchmark_part(token, b, per[b], two_sided(options), by.get(b, "")) for b in chosen]
-    result = overall_from_parts(parts, options=options,
-                                benchmark_weights=dict(weights) if weights else None)
-    note = _bound_note(token)
+def overall_result(q: AcrossQuery) -> Overall:
+    """The engine's overall leaderboard of the query's benchmarks (metrics None: all of each),
+    combined from the cached per-benchmark parts: a weight change only reruns the weighted
+    steps; each benchmark grouped by its cluster column of ``q.clusters``."""
+    result = overall_from_parts(list(_parts(q).values()), options=q.options,
+                                benchmark_weights=dict(q.weights) if q.weights else None)
+    note = _bound_note(q.token)
     return result if note is None else replace(result, notes=(note, *result.notes))
 
 
-def benchmark_pairs(token: str, benchmark: str, metrics: tuple[str, ...],
-                    options: TestOptions, cluster: str = "") -> PairwiseResult:
-    """All-pairs two-sided tests of one benchmark on its one metric or on the aggregate of
-    several (the ones :func:`overall_result` combined, grouped by the same ``cluster``
-    column; ValueError with a single system)."""
-    pairwise = benchmark_part(token, benchmark, metrics, two_sided(options), cluster).pairwise
+def benchmark_pairs(q: AcrossQuery, benchmark: str) -> PairwiseResult:
+    """All-pairs two-sided tests of one combined benchmark, on its one metric or on the
+    aggregate of several: the very ones :func:`overall_result` combined (grouped by the same
+    cluster column); ValueError with a single system or a benchmark not combined."""
+    parts = _parts(q)
+    if benchmark not in parts:
+        raise ValueError(f"benchmark: {benchmark!r} is not one of the benchmarks combined")
+    pairwise = parts[benchmark].pairwise
     if pairwise is None:
         raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
     return pairwise

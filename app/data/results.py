@@ -1,12 +1,14 @@
 """The engine's results of one benchmark, cached: one function per engine call the pages make.
 
-The results a page's table and charts share take one :class:`app.data.query.Query` (data
-key, benchmark, metric, test options, cluster column): the table and its charts are drawn
-from the one cached result of that query. The others take the data key first (the token
-of ``app/data/store.py``, or a slice's key from ``app/data/slices.py``). Streamlit hashes a
-dataclass field by field, so two different queries or option sets never share an entry
-(``tests/app/test_app_url.py``); a result that reads only some options is cached under a
-query holding only those (:func:`bootstrap_options`).
+Every result a page shows takes one :class:`app.data.query.Query` (data key, benchmark,
+metric, test options, cluster column, and the page's own parts: the pair compared, the
+example, the split, the setting, the power plan): a page's table and its charts are drawn
+from the one cached result of that query. A result that reads only some parts is cached
+under the query holding only those (:meth:`Query.narrowed`, :func:`bootstrap_options`).
+Streamlit hashes a dataclass field by field, so two different queries never share an entry
+(``tests/app/test_app_url.py``). What a page offers to choose from (the cluster columns,
+the settings) and the matrix itself take the data key first (the token of
+``app/data/store.py``, or a slice's key from ``app/data/slices.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from app.data import slices, store
-from app.data.query import Query
+from app.data.query import PowerPlan, Query
 from engine import (
     ABResult,
     BootstrapResult,
@@ -74,7 +76,6 @@ MORE_TRUESKILL_ORDERS = 5
 #: orders were 1.5 s of CPU of the page's 3.8 s; 3 orders 0.45 s.
 REPLAY_BUDGET = 5_000_000
 MIN_ELO_ORDERS = 2
-POWER_SIMULATIONS = 500
 
 
 # ----------------------------------------------------------------- the matrix and its board
@@ -106,10 +107,13 @@ def _spec(frame: pd.DataFrame, benchmark: str, metric: str) -> MetricSpec:
     return spec if spec is not None else store.current().metric_spec(benchmark, metric)
 
 
-def board(token: str, benchmark: str, metric: str, options: TestOptions) -> Leaderboard:
-    """:func:`board_of` of the benchmark with the examples as the unit (the Upload page's
-    first look at a new benchmark, and the Overall page's)."""
-    return board_of(Query(token, benchmark, metric, options))
+def default_query(token: str, benchmark: str, metric: str) -> Query:
+    """The query of a benchmark's Leaderboard opened with no settings: the default test
+    options, grouped by the cluster column declared on upload when it is an example
+    attribute (as the page's "Group examples by" defaults to it)."""
+    declared = declared_cluster(token, benchmark)
+    cluster = declared if declared in cluster_columns(token, benchmark) else ""
+    return Query(token, benchmark, metric, cluster=cluster)
 
 
 def board_of(q: Query) -> Leaderboard:
@@ -160,9 +164,17 @@ def cluster_design(q: Query) -> ClusterDesign:
 
 
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
-def health(token: str, benchmark: str, metric: str, alpha: float) -> HealthReport:
-    """Benchmark health (gaps, suspects, difficulty) of one benchmark and metric."""
-    return benchmark_health(matrix(token, benchmark, metric), alpha=alpha)
+def _health(q: Query) -> HealthReport:
+    design = cluster_design(q) if q.cluster else None
+    return benchmark_health(matrix(q.token, q.benchmark, q.metric), alpha=q.options.alpha,
+                            cluster=design)
+
+
+def health(q: Query) -> HealthReport:
+    """Benchmark health (gaps, suspects, difficulty) of the query's benchmark and metric
+    (cluster-robust gaps when ``q.cluster`` groups the examples); it reads alpha only of the
+    options."""
+    return _health(q.narrowed(options=TestOptions(alpha=q.options.alpha), cluster=q.cluster))
 
 
 def bootstrap_options(options: TestOptions) -> TestOptions:
@@ -200,14 +212,22 @@ def across(q: Query, value: str) -> tuple[MetricsTable, tuple[str, ...]]:
 
 
 @st.cache_resource(show_spinner="Ranking and testing every slice…", max_entries=_ENTRIES)
-def slice_result(token: str, benchmark: str, metric: str, column: str, bins: int,
-                 options: TestOptions) -> SliceTable:
-    """The engine's slice table: each system's mean and interval per slice, every pair's test
-    in every slice adjusted together, and the pairs whose verdict changes between slices."""
-    frame = slices.numbers_typed(store.example_frame(token, benchmark))
-    return slice_table(frame, benchmark=benchmark, metric=metric, column=column,
-                       spec=store.current().metric_spec(benchmark, metric), options=options,
-                       bins=bins)
+def _slice_result(q: Query) -> SliceTable:
+    if q.split is None:
+        raise ValueError("split: the Slices page's query names the column to split by")
+    column, bins = q.split
+    frame = slices.numbers_typed(store.example_frame(q.store_token, q.benchmark))
+    return slice_table(frame, benchmark=q.benchmark, metric=q.metric, column=column,
+                       spec=store.current().metric_spec(q.benchmark, q.metric),
+                       options=q.options, bins=bins)
+
+
+def slice_result(q: Query) -> SliceTable:
+    """The engine's slice table of the query's ``split`` (column, bins): each system's mean
+    and interval per slice, every pair's test in every slice adjusted together, and the pairs
+    whose verdict changes between slices (the slice table and the verdict changes of the
+    Slices page are this one object)."""
+    return _slice_result(q.narrowed(options=q.options, split=q.split))
 
 
 # ----------------------------------------------------------------- rankings and examples
@@ -215,28 +235,27 @@ def slice_result(token: str, benchmark: str, metric: str, column: str, bins: int
 
 @st.cache_resource(show_spinner="Ranking by every mechanism (Elo and TrueSkill replay the "
                    "battles)…", max_entries=_FEWER)
-def mechanisms_result(token: str, benchmark: str, metric: str, correction: str, alpha: float,
-                      seed: int, more: bool = False) -> Mechanisms:
+def _mechanisms(q: Query) -> Mechanisms:
+    elo, trueskill = battle_orders(q.more_orders, battle_count(q))
+    return mechanisms(matrix(q.token, q.benchmark, q.metric), n_permutations=elo,
+                      trueskill_permutations=trueskill, rng=q.options.seed,
+                      correction=q.options.correction, alpha=q.options.alpha)
+
+
+def mechanisms_of(q: Query) -> Mechanisms:
     """Mean, median, Bradley–Terry, Elo and TrueSkill rankings with few battle orders
-    (:func:`battle_orders`; ``more``: the page's "more battle orders" action)."""
-    elo, trueskill = battle_orders(more, battle_count(token, benchmark, metric))
-    return mechanisms(matrix(token, benchmark, metric), n_permutations=elo,
-                      trueskill_permutations=trueskill, rng=seed,
-                      correction=correction, alpha=alpha)
-
-
-def mechanisms_of(q: Query, more: bool = False) -> Mechanisms:
-    """:func:`mechanisms_result` of the query: its correction, alpha and seed (the rankings
-    themselves do not group examples)."""
+    (:func:`battle_orders`; ``q.more_orders``: the page's "more battle orders" action).
+    They read the correction, alpha and seed of the options (the rankings themselves do
+    not group examples)."""
     o = q.options
-    return mechanisms_result(q.token, q.benchmark, q.metric, o.correction, o.alpha,
-                             o.seed, more)
+    chosen = TestOptions(correction=o.correction, alpha=o.alpha, seed=o.seed)
+    return _mechanisms(q.narrowed(options=chosen, more_orders=q.more_orders))
 
 
-def mechanisms_p_beats(q: Query, more: bool = False) -> PBeats:
+def mechanisms_p_beats(q: Query) -> PBeats:
     """P(A beats B) of the Mechanisms page: the mechanisms' own, or cluster-robust sign tests
     when ``q.cluster`` groups the examples."""
-    return p_beats_by(q) if q.cluster else mechanisms_of(q, more).p_beats
+    return p_beats_by(q) if q.cluster else mechanisms_of(q).p_beats
 
 
 def battle_orders(more: bool = False, battles: int = 0) -> tuple[int, int]:
@@ -249,10 +268,10 @@ def battle_orders(more: bool = False, battles: int = 0) -> tuple[int, int]:
         TRUESKILL_ORDERS
 
 
-def battle_count(token: str, benchmark: str, metric: str) -> int:
+def battle_count(q: Query) -> int:
     """The battles the mechanisms replay at most: every pair of systems on every example all
     of them have (ties, which are not replayed, included)."""
-    m = matrix(token, benchmark, metric)
+    m = matrix(q.token, q.benchmark, q.metric)
     complete = int((~np.isnan(m.values)).all(axis=0).sum())
     return m.n_systems * (m.n_systems - 1) // 2 * complete
 
@@ -287,14 +306,18 @@ def p_beats_by(q: Query) -> PBeats:
 
 
 @st.cache_resource(show_spinner="Looking at the example…", max_entries=_ENTRIES)
-def drilldown(token: str, benchmark: str, metric: str, example_id: str) -> ExampleDrilldown:
-    """Every system's score on one example, best system first, with its tau and texts
-    (each system's uploaded output on it from the store: one example's text only)."""
+def _drilldown(q: Query) -> ExampleDrilldown:
     stored = store.current()
-    return example_drilldown(store.example_frame(token, benchmark), example_id=example_id,
-                             benchmark=benchmark, metric=metric,
-                             spec=stored.metric_spec(benchmark, metric),
-                             outputs=stored.example_outputs(benchmark, example_id))
+    return example_drilldown(store.example_frame(q.store_token, q.benchmark),
+                             example_id=q.example, benchmark=q.benchmark, metric=q.metric,
+                             spec=stored.metric_spec(q.benchmark, q.metric),
+                             outputs=stored.example_outputs(q.benchmark, q.example))
+
+
+def drilldown(q: Query) -> ExampleDrilldown:
+    """Every system's score on the query's ``example``, best system first, with its tau and
+    texts (each system's uploaded output on it from the store: one example's text only)."""
+    return _drilldown(q.narrowed(example=q.example))
 
 
 # ----------------------------------------------------------------- two systems, settings
@@ -309,10 +332,23 @@ def _with_cluster(token: str, benchmark: str, metric: str, cluster: str) -> pd.D
     return frame.merge(meta.astype({"example_id": str}), on="example_id", how="left")
 
 
+def pair_of(q: Query) -> tuple[str, str]:
+    """The query's two systems (baseline, candidate); ValueError when it names none."""
+    if q.pair is None:
+        raise ValueError("pair: the query names no two systems to compare")
+    return q.pair
+
+
+def ab_result(q: Query) -> ABResult:
+    """The engine's A/B comparison of the query's ``pair`` (baseline, candidate; runs taken
+    into account; cluster-robust when ``q.cluster`` groups the examples). Cached under the
+    options, cluster and pair only."""
+    return _ab_result(q.narrowed(options=q.options, cluster=q.cluster, pair=pair_of(q)))
+
+
 @st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_FEWER)
-def ab_result(q: Query, baseline: str, candidate: str) -> ABResult:
-    """The engine's A/B comparison of ``candidate`` against ``baseline`` (runs taken into
-    account; cluster-robust when ``q.cluster`` groups the examples)."""
+def _ab_result(q: Query) -> ABResult:
+    baseline, candidate = pair_of(q)
     return compare_ab(_with_cluster(q.token, q.benchmark, q.metric, q.cluster),
                       baseline=baseline, candidate=candidate, benchmark=q.benchmark,
                       metric=q.metric, spec=store.current().metric_spec(q.benchmark, q.metric),
@@ -320,24 +356,21 @@ def ab_result(q: Query, baseline: str, candidate: str) -> ABResult:
 
 
 @st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
-def power_result(token: str, benchmark: str, metric: str, difference: float | None,
-                 alpha: float, seed: int) -> PowerResult:
-    """Minimum detectable difference, examples and runs needed, simulated power per test."""
-    frame = store.metric_rows(token, benchmark, metric)
-    return power(frame, benchmark=benchmark, metric=metric, difference=difference,
-                 n_sim=POWER_SIMULATIONS, rng=seed, alpha=alpha,
-                 spec=_spec(frame, benchmark, metric))
+def _power(q: Query) -> PowerResult:
+    plan = q.plan or PowerPlan()
+    frame = store.metric_rows(q.token, q.benchmark, q.metric)
+    return power(frame, benchmark=q.benchmark, metric=q.metric, difference=plan.difference,
+                 examples=plan.examples, runs=plan.runs, n_sim=plan.n_sim,
+                 rng=q.options.seed, alpha=q.options.alpha, target_power=plan.target_power,
+                 spec=_spec(frame, q.benchmark, q.metric))
 
 
-@st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
-def plan_power(token: str, benchmark: str, metric: str, difference: float | None,
-               examples: int | None, runs: int | None, n_sim: int, alpha: float,
-               target_power: float, seed: int) -> PowerResult:
-    """The Plan page's :func:`engine.power`: any design (examples × runs), any simulation size."""
-    frame = store.metric_rows(token, benchmark, metric)
-    return power(frame, benchmark=benchmark, metric=metric, difference=difference,
-                 examples=examples, runs=runs, n_sim=n_sim, rng=seed, alpha=alpha,
-                 target_power=target_power, spec=_spec(frame, benchmark, metric))
+def power_of(q: Query) -> PowerResult:
+    """Minimum detectable difference, examples and runs needed, and simulated power per test
+    for the query's ``plan`` (None: the A/B compare page's, :class:`PowerPlan`'s defaults:
+    the observed design, 500 simulations); it reads alpha and the seed of the options."""
+    chosen = TestOptions(alpha=q.options.alpha, seed=q.options.seed)
+    return _power(q.narrowed(options=chosen, plan=q.plan or PowerPlan()))
 
 
 def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
@@ -383,11 +416,15 @@ def _with_settings(token: str, benchmark: str, metric: str) -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner="Comparing matched systems…", max_entries=_FEWER)
-def condition(token: str, benchmark: str, metric: str, factor: str,
-              hold: tuple[str, ...] | None, options: TestOptions) -> ConditionResult:
-    """The engine's condition-and-compare of ``factor`` (``hold`` None: its default)."""
-    return condition_and_compare(_with_settings(token, benchmark, metric), benchmark=benchmark,
-                                 metric=metric, factor=factor,
-                                 hold=None if hold is None else list(hold),
-                                 spec=store.current().metric_spec(benchmark, metric),
-                                 options=options)
+def _condition(q: Query) -> ConditionResult:
+    return condition_and_compare(_with_settings(q.token, q.benchmark, q.metric),
+                                 benchmark=q.benchmark, metric=q.metric, factor=q.factor,
+                                 hold=None if q.hold is None else list(q.hold),
+                                 spec=store.current().metric_spec(q.benchmark, q.metric),
+                                 options=q.options)
+
+
+def condition(q: Query) -> ConditionResult:
+    """The engine's condition-and-compare of the query's ``factor`` (``hold`` None: its
+    default settings held fixed)."""
+    return _condition(q.narrowed(options=q.options, factor=q.factor, hold=q.hold))

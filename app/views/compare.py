@@ -29,7 +29,7 @@ from app.components.compare_report import (
 from app.components.judge_note import gate_verdict, judge_pair
 from app.components.watch_note import several_uploads
 from app.data import figures, judge, results
-from app.data.query import Query
+from app.data.query import PowerPlan, Query
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
@@ -77,7 +77,6 @@ with pick_metric:
         catalog.loc[catalog["benchmark"] == view.benchmark, "metric"].astype(str)),
         clears=("pdiff",))
 widgets.test_settings(view)
-several_uploads(token, view)
 
 matrix = results.matrix(token, view.benchmark, view.metric)
 means = np.nanmean(matrix.oriented(paired=False), axis=1)
@@ -96,6 +95,12 @@ problems += bad
 difference, bad = planned_difference(view)
 problems += bad
 view = replace(view, base=base, cand=cand, pdiff=view.pdiff if difference is not None else "")
+options = view.test_options()
+# the one question of the page: the verdict, its charts, the power panel and the Pairwise
+# note answer it
+query = Query.of(view, token, cluster=cluster, pair=(view.base, view.cand),
+                 plan=PowerPlan(difference=difference))
+several_uploads(query)
 state.warn(problems)
 state.set_view(view)
 
@@ -112,13 +117,10 @@ if view.base == view.cand:
     st.info("Choose two different systems.")
     st.stop()
 
-options = view.test_options()
-# the one question of the page: the verdict, its charts and the Pairwise note answer it
-query = Query(token, view.benchmark, view.metric, options, cluster)
 steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step("Comparing the two systems")
 try:
-    ab = results.ab_result(query, view.base, view.cand)
+    ab = results.ab_result(query)
 except ValueError as exc:
     steps.done()
     st.error(f"These two systems cannot be compared: {md_text(exc)}")
@@ -126,15 +128,13 @@ except ValueError as exc:
 t = ab.test
 level = f"{1 - options.alpha:.0%}"
 # a judge metric with human labels: the verdict is the PPI++ difference's, as `compare` (#31)
-gate = judge.gate_of(token, view.benchmark, view.metric, catalog, view.base, view.cand, options,
-                     cluster)
+gate = judge.gate_of(query)
 headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**" if gate is None
                        else f"**{md_text(gate.sentence())}**")
 if gate is not None:
     gate_verdict(gate)
-judge_pair(token, view.benchmark, view.metric, catalog, view.cand, view.base,
-           alpha=options.alpha, correction=options.correction,
-           sentence=gate is None)  # corrected by humans (#31): the figures beside the verdict
+# corrected by humans: the figures beside the verdict
+judge_pair(query, view.cand, view.base, sentence=gate is None)
 
 
 def _units(value: float) -> str:
@@ -161,7 +161,7 @@ if ab.resolution is not None and not ab.resolution.can_separate:  # issue #26 it
     st.info(f"**No difference can be significant here, whatever the scores.** "
             f"{md_text(ab.resolution.message)}", icon=":material/block:")
 if cluster:  # the Pairwise page grouped by the same column (issue #26 item 1)
-    st.caption(clustered_pairwise_note(query, view, t))
+    st.caption(clustered_pairwise_note(query, t))
 elif ab.same_as_pairwise:
     st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
                "interval.")
@@ -189,7 +189,7 @@ if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, 
                help=DEFF_HELP)
 
 steps.step("Drawing the models")
-models_svg, variance_svg = figures.ab_svgs(query, view.base, view.cand)
+models_svg, variance_svg = figures.ab_svgs(query)
 # the models' chart on a row of its own: in a column its long model names shrank every
 # label to about 7 px (#27 screenshots); SVG written on the server, no chart code in the
 # browser, put in the page by its own parser (widgets.picture: the hover text works, which
@@ -253,8 +253,7 @@ state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
 pw: PowerResult | None
 steps.step("Simulating the power of each test")
 try:
-    pw = results.power_result(token, view.benchmark, view.metric, difference, options.alpha,
-                              view.seed)
+    pw = results.power_of(query)
 except ValueError as exc:
     st.warning(f"Power cannot be estimated here: {md_text(exc)}")
     pw = None

@@ -9,6 +9,7 @@ import streamlit as st
 from app import state, widgets
 from app.components.conditions_table import pairs_table
 from app.data import results
+from app.data.query import Query
 from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import check_conditions, held
@@ -67,14 +68,14 @@ st.session_state["conditions_factor"] = view.factor
 left.selectbox("Setting to compare", factors, key="conditions_factor", format_func=widgets.names,
                on_change=_changed, args=("conditions_factor", "factor"),
                help="A system setting (system metadata) with two or more values.")
-options = view.test_options()
+# the one question of the page: the matched pairs and every figure of them are its answer
+query = Query.of(view, token, factor=view.factor, hold=held(view))
 message = ""
 result: ConditionResult | None
 steps = widgets.Progress(1)  # a bar naming what is computed (#27)
 steps.step(f"Matching systems that differ only in {md_text(view.factor)} and testing them")
 try:
-    result = results.condition(token, view.benchmark, view.metric, view.factor, held(view),
-                               options)
+    result = results.condition(query)
 except ValueError as exc:
     result = None
     message = str(exc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -11,6 +12,7 @@ from app import state, widgets
 from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
 from app.data import figures, results
+from app.data.query import Query
 from app.ranked import MISSING, html_table
 from app.url import EXAMPLE_TABS, check_example
 from engine import HealthReport, md_isolated
@@ -22,6 +24,8 @@ token, catalog, view = widgets.page_context()
 widgets.title("Examples", view)
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
+# the one question of the page: the health report, its charts and the example shown answer it
+query = Query.of(view, token)
 matrix = results.matrix(token, view.benchmark, view.metric)
 report: HealthReport | None = None
 if matrix.n_systems > widgets.MAX_SYSTEMS:
@@ -32,7 +36,7 @@ else:
     steps = widgets.Progress(1)  # a bar naming what is computed (#27)
     steps.step(f"Checking each of the {matrix.n_examples:,} examples against every system")
     try:
-        report = results.health(token, view.benchmark, view.metric, view.alpha)
+        report = results.health(query)
     except ValueError as exc:
         st.warning(f"Example diagnostics are not available for this metric: {md_isolated(exc)}")
     steps.done()
@@ -76,7 +80,7 @@ def _detail() -> None:
             args=("examples_ex",),
             help="Suspect examples first (lowest agreement first), then every other example.")
     try:
-        detail = results.drilldown(token, view.benchmark, view.metric, example)
+        detail = results.drilldown(replace(query, example=example))
     except ValueError as exc:
         st.warning(f"This example cannot be shown: {md_isolated(exc)}")
         return
@@ -149,6 +153,5 @@ if charts["scores"].open:
     charts["scores"].caption("Systems from best mean (top) to worst; examples from easiest "
                              "(left) to hardest. When there are more examples than fit, each "
                              "column averages neighbouring ones.")
-    charts["scores"].vega_lite_chart(spec=figures.examples_spec(token, view.benchmark,
-                                                                view.metric),
+    charts["scores"].vega_lite_chart(spec=figures.examples_spec(query),
                                      width="stretch")

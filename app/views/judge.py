@@ -15,7 +15,8 @@ import streamlit as st
 
 from app import widgets
 from app.components.judge_budget import label_budget_section
-from app.data import judge, store
+from app.data import judge
+from app.data.query import Query
 from engine import md_isolated
 
 token, catalog, view = widgets.benchmark_page(
@@ -44,9 +45,12 @@ judge_metric = left.selectbox("Judge metric", judges, index=judges.index(default
 human_default = linked.get(judge_metric, humans[0])
 human_metric = right.selectbox("Human metric", humans, index=humans.index(human_default),
                                key="human_metric", format_func=widgets.names)
-spec = store.metric_specs(token).get((view.benchmark, judge_metric))
-higher = True if spec is None else spec.higher_is_better
-result = judge.board(token, view.benchmark, judge_metric, human_metric, view.alpha, higher)
+# the one question of the page: the table, the pairs, the agreement and the label budget are
+# this query's answer (the page's correction too, as on every page showing the judge board)
+query = Query.of(view, token, human=human_metric).with_metric(judge_metric)
+result = judge.board_of(query)
+if result is None:  # a human metric is always chosen here: never None
+    st.stop()
 if isinstance(result, str):
     st.warning(f"PPI cannot be used here: {md_isolated(result)}", icon=":material/block:")
     st.stop()
@@ -133,4 +137,4 @@ st.caption("Calibration: mean human label per bin of judge score (labelled examp
 st.dataframe(board.calibration, hide_index=True, key="judge_calibration")
 
 st.subheader("How many human labels?")
-label_budget_section(board, token, judge_metric, key="judge_width")
+label_budget_section(query, board, key="judge_width")

@@ -51,7 +51,7 @@ options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
 # the one question of the page: its table and every chart below are this query's answer
-query = Query(token, view.benchmark, view.metric, options, cluster)
+query = Query.of(view, token, cluster=cluster)
 steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be (#27)
 try:
     steps.step("Loading the scores")
@@ -70,8 +70,7 @@ except ValueError as exc:
 # the headline ends with the confidence set for the best (issue #29)
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
 with corrected:  # the judge's figures corrected first, the judge's own below (#31 item 3)
-    lead = judge_systems(token, view.benchmark, view.metric, catalog, alpha=options.alpha,
-                         correction=options.correction)
+    lead = judge_systems(query)
     if lead is not None:
         headline_slot.markdown(f"**{lead}**")
         st.markdown(f"**Judge scores alone** (biased if the judge is): "
@@ -143,7 +142,7 @@ with controls:
                    icon=":material/unfold_more:",
                    rows="all")
 widgets.test_settings(view)
-several_uploads(token, view)
+several_uploads(query)
 
 if selection is None:
     st.caption("Click a system to compare it with the best one on the Pairwise page; "

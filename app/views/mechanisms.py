@@ -33,8 +33,6 @@ view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token) 
 state.warn(cluster_problems)
 state.set_view(view)
 cluster_select(view, cluster_columns)
-# the one question of the page: its rankings, tables and heatmaps are this query's answer
-query = Query(token, view.benchmark, view.metric, view.test_options(), cluster)
 st.caption("Does the winner depend on how scores are summed up? The same results ranked five "
            "ways: by mean and median score, and from the example-by-example battles between "
            "systems (head-to-head strength, arena-style rating, skill rating). Hover a column "
@@ -44,13 +42,14 @@ more_orders = st.toggle("More battle orders", key="mechanisms_more", help=(
     "Replay the battles in {} orders for the arena rating and {} for the skill rating: steadier "
     "ratings, but seconds to minutes on large benchmarks.").format(
         *results.battle_orders(more=True)))
-elo_orders, trueskill_orders = results.battle_orders(
-    more_orders, results.battle_count(token, view.benchmark, view.metric))
+# the one question of the page: its rankings, tables and heatmaps are this query's answer
+query = Query.of(view, token, cluster=cluster, more_orders=bool(more_orders))
+elo_orders, trueskill_orders = results.battle_orders(more_orders, results.battle_count(query))
 steps = widgets.Progress(3)  # a bar naming what is computed (#27)
 steps.step(f"Replaying the battles in {elo_orders} orders (arena rating) and "
            f"{trueskill_orders} (skill rating)")
 try:
-    result = results.mechanisms_of(query, more_orders)
+    result = results.mechanisms_of(query)
 except ValueError as exc:
     steps.done()
     st.error(f"The mechanisms cannot rank this benchmark: {md_text(exc)}")
@@ -116,7 +115,7 @@ with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
     shown = widgets.focus_systems(view, result.rankings["mean"])  # the heatmap's (#27)
-    tau_svg, pbeats_svg = figures.mechanisms_svgs(query, more_orders, shown)
+    tau_svg, pbeats_svg = figures.mechanisms_svgs(query, shown)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
 with right:
@@ -136,7 +135,7 @@ with right:
     })
 
 st.subheader("Who wins more examples (a sign test, not the leaderboard's test)")
-pb = results.mechanisms_p_beats(query, more_orders)  # the heatmap's, above
+pb = results.mechanisms_p_beats(query)  # the heatmap's, above
 significant = int(pb.table["significant"].sum())
 beside = verdicts_beside(pb.table, board)
 st.caption(f"Its own question: on how many shared examples does the row system score higher "

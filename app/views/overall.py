@@ -16,6 +16,7 @@ from app.components.judge_note import judge_systems
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
 from app.data import overall
+from app.data.query import AcrossQuery
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
 from engine import md_text, overall_headline
@@ -81,9 +82,10 @@ options = view.test_options().with_(compare="all", alternative="two-sided")
 metrics = tuple(view.ometric) if view.ometric else None
 weight_items = tuple((b, float(weights.get(b, 1.0))) for b in chosen) if weights else ()
 clusters = overall.declared_clusters(token, tuple(chosen))  # each benchmark's, from upload
+# the one question of the page: the ranking, each benchmark's pairs and the judge tables
+query = AcrossQuery(token, tuple(chosen), metrics, weight_items, options, clusters)
 try:
-    result = overall.overall_result(token, tuple(chosen), metrics, weight_items, options,
-                                    clusters)
+    result = overall.overall_result(query)
 except ValueError as exc:
     st.error(f"These choices cannot be ranked: {md_text(exc)}")
     st.stop()
@@ -110,7 +112,7 @@ def _cluster_notes() -> tuple[list[str], list[str]]:
         if b not in result.benchmarks:
             continue
         try:
-            pairs = overall.benchmark_pairs(token, b, result.metrics[b], options, column)
+            pairs = overall.benchmark_pairs(query, b)
         except ValueError:  # a single system there: nothing tested
             continue
         if pairs.clusters is None:
@@ -146,8 +148,7 @@ if tabs["systems"].open:
     tabs["systems"].html(systems_html(result, links=links))
     with tabs["systems"]:  # judge metrics with human labels: corrected beside the rank (#31)
         for b, m in metric_of.items():
-            judge_systems(token, b, m, catalog, alpha=options.alpha,
-                          correction=options.correction)
+            judge_systems(query.benchmark_query(b, m))
 with bar.popover("Download", icon=":material/download:"):
     st.download_button("Download table CSV", lambda: safe_csv(result.table),
                        icon=":material/download:", file_name="overall.csv",
@@ -157,5 +158,5 @@ with bar.popover("Download", icon=":material/download:"):
                        mime="application/json", on_click="ignore")
 if tabs["pairs"].open:
     with tabs["pairs"]:
-        pairs_section(result, token, options)
+        pairs_section(query)
         cliques_section(result)

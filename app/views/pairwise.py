@@ -28,13 +28,12 @@ widgets.title("Pairwise", view)
 headline_slot = st.empty()  # the chosen pair's answer in one sentence, first
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-several_uploads(token, view)
-options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
+# the one question of the page: the pair, the matrices and the table are this query's answer
+query = Query.of(view, token, cluster=cluster)
+several_uploads(query)
 state.warn(cluster_problems)
 cluster_select(view, cluster_columns)
-# the one question of the page: the pair, the matrices and the table are this query's answer
-query = Query(token, view.benchmark, view.metric, options, cluster)
 steps = widgets.Progress(3)
 try:
     steps.step("Loading the scores")
@@ -73,8 +72,7 @@ row, _ = pair_row(result, view.a, view.b)
 if row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
         row, binary=matrix.binary, alpha=result.alpha, correction=result.correction)) + "**")
-judge_pair(token, view.benchmark, view.metric, catalog, view.a, view.b, alpha=options.alpha,
-           correction=options.correction)  # the judge's difference corrected (#31)
+judge_pair(query, view.a, view.b)  # the judge's difference corrected with human labels
 pair_drilldown(board, view, matrix)
 
 st.subheader("All pairs")

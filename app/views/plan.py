@@ -13,6 +13,7 @@ from app import state, widgets
 from app.components.compare_report import POWER_HELP, POWER_TEST_HELP, POWER_TEST_NAMES
 from app.components.judge_budget import judge_labels
 from app.data import results
+from app.data.query import PowerPlan, Query
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
 from engine import PowerResult, md_text
 
@@ -51,12 +52,14 @@ if cells > MAX_DESIGN:
     cells = int(here["examples"].max()) * int(here["runs"].max())
 n_sim = max(MIN_SIM, min(view.nsim, SIM_CELLS // max(cells, 1)))
 inputs = st.container()
+# the one question of the page: the design, the power table and the label budget answer it
+query = Query.of(view, token, plan=PowerPlan(difference=difference, examples=examples,
+                                             runs=runs, n_sim=n_sim,
+                                             target_power=view.ppower))
 steps = widgets.Progress(1)  # a bar naming what is computed (#27)
 steps.step(f"Simulating {n_sim:,} comparisons per test")
 try:
-    pw: PowerResult = results.plan_power(token, view.benchmark, view.metric, difference,
-                                         examples, runs, n_sim, view.alpha, view.ppower,
-                                         view.seed)
+    pw: PowerResult = results.power_of(query)
 except ValueError as exc:
     steps.done()
     st.error(f"This benchmark cannot be planned for: {md_text(exc)}")
@@ -168,4 +171,4 @@ st.caption(f"{pw.n_sim:,} simulated A/B comparisons{fewer} with {design_text}, s
                              "on examples only one system solves needs 0/1 scores)."
                              if missing else "."))
 state.link("compare", "Compare two systems on this benchmark", icon=":material/compare_arrows:")
-judge_labels(token, view, catalog)  # a judge metric: how many human labels (#31 item 5)
+judge_labels(query)  # a judge metric: how many human labels (#31 item 5)

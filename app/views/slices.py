@@ -11,6 +11,7 @@ import streamlit as st
 from app import state, widgets
 from app.components.slices_table import changes_frame, changes_html, estimates_html
 from app.data import results, slices
+from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.url import SLICE_BINS, check_slice
 from engine import md_isolated
@@ -44,11 +45,12 @@ with left:
                 help="An attribute with one value per example; a numeric one is cut at its "
                      "quantiles into slices of about equal size.")
 
-options = view.test_options()
+# the one question of the page: the slice table and the verdict changes are its answer
+query = Query.of(view, token, split=(view.scol, view.sbins))
 steps = widgets.Progress(1)  # a bar naming what is computed (#27)
 steps.step(f"Testing every pair within each slice of {md_isolated(view.scol)}")
 try:
-    result = results.slice_result(token, view.benchmark, view.metric, view.scol, view.sbins, options)
+    result = results.slice_result(query)
 except ValueError as exc:
     steps.done()
     st.error(f"These settings cannot be tested on these slices: {md_isolated(exc)}")
@@ -67,7 +69,7 @@ links = dict(zip(result.slices, state.hrefs("leaderboard", [
     {"scol": view.scol, "sval": name, "sbins": str(view.sbins)} for name in result.slices]),
     strict=True))
 direction = "higher" if matrix.higher_is_better else "lower"
-level = f"{1 - options.alpha:.0%}"
+level = f"{1 - query.options.alpha:.0%}"
 st.caption(f"{len(result.slices)} slices of {md_isolated(view.scol)} · mean {md_isolated(view.metric)} and "
            f"its {level} interval per slice ({direction} is better"
            f"{'; 0/1 scores in percent' if matrix.binary else ''}) · systems from best to "

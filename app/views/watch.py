@@ -13,6 +13,7 @@ import streamlit as st
 
 from app import state, widgets
 from app.data import results, watch
+from app.data.query import Query
 from engine import md_isolated, md_text, sequence_svg
 
 #: Charts drawn open at first (the rest one click away, in order of the table).
@@ -47,7 +48,8 @@ state.bound(st.selectbox, "Champion", "base", champion, options=systems,
             format_func=widgets.names,
             help="The system every other one is compared with (default: the best mean). "
                  "Positive differences mean the challenger is better.")
-board = watch.board(token, view.benchmark, view.metric, champion, view.alpha)
+# the one question of the page: the table and every confidence sequence drawn are its answer
+board = watch.board(Query.of(view, token, champion=champion))
 table = board.table
 found = int(table["ebh_discovery"].sum())
 st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
