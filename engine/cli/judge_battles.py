@@ -17,16 +17,16 @@ __all__ = ["battle_frame", "judge_battle_leaderboard"]
 
 
 def battle_frame(data: list[str]) -> pd.DataFrame | None:
-    """The parsed table of DATA when it is one battle-list file (model_a, model_b, winner),
-    else None; parsed in the memory-capped child as every table."""
-    from ..io._battles import is_battle_table
-    from ..io._worker import parse_isolated
+    """The battle list DATA holds when it is one battle-list file (model_a, model_b, winner,
+    with its other columns, e.g. human_winner), else None; read by :func:`engine.ingest` in
+    the memory-capped child, as every upload."""
+    from ..intake import ingest
 
     if len(data) != 1 or "://" in data[0] or not Path(data[0]).is_file():
         return None
     check_size(data[0])
-    frame = parse_isolated(None, Path(data[0]).name, limits=upload_limits(), path=data[0])
-    return frame if is_battle_table(frame) else None
+    got = ingest(data[0], limits=upload_limits())
+    return got.frame if got.kind == "battles" else None
 
 
 def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> int:

@@ -1,7 +1,8 @@
 """Store commands: ``import``, ``export``, ``uploads`` (list), ``delete`` and ``restore``.
 
-    python -m engine import FILE|DIR|ZIP [...] [--db URL] [--format F] [--system NAME]
+    python -m engine import FILE|DIR|ZIP [...] [--db URL] [--log-format F] [--system NAME]
                                               [--on-conflict reject|replace|add-run]
+                                              [--format table|json]
     python -m engine export DATA [--benchmark B] > results.csv
     python -m engine uploads [URL] [--db URL]
     python -m engine delete UPLOAD_ID [URL] [--db URL]
@@ -78,38 +79,44 @@ def _specs(args: argparse.Namespace) -> dict[str | tuple[str, str], MetricSpec]:
 
 
 def _import_formats(args: argparse.Namespace) -> tuple[str, str | None]:
-    """(output format, forced harness format) from the repeatable ``--format``."""
+    """(output format, forced log format): ``--format`` is the output, ``--log-format`` the
+    logs'. The old spelling, a log format given to ``--format``, still works for now, with a
+    deprecation note on stderr (stdout stays the table or the JSON)."""
     given = args.format or []
     output = [f for f in given if f in OUTPUT_FORMATS]
-    harness = [f for f in given if f not in OUTPUT_FORMATS]
-    if len(set(output)) > 1 or len(set(harness)) > 1:
-        raise ValueError(f"--format: at most one output format ({'|'.join(OUTPUT_FORMATS)}) and "
-                         f"one log format ({'|'.join(HARNESS_FORMATS)}); got {given!r}")
-    return (output[0] if output else "table"), (harness[0] if harness else None)
+    old = [f for f in given if f not in OUTPUT_FORMATS]
+    if len(set(output)) > 1:
+        raise ValueError(f"--format: at most one output format ({'|'.join(OUTPUT_FORMATS)}); "
+                         f"got {given!r}")
+    if old:
+        print(f"import: --format {old[0]} is deprecated for the log format: write --log-format "
+              f"{old[0]} (--format sets the output, {'|'.join(OUTPUT_FORMATS)})", file=sys.stderr)
+    logs = {*old, *([args.log_format] if args.log_format else [])}
+    if len(logs) > 1:
+        raise ValueError(f"--log-format: one log format ({'|'.join(HARNESS_FORMATS)}); got "
+                         f"{', '.join(sorted(logs))}")
+    return (output[0] if output else "table"), (logs.pop() if logs else None)
 
 
 def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: str | None,
                 declared: dict[str | tuple[str, str], MetricSpec]) -> UploadReport:
     """Read one FILE/DIR/ZIP (harness logs, a results table or a battle list) and store it
     as one upload. :func:`engine.ingest` makes the whole decision once, in the
-    memory-capped child; this process holds the file's bytes only to hash them (the
-    duplicate check), and parses none of them."""
+    memory-capped child, which reads the file from disk and returns its SHA-256 (the
+    duplicate check) with the frame: this process holds none of the file's bytes."""
     from ..intake import ingest
-    from ..io._formats import read_bytes, source_name
 
     check_size(path)  # from its size on disk, before a byte is read
-    label = source_name(path, None)
-    is_dir = Path(path).is_dir()
-    content = None if is_dir else read_bytes(path)
     named = {k: v for k, v in declared.items() if isinstance(k, str)}
-    got = ingest(path if is_dir or content is None else (label, content), format=fmt,
-                 system=args.system, limits=upload_limits(), metrics=named or None)
+    got = ingest(path, format=fmt, system=args.system, limits=upload_limits(),
+                 metrics=named or None)
+    label = got.label
     if got.kind == "battles":  # model_a, model_b, winner: pairwise judgements, not scores
-        return _import_battles(store, got.frame, content, label, args)
+        return _import_battles(store, got.frame, got.content_hash, label, args)
     if got.format != "table":
         print(f"{label}: {got.format} log: {got.report}", file=sys.stderr)
     specs: dict[str | tuple[str, str], MetricSpec] = dict(got.specs.items())
-    report = store.import_frame(got.frame, filename=label, content=content,
+    report = store.import_frame(got.frame, filename=label, content_hash=got.content_hash,
                                 uploader=cli_uploader(args.uploader), note=args.note,
                                 on_conflict=args.on_conflict,
                                 metrics={**specs, **declared} or None)
@@ -119,12 +126,12 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
     return report
 
 
-def _import_battles(store: ResultsStore, battles: pd.DataFrame, content: bytes | None,
+def _import_battles(store: ResultsStore, battles: pd.DataFrame, content_hash: str | None,
                     label: str, args: argparse.Namespace) -> UploadReport:
     """A battle list (pairwise judgements: model_a, model_b, winner), checked in the child,
     stored as one upload of the arena ``--arena`` (default: the file's name without its extension)."""
     arena = args.arena or Path(label).name.split(".")[0]
-    return store.import_battles(battles, arena=arena, filename=label, content=content,
+    return store.import_battles(battles, arena=arena, filename=label, content_hash=content_hash,
                                 uploader=cli_uploader(args.uploader), note=args.note)
 
 
@@ -313,9 +320,14 @@ def register(subparsers: Any) -> None:
                    help="CSV/TSV/JSONL/JSON/Parquet (optionally gzipped), or an evaluation "
                         "harness's output: a folder, a zip of it, or a log file")
     _db_options(p, positional=False, output=False)
+    p.add_argument("--log-format", choices=HARNESS_FORMATS, default=None, metavar="F",
+                   help="the logs' format, one of " + "|".join(HARNESS_FORMATS)
+                   + " (default: detected)")
+    # action="append": the old spelling (a log format given to --format) is still read, with
+    # a deprecation note; --format table --format json stays an error
     p.add_argument("--format", action="append", choices=[*OUTPUT_FORMATS, *HARNESS_FORMATS],
-                   metavar="F", help="the logs' format, one of " + "|".join(HARNESS_FORMATS)
-                   + " (default: detected), and/or the output, table|json (repeatable)")
+                   metavar="table|json", help="the output: table (default) or json; a log "
+                   "format here (--format inspect) is the deprecated spelling of --log-format")
     p.add_argument("--system", help="system name for logs that do not name the model "
                                     "(e.g. an lm-eval samples file without results_*.json)")
     p.add_argument("--on-conflict", choices=["reject", "replace", "add-run"], default="reject",

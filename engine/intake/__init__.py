@@ -65,6 +65,10 @@ class Ingested:
         ``benchmark → example attribute`` the log clusters its standard errors by.
     files : tuple of str
         The files that contributed rows (harness logs).
+    content_hash : str or None
+        SHA-256 (hex) of the upload's bytes as the child read them (a file, or the bytes
+        given), the store's duplicate key; None for a folder. Computed in the child from the
+        very bytes it parsed, so the caller never holds the upload to hash it.
     """
 
     kind: Literal["results", "battles"]
@@ -76,6 +80,7 @@ class Ingested:
     report: str = ""
     clusters: dict[str, str] = field(default_factory=dict)
     files: tuple[str, ...] = ()
+    content_hash: str | None = None
 
 
 def ingest(source: str | Path | tuple[str, bytes], *, format: str | None = None,  # noqa: A002

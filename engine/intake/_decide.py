@@ -21,6 +21,8 @@ rows, systems, metrics, benchmarks, characters of text), once.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
 import re
 import zipfile
@@ -81,6 +83,15 @@ def _decide(source: str | tuple[str, bytes], fmt: str | None, system: str | None
                         limits)
     label, data = source if isinstance(source, tuple) else (Path(source).name, _read(source,
                                                                                        limits))
+    # the store's duplicate key, of the very bytes parsed here (the caller holds none of them)
+    digest = hashlib.sha256(data).hexdigest()
+    got = _decide_file(source, label, data, fmt, system, limits, metrics, battles, siblings)
+    return dataclasses.replace(got, content_hash=digest)
+
+
+def _decide_file(source: str | tuple[str, bytes], label: str, data: bytes, fmt: str | None,
+                 system: str | None, limits: Limits, metrics: Mapping[str, MetricSpec] | None,
+                 battles: bool, siblings: bool) -> Ingested:
     if len(data) > limits.max_bytes:
         raise limit_error(label, "max_bytes", limits, f"the file has {len(data):,} bytes")
     harness_like = data[:4] in _ZIP or bool(HARNESS_NAME.search(label))
@@ -181,7 +192,13 @@ def _shaped(frame: pd.DataFrame, label: str, system: str | None,
     from ..io._readers import _shaped as shaped
 
     if battles and is_battle_table(frame):
-        return Ingested("battles", validate_battles(frame, label=label), "battles", label)
+        checked = validate_battles(frame, label=label)
+        # columns the check does not know stay beside it (verdicts under other names, which
+        # ``leaderboard --judge COL --human COL`` reads); the store keeps the checked ones
+        rest = [c for c in frame.columns if str(c).strip().lower() not in checked.columns]
+        if rest:
+            checked = pd.concat([checked, frame[rest].reset_index(drop=True)], axis=1)
+        return Ingested("battles", checked, "battles", label)
     out = shaped(frame, label, metrics)
     if system is not None and system.strip():
         named = out["system"].unique()

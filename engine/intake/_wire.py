@@ -30,6 +30,7 @@ def to_table(got: Ingested) -> Any:
             "columns": [str(c) for c in got.skipped.columns],
             "rows": got.skipped.to_dict("records")},
         "report": got.report, "clusters": got.clusters, "files": list(got.files),
+        "content_hash": got.content_hash,
         # text columns come back from Arrow as pandas' string dtype: these were objects
         "objects": [str(c) for c in got.frame.columns if got.frame[c].dtype == object],
     }
@@ -62,4 +63,4 @@ def from_table(table: Any) -> Ingested:
                     specs={(str(b), str(m)): MetricSpec(**s) for b, m, s in meta["specs"]},
                     skipped=skipped, report=meta["report"],
                     clusters={str(k): str(v) for k, v in meta["clusters"].items()},
-                    files=tuple(meta["files"]))
+                    files=tuple(meta["files"]), content_hash=meta.get("content_hash"))

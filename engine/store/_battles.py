@@ -42,10 +42,10 @@ class StoreBattles(StoreReads):
     """Battle uploads and reads (a layer of :class:`ResultsStore`)."""
 
     def import_battles(self, battles: pd.DataFrame, *, arena: str, filename: str,
-                       content: bytes | None = None, uploader: str = "", note: str = ""
-                       ) -> UploadReport:
+                       content: bytes | None = None, uploader: str = "", note: str = "",
+                       content_hash: str | None = None) -> UploadReport:
         return _import_battles(self, battles, arena=arena, filename=filename, content=content,
-                               uploader=uploader, note=note)
+                               uploader=uploader, note=note, content_hash=content_hash)
 
     def battle_arenas(self) -> list[str]:
         return _battle_arenas(self)
@@ -55,17 +55,19 @@ class StoreBattles(StoreReads):
 
 
 def _import_battles(store: StoreReads, battles: pd.DataFrame, *, arena: str, filename: str,
-                    content: bytes | None = None, uploader: str = "", note: str = ""
-                    ) -> UploadReport:
+                    content: bytes | None = None, uploader: str = "", note: str = "",
+                    content_hash: str | None = None) -> UploadReport:
     """Validate ``battles`` (:func:`engine.io._battles.validate_battles`) and store them as
     one upload of ``arena``; identical content (the file's bytes, else the table) is
-    stored once. Nothing is written when validation fails."""
+    stored once (``content_hash``: the bytes' SHA-256 when the caller has it instead of
+    them). Nothing is written when validation fails."""
     if not arena.strip():
         raise ValueError("arena: name the set of battles (e.g. the file's name)")
     frame = validate_battles(battles, label=filename)
-    digest = hashlib.sha256(content if content is not None else
-                            pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()
-                            + arena.encode()).hexdigest()
+    digest = content_hash if content is None and content_hash is not None else hashlib.sha256(
+        content if content is not None else
+        pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()
+        + arena.encode()).hexdigest()
     with store._write() as conn:
         S.battles.create(conn, checkfirst=True)
         names = _columns(conn)

@@ -106,9 +106,12 @@ class StoreImports(StoreReads):
         note: str = "",
         on_conflict: OnConflict = "reject",
         metrics: MetricSpecs | None = None,
+        content_hash: str | None = None,
     ) -> UploadReport:
-        """Validate and store ``df`` as one upload (see the module docstring)."""
-        digest = hashlib.sha256(content).hexdigest() if content is not None else None
+        """Validate and store ``df`` as one upload (see the module docstring).
+        ``content_hash``: the SHA-256 of the upload's bytes when the caller has it instead
+        of the bytes (:attr:`engine.Ingested.content_hash`)."""
+        digest = (hashlib.sha256(content).hexdigest() if content is not None else content_hash)
         return self._import(df, filename=filename, digest=digest, uploader=uploader, note=note,
                             on_conflict=on_conflict, metrics=metrics, validated=False)
 

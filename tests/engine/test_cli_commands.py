@@ -182,7 +182,7 @@ def test_import_one_log_file_with_system_and_forced_format(tmp_path: Path,
     alone = tmp_path / sample.name
     alone.write_bytes(sample.read_bytes())
     url = f"sqlite:///{tmp_path / 's.db'}"
-    assert main(["import", str(alone), "--db", url, "--format", "lm-eval", "--system", "mine",
+    assert main(["import", str(alone), "--db", url, "--log-format", "lm-eval", "--system", "mine",
                  "--format", "json"]) == 0
     out = capsys.readouterr()
     report = _strict(out.out)["uploads"][0]
@@ -502,9 +502,9 @@ def test_import_format_flags(results_csv: Path, tmp_path: Path,
                   "--format", "json")
     assert "--format: at most one output format" in line
     # a table forced as a harness log is refused with the log reader's message
-    line = _error(capsys, "import", str(results_csv), "--db", url, "--format", "promptfoo")
+    line = _error(capsys, "import", str(results_csv), "--db", url, "--log-format", "promptfoo")
     assert "promptfoo" in line
-    assert main(["import", str(results_csv), "--db", url, "--format", "long",
+    assert main(["import", str(results_csv), "--db", url, "--log-format", "long",
                  "--format", "json"]) == 0
     assert _strict(capsys.readouterr().out)["uploads"][0]["rows"] == 960
 
