@@ -14,6 +14,7 @@ import streamlit as st
 
 from app.data import battles as data
 from app.data import store
+from app.data.query import ArenaQuery
 from engine import DataContractError, md_text
 
 _COLUMNS = {"rank": "Rank", "system": "Model", "rating": "Rating", "rating_low": "Low",
@@ -58,24 +59,26 @@ def _commit(battles: pd.DataFrame, name: str, content: bytes, arena: str, note: 
     st.success(md_text(report.message), icon=":material/check_circle:")
 
 
-def _pick_arena(title: str, key: str) -> str | None:
-    """Under ``title``, the stored arena to show (a picker when there are several); None
-    (and nothing drawn) when no battle list is stored."""
-    names = data.arenas(store.token())
+def _pick_arena(title: str, key: str) -> ArenaQuery | None:
+    """Under ``title``, the query of the stored arena to show (a picker when there are
+    several); None (and nothing drawn) when no battle list is stored."""
+    token = store.token()
+    names = data.arenas(token)
     if not names:
         return None
     st.subheader(title)
-    return str(st.selectbox("Arena", names, key=key) if len(names) > 1 else names[0])
+    return ArenaQuery(token, str(st.selectbox("Arena", names, key=key) if len(names) > 1
+                                 else names[0]))
 
 
 def arena_boards() -> None:
     """Each stored arena's leaderboard (Bradley–Terry on the battles, LMArena's scale, sandwich
     intervals), below the results leaderboard."""
-    arena = _pick_arena("Arenas (battle lists)", "arena_board")
-    if arena is None:
+    q = _pick_arena("Arenas (battle lists)", "arena_board")
+    if q is None:
         return
-    table, _, n = data.arena_board(store.token(), arena)
-    st.caption(f"{n:,} battles of {md_text(arena)}. Rating: Bradley–Terry fitted to the "
+    table, _, n = data.arena_board(q)
+    st.caption(f"{n:,} battles of {md_text(q.arena)}. Rating: Bradley–Terry fitted to the "
                "battles (ties as half a win), on the Elo scale (400 points = 10:1 odds, mean "
                "1000); Low–High its 95% sandwich interval; Group: models not shown to differ "
                "share a letter; Online Elo: one pass in the battles' order (K = 4).")
@@ -83,17 +86,17 @@ def arena_boards() -> None:
                  column_config={c: st.column_config.NumberColumn(format="%.1f")
                                 for c in ("Rating", "Low", "High", "Online Elo")}
                  | {"Win rate": st.column_config.NumberColumn(format="%.3f")})
-    judged_arena(arena)
+    judged_arena(q)
 
 
 def arena_mechanisms() -> None:
     """Each stored arena's win rates between every pair of models (ties as half)."""
-    arena = _pick_arena("Arenas: who beats whom", "arena_mech")
-    if arena is None:
+    q = _pick_arena("Arenas: who beats whom", "arena_mech")
+    if q is None:
         return
-    table, rates, _ = data.arena_board(store.token(), arena)
+    table, rates, _ = data.arena_board(q)
     order = table["system"].tolist()
-    st.caption(f"Share of {md_text(arena)}'s battles the row model won against the column "
+    st.caption(f"Share of {md_text(q.arena)}'s battles the row model won against the column "
                "model (ties as half); models in rating order.")
     st.dataframe(rates.loc[order, order], column_config={
         c: st.column_config.NumberColumn(format="%.2f") for c in order})
@@ -105,11 +108,11 @@ _JUDGED = {"rank": "Rank", "system": "Model", "ppi_rating": "Corrected rating",
            "human_rating": "Humans only", "battles": "Battles"}
 
 
-def judged_arena(arena: str) -> None:
+def judged_arena(q: ArenaQuery) -> None:
     """An arena whose battles carry human verdicts on a random subset (#31): the ratings of
     the judge's battles corrected by them (PPI++ Bradley–Terry), beside judge-only and
     human-only ratings."""
-    board = data.judged_board(store.token(), arena)
+    board = data.judged_board(q)
     if board is None:
         return
     st.markdown("##### Judge corrected by human verdicts")

@@ -107,6 +107,16 @@ class Query:
 
 
 @dataclass(frozen=True)
+class ArenaQuery:
+    """What shapes the answer on one stored battle list: the store's token and the arena.
+    Its leaderboard, its win-rate matrix and its judge-corrected board are answers of this one
+    query (:mod:`app.data.battles`)."""
+
+    token: str
+    arena: str
+
+
+@dataclass(frozen=True)
 class AcrossQuery:
     """Everything that shapes the Overall page's answer across benchmarks.
 

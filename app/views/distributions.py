@@ -44,7 +44,7 @@ with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 # the one question of the page: the boxplots, the summary and its rank sets answer it
-query = Query(token, view.benchmark, view.metric, options, cluster)
+query = Query.of(view, token, cluster=cluster)
 try:
     result = results.bootstrap(query, view.boot)
 except ValueError as exc:
