@@ -23,10 +23,12 @@ from pages_data_support import store_env
 from streamlit.testing.v1 import AppTest
 from test_app_clusters import _frame as cluster_frame
 
+from app.rank_span import rank_span
 from engine import (
     ClusterDesign,
     Leaderboard,
     TestOptions,
+    benchmark_health,
     benchmark_part,
     build_matrix,
     cluster_codes,
@@ -343,3 +345,56 @@ def test_overall_pairs_are_the_declared_clusters_pairs(store: Path) -> None:
         assert (pd.isna(cell) or cell == "") == (not row.significant), (a, b, cell)
         if row.significant:
             assert math.isclose(float(cell), row.pvalue_adj, rel_tol=1e-9), (a, b, cell)
+
+
+def _tip_lines(tip: str) -> tuple[str, dict[str, str]]:
+    """(first line, name → value of the others) of a hover text written line by line."""
+    first, *rest = tip.split("&#10;")
+    return first, dict(line.split(": ", 1) for line in rest)
+
+
+def test_distribution_boxes_are_the_bootstrap_tables(store: Path, board: Leaderboard) -> None:
+    at = app("views/distributions.py", **CLUSTERED, dist="ranks", boot="200")
+    no_exception(at)
+    assert any(c.value.startswith("8 clusters of examples") for c in at.caption)
+    table = html_frame(at, "bootstrap summary").set_index("system")
+    boxes = dict(_tip_lines(t) for t in titles(pictures(at)[0]))
+    assert set(boxes) == set(table.index)
+    for system, box in boxes.items():
+        # the box's median rank is the table's: one bootstrap of whole passages
+        assert float(box["median"]) == float(table.loc[system, "median rank"]), system
+    # the table's rank sets are the clustered Leaderboard's (the engine's clustered board)
+    ranges = rank_span(board.table, board.rank_sets).set_index("system")
+    for system in table.index:
+        assert (int(table.loc[system, "rank set best"]), int(table.loc[system, "rank set worst"])
+                ) == (int(ranges.loc[system, "low"]), int(ranges.loc[system, "high"])), system
+
+
+def test_examples_difficulty_chart_is_the_health_reports(store: Path) -> None:
+    # the Examples page does not group examples: its report is the plain one of qa
+    at = app("views/examples.py", benchmark="qa")
+    no_exception(at)
+    matrix = build_matrix(_qa().drop(columns=["passage", "part"]), benchmark="qa",
+                          metric="score")
+    report = benchmark_health(matrix)
+    bars = [t for t in titles(pictures(at)[0]) if t.endswith(" examples")]
+    assert bars == [f"{lo:.2f} to {hi:.2f}: {n} examples" for lo, hi, n in zip(
+        report.difficulty["bin_low"], report.difficulty["bin_high"], report.difficulty["count"],
+        strict=True)]
+    assert at.metric[0].value == str(report.size)
+
+
+def test_watch_sequences_end_at_the_tables_intervals(store: Path) -> None:
+    at = app("views/watch.py", benchmark="qa")
+    no_exception(at)
+    table = at.dataframe[0].value
+    charts = pictures(at)
+    assert len(charts) == len(table)  # one chart per challenger, in the table's order
+    for row, svg in zip(table.itertuples(), charts, strict=True):
+        last = re.match(r"after (\d+): \[(\S+), (\S+)\]$", titles(svg)[-1])
+        assert last is not None, titles(svg)[-1]
+        # the sequence's last look is the table's row (drawn to 3 significant digits)
+        assert int(last[1]) == row.seen, row.challenger
+        for drawn, shown in ((last[2], row.low), (last[3], row.high)):
+            assert math.isclose(float(drawn), float(shown), rel_tol=5e-3, abs_tol=5e-4), (
+                row.challenger, drawn, shown)
