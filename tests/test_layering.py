@@ -178,7 +178,7 @@ def test_public_names_resolve() -> None:
 def test_cli_help_imports_no_heavy_module() -> None:
     """``python -m engine --help`` starts without pandas, scipy, statsmodels or SQLAlchemy."""
     code = ("import sys, contextlib, io\n"
-            "from engine.cli._common import build_parser\n"
+            "from engine.cli._main import build_parser\n"
             "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
             "    build_parser().parse_args(['--help'])\n"
             "heavy = {'pandas', 'scipy', 'statsmodels', 'sqlalchemy', 'networkx', 'pyarrow'}\n"
@@ -292,9 +292,9 @@ def test_only_the_data_layer_caches() -> None:
 #: questions. A "folder" is a subpackage of engine/ or a top-level module; ``engine`` is the
 #: front door (engine/__init__.py).
 FLOORS: tuple[tuple[str, ...], ...] = (
-    # the data contract, test options, escaping and compiled kernels: used everywhere, they
-    # use nothing of the engine
-    ("_contract", "_options", "_text", "_jit"),
+    # the data contract, test options, escaping, compiled kernels and the kinds of notes:
+    # used everywhere, they use nothing of the engine
+    ("_contract", "_options", "_text", "_jit", "_notes"),
     ("_moments",),  # per-system count, mean and variance, which the score matrix reads
     ("_matrix",),  # the systems × examples score matrix every computation starts from
     ("io",),  # how a file becomes the canonical long table (limits, formats, readers)
