@@ -39,7 +39,7 @@ def refusal_of_clusters(cluster: str) -> str:
     examples as independent, so beside a cluster-robust table they would be a second, too
     narrow answer (the sentence of ``engine.judge_gate``'s own refusal)."""
     return (f"the examples are clustered by {cluster!r}, and PPI++ treats them as "
-            "independent; choose (no grouping) under Group examples by to correct the judge")
+            "independent; choose (no grouping) under Group examples by to correct the judge.")
 
 
 @st.cache_resource(show_spinner="Rectifying the judge with the human labels…", max_entries=16)
