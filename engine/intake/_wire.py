@@ -47,7 +47,9 @@ def from_table(table: Any) -> Ingested:
     from . import Ingested
 
     meta = json.loads((table.schema.metadata or {})[_KEY])
-    frame = table.to_pandas()
+    # one thread: Arrow's pool, once started, keeps threads that would stop this process
+    # from forking its next child (engine.io._fork); a frame of an upload converts fast
+    frame = table.to_pandas(use_threads=False)
     del table
     for column in meta.get("objects", ()):
         if column in frame.columns and frame[column].dtype != object:

@@ -5,7 +5,9 @@ The mechanism (:func:`run_capped`, :func:`answer_table` here; the child's side:
 every memory-capped reader uses: :func:`parse_isolated` runs
 :func:`engine.io._formats.frame_from_bytes` in ``python -m engine.io._worker``, and
 :func:`engine.ingest` (above io and harness, which this module never imports) makes
-the whole decision about an upload in ``python -m engine.intake._child``. The upload goes
+the whole decision about an upload in ``python -m engine.intake._child`` (or in a fork of
+this process running the same ``_main``, when it is safe: :mod:`engine.io._fork`, which
+saves the child a second import of pandas and pyarrow). The upload goes
 to the child on stdin (or the child reads it from disk), the child caps its own address
 space (``RLIMIT_AS``, :attr:`Limits.max_parse_memory`) before parsing, and sends the frame
 back as Arrow IPC bytes (never a pickle), or the contract problems as JSON. A child that
@@ -113,9 +115,7 @@ def run_capped(module: str, header: dict[str, Any], data: bytes | None, label: s
     """
     argument = json.dumps({**header, "limits": dataclasses.asdict(limits)})
     try:
-        return subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
-            [sys.executable, "-m", module, argument], input=data or b"",
-            capture_output=True, timeout=limits.parse_timeout, cwd=_ENGINE_ROOT, check=False)
+        return _spawn(module, argument, data or b"", limits.parse_timeout)
     except subprocess.TimeoutExpired:
         raise DataContractError([Problem(
             label, rule=f"{doing} took longer than {limits.parse_timeout:g} s",
@@ -123,10 +123,25 @@ def run_capped(module: str, header: dict[str, Any], data: bytes | None, label: s
             "on the server")]) from None
 
 
+def _spawn(module: str, argument: str, data: bytes, timeout: float,
+           ) -> subprocess.CompletedProcess[bytes]:
+    """The child's outcome: a fork of this process when that is safe (:mod:`._fork`: one
+    thread; the readers already imported are not imported again), else a fresh
+    interpreter (``python -m module``)."""
+    from . import _fork
+
+    if _fork.can_fork():
+        return _fork.run_forked(module, argument, data, timeout)
+    return subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
+        [sys.executable, "-m", module, argument], input=data, capture_output=True,
+        timeout=timeout, cwd=_ENGINE_ROOT, check=False)
+
+
 def _answer(done: subprocess.CompletedProcess[bytes], label: str,
             limits: Limits) -> pd.DataFrame:
     """The child's outcome → a frame, or the exception it stands for."""
-    frame: pd.DataFrame = answer_table(done, label, limits).to_pandas()
+    # one thread, as engine.intake._wire.from_table (Arrow's pool would stop the next fork)
+    frame: pd.DataFrame = answer_table(done, label, limits).to_pandas(use_threads=False)
     return frame
 
 
@@ -243,6 +258,11 @@ def table_of(frame: pd.DataFrame) -> Any:
 def _cap_memory(limit: int) -> None:
     import resource
 
+    from ._fork import inherited_space
+
+    # a forked child keeps its parent's mappings: the room to parse is the same as a fresh
+    # interpreter's once it has imported the readers (see engine.io._fork)
+    limit += inherited_space()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
@@ -271,7 +291,7 @@ def _read_capped(path: str, limits: Limits) -> bytes:
         return handle.read(limits.max_bytes + 1)
 
 
-def _worker_main(argv: list[str]) -> int:
+def _main(argv: list[str]) -> int:
     header = json.loads(argv[0])
     limits = Limits(**header["limits"])
     cap_memory(limits.max_parse_memory)
@@ -322,4 +342,4 @@ def exit_now(code: int) -> None:
 
 
 if __name__ == "__main__":
-    exit_now(_worker_main(sys.argv[1:]))
+    exit_now(_main(sys.argv[1:]))

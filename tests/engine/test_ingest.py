@@ -17,6 +17,7 @@ import pytest
 import engine.harness
 import engine.harness._walk
 import engine.intake._decide
+import engine.io._fork
 import engine.io._formats
 import engine.io._worker
 import engine.io._zip
@@ -90,6 +91,9 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     def poisoned(*_: Any, **__: Any) -> Any:
         raise AssertionError("the CLI parsed the upload itself")
 
+    # a fresh interpreter, as a server (many threads) starts: a fork would inherit the
+    # poisoned parsers (the fork path: tests/engine/test_parse_fork.py)
+    monkeypatch.setattr(engine.io._fork, "enabled", False)
     monkeypatch.setattr(subprocess, "run", counted)
     for module, name in ((engine.harness, "read_harness"), (engine.harness._walk, "walk"),
                          (engine.intake._decide, "decide"), (engine.io._zip, "inflate"),
