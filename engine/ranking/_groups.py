@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
@@ -34,6 +34,9 @@ from ._letters import (
     _letter_strings,
     letter_tokens,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["MAX_CLIQUES", "Groups", "find_groups", "letter_tokens"]
 
@@ -145,6 +148,8 @@ class Groups:
     @cached_property
     def graph(self) -> nx.Graph:
         """The non-significance graph (built lazily: 500,000 edges take about a second)."""
+        import networkx as nx  # 0.3 s to import: only the callers of .graph pay it
+
         g = nx.Graph()
         g.add_nodes_from(self.systems)
         g.add_edges_from(
