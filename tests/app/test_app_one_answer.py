@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,9 @@ from pages_data_support import store_env
 from streamlit.testing.v1 import AppTest
 from test_app_clusters import _frame as cluster_frame
 
+from app.data.query import PowerPlan, Query
 from app.rank_span import rank_span
+from app.url import View
 from engine import (
     ClusterDesign,
     Leaderboard,
@@ -398,3 +401,18 @@ def test_watch_sequences_end_at_the_tables_intervals(store: Path) -> None:
         for drawn, shown in ((last[2], row.low), (last[3], row.high)):
             assert math.isclose(float(drawn), float(shown), rel_tol=5e-3, abs_tol=5e-4), (
                 row.challenger, drawn, shown)
+
+
+def test_a_query_is_frozen_and_built_once_from_the_url() -> None:
+    view = View(benchmark="qa", metric="score", correction="holm", alpha=0.1, seed=3)
+    q = Query.of(view, "token", cluster="passage", pair=("base", "cand"),
+                 plan=PowerPlan(difference=0.02))
+    assert q.options == TestOptions(correction="holm", alpha=0.1, seed=3)
+    assert hash(q) == hash(replace(q))  # hashable, equal parts: one cache entry
+    with pytest.raises(FrozenInstanceError):
+        q.cluster = ""  # type: ignore[misc]
+    # a result that reads only some parts is keyed by those alone, never by fewer
+    assert q.narrowed(cluster=q.cluster, pair=q.pair) == Query(
+        "token", "qa", "score", cluster="passage", pair=("base", "cand"))
+    assert q.narrowed(pair=q.pair) != q.narrowed(pair=("cand", "base"))
+    assert q.store_token == "token" and q.slice is None
