@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import COMPARISONS
 from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data
+from ._json import leaderboard_json, overall_json
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import (
     SHOWN_CLIQUES,
     add_test_options,
     cluster_design,
-    cluster_fields,
     matrix_of,
     missing_warnings,
     test_options,
@@ -71,24 +71,20 @@ def _leaderboard(args: argparse.Namespace) -> int:
                      anchor=args.anchor, bt_resamples=args.bt_resamples, cluster=design)
     if args.report and fmt is not None:
         write_report(args.report, leaderboard_report(lb, fmt=fmt))
-    payload = {**lb.to_dict(), **cluster_fields(lb.pairwise)}
-    if lb.pairwise.resolution is not None:  # can any pair be significant (issue #26 item 5)
-        payload["resolution"] = lb.pairwise.resolution.to_dict()
-    warnings = missing_warnings(matrix)
-    # no unpaired test keeps alpha on these skewed scores (issue #26 item 6)
-    from ..stats._unpaired import UNRELIABLE
-
-    warnings += [n for n in lb.pairwise.notes if n.startswith(UNRELIABLE)]
+    # above the table: informative missingness, unpaired tests no test keeps alpha on (the
+    # pairwise result's warnings), and that no pair can be significant at all
+    warnings = [*missing_warnings(matrix), *lb.pairwise.warnings]
     if lb.pairwise.resolution is not None and not lb.pairwise.resolution.can_separate:
-        warnings.append(lb.pairwise.resolution.message)
-    payload["warnings"] = list(payload.get("warnings", [])) + warnings  # type: ignore[call-overload]
+        from .._notes import Note
+
+        warnings.append(Note("cannot-separate", lb.pairwise.resolution.message))
     if args.format == "json":
-        emit(payload, None, "json")
+        emit(leaderboard_json(lb, warnings), None, "json")
         return 0
-    emit(payload, _leaderboard_rows(lb.table), "table")
+    emit({}, _leaderboard_rows(lb.table), "table")
     for warning in warnings:  # right under the table
-        if warning not in lb.notes:  # the cannot-separate sentence is also a note below
-            print(f"warning: {warning}")
+        if warning.kind != "cannot-separate":  # that sentence is also a note below
+            print(f"warning: {warning.text}")
     print(f"\n{lb.benchmark} / {lb.metric}: {lb.pairwise.reason}; "
           f"{lb.pairwise.correction} at alpha {lb.pairwise.alpha}")
     if lb.cliques:
@@ -116,7 +112,7 @@ def _overall_missing(loaded: Loaded, benchmarks: Sequence[str], metrics: list[st
         present = frame.loc[frame["benchmark"] == bench, "metric"].unique()
         for met in sorted(str(m) for m in present if metrics is None or m in metrics):
             matrix = loaded.matrix(bench, met, lower_is_better=lower_is_better)
-            out += [f"{bench}/{met}: {w}" for w in missing_warnings(matrix)]
+            out += [f"{bench}/{met}: {w.text}" for w in missing_warnings(matrix)]
     return out
 
 
@@ -185,18 +181,15 @@ def _overall(args: argparse.Namespace) -> int:
                   weights=floats(args.weights, "--weights"), specs=specs,
                   options=test_options(args), order=names(args.order, "--order"),
                   cluster=clusters, judges=judges)
-    payload = res.to_dict()
-    payload["notes"] = [*payload.get("notes", []), *refused]  # type: ignore[misc]
-    payload["selection_rule"] = rule
-    payload["warnings"] = list(payload.get("warnings", [])) + _overall_missing(  # type: ignore[call-overload]
-        loaded, res.benchmarks, metrics, args.lower_is_better)
+    payload = overall_json(res, notes=refused, selection_rule=rule, warnings=_overall_missing(
+        loaded, res.benchmarks, metrics, args.lower_is_better))
     if args.format == "json":
         emit(payload, None, "json")
         return 0
     import pandas as pd
 
     rows = []
-    for s in payload["systems"]:  # type: ignore[attr-defined]
+    for s in payload["systems"]:
         if s["rank"] is None:
             continue
         row = {"system": s["system"], "rank": s["rank"], "rank_low": s["rank_low"],
@@ -206,7 +199,7 @@ def _overall(args: argparse.Namespace) -> int:
             row[b] = "" if cell["mean"] is None else f"{fmt_number(cell['mean'])} {cell['group']}"
         rows.append(row)
     print(f"{payload['headline']}\n")
-    for warning in payload["warnings"]:  # type: ignore[attr-defined]
+    for warning in payload["warnings"]:
         print(f"warning: {warning}")
     emit(payload, pd.DataFrame(rows), "table")
     print(f"\n{res.scale.label}: {res.scale.explanation} Per-benchmark columns: the benchmark's "
@@ -223,7 +216,7 @@ def _overall(args: argparse.Namespace) -> int:
         print(f"  {i + 1}. {', '.join(clique)}")
     if len(res.cliques) > SHOWN_CLIQUES:
         print(f"  … {len(res.cliques) - SHOWN_CLIQUES} more (--format json lists them all)")
-    for note in payload["notes"]:  # type: ignore[attr-defined]
+    for note in payload["notes"]:
         print(f"note: {note}")
     return 0
 

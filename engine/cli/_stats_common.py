@@ -6,18 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .._options import ALL_TESTS, CORRECTIONS, CRITERIA, TestOptions
 from ._common import Loaded, load_data
 
 if TYPE_CHECKING:
     from .._matrix import ScoreMatrix
+    from .._notes import Note
     from ..stats._clusters import ClusterDesign
-    from ..stats._pairwise import PairwiseResult
 
-__all__ = ["PAIRED", "SHOWN_CLIQUES", "add_test_options", "cluster_design", "cluster_fields",
-           "matrix_of", "missing_warnings", "test_options", "write_report"]
+__all__ = ["PAIRED", "SHOWN_CLIQUES", "add_test_options", "cluster_design", "matrix_of",
+           "missing_warnings", "test_options", "write_report"]
 
 PAIRED = {"auto": None, "yes": True, "no": False}
 
@@ -84,23 +84,12 @@ def cluster_design(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix
     return ClusterDesign.from_codes(cluster_codes(part, column, matrix.examples), column)
 
 
-def cluster_fields(res: PairwiseResult) -> dict[str, Any]:
-    """JSON n_clusters and design_effect (median over pairs) when clusters were given."""
-    import numpy as np
-
-    if res.clusters is None:
-        return {}
-    deff = res.table["design_effect"].to_numpy(float)
-    deff = deff[np.isfinite(deff)]
-    return {"cluster": res.clusters.name, "n_clusters": res.clusters.n_clusters,
-            "cluster_df": res.clusters.df,
-            "design_effect": float(np.median(deff)) if deff.size else None}
-
-
-def missing_warnings(matrix: ScoreMatrix, systems: tuple[str, ...] | None = None) -> list[str]:
-    """Informative missingness (issue #26 item 3): one sentence per system whose missing
-    examples are harder or easier than its scored ones by the other systems' scores."""
+def missing_warnings(matrix: ScoreMatrix, systems: tuple[str, ...] | None = None) -> list[Note]:
+    """Informative missingness: one warning per system whose missing examples are harder or
+    easier than its scored ones by the other systems' scores."""
+    from .._notes import Note
     from ..stats._missing import missing_checks
 
-    return [c.warning() for c in missing_checks(matrix, systems=systems) if c.informative]
+    return [Note("missing-not-at-random", c.warning())
+            for c in missing_checks(matrix, systems=systems) if c.informative]
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, TestOptions
 from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._json import ab_exit, compare_exit, compare_json, gate_sides
 from ._stats_common import test_options, write_report
 from ._text import fmt_number
 
@@ -71,7 +72,7 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
     ni = res.noninferiority
     if ni is not None:
         head = f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}"
-    elif res.exit_code == 1:
+    elif ab_exit(res) == 1:
         worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
         head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
     elif "better" in res.verdict:
@@ -117,19 +118,8 @@ def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
                       equivalence=args.equivalence, cluster=cluster)
 
 
-def _gated(res: ABResult, gate: JudgeGate) -> dict[str, Any]:
-    """``compare``'s JSON when the PPI++ gate decides: its figures on top, the judge's own in
-    ``judge_own`` (None on top when the gate refuses)."""
-    own = res.to_dict()
-    g = gate.to_dict()
-    top = {k: g[k] for k in ("difference", "ci_low", "ci_high", "pvalue", "verdict")}
-    return {**own, **top, "model": "ppi++" if gate.test is not None else None,
-            "headline": gate.sentence(), "judge_gate": g,
-            "judge_own": {k: own[k] for k in ("difference", "ci_low", "ci_high", "pvalue",
-                                              "model", "verdict", "exit_code")}}
-
-
 def _compare(args: argparse.Namespace) -> int:
+    from .._notes import Note
     from ..products._headline import compare_headline
     from ..products._judge_gate import report_with_gate
     from ..report._reports import compare_report, report_format
@@ -153,19 +143,18 @@ def _compare(args: argparse.Namespace) -> int:
     if args.report and fmt is not None:
         write_report(args.report, report_with_gate(compare_report(res, fmt=fmt), gate, fmt))
     # the two systems judged by every system of the file (issue #26 item 3)
-    warnings = list(res.missing)
-    decided = res.exit_code if gate is None else gate.exit_code
-    code = 2 if warnings and not args.allow_missing else decided
+    warnings = [Note("missing-not-at-random", w) for w in res.missing]
+    code = compare_exit(res, gate, warnings, args.allow_missing)
     if args.format == "json":
-        own = res.to_dict(headline=compare_headline(res, binary=res.binary))
-        emit({**(own if gate is None else _gated(res, gate)), "exit_code": code}, None, "json")
+        headline = compare_headline(res, binary=res.binary) if gate is None else None
+        emit(compare_json(res, gate, headline=headline, exit_code=code), None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
-        sys.stdout.write("".join(f"warning: {w}\n" for w in warnings)
+        sys.stdout.write("".join(f"warning: {w.text}\n" for w in warnings)
                          + ("" if gate is None else _gate_text(gate, res))
                          + _compare_text(res, scale, unit))
     if code == 2 and warnings and not args.allow_missing:
-        print(f"cannot decide: {warnings[0].split(' (')[0]}, so its missing scores are not "
+        print(f"cannot decide: {warnings[0].text.split(' (')[0]}, so its missing scores are not "
               "missing at random; fix the harness or pass --allow-missing", file=sys.stderr)
     elif code == 2 and gate is not None:
         print(f"cannot decide: {gate.refused}", file=sys.stderr)
@@ -176,9 +165,9 @@ def _gate_text(gate: JudgeGate, res: ABResult) -> str:
     """The PPI++ gate's lines above the judge's own (#31): verdict, judge-only, human-only."""
     out = [f"{gate.candidate} vs {gate.baseline} on {gate.benchmark}/{gate.judge}: "
            f"{gate.sentence()}"]
-    g = gate.to_dict()
+    sides = gate_sides(gate)
     for name in ("judge_only", "human_only"):
-        side = g[name]
+        side = sides[name]
         if side is not None:
             out.append(f"  {name.replace('_', '-')}: {_fmt_side(side)}"
                        + (" (examples labelled for both)" if name == "human_only" else

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, COMPARISONS, TestOptions
 from ._common import Loaded, add_data_options, emit, load_data
+from ._json import pairwise_json
 from ._lists import LIST_HELP, floats, names
-from ._stats_common import add_test_options, cluster_design, cluster_fields, matrix_of, test_options
+from ._stats_common import add_test_options, cluster_design, matrix_of, test_options
 from ._text import interval
 from .judge import add_judge_options, judge_as_metric
 
@@ -99,13 +100,7 @@ def _pairwise(args: argparse.Namespace) -> int:
     table = res.table
     if args.sort is not None or args.format == "table":
         table = _sorted_pairs(table, args.sort or "pvalue")
-    payload = {"benchmark": res.benchmark, "metric": res.metric, "paired": res.paired,
-               "test": res.test, "reason": res.reason, "alpha": res.alpha,
-               "correction": res.correction, "compare": res.compare,
-               "alternative": res.alternative, "notes": list(res.notes),
-               "resolution": None if res.resolution is None else res.resolution.to_dict(),
-               **cluster_fields(res), "judge": judge,
-               "pairs": table.to_dict(orient="records")}
+    payload = pairwise_json(res, table, judge)
     if args.format == "json":
         emit(payload, None, "json")
         return 0

@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 from ._common import add_data_options, emit, load_data
+from ._json import mechanisms_json, rank_intervals_json
 
 __all__ = ["register"]
 
@@ -20,7 +21,7 @@ def _mechanisms(args: argparse.Namespace) -> int:
     from ..ranking._mechanisms import CORE_MECHANISMS, mechanisms
 
     res = mechanisms(_matrix_args(args), rng=args.seed, n_permutations=args.n_permutations)
-    payload = res.to_dict()
+    payload = mechanisms_json(res)
     if args.format == "json":
         emit(payload, None, "json")
         return 0
@@ -44,7 +45,7 @@ def _rank_intervals(args: argparse.Namespace) -> int:
     from ..ranking._rank_intervals import rank_intervals_of
 
     res = rank_intervals_of(_matrix_args(args), alpha=args.alpha, rng=args.seed)
-    payload = res.to_dict()
+    payload = rank_intervals_json(res)
     if args.format == "json":
         emit(payload, None, "json")
         return 0

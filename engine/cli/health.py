@@ -3,7 +3,7 @@
 Which slices are analysed: every (benchmark, metric) present in DATA, narrowed by
 ``--benchmark`` and ``--metric``. With exactly one slice the JSON output is the
 SPEC object (plus ``benchmark``, ``metric`` and the extra fields of
-:meth:`HealthReport.to_dict`); with several it is a list of such objects, in the
+:func:`engine.cli._json.health_json`); with several it is a list of such objects, in the
 order the benchmarks and metrics first appear in DATA. When several slices are
 analysed, a slice the report cannot handle (scores outside [0, 1], no example
 shared by every system) is skipped with a note on stderr; if every slice fails,
@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data
+from ._json import health_json
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,7 +114,7 @@ def health_command(args: argparse.Namespace) -> int:
     if not reports:
         assert first_error is not None
         raise first_error
-    objects = [r.to_dict() for r in reports]
+    objects = [health_json(r) for r in reports]
     payload: Any = objects[0] if len(todo) == 1 else objects
     import pandas as pd
 

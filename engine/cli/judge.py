@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data, open_existing
+from ._json import judge_board_json, label_budget_json
 
 if TYPE_CHECKING:
     from ..products._judge import JudgeBoard
@@ -107,7 +108,7 @@ def judge_board_of(loaded: Loaded, benchmark: str, metric: str, human: str | Non
 def judge_leaderboard(args: argparse.Namespace) -> int:
     """``leaderboard DATA --judge J --human H``: the PPI++ leaderboard."""
     board = _board(args)
-    payload = board.to_dict()
+    payload = judge_board_json(board)
     if args.format == "json":
         emit(payload, None, "json")
         return 0
@@ -132,7 +133,7 @@ def _budget(args: argparse.Namespace) -> int:
 
     board = _board(args)
     budget = label_budget(board, target_width=args.width, delta=args.delta, power=args.power)
-    emit(budget.to_dict(), budget.table.round(4), args.format)
+    emit(label_budget_json(budget), budget.table.round(4), args.format)
     return 0
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._common import check_size, emit, upload_limits
+from ._json import judge_battles_json
 from ._text import interval
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> i
                                correction=getattr(args, "correction", "holm-sidak"),
                                judge=judge, human=human)
     if args.format == "json":
-        emit(board.to_dict(), None, "json")
+        emit(judge_battles_json(board), None, "json")
         return 0
     t = board.table
     shown = t[["rank", "system"]].assign(

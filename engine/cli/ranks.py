@@ -1,6 +1,6 @@
 """``sigboard ranks``: confidence sets for every system's rank and for the τ best.
 
-JSON: :meth:`engine.ranking._rank_sets.RankSets.to_dict` (``kind, alpha, tau_best,
+JSON: :func:`engine.cli._json.rank_sets_json` (``benchmark, metric, cluster, kind, alpha, tau_best,
 best_set, systems[{system, estimate, se, rank, rank_set_low, rank_set_high,
 in_best_set, in_worst_set}]``).
 """
@@ -11,6 +11,7 @@ import argparse
 from typing import Any
 
 from ._common import add_data_options, emit, load_data
+from ._json import rank_sets_json
 
 __all__ = ["register"]
 
@@ -38,8 +39,8 @@ def _ranks(args: argparse.Namespace) -> int:
         loaded.frame, matrix.benchmark, matrix.metric, args.cluster, matrix.examples)
     res = rank_sets_of(matrix, kind=args.kind, alpha=args.alpha, tau_best=args.tau_best,
                        tau_worst=args.tau_worst, cluster=cluster, n_draws=args.draws, rng=args.seed)
-    payload = {"benchmark": matrix.benchmark, "metric": matrix.metric,
-               "cluster": args.cluster, **res.to_dict()}
+    payload = rank_sets_json(res, benchmark=matrix.benchmark, metric=matrix.metric,
+                             cluster=args.cluster)
     if args.format == "table":
         level = f"{1 - args.alpha:.0%}"
         best = ", ".join(res.best_set)

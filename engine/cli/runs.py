@@ -1,6 +1,6 @@
 """``python -m engine power``: how many examples and runs a comparison needs.
 
-JSON: :meth:`engine.PowerResult.to_dict` (``mdd, examples_needed, runs_needed, power``).
+JSON: :func:`engine.cli._json.power_json` (``mdd, examples_needed, runs_needed, power``, …).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import argparse
 from typing import Any
 
 from ._common import add_data_options, emit, load_data
+from ._json import power_json
 from ._text import fmt_number
 
 __all__ = ["register"]
@@ -23,7 +24,7 @@ def _power(args: argparse.Namespace) -> int:
     res = power(loaded.frame, benchmark=bench, metric=met, difference=args.difference,
                 examples=args.examples, runs=args.runs, n_sim=args.n_sim, rng=args.seed,
                 alpha=args.alpha, target_power=args.target_power, spec=loaded.spec(bench, met))
-    payload = res.to_dict()
+    payload = power_json(res)
     if args.format == "json":
         emit(payload, None, "json")
         return 0

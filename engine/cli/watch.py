@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._json import watch_json
 from ._text import fmt_number
 
 if TYPE_CHECKING:
@@ -57,12 +58,6 @@ def verdict(report: WatchReport) -> tuple[str, int]:
     if report.stopped_at is not None:
         return f"no difference within the budget of {report.stopped_at} observations", 0
     return f"undecided after {report.n_seen} observations: keep collecting", 0
-
-
-def _payload(report: WatchReport, text: str, code: int) -> dict[str, Any]:
-    out = report.to_dict()
-    out.update(verdict=text, exit_code=code)
-    return out
 
 
 def _run(args: argparse.Namespace) -> WatchReport:
@@ -130,7 +125,7 @@ def _watch(args: argparse.Namespace) -> int:
     report = _run(args)
     text, code = verdict(report)
     if args.format == "json":
-        emit(_payload(report, text, code), None, "json")
+        emit(watch_json(report, verdict=text, exit_code=code), None, "json")
     else:
         sys.stdout.write(_text(report, text))
     return code

@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix
+from .._notes import Note
 from .._options import EFFECT_THRESHOLDS, TestOptions, compared_pairs, resolve
 from . import _overlap as ov
 from ._clusters import ClusterDesign, clustered_pairs
@@ -73,6 +74,8 @@ class PairwiseResult:
     """With repeated runs: the run (seed) variance pooled over every system with runs."""
     clusters: ClusterDesign | None = field(default=None, repr=False)
     """With a cluster column: the clusters every test and interval is robust to."""
+    warnings: tuple[Note, ...] = field(default=(), repr=False)
+    """The notes that are warnings, each with its kind (their sentences are in ``notes`` too)."""
 
     # The options that made the table, by name (read-only views of ``options``).
     @property
@@ -236,11 +239,13 @@ def pairwise_tests(
         table["ci_low"], table["ci_high"] = table["difference"] - half, table["difference"] + half
         test, reason = run_aware.name, run_aware.reason
         notes += (run_aware.reason,)
+    unreliable: str | None = None
     if opts.test == "auto" and plan.unpaired_test == "t" and (~rows).any():
-        table, skew_note = _skewed_unpaired(matrix, table, opts, ia, ja)
+        table, skew_note, unreliable = _skewed_unpaired(matrix, table, opts, ia, ja)
         notes += skew_note
     elif plan.unpaired_test == "t" and (~rows).any():  # Welch forced: the same warning
-        notes += _forced_welch_notes(matrix, table, opts, ia, ja)
+        forced, unreliable = _forced_welch_notes(matrix, table, opts, ia, ja)
+        notes += forced
     if cluster is not None:
         table, test, reason = _clustered(matrix, table, cluster, opts, ia, ja)
     res = _resolution(matrix, table, test, opts, computed)
@@ -250,18 +255,21 @@ def pairwise_tests(
     return PairwiseResult(table[columns], matrix.systems, matrix.benchmark,
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
                           computed.wins, computed.ties, res,
-                          None if run_aware is None else run_aware.pooled, cluster)
+                          None if run_aware is None else run_aware.pooled, cluster,
+                          () if unreliable is None else (Note("unpaired-unreliable", unreliable),))
 
 
 def _skewed_unpaired(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions,
-                     ia: np.ndarray, ja: np.ndarray) -> tuple[pd.DataFrame, tuple[str, ...]]:
+                     ia: np.ndarray, ja: np.ndarray
+                     ) -> tuple[pd.DataFrame, tuple[str, ...], str | None]:
     """Unpaired numeric pairs whose samples fail Cochran's rule get the symmetric bootstrap-t
-    test and interval instead of Welch's (:mod:`engine.stats._unpaired`)."""
+    test and interval instead of Welch's (:mod:`engine.stats._unpaired`); the notes, and the
+    skew warning among them (None without one)."""
     x = matrix.values if matrix.higher_is_better else -matrix.values
     skewed = needs_bootstrap(x)
     rows = np.flatnonzero(~table["paired"].to_numpy(bool) & (skewed[ia] | skewed[ja]))
     if not rows.size:
-        return table, ()
+        return table, (), None
     names = np.asarray(matrix.systems, dtype=object)
     p, low, high = (np.empty(len(rows)) for _ in range(3))
     for k, r in enumerate(rows):
@@ -291,11 +299,11 @@ def _skewed_unpaired(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions
     return table, (f"{len(rows)} unpaired pair(s) use the symmetric bootstrap-t test and "
                    f"interval instead of Welch's: the scores of {listed} are too skewed for "
                    f"their number (Cochran's rule n > 25 G1² fails), so Welch's tails are "
-                   f"unreliable there.",) + (() if warning is None else (warning,))
+                   f"unreliable there.",) + (() if warning is None else (warning,)), warning
 
 
 def _forced_welch_notes(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions,
-                        ia: np.ndarray, ja: np.ndarray) -> tuple[str, ...]:
+                        ia: np.ndarray, ja: np.ndarray) -> tuple[tuple[str, ...], str | None]:
     """``test="t"`` chosen by the user on unpaired pairs that fail Cochran's rule: Welch's t
     stays (it was asked for), but the pairs are named and the skew warning is given by the
     rule that gives it after the automatic bootstrap-t (Welch overshot more there: 0.103
@@ -304,14 +312,14 @@ def _forced_welch_notes(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOpti
     skewed = needs_bootstrap(x)
     rows = np.flatnonzero(~table["paired"].to_numpy(bool) & (skewed[ia] | skewed[ja]))
     if not rows.size:
-        return ()
+        return (), None
     names = np.asarray(matrix.systems, dtype=object)
     warning = skew_warning(x, list(names), ia[rows], ja[rows], opts.alpha)
     return (f"{len(rows)} unpaired pair(s) use Welch's t as asked (test t), though the scores "
             f"of {', '.join(names[skewed][:10])} are too skewed for their number (Cochran's "
             "rule n > 25 G1² fails): Welch's tails are unreliable there; the automatic "
             "choice would use the symmetric bootstrap-t.",) + (
-        () if warning is None else (warning,))
+        () if warning is None else (warning,)), warning
 
 
 def _clustered(matrix: ScoreMatrix, table: pd.DataFrame, design: ClusterDesign,
