@@ -12,6 +12,7 @@ import streamlit as st
 
 from app import state
 from app.data import results, slices
+from app.data.query import Query
 from app.url import View, check_slice
 from engine import md_isolated
 
@@ -39,14 +40,15 @@ def slice_text(view: View, shown: int, total: int) -> str:
             f"({shown:,} of {total:,})")
 
 
-def scope_note(view: View, key: str, shown: int) -> None:
+def scope_note(view: View, q: Query, shown: int) -> None:
     """The restriction in words ("… (41 of 164)"), with a link that shows every example again.
 
-    ``key`` is the page's data key (:func:`restrict`); ``shown`` the slice's examples.
+    ``q`` is the page's query (its data key from :func:`restrict`); ``shown`` the slice's
+    examples.
     """
     if not view.sval:
         return
-    total = results.matrix(slices.split_key(key)[0], view.benchmark, view.metric).n_examples
+    total = results.matrix(q.store_token, q.benchmark, q.metric).n_examples
     left, right = st.columns([3, 1], vertical_alignment="center")
     with left:
         st.info(slice_text(view, shown, total), icon=":material/filter_alt:")

@@ -123,7 +123,7 @@ with bar:
     table_controls(view, rows)
     _downloads(matching[columns], board)  # every matching row, also past MANY_ROWS
 with summary:
-    scope_note(view, token, matrix.n_examples)
+    scope_note(view, query, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""
     plain, technical = widgets.plain_test(view, board)

@@ -38,7 +38,7 @@ steps = widgets.Progress(3)
 try:
     steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
-    scope_note(view, token, matrix.n_examples)
+    scope_note(view, query, matrix.n_examples)
     widgets.system_limit(matrix.n_systems, steps)
     steps.step(f"Testing every pair of the {matrix.n_systems} systems")
     board = results.board_of(query)
