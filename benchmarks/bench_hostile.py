@@ -39,6 +39,9 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))  # _rss, also when a test loads this file
+from _rss import status_kb  # noqa: E402
+
 from engine.io._limits import Limits  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location(
@@ -140,19 +143,6 @@ def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes
     return buffer.getvalue()
 
 
-def _zstd_bomb() -> bytes:
-    """An Inspect .eval whose sample member is Zstandard (method 93): 1 GiB of zeros in
-    ~33 KB that says it holds 500 MiB, under the 512 MiB limit (#28)."""
-    import zstandard
-
-    zs = _load(ROOT / "tests" / "engine" / "harness" / "test_harness_zstd.py", "zstd_tests")
-    compress = zstandard.ZstdCompressor(level=1).compressobj()
-    raw = b"".join(compress.compress(bytes(16 * MiB)) for _ in range(64)) + compress.flush()
-    header = json.dumps({"eval": {"task": "t", "model": "m"}}).encode()
-    return bytes(zs.build_zip([zs.zstd_member("header.json", header),
-                               ("samples/1_epoch_1.json", zs.ZSTD, raw, 500 * MiB, 0)]))
-
-
 def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
     old = _load(ROOT / "tests" / "engine" / "hostile" / "make_corpus.py", "make_corpus")
     new = _load(ROOT / "scripts" / "hostile_corpus.py", "hostile_corpus")
@@ -164,7 +154,9 @@ def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
         "json_bomb.json.gz": (lambda: gzip.compress(b'{"a": "' + b" " * (600 * MiB) + b'"}', 9),
                               {}),
         "deep.eval": (lambda: _zip({"header.json": b"[" * 100_000 + b"]" * 100_000}), {}),
-        "zstd_bomb.eval": (_zstd_bomb, {}),
+        # tests/engine/hostile/make_corpus.py's (the one builder): 500 MiB of tiny JSON
+        # objects in a Zstandard member, within the size limit
+        "zstd_bomb.eval": (lambda: old.zstd_bomb_eval(500), {}),
         "lm_eval_2500_systems.zip": (lambda: new.lm_eval_systems(2500),
                                      {"SIGBOARD_MAX_SYSTEMS": "100"}),
         "malformed_lm_eval.zip": (new.malformed_lm_eval, {}),
@@ -289,9 +281,8 @@ def _put(port: int, session: str, i: int, size: int) -> int:
         return 0  # refused before the body was read: the server closed the connection
 
 
-def _status_kb(pid: int, key: str) -> int:
-    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-    return int(next(line.split()[1] for line in lines if line.startswith(key)))
+#: benchmarks/_rss.py's (tests/app/test_app_hostile.py reads it under this name)
+_status_kb = status_kb
 
 
 def flood_main(sessions: int, env_extra: dict[str, str]) -> None:

@@ -14,13 +14,19 @@ baseline):
 
 Each runs as ``python -m engine import FILE --db sqlite:///…`` with a clean environment
 (the default limits: the memory cap of the parsing child is 1 GiB). The tree is sampled
-every 5 ms from /proc (the CLI and every descendant): the peak of the sum of their RSS,
-and the sum of each process's own peak (VmHWM; an upper bound, since the peaks need not
+every 5 ms from /proc (``benchmarks/_rss.py``: the CLI and every descendant): the peak of
+the sum of their RSS, and the sum of each process's own peak (VmHWM; an upper bound, since the peaks need not
 coincide). ``/usr/bin/time -v``'s "Maximum resident set size" is the largest single
 process, not the tree, so it is not used.
 
-Usage: ``.venv/bin/python benchmarks/bench_ingest_memory.py [--keep DIR]``. Prints
-figures; asserts nothing.
+``--browser``: the server instead (the acceptance's "server's RSS sampled during a
+browser upload"): ``sigboard serve`` on a spare port over a new store, each file uploaded
+through the Upload page in headless chromium (``/usr/bin/chromium``), the server's
+process tree (the server and its parsing child) sampled every 50 ms until the page
+shows its answer.
+
+Usage: ``.venv/bin/python benchmarks/bench_ingest_memory.py [--keep DIR] [--browser]``.
+Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -28,11 +34,15 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
+
+from _rss import TreeSampler, tree_rss_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,62 +74,120 @@ def hostile_files(folder: Path) -> dict[str, Path]:
 # --------------------------------------------------------------------------- measuring
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as handle:
-            return [int(p) for p in handle.read().split()]
-    except OSError:
-        return []
-
-
-def _tree(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(_children(p))
-    return out
-
-
-def _status_kb(pid: int, key: str) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as handle:
-            for line in handle:
-                if line.startswith(key):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
-
-
 def measure(argv: list[str], env: dict[str, str]) -> tuple[int, str, float, float, int]:
     """(exit code, last stderr line, peak tree RSS in MB, sum of per-process peaks in MB,
-    processes seen) of one command."""
+    processes seen) of one command, its tree sampled every 5 ms."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             env=env)
-    peak_sum, hwm, seen = 0, {}, set()
-    while proc.poll() is None:
-        pids = _tree(proc.pid)
-        total = 0
-        for p in pids:
-            seen.add(p)
-            total += _status_kb(p, "VmRSS")
-            hwm[p] = max(hwm.get(p, 0), _status_kb(p, "VmHWM"))
-        peak_sum = max(peak_sum, total)
-        time.sleep(0.005)
-    _, err = proc.communicate()
+    with TreeSampler(proc.pid, interval=0.005) as sampler:
+        _, err = proc.communicate()
     lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-    return (proc.returncode, lines[-1] if lines else "", peak_sum / 1000,
-            sum(hwm.values()) / 1000, len(seen))
+    return (proc.returncode, lines[-1] if lines else "", sampler.peak_kb / 1000,
+            sampler.hwm_kb / 1000, sampler.processes)
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=5) as response:
+            return bool(response.read().strip() == b"ok")
+    except OSError:
+        return False
+
+
+#: what the Upload page shows when it refuses each file (its problem table)
+REFUSALS = {"zstd_bomb.eval": "memory limit", "tiny_objects.json.gz": "memory limit",
+            "parquet_bomb.zip": "too large to decode",
+            "normal.eval (baseline)": "Commit to the store"}
+
+
+def browser(folder: Path, env: dict[str, str]) -> None:
+    """``sigboard serve`` on a spare port over a new store; each file uploaded through the
+    Upload page in headless chromium; the server's tree sampled every 50 ms from before
+    the upload to the page's answer."""
+    from playwright.sync_api import sync_playwright
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    served = {**env, "SIGBOARD_DB_PATH": str(folder / "served.db"),
+              "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--server.port", str(port),
+                             "--server.address", "127.0.0.1", "--server.headless", "true"],
+                            cwd=folder, env=served, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        while not _healthy(url):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"sigboard serve did not start (exit {proc.poll()})")
+            time.sleep(0.3)
+        print(f"\nThe server (sigboard serve, pid {proc.pid}) during a browser upload "
+              f"(headless chromium), its process tree sampled every 50 ms ({_load()}):")
+        print(f"{'file':26} {'idle':>8} {'tree peak':>10} {'sum of peaks':>12} {'procs':>5} "
+              f"{'s':>5}  answer")
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                         args=["--no-sandbox", "--disable-gpu"])
+            for label, path in hostile_files(folder).items():
+                context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+                page = context.new_page()
+                page.goto(f"{url}/upload")
+                page.get_by_role("heading", level=1).filter(
+                    has_text="Upload results").wait_for(timeout=180_000)
+                idle = tree_rss_kb(proc.pid)
+                start = time.perf_counter()
+                with TreeSampler(proc.pid, interval=0.05) as sampler:
+                    page.locator("input[type=file]").set_input_files(str(path))
+                    answer = REFUSALS[label]
+                    try:
+                        page.get_by_text(answer).first.wait_for(state="attached",
+                                                                timeout=300_000)
+                    except Exception as exc:  # noqa: BLE001 - reported as the answer
+                        answer = f"no answer: {str(exc).splitlines()[0][:80]}"
+                    time.sleep(0.5)  # the child's exit and the page's last run
+                seconds = time.perf_counter() - start
+                print(f"{label:26} {idle / 1000:>6.0f}MB {sampler.peak_kb / 1000:>8.0f}MB "
+                      f"{sampler.hwm_kb / 1000:>10.0f}MB {sampler.processes:>5} "
+                      f"{seconds:>5.1f}  {answer}")
+                sys.stdout.flush()
+                context.close()
+            chromium.close()
+        print(f"server up at the end: {proc.poll() is None}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, help="write the files here and keep them")
+    parser.add_argument("--browser", action="store_true",
+                        help="only the server's tree during browser uploads")
     args = parser.parse_args()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="sigboard-ingest-"))
     folder.mkdir(parents=True, exist_ok=True)
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder)}
+    if args.browser:
+        browser(folder, env)
+        return
+    print(f"sigboard import, {_load()}")
     print(f"{'file':26} {'size':>9} {'exit':>4} {'tree peak':>10} {'sum of peaks':>12} "
           f"{'procs':>5}  message")
     for label, path in hostile_files(folder).items():
