@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "load_data",
            "open_existing", "safe_url", "scrubbed", "store_url", "cli_uploader", "check_size",
-           "upload_limits", "command_url", "EXIT_BAD_INPUT"]
+           "upload_limits", "command_url", "EXIT_BAD_INPUT", "OUTPUT_FORMATS",
+           "add_format_option", "output_format", "wants_json"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -232,7 +233,31 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
                              "folder(s) or zip(s), or a store URL")
     parser.add_argument("--benchmark", help="benchmark to analyse (needed when DATA has several)")
     parser.add_argument("--metric", help="metric to analyse (needed when DATA has several)")
-    parser.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(parser)
+
+
+#: what ``--format`` chooses: aligned text for reading, or strict JSON (every digit)
+OUTPUT_FORMATS = ("table", "json")
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """``--format table|json``, the output of a command (the one definition of it)."""
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """The output a command was asked for: the one place that reads ``--format``
+    (``import`` takes it from :func:`engine.cli.store._import_formats`, which also reads the
+    deprecated log-format spelling)."""
+    given = getattr(args, "output", None) or getattr(args, "format", None) or "table"
+    if given not in OUTPUT_FORMATS:
+        raise ValueError(f"--format: one of {'|'.join(OUTPUT_FORMATS)}; got {given!r}")
+    return str(given)
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    """Whether the command writes JSON (and no text around its table)."""
+    return output_format(args) == "json"
 
 
 def jsonable(value: Any) -> Any:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import COMPARISONS
-from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data
+from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data, wants_json
 from ._json import leaderboard_json, overall_json
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import (
@@ -78,7 +78,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
         from .._notes import Note
 
         warnings.append(Note("cannot-separate", lb.pairwise.resolution.message))
-    if args.format == "json":
+    if wants_json(args):
         emit(leaderboard_json(lb, warnings), None, "json")
         return 0
     emit({}, _leaderboard_rows(lb.table), "table")
@@ -183,7 +183,7 @@ def _overall(args: argparse.Namespace) -> int:
                   cluster=clusters, judges=judges)
     payload = overall_json(res, notes=refused, selection_rule=rule, warnings=_overall_missing(
         loaded, res.benchmarks, metrics, args.lower_is_better))
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     import pandas as pd

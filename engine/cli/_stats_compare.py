@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, TestOptions
-from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._common import Loaded, add_data_options, closest, emit, load_data, wants_json
 from ._json import ab_exit, compare_exit, compare_json, gate_sides
 from ._stats_common import test_options, write_report
 from ._text import fmt_number
@@ -145,7 +145,7 @@ def _compare(args: argparse.Namespace) -> int:
     # the two systems judged by every system of the file (issue #26 item 3)
     warnings = [Note("missing-not-at-random", w) for w in res.missing]
     code = compare_exit(res, gate, warnings, args.allow_missing)
-    if args.format == "json":
+    if wants_json(args):
         headline = compare_headline(res, binary=res.binary) if gate is None else None
         emit(compare_json(res, gate, headline=headline, exit_code=code), None, "json")
     else:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, COMPARISONS, TestOptions
-from ._common import Loaded, add_data_options, emit, load_data
+from ._common import Loaded, add_data_options, emit, load_data, wants_json
 from ._json import pairwise_json
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import add_test_options, cluster_design, matrix_of, test_options
@@ -98,10 +98,10 @@ def _pairwise(args: argparse.Namespace) -> int:
     res = pairwise_tests(matrix, test_options(args), cluster=cluster_design(args, loaded, matrix))
     res, judge = _judged(args, loaded, matrix, res)
     table = res.table
-    if args.sort is not None or args.format == "table":
+    if args.sort is not None or not wants_json(args):
         table = _sorted_pairs(table, args.sort or "pvalue")
     payload = pairwise_json(res, table, judge)
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     emit(payload, _pair_rows(table), "table")
@@ -173,7 +173,7 @@ def _pairwise_across(args: argparse.Namespace) -> int:
                "metrics": list(dict.fromkeys(r.metric for r in results)), "units": units,
                "alpha": results[0].alpha, "alternative": results[0].alternative,
                "pairs": pairs.to_dict(orient="records")}
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     import pandas as pd

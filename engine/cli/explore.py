@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import add_data_options, emit, load_data
+from ._common import add_data_options, emit, load_data, wants_json
 from ._json import mechanisms_json, rank_intervals_json
 
 __all__ = ["register"]
@@ -22,7 +22,7 @@ def _mechanisms(args: argparse.Namespace) -> int:
 
     res = mechanisms(_matrix_args(args), rng=args.seed, n_permutations=args.n_permutations)
     payload = mechanisms_json(res)
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     import pandas as pd
@@ -46,7 +46,7 @@ def _rank_intervals(args: argparse.Namespace) -> int:
 
     res = rank_intervals_of(_matrix_args(args), alpha=args.alpha, rng=args.seed)
     payload = rank_intervals_json(res)
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     emit(payload, res.table, "table")

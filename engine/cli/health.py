@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ._common import add_data_options, emit, load_data
+from ._common import add_data_options, emit, load_data, output_format
 from ._json import health_json
 
 if TYPE_CHECKING:
@@ -119,5 +119,5 @@ def health_command(args: argparse.Namespace) -> int:
     import pandas as pd
 
     table = pd.DataFrame([_row(r) for r in reports]).round(4)
-    emit(payload, table, args.format)
+    emit(payload, table, output_format(args))
     return 0

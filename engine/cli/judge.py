@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from ._common import add_data_options, emit, load_data, open_existing
+from ._common import add_data_options, emit, load_data, open_existing, output_format, wants_json
 from ._json import judge_board_json, label_budget_json
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def judge_leaderboard(args: argparse.Namespace) -> int:
     """``leaderboard DATA --judge J --human H``: the PPI++ leaderboard."""
     board = _board(args)
     payload = judge_board_json(board)
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     cols = ["rank", "system", "ppi_mean", "ppi_low", "ppi_high", "n_human", "effective_n",
@@ -133,7 +133,7 @@ def _budget(args: argparse.Namespace) -> int:
 
     board = _board(args)
     budget = label_budget(board, target_width=args.width, delta=args.delta, power=args.power)
-    emit(label_budget_json(budget), budget.table.round(4), args.format)
+    emit(label_budget_json(budget), budget.table.round(4), output_format(args))
     return 0
 
 

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._common import check_size, emit, upload_limits
+from ._common import check_size, emit, upload_limits, wants_json
 from ._json import judge_battles_json
 from ._text import interval
 
@@ -41,7 +41,7 @@ def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> i
     board = judge_battle_board(battles, alpha=getattr(args, "alpha", 0.05),
                                correction=getattr(args, "correction", "holm-sidak"),
                                judge=judge, human=human)
-    if args.format == "json":
+    if wants_json(args):
         emit(judge_battles_json(board), None, "json")
         return 0
     t = board.table

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import add_data_options, emit, load_data
+from ._common import add_data_options, emit, load_data, output_format, wants_json
 from ._json import rank_sets_json
 
 __all__ = ["register"]
@@ -41,13 +41,13 @@ def _ranks(args: argparse.Namespace) -> int:
                        tau_worst=args.tau_worst, cluster=cluster, n_draws=args.draws, rng=args.seed)
     payload = rank_sets_json(res, benchmark=matrix.benchmark, metric=matrix.metric,
                              cluster=args.cluster)
-    if args.format == "table":
+    if not wants_json(args):
         level = f"{1 - args.alpha:.0%}"
         best = ", ".join(res.best_set)
         which = "best system" if res.tau_best == 1 else f"{res.tau_best} best systems"
         print(f"{matrix.benchmark} / {matrix.metric}: {args.kind} {level} rank sets; the "
               f"{which} {'is' if res.tau_best == 1 else 'are'} among {{{best}}} ({level})")
-    emit(payload, res.table, args.format)
+    emit(payload, res.table, output_format(args))
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import add_data_options, emit, load_data
+from ._common import add_data_options, emit, load_data, wants_json
 from ._json import power_json
 from ._text import fmt_number
 
@@ -25,7 +25,7 @@ def _power(args: argparse.Namespace) -> int:
                 examples=args.examples, runs=args.runs, n_sim=args.n_sim, rng=args.seed,
                 alpha=args.alpha, target_power=args.target_power, spec=loaded.spec(bench, met))
     payload = power_json(res)
-    if args.format == "json":
+    if wants_json(args):
         emit(payload, None, "json")
         return 0
     import pandas as pd

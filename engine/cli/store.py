@@ -23,11 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
+    OUTPUT_FORMATS,
+    add_format_option,
     check_size,
     cli_uploader,
     emit,
     load_data,
     open_existing,
+    output_format,
     store_url,
     upload_limits,
 )
@@ -43,7 +46,6 @@ __all__ = ["CANONICAL_COLUMNS", "HARNESS_FORMATS", "register"]
 #: engine.HARNESS_FORMATS, spelt out so that ``--help`` needs no pandas (a test keeps them equal)
 HARNESS_FORMATS = ("lm-eval", "inspect", "helm", "lighteval", "openai-evals", "promptfoo", "long",
                    "wide")
-OUTPUT_FORMATS = ("table", "json")
 #: the first columns of ``export``; metadata columns follow
 CANONICAL_COLUMNS = ("benchmark", "system", "example_id", "metric", "value", "run")
 
@@ -55,7 +57,7 @@ def _db_options(parser: argparse.ArgumentParser, *, positional: bool, output: bo
     parser.add_argument("--db", help="results store URL (default: $SIGBOARD_DB_URL or "
                                      "the SQLite file var/sigboard.db)")
     if output:
-        parser.add_argument("--format", choices=OUTPUT_FORMATS, default="table")
+        add_format_option(parser)
 
 
 def _url(args: argparse.Namespace) -> str:
@@ -270,14 +272,15 @@ def _upload_change(args: argparse.Namespace, change: Callable[[ResultsStore, int
 
     store = open_existing(_url(args))
     row = {"upload_id": args.upload_id, counted: change(store, args.upload_id)}
-    _emit_store(store, row, pd.DataFrame([row]), args.format)
+    _emit_store(store, row, pd.DataFrame([row]), output_format(args))
     return 0
 
 
 def _uploads(args: argparse.Namespace) -> int:
     store = open_existing(_url(args))
     table = store.uploads()
-    _emit_listing(store, "uploads", table, table.drop(columns=["content_hash"]), args.format)
+    _emit_listing(store, "uploads", table, table.drop(columns=["content_hash"]),
+                  output_format(args))
     return 0
 
 
@@ -307,7 +310,7 @@ def _alias(args: argparse.Namespace) -> int:
     else:
         current = store.aliases()
         table = pd.DataFrame({"alias": list(current), "system": list(current.values())})
-    _emit_listing(store, "aliases", table, table, args.format)
+    _emit_listing(store, "aliases", table, table, output_format(args))
     return 0
 
 

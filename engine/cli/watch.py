@@ -13,7 +13,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ._common import Loaded, add_data_options, closest, emit, load_data
+from ._common import Loaded, add_data_options, closest, emit, load_data, wants_json
 from ._json import watch_json
 from ._text import fmt_number
 
@@ -124,7 +124,7 @@ def _watch(args: argparse.Namespace) -> int:
         raise ValueError(f"--alpha: must be in (0, 1); got {args.alpha!r}")
     report = _run(args)
     text, code = verdict(report)
-    if args.format == "json":
+    if wants_json(args):
         emit(watch_json(report, verdict=text, exit_code=code), None, "json")
     else:
         sys.stdout.write(_text(report, text))
