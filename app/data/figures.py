@@ -20,8 +20,6 @@ own).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -128,11 +126,11 @@ def examples_spec(q: Query) -> Spec:
     return _examples_spec(q.narrowed())
 
 
-def _box_data(q: Query, kind: str, n_resamples: int) -> tuple[BoxStats, list[str], str]:
+def _box_data(q: Query, kind: str) -> tuple[BoxStats, list[str], str]:
     """The boxplot statistics of one view (``values``: per-example scores; ``ranks``:
     bootstrap ranks; otherwise bootstrap means, of clusters when ``q.cluster`` groups the
     examples), its rows (best observed mean first) and its axis title."""
-    result = results.bootstrap(q, n_resamples)
+    result = results.bootstrap(q)
     if kind == "values":
         m = results.matrix(q.token, q.benchmark, q.metric)
         stats, title = box_stats(m.values.T, m.systems), f"{q.metric} per example"
@@ -144,20 +142,19 @@ def _box_data(q: Query, kind: str, n_resamples: int) -> tuple[BoxStats, list[str
 
 
 @st.cache_resource(show_spinner="Drawing the boxplots…", max_entries=_ENTRIES)
-def _distribution_svg(q: Query, kind: str, n_resamples: int, color: str) -> str:
-    stats, order, title = _box_data(q, kind, n_resamples)
+def _distribution_svg(q: Query, kind: str, color: str) -> str:
+    stats, order, title = _box_data(q, kind)
     meta = store.system_metadata(q.token, q.benchmark)
     hue: pd.Series | None = meta.set_index("system")[color] if color else None
     return box_svg(stats, order, title=title, color=hue, integer=kind == "ranks")
 
 
-def distribution_svg(q: Query, kind: str, n_resamples: int, color: str) -> str:
+def distribution_svg(q: Query, kind: str, color: str) -> str:
     """Boxplots of per-example scores, bootstrap means or bootstrap ranks as SVG (``kind``:
     ``values``, ``means`` or ``ranks``; ``color``: a metadata column, or "" for one colour),
-    from :func:`app.data.results.bootstrap` of the query (cached under the options the
-    bootstrap reads only)."""
-    chosen = replace(q, options=results.bootstrap_options(q.options))
-    return _distribution_svg(chosen, kind, n_resamples, color)
+    from :func:`app.data.results.bootstrap` of the query, the page's table's (cached under
+    what the bootstrap reads, :func:`app.data.results.bootstrap_query`)."""
+    return _distribution_svg(results.bootstrap_query(q), kind, color)
 
 
 # ----------------------------------------------------------------- Mechanisms, A/B compare

@@ -21,6 +21,8 @@ from engine import TestOptions
 
 #: Monte Carlo replications of the A/B compare page's power panel.
 POWER_SIMULATIONS = 500
+#: Bootstrap resamples of the Distributions page by default (its URL's ``boot``).
+BOOTSTRAP_RESAMPLES = 1000
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class Query:
     ``hold`` the Conditions page's setting and the settings held fixed (None: the
     default); ``plan`` the power simulation's inputs; ``human`` the human metric a judge
     metric is corrected with ("" the declared one); ``champion`` the Watch page's
-    champion; ``more_orders`` the Mechanisms page's "more battle orders".
+    champion; ``more_orders`` the Mechanisms page's "more battle orders"; ``resamples`` the
+    Distributions page's bootstrap resamples.
 
     Frozen and made of hashable parts: ``st.cache_resource`` hashes a dataclass field by
     field (nested ones too), so two queries share an entry exactly when every part is equal.
@@ -77,6 +80,7 @@ class Query:
     human: str = ""
     champion: str = ""
     more_orders: bool = False
+    resamples: int = BOOTSTRAP_RESAMPLES
 
     @classmethod
     def of(cls, view: Any, token: str, **chosen: Any) -> Query:

@@ -184,17 +184,24 @@ def bootstrap_options(options: TestOptions) -> TestOptions:
 
 
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
-def _bootstrap(q: Query, n_resamples: int) -> BootstrapResult:
+def _bootstrap(q: Query) -> BootstrapResult:
     design = cluster_design(q) if q.cluster else None
     return bootstrap_ranks(matrix(q.token, q.benchmark, q.metric), q.options,
-                           n_resamples=n_resamples, cluster=design)
+                           n_resamples=q.resamples, cluster=design)
 
 
-def bootstrap(q: Query, n_resamples: int) -> BootstrapResult:
-    """Bootstrap distributions of every system's mean and rank (intervals at 1 - alpha);
-    whole clusters are resampled when the example attribute ``q.cluster`` groups the
-    examples. Cached under the query with :func:`bootstrap_options` only."""
-    return _bootstrap(replace(q, options=bootstrap_options(q.options)), n_resamples)
+def bootstrap_query(q: Query) -> Query:
+    """The query holding only what the bootstrap reads: :func:`bootstrap_options`, the
+    cluster column and the number of resamples."""
+    return q.narrowed(options=bootstrap_options(q.options), cluster=q.cluster,
+                      resamples=q.resamples)
+
+
+def bootstrap(q: Query) -> BootstrapResult:
+    """Bootstrap distributions of every system's mean and rank (``q.resamples`` resamples,
+    intervals at 1 - alpha); whole clusters are resampled when the example attribute
+    ``q.cluster`` groups the examples. Cached under :func:`bootstrap_query`."""
+    return _bootstrap(bootstrap_query(q))
 
 
 @st.cache_resource(show_spinner="Testing every metric of the benchmark…", max_entries=_ENTRIES)

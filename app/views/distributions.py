@@ -44,9 +44,9 @@ with bar.popover(f"{view.boot:,} resamples{colour_label}", icon=":material/tune:
                 help="A system attribute uploaded as metadata.")
 options = view.test_options()  # intervals at 1 - alpha, like the leaderboard's
 # the one question of the page: the boxplots, the summary and its rank sets answer it
-query = Query.of(view, token, cluster=cluster)
+query = Query.of(view, token, cluster=cluster, resamples=view.boot)
 try:
-    result = results.bootstrap(query, view.boot)
+    result = results.bootstrap(query)
 except ValueError as exc:
     st.error(f"These settings cannot be bootstrapped on this benchmark: {md_isolated(exc)}")
     st.stop()
@@ -77,7 +77,7 @@ for kind, tab in tabs.items():
     if tab.open:
         tab.caption(captions[kind])
         # SVG: no chart library for the browser to fetch (app/charts/svg.py)
-        widgets.picture(figures.distribution_svg(query, kind, view.boot, view.color), tab)
+        widgets.picture(figures.distribution_svg(query, kind, view.color), tab)
 
 st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
