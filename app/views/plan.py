@@ -171,4 +171,4 @@ st.caption(f"{pw.n_sim:,} simulated A/B comparisons{fewer} with {design_text}, s
                              "on examples only one system solves needs 0/1 scores)."
                              if missing else "."))
 state.link("compare", "Compare two systems on this benchmark", icon=":material/compare_arrows:")
-judge_labels(query)  # a judge metric: how many human labels (#31 item 5)
+judge_labels(query)  # a judge metric: how many human labels it needs
