@@ -117,7 +117,8 @@ def browser(folder: Path, env: dict[str, str]) -> None:
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    served = {**env, "SIGBOARD_DB_PATH": str(folder / "served.db"),
+    # this checkout's engine (and so its app) whatever an editable install points at
+    served = {**env, "PYTHONPATH": str(ROOT), "SIGBOARD_DB_PATH": str(folder / "served.db"),
               "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
     proc = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--server.port", str(port),
                              "--server.address", "127.0.0.1", "--server.headless", "true"],

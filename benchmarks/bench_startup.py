@@ -274,6 +274,9 @@ def main() -> None:
     if not args.skip_cli:
         cli(args.repeats, args.engine.resolve())
     if not args.skip_battles:
+        # the engine of --engine in this process too (not whatever an editable install
+        # of sigboard points at)
+        sys.path.insert(0, str(args.engine.resolve()))
         battles(args.battles)
 
 
