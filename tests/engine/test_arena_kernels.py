@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
 
+from engine.cli._json import leaderboard_json
 from engine.ranking import _bradley_terry as r
 from engine.ranking import _bt_bootstrap as bb
 from engine.ranking import _letters as g
@@ -191,7 +192,7 @@ def test_leaderboard_does_not_list_cliques() -> None:
                                .astype(float), systems=[f"s{i:02d}" for i in range(12)])
     lb = leaderboard(m, bt_resamples=0)
     assert "_listed" not in lb.groups.__dict__
-    assert lb.cliques == lb.groups.cliques and lb.to_dict()["cliques"]
+    assert lb.cliques == lb.groups.cliques and leaderboard_json(lb, [])["cliques"]
 
 
 # ------------------------------------------------------------------ Bradley–Terry

@@ -25,6 +25,7 @@ import statsmodels.api as sm
 from scipy import stats
 
 from engine._matrix import build_matrix
+from engine.cli._json import health_json
 from engine.products._health import benchmark_health
 from engine.products._overall import overall
 from engine.stats._clusters import ClusterDesign, cluster_codes, clustered_se, design_where_given
@@ -108,10 +109,10 @@ def test_health_with_clusters_is_cluster_robust_and_reports_the_design() -> None
     assert float(mine["pvalue"]) == pytest.approx(float(row["pvalue"]), rel=1e-9)
     z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
     assert report.mdd == pytest.approx(z * report.se_diff, rel=1e-12)
-    out = report.to_dict()
+    out = health_json(report)
     assert out["noise_test"] == "cluster-t" and out["n_clusters"] == 12
     assert out["design_effect"] is not None and out["design_effect"] > 1.0
-    assert report.mdd > plain.mdd and plain.to_dict()["n_clusters"] is None
+    assert report.mdd > plain.mdd and health_json(plain)["n_clusters"] is None
 
 
 def test_compare_reports_clusters_and_design_effect() -> None:

@@ -26,6 +26,7 @@ from statsmodels.stats.power import NormalIndPower, TTestPower
 from engine._contract import MetricSpec
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
+from engine.cli._json import health_json
 from engine.products._health import benchmark_health, kendall_tau_b_binary
 from engine.stats._kernels import exact_sign_pvalues
 
@@ -244,7 +245,7 @@ def test_partial_pairing_uses_common_examples():
     report = benchmark_health(build_matrix(long_frame(rows)))
     assert (report.size, report.n_dropped) == (5, 1)
     assert report.no_solve == ()  # e6 (solved by nobody) is left out
-    assert report.to_dict()["n_dropped"] == 1
+    assert health_json(report)["n_dropped"] == 1
 
 
 def test_direction_and_range():
@@ -274,11 +275,11 @@ def test_degenerate_single_system_and_example():
     assert one.tau_neg == 0 and one.solved_by_one["example_id"].tolist() == ["e1", "e3"]
     single = benchmark_health(build_matrix(long_frame({"A": [1], "B": [0]})))
     assert single.size == 1 and math.isnan(single.sd_diff)
-    json.dumps(single.to_dict(), allow_nan=True)
+    json.dumps(health_json(single), allow_nan=True)
 
 
 def test_to_dict_has_spec_keys(hand):
-    out = hand.to_dict()
+    out = health_json(hand)
     spec = ["size", "systems", "p5_min", "p5_max", "no_solve", "solved_by_one", "tau_neg",
             "suspects"]
     assert list(out)[2:10] == spec
@@ -365,7 +366,7 @@ def test_chrf_tac2009_noise_is_measured_in_chrf_units():
                                               pytest.approx(expected[1], rel=1e-9))
     assert 0 < report.p5_min < 0.05 and 0 < report.p5_max < 0.05  # ChrF gaps, not 100 % / 0 %
     # "solved" has no meaning without a threshold: not reported, and said so
-    out = report.to_dict()
+    out = health_json(report)
     assert out["no_solve"] is None and out["solved_by_one"] is None
     assert out["tau_neg"] is None and out["suspects"] is None
     assert out["noise_test"] == "paired-t" and "threshold" in out["notes"][0]

@@ -17,6 +17,7 @@ from statsmodels.stats.proportion import proportion_confint
 from engine._contract import MetricSpec, validate_long
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
+from engine.cli._json import leaderboard_json
 from engine.products._leaderboard import LEADERBOARD_COLUMNS, Leaderboard, leaderboard
 
 DATA = Path(__file__).resolve().parents[2] / "data"  # bundled eval-arena files
@@ -181,7 +182,7 @@ def test_order_restricts_systems() -> None:
 
 def test_to_dict_has_spec_fields() -> None:
     lb = leaderboard(_matrix({"A": [1, 2, 3, 4.0], "B": [2, 3, 1, 0.5]}))
-    d = lb.to_dict()
+    d = leaderboard_json(lb, [])
     for key in ("benchmark", "metric", "paired", "test", "systems", "cliques"):
         assert key in d
     for row in d["systems"]:  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from statsmodels.stats.multitest import multipletests
 
 from engine import build_matrix, read_results
 from engine._matrix import ScoreMatrix
+from engine.cli._json import mechanisms_json
 from engine.ranking._bradley_terry import bradley_terry
 from engine.ranking._mechanisms import (
     CORE_MECHANISMS,
@@ -137,7 +138,7 @@ def test_mechanisms_on_humaneval(humaneval: ScoreMatrix) -> None:
     # 15 systems (~7,000 battles) keep the test fast; benchmarks/bench_mechanisms.py runs all 78
     humaneval = humaneval.subset(list(humaneval.systems[:15]))
     res = mechanisms(humaneval, **FAST)
-    d = res.to_dict()
+    d = mechanisms_json(res)
     assert set(d) >= {"rankings", "kendall_tau", "winner_differs", "top3_differs"}
     assert set(d["rankings"]) >= set(CORE_MECHANISMS)  # type: ignore[arg-type]
     for order in d["rankings"].values():  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ import pytest
 from statsmodels.stats.power import NormalIndPower
 
 from engine._matrix import build_matrix
+from engine.cli._json import power_json
 from engine.products._health import benchmark_health
 from engine.stats._power import POWER_TESTS, PowerScenario, power, simulate_power
 
@@ -69,7 +70,7 @@ def test_mdd_is_the_health_reports_with_one_run() -> None:
     df = binary_long()
     res = power(df, benchmark="b", n_sim=50, rng=0)
     assert res.mdd_closed_form == pytest.approx(benchmark_health(build_matrix(df)).mdd, rel=1e-9)
-    assert list(res.to_dict())[:4] == ["mdd", "examples_needed", "runs_needed", "power"]
+    assert list(power_json(res))[:4] == ["mdd", "examples_needed", "runs_needed", "power"]
 
 
 def test_reported_mdd_has_the_target_power_on_humaneval_plus() -> None:

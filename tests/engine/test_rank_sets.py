@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine import ScoreMatrix
 from engine.cli import main
+from engine.cli._json import leaderboard_json
 from engine.ranking._mean_covariance import mean_covariance, rank_sets_of
 from engine.ranking._rank_intervals import rank_intervals
 from engine.ranking._rank_sets import rank_sets, tau_best_set, tau_worst_set
@@ -244,7 +245,7 @@ def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.Dat
 
     m = build_matrix(humaneval)
     expected = rank_sets_of(m).table.set_index("system")
-    lb = {r["system"]: r for r in leaderboard(m, bt_resamples=0).to_dict()["systems"]}  # type: ignore[attr-defined]
+    lb = {r["system"]: r for r in leaderboard_json(leaderboard(m, bt_resamples=0), [])["systems"]}  # type: ignore[attr-defined]
     ov = {r["system"]: r for r in overall(humaneval).to_dict()["systems"]}  # type: ignore[attr-defined]
     for s, row in expected.iterrows():
         want = (int(row["rank_set_low"]), int(row["rank_set_high"]), bool(row["in_best_set"]))

@@ -16,6 +16,7 @@ from scipy import stats
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from engine import MetricSpec, ScoreMatrix, TestOptions, leaderboard, pairwise_tests
+from engine.cli._json import leaderboard_json
 
 
 def _pair(res, a: str, b: str):  # type: ignore[no-untyped-def]
@@ -217,7 +218,7 @@ def test_leaderboard_reports_convergence_and_rating_intervals() -> None:
     rng = np.random.default_rng(21)
     x = (rng.random((5, 120)) < np.linspace(0.3, 0.8, 5)[:, None]).astype(float)
     lb = leaderboard(ScoreMatrix.from_array(x), bt_resamples=100)
-    d = lb.to_dict()
+    d = leaderboard_json(lb, [])
     assert d["converged"] is True
     for row in d["systems"]:  # type: ignore[attr-defined]
         assert row["bt_low"] <= row["bt_strength"] <= row["bt_high"]

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from engine.cli._json import watch_json
 from engine.stats._arrivals import watch_frame
 from engine.store import open_store
 
@@ -88,7 +89,7 @@ def test_budget_and_settings(sqlite_url: str) -> None:
     store = open_store(sqlite_url)
     store.import_frame(_batch(0, 200, seed=4), filename="0.csv")
     capped = store.watch("b", "acc", baseline="A", candidate="B", max_n=50)
-    assert capped.n_seen == 50 and capped.to_dict()["max_n"] == 50
+    assert capped.n_seen == 50 and watch_json(capped, verdict="", exit_code=0)["max_n"] == 50
     raised = store.watch("b", "acc", baseline="A", candidate="B", max_n=120)
     assert raised.n_seen == 120
     with pytest.raises(ValueError, match="max_n: the watch has already seen 120"):
