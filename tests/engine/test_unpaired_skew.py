@@ -63,6 +63,8 @@ def test_skewed_unpaired_scores_warn() -> None:
     warning = [n for n in res.notes if n.startswith(UNRELIABLE)]
     assert len(warning) == 1 and f"≥ {SKEW_LIMIT}" in warning[0]
     assert "same examples" in warning[0]
+    # the same sentence as a warning with its kind (what the CLI acts on)
+    assert [(w.kind, w.text) for w in res.warnings] == [("unpaired-unreliable", warning[0])]
 
 
 def test_many_skewed_scores_do_not_warn() -> None:
@@ -77,6 +79,7 @@ def test_many_skewed_scores_do_not_warn() -> None:
 def test_symmetric_unpaired_scores_do_not_warn() -> None:
     res = pairwise_tests(ScoreMatrix.from_array(_symmetric(3)))
     assert not any(n.startswith(UNRELIABLE) for n in res.notes)
+    assert res.warnings == ()
 
 
 def _csv(tmp_path: Path, x: np.ndarray) -> Path:
@@ -117,6 +120,8 @@ def test_forced_welch_on_skewed_scores_warns_too() -> None:
     forced = pairwise_tests(ScoreMatrix.from_array(x), test="t")
     assert set(forced.table["test"]) == {"t"}  # nothing switched to the bootstrap-t
     assert [n for n in forced.notes if n.startswith(UNRELIABLE)] == auto
+    assert [w.text for w in forced.warnings] == auto
+    assert {w.kind for w in forced.warnings} == {"unpaired-unreliable"}
     assert any("Welch's t as asked (test t)" in n for n in forced.notes)
     symmetric = pairwise_tests(ScoreMatrix.from_array(_symmetric(3)), test="t")
     assert not any(n.startswith(UNRELIABLE) for n in symmetric.notes)
