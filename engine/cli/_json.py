@@ -188,9 +188,12 @@ def pairwise_json(res: PairwiseResult, table: pd.DataFrame,
             "pairs": table.to_dict(orient="records")}
 
 
-def ab_json(res: ABResult, *, headline: str | None, exit_code: int) -> dict[str, Any]:
+def ab_json(res: ABResult, *, headline: str | None = None,
+            exit_code: int | None = None) -> dict[str, Any]:
     """``compare`` without a judge gate (SPEC's keys; with a margin also ``margin``,
-    ``ni_pvalue``, ``ni_lower``, ``ni_test``)."""
+    ``ni_pvalue``, ``ni_lower``, ``ni_test``); ``exit_code`` by default the A/B test's own
+    (:func:`ab_exit`), ``headline`` the page's sentence (None leaves the key None)."""
+    exit_code = ab_exit(res) if exit_code is None else exit_code
     t = res.test
     out: dict[str, Any] = {
         "baseline": res.baseline, "candidate": res.candidate, "benchmark": res.benchmark,

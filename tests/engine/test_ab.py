@@ -21,6 +21,7 @@ from statsmodels.stats.anova import anova_lm
 
 from engine._contract import MetricSpec
 from engine._options import TestOptions
+from engine.cli._json import ab_json
 from engine.stats._ab import compare_ab, noninferiority_test
 from engine.stats._runs import RunCube, run_cube
 from engine.stats._runs_pairs import pair_run_test
@@ -95,14 +96,14 @@ def test_mixedlm_closed_form_at_the_boundary() -> None:
 def test_to_dict_is_spec_and_difference_is_oriented() -> None:
     df = blog_long(effect=0.3)
     res = compare_ab(df, baseline="control", candidate="treatment")
-    out = res.to_dict()
+    out = ab_json(res)
     assert list(out)[:len(SPEC_KEYS)] == SPEC_KEYS
     assert out["difference"] > 0 and out["exit_code"] == 0 and "better" in out["verdict"]
     worse = compare_ab(df, baseline="treatment", candidate="control")
-    assert worse.exit_code == 1 and worse.to_dict()["difference"] < 0
+    assert worse.exit_code == 1 and ab_json(worse)["difference"] < 0
     lower = compare_ab(df, baseline="control", candidate="treatment",
                        spec=MetricSpec(higher_is_better=False))
-    assert lower.exit_code == 1 and lower.to_dict()["difference"] == pytest.approx(-out["difference"])
+    assert lower.exit_code == 1 and ab_json(lower)["difference"] == pytest.approx(-out["difference"])
     assert out["runs"] == 5 and out["n"] == 100
 
 
@@ -202,7 +203,7 @@ def test_margin_is_scipy_one_sided_paired_t_with_one_run(margin: float) -> None:
     lower = ref.confidence_interval(0.95).low  # scipy's one-sided bound of mean(d)
     assert ni.lower == pytest.approx(lower, rel=1e-10)
     assert (ni.lower > -margin) == ni.non_inferior == (res.exit_code == 0)
-    out = res.to_dict()
+    out = ab_json(res)
     assert list(out)[:len(SPEC_KEYS)] == SPEC_KEYS
     assert out["margin"] == margin and out["ni_pvalue"] == ni.pvalue
     assert "H0: candidate − baseline ≤ −" in out["ni_test"] and "one-sided" in res.verdict
@@ -299,7 +300,7 @@ def test_single_run_pair_pays_the_seed_variance_pooled_from_every_system() -> No
     res = compare_ab(df, baseline="A", candidate="B")
     assert res.test.model == "vc-t" and res.test.var_run > 0
     assert res.seed_variance_from == ("C", "D")
-    assert "C, D" in res.test.reason and res.to_dict()["seed_variance_from"] == ["C", "D"]
+    assert "C, D" in res.test.reason and ab_json(res)["seed_variance_from"] == ["C", "D"]
     row = runs_pairwise(df).table.query("system_a == 'A' and system_b == 'B'").iloc[0]
     assert res.test.estimate == pytest.approx(-row["diff"], rel=1e-9)
     assert res.test.se == pytest.approx(row["se"], rel=1e-9)
@@ -326,4 +327,4 @@ def test_a_pair_that_cannot_be_significant_says_so() -> None:
     assert res.test.pvalue == pytest.approx(0.0625)
     assert res.resolution is not None and not res.resolution.can_separate
     assert res.resolution.smallest_p == pytest.approx(0.0625)
-    assert res.to_dict()["resolution"]["can_separate"] is False
+    assert ab_json(res)["resolution"]["can_separate"] is False

@@ -18,6 +18,7 @@ import pytest
 
 from engine._contract import validate_long
 from engine.cli import main
+from engine.cli._json import ab_json
 from engine.io._readers import read_results
 from engine.products._headline import compare_headline
 from engine.stats._ab import compare_ab
@@ -75,7 +76,7 @@ def test_named_pair_through_the_command_line(pairwise_json: dict) -> None:
 def test_one_run_compare_is_the_pairwise_test(pairwise_json: dict, baseline: str,
                                               candidate: str) -> None:
     df = read_results(HUMANEVAL)
-    ab = compare_ab(df, baseline=baseline, candidate=candidate).to_dict()
+    ab = ab_json(compare_ab(df, baseline=baseline, candidate=candidate))
     row = pairwise_json.get((candidate, baseline)) or pairwise_json[(baseline, candidate)]
     sign = 1.0 if row["system_a"] == candidate else -1.0
     assert ab["pvalue"] == pytest.approx(row["pvalue"], rel=1e-12)
@@ -119,7 +120,7 @@ def test_two_runs_stay_within_the_possible_range(arc_easy: pd.DataFrame) -> None
 def test_repeated_runs_name_the_pairwise_figure(arc_easy: pd.DataFrame) -> None:
     res = compare_ab(arc_easy, baseline="openai/gpt-4o-mini",
                      candidate="google/gemini-1.5-flash-002")
-    out = res.to_dict()
+    out = ab_json(res)
     assert out["pairwise"]["test"] and out["runs"] == 2
     assert "Pairwise page" in out["note"] or out["same_as_pairwise"]
     headline = compare_headline(res, binary=res.binary)  # compare's JSON "headline"

@@ -14,6 +14,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from engine import ScoreMatrix, build_matrix
 from engine.cli import main
+from engine.cli._json import ab_json
 from engine.stats._ab import compare_ab
 from engine.stats._churn import churn
 
@@ -80,7 +81,7 @@ def test_compare_json_fixed_and_broken_match_the_table(capsys: pytest.CaptureFix
     x = m.values
     shared = ~np.isnan(x).any(axis=0)
     table = pd.crosstab(x[0, shared], x[1, shared])
-    out = res.to_dict()
+    out = ab_json(res)
     assert out["fixed"]["count"] == int(table.loc[0.0, 1.0])
     assert out["broken"]["count"] == int(table.loc[1.0, 0.0])
     assert out["fixed"]["count"] - out["broken"]["count"] == round(res.test.estimate * res.test.n)

@@ -25,7 +25,7 @@ import statsmodels.api as sm
 from scipy import stats
 
 from engine._matrix import build_matrix
-from engine.cli._json import health_json
+from engine.cli._json import ab_json, health_json
 from engine.products._health import benchmark_health
 from engine.products._overall import overall
 from engine.stats._clusters import ClusterDesign, cluster_codes, clustered_se, design_where_given
@@ -131,6 +131,6 @@ def test_compare_reports_clusters_and_design_effect() -> None:
     want = float(fit.bse[0]) ** 2 / (d.var(ddof=1) / len(d))
     assert res.clusters is not None and res.clusters[0] == 12
     assert res.clusters[1] == pytest.approx(want, rel=1e-9)
-    out = res.to_dict()
+    out = ab_json(res)
     assert out["n_clusters"] == 12 and out["design_effect"] == pytest.approx(want, rel=1e-9)
-    assert compare_ab(df, baseline="s0", candidate="s3").to_dict()["n_clusters"] is None
+    assert ab_json(compare_ab(df, baseline="s0", candidate="s3"))["n_clusters"] is None

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from statsmodels.stats.weightstats import ttost_paired
 
 from engine.cli import main
+from engine.cli._json import ab_json
 from engine.stats._ab import compare_ab
 from engine.stats._equivalence import tost, tost_paired
 
@@ -98,7 +99,7 @@ def test_compare_equivalence_uses_the_verdict_test() -> None:
     t = res.test
     again = tost(t.estimate, t.se, t.df, margin=0.1)
     assert res.equivalence == again
-    assert res.to_dict()["equivalence"]["verdict"] == again.verdict
+    assert ab_json(res)["equivalence"]["verdict"] == again.verdict
 
 
 @pytest.mark.slow

@@ -15,6 +15,7 @@ import pytest
 
 from engine._matrix import build_matrix
 from engine.cli import main
+from engine.cli._json import ab_json
 from engine.io._readers import read_results
 from engine.products._headline import (
     compare_headline,
@@ -82,8 +83,8 @@ def test_compare_headline_is_the_ab_result(humaneval: pd.DataFrame) -> None:
                            f"{abs(t.estimate) * 100:.1f} points")
     assert f"interval {-t.ci_high * 100:.1f} to {-t.ci_low * 100:.1f} points" in text
     # the statistic's fields carry no sentence: compare's JSON gets it from the caller
-    assert res.to_dict()["headline"] is None
-    assert res.to_dict(headline=text)["headline"] == text
+    assert ab_json(res)["headline"] is None
+    assert ab_json(res, headline=text)["headline"] == text
 
 
 def test_compare_json_headline_is_the_sentence(tmp_path: Path,
@@ -100,4 +101,4 @@ def test_compare_json_headline_is_the_sentence(tmp_path: Path,
     out = json.loads(capsys.readouterr().out)
     res = compare_ab(read_results(path), baseline="base", candidate="cand")
     assert code == 1 and out["headline"] == compare_headline(res, binary=True)
-    assert list(out).index("headline") == list(res.to_dict()).index("headline")
+    assert list(out).index("headline") == list(ab_json(res)).index("headline")

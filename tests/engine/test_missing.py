@@ -17,6 +17,7 @@ from scipy import stats
 
 from engine._matrix import ScoreMatrix
 from engine.cli import main
+from engine.cli._json import ab_json
 from engine.stats._missing import _difficulty_by_others, missing_checks
 
 
@@ -109,6 +110,6 @@ def test_every_output_gives_the_same_missingness_sentence(tmp_path: Path) -> Non
     frame = pd.read_csv(_csv(tmp_path, x))
     (check,) = missing_checks(ScoreMatrix.from_array(x))
     ab = compare_ab(frame, baseline="s0", candidate="s9")
-    assert ab.missing == (check.warning(),) and ab.to_dict()["warnings"] == [check.warning()]
+    assert ab.missing == (check.warning(),) and ab_json(ab)["warnings"] == [check.warning()]
     assert compare_ab(frame, baseline="s0", candidate="s1").missing == ()
     assert check.warning() in leaderboard(build_matrix(frame), bt_resamples=0).notes
