@@ -166,12 +166,11 @@ def main() -> None:
     print(f"mechanisms() at its defaults:            {t_all:7.2f} s {_cpu()}")
     t_ri, _ = _best(lambda: rank_intervals_of(m), args.repeat)
     print(f"rank_intervals_of():                     {t_ri:7.2f} s {_cpu()}")
-    d = res.to_dict()  # type: ignore[attr-defined]
     sd = elo.by_permutation.std(axis=0)  # type: ignore[attr-defined]
+    tau = res.kendall_tau  # type: ignore[attr-defined]
     print(f"Elo SD over orders: median {np.median(sd):.1f} points; winner_differs="
-          f"{d['winner_differs']}, top3_differs={d['top3_differs']}, "
-          f"tau(mean, elo)={d['kendall_tau']['mean|elo']:.3f}, "
-          f"tau(mean, median)={d['kendall_tau']['mean|median']:.3f}")
+          f"{res.winner_differs}, top3_differs={res.top3_differs}, "  # type: ignore[attr-defined]
+          f"tau(mean, elo)={tau['mean|elo']:.3f}, tau(mean, median)={tau['mean|median']:.3f}")
 
 
 if __name__ == "__main__":
