@@ -5,6 +5,8 @@ simulated intervals at those labels (``engine.budget_check``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from app.data import judge
@@ -39,7 +41,7 @@ def label_budget_section(q: Query, board: JudgeBoard, *, key: str) -> None:
                             min_value=1e-9, value=start, format="%.4g", key=key,
                             help="Full width of the PPI++ interval of each system's mean "
                                  f"human label, at {1 - board.alpha:.0%}.")
-    plan, check = judge.budget(q, float(width))
+    plan, check = judge.budget(replace(q, label_width=float(width)))
     st.html(html_table(plan.table, label="label budget", max_height=None, help=BUDGET_HELP,
                        formats={"sd_human": ".4g", "sd_judge": ".4g", "rho": ".3f"}))
     if plan.designs is None:

@@ -112,18 +112,18 @@ def gate_of(q: Query) -> JudgeGate | None:
 
 
 @st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)
-def _budget(q: Query, width: float) -> tuple[LabelBudget, pd.DataFrame]:
+def _budget(q: Query) -> tuple[LabelBudget, pd.DataFrame]:
     board = board_of(q)
     if not isinstance(board, JudgeBoard):
         raise ValueError(f"metric: {q.metric!r} has no usable human labels to plan for")
-    plan = label_budget(board, target_width=width)
+    plan = label_budget(board, target_width=q.label_width)
     return plan, budget_check(plan, reps=500, seed=0)
 
 
-def budget(q: Query, width: float) -> tuple[LabelBudget, pd.DataFrame]:
-    """Labels per system for a PPI++ interval of ``width`` of the query's judge board
-    (:func:`board_of`), and the closed form checked by simulation (500 replications,
+def budget(q: Query) -> tuple[LabelBudget, pd.DataFrame]:
+    """Labels per system for a PPI++ interval of ``q.label_width`` of the query's judge
+    board (:func:`board_of`), and the closed form checked by simulation (500 replications,
     seed 0)."""
     o = q.options
     return _budget(q.narrowed(options=TestOptions(alpha=o.alpha, correction=o.correction),
-                              human=q.human), float(width))
+                              human=q.human, label_width=q.label_width))

@@ -52,7 +52,8 @@ class Query:
     default); ``plan`` the power simulation's inputs; ``human`` the human metric a judge
     metric is corrected with ("" the declared one); ``champion`` the Watch page's
     champion; ``more_orders`` the Mechanisms page's "more battle orders"; ``resamples`` the
-    Distributions page's bootstrap resamples.
+    Distributions page's bootstrap resamples; ``label_width`` the PPI++ interval width the
+    label budget plans for (None: the engine's default).
 
     Frozen and made of hashable parts: ``st.cache_resource`` hashes a dataclass field by
     field (nested ones too), so two queries share an entry exactly when every part is equal.
@@ -81,6 +82,7 @@ class Query:
     champion: str = ""
     more_orders: bool = False
     resamples: int = BOOTSTRAP_RESAMPLES
+    label_width: float | None = None
 
     @classmethod
     def of(cls, view: Any, token: str, **chosen: Any) -> Query:
