@@ -75,7 +75,7 @@ def _compare_text(res: ABResult, scale: float, unit: str) -> str:
     elif ab_exit(res) == 1:
         worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
         head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
-    elif "better" in res.verdict:
+    elif t.pvalue < res.options.alpha and t.estimate > 0:  # significantly better
         head = f"{res.candidate} beats {res.baseline} by {fmt_number(d, 3)}{unit} {ci}"
     else:
         head = (f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}")

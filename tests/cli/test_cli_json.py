@@ -65,3 +65,22 @@ def test_one_place_reads_the_output_format() -> None:
     assert output_format(argparse.Namespace(format="json")) == "json"
     assert not wants_json(argparse.Namespace(format="table"))
     assert output_format(argparse.Namespace()) == "table"
+
+
+@pytest.mark.parametrize(("baseline", "candidate", "word", "code"), [
+    ("mistral-7b-codealpaca", "opencodeinterpreter-ds-33b", "beats", 0),
+    ("opencodeinterpreter-ds-33b", "mistral-7b-codealpaca", "trails", 1),
+    ("mistral-7b-codealpaca", "deepseek-coder-33b", "vs", 0),
+])
+def test_compare_text_says_what_the_test_decided(baseline: str, candidate: str, word: str,
+                                                 code: int,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The first line's verb comes from the test's fields (p < alpha and the sign), not from
+    the verdict's words; the exit code is the same decision (the golden JSON's)."""
+    from engine.cli import main
+
+    demo = Path(__file__).resolve().parent / "fixtures" / "demo6.csv"
+    assert main(["compare", str(demo), "--benchmark", "humaneval", "--baseline", baseline,
+                 "--candidate", candidate]) == code
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"{candidate} {word} {baseline}")
