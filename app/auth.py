@@ -35,7 +35,7 @@ from typing import Any
 import streamlit as st
 
 from app.config import Settings
-from engine import md_text
+from engine.app_support import md_text
 
 _UNLOCK_KEY = "sigboard_upload_unlock"
 _FAILS_KEY = "sigboard_token_failures"

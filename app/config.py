@@ -21,7 +21,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from engine import Limits, UnsafeStoreError, masked, safe_url
+from engine import Limits, UnsafeStoreError
+from engine.app_support import masked, safe_url
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_PATH = ROOT / "var" / "sigboard.db"

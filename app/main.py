@@ -13,7 +13,8 @@ import streamlit as st
 from app import config, state, url
 from app.branding import BRAND_HTML, FAVICON
 from app.data import store
-from engine import UnsafeStoreError, md_text
+from engine import UnsafeStoreError
+from engine.app_support import md_text
 
 st.set_page_config(page_title="sigboard", page_icon=FAVICON, layout="wide")
 

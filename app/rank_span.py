@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from engine import RankSets
+from engine.results import RankSets
 
 #: Header of the span in tables and charts, and what it means (tooltips).
 LABEL = "rank range"

@@ -21,7 +21,7 @@ from numbers import Integral, Real
 
 import pandas as pd
 
-from engine import html_text
+from engine.app_support import html_text
 
 #: How the numeric leaderboard columns are shown (the grid's formats derive from these too).
 INTEGERS = frozenset({"rank", "n", "runs"})

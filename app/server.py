@@ -16,7 +16,7 @@ from starlette.middleware import Middleware
 from app.fast_start import FastStart, Guard
 from app.preload import import_app_code
 from app.upload_budget import UploadBudget
-from engine import warm_kernels
+from engine.app_support import warm_kernels
 
 # Every Numba kernel compiled, or loaded from its disk cache, before the port opens (#27
 # item 3): loading cached kernels costs ~1 s of CPU once, and no page pays for it; a fresh

@@ -16,7 +16,7 @@ import streamlit as st
 from app import rank_span as span
 from app.ranked import DECIMALS, MISSING, NUMERIC, PERCENT
 from app.url import TABLE_COLUMNS, View
-from engine import Leaderboard
+from engine.results import Leaderboard
 
 #: What each leaderboard column means (tooltips of the grid and of the ranked table); the
 #: technical names are here and on the Methods page, not in the headers.

@@ -12,16 +12,9 @@ from app import state
 from app.charts.svg import svg_html
 from app.data import store
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
-from engine import (
-    ALTERNATIVES,
-    COMPARISONS,
-    CORRECTIONS,
-    CRITERIA,
-    TESTS,
-    Leaderboard,
-    error_rate_words,
-    md_isolated,
-)
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine.app_support import error_rate_words, md_isolated
+from engine.results import Leaderboard
 
 #: Pages that test all pairs stop past this many systems (their tables grow with its square).
 MAX_SYSTEMS = 400

@@ -9,6 +9,7 @@ which also catches a UI library pulled in through a third-party dependency).
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import subprocess
 import sys
@@ -128,6 +129,8 @@ CONFIG_READERS = {
     "engine/cli/_common.py": "the CLI's entry point reads SIGBOARD_DB_URL / SIGBOARD_DB_PATH",
     "engine/cli/serve.py": "`serve` passes the environment on to the app, with a default store path",
     "engine/__init__.py": "reads its own TYPE_CHECKING block, the one table of the public API",
+    "engine/results.py": "reads its own TYPE_CHECKING block, the table of the result types",
+    "engine/app_support.py": "reads its own TYPE_CHECKING block, the table of the app's names",
     "engine/io/_worker.py": "starts the isolated parser with the engine on its PYTHONPATH",
 }
 
@@ -193,45 +196,62 @@ def test_cli_help_imports_no_heavy_module() -> None:
 
 APP = ROOT / "app"
 
-
-def _public_engine_names() -> set[str]:
-    import engine
-
-    return {*engine.__all__, "__version__"}
+#: the modules the app may import: the front door, the result types and the app's provider
+APP_MODULES = ("engine", "engine.results", "engine.app_support")
 
 
-def _engine_uses(source: str, public: set[str]) -> list[tuple[int, str]]:
-    """(line, what) for each use of the engine in ``source`` other than ``import engine``,
-    ``from engine import <public name>`` and ``engine.<public name>``: a submodule
-    (``engine.store``, ``engine.io._readers``, also through ``importlib``) or a private or
-    unknown name."""
-    aliases = {"engine"}
+def _public_engine_names() -> dict[str, set[str]]:
+    """Each module the app may import → its public names (its lazy table's ``__all__``)."""
+    import importlib
+
+    public = {m: set(importlib.import_module(m).__all__) for m in APP_MODULES}
+    public["engine"] |= {"__version__", "results", "app_support"}
+    return public
+
+
+def _engine_uses(source: str, public: dict[str, set[str]]) -> list[tuple[int, str]]:
+    """(line, what) for each use of the engine in ``source`` other than importing a module
+    of ``public`` (``import engine``, ``import engine.results as r``) and its public names
+    (``from engine.app_support import md_text``, ``engine.leaderboard``, ``r.Leaderboard``):
+    any other submodule (``engine.store``, ``engine.io._readers``, also through
+    ``importlib``) or a private or unknown name."""
+    aliases: dict[str, str] = {"engine": "engine"}  # a name in the source → the module it is
     found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("engine."):
-                    found.append((node.lineno, f"import {alias.name}"))
-                elif alias.name == "engine":
-                    aliases.add(alias.asname or "engine")
+                if alias.name not in public:
+                    if alias.name.startswith("engine."):
+                        found.append((node.lineno, f"import {alias.name}"))
+                elif alias.asname:
+                    aliases[alias.asname] = alias.name
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            if node.module.startswith("engine."):
+            if node.module in public:
+                names = public[node.module]
+                found += [(node.lineno, f"from {node.module} import {a.name}")
+                          for a in node.names if a.name not in names]
+                aliases.update({a.asname or a.name: f"{node.module}.{a.name}"
+                                for a in node.names if f"{node.module}.{a.name}" in public})
+            elif node.module.startswith("engine."):
                 found.append((node.lineno, f"from {node.module} import …"))
-            elif node.module == "engine":
-                found += [(node.lineno, f"from engine import {a.name}")
-                          for a in node.names if a.name not in public]
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             func = node.func
             called = (func.attr if isinstance(func, ast.Attribute)
                       else func.id if isinstance(func, ast.Name) else "")
             name = node.args[0].value
             if (called in {"import_module", "__import__"} and isinstance(name, str)
-                    and name.startswith("engine.")):
+                    and name.startswith("engine.") and name not in public):
                 found.append((node.lineno, f"{called}({name!r})"))
     for node in ast.walk(ast.parse(source)):  # after the imports: every alias is known
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases and node.attr not in public):
-            found.append((node.lineno, f"{node.value.id}.{node.attr}"))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
+            inner = node.value
+            spelled = (f"{inner.id}" if isinstance(inner, ast.Name)
+                       else f"{inner.value.id}.{inner.attr}" if isinstance(inner.value, ast.Name)
+                       else "")
+            head, _, rest = spelled.partition(".")
+            module = aliases.get(head, "") + (f".{rest}" if rest and head in aliases else "")
+            if head in aliases and module in public and node.attr not in public[module]:
+                found.append((node.lineno, f"{spelled}.{node.attr}"))
     return found
 
 
@@ -240,18 +260,24 @@ def test_engine_use_checker_catches_each_spelling() -> None:
               "from engine import leaderboard, _homes\nfrom engine.io._readers import is_text\n"
               "from engine.store import OnConflict\nimport importlib\n"
               "importlib.import_module('engine.harness')\n"
-              "engine.power\ne._text\nengine.report\n")
-    found = [what for _, what in sorted(_engine_uses(source, {"leaderboard", "power"}))]
+              "engine.power\ne._text\nengine.report\n"
+              "import engine.results as r\nfrom engine.app_support import md_text, _x\n"
+              "r.Leaderboard\nr.Nope\nengine.results.Leaderboard\nengine.app_support.nope\n"
+              "importlib.import_module('engine.results')\n")
+    public = {"engine": {"leaderboard", "power", "results", "app_support"},
+              "engine.results": {"Leaderboard"}, "engine.app_support": {"md_text"}}
+    found = [what for _, what in sorted(_engine_uses(source, public))]
     assert found == ["import engine.store", "from engine import _homes",
                      "from engine.io._readers import …", "from engine.store import …",
-                     "import_module('engine.harness')", "e._text", "engine.report"]
+                     "import_module('engine.harness')", "e._text", "engine.report",
+                     "from engine.app_support import _x", "r.Nope", "engine.app_support.nope"]
 
 
 @pytest.mark.parametrize("path", sorted(APP.rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_app_uses_only_the_public_engine_api(path: Path) -> None:
-    """The app imports ``engine`` or public names from it (the TYPE_CHECKING table of
-    engine/__init__.py), never a submodule or a private name: the engine can move its
-    modules without breaking the app."""
+    """The app imports ``engine``, ``engine.results`` and ``engine.app_support`` and their
+    public names (the TYPE_CHECKING table of each), never another submodule or a private
+    name: the engine can move its modules without breaking the app."""
     uses = _engine_uses(path.read_text(encoding="utf-8"), _public_engine_names())
     rel = path.relative_to(ROOT)
     assert not uses, "\n".join(f"{rel}:{line}: {what}" for line, what in uses)
@@ -294,7 +320,7 @@ def test_only_the_data_layer_caches() -> None:
 FLOORS: tuple[tuple[str, ...], ...] = (
     # the data contract, test options, escaping, compiled kernels and the kinds of notes:
     # used everywhere, they use nothing of the engine
-    ("_contract", "_options", "_text", "_jit", "_notes"),
+    ("_contract", "_options", "_text", "_jit", "_notes", "_lazy"),
     ("_moments",),  # per-system count, mean and variance, which the score matrix reads
     ("_matrix",),  # the systems × examples score matrix every computation starts from
     ("io",),  # how a file becomes the canonical long table (limits, formats, readers)
@@ -310,7 +336,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     # server warm-up compiles kernels from anywhere below; only the front door (which names
     # it for the app) and the CLI import it
     ("_warm",),
-    ("engine",),  # the front door: its lazy table names the public names of every floor
+    # the front door (its lazy table names the workflow of every floor), the result types
+    # and what only the app needs: three lazy tables that import only the floors below
+    ("engine", "results", "app_support"),
     ("cli",),  # the command line, over everything
     ("__main__",),  # ``python -m engine`` runs the command line
 )
@@ -465,3 +493,50 @@ def test_floor_checks_catch_planted_violations() -> None:
     unknown = {"engine.newfolder._x": [(1, "engine._jit")]}
     assert _floor_violations(unknown) == [
         "engine.newfolder._x:1: imports engine._jit, and 'newfolder' is on no floor"]
+
+
+# ---------------------------------------------------------------- the front door in tiers
+
+
+def test_front_door_is_small_and_every_public_name_is_documented() -> None:
+    """``engine`` exports at most 80 names (the workflow); every name of ``engine`` and
+    ``engine.results`` resolves, and each class or function says it is public there
+    (``__module__``, rewritten by the lazy loader, as scipy does) and has a docstring;
+    each constant of the front door is described in the module's docstring."""
+    import importlib
+
+    import engine
+
+    assert len(engine.__all__) <= 80, f"{len(engine.__all__)} names in the front door"
+    for module in ("engine", "engine.results", "engine.app_support"):
+        mod = importlib.import_module(module)
+        assert mod.__all__ == sorted(mod._homes()), module
+        for name in mod.__all__:
+            value = getattr(mod, name)
+            assert value is not None, f"{module}.{name}"
+            if isinstance(value, type) or callable(value) and hasattr(value, "__code__"):
+                assert value.__module__.startswith("engine"), f"{module}.{name}: {value.__module__}"
+                assert (value.__doc__ or "").strip(), f"{module}.{name} has no docstring"
+                if module != "engine.app_support":
+                    assert value.__module__ == module, f"{module}.{name}: {value.__module__}"
+                    assert value.__name__ == name, f"{module}.{name}: {value.__name__}"
+            elif module == "engine":
+                assert f"``{name}``" in (engine.__doc__ or ""), f"engine.{name} is not described"
+    assert not set(engine.__all__) & set(importlib.import_module("engine.results").__all__)
+
+
+def test_a_name_that_left_the_front_door_warns_where_it_went(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name in ``engine.MOVED`` (one that left the front door while a file still imports
+    it from there) resolves to its new home with a DeprecationWarning naming it, and is not
+    public; planted here, as the table is empty when every import has moved."""
+    import engine
+    import engine.app_support
+
+    monkeypatch.setitem(engine.MOVED, "md_text", "engine.app_support")
+    monkeypatch.delitem(vars(engine), "md_text", raising=False)
+    with pytest.warns(DeprecationWarning, match="engine.md_text moved: import it from engine.app_support"):
+        assert engine.md_text is engine.app_support.md_text  # type: ignore[attr-defined]
+    assert "md_text" not in engine.__all__
+    for name, home in engine.MOVED.items():
+        assert name not in engine.__all__ and name in importlib.import_module(home).__all__

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from app.rank_span import rank_span
-from engine import EFFECT_THRESHOLDS, Leaderboard
+from engine import EFFECT_THRESHOLDS
+from engine.results import Leaderboard
 
 from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
 

@@ -39,7 +39,8 @@ try:  # optional (pyvis brings IPython): pip install 'sigboard[network]'
 except ImportError:  # the "Significance graph" tab draws the same graph as SVG without it
     HAVE_PYVIS = False
 
-from engine import Leaderboard, isolate
+from engine.app_support import isolate
+from engine.results import Leaderboard
 
 from .graph import BEST, EDGE, NODE, graph_frames
 from .labels import Label

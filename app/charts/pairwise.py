@@ -9,7 +9,8 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from engine import PairwiseResult, isolate
+from engine.app_support import isolate
+from engine.results import PairwiseTests as PairwiseResult
 
 from .vl import Datasets, Spec, field, tooltip, top
 

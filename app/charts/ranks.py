@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from app.rank_span import rank_span, span_texts
-from engine import Leaderboard
+from engine.results import Leaderboard
 
 from .graph import BEST, NODE
 from .vl import Datasets, Spec, field, tooltip, top

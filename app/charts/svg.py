@@ -25,7 +25,8 @@ import numpy as np
 from app.charts.graph import BEST, EDGE, NODE, graph_frames
 from app.charts.labels import Label, place_labels
 from app.charts.ranks import ROW, rank_frame
-from engine import Leaderboard, html_text, isolate
+from engine.app_support import html_text, isolate
+from engine.results import Leaderboard
 
 FONT = 'font-family="Source Sans Pro, sans-serif"'
 INK = "#1f2933"

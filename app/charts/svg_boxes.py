@@ -23,7 +23,8 @@ import pandas as pd
 
 from app.charts.graph import NODE
 from app.charts.svg import INK, NAME_CHARS, _g, _name, _num, _open, nice_ticks, vertical_grid
-from engine import BoxStats, html_text, isolate
+from engine.app_support import html_text, isolate
+from engine.results import BoxStats
 
 BOX_COLOR = NODE  # the theme blue of every chart
 #: Points beyond the whiskers drawn at most (the count is always in the row's tooltip).

@@ -19,7 +19,8 @@ import numpy as np
 from app.charts.graph import BEST, NODE
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
 from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
-from engine import PairwiseResult, html_text, isolate
+from engine.app_support import html_text, isolate
+from engine.results import PairwiseTests as PairwiseResult
 
 BLUE, RED = NODE, BEST  # the theme blue and the red of every chart
 MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the count is said)

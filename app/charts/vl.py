@@ -34,7 +34,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from engine import one_line_all
+from engine.app_support import one_line_all
 
 Spec = dict[str, Any]
 

@@ -18,7 +18,7 @@ from app.downloads import safe_csv
 from app.ranked import NARROW, html_table
 from app.tables import fit_height
 from app.url import MATRIX_TABS, View
-from engine import Leaderboard
+from engine.results import Leaderboard
 
 #: The pairs table's columns: engine name → what is shown (technical names in the CSV).
 PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A − B",

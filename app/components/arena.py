@@ -15,7 +15,8 @@ import streamlit as st
 from app.data import battles as data
 from app.data import store
 from app.data.query import ArenaQuery
-from engine import DataContractError, md_text
+from engine import DataContractError
+from engine.app_support import md_text
 
 _COLUMNS = {"rank": "Rank", "system": "Model", "rating": "Rating", "rating_low": "Low",
             "rating_high": "High", "win_rate": "Win rate", "battles": "Battles",

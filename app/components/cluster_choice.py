@@ -19,7 +19,8 @@ from app import state
 from app.data import results
 from app.data.query import Query
 from app.url import NO_CLUSTER, View
-from engine import PairRunTest, md_text
+from engine.app_support import md_text
+from engine.results import PairRunTest
 
 HELP = ("An example attribute (e.g. passage, task family): examples of one group may fail "
         "together, so tests and intervals are computed from the groups (cluster-robust "

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
-from engine import ABResult, PowerResult, compare_headline, html_text
+from engine.app_support import compare_headline, html_text
+from engine.results import ABComparison as ABResult
+from engine.results import PowerAnalysis as PowerResult
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;

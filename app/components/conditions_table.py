@@ -12,7 +12,7 @@ import math
 import pandas as pd
 
 from app.ranked import MISSING
-from engine import ConditionResult
+from engine.results import ConditionComparison as ConditionResult
 
 
 def amount(value: float, binary: bool, *, sign: bool = True) -> str:

@@ -15,7 +15,8 @@ import pandas as pd
 import streamlit as st
 
 from app.ranked import MISSING, html_table
-from engine import ExampleDrilldown, md_text
+from engine.app_support import md_text
+from engine.results import ExampleDrilldown
 
 #: Columns of the engine's scores table that are not uploaded text.
 _SCORE_COLUMNS = ("rank", "system", "quality", "score", "solved")

@@ -12,7 +12,8 @@ import streamlit as st
 from app.data import judge
 from app.data.query import Query
 from app.ranked import html_table
-from engine import JudgeBoard, md_isolated
+from engine.app_support import md_isolated
+from engine.results import JudgeBoard
 
 BUDGET_HELP = {
     "system": "The system", "n_judge": "Examples the judge scored",

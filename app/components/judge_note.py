@@ -14,7 +14,8 @@ from app import state
 from app.data import judge
 from app.data.query import Query
 from app.ranked import html_table
-from engine import JudgeBoard, JudgeGate, judge_pair_figures, md_isolated, md_text
+from engine.app_support import judge_pair_figures, md_isolated, md_text
+from engine.results import JudgeBoard, JudgeGate
 
 METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
                "judge's mean over every example, rectified by the judge − human difference on "

@@ -14,7 +14,8 @@ from app.rank_span import rank_span
 from app.ranked import ranked_html
 from app.tables import HELP, column_config, in_points, label
 from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
-from engine import Leaderboard, md_isolated
+from engine.app_support import md_isolated
+from engine.results import Leaderboard
 
 
 def _meta_columns(rows: pd.DataFrame) -> list[str]:

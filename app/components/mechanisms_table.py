@@ -16,7 +16,8 @@ import pandas as pd
 from app.charts.mechanisms import LABELS
 from app.rank_span import HELP as RANK_HELP
 from app.rank_span import rank_span, span_texts
-from engine import Leaderboard, Mechanisms, RankIntervals, html_text
+from engine.app_support import html_text
+from engine.results import Leaderboard, Mechanisms, RankIntervals
 
 #: What each mechanism is and its unit (its label: ``LABELS``); a cell's tip adds ": value".
 TIPS = {"mean": "Mean score over the examples every system has (in the metric's units)",

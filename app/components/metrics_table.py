@@ -21,7 +21,8 @@ from app.data import results
 from app.data.query import Query
 from app.downloads import safe_csv
 from app.tables import fit_height
-from engine import MetricsTable, md_isolated
+from engine.app_support import md_isolated
+from engine.results import MetricsTable
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
     from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)

@@ -13,7 +13,7 @@ from app.components.overall_table import MISSING, UNTESTED, pairs_frame
 from app.data import overall
 from app.data.query import AcrossQuery
 from app.downloads import safe_csv
-from engine import Overall
+from engine.results import Overall
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
     from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)

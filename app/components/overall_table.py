@@ -17,7 +17,9 @@ import pandas as pd
 
 from app import rank_span as span
 from app.tables import SHORT_LETTERS
-from engine import Overall, PairwiseResult, html_text
+from engine.app_support import html_text
+from engine.results import Overall
+from engine.results import PairwiseTests as PairwiseResult
 
 MISSING = "not run"
 UNRANKED = "—"  # the rank of a system that did not run every selected benchmark

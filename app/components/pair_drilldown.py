@@ -13,7 +13,10 @@ from app.charts.pairwise import two_by_two
 from app.data import figures
 from app.ranked import html_table
 from app.url import View
-from engine import EFFECT_THRESHOLDS, Leaderboard, PairwiseResult, ScoreMatrix, md_isolated
+from engine import EFFECT_THRESHOLDS, ScoreMatrix
+from engine.app_support import md_isolated
+from engine.results import Leaderboard
+from engine.results import PairwiseTests as PairwiseResult
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
 EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",

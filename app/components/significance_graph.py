@@ -18,7 +18,8 @@ from app.data import figures, results
 from app.data.query import Query
 from app.ranked import NARROW
 from app.url import GRAPH_TABS, View
-from engine import Leaderboard, html_text
+from engine.app_support import html_text
+from engine.results import Leaderboard
 
 #: Charts in a container with this key are hidden below NARROW pixels: the table above has
 #: the means and intervals, and a chart shrunk to a phone is unreadable.

@@ -14,7 +14,7 @@ from app import state
 from app.data import results, slices
 from app.data.query import Query
 from app.url import View, check_slice
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 
 def restrict(view: View, token: str) -> tuple[View, str]:

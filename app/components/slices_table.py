@@ -15,7 +15,8 @@ from numbers import Real
 
 import pandas as pd
 
-from engine import SliceTable, html_text
+from engine.app_support import html_text
+from engine.results import SliceTable
 
 MISSING = "—"
 #: Rows of the changes table shown on the page (all of them are in the CSV download).

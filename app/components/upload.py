@@ -53,7 +53,8 @@ from app.components.upload_specs import (
     stored_spec,
 )
 from app.data import store
-from engine import DataContractError, MetricSpec, OnConflict, Problem, md_text, split_metadata
+from engine import DataContractError, MetricSpec, OnConflict, Problem
+from engine.app_support import md_text, split_metadata
 
 __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS",
            "MODALITIES", "Parsed", "bundle", "default_spec", "history", "landing",

@@ -12,7 +12,7 @@ import streamlit as st
 
 from app.components.upload_history import local_times
 from app.data import store
-from engine import md_text
+from engine.app_support import md_text
 
 
 def _set(who: str) -> None:

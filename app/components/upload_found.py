@@ -13,7 +13,8 @@ import streamlit as st
 
 from app.components.upload_read import Parsed
 from app.data import store
-from engine import REQUIRED_COLUMNS, Problem, is_text, md_text, split_metadata
+from engine import REQUIRED_COLUMNS, Problem
+from engine.app_support import is_text, md_text, split_metadata
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
 

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from app.data import store
-from engine import md_text
+from engine.app_support import md_text
 
 __all__ = ["history", "local_times"]
 

@@ -10,7 +10,7 @@ import streamlit as st
 
 from app.data import judge
 from app.ranked import html_table
-from engine import label_preview, md_isolated
+from engine.app_support import label_preview, md_isolated
 
 
 def human_labels(frame: pd.DataFrame, token: str) -> None:

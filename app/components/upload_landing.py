@@ -12,7 +12,8 @@ from app.data import results, store
 from app.rank_span import rank_span, span_texts
 from app.tables import group_cells, interval
 from app.widgets import MAX_SYSTEMS
-from engine import Leaderboard, md_text
+from engine.app_support import md_text
+from engine.results import Leaderboard
 
 __all__ = ["LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS", "landing", "landing_rows",
            "significant_neighbours"]

@@ -11,7 +11,8 @@ import streamlit as st
 
 from app.components.upload_history import local_times
 from app.data import store
-from engine import DataContractError, MetricSpec, md_text, metric_specs_of
+from engine import DataContractError, MetricSpec
+from engine.app_support import md_text, metric_specs_of
 
 __all__ = ["MODALITIES", "default_spec", "metric_editor", "spec_key", "spec_widgets",
            "stored_spec"]

@@ -9,15 +9,9 @@ import streamlit as st
 
 from app.data import store
 from app.data.query import ArenaQuery
-from engine import (
-    DataContractError,
-    JudgeBattleBoard,
-    arena_elo,
-    arena_ratings,
-    judge_battle_board,
-    judged_battles,
-    win_rate_matrix,
-)
+from engine import DataContractError, arena_ratings
+from engine.app_support import arena_elo, judge_battle_board, judged_battles, win_rate_matrix
+from engine.results import JudgeBattleBoard
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)

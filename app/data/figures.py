@@ -37,7 +37,8 @@ from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, 
 from app.charts.vl import Spec
 from app.data import results, store
 from app.data.query import Query
-from engine import BoxStats, box_stats
+from engine.app_support import box_stats
+from engine.results import BoxStats
 
 _ENTRIES = 64
 #: The Mechanisms and Compare pages' drawings keep fewer entries.

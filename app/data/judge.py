@@ -11,21 +11,16 @@ import streamlit as st
 
 from app.data import slices, store
 from app.data.query import Query
-from engine import (
+from engine import JudgeContractError, TestOptions, judge_board, judge_gate
+from engine.app_support import (
     INCLUSION_COLUMN,
-    JudgeBoard,
-    JudgeContractError,
-    JudgeGate,
-    LabelBudget,
-    TestOptions,
     budget_check,
     human_metric_for,
-    judge_board,
-    judge_gate,
     judge_links,
     label_budget,
     restrict_to_slice,
 )
+from engine.results import JudgeBoard, JudgeGate, LabelBudget
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)

@@ -15,21 +15,25 @@ import streamlit as st
 
 from app.data import judge, results, store
 from app.data.query import AcrossQuery, Query
-from engine import (
-    BenchmarkPart,
-    JudgeBoard,
-    Leaderboard,
-    Overall,
-    PairwiseResult,
-    Selection,
-    TestOptions,
+from engine import TestOptions
+from engine.app_support import benchmark_part as engine_benchmark_part
+from engine.app_support import (
     choose_overall,
     default_selection,
     judged_part,
     leading_systems,
     overall_from_parts,
 )
-from engine import benchmark_part as engine_benchmark_part
+from engine.results import (
+    BenchmarkPart,
+    JudgeBoard,
+    Leaderboard,
+    Overall,
+    Selection,
+)
+from engine.results import (
+    PairwiseTests as PairwiseResult,
+)
 
 _ENTRIES = 32
 #: Most systems the Overall page tests pair by pair: all pairs of 2,500 systems on every

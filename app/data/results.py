@@ -22,21 +22,9 @@ import streamlit as st
 from app.data import slices, store
 from app.data.query import PowerPlan, Query
 from engine import (
-    ABResult,
-    BootstrapResult,
     ClusterDesign,
-    ConditionResult,
-    ExampleDrilldown,
-    HealthReport,
-    Leaderboard,
-    Mechanisms,
     MetricSpec,
-    MetricsTable,
-    PBeats,
-    PowerResult,
-    RankIntervals,
     ScoreMatrix,
-    SliceTable,
     TestOptions,
     benchmark_health,
     bootstrap_ranks,
@@ -51,9 +39,30 @@ from engine import (
     pairs_across_metrics,
     power,
     rank_intervals_of,
-    restrict_to_slice,
     slice_table,
-    system_identifiers,
+)
+from engine.app_support import restrict_to_slice, system_identifiers
+from engine.results import (
+    ABComparison as ABResult,
+)
+from engine.results import (
+    ConditionComparison as ConditionResult,
+)
+from engine.results import (
+    ExampleDrilldown,
+    HealthReport,
+    Leaderboard,
+    Mechanisms,
+    MetricsTable,
+    PBeats,
+    RankIntervals,
+    SliceTable,
+)
+from engine.results import (
+    PowerAnalysis as PowerResult,
+)
+from engine.results import (
+    RankBootstrap as BootstrapResult,
 )
 
 _ENTRIES = 64

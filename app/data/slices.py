@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from app.data import store
-from engine import slice_labels
+from engine.app_support import slice_labels
 
 _SLICE_MARK = "|slice="
 #: A per-example column with more slices than this (e.g. a prompt text) is not offered.

@@ -7,7 +7,8 @@ import streamlit as st
 
 from app.data import store
 from app.data.query import Query
-from engine import TestOptions, WatchBoard, watch_board
+from engine import TestOptions, watch_board
+from engine.results import WatchBoard
 
 
 @st.cache_resource(show_spinner="Watching every challenger…", max_entries=16)

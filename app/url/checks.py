@@ -14,7 +14,7 @@ from typing import Any
 from app.url.choices import MAX_TEXT
 from app.url.text import quoted
 from app.url.view import View
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 
 def planned_difference(view: View) -> tuple[float | None, list[str]]:

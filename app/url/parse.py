@@ -35,7 +35,8 @@ from app.url.choices import (
 )
 from app.url.text import quoted
 from app.url.view import View, format_value
-from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS, md_isolated
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine.app_support import md_isolated
 
 #: Links made before the URL carried keys held labels in ``cols``: they still work.
 _COLUMN_KEYS = {label: key for key, label in TABLE_COLUMNS.items()} | {

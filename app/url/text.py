@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.url.choices import MAX_TEXT
-from engine import md_isolated, md_text
+from engine.app_support import md_isolated, md_text
 
 
 def quoted(value: str) -> str:

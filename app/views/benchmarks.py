@@ -13,7 +13,7 @@ import streamlit as st
 from app import state
 from app.data import store
 from app.ranked import html_table
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 token = store.token()
 catalog = store.catalog(token)

@@ -33,13 +33,9 @@ from app.data.query import PowerPlan, Query
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
-from engine import (
-    PowerResult,
-    compare_headline,
-    compare_report,
-    md_text,
-    report_with_gate,
-)
+from engine import compare_report
+from engine.app_support import compare_headline, md_text, report_with_gate
+from engine.results import PowerAnalysis as PowerResult
 
 #: Header tooltips of the per-system and models tables (every column explained, #27).
 DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",

@@ -13,7 +13,8 @@ from app.data.query import Query
 from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import check_conditions, held
-from engine import ConditionResult, md_text
+from engine.app_support import md_text
+from engine.results import ConditionComparison as ConditionResult
 
 #: Sentences of the summary shown (one per pair of levels; a setting with many levels has
 #: hundreds: the table and the CSV have them all).

@@ -13,7 +13,7 @@ from app.downloads import safe_csv
 from app.rank_span import rank_span
 from app.ranked import html_table
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 token, catalog, view = widgets.page_context()
 

@@ -15,7 +15,8 @@ from app.data import figures, results
 from app.data.query import Query
 from app.ranked import MISSING, html_table
 from app.url import EXAMPLE_TABS, check_example
-from engine import HealthReport, md_isolated
+from engine.app_support import md_isolated
+from engine.results import HealthReport
 
 _PAGE = "examples"
 

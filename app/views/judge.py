@@ -17,7 +17,7 @@ from app import widgets
 from app.components.judge_budget import label_budget_section
 from app.data import judge
 from app.data.query import Query
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 token, catalog, view = widgets.benchmark_page(
     "Judge + humans",

@@ -29,13 +29,9 @@ from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS
-from engine import (
-    Leaderboard,
-    leaderboard_headline,
-    leaderboard_report,
-    md_isolated,
-    md_text,
-)
+from engine import leaderboard_report
+from engine.app_support import leaderboard_headline, md_isolated, md_text
+from engine.results import Leaderboard
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's

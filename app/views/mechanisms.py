@@ -22,7 +22,8 @@ from app.data import figures, results
 from app.data.query import Query
 from app.downloads import safe_csv
 from app.ranked import html_table
-from engine import Leaderboard, RankIntervals, best_set_sentence, md_text
+from engine.app_support import best_set_sentence, md_text
+from engine.results import Leaderboard, RankIntervals
 
 token, catalog, view = widgets.page_context()
 

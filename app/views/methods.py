@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from app.components.methods import SECTIONS
-from engine import MIN_PAIRED_OVERLAP
+from engine.app_support import MIN_PAIRED_OVERLAP
 
 #: At a phone's width the four-column test table ran past the screen's edge (#27
 #: screenshots): smaller type and padding there, so it fits 390 px.

@@ -19,7 +19,7 @@ from app.data import overall
 from app.data.query import AcrossQuery
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
-from engine import md_text, overall_headline
+from engine.app_support import md_text, overall_headline
 
 token, catalog, view = widgets.page_context()
 all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))

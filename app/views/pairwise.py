@@ -19,7 +19,7 @@ from app.components.watch_note import several_uploads
 from app.data import results
 from app.data.query import Query
 from app.url import check_pair
-from engine import md_isolated, md_text, pair_headline
+from engine.app_support import md_isolated, md_text, pair_headline
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's

@@ -15,7 +15,8 @@ from app.components.judge_budget import judge_labels
 from app.data import results
 from app.data.query import PowerPlan, Query
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
-from engine import PowerResult, md_text
+from engine.app_support import md_text
+from engine.results import PowerAnalysis as PowerResult
 
 #: Design grid of the detectable-difference table: examples as multiples of the plan's,
 #: runs per example.

@@ -14,7 +14,7 @@ from app.data import results, slices
 from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.url import SLICE_BINS, check_slice
-from engine import md_isolated
+from engine.app_support import md_isolated
 
 token, catalog, view = widgets.page_context()
 

@@ -14,7 +14,7 @@ import streamlit as st
 from app import state, widgets
 from app.data import results, watch
 from app.data.query import Query
-from engine import md_isolated, md_text, sequence_svg
+from engine.app_support import md_isolated, md_text, sequence_svg
 
 #: Charts drawn open at first (the rest one click away, in order of the table).
 OPEN_CHARTS = 1

@@ -104,7 +104,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _warm(args: argparse.Namespace) -> int:
-    from engine import warm_kernels
+    from engine._warm import warm_kernels
 
     print(warm_kernels().sentence())
     return 0

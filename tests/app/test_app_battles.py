@@ -16,7 +16,8 @@ import pytest
 from apptest_support import app, no_exception
 from streamlit.testing.v1 import AppTest
 
-from engine import arena_ratings, read_battles, win_rate_matrix
+from engine import arena_ratings, read_battles
+from engine.app_support import win_rate_matrix
 
 MODELS = ["gpt-4-turbo", "claude-3-opus", "<b>mixtral</b>", "llama-3-70b-instruct", "gemini-pro"]
 
@@ -148,7 +149,7 @@ def test_battle_problems_in_json_are_the_battle_lists(db: Path) -> None:
 def test_judged_battles_show_the_corrected_ratings(db: Path) -> None:
     # #31 (Boyeau et al.): a battle list with the judge's winner on every battle and human
     # verdicts on a random 20%; the Leaderboard shows the engine's PPI++ Bradley-Terry board
-    from engine import judge_battle_board, judged_battles
+    from engine.app_support import judge_battle_board, judged_battles
 
     rng = np.random.default_rng(9)
     frame = pd.read_csv(io.BytesIO(_battles_csv(1500, 9)))

@@ -14,7 +14,8 @@ from apptest_support import app, html_frame, no_exception
 from pages_data_support import store_env
 from streamlit.testing.v1 import AppTest
 
-from engine import ClusterDesign, Leaderboard, build_matrix, cluster_codes, leaderboard
+from engine import ClusterDesign, build_matrix, cluster_codes, leaderboard
+from engine.results import Leaderboard
 from engine.store import open_store
 
 

@@ -193,7 +193,7 @@ def table_columns(at: object) -> list[str]:
 
 
 def test_system_identifiers_by_rule() -> None:
-    from engine import system_identifiers
+    from engine.app_support import system_identifiers
 
     meta = pd.DataFrame({"system": ["m-7b", "M-13B/run", "x", "y"],
                          "gen": ["m-7b", "m-13b", "x", "y"],  # the name (cut at "/")

@@ -14,14 +14,8 @@ from pathlib import Path
 from apptest_support import app, no_exception, ranked
 from streamlit.testing.v1 import AppTest
 
-from engine import (
-    build_matrix,
-    compare_ab,
-    compare_headline,
-    leaderboard,
-    leaderboard_headline,
-    pair_headline,
-)
+from engine import build_matrix, compare_ab, leaderboard
+from engine.app_support import compare_headline, leaderboard_headline, pair_headline
 from engine.store import open_store
 
 

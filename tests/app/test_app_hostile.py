@@ -19,8 +19,8 @@ import pytest
 from apptest_support import app, html_frame, no_exception, pictures
 
 from app.downloads import FORMULA_START, safe_csv
-from engine import ISOLATE, POP, html_text, md_isolated
-from engine._text import JOINER
+from engine._text import ISOLATE, JOINER, POP
+from engine.app_support import html_text, md_isolated
 from engine.store import open_store
 
 PHISH = "[Session expired…](http://evil)![px](http://evil/u.png)"

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 from apptest_support import app, html_frame, no_exception
 
-from engine import judge_board, judge_pair_figures, label_budget, open_store
+from engine import judge_board, open_store
+from engine.app_support import judge_pair_figures, label_budget
 
 PAGE = "views/judge.py"
 

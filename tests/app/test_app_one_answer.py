@@ -29,18 +29,16 @@ from app.rank_span import rank_span
 from app.url import View
 from engine import (
     ClusterDesign,
-    Leaderboard,
     TestOptions,
     benchmark_health,
-    benchmark_part,
     build_matrix,
     cluster_codes,
     compare_ab,
     leaderboard,
-    leaderboard_headline,
-    md_text,
     p_beats,
 )
+from engine.app_support import benchmark_part, leaderboard_headline, md_text
+from engine.results import Leaderboard
 from engine.store import open_store
 
 CLUSTERED = {"benchmark": "qa", "cluster": "passage"}

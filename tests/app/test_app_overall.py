@@ -22,7 +22,8 @@ from streamlit.testing.v1 import AppTest
 from app.components.overall_table import MISSING, UNRANKED
 from app.tables import SHORT_LETTERS, tie_ranks
 from app.url import format_weights, parse_weights
-from engine import default_selection, overall, overall_headline
+from engine import overall
+from engine.app_support import default_selection, overall_headline
 from engine.store import open_store
 
 PAGE = "views/overall.py"

@@ -14,7 +14,7 @@ from apptest_support import app, no_exception
 from pages_data_support import store_env
 
 from app.data.overall import MAX_OVERALL_SYSTEMS
-from engine import leading_systems
+from engine.app_support import leading_systems
 
 SYSTEMS, EXAMPLES = 2500, 12
 pytestmark = pytest.mark.slow

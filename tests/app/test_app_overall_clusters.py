@@ -13,7 +13,8 @@ import pytest
 from apptest_support import app, no_exception
 from pages_data_support import store_env
 
-from engine import benchmark_part, md_text, overall, overall_headline
+from engine import overall
+from engine.app_support import benchmark_part, md_text, overall_headline
 from engine.store import open_store
 
 

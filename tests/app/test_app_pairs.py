@@ -11,7 +11,8 @@ import pytest
 from apptest_support import app, html_frame, no_exception
 
 from app.components.pair_drilldown import difference_text, effect_words, pair_details, pair_summary
-from engine import MIN_PAIRED_OVERLAP, ScoreMatrix, build_matrix, leaderboard, pairwise_tests
+from engine import ScoreMatrix, build_matrix, leaderboard, pairwise_tests
+from engine.app_support import MIN_PAIRED_OVERLAP
 from engine.store import open_store
 
 

@@ -13,7 +13,9 @@ from apptest_support import app, html_frame, no_exception
 from streamlit.testing.v1 import AppTest
 
 from app.rank_span import span_text
-from engine import RankSets, best_set_sentence, build_matrix, rank_sets_of
+from engine import build_matrix, rank_sets_of
+from engine.app_support import best_set_sentence
+from engine.results import RankSets
 from engine.store import open_store
 
 

@@ -21,7 +21,8 @@ from app.charts.examples import MAX_COLUMNS, example_system_heatmap_spec
 from app.charts.pairwise import MIN_CELL
 from app.data import results
 from app.state import FAILED
-from engine import ISOLATE, POP, ScoreMatrix
+from engine import ScoreMatrix
+from engine._text import ISOLATE, POP
 
 ROOT = Path(__file__).resolve().parents[2]
 JARGON = re.compile(r"p5_min|p5_max|paired_d|BT strength|\btau\b|Table 1|\bNone\b|\bnan\b")

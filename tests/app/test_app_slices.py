@@ -22,7 +22,8 @@ import pytest
 from apptest_support import app, no_exception, params, ranked
 from streamlit.testing.v1 import AppTest
 
-from engine import build_matrix, leaderboard, read_results, restrict_to_slice, slice_table
+from engine import build_matrix, leaderboard, read_results, slice_table
+from engine.app_support import restrict_to_slice
 from engine.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,9 @@ from app.charts.svg_pairwise import (
     pvalue_heatmap_svg,
 )
 from app.charts.vl import as_chart, jsonable
-from engine import ISOLATE, POP, Leaderboard, MetricSpec, build_matrix, leaderboard
+from engine import MetricSpec, build_matrix, leaderboard
+from engine._text import ISOLATE, POP
+from engine.results import Leaderboard
 
 XSS = "<img src=x onerror=alert(1)>"
 SVG = "{http://www.w3.org/2000/svg}"

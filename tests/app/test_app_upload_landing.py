@@ -18,7 +18,8 @@ from pages_data_support import overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
 from app.components.upload import significant_neighbours
-from engine import build_matrix, leaderboard, md_text
+from engine import build_matrix, leaderboard
+from engine.app_support import md_text
 from engine.store import open_store
 
 NEW = "new-model"

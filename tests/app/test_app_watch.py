@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 from apptest_support import app, no_exception, pictures
 
-from engine import e_bh, open_store, watch_board
+from engine import open_store, watch_board
+from engine.stats._ebh import e_bh
 
 PAGE = "views/watch.py"
 RATES = {"champ": 0.8, "close": 0.78, "weak": 0.55, "weaker": 0.5}

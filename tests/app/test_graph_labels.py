@@ -23,7 +23,9 @@ import pytest
 from app.charts.labels import LINE_EMS, Box, place_labels, text_width
 from app.charts.network import network_html
 from app.charts.svg import static_graph_svg
-from engine import ISOLATE, POP, Leaderboard, build_matrix, leaderboard
+from engine import build_matrix, leaderboard
+from engine._text import ISOLATE, POP
+from engine.results import Leaderboard
 from engine.store import open_store
 
 SVG = "{http://www.w3.org/2000/svg}"

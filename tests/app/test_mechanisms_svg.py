@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 
 from app.charts.mechanisms import FADED, LABELS, pbeats_svg, ramp, tau_svg
-from engine import ISOLATE, POP, Mechanisms, build_matrix, mechanisms
+from engine import build_matrix, mechanisms
+from engine._text import ISOLATE, POP
+from engine.results import Mechanisms
 
 XSS = "<img src=x onerror=alert(1)>"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import app.preload
-import engine
+from engine import _warm, app_support
 
 SERVER = Path(__file__).resolve().parents[2] / "app" / "server.py"
 
@@ -18,15 +18,15 @@ def test_the_kernels_are_warmed_before_the_app_is_made(monkeypatch: pytest.Monke
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     calls: list[str] = []
 
-    def warm() -> engine.Warmed:
+    def warm() -> _warm.Warmed:
         calls.append("warm")
-        return engine.Warmed({"elo_replay": 1}, 0.5)
+        return _warm.Warmed({"elo_replay": 1}, 0.5)
 
     def preload() -> app.preload.Imported:
         calls.append("import")
         return app.preload.Imported(224, 1.5)
 
-    monkeypatch.setattr(engine, "warm_kernels", warm)
+    monkeypatch.setattr(app_support, "warm_kernels", warm)
     monkeypatch.setattr(app.preload, "import_app_code", preload)
     served = runpy.run_path(str(SERVER))
     assert calls == ["warm", "import"] and "app" in served
@@ -36,10 +36,10 @@ def test_the_kernels_are_warmed_before_the_app_is_made(monkeypatch: pytest.Monke
 
 def test_a_cache_numba_cannot_write_does_not_stop_the_server(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def no_cache() -> engine.Warmed:
+    def no_cache() -> _warm.Warmed:
         raise RuntimeError("cannot cache function '_elo_replay': no locator available")
 
-    monkeypatch.setattr(engine, "warm_kernels", no_cache)
+    monkeypatch.setattr(app_support, "warm_kernels", no_cache)
     served = runpy.run_path(str(SERVER))
     assert "app" in served
     assert "pages compile them on first need" in capsys.readouterr().err

@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 
 from app.charts.svg_boxes import BOX_COLOR, MAX_OUTLIERS, NONE_COLOR, PALETTE, box_svg
-from engine import ISOLATE, JOINER, POP, BoxStats, box_stats
+from engine._text import ISOLATE, JOINER, POP
+from engine.app_support import box_stats
+from engine.results import BoxStats
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>", "safe\u202eevil",

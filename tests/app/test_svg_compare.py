@@ -17,7 +17,8 @@ from pages_data_support import compare_frame
 from app.charts.compare import COMPONENT_NAMES, model_label
 from app.charts.graph import BEST
 from app.charts.svg_compare import MODEL_CHARS, axis_domain, models_svg, variance_svg
-from engine import ISOLATE, POP, compare_ab
+from engine import compare_ab
+from engine._text import ISOLATE, POP
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = ["<script>alert(1)</script>", "</svg><img src=x onerror=alert(1)>", "safe\u202eevil",

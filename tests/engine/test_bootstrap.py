@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from engine import BOOTSTRAP_COLUMNS, MetricSpec, ScoreMatrix, bootstrap_ranks, build_matrix, read_results
-from engine.stats._bootstrap import _paired_means, _unpaired_means
+from engine import MetricSpec, ScoreMatrix, bootstrap_ranks, build_matrix, read_results
+from engine.stats._bootstrap import BOOTSTRAP_COLUMNS, _paired_means, _unpaired_means
 
 
 def _matrix(values: np.ndarray, *, higher: bool = True, names: list[str] | None = None):

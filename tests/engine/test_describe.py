@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from matplotlib import cbook
 
-from engine import BOX_COLUMNS, box_stats
+from engine.app_support import box_stats
+from engine.stats._describe import BOX_COLUMNS
 
 
 def _reference(column: np.ndarray, whis: float) -> dict:

@@ -312,7 +312,8 @@ def test_parse_isolated_time_limit() -> None:
 def test_harness_detection_refuses_deep_json_before_parsing() -> None:
     """A .jsonl upload goes through harness detection first; it must not reach a JSON parser
     (Python's json raised RecursionError on 20,000 levels, pyarrow's reader segfaulted)."""
-    from engine import detect_format, read_harness
+    from engine import read_harness
+    from engine.harness import detect_format
 
     deep = b'{"doc_id": 0, "x": ' + b"[" * 20_000 + b"]" * 20_000 + b"}\n"
     for read in (detect_format, read_harness):

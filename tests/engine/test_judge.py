@@ -10,18 +10,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine import (
-    JudgeContractError,
-    budget_check,
-    check_random_labels,
-    judge_board,
-    judge_pair,
-    judge_pair_figures,
-    label_budget,
-    label_preview,
-    read_results,
-)
+from engine import JudgeContractError, judge_board, read_results
+from engine.app_support import budget_check, judge_pair_figures, label_budget, label_preview
 from engine.cli import main
+from engine.io._judge import check_random_labels, judge_pair
 from engine.products._judge import predicted_width, simulate_ppi_width
 from engine.stats._ppi import ppi_mean, ppi_means, ppi_pairs
 

@@ -13,17 +13,12 @@ import pandas as pd
 import pytest
 from test_judge import judge_frame, long_of, only_s0_labelled_csv
 
-from engine import (
-    MIN_GATE_LABELS,
-    JudgeBoard,
-    JudgeContractError,
-    judge_board,
-    judge_gate,
-    judge_pair_figures,
-    read_results,
-)
+from engine import JudgeContractError, judge_board, judge_gate, read_results
+from engine.app_support import judge_pair_figures
 from engine.cli import main
+from engine.products._judge_gate import MIN_GATE_LABELS
 from engine.report._reports import compare_report
+from engine.results import JudgeBoard
 
 
 def _gate(frame: pd.DataFrame, base: str, cand: str, **kw: object):
@@ -244,7 +239,8 @@ def test_overall_ranks_a_judge_benchmark_by_its_ppi_estimates(
 
 
 def test_report_with_gate_puts_the_verdict_under_the_title() -> None:
-    from engine import compare_ab, report_with_gate
+    from engine import compare_ab
+    from engine.app_support import report_with_gate
 
     frame = long_of(_biased_for_the_worse())
     _, gate = _gate(frame, "s0", "s1")
@@ -259,7 +255,7 @@ def test_report_with_gate_puts_the_verdict_under_the_title() -> None:
 
 
 def test_judged_parts_pairs_are_the_boards_rows_for_the_pairs_tab() -> None:
-    from engine import benchmark_part, judged_part
+    from engine.app_support import benchmark_part, judged_part
 
     frame = long_of(judge_frame(4))
     board = judge_board(frame, judge="judge_score", human="human_score")

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import JudgeContractError, judge_board, judge_pair_figures, label_preview
+from engine import JudgeContractError, judge_board
+from engine.app_support import judge_pair_figures, label_preview
 from engine.cli import main
 from engine.stats._ppi import ppi_means
 from engine.stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs

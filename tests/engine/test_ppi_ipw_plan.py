@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from test_ppi_ipw import _frame  # 3 systems, labels drawn with informative known chances
 
-from engine import budget_check, judge_board, label_budget
+from engine import judge_board
+from engine.app_support import budget_check, label_budget
 from engine.cli import main
 from engine.stats._ppi_ipw import ppi_ipw_means
 from engine.stats._ppi_ipw_plan import (

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from engine import choose_overall, default_selection
+from engine.app_support import choose_overall, default_selection
 from engine.store import open_store
 
 

@@ -9,17 +9,15 @@ import sys
 import numpy as np
 import pytest
 
-from engine import (
+from engine import ScoreMatrix, _jit, leaderboard
+from engine.app_support import warm_kernels
+from engine.io._limits import _COMPILED_FROM, nesting_depth
+from engine.ranking._sequential import (
     Battles,
-    ScoreMatrix,
-    _jit,
     battles_from_scores,
-    leaderboard,
     sequential_elo,
     sequential_trueskill,
-    warm_kernels,
 )
-from engine.io._limits import _COMPILED_FROM, nesting_depth
 from engine.stats._confseq import betting_cs, start_sequence
 from engine.stats._kernels import win_matrix
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import masked, safe_url
+from engine.app_support import masked, safe_url
 
 # CLI subprocesses and unreachable-database timeouts: the full run, not the --fast loop
 pytestmark = pytest.mark.slow
