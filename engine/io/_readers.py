@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO
 
 import numpy as np
 import pandas as pd
@@ -42,8 +41,7 @@ from ._formats import (
 from ._judge import INCLUSION_COLUMN, is_human_metric
 from ._limits import Limits
 
-__all__ = ["OUTPUT_NAMES", "TableUpload", "metric_specs_of", "read_bytes", "read_results",
-           "read_table_upload", "split_metadata", "table_upload_of"]
+__all__ = ["OUTPUT_NAMES", "metric_specs_of", "read_bytes", "read_results", "split_metadata"]
 
 #: Longest text accepted in a key column (system, example id, benchmark, metric), in
 #: UTF-8 bytes: a PostgreSQL b-tree entry must stay under ~2.7 kB.
@@ -300,54 +298,6 @@ def read_results_bytes(data: bytes, *, label: str, fmt: str | None = None,
     else:
         frame = frame_from_bytes(data, label, fmt, limits=limits)
     return _shaped(frame, label, metrics)
-
-
-@dataclass(frozen=True)
-class TableUpload:
-    """An uploaded table as read: ``results`` (the canonical long table, its metric
-    declarations in ``frame.attrs``) or ``battles`` (the checked battle list of
-    :func:`engine.read_battles`)."""
-
-    kind: Literal["results", "battles"]
-    frame: pd.DataFrame
-
-
-def read_table_upload(data: bytes, *, label: str, fmt: str | None = None,
-                      metrics: Mapping[str, MetricSpec] | None = None,
-                      limits: Limits | None = None, unzip: bool = False) -> TableUpload:
-    """An uploaded table, results or battle list, parsed once in the memory-capped child
-    (:func:`engine.parse_isolated`) whatever its format: CSV/TSV, JSON Lines, JSON,
-    Parquet, gzipped, or (``unzip``) a zip holding one of them. A parsed table with
-    ``model_a``, ``model_b`` and ``winner`` (and no ``value``) is a battle list.
-
-    Raises
-    ------
-    DataContractError
-        The parse's or the battle list's problems (file, column, rows, rule, fix).
-    """
-    from ._worker import parse_isolated
-
-    frame = parse_isolated(data, label, fmt=fmt, limits=limits, unzip=unzip)
-    return table_upload_of(frame, label=label, metrics=metrics)
-
-
-def table_upload_of(frame: pd.DataFrame, *, label: str,
-                    metrics: Mapping[str, MetricSpec] | None = None) -> TableUpload:
-    """A table already parsed by :func:`engine.parse_isolated` as :func:`read_table_upload`
-    reads it: a battle list (``model_a``, ``model_b``, ``winner``, no ``value``) checked, or
-    the canonical long table; for a caller that parsed it once to see what it holds (the
-    Upload page's zip of one table, #27), so it is never parsed twice.
-
-    Raises
-    ------
-    DataContractError
-        The battle list's or the table's problems (file, column, rows, rule, fix).
-    """
-    from ._battles import is_battle_table, validate_battles
-
-    if is_battle_table(frame):
-        return TableUpload("battles", validate_battles(frame, label=label))
-    return TableUpload("results", _shaped(frame, label, metrics))
 
 
 def _shaped(frame: pd.DataFrame, label: str,

@@ -15,7 +15,7 @@ from sqlalchemy import Column, MetaData, Table, Text, delete, insert, inspect, s
 if TYPE_CHECKING:
     from ._store import ResultsStore
 
-__all__ = ["judge_link", "judge_links", "link_judge"]
+__all__ = ["judge_links", "link_judge"]
 
 _meta = MetaData()
 JUDGE_LINKS = Table(
@@ -53,7 +53,3 @@ def judge_links(store: ResultsStore) -> dict[tuple[str, str], str]:
         rows = conn.execute(select(JUDGE_LINKS)).all()
     return {(str(b), str(j)): str(h) for b, j, h in rows}
 
-
-def judge_link(store: ResultsStore, benchmark: str, judge: str) -> str | None:
-    """The human metric linked to ``judge`` on ``benchmark``, or None."""
-    return judge_links(store).get((benchmark, judge))
