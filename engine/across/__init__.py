@@ -7,6 +7,7 @@ a pair's tests combined and the pooling inputs the Overall product reads (``_pai
 the table across metrics (``_metrics_table``), the Friedman test (``_friedman``), coverage
 and the default selection of benchmarks (``_coverage``) and the leading systems of a large
 store (``_bounded``). The Overall page's product built from them lives in
-:mod:`engine.products` (``_overall*``), above this folder. Public names are exported by
-:mod:`engine`.
+:mod:`engine.products` (``_overall*``), above this folder. The workflow's names
+are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
+is imported from the module that defines it.
 """

@@ -4,5 +4,7 @@ The leaderboard (``_leaderboard``), the overall leaderboard across benchmarks an
 per-benchmark parts (``_overall``, ``_overall_parts``, ``_overall_pairs``, ``_overall_score``,
 ``_overall_judge``; built on :mod:`engine.across`), benchmark health (``_health``), slices by
 an example attribute (``_slices``), condition-and-compare of a system setting (``_condition``)
-and one example's drill-down (``_drilldown``). Public names are exported by :mod:`engine`.
+and one example's drill-down (``_drilldown``). The workflow's names
+are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
+is imported from the module that defines it.
 """

@@ -7,5 +7,7 @@ apart (``_groups``: compact letters in ``_letters``, clique listing in ``_clique
 simultaneous rank intervals (``_rank_intervals``) and rank confidence sets (``_rank_sets``
 from estimates and a covariance, by the max-t stepdown of ``_max_t``; ``_mean_covariance``
 from a score matrix), and the one rank-with-ties of every table (``_ties``:
-:func:`~engine.ranking._ties.competition_ranks`). Public names are exported by :mod:`engine`.
+:func:`~engine.ranking._ties.competition_ranks`). The workflow's names
+are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
+is imported from the module that defines it.
 """

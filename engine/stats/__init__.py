@@ -5,5 +5,7 @@ statistics (``_pairwise_plan``, ``_pairwise_stats``, ``_pairwise``), partial ove
 (``_overlap``), difference intervals (``_intervals``), multiplicity (``_multitest``),
 repeated runs (``_runs``), the A/B comparison (``_ab``), power (``_power``), bootstrap
 distributions (``_bootstrap``), boxplot statistics (``_describe``) and the additive fit
-for incomplete systems (``_additive``). Public names are exported by :mod:`engine`.
+for incomplete systems (``_additive``). The workflow's names
+are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
+is imported from the module that defines it.
 """
