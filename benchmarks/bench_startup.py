@@ -25,7 +25,8 @@ The battle path (``--battles N``, default 1,000,000): from a DataFrame of N batt
 written here; best of 3 wall times after a warm-up call.
 
 Usage: ``.venv/bin/python benchmarks/bench_startup.py [--repeats 5] [--battles 1000000]
-[--skip-cli] [--skip-battles] [--engine DIR]``. Prints figures and the load average; asserts nothing.
+[--skip-cli] [--skip-battles] [--engine DIR] [--before DIR]``. Prints figures and the load
+average; asserts nothing.
 """
 
 from __future__ import annotations
@@ -71,7 +72,9 @@ import sys, itertools
 import numpy as np, pandas as pd
 from scipy import stats
 df = pd.read_json(sys.argv[1], lines=True)
-wide = df.groupby(["system", "example_id"])["value"].mean().unstack(0).dropna()
+who = "system" if "system" in df else "model"  # the demo files: model, example_id, pass1
+value = "value" if "value" in df else "pass1"
+wide = df.groupby([who, "example_id"])[value].mean().unstack(0).dropna()
 n = len(wide)
 mean, se = wide.mean(), wide.std(ddof=1) / np.sqrt(n)
 half = stats.t.ppf(0.975, n - 1) * se
@@ -136,37 +139,50 @@ def cases(folder: Path) -> dict[str, list[list[str]]]:
 
 
 def run_case(argvs: list[list[str]], env: dict[str, str], cwd: Path) -> float:
-    """Wall seconds of the case's processes, one after the other."""
+    """Wall seconds of the case's processes, one after the other (a script must exit 0;
+    sigboard 0, or 1 for a verdict)."""
     start = time.perf_counter()
     for argv in argvs:
         done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
-        if done.returncode not in (0, 1):
+        if done.returncode not in ((0, 1) if "engine" in argv[:3] else (0,)):
             raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): "
                              f"{done.stderr.decode()[-800:]}")
     return time.perf_counter() - start
 
 
-def cli(repeats: int, engine: Path) -> None:
+def cli(repeats: int, engine: Path, before: Path | None) -> None:
     # bytecode written as pip writes it at install (PYTHONDONTWRITEBYTECODE would make every
     # sigboard process compile its ~230 modules again, the libraries' bytecode being there)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(ONE_THREAD, PYTHONPATH=str(engine))
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    roots = {"sigboard": engine, **({"before": before} if before else {})}
     with tempfile.TemporaryDirectory(prefix="sigboard-startup-") as tmp:
-        todo = cases(Path(tmp))
+        todo: dict[str, tuple[list[list[str]], Path]] = {}
+        for name, argvs in cases(Path(tmp)).items():
+            if name.startswith("sigboard"):
+                for who, root in roots.items():
+                    todo[name.replace("sigboard", who, 1)] = (argvs, root)
+            else:
+                todo[name] = (argvs, engine)
         times: dict[str, list[float]] = {name: [] for name in todo}
         for round_ in range(repeats + 1):
-            for name, argvs in todo.items():
-                elapsed = run_case(argvs, env, engine)
+            for name, (argvs, root) in todo.items():
+                env = {**base, **ONE_THREAD, "PYTHONPATH": str(root)}
+                elapsed = run_case(argvs, env, root)
                 if round_:
                     times[name].append(elapsed)
     median = {name: statistics.median(t) for name, t in times.items()}
-    print(f"sigboard from {engine}")
+    print(f"sigboard from {engine}" + (f", before: {before}" if before else ""))
     print(f"CLI against a script, medians of {repeats} interleaved rounds, one BLAS thread "
           f"({load()} at the end)")
-    print(f"{'command':22} {'sigboard s':>10} {'script s':>9} {'ratio':>6}")
+    print(f"{'command':22} {'sigboard s':>10} {'script s':>9} {'ratio':>6}"
+          + (f" {'before s':>9} {'ratio':>6}" if before else ""))
     for what in ("compare", "leaderboard", "seven leaderboards"):
         ours, theirs = median[f"sigboard {what}"], median[f"script {what}"]
-        print(f"{what:22} {ours:>10.3f} {theirs:>9.3f} {theirs / ours:>6.2f}")
+        row = f"{what:22} {ours:>10.3f} {theirs:>9.3f} {theirs / ours:>6.2f}"
+        if before:
+            old = median[f"before {what}"]
+            row += f" {old:>9.3f} {theirs / old:>6.2f}"
+        print(row)
 
 
 # --------------------------------------------------------------------------- battles
@@ -267,12 +283,15 @@ def main() -> None:
     parser.add_argument("--battles", type=int, default=1_000_000)
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--skip-battles", action="store_true")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="also run the engine/ in this folder, interleaved (e.g. `git "
+                        "archive OLD engine | tar -x -C DIR`)")
     parser.add_argument("--engine", type=Path, default=ROOT,
                         help="the folder holding the engine/ to run (e.g. `git archive` of "
                         "an older commit unpacked; default: this checkout)")
     args = parser.parse_args()
     if not args.skip_cli:
-        cli(args.repeats, args.engine.resolve())
+        cli(args.repeats, args.engine.resolve(), args.before.resolve() if args.before else None)
     if not args.skip_battles:
         # the engine of --engine in this process too (not whatever an editable install
         # of sigboard points at)
