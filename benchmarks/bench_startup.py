@@ -40,7 +40,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                                "NUMEXPR_NUM_THREADS", "NUMBA_NUM_THREADS")}
@@ -203,7 +205,7 @@ def battle_frame(n: int, systems: int = 100, seed: int = 1):  # type: ignore[no-
     return pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner})
 
 
-def sigboard_battles(frame):  # type: ignore[no-untyped-def]
+def sigboard_battles(frame: Any) -> tuple[tuple[str, ...], np.ndarray]:
     from engine.io._battles import read_battles
     from engine.ranking._arena import pair_counts
     from engine.ranking._bradley_terry import bradley_terry
@@ -212,7 +214,8 @@ def sigboard_battles(frame):  # type: ignore[no-untyped-def]
     return counts.systems, bradley_terry(counts.wins, None, tie_counts=counts.ties).strength
 
 
-def plain_mm(frame, tol: float = 1e-10, max_iter: int = 100_000):  # type: ignore[no-untyped-def]
+def plain_mm(frame: Any, tol: float = 1e-10, max_iter: int = 100_000,
+             ) -> tuple[tuple[str, ...], np.ndarray]:
     """np.bincount of the factorised pairs + Zermelo/Hunter's MM, ties half a win each."""
     import pandas as pd
 
@@ -234,8 +237,8 @@ def plain_mm(frame, tol: float = 1e-10, max_iter: int = 100_000):  # type: ignor
     return tuple(names), p
 
 
-def evalica_path(frame):  # type: ignore[no-untyped-def]
-    import evalica
+def evalica_path(frame: Any) -> tuple[tuple[str, ...], np.ndarray]:
+    import evalica  # type: ignore[import-not-found, unused-ignore]
     import pandas as pd
 
     codes, names = pd.factorize(pd.concat([frame["model_a"], frame["model_b"]],
@@ -261,7 +264,8 @@ def battles(n: int) -> None:
     import importlib.util
 
     frame = battle_frame(n)
-    others = {"np.bincount + MM": plain_mm}
+    others: dict[str, Callable[[Any], tuple[tuple[str, ...], np.ndarray]]] = {
+        "np.bincount + MM": plain_mm}
     if importlib.util.find_spec("evalica") is not None:
         others = {"evalica integer path": evalica_path, **others}
     names, ours = sigboard_battles(frame)
