@@ -48,18 +48,6 @@ class Friedman:
     alpha: float
     blocks: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "mean_ranks": {str(s): float(r) for s, r in self.mean_ranks.items()},
-            "statistic": self.statistic, "pvalue": self.pvalue,
-            "statistic_uncorrected": self.statistic_uncorrected,
-            "f_statistic": self.f_statistic, "f_pvalue": self.f_pvalue,
-            "f_statistic_uncorrected": self.f_statistic_uncorrected,
-            "critical_difference": self.critical_difference, "alpha": self.alpha,
-            "n_blocks": self.n_blocks, "blocks": list(self.blocks),
-            "pairs": self.pairs.to_dict(orient="records"),
-        }
-
 
 def friedman(
     scores: pd.DataFrame | np.ndarray,

@@ -112,13 +112,6 @@ class ConditionResult:
                        f"({int((sig & (d < 0)).sum())} significantly){tail}.")
         return out
 
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-ready object (for ``--format json``)."""
-        return {"benchmark": self.benchmark, "metric": self.metric, "factor": self.factor,
-                "held": list(self.held), "levels": list(self.levels),
-                "table": self.table.to_dict(orient="records"), "summary": self.summary(),
-                "options": self.options.to_dict(), "notes": list(self.notes)}
-
 
 def _settings(df: pd.DataFrame, factor: str, hold: Sequence[str] | None
               ) -> tuple[pd.DataFrame, tuple[str, ...], list[str]]:

@@ -53,14 +53,6 @@ class ExampleDrilldown:
     text: dict[str, str]
     notes: tuple[str, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-ready object (for ``--format json``)."""
-        return {"benchmark": self.benchmark, "metric": self.metric, "example_id": self.example_id,
-                "tau": None if np.isnan(self.tau) else self.tau, "n_solved": self.n_solved,
-                "n_scored": self.n_scored, "solved_by": list(self.solved_by),
-                "solved_rule": self.solved_rule, "text": dict(self.text),
-                "scores": self.scores.to_dict(orient="records"), "notes": list(self.notes)}
-
 
 def _as_text(value: object) -> str:
     return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)

@@ -53,13 +53,6 @@ class LeaderFragility:
     def count(self) -> int | None:
         return None if self.examples is None else len(self.examples)
 
-    def to_dict(self) -> dict[str, object]:
-        """The ``fragility`` object of ``sigboard leaderboard --format json``."""
-        return {"leader": self.leader, "challenger": self.challenger, "count": self.count,
-                "share": None if self.count is None else self.count / self.n,
-                "examples": None if self.examples is None else list(self.examples),
-                "n": self.n, "exact": self.exact}
-
 
 @dataclass(frozen=True)
 class PairFragility:
@@ -78,13 +71,6 @@ class PairFragility:
     @property
     def count(self) -> int | None:
         return None if self.examples is None else len(self.examples)
-
-    def to_dict(self) -> dict[str, object]:
-        return {"system_a": self.system_a, "system_b": self.system_b,
-                "significant": self.significant, "pvalue": self.pvalue, "test": self.test,
-                "count": self.count, "examples": None if self.examples is None else
-                list(self.examples), "pvalue_after": self.pvalue_after, "n": self.n,
-                "alpha": self.alpha}
 
 
 def _oriented(matrix: ScoreMatrix) -> np.ndarray:

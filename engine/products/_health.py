@@ -73,7 +73,7 @@ def kendall_tau_b_binary(solved: np.ndarray, quality: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class HealthReport:
-    """Result of :func:`benchmark_health`; ``to_dict()`` is the ``health`` JSON object.
+    """Result of :func:`benchmark_health` (``sigboard health``'s JSON is built from its fields).
 
     Attributes
     ----------
@@ -161,54 +161,6 @@ class HealthReport:
     n_clusters: int | None = None
     design_effect: float | None = None
     """Median over pairs of the clustered over the independent-examples variance."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``python -m engine health`` (SPEC keys first, then extras).
-
-        Where "solved" is not defined, ``no_solve``, ``solved_by_one``, ``tau_neg``
-        and ``suspects`` are null (never an empty list or 0 that could be read as
-        "nothing found").
-        """
-        se = self.system_table["se"].to_numpy(float)
-        has_se = se[np.isfinite(se)]
-        defined = self.solved_defined
-        return {
-            "benchmark": self.benchmark,
-            "metric": self.metric,
-            "size": self.size,
-            "systems": len(self.systems),
-            "p5_min": self.p5_min,
-            "p5_max": self.p5_max,
-            "no_solve": list(self.no_solve) if defined else None,
-            "solved_by_one": _records(self.solved_by_one) if defined else None,
-            "tau_neg": self.tau_neg,
-            "suspects": _records(self.suspects) if defined else None,
-            "noise_test": self.noise_test,
-            "units": self.units,
-            "solved_rule": self.solved_rule,
-            "alpha": self.alpha,
-            "power": self.power,
-            "threshold": self.threshold,
-            "bins": self.bins,
-            "rating": self.rating_source,
-            "n_dropped": self.n_dropped,
-            "se_system": {
-                "min": float(has_se.min()) if has_se.size else float("nan"),
-                "median": float(np.median(has_se)) if has_se.size else float("nan"),
-                "max": float(has_se.max()) if has_se.size else float("nan"),
-            },
-            "sd_diff": self.sd_diff,
-            "se_diff": self.se_diff,
-            "corr": self.corr,
-            "mdd": self.mdd,
-            "system_stats": _records(self.system_table),
-            "difficulty": _records(self.difficulty),
-            "examples": _records(self.example_table),
-            "notes": list(self.notes),
-            "cluster": self.cluster,
-            "n_clusters": self.n_clusters,
-            "design_effect": self.design_effect,
-        }
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:

@@ -14,7 +14,6 @@ battle; biased when the judge favours some models) and the human verdicts alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,15 +45,6 @@ class JudgeBattleBoard:
     correction: str
     judge: str
     human: str
-
-    def to_dict(self) -> dict[str, Any]:
-        def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-            return [{str(k): (None if isinstance(v, float) and not np.isfinite(v) else v)
-                     for k, v in r.items()} for r in df.to_dict(orient="records")]
-        return {"method": METHOD, "judge_column": self.judge, "human_column": self.human,
-                "lam": self.lam, "n_battles": self.n_battles, "n_human": self.n_human,
-                "alpha": self.alpha, "correction": self.correction,
-                "systems": rows(self.table), "pairs": rows(self.pairs)}
 
 
 def _design(battles: pd.DataFrame) -> tuple[np.ndarray, tuple[str, ...]]:

@@ -68,38 +68,6 @@ class JudgeGate:
         lo, hi = sorted((self.sign * low, self.sign * high))
         return {"difference": self.sign * est, "ci_low": lo, "ci_high": hi}
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON ``judge_gate`` of ``compare`` (differences oriented: positive = candidate
-        better; the judge-only and human-only figures beside, not deciding)."""
-        f, t = self.figures, self.test
-        out: dict[str, Any] = {
-            "method": METHOD + ("; labels weighted by 1 / inclusion probability, the "
-                                "effective number of labels in place of labels"
-                                if self.weighted else ""),
-            "judge_metric": self.judge, "human_metric": self.human, "weighted": self.weighted,
-            "verdict": self.verdict, "exit_code": self.exit_code,
-            "refused": self.refused or None, "min_labels": MIN_GATE_LABELS,
-            "difference": None, "ci_low": None, "ci_high": None, "pvalue": None,
-            "p_adjusted": None, "n_labels": None, "effective_labels": None, "n_judged": None,
-            "judge_only": None, "human_only": None}
-        if f is not None:
-            out.update(n_labels=f.n_both, effective_labels=_num(f.effective_n),
-                       n_judged=f.n_judge, p_adjusted=_num(f.p_adjusted),
-                       judge_only=_clean(self._side(f.judge_estimate, f.judge_low,
-                                                    f.judge_high)),
-                       human_only=_clean(self._side(f.human_estimate, f.human_low,
-                                                    f.human_high)))
-        if t is not None:
-            out.update(difference=t.estimate, ci_low=t.ci_low, ci_high=t.ci_high,
-                       pvalue=t.pvalue)
-        ni = self.noninferiority
-        if ni is not None:
-            out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
-                       ni_test=ni.hypothesis())
-        if self.equivalence is not None:
-            out["equivalence"] = self.equivalence.to_dict()
-        return out
-
     def sentence(self) -> str:
         """The gate's answer in one line (the CLI's first line, the page's verdict box)."""
         if self.refused:

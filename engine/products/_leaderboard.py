@@ -19,7 +19,7 @@ from ..ranking._bt_bootstrap import bt_bootstrap
 from ..ranking._bt_sandwich import bt_sandwich
 from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import leaderboard_rank_sets
-from ..ranking._rank_sets import RankSets, with_rank_set_fields
+from ..ranking._rank_sets import RankSets
 from ..ranking._ties import competition_ranks
 from ..stats._additive import additive_fit, complete_system_intervals
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
@@ -47,7 +47,7 @@ class Leaderboard:
     scored), runs (most runs on an example), win_rate (share of decisive
     example battles won), bt_strength (Bradley–Terry, sums to 1), elo.
     ``cliques`` are listed on first access (seconds at 1,000 systems); a capped
-    listing's note is in ``groups.notes`` (and in :meth:`to_dict`), not in ``notes``,
+    listing's note is in ``groups.notes`` (and in the JSON's notes), not in ``notes``,
     so that showing the table never lists them.
     """
 
@@ -89,21 +89,6 @@ class Leaderboard:
     def options(self) -> TestOptions:
         """The test options that made this leaderboard."""
         return self.pairwise.options
-
-    def to_dict(self) -> dict[str, object]:
-        """The JSON object of ``python -m engine leaderboard --format json`` (SPEC)."""
-        from ._headline import leaderboard_headline  # the sentence on top of the page
-
-        return {
-            "benchmark": self.benchmark, "metric": self.metric, "paired": self.paired,
-            "test": self.test, "alpha": self.pairwise.alpha, "correction": self.pairwise.correction,
-            "converged": self.converged,
-            "fragility": None if self.fragility is None else self.fragility.to_dict(),
-            "systems": with_rank_set_fields(self.table.to_dict(orient="records"), self.rank_sets),
-            "cliques": [list(c) for c in self.cliques],
-            "notes": list(self.notes) + list(self.groups.notes),
-            "headline": leaderboard_headline(self),
-        }
 
 
 def _confidence_intervals(values: np.ndarray, binary: bool, level: float,

@@ -59,15 +59,6 @@ class SliceTable:
     edges: tuple[float, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
-    def to_dict(self) -> dict[str, object]:
-        """A JSON-ready object (for ``--format json``)."""
-        return {"benchmark": self.benchmark, "metric": self.metric, "column": self.column,
-                "slices": list(self.slices), "binned": self.binned, "edges": list(self.edges),
-                "estimates": self.estimates.to_dict(orient="records"),
-                "pairs": self.pairs.to_dict(orient="records"),
-                "changes": self.changes.to_dict(orient="records"),
-                "options": self.options.to_dict(), "notes": list(self.notes)}
-
 
 def _example_column(df: pd.DataFrame, benchmark: str, column: str) -> pd.Series:
     """The column's value per example of ``benchmark``; it must be per-example metadata."""

@@ -85,18 +85,6 @@ class Mechanisms:
     n_battles: int
     params: dict[str, object] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, object]:
-        """The JSON object of ``python -m engine mechanisms --format json`` (SPEC)."""
-        return {
-            "benchmark": self.benchmark, "metric": self.metric,
-            "rankings": {name: list(order) for name, order in self.rankings.items()},
-            "kendall_tau": dict(self.kendall_tau),
-            "winner_differs": self.winner_differs, "top3_differs": self.top3_differs,
-            "winners": {name: order[0] for name, order in self.rankings.items() if order},
-            "n_examples": self.n_examples, "n_battles": self.n_battles,
-            "params": dict(self.params),
-        }
-
 
 def _strongly_connected(a: np.ndarray) -> bool:
     n_components, _ = connected_components(csr_matrix(a > 0), directed=True, connection="strong")

@@ -43,11 +43,6 @@ class RankIntervals:
     n_draws: int | None
     seed: int | None
 
-    def to_dict(self) -> dict[str, object]:
-        """The JSON object of ``python -m engine rank-intervals --format json`` (SPEC)."""
-        return {"alpha": self.alpha, "method": "tukey", "critical_value": self.critical_value,
-                "systems": self.table.to_dict(orient="records")}
-
 
 def _validate(estimates: np.ndarray, ses: np.ndarray, alpha: float,
               labels: Sequence[str] | None) -> list[str]:

@@ -71,15 +71,6 @@ class RankSets:
         """The systems that may be among the ``tau_best`` best (1 − alpha), best first."""
         return tuple(self.table.loc[self.table["in_best_set"], "system"])
 
-    def to_dict(self) -> dict[str, object]:
-        """The JSON object of ``sigboard ranks --format json``."""
-        return {"kind": self.kind, "alpha": self.alpha, "method": "mogstad-romano-shaikh-wilhelm",
-                "tau_best": self.tau_best, "best_set": list(self.best_set),
-                "tau_worst": self.tau_worst, "n_draws": self.n_draws, "seed": self.seed,
-                "stepdown_steps": self.steps, "critical_value": self.critical_value,
-                "systems": self.table.to_dict(orient="records")}
-
-
 
 # --- validation -----------------------------------------------------------------------------
 

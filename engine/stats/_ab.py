@@ -104,38 +104,6 @@ class ABResult:
         return bool(self.pairwise) and self.test.model == self.pairwise["test"] and \
             math.isclose(self.test.pvalue, self.pairwise["pvalue"], rel_tol=1e-9, abs_tol=1e-15)
 
-    def to_dict(self, *, headline: str | None = None) -> dict[str, Any]:
-        """The JSON object of ``python -m engine compare --format json`` (SPEC, exact keys;
-        with a margin also ``margin``, ``ni_pvalue``, ``ni_lower``, ``ni_test``).
-
-        ``headline`` is the page's sentence for this result, written by the caller
-        (:func:`engine.products._headline.compare_headline`): a statistic returns fields,
-        the products above it put them into words. None leaves the key None."""
-        out: dict[str, Any] = {
-            "baseline": self.baseline, "candidate": self.candidate,
-            "benchmark": self.benchmark, "metric": self.metric, "n": self.test.n,
-            "runs": min(self.test.runs), "difference": self.test.estimate,
-            "ci_low": self.test.ci_low, "ci_high": self.test.ci_high,
-            "pvalue": self.test.pvalue, "model": self.test.model, "verdict": self.verdict,
-            "exit_code": self.exit_code, "effect_size": self.effect_size,
-            "effect_ci_low": self.effect_ci[0], "effect_ci_high": self.effect_ci[1],
-            "pairwise": dict(self.pairwise), "same_as_pairwise": self.same_as_pairwise,
-            "note": self.note, "headline": headline,
-            "seed_variance_from": list(self.seed_variance_from),
-            "warnings": list(self.missing),
-            "n_clusters": None if self.clusters is None else self.clusters[0],
-            "design_effect": None if self.clusters is None else self.clusters[1],
-            "resolution": None if self.resolution is None else self.resolution.to_dict()}
-        if self.churn is not None:
-            out.update(self.churn.to_dict())
-        if self.equivalence is not None:
-            out["equivalence"] = self.equivalence.to_dict()
-        ni = self.noninferiority
-        if ni is not None:
-            out.update(margin=ni.margin, ni_pvalue=ni.pvalue, ni_lower=ni.lower,
-                       ni_test=ni.hypothesis())
-        return out
-
 
 def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str | None = None,
                metric: str | None = None, spec: MetricSpec | None = None,
@@ -170,8 +138,8 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     Returns
     -------
     ABResult
-        ``to_dict()`` gives baseline, candidate, benchmark, metric, n, runs,
-        difference, ci_low, ci_high, pvalue, model, verdict, exit_code.
+        Its fields (the test's estimate, interval, p-value and model, the verdict and its
+        exit code, …); ``sigboard compare``'s JSON is built from them by the command line.
 
     Notes
     -----
@@ -214,7 +182,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     ...     "example_id": [f"e{i}" for i in range(6)] * 2,
     ...     "value": [1., 0., 1., 0., 1., 0., 1., 1., 1., 1., 1., 0.]})
     >>> res = compare_ab(df, baseline="A", candidate="B")
-    >>> res.to_dict()["model"], round(res.to_dict()["difference"], 3), res.exit_code
+    >>> res.test.model, round(res.test.estimate, 3), res.exit_code
     ('mcnemar', 0.333, 0)
     >>> compare_ab(df, baseline="A", candidate="B", margin=0.5).exit_code
     0

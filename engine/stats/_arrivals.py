@@ -204,18 +204,6 @@ class WatchReport:
         budget = self.settings.get("max_n")
         return int(budget) if budget is not None and self.n_seen >= budget else None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"watch_id": self.watch_id, "benchmark": self.benchmark, "metric": self.metric,
-                "baseline": self.baseline, "candidate": self.candidate,
-                "cluster": self.cluster, "method": self.method, "alpha": self.alpha,
-                "bounds": self.settings.get("bounds"), "max_n": self.settings.get("max_n"),
-                "n_seen": self.n_seen, "cs_low": self.cs_low, "cs_high": self.cs_high,
-                "p_always_valid": self.p_always_valid, "e_value": self.e_value,
-                "stopped_at": self.stopped_at, "first_excluded_n": self.first_excluded_n,
-                "first_excluded_upload": self.first_excluded_upload,
-                "rebuilt": self.rebuilt, "dropped": self.dropped,
-                "history": self.history.to_dict(orient="records")}
-
 
 def choose_bounds(values: pd.Series | bool, binary: bool | None,
                   bounds: tuple[float, float] | None | str) -> tuple[float, float] | None:

@@ -61,16 +61,6 @@ class Churn:
         """Fixed minus broken: the candidate's net gain in examples."""
         return len(self.fixed) - len(self.broken)
 
-    def to_dict(self) -> dict[str, object]:
-        """``fixed`` and ``broken`` of ``sigboard compare --format json``: count, rate,
-        interval and the example ids."""
-        def part(ids: tuple[str, ...], ci: tuple[float, float]) -> dict[str, object]:
-            return {"count": len(ids), "rate": len(ids) / self.n, "ci_low": ci[0],
-                    "ci_high": ci[1], "examples": list(ids)}
-
-        return {"fixed": part(self.fixed, self.fixed_ci), "broken": part(self.broken, self.broken_ci),
-                "churn_n": self.n, "churn_net": self.net}
-
     def examples_frame(self) -> pd.DataFrame:
         """One row per fixed or broken example (example_id, change): the exportable list."""
         return pd.DataFrame({"example_id": [*self.fixed, *self.broken],

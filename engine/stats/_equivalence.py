@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -54,11 +54,6 @@ class Equivalence:
     p_two_sided: float
     equivalent: bool
     verdict: Verdict
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``equivalence`` object of ``sigboard compare --equivalence MARGIN --format json``."""
-        return {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-                for k, v in asdict(self).items()}
 
     def sentence(self) -> str:
         """The verdict in words, with the test it comes from."""

@@ -14,8 +14,7 @@ its missing examples counted as the worst vs the best score seen).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
@@ -66,9 +65,6 @@ class MissingCheck:
                 f"{self.mean_observed:.4g} and its tests are biased; with the missing counted as "
                 f"the worst vs the best score its mean lies in [{self.mean_low:.4g}, "
                 f"{self.mean_high:.4g}]")
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _difficulty_by_others(x: np.ndarray) -> np.ndarray:

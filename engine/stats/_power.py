@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -77,15 +76,6 @@ class PowerResult:
     scenario: PowerScenario
     mdd_closed_form: float = math.nan
     default_test: str = "paired-t"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``python -m engine power --format json``: SPEC's keys first
-        (``mdd`` by simulation of the default test), then ``mdd_closed_form`` (the paired z
-        approximation), ``default_test``, ``mc_se`` and ``n_sim``."""
-        return {"mdd": self.mdd, "examples_needed": self.examples_needed,
-                "runs_needed": self.runs_needed, "power": dict(self.power),
-                "mdd_closed_form": self.mdd_closed_form, "default_test": self.default_test,
-                "mc_se": dict(self.mc_se), "n_sim": self.n_sim}
 
 
 def estimate_scenario(df: pd.DataFrame, *, benchmark: str | None = None, metric: str | None = None,
@@ -170,7 +160,8 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     Returns
     -------
     PowerResult
-        ``to_dict()``: mdd, examples_needed, runs_needed, power {test: rate}.
+        mdd, examples_needed, runs_needed, power {test: rate}, … (``sigboard power``'s
+        JSON is built from these fields by the command line).
 
     Notes
     -----
@@ -191,8 +182,8 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     >>> df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 50 + ["B"] * 50,
     ...     "example_id": [f"e{i}" for i in range(50)] * 2, "value": g.normal(size=100)})
     >>> res = power(df, benchmark="b", n_sim=200, rng=1)
-    >>> list(res.to_dict())[:4]
-    ['mdd', 'examples_needed', 'runs_needed', 'power']
+    >>> res.mdd > 0, res.n_sim
+    (True, 200)
     """
     for name, value in (("alpha", alpha), ("target_power", target_power)):
         if not 0.0 < value < 1.0:

@@ -11,18 +11,16 @@ output must say so rather than let "no difference" read as evidence of equality.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
+from .._options import OPTION_NAMES
+
 __all__ = ["Resolution", "first_threshold", "resolution", "smallest_pvalue"]
 
 _TARGET_POWER = 0.8  # as the Plan panel's planner (engine.power)
-_TEST_NAMES = {"mcnemar": "exact McNemar", "mcnemar-midp": "mid-p McNemar", "sign": "the sign test",
-               "wilcoxon": "Wilcoxon's signed-rank test", "permutation": "the permutation test",
-               "z": "the two-proportion z-test"}
 
 
 @dataclass(frozen=True)
@@ -51,12 +49,6 @@ class Resolution:
     mdd: float
     mdd_needed: float
     message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        for key in ("mdd", "mdd_needed"):
-            out[key] = None if not math.isfinite(out[key]) else out[key]
-        return out
 
 
 def first_threshold(alpha: float, pairs: int, correction: str) -> float:
@@ -135,7 +127,8 @@ def resolution(*, test: str, examples: np.ndarray, alternative: str, alpha: floa
     mdd_needed = _mdd(threshold, sd_difference, needed) if needed else float("nan")
     message = ""
     if not can:
-        name = _TEST_NAMES.get(test, test)
+        name = f"the {OPTION_NAMES['test'].get(test, test)} test"
+        named = OPTION_NAMES["correction"].get(correction, correction)
         more = f"At least {needed} examples per pair are needed" if needed else \
             "More examples are needed"
         power = (f"; with {needed} examples a pair needs a difference of about {mdd_needed:.3g} "
@@ -143,7 +136,7 @@ def resolution(*, test: str, examples: np.ndarray, alternative: str, alpha: floa
                  f"median SD of differences {sd_difference:.3g})"
                  if math.isfinite(mdd_needed) else "")
         message = (f"{n} examples cannot separate {systems} systems at alpha = {alpha:g} "
-                   f"({correction} over {pairs} pair(s)): the smallest p {name} can reach on "
+                   f"({named} over {pairs} pair(s)): the smallest p {name} can reach on "
                    f"{n} examples is {floor:.3g}, above the first threshold {threshold:.3g}, so no "
                    f"pair can be significant whatever the scores — every system shares one group "
                    f"and every rank range is wide. {more} for any pair to be significant (or "
