@@ -12,30 +12,25 @@ from app import state
 from app.charts.svg import svg_html
 from app.data import store
 from app.url import ALPHA_RANGE, PAIRINGS, SEED_MAX, TOP_CHOICES, View
-from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, TESTS
+from engine import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, OPTION_NAMES, TESTS
 from engine.app_support import error_rate_words, md_isolated
 from engine.results import Leaderboard
 
 #: Pages that test all pairs stop past this many systems (their tables grow with its square).
 MAX_SYSTEMS = 400
 
-_CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
-                     "fdr_bh": "Benjamini–Hochberg (FDR)", "none": "none"}
-#: The corrections in words: the error rate each holds (its name in the tooltip, #27).
+_NAMES = OPTION_NAMES  # the engine's one table of the options' names
+_CORRECTION_NAMES = _NAMES["correction"]
+#: The corrections in words: the error rate each holds (its name in the tooltip).
 _CORRECTION_WORDS = {**dict.fromkeys(("holm-sidak", "holm", "bonferroni"),
                                     "chance of any false difference ≤ α"),
                      "fdr_bh": "share of false differences ≤ α",
                      "none": "each pair on its own (no correction)"}
-_COMPARE_NAMES = {"all": "all pairs", "first": "first vs rest", "successive": "successive pairs"}
-_CRITERION_NAMES = {"pvalue": "adjusted p < alpha", "small": "effect size ≥ 0.2 (small)",
-                    "medium": "effect size ≥ 0.5 (medium)", "large": "effect size ≥ 0.8 (large)"}
-TEST_NAMES = {"auto": "chosen from the data", "t": "Welch's t", "z": "two-proportion z",
-               "paired-t": "paired t", "mcnemar": "exact McNemar", "wilcoxon": "Wilcoxon signed-rank",
-               "sign": "sign test", "permutation": "permutation"}
-_PAIRED_NAMES = {"auto": "paired where systems share examples", "paired": "paired",
-                 "unpaired": "unpaired"}
-_ALTERNATIVE_NAMES = {"two-sided": "either better", "greater": "earlier system better",
-                      "less": "earlier system worse"}
+_COMPARE_NAMES = _NAMES["compare"]
+_CRITERION_NAMES = _NAMES["criterion"]
+TEST_NAMES = _NAMES["test"]
+_PAIRED_NAMES = _NAMES["paired"]
+_ALTERNATIVE_NAMES = _NAMES["alternative"]
 _PAIR_CLEARS = ("a", "b")
 #: Choices that name things of one benchmark (its example attributes and slices, its
 #: system settings, one of its examples): another benchmark starts without them.

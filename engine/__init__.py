@@ -29,6 +29,7 @@ The constants of the front door:
 - ``TESTS``, ``CORRECTIONS``, ``COMPARISONS``, ``ALTERNATIVES``, ``CRITERIA`` — the values
   each field of :class:`TestOptions` accepts (the menus list them);
 - ``EFFECT_THRESHOLDS`` — the smallest |effect| each effect-size criterion asks for;
+- ``OPTION_NAMES`` — each option value by the name menus, sentences and the CLI give it;
 - ``OnConflict`` — what the store does when an upload's keys are already stored.
 
 The folders answer one question each:
@@ -81,7 +82,7 @@ if TYPE_CHECKING:
 
     # --- The test options and the score matrix --------------------------------------------
     from ._options import ALTERNATIVES, COMPARISONS, CORRECTIONS, CRITERIA, EFFECT_THRESHOLDS
-    from ._options import TESTS, TestOptions
+    from ._options import OPTION_NAMES, TESTS, TestOptions
     from ._matrix import ScoreMatrix, build_matrix
     from .stats._clusters import ClusterDesign, cluster_codes
 

@@ -19,6 +19,7 @@ __all__ = [
     "CORRECTIONS",
     "CRITERIA",
     "EFFECT_THRESHOLDS",
+    "OPTION_NAMES",
     "TESTS",
     "TestOptions",
 ]
@@ -41,6 +42,24 @@ CORRECTIONS: tuple[str, ...] = get_args(Correction)
 CRITERIA: tuple[str, ...] = get_args(Criterion)
 #: Cohen (1988); Sawilowsky (2009): the smallest |effect| each criterion asks for.
 EFFECT_THRESHOLDS: dict[str, float] = {"small": 0.2, "medium": 0.5, "large": 0.8}
+
+#: Every option value by the name people read: the app's menus and settings line, the pages'
+#: sentences and the CLI's text all take it from here, so one choice is never called two
+#: things. Keys: the :class:`TestOptions` field (``paired``: the URL's pairing choice).
+OPTION_NAMES: dict[str, dict[str, str]] = {
+    "test": {"auto": "chosen from the data", "t": "Welch's t", "z": "two-proportion z",
+             "paired-t": "paired t", "mcnemar": "exact McNemar", "mcnemar-midp": "mid-p McNemar",
+             "wilcoxon": "Wilcoxon signed-rank", "sign": "sign", "permutation": "permutation"},
+    "correction": {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
+                   "fdr_bh": "Benjamini–Hochberg (FDR)", "none": "none"},
+    "compare": {"all": "all pairs", "first": "first vs rest", "successive": "successive pairs"},
+    "alternative": {"two-sided": "either better", "greater": "earlier system better",
+                    "less": "earlier system worse"},
+    "criterion": {"pvalue": "adjusted p < alpha", "small": "effect size ≥ 0.2 (small)",
+                  "medium": "effect size ≥ 0.5 (medium)", "large": "effect size ≥ 0.8 (large)"},
+    "paired": {"auto": "paired where systems share examples", "paired": "paired",
+               "unpaired": "unpaired"},
+}
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "test": ALL_TESTS, "alternative": ALTERNATIVES, "compare": COMPARISONS,

@@ -24,12 +24,8 @@ if TYPE_CHECKING:
     from ._leaderboard import Leaderboard
     from ._overall import Overall
 
-__all__ = ["CORRECTION_NAMES", "compare_headline", "error_rate_words", "leaderboard_headline",
+__all__ = ["compare_headline", "error_rate_words", "leaderboard_headline",
            "overall_headline", "pair_headline", "points"]
-
-#: How each multiplicity correction is named in a sentence.
-CORRECTION_NAMES = {"holm-sidak": "Holm–Šídák", "holm": "Holm", "bonferroni": "Bonferroni",
-                    "fdr_bh": "Benjamini–Hochberg", "none": "no correction"}
 
 
 def error_rate_words(alpha: float, correction: str) -> str:
