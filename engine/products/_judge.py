@@ -73,19 +73,6 @@ class JudgeBoard:
     inclusion: np.ndarray | None = field(default=None, repr=False)
     """Each example's known inclusion probability (``data.examples`` order; None: uniform)."""
 
-    def to_dict(self) -> dict[str, Any]:
-        def rows(df: pd.DataFrame) -> list[dict[str, Any]]:
-            return [{str(k): (None if isinstance(v, float) and not np.isfinite(v) else v)
-                     for k, v in r.items()} for r in df.to_dict(orient="records")]
-        return {"benchmark": self.benchmark, "judge_metric": self.judge,
-                "human_metric": self.human,
-                "method": METHOD if self.inclusion is None else METHOD + IPW_METHOD,
-                "weighted": self.inclusion is not None, "alpha": self.alpha,
-                "correction": self.correction, "higher_is_better": self.higher_is_better,
-                "systems": rows(self.table), "pairs": rows(self.pairs.table),
-                "agreement": self.agreement, "bias": rows(self.bias),
-                "calibration": rows(self.calibration), "notes": list(self.notes)}
-
 
 def _z(alpha: float) -> float:
     return float(stats.norm.ppf(1 - alpha / 2))
@@ -231,14 +218,6 @@ class LabelBudget:
     table: pd.DataFrame
     designs: dict[str, Any] | None = field(default=None, repr=False)
     """Per system, the planner's view of its labels (weighted plans only)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "target_width": self.target_width, "delta": self.delta, "power": self.power,
-            "alpha": self.alpha, "systems": self.table.to_dict(orient="records")}
-        if self.designs is not None:
-            out["design"] = WEIGHTED_PLAN
-        return out
 
 
 WEIGHTED_PLAN = ("labels drawn with the declared inclusion probabilities, all scaled by one "

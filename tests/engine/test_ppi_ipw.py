@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine import JudgeContractError, judge_board
 from engine.app_support import judge_pair_figures, label_preview
 from engine.cli import main
+from engine.cli._json import judge_board_json
 from engine.stats._ppi import ppi_means
 from engine.stats._ppi_ipw import ppi_ipw_means, ppi_ipw_pairs
 
@@ -148,7 +149,7 @@ def _frame(seed: int) -> pd.DataFrame:
 def test_board_weights_the_labels_by_the_frames_column() -> None:
     frame = _frame(3)
     board = judge_board(frame, judge="judge", human="human")
-    assert board.inclusion is not None and board.to_dict()["weighted"] is True
+    assert board.inclusion is not None and judge_board_json(board)["weighted"] is True
     wide_j = frame[frame["metric"] == "judge"].pivot(index="system", columns="example_id",
                                                      values="value")
     wide_h = frame[frame["metric"] == "human"].pivot(index="system", columns="example_id",

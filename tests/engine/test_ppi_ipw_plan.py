@@ -21,6 +21,7 @@ from test_ppi_ipw import _frame  # 3 systems, labels drawn with informative know
 from engine import judge_board
 from engine.app_support import budget_check, label_budget
 from engine.cli import main
+from engine.cli._json import label_budget_json
 from engine.stats._ppi_ipw import ppi_ipw_means
 from engine.stats._ppi_ipw_plan import (
     _variance,
@@ -100,7 +101,7 @@ def test_weighted_board_plans_by_scaling_the_declared_design() -> None:
     board = judge_board(_frame(3), judge="judge", human="human")
     plan = label_budget(board, target_width=0.3)
     table = plan.table
-    assert plan.designs is not None and "design" in plan.to_dict()
+    assert plan.designs is not None and "design" in label_budget_json(plan)
     assert {"scale", "expected_now"} <= set(table.columns) and table["reachable"].all()
     # the plan shrinks the design when the target is wider than today's intervals
     today = float((board.table["ppi_high"] - board.table["ppi_low"]).median())
