@@ -492,12 +492,3 @@ def test_cli_skips_unusable_slices_when_processing_several(tmp_path, capsys):
     assert "skipped" in captured.err and "bleu" in captured.err
     # Asked for explicitly, the unusable slice is an error (exit code 2).
     assert main(["health", str(path), "--metric", "bleu"]) == 2
-
-
-def test_docstring_examples_run():
-    import doctest
-
-    import engine.products._health as health
-
-    result = doctest.testmod(health)
-    assert result.failed == 0 and result.attempted >= 3

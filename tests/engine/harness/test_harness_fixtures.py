@@ -6,8 +6,6 @@ research report's reference mapping (FORMATS.md), not by sigboard's code.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import io
 import zipfile
 from pathlib import Path
@@ -112,10 +110,3 @@ def test_harness_inspect_reports_errored_sample_and_nan_leaf() -> None:
     assert skipped[("nan", "rubric/conciseness")] == 1  # claude's NaN dict leaf
     assert "1 NaN in metric rubric/conciseness" in result.report()
     assert "1 errored sample" in result.report()
-
-
-@pytest.mark.parametrize("module", ["_common", "_inspect", "_helm", "__init__"])
-def test_harness_docstring_examples_run(module: str) -> None:
-    name = "engine.harness" if module == "__init__" else f"engine.harness.{module}"
-    failures, _ = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert failures == 0
