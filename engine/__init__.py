@@ -16,10 +16,8 @@ says where it is public in its ``repr`` (``engine.ScoreMatrix``, not the private
   the CLI do so) and may move.
 
 Naming rule for results: a result type is the noun for what it holds (``Leaderboard``,
-``HealthReport``, ``RankSets``); none ends in ``Result``. The few classes defined under an
-older ``…Result`` name are exported by :mod:`engine.results` under their noun
-(``PairwiseTests`` is ``PairwiseResult``); the defining modules keep the old name, so
-their callers and the CLI's JSON are unchanged. Fields are never renamed.
+``HealthReport``, ``RankSets``, ``PairwiseTests``); none ends in ``Result``, and each has
+one name, the same where it is defined and where it is exported.
 
 The constants of the front door:
 

@@ -2,15 +2,15 @@
 ``engine.app_support``): one ``TYPE_CHECKING`` block per module names its public names,
 and that same block drives its ``__all__`` and its PEP 562 ``__getattr__``.
 
-A name loads on first use; a class or function then has its ``__module__`` (and, for a name
-exported under an alias, its ``__name__`` and ``__qualname__``) rewritten to the public
-module, so its ``repr`` says ``engine.ScoreMatrix`` rather than the private file it lives in
+A name loads on first use; a class or function then has its ``__module__`` rewritten to the
+public module, so its ``repr`` says ``engine.ScoreMatrix`` rather than the private file it lives in
 (as scipy does for its public API). Constants and type aliases are left as they are.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import types
 import warnings
@@ -41,13 +41,8 @@ def _publish(value: Any, module: str, name: str) -> None:
         return
     if not getattr(value, "__module__", "engine").startswith("engine"):
         return  # a name some other library defines keeps its own home
-    try:
+    with contextlib.suppress(AttributeError, TypeError):  # built-in or read-only: leave it
         value.__module__ = module
-        if getattr(value, "__name__", name) != name:
-            value.__name__ = name
-            value.__qualname__ = name
-    except (AttributeError, TypeError):  # a built-in or a read-only object: leave it
-        pass
 
 
 def lazy_module(module: str, table: Callable[[], Mapping[str, Home]], globs: dict[str, Any],

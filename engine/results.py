@@ -2,10 +2,8 @@
 # mypy: implicit-reexport
 """The result types of the engine's verbs: frozen records of what each computation found.
 
-Naming rule (written in :mod:`engine`): a result type is the noun for what it holds; none
-ends in ``Result``. The classes defined under an older ``…Result`` name are exported here
-under their noun (``PairwiseTests`` is :class:`engine.stats._pairwise.PairwiseResult`): the
-defining modules keep the old name, so their callers and the CLI's JSON are unchanged.
+Naming rule (written in :mod:`engine`): a result type is the noun for what it holds
+(``PairwiseTests``, ``ABComparison``); none ends in ``Result``.
 
 Lazy like :mod:`engine`: the ``TYPE_CHECKING`` block below is the table of names, which
 drives ``__all__`` and the loader (:mod:`engine._lazy`), so importing this module loads
@@ -26,10 +24,10 @@ if TYPE_CHECKING:
     from .store import UploadReport
 
     # --- One benchmark --------------------------------------------------------------------
-    from .stats._pairwise import PairwiseResult as PairwiseTests
-    from .stats._ab import ABResult as ABComparison
-    from .stats._power import PowerResult as PowerAnalysis
-    from .stats._bootstrap import BootstrapResult as RankBootstrap
+    from .stats._pairwise import PairwiseTests
+    from .stats._ab import ABComparison
+    from .stats._power import PowerAnalysis
+    from .stats._bootstrap import RankBootstrap
     from .stats._describe import BoxStats
     from .stats._runs_pairs import PairRunTest
 
@@ -37,7 +35,7 @@ if TYPE_CHECKING:
     from .products._leaderboard import Leaderboard
     from .products._health import HealthReport
     from .products._slices import SliceTable
-    from .products._condition import ConditionResult as ConditionComparison
+    from .products._condition import ConditionComparison
     from .products._drilldown import ExampleDrilldown
     from .products._overall import Overall
     from .products._overall_parts import BenchmarkPart
@@ -55,7 +53,7 @@ if TYPE_CHECKING:
     from .ranking._rank_sets import RankSets
 
     # --- Across benchmarks and metrics ----------------------------------------------------
-    from .across._hmp import HMPResult as HarmonicMeanP
+    from .across._hmp import HarmonicMeanP
     from .across._friedman import Friedman
     from .across._metrics_table import MetricsTable
 

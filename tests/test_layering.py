@@ -474,7 +474,7 @@ def test_floor_checks_catch_planted_violations() -> None:
             "from ._kernels import row_moments\n"  # own folder: fine
             "def f():\n    from ..ranking._groups import find_groups\n"),  # up, in a function
         Path("engine/ranking/_groups.py"): (
-            "from ..stats._ab import ABResult\n"  # down: fine, but closes the circle
+            "from ..stats._ab import ABComparison\n"  # down: fine, but closes the circle
             "from engine import ScoreMatrix\n"  # the front door from below
             "from .. import leaderboard\n"  # the same, relatively
             "from .._warm import warm_kernels\n"),  # warm-up from below

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-#: Plain names of the engine's models (``ABResult.models["model"]``); the technical name
+#: Plain names of the engine's models (``ABComparison.models["model"]``); the technical name
 #: stays in the tooltip.
 MODEL_NAMES = {"ols": "runs pooled (OLS)", "ols-fe": "per-example baseline (fixed effects)",
                "ols-fe-cluster": "fixed effects, clustered errors",

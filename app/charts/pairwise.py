@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from engine.app_support import isolate
-from engine.results import PairwiseTests as PairwiseResult
+from engine.results import PairwiseTests
 
 from .vl import Datasets, Spec, field, tooltip, top
 
@@ -51,7 +51,7 @@ def p_band(p: np.ndarray, alpha: float) -> np.ndarray:
     return labels[index]
 
 
-def effect_heatmap_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
+def effect_heatmap_spec(result: PairwiseTests, order: Sequence[str]) -> Spec:
     """Effect sizes (positive = row system better), diverging colours (a Vega-Lite dict)."""
     frame = _long(result.matrix("effect_size"), order, "effect").dropna(subset=["effect"])
     bound = float(np.nanmax(np.abs(frame["effect"]))) if len(frame) else 1.0
@@ -110,7 +110,7 @@ def _ticks(alpha: float, decades: int) -> tuple[list[float], str]:
     return positions, expr
 
 
-def pwpp_spec(result: PairwiseResult, order: Sequence[str]) -> Spec:
+def pwpp_spec(result: PairwiseTests, order: Sequence[str]) -> Spec:
     """Pairwise p-values plot (after emmeans): each pair a segment at its adjusted p-value.
 
     Systems run down the vertical axis best first; the horizontal axis gives

@@ -89,7 +89,7 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
     Parameters
     ----------
     models : DataFrame
-        ``ABResult.models``: ``model``, ``estimate``, ``ci_low``, ``ci_high`` and
+        ``ABComparison.models``: ``model``, ``estimate``, ``ci_low``, ``ci_high`` and
         ``pvalue``, one row per model, top to bottom.
     metric, level : str
         The axis title's metric (uploaded text: escaped) and interval level (``"95%"``).
@@ -153,7 +153,7 @@ def _percent(value: float) -> str:
 def variance_svg(variance: pd.DataFrame, *, width: int = 360) -> str:
     """Each variance component's share of the score's variance as a bar, as SVG.
 
-    ``variance`` is ``ABResult.variance`` (``component``, ``variance``, ``share``); rows
+    ``variance`` is ``ABComparison.variance`` (``component``, ``variance``, ``share``); rows
     without a share (not estimable from these runs) are left out. x runs from 0 to 100%
     (five ticks: at 360 px ten labels ran together, "90%100%", #27 screenshots); the
     labels are :data:`app.charts.compare.COMPONENT_NAMES`; hover text per bar with the

@@ -20,13 +20,13 @@ from app.charts.graph import BEST, NODE
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
 from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
 from engine.app_support import html_text, isolate
-from engine.results import PairwiseTests as PairwiseResult
+from engine.results import PairwiseTests
 
 BLUE, RED = NODE, BEST  # the theme blue and the red of every chart
 MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the count is said)
 
 
-def pvalue_heatmap_svg(result: PairwiseResult, order: Sequence[str]) -> str:
+def pvalue_heatmap_svg(result: PairwiseTests, order: Sequence[str]) -> str:
     """Adjusted p-values among ``order`` (rows A, columns B, best first) in bands around
     alpha: dark to light red below alpha (significant), grey at or above; blank where the
     pair was not compared; the value in each cell up to :data:`TEXT_CELLS` systems."""

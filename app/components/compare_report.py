@@ -17,8 +17,7 @@ import pandas as pd
 
 from app.charts.compare import COMPONENT_NAMES, model_label
 from engine.app_support import compare_headline, html_text
-from engine.results import ABComparison as ABResult
-from engine.results import PowerAnalysis as PowerResult
+from engine.results import ABComparison, PowerAnalysis
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2933;
@@ -75,11 +74,11 @@ def table_html(frame: pd.DataFrame, *, label: str) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 
-def _verdict_class(ab: ABResult) -> str:
+def _verdict_class(ab: ABComparison) -> str:
     return next((word for word in ("better", "worse") if ab.verdict.endswith(word)), "none")
 
 
-def report_html(ab: ABResult, power: PowerResult | None, charts: Sequence[str], *,
+def report_html(ab: ABComparison, power: PowerAnalysis | None, charts: Sequence[str], *,
                 created: str, link: str = "") -> str:
     """The whole report as one HTML document; ``charts`` are SVG documents to embed."""
     t = ab.test

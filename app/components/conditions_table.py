@@ -1,6 +1,6 @@
 """The Conditions page's matched pairs in plain words: one row per pair, verdict included.
 
-Pure (no Streamlit): the engine's :class:`engine.ConditionResult` table becomes
+Pure (no Streamlit): the engine's :class:`engine.ConditionComparison` table becomes
 display text (differences in percentage points for 0/1 metrics, intervals as
 ``[low, high]``, "—" for missing values, a verdict per row).
 """
@@ -12,7 +12,7 @@ import math
 import pandas as pd
 
 from app.ranked import MISSING
-from engine.results import ConditionComparison as ConditionResult
+from engine.results import ConditionComparison
 
 
 def amount(value: float, binary: bool, *, sign: bool = True) -> str:
@@ -36,7 +36,7 @@ def pvalue(value: float) -> str:
     return "< 0.001" if value < 0.001 else f"{value:.3f}"
 
 
-def verdict(result: ConditionResult, row: pd.Series) -> str:
+def verdict(result: ConditionComparison, row: pd.Series) -> str:
     """Which level is better on this matched pair, or that the data cannot tell."""
     if not bool(row["significant"]):
         return "no clear difference"
@@ -44,7 +44,7 @@ def verdict(result: ConditionResult, row: pd.Series) -> str:
     return f"{result.factor} = {level} better"
 
 
-def pairs_table(result: ConditionResult, binary: bool) -> pd.DataFrame:
+def pairs_table(result: ConditionComparison, binary: bool) -> pd.DataFrame:
     """One display row per matched pair: levels, verdict, difference, interval, adjusted p,
     held settings, the two systems, test and examples (the verdict early: seen on a phone)."""
     t = result.table

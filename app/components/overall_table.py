@@ -18,8 +18,7 @@ import pandas as pd
 from app import rank_span as span
 from app.tables import SHORT_LETTERS
 from engine.app_support import html_text
-from engine.results import Overall
-from engine.results import PairwiseTests as PairwiseResult
+from engine.results import Overall, PairwiseTests
 
 MISSING = "not run"
 UNRANKED = "—"  # the rank of a system that did not run every selected benchmark
@@ -196,7 +195,7 @@ def _keys(a: pd.Series, b: pd.Series) -> pd.Series:
     return a.astype(str) + "\x00" + b.astype(str)
 
 
-def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseResult]
+def pairs_frame(result: Overall, per_benchmark: Mapping[str, PairwiseTests]
                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every pair of ranked systems (most significant overall first) × benchmark.
 

@@ -15,8 +15,7 @@ from app.ranked import html_table
 from app.url import View
 from engine import EFFECT_THRESHOLDS, ScoreMatrix
 from engine.app_support import md_isolated
-from engine.results import Leaderboard
-from engine.results import PairwiseTests as PairwiseResult
+from engine.results import Leaderboard, PairwiseTests
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
 EFFECT_NAMES = {"cohen_d": "Cohen's d", "cohen_h": "Cohen's h", "paired_d": "paired Cohen's d",
@@ -40,7 +39,7 @@ def pair_scores(matrix: ScoreMatrix, a: str, b: str, *, paired: bool
     return x[~np.isnan(x)], y[~np.isnan(y)]
 
 
-def pair_row(result: PairwiseResult, a: str, b: str) -> tuple[pd.Series | None, float]:
+def pair_row(result: PairwiseTests, a: str, b: str) -> tuple[pd.Series | None, float]:
     """The pair's row of the table and +1 (stored as a vs b) or −1 (stored as b vs a)."""
     t = result.table
     row = t[(t["system_a"] == a) & (t["system_b"] == b)]
@@ -72,7 +71,7 @@ def difference_text(difference: float, low: float, high: float, a: str, b: str, 
             f"{amount(abs(difference), percent=percent)}{interval}")
 
 
-def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = False) -> str:
+def pair_summary(result: PairwiseTests, a: str, b: str, *, percent: bool = False) -> str:
     """The pair's test result in words (or why it was not tested): who beats whom by how
     much with its interval, n, paired or not, the test and its p-values."""
     r, sign = pair_row(result, a, b)
@@ -103,7 +102,7 @@ def pair_summary(result: PairwiseResult, a: str, b: str, *, percent: bool = Fals
             f"correcting for the other pairs{effect}).{wins}")
 
 
-def pair_details(result: PairwiseResult, a: str, b: str) -> str | None:
+def pair_details(result: PairwiseTests, a: str, b: str) -> str | None:
     """The pair's test by name with its raw p-value: the tooltip of :func:`pair_summary`."""
     r, _ = pair_row(result, a, b)
     if r is None:

@@ -29,10 +29,8 @@ from engine.results import (
     JudgeBoard,
     Leaderboard,
     Overall,
+    PairwiseTests,
     Selection,
-)
-from engine.results import (
-    PairwiseTests as PairwiseResult,
 )
 
 _ENTRIES = 32
@@ -169,7 +167,7 @@ def overall_result(q: AcrossQuery) -> Overall:
     return result if note is None else replace(result, notes=(note, *result.notes))
 
 
-def benchmark_pairs(q: AcrossQuery, benchmark: str) -> PairwiseResult:
+def benchmark_pairs(q: AcrossQuery, benchmark: str) -> PairwiseTests:
     """All-pairs two-sided tests of one combined benchmark, on its one metric or on the
     aggregate of several: the very ones :func:`overall_result` combined (grouped by the same
     cluster column); ValueError with a single system or a benchmark not combined."""

@@ -43,26 +43,18 @@ from engine import (
 )
 from engine.app_support import restrict_to_slice, system_identifiers
 from engine.results import (
-    ABComparison as ABResult,
-)
-from engine.results import (
-    ConditionComparison as ConditionResult,
-)
-from engine.results import (
+    ABComparison,
+    ConditionComparison,
     ExampleDrilldown,
     HealthReport,
     Leaderboard,
     Mechanisms,
     MetricsTable,
     PBeats,
+    PowerAnalysis,
+    RankBootstrap,
     RankIntervals,
     SliceTable,
-)
-from engine.results import (
-    PowerAnalysis as PowerResult,
-)
-from engine.results import (
-    RankBootstrap as BootstrapResult,
 )
 
 _ENTRIES = 64
@@ -193,7 +185,7 @@ def bootstrap_options(options: TestOptions) -> TestOptions:
 
 
 @st.cache_resource(show_spinner="Bootstrapping means and ranks…", max_entries=_ENTRIES)
-def _bootstrap(q: Query) -> BootstrapResult:
+def _bootstrap(q: Query) -> RankBootstrap:
     design = cluster_design(q) if q.cluster else None
     return bootstrap_ranks(matrix(q.token, q.benchmark, q.metric), q.options,
                            n_resamples=q.resamples, cluster=design)
@@ -206,7 +198,7 @@ def bootstrap_query(q: Query) -> Query:
                       resamples=q.resamples)
 
 
-def bootstrap(q: Query) -> BootstrapResult:
+def bootstrap(q: Query) -> RankBootstrap:
     """Bootstrap distributions of every system's mean and rank (``q.resamples`` resamples,
     intervals at 1 - alpha); whole clusters are resampled when the example attribute
     ``q.cluster`` groups the examples. Cached under :func:`bootstrap_query`."""
@@ -355,7 +347,7 @@ def pair_of(q: Query) -> tuple[str, str]:
     return q.pair
 
 
-def ab_result(q: Query) -> ABResult:
+def ab_result(q: Query) -> ABComparison:
     """The engine's A/B comparison of the query's ``pair`` (baseline, candidate; runs taken
     into account; cluster-robust when ``q.cluster`` groups the examples). Cached under the
     options, cluster and pair only."""
@@ -363,7 +355,7 @@ def ab_result(q: Query) -> ABResult:
 
 
 @st.cache_resource(show_spinner="Comparing the two systems…", max_entries=_FEWER)
-def _ab_result(q: Query) -> ABResult:
+def _ab_result(q: Query) -> ABComparison:
     baseline, candidate = pair_of(q)
     return compare_ab(_with_cluster(q.token, q.benchmark, q.metric, q.cluster),
                       baseline=baseline, candidate=candidate, benchmark=q.benchmark,
@@ -372,7 +364,7 @@ def _ab_result(q: Query) -> ABResult:
 
 
 @st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)
-def _power(q: Query) -> PowerResult:
+def _power(q: Query) -> PowerAnalysis:
     plan = q.plan or PowerPlan()
     frame = store.metric_rows(q.token, q.benchmark, q.metric)
     return power(frame, benchmark=q.benchmark, metric=q.metric, difference=plan.difference,
@@ -381,7 +373,7 @@ def _power(q: Query) -> PowerResult:
                  spec=_spec(frame, q.benchmark, q.metric))
 
 
-def power_of(q: Query) -> PowerResult:
+def power_of(q: Query) -> PowerAnalysis:
     """Minimum detectable difference, examples and runs needed, and simulated power per test
     for the query's ``plan`` (None: the A/B compare page's, :class:`PowerPlan`'s defaults:
     the observed design, 500 simulations); it reads alpha and the seed of the options."""
@@ -432,7 +424,7 @@ def _with_settings(token: str, benchmark: str, metric: str) -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner="Comparing matched systems…", max_entries=_FEWER)
-def _condition(q: Query) -> ConditionResult:
+def _condition(q: Query) -> ConditionComparison:
     return condition_and_compare(_with_settings(q.token, q.benchmark, q.metric),
                                  benchmark=q.benchmark, metric=q.metric, factor=q.factor,
                                  hold=None if q.hold is None else list(q.hold),
@@ -440,7 +432,7 @@ def _condition(q: Query) -> ConditionResult:
                                  options=q.options)
 
 
-def condition(q: Query) -> ConditionResult:
+def condition(q: Query) -> ConditionComparison:
     """The engine's condition-and-compare of the query's ``factor`` (``hold`` None: its
     default settings held fixed)."""
     return _condition(q.narrowed(options=q.options, factor=q.factor, hold=q.hold))

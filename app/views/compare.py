@@ -35,7 +35,7 @@ from app.ranked import NARROW, html_table
 from app.url import planned_difference
 from engine import compare_report
 from engine.app_support import compare_headline, md_text, report_with_gate
-from engine.results import PowerAnalysis as PowerResult
+from engine.results import PowerAnalysis
 
 #: Header tooltips of the per-system and models tables (every column explained, #27).
 DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",
@@ -246,7 +246,7 @@ state.link("plan", "Plan the next run: examples, runs, power",
 state.bound(st.text_input, "Difference to plan for", "pdiff", view.pdiff,
             placeholder="the smallest detectable one",
             help=f"In {view.metric} units, e.g. 0.02 for two points of a 0–1 score.")
-pw: PowerResult | None
+pw: PowerAnalysis | None
 steps.step("Simulating the power of each test")
 try:
     pw = results.power_of(query)

@@ -14,7 +14,7 @@ from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import check_conditions, held
 from engine.app_support import md_text
-from engine.results import ConditionComparison as ConditionResult
+from engine.results import ConditionComparison
 
 #: Sentences of the summary shown (one per pair of levels; a setting with many levels has
 #: hundreds: the table and the CSV have them all).
@@ -72,7 +72,7 @@ left.selectbox("Setting to compare", factors, key="conditions_factor", format_fu
 # the one question of the page: the matched pairs and every figure of them are its answer
 query = Query.of(view, token, factor=view.factor, hold=held(view))
 message = ""
-result: ConditionResult | None
+result: ConditionComparison | None
 steps = widgets.Progress(1)  # a bar naming what is computed (#27)
 steps.step(f"Matching systems that differ only in {md_text(view.factor)} and testing them")
 try:

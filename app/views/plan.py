@@ -16,7 +16,7 @@ from app.data import results
 from app.data.query import PowerPlan, Query
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
 from engine.app_support import md_text
-from engine.results import PowerAnalysis as PowerResult
+from engine.results import PowerAnalysis
 
 #: Design grid of the detectable-difference table: examples as multiples of the plan's,
 #: runs per example.
@@ -60,7 +60,7 @@ query = Query.of(view, token, plan=PowerPlan(difference=difference, examples=exa
 steps = widgets.Progress(1)  # a bar naming what is computed (#27)
 steps.step(f"Simulating {n_sim:,} comparisons per test")
 try:
-    pw: PowerResult = results.power_of(query)
+    pw: PowerAnalysis = results.power_of(query)
 except ValueError as exc:
     steps.done()
     st.error(f"This benchmark cannot be planned for: {md_text(exc)}")

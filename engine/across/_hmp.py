@@ -19,7 +19,7 @@ from scipy import special, stats
 __all__ = [
     "LANDAU_LOCATION_OFFSET",
     "LANDAU_SCALE",
-    "HMPResult",
+    "HarmonicMeanP",
     "harmonic_mean_p",
     "hmp_rows",
     "hmp_stat",
@@ -35,7 +35,7 @@ _WEIGHT_TOLERANCE = 1e-6  # harmonicmeanp's w.sum.tolerance
 
 
 @dataclass(frozen=True)
-class HMPResult:
+class HarmonicMeanP:
     """A harmonic-mean-p combined test of one set R of p-values.
 
     Attributes
@@ -107,7 +107,7 @@ def harmonic_mean_p(
     *,
     L: int | None = None,  # noqa: N803 - Wilson's and harmonicmeanp's name
     multilevel: bool = True,
-) -> HMPResult:
+) -> HarmonicMeanP:
     """Combine p-values with the harmonic mean p-value and its asymptotically exact p-value.
 
     Parameters
@@ -127,7 +127,7 @@ def harmonic_mean_p(
 
     Returns
     -------
-    HMPResult
+    HarmonicMeanP
         statistic, pvalue, pvalue_adj (= pvalue / w_R), weight (w_R), n_tests, multilevel.
 
     Notes
@@ -163,11 +163,11 @@ def harmonic_mean_p(
     statistic = hmp_stat(pv, wv)
     weight = float(wv.sum())
     if np.isnan(statistic):
-        return HMPResult(np.nan, np.nan, np.nan, weight, n_tests, multilevel)
+        return HarmonicMeanP(np.nan, np.nan, np.nan, weight, n_tests, multilevel)
     with np.errstate(divide="ignore"):
         inverse_sum = float(np.sum(wv / pv))
     pvalue = weight * float(_landau_sf(np.asarray(inverse_sum), n_tests))
-    return HMPResult(statistic, pvalue, min(pvalue / weight, 1.0), weight, n_tests, multilevel)
+    return HarmonicMeanP(statistic, pvalue, min(pvalue / weight, 1.0), weight, n_tests, multilevel)
 
 
 def hmp_rows(p: np.ndarray, w: np.ndarray, *, L: int  # noqa: N803
@@ -184,7 +184,7 @@ def hmp_rows(p: np.ndarray, w: np.ndarray, *, L: int  # noqa: N803
     Returns
     -------
     statistic, pvalue, pvalue_adj, weight : ndarray, shape (n_sets,)
-        As in :class:`HMPResult`; NaN for a set with no p-value.
+        As in :class:`HarmonicMeanP`; NaN for a set with no p-value.
 
     Examples
     --------

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..stats._pairwise import PairwiseResult
+from ..stats._pairwise import PairwiseTests
 from ._hmp import hmp_rows
 
 __all__ = ["ACROSS_VALUES", "MetricsTable", "pairs_across_metrics"]
@@ -50,7 +50,7 @@ class MetricsTable:
     benchmark: str
 
 
-def _validate(results: Sequence[PairwiseResult], value: str) -> None:
+def _validate(results: Sequence[PairwiseTests], value: str) -> None:
     if value not in ACROSS_VALUES:
         raise ValueError(f"value: must be one of {', '.join(ACROSS_VALUES)}; got {value!r}")
     if not results:
@@ -68,7 +68,7 @@ def _validate(results: Sequence[PairwiseResult], value: str) -> None:
         raise ValueError(f"results: each metric may appear once; repeated: {repeated!r}")
 
 
-def _cells(result: PairwiseResult) -> pd.DataFrame:
+def _cells(result: PairwiseTests) -> pd.DataFrame:
     """One metric's pairs in long form, in that metric's own orientation."""
     t = result.table
     a_better = t["a_better"].to_numpy(bool)
@@ -118,13 +118,13 @@ def _aggregate(cells: pd.DataFrame, n_metrics: int) -> pd.DataFrame:
     return out[list(_TABLE_COLUMNS)]
 
 
-def pairs_across_metrics(results: Sequence[PairwiseResult], *, value: str = "pvalue_adj"
+def pairs_across_metrics(results: Sequence[PairwiseTests], *, value: str = "pvalue_adj"
                          ) -> MetricsTable:
     """Compare every pair of systems on several metrics of one benchmark at once.
 
     Parameters
     ----------
-    results : sequence of PairwiseResult
+    results : sequence of PairwiseTests
         One result per metric of the same benchmark (same test options), in the
         column order wanted.
     value : {"pvalue_adj", "effect_size"}, keyword-only

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._options import EFFECT_THRESHOLDS
-from ..stats._pairwise import PairwiseResult
+from ..stats._pairwise import PairwiseTests
 from ._aggregate import Weights, metric_weights
 from ._hmp import hmp_rows
 from ._meta import corrected_effect, fixed_effect
@@ -24,7 +24,7 @@ PAIRS_ACROSS_COLUMNS = ("system_a", "system_b", "p_hmp", "p_hmp_adj", "effect", 
                         "effect_ci_high", "i2", "significant")
 
 
-def result_cells(result: PairwiseResult, unit: str) -> pd.DataFrame:
+def result_cells(result: PairwiseTests, unit: str) -> pd.DataFrame:
     """A pairwise result as the rows the HMP and fixed-effect combination read."""
     t = result.table
     return pd.DataFrame({"unit": unit, "system_a": t["system_a"].astype(str).to_numpy(),
@@ -129,11 +129,11 @@ def _combine(cells: pd.DataFrame, pairs: Sequence[tuple[str, str]], units: Seque
                          **pooled})
 
 
-def _validate_across(results: Sequence[PairwiseResult], across: str) -> list[str]:
+def _validate_across(results: Sequence[PairwiseTests], across: str) -> list[str]:
     if across not in ACROSS:
         raise ValueError(f"across: must be one of {', '.join(ACROSS)}; got {across!r}")
     if not results:
-        raise ValueError("results: need at least one PairwiseResult; got none")
+        raise ValueError("results: need at least one PairwiseTests; got none")
     if across == "metrics":
         benchmarks = sorted({r.benchmark for r in results})
         if len(benchmarks) > 1:
@@ -148,13 +148,13 @@ def _validate_across(results: Sequence[PairwiseResult], across: str) -> list[str
     return units
 
 
-def pairs_across(results: Sequence[PairwiseResult], *, across: str = "metrics",
+def pairs_across(results: Sequence[PairwiseTests], *, across: str = "metrics",
                  weights: Weights = None) -> pd.DataFrame:
     """Combine each pair's tests over several metrics of a benchmark, or over benchmarks.
 
     Parameters
     ----------
-    results : sequence of PairwiseResult
+    results : sequence of PairwiseTests
         One per metric (same benchmark) or one per benchmark, with one set of options.
     across : {"metrics", "benchmarks"}, keyword-only
         What the results differ by.

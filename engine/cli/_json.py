@@ -27,13 +27,13 @@ if TYPE_CHECKING:
     from ..ranking._mechanisms import Mechanisms
     from ..ranking._rank_intervals import RankIntervals
     from ..ranking._rank_sets import RankSets
-    from ..stats._ab import ABResult
+    from ..stats._ab import ABComparison
     from ..stats._arrivals import WatchReport
     from ..stats._churn import Churn
     from ..stats._equivalence import Equivalence
     from ..stats._noninferiority import NonInferiority
-    from ..stats._pairwise import PairwiseResult
-    from ..stats._power import PowerResult
+    from ..stats._pairwise import PairwiseTests
+    from ..stats._power import PowerAnalysis
     from ..stats._resolution import Resolution
     from ..stats._runs_pairs import PairRunTest
 
@@ -77,7 +77,7 @@ def _decided(test: PairRunTest, ni: NonInferiority | None, alpha: float) -> int:
     return EXIT_FAIL if test.pvalue < alpha and test.estimate < 0 else EXIT_PASS
 
 
-def ab_exit(res: ABResult) -> int:
+def ab_exit(res: ABComparison) -> int:
     """The A/B test's own decision (the judge's own scores when a gate decides)."""
     return _decided(res.test, res.noninferiority, res.options.alpha)
 
@@ -89,7 +89,7 @@ def gate_exit(gate: JudgeGate) -> int:
     return _decided(gate.test, gate.noninferiority, gate.alpha)
 
 
-def compare_exit(res: ABResult, gate: JudgeGate | None, missing: Sequence[Note],
+def compare_exit(res: ABComparison, gate: JudgeGate | None, missing: Sequence[Note],
                  allow_missing: bool) -> int:
     """``compare``'s one exit code (documented in its ``--help``): 2 when a system's missing
     scores are not missing at random (unless allowed), else the PPI++ gate's when a judge
@@ -138,7 +138,7 @@ def _fragility(f: LeaderFragility | None) -> dict[str, Any] | None:
             "exact": f.exact}
 
 
-def cluster_fields(res: PairwiseResult) -> dict[str, Any]:
+def cluster_fields(res: PairwiseTests) -> dict[str, Any]:
     """n_clusters and design_effect (median over pairs) when clusters were given."""
     import numpy as np
 
@@ -175,7 +175,7 @@ def leaderboard_json(lb: Leaderboard, warnings: Sequence[Note]) -> dict[str, Any
     return out
 
 
-def pairwise_json(res: PairwiseResult, table: pd.DataFrame,
+def pairwise_json(res: PairwiseTests, table: pd.DataFrame,
                   judge: Mapping[str, Any] | None) -> dict[str, Any]:
     """``pairwise``: the options, notes, resolution, clusters, the PPI++ part (``judge``) and
     the pair rows of ``table`` (``res.table`` in the order asked)."""
@@ -188,7 +188,7 @@ def pairwise_json(res: PairwiseResult, table: pd.DataFrame,
             "pairs": table.to_dict(orient="records")}
 
 
-def ab_json(res: ABResult, *, headline: str | None = None,
+def ab_json(res: ABComparison, *, headline: str | None = None,
             exit_code: int | None = None) -> dict[str, Any]:
     """``compare`` without a judge gate (SPEC's keys; with a margin also ``margin``,
     ``ni_pvalue``, ``ni_lower``, ``ni_test``); ``exit_code`` by default the A/B test's own
@@ -250,7 +250,7 @@ def _gate(gate: JudgeGate) -> dict[str, Any]:
     return out
 
 
-def compare_json(res: ABResult, gate: JudgeGate | None, *, headline: str | None,
+def compare_json(res: ABComparison, gate: JudgeGate | None, *, headline: str | None,
                  exit_code: int) -> dict[str, Any]:
     """``compare``: the A/B result with the command's exit code; when the PPI++ gate decides,
     its figures on top, the judge's own in ``judge_own`` (None on top when it refuses)."""
@@ -343,7 +343,7 @@ def health_json(r: HealthReport) -> dict[str, Any]:
         "n_clusters": r.n_clusters, "design_effect": r.design_effect}
 
 
-def power_json(res: PowerResult) -> dict[str, Any]:
+def power_json(res: PowerAnalysis) -> dict[str, Any]:
     """``power``: SPEC's keys first (``mdd`` by simulation of the default test), then the
     closed-form MDD, the default test, Monte Carlo errors and replications."""
     return {"mdd": res.mdd, "examples_needed": res.examples_needed,

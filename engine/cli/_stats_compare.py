@@ -16,7 +16,7 @@ from ._text import fmt_number
 
 if TYPE_CHECKING:
     from ..products._judge_gate import JudgeGate
-    from ..stats._ab import ABResult
+    from ..stats._ab import ABComparison
 
 __all__ = ["register"]
 
@@ -62,7 +62,7 @@ def _units(loaded: Loaded, bench: str, met: str, binary: bool | None) -> tuple[f
     return (100.0, " points") if binary else (1.0, "")
 
 
-def _compare_text(res: ABResult, scale: float, unit: str) -> str:
+def _compare_text(res: ABComparison, scale: float, unit: str) -> str:
     from ..stats._churn import churn_sentence
 
     t = res.test
@@ -161,7 +161,7 @@ def _compare(args: argparse.Namespace) -> int:
     return code
 
 
-def _gate_text(gate: JudgeGate, res: ABResult) -> str:
+def _gate_text(gate: JudgeGate, res: ABComparison) -> str:
     """The PPI++ gate's lines above the judge's own (#31): verdict, judge-only, human-only."""
     out = [f"{gate.candidate} vs {gate.baseline} on {gate.benchmark}/{gate.judge}: "
            f"{gate.sentence()}"]

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .._matrix import ScoreMatrix
-    from ..stats._pairwise import PairwiseResult
+    from ..stats._pairwise import PairwiseTests
 
 __all__ = ["register"]
 
@@ -51,7 +51,7 @@ def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
-            res: PairwiseResult) -> tuple[PairwiseResult, dict[str, Any] | None]:
+            res: PairwiseTests) -> tuple[PairwiseTests, dict[str, Any] | None]:
     """On a judge metric with human labels (#31; --human, the store's judge-link or a human_*
     metric, :func:`engine.cli.judge.judge_board_of`; ``--human -``: the judge's own) the PPI++
     pair rows of ``leaderboard --judge`` and the compare gate, with the ``judge`` part of the
@@ -116,7 +116,7 @@ def _pairwise(args: argparse.Namespace) -> int:
 
 
 def _across_results(loaded: Loaded, args: argparse.Namespace,
-                    options: TestOptions) -> list[PairwiseResult]:
+                    options: TestOptions) -> list[PairwiseTests]:
     """One pairwise result per metric of the benchmark, or per benchmark."""
     from .._matrix import build_matrix, pick_slice
     from ..stats._pairwise import pairwise_tests

@@ -24,7 +24,7 @@ from ..io._readers import split_metadata
 from ..stats._multitest import adjust_pvalues
 from ..stats._pairwise import pairwise_tests
 
-__all__ = ["CONDITION_COLUMNS", "ConditionResult", "condition_and_compare",
+__all__ = ["CONDITION_COLUMNS", "ConditionComparison", "condition_and_compare",
            "system_identifiers"]
 
 CONDITION_COLUMNS = ("level_a", "level_b", "system_a", "system_b", "difference", "ci_low",
@@ -76,7 +76,7 @@ def system_identifiers(meta: pd.DataFrame, *, system: str = "system") -> list[st
 
 
 @dataclass(frozen=True)
-class ConditionResult:
+class ConditionComparison:
     """Matched comparisons of the levels of one system hyperparameter (``factor``).
 
     ``table``: one row per matched pair, the held settings (one column per ``held``
@@ -196,7 +196,7 @@ def condition_and_compare(
     spec: MetricSpec | None = None,
     options: TestOptions | None = None,
     **overrides: Any,
-) -> ConditionResult:
+) -> ConditionComparison:
     """Compare the levels of one system hyperparameter on matched pairs of systems.
 
     Parameters
@@ -219,7 +219,7 @@ def condition_and_compare(
 
     Returns
     -------
-    ConditionResult
+    ConditionComparison
         ``table`` (held settings, level_a, level_b, system_a, system_b, difference,
         ci_low, ci_high, pvalue, pvalue_adj, significant, test, n) and ``summary()``.
 
@@ -279,4 +279,4 @@ template=A beats template=B in 0 (0 significantly).']
         key=lambda col: col.map(order) if col.name in ("level_a", "level_b") else col
     ).reset_index(drop=True)
     levels = tuple(_ordered_levels(meta[factor]))
-    return ConditionResult(bench, met, factor, held, levels, table, opts, tuple(notes))
+    return ConditionComparison(bench, met, factor, held, levels, table, opts, tuple(notes))

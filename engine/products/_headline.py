@@ -1,7 +1,7 @@
 """One plain sentence on top of each page, computed from the result objects its tables show.
 
 Pure functions: the same :class:`~engine.Overall`, :class:`~engine.Leaderboard`, pairwise
-row or :class:`~engine.ABResult` that fill a page's table give its headline, so the
+row or :class:`~engine.ABComparison` that fill a page's table give its headline, so the
 sentence and the table cannot disagree. Test names stay out of the first words; the level
 and the correction close the sentence in brackets.
 """
@@ -20,7 +20,7 @@ from .._text import isolate
 from ..ranking._rank_sets import RankSets, best_set_sentence
 
 if TYPE_CHECKING:
-    from ..stats._ab import ABResult
+    from ..stats._ab import ABComparison
     from ._leaderboard import Leaderboard
     from ._overall import Overall
 
@@ -194,8 +194,8 @@ def pair_headline(row: Mapping[str, Any] | pd.Series, *, binary: bool, alpha: fl
             f"which is not significant ({level}).")
 
 
-def compare_headline(res: ABResult, *, binary: bool = False) -> str:
-    """The A/B verdict as a sentence from :class:`~engine.ABResult` (the numbers of its
+def compare_headline(res: ABComparison, *, binary: bool = False) -> str:
+    """The A/B verdict as a sentence from :class:`~engine.ABComparison` (the numbers of its
     table): candidate vs baseline, the difference and its interval in the metric's units
     (points for 0/1 scores)."""
     t = res.test

@@ -25,7 +25,7 @@ from ..stats._additive import additive_fit, complete_system_intervals
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import row_moments
 from ..stats._missing import missing_checks
-from ..stats._pairwise import PairwiseResult, pairwise_tests
+from ..stats._pairwise import PairwiseTests, pairwise_tests
 from ..stats._runs import mean_intervals_with_runs
 from ._fragility import LeaderFragility, leaderboard_fragility
 
@@ -52,7 +52,7 @@ class Leaderboard:
     """
 
     table: pd.DataFrame
-    pairwise: PairwiseResult
+    pairwise: PairwiseTests
     groups: Groups
     benchmark: str
     metric: str
@@ -147,7 +147,7 @@ def _snap(quality: np.ndarray) -> np.ndarray:
     return np.asarray(np.round(quality / scale, 9) * scale, dtype=float)
 
 
-def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
+def _pairs_for_groups(pw: PairwiseTests) -> tuple[pd.DataFrame, list[str]]:
     """The pair table groups are built from: every pair, untested ones "not shown to differ".
 
     With ``compare="first"`` or ``"successive"`` most pairs are never tested; a pair
@@ -172,7 +172,7 @@ def _pairs_for_groups(pw: PairwiseResult) -> tuple[pd.DataFrame, list[str]]:
     return table, [note] if len(extra) else []
 
 
-def _battle_ratings(matrix: ScoreMatrix, pw: PairwiseResult, anchor: str | None
+def _battle_ratings(matrix: ScoreMatrix, pw: PairwiseTests, anchor: str | None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str | None, bool | None]:
     """Win rate, Bradley–Terry and Elo from each pair's battles on the examples it shares,
     and whether the Bradley–Terry fit converged (None when there was nothing to fit)."""

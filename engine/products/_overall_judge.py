@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..across._pairs_across import pooling_inputs
 from ..ranking._groups import find_groups
-from ..stats._pairwise import PairwiseResult
+from ..stats._pairwise import PairwiseTests
 from ._overall_parts import BenchmarkPart, pair_codes
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def _letters(board: JudgeBoard, systems: list[str], quality: np.ndarray) -> dict
     return find_groups(ranked, quality[order].tolist(), pairs).letters
 
 
-def judged_pairwise(result: PairwiseResult, board: JudgeBoard, sign: float) -> PairwiseResult:
+def judged_pairwise(result: PairwiseTests, board: JudgeBoard, sign: float) -> PairwiseTests:
     """``result`` (all pairs of the judge's systems) with each pair's test columns taken from
     the board's PPI++ row: test ``ppi++``, p-values raw and adjusted, significance, direction,
     means, difference and interval, labels for both (``n``); ``sign`` = 1 when higher is

@@ -23,7 +23,7 @@ from .._matrix import ScoreMatrix, build_matrix
 from .._options import TestOptions
 from ..across._aggregate import aggregate_metric, spec_of
 from ..across._pairs_across import pooling_inputs, result_cells
-from ..stats._pairwise import PairwiseResult
+from ..stats._pairwise import PairwiseTests
 from ._leaderboard import Leaderboard, leaderboard
 
 __all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes"]
@@ -52,7 +52,7 @@ class BenchmarkPart:
         2025, §6.3).
     cells : DataFrame or None
         The benchmark's leaderboard: system, mean, ci_low, ci_high, group, benchmark.
-    pairwise : PairwiseResult or None
+    pairwise : PairwiseTests or None
         All pairs, two-sided. None (with ``cells``) when the benchmark has one system.
     tests : DataFrame or None
         ``pairwise`` as rows unit, system_a, system_b, pvalue, effect_size,
@@ -74,7 +74,7 @@ class BenchmarkPart:
     sd: np.ndarray
     count: np.ndarray
     cells: pd.DataFrame | None
-    pairwise: PairwiseResult | None
+    pairwise: PairwiseTests | None
     tests: pd.DataFrame | None
     pair_codes: np.ndarray | None
     pooling_inputs: dict[str, np.ndarray] | None

@@ -215,7 +215,7 @@ def find_groups(
     quality : sequence of float
         Per system, larger = better (the oriented mean); orders letters and cliques.
     pairs : DataFrame
-        ``PairwiseResult.table`` (needs system_a, system_b, pvalue_adj,
+        ``PairwiseTests.table`` (needs system_a, system_b, pvalue_adj,
         significant, a_better).
     min_size : int, keyword-only
         Smallest clique reported in ``cliques`` (letters cover every system).

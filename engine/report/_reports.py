@@ -1,7 +1,7 @@
 """Reports for a pull request or a stakeholder: the A/B comparison and the leaderboard as one
 self-contained HTML file (charts drawn here as inline SVG) or as Markdown.
 
-Pure functions over the engine's results (:class:`engine.ABResult`,
+Pure functions over the engine's results (:class:`engine.ABComparison`,
 :class:`engine.Leaderboard`): no plotting library, no script, no stylesheet,
 font or image from elsewhere — the HTML opens offline and prints as it looks.
 Every user string (system, benchmark, metric names, reasons quoting them) is
@@ -26,7 +26,7 @@ from ._text import h, html_table, markdown_text, md_table, signed
 
 if TYPE_CHECKING:
     from ..products._leaderboard import Leaderboard
-    from ..stats._ab import ABResult
+    from ..stats._ab import ABComparison
 
 __all__ = ["REPORT_FORMATS", "compare_report", "histogram_svg", "interval_svg",
            "leaderboard_report", "markdown_text", "report_format"]
@@ -71,7 +71,7 @@ def _document(title: str, body: Sequence[str]) -> str:
 # ---------------------------------------------------------------- A/B comparison
 
 
-def _system_intervals(ab: ABResult) -> pd.DataFrame:
+def _system_intervals(ab: ABComparison) -> pd.DataFrame:
     """Each system's mean of per-example means with a t interval at ``1 − alpha``."""
     d = ab.descriptives
     n = d["n"].to_numpy(float)
@@ -80,7 +80,7 @@ def _system_intervals(ab: ABResult) -> pd.DataFrame:
                          "high": d["mean"] + half})
 
 
-def _ab_sentences(ab: ABResult) -> dict[str, str]:
+def _ab_sentences(ab: ABComparison) -> dict[str, str]:
     t = ab.test
     level = f"{1 - ab.options.alpha:.0%}"
     out = {"difference": (f"Difference (candidate − baseline, positive = candidate better): "
@@ -99,7 +99,7 @@ def _ab_sentences(ab: ABResult) -> dict[str, str]:
     return out
 
 
-def _ab_tables(ab: ABResult) -> dict[str, pd.DataFrame]:
+def _ab_tables(ab: ABComparison) -> dict[str, pd.DataFrame]:
     tables = {"Descriptive statistics (per-example means)": ab.descriptives,
               "Models side by side": ab.models, "Variance decomposition": ab.variance}
     if len(ab.outliers):
@@ -107,18 +107,18 @@ def _ab_tables(ab: ABResult) -> dict[str, pd.DataFrame]:
     return tables
 
 
-def _ab_class(ab: ABResult) -> str:
+def _ab_class(ab: ABComparison) -> str:
     if ab.exit_code == 1:
         return "fail"
     return "pass" if ab.noninferiority is not None or "better" in ab.verdict else "none"
 
 
-def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str:
+def compare_report(ab: ABComparison, *, fmt: str = "html", created: str = "") -> str:
     """The A/B comparison as a report: ``fmt`` "html" (charts inline) or "markdown".
 
     Parameters
     ----------
-    ab : ABResult
+    ab : ABComparison
         From :func:`engine.compare_ab`.
     fmt : {"html", "markdown"}
     created : str, optional
@@ -183,7 +183,7 @@ def compare_report(ab: ABResult, *, fmt: str = "html", created: str = "") -> str
     return _document(f"{title} — sigboard report", body)
 
 
-def _summary_frame(ab: ABResult) -> pd.DataFrame:
+def _summary_frame(ab: ABComparison) -> pd.DataFrame:
     t = ab.test
     return pd.DataFrame({"difference": [signed(t.estimate)], "ci_low": [signed(t.ci_low)],
                          "ci_high": [signed(t.ci_high)], "pvalue": [f"{t.pvalue:.3g}"],

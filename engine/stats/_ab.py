@@ -29,13 +29,13 @@ from ._resolution import Resolution
 from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube
 from ._runs_pairs import PairRunTest, cluster_variance, pair_run_test
 
-__all__ = ["ABResult", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
+__all__ = ["ABComparison", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
 #: Fewest runs of each system that give the run-variance (variance-components) model
 #: enough degrees of freedom: with 2 runs each its run variance has 2, and its
 #: Satterthwaite t interval can span more than any possible difference (−0.69 to +1.09 on
 #: a 0/1 metric), so the interval is cut at the possible range and the reason says why.
 MIN_RUNS_FOR_RUN_MODEL = 3
-#: The Pairwise page's figure for the pair, in :attr:`ABResult.pairwise`.
+#: The Pairwise page's figure for the pair, in :attr:`ABComparison.pairwise`.
 PAIRWISE_KEYS = ("test", "pvalue", "difference", "ci_low", "ci_high", "n")
 # |z| > 3 flags an outlier: the z-score rule of the guide *Statistical Significance Testing*
 # (LangGraph evaluation, github.com/hiroshi75/protografico, skills/fine-tune/evaluation_statistics.md)
@@ -45,7 +45,7 @@ _OUTLIER_Z = 3.0
 
 
 @dataclass(frozen=True)
-class ABResult:
+class ABComparison:
     """A baseline/candidate comparison, oriented so that positive = candidate better.
 
     ``test``: the run-aware test behind the verdict. ``descriptives``: per
@@ -108,7 +108,7 @@ class ABResult:
 def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str | None = None,
                metric: str | None = None, spec: MetricSpec | None = None,
                options: TestOptions | None = None, cluster: str | None = None,
-               margin: float | None = None, equivalence: float | None = None) -> ABResult:
+               margin: float | None = None, equivalence: float | None = None) -> ABComparison:
     """Compare ``candidate`` with ``baseline`` on their shared examples, runs taken into account.
 
     Parameters
@@ -137,7 +137,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
 
     Returns
     -------
-    ABResult
+    ABComparison
         Its fields (the test's estimate, interval, p-value and model, the verdict and its
         exit code, …); ``sigboard compare``'s JSON is built from them by the command line.
 
@@ -205,7 +205,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     means = np.nanmean(pair.values, axis=1)
     d = (means[1] - means[0]) * pair.sign
     effect, effect_ci = _effect_size(d, opts.alpha, test)
-    return ABResult(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
+    return ABComparison(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
                     cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
                     _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
                     opts, ni, d, figure, _note(test, figure, cluster, margin), binary,

@@ -21,7 +21,7 @@ from .._matrix import ScoreMatrix, orient
 from .._options import TestOptions, resolve
 from ._clusters import ClusterDesign
 
-__all__ = ["BOOTSTRAP_COLUMNS", "BootstrapResult", "bootstrap_ranks"]
+__all__ = ["BOOTSTRAP_COLUMNS", "RankBootstrap", "bootstrap_ranks"]
 
 BOOTSTRAP_COLUMNS = ("system", "mean", "ci_low", "ci_high", "rank", "rank_median", "rank_low",
                      "rank_high", "p_first")
@@ -30,7 +30,7 @@ _CELLS_PER_BLOCK = 4_000_000
 
 
 @dataclass(frozen=True)
-class BootstrapResult:
+class RankBootstrap:
     """Bootstrap means and ranks of every system, with the options that made them.
 
     ``means`` and ``ranks`` have shape (n_resamples, n_systems), columns in the
@@ -175,7 +175,7 @@ def bootstrap_ranks(
     n_resamples: int = 1000,
     cluster: ClusterDesign | None = None,
     **overrides: Any,
-) -> BootstrapResult:
+) -> RankBootstrap:
     """Bootstrap distributions of every system's mean score and rank.
 
     Parameters
@@ -200,7 +200,7 @@ def bootstrap_ranks(
 
     Returns
     -------
-    BootstrapResult
+    RankBootstrap
         ``summary`` columns: system, mean, ci_low, ci_high, rank, rank_median,
         rank_low, rank_high, p_first (see the class).
 
@@ -248,7 +248,7 @@ def bootstrap_ranks(
     if cluster is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
             deff = means.var(axis=0, ddof=1) / (raw.var(axis=1, ddof=1) / raw.shape[1])
-    return BootstrapResult(summary, means, ranks, matrix.systems, matrix.benchmark, matrix.metric,
+    return RankBootstrap(summary, means, ranks, matrix.systems, matrix.benchmark, matrix.metric,
                            is_paired, int(n_resamples), float(confidence),
                            matrix.higher_is_better,
                            None if cluster is None else cluster.n_clusters, deff)

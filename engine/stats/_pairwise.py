@@ -4,7 +4,7 @@ Chain of named steps, as in ``scipy.stats._multicomp``:
 validate options → choose pairing and test (:mod:`engine.stats._pairwise_plan`) →
 compared pairs → statistics for all pairs at once (:mod:`engine.stats._pairwise_stats`,
 on :mod:`engine.stats._kernels`) → multiplicity adjustment → significance → tidy table
-(here, with :class:`PairwiseResult` and :func:`pairwise_tests`).
+(here, with :class:`PairwiseTests` and :func:`pairwise_tests`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from ._resolution import Resolution, resolution
 from ._runs import PooledRuns
 from ._unpaired import bootstrap_t, needs_bootstrap, skew_warning
 
-__all__ = ["TABLE_COLUMNS", "PairwiseResult", "pairwise_tests"]
+__all__ = ["TABLE_COLUMNS", "PairwiseTests", "pairwise_tests"]
 
 _EFFECT_NAMES = {"t": "cohen_d", "z": "cohen_h", "paired-t": "paired_d", "mcnemar": "paired_d",
                  "mcnemar-midp": "paired_d", "wilcoxon": "paired_d", "sign": "paired_d",
@@ -44,7 +44,7 @@ TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "p
 
 
 @dataclass(frozen=True)
-class PairwiseResult:
+class PairwiseTests:
     """Tests for every compared pair of one (benchmark, metric), with the options that made them.
 
     ``table`` has one row per pair with the columns of ``TABLE_COLUMNS``:
@@ -149,7 +149,7 @@ def pairwise_tests(
     order: Sequence[str] | None = None,
     cluster: ClusterDesign | None = None,
     **overrides: Any,
-) -> PairwiseResult:
+) -> PairwiseTests:
     """Test every compared pair of systems with the test the data calls for.
 
     Parameters
@@ -173,7 +173,7 @@ def pairwise_tests(
 
     Returns
     -------
-    PairwiseResult
+    PairwiseTests
         ``table`` with columns system_a, system_b, test, statistic, df, pvalue,
         pvalue_adj, effect_size, effect_name, mean_a, mean_b, diff, n, wins_a,
         wins_b, significant, a_better; ``options`` records what made it.
@@ -252,7 +252,7 @@ def pairwise_tests(
     if not res.can_separate:
         notes = (res.message, *notes)
     columns = list(TABLE_COLUMNS) + (["design_effect"] if cluster is not None else [])
-    return PairwiseResult(table[columns], matrix.systems, matrix.benchmark,
+    return PairwiseTests(table[columns], matrix.systems, matrix.benchmark,
                           matrix.metric, test, bool(rows.all()), reason, opts, notes,
                           computed.wins, computed.ties, res,
                           None if run_aware is None else run_aware.pooled, cluster,

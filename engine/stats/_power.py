@@ -22,7 +22,7 @@ from .._contract import MetricSpec
 from ._kernels import exact_sign_pvalues
 from ._runs import run_anova, run_cube
 
-__all__ = ["POWER_TESTS", "PowerResult", "PowerScenario", "default_test", "estimate_scenario",
+__all__ = ["POWER_TESTS", "PowerAnalysis", "PowerScenario", "default_test", "estimate_scenario",
            "power", "simulate_power", "simulated_mdd"]
 
 POWER_TESTS = ("paired-t", "unpaired-t", "mcnemar", "sign", "wilcoxon", "bootstrap")
@@ -53,7 +53,7 @@ class PowerScenario:
 
 
 @dataclass(frozen=True)
-class PowerResult:
+class PowerAnalysis:
     """Closed-form planning figures and simulated power of each test.
 
     ``power`` maps each of ``POWER_TESTS`` to its rejection rate (None where a
@@ -133,7 +133,7 @@ def _needed(numerator: float, budget: float) -> int | None:
 def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
           difference: float | None = None, examples: int | None = None, runs: int | None = None,
           n_sim: int = 1000, rng: np.random.Generator | int | None = None, alpha: float = 0.05,
-          target_power: float = 0.8, spec: MetricSpec | None = None) -> PowerResult:
+          target_power: float = 0.8, spec: MetricSpec | None = None) -> PowerAnalysis:
     """Minimum detectable difference, examples and runs needed, and simulated power of 6 tests.
 
     Parameters
@@ -159,7 +159,7 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
 
     Returns
     -------
-    PowerResult
+    PowerAnalysis
         mdd, examples_needed, runs_needed, power {test: rate}, … (``sigboard power``'s
         JSON is built from these fields by the command line).
 
@@ -215,7 +215,7 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     rates = simulate_power(scenario, difference=d, examples=n, runs=r, n_sim=n_sim, alpha=alpha,
                            rng=g)
     se = {k: (None if v is None else math.sqrt(v * (1 - v) / n_sim)) for k, v in rates.items()}
-    return PowerResult(mdd, examples_needed, runs_needed, rates, se, d, n, r, n_sim, alpha,
+    return PowerAnalysis(mdd, examples_needed, runs_needed, rates, se, d, n, r, n_sim, alpha,
                        target_power, scenario, closed, test)
 
 
@@ -234,7 +234,7 @@ def simulated_mdd(scenario: PowerScenario, *, examples: int, runs: int, alpha: f
     shift changes between the bisection's steps, so the simulated power is monotone in the
     difference and the search converges (25 halvings of [0, upper]). The closed form
     ``start`` brackets it (the upper end doubles until the power reaches the target). The
-    power at the answer is then simulated again on fresh draws (``PowerResult.power``),
+    power at the answer is then simulated again on fresh draws (``PowerAnalysis.power``),
     which is within Monte Carlo error of ``target_power``.
     """
     g = rng

@@ -31,7 +31,7 @@ RUNS_TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue
 
 @dataclass(frozen=True)
 class RunsPairwise:
-    """Run-aware tests of every compared pair, in the layout of ``PairwiseResult.table``.
+    """Run-aware tests of every compared pair, in the layout of ``PairwiseTests.table``.
 
     ``table`` columns: system_a, system_b, test ("paired-t" when the pair's run
     variance component is 0, "vc-t" when it enters), statistic, df

@@ -18,7 +18,7 @@ from engine.store import open_store
 
 DIST = "views/distributions.py"
 #: The summary's headers without their confidence level, to the engine's column names
-#: (``BootstrapResult.summary``), as app/views/distributions.py labels them.
+#: (``RankBootstrap.summary``), as app/views/distributions.py labels them.
 HEADERS = {"system": "system", "mean": "mean", "mean low": "ci_low", "mean high": "ci_high",
            "rank (observed)": "rank", "median rank": "rank_median",
            "bootstrap rank best": "rank_low", "bootstrap rank worst": "rank_high",

@@ -1,6 +1,6 @@
 """Unit tests of the A/B compare page's SVG charts (``app/charts/svg_compare.py``).
 
-The frames are hand-made in the shape of ``ABResult.models`` and ``ABResult.variance``
+The frames are hand-made in the shape of ``ABComparison.models`` and ``ABComparison.variance``
 (``engine.compare_ab``); every expected pixel below is computed from the charts' layout
 constants as stated at each assertion, and one test draws a real ``compare_ab`` result.
 """

@@ -76,6 +76,7 @@ def test_compare_reads_the_declared_column(store: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     """The gate on a store groups by the declared column, as the engine's compare_ab does
     with the column named; ``--cluster -`` turns it off."""
+    from engine.cli._json import ab_json
     from engine.stats._ab import compare_ab
 
     capsys.readouterr()
@@ -85,8 +86,8 @@ def test_compare_reads_the_declared_column(store: str,
             "--candidate", systems[1])
     assert main([*args, "--format", "json"]) in (0, 1)
     got = json.loads(capsys.readouterr().out)
-    want = compare_ab(b1, baseline=systems[0], candidate=systems[1], benchmark="b1",
-                      cluster="passage").to_dict()
+    want = ab_json(compare_ab(b1, baseline=systems[0], candidate=systems[1], benchmark="b1",
+                              cluster="passage"))
     assert got["ci_low"] == pytest.approx(want["ci_low"], rel=1e-9)
     assert got["ci_high"] == pytest.approx(want["ci_high"], rel=1e-9)
     assert got["n_clusters"] == want["n_clusters"] == 12

@@ -102,7 +102,7 @@ def test_leaderboard_json_warns(tmp_path: Path, capsys) -> None:  # type: ignore
 
 
 def test_every_output_gives_the_same_missingness_sentence(tmp_path: Path) -> None:
-    # one check behind the A/B compare page (ABResult.missing), the Leaderboard page's notes
+    # one check behind the A/B compare page (ABComparison.missing), the Leaderboard page's notes
     # and the CLI: the same sentence for the same system
     from engine import build_matrix, compare_ab, leaderboard
 
