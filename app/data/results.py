@@ -246,8 +246,7 @@ def slice_result(q: Query) -> SliceTable:
 def _mechanisms(q: Query) -> Mechanisms:
     elo, trueskill = battle_orders(q.more_orders, battle_count(q))
     return mechanisms(matrix(q.token, q.benchmark, q.metric), n_permutations=elo,
-                      trueskill_permutations=trueskill, rng=q.options.seed,
-                      correction=q.options.correction, alpha=q.options.alpha)
+                      trueskill_permutations=trueskill, rng=q.options.seed, options=q.options)
 
 
 def mechanisms_of(q: Query) -> Mechanisms:
@@ -301,8 +300,8 @@ def rank_intervals(q: Query) -> RankIntervals:
 
 @st.cache_resource(show_spinner="Testing who wins more examples…", max_entries=_FEWER)
 def _p_beats_by(q: Query) -> PBeats:
-    return p_beats(matrix(q.token, q.benchmark, q.metric), correction=q.options.correction,
-                   alpha=q.options.alpha, cluster=cluster_design(q))
+    return p_beats(matrix(q.token, q.benchmark, q.metric), options=q.options,
+                   cluster=cluster_design(q))
 
 
 def p_beats_by(q: Query) -> PBeats:

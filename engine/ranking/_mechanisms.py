@@ -20,7 +20,7 @@ from scipy.sparse.csgraph import connected_components
 from statsmodels.stats.multitest import multipletests
 
 from .._matrix import ScoreMatrix
-from .._options import CORRECTIONS
+from .._options import TestOptions, resolve
 from ..stats import _kernels as k
 from ..stats._clusters import ClusterDesign, clustered_sign_pvalues
 from ._bradley_terry import bradley_terry, elo_scale
@@ -162,7 +162,7 @@ def davidson(wins: np.ndarray, ties: np.ndarray, *, prior: float = 0.5, tol: flo
                     bool(res.success), used_prior)
 
 
-def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float = 0.05,
+def p_beats(matrix: ScoreMatrix, *, options: TestOptions | None = None,
             cluster: ClusterDesign | None = None) -> PBeats:
     """P(A beats B) for every pair on the shared examples, with exact sign tests.
 
@@ -170,11 +170,10 @@ def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float
     ----------
     matrix : ScoreMatrix
         Needs at least one example scored by every system.
-    correction : str, keyword-only
-        Multiplicity correction of the sign-test p-values over all pairs
-        (statsmodels ``multipletests``; default Holm–Šídák, as the pairwise tests).
-    alpha : float, keyword-only
-        Significance level of ``significant`` (adjusted p < alpha).
+    options : TestOptions, keyword-only
+        Its ``correction`` adjusts the sign-test p-values over all pairs (statsmodels
+        ``multipletests``, as the pairwise tests) and its ``alpha`` is the level of
+        ``significant`` (adjusted p < alpha); default: ``TestOptions()``.
     cluster : ClusterDesign, optional
         The cluster of each shared example (every system on every example): each pair's
         sign test is then cluster-robust (:func:`engine.stats._clusters.clustered_sign_pvalues`:
@@ -204,7 +203,8 @@ def p_beats(matrix: ScoreMatrix, *, correction: str = "holm-sidak", alpha: float
     >>> p_beats(build_matrix(df)).prob.loc["A", "B"]
     np.float64(0.6666666666666666)
     """
-    _check_alpha_correction(alpha, correction)
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     x = _paired_scores(matrix)
     s, n = x.shape
     wins = k.win_matrix(x, binary=matrix.binary)
@@ -280,13 +280,6 @@ def kendall_tau_matrix(scores: dict[str, np.ndarray]) -> dict[str, float]:
             for a in range(len(names)) for b in range(a + 1, len(names))}
 
 
-def _check_alpha_correction(alpha: float, correction: str) -> None:
-    if not 0.0 < alpha < 1.0:
-        raise ValueError(f"alpha: must be strictly between 0 and 1; got {alpha}")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction: must be one of {', '.join(CORRECTIONS)}; got {correction!r}")
-
-
 def _paired_scores(matrix: ScoreMatrix) -> np.ndarray:
     if matrix.n_common < 1:
         raise ValueError("matrix: no example is scored by every system, so battles between "
@@ -316,8 +309,7 @@ def mechanisms(
     n_permutations: int = 100,
     trueskill_permutations: int = 20,
     rng: np.random.Generator | int | None = 0,
-    correction: str = "holm-sidak",
-    alpha: float = 0.05,
+    options: TestOptions | None = None,
 ) -> Mechanisms:
     """Rank the systems by mean, median, Bradley–Terry, Elo and TrueSkill, and compare.
 
@@ -332,8 +324,9 @@ def mechanisms(
         ratings vary far less between orders and cost more per battle).
     rng : Generator or int, keyword-only
         Seed of the battle orders.
-    correction, alpha : keyword-only
-        For the sign tests of the P(A beats B) matrix.
+    options : TestOptions, keyword-only
+        Its ``correction`` and ``alpha`` are the sign tests' of the P(A beats B) matrix
+        (default: ``TestOptions()``).
 
     Returns
     -------
@@ -370,7 +363,8 @@ def mechanisms(
     >>> res.rankings["mean"], res.winner_differs
     (('A', 'B', 'C'), False)
     """
-    _check_alpha_correction(alpha, correction)
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     x = _paired_scores(matrix)
     battles = battles_from_scores(x)
     gen = np.random.default_rng(rng)
@@ -396,5 +390,5 @@ def mechanisms(
     return Mechanisms(matrix.benchmark, matrix.metric, scores, rankings,
                       kendall_tau_matrix({m: values[m] for m in order}),
                       len(winners) > 1, len(top3) > 1,
-                      p_beats(matrix, correction=correction, alpha=alpha),
+                      p_beats(matrix, options=opts),
                       x.shape[1], battles.n_battles, params)

@@ -171,10 +171,10 @@ def test_row_order_does_not_change_the_deterministic_rankings(seed: int) -> None
 
 
 def test_bad_inputs_name_the_argument(humaneval: ScoreMatrix) -> None:
-    with pytest.raises(ValueError, match="alpha: must be strictly between 0 and 1; got 2"):
-        p_beats(humaneval, alpha=2)
-    with pytest.raises(ValueError, match="correction: must be one of"):
-        mechanisms(humaneval, correction="tukey")
+    with pytest.raises(TypeError, match="options: must be a TestOptions; got dict"):
+        p_beats(humaneval, options={"alpha": 2})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="options: must be a TestOptions; got str"):
+        mechanisms(humaneval, options="holm")  # type: ignore[arg-type]
     disjoint = build_matrix(pd.DataFrame({
         "benchmark": "b", "metric": "m", "system": ["A", "B"], "example_id": ["1", "2"],
         "value": [1.0, 0.0]}))
