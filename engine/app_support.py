@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     # --- Figures --------------------------------------------------------------------------
     from .report._watch_svg import sequence_svg
+    from .report._overall_json import overall_document
     from .stats._describe import box_stats
     from .ranking._arena import arena_elo, win_rate_matrix
 

@@ -19,7 +19,7 @@ from app.data import overall
 from app.data.query import AcrossQuery
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
-from engine.app_support import md_text, overall_headline
+from engine.app_support import md_text, overall_document, overall_headline
 
 token, catalog, view = widgets.page_context()
 all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
@@ -153,7 +153,7 @@ with bar.popover("Download", icon=":material/download:"):
     st.download_button("Download table CSV", lambda: safe_csv(result.table),
                        icon=":material/download:", file_name="overall.csv",
                        mime="text/csv", on_click="ignore")
-    st.download_button("Download JSON", lambda: json.dumps(result.to_dict(), indent=1),
+    st.download_button("Download JSON", lambda: json.dumps(overall_document(result), indent=1),
                        icon=":material/data_object:", file_name="overall.json",
                        mime="application/json", on_click="ignore")
 if tabs["pairs"].open:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -29,7 +29,7 @@ from ..across._aggregate import Weights, metric_weights
 from ..across._coverage import coverage_groups
 from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import overall_rank_sets
-from ..ranking._rank_sets import RankSets, rank_set_fields
+from ..ranking._rank_sets import RankSets
 from ..ranking._ties import competition_ranks
 from ._leaderboard import _snap
 from ._overall_pairs import PAIR_VERDICTS, combine_pairs, correlations, pair_positions
@@ -90,50 +90,6 @@ class Overall:
         """Maximal cliques of ranked systems that cannot be told apart, best first (lazy)."""
         return self.groups.cliques
 
-    def to_dict(self) -> dict[str, object]:
-        """The JSON object of ``python -m engine overall --format json`` (SPEC)."""
-        from ._headline import overall_headline
-
-        systems = [self._row(r, ranked=True) for r in self.table.to_dict(orient="records")]
-        systems += [self._row(r, ranked=False) for r in self.unranked.to_dict(orient="records")]
-        return {"benchmarks": list(self.benchmarks), "systems": systems,
-                "cliques": [list(c) for c in self.cliques],
-                "headline": overall_headline(self), "score_units": self.scale.units,
-                "score_label": self.scale.label, "score_note": self.scale.explanation,
-                "weights": dict(zip(self.benchmarks, self.benchmark_weights, strict=True)),
-                "metrics": {b: list(m) for b, m in self.metrics.items()},
-                "correlated": [{"benchmarks": [a, b], "shared_examples": n}
-                               for a, b, n in self.correlated],
-                "notes": list(self.notes)}
-
-    def _row(self, row: Mapping[Any, Any], *, ranked: bool) -> dict[str, object]:
-        system = str(row["system"])
-        cells = self._cells_by_key()
-        per = {}
-        for b in self.benchmarks:
-            c = cells.get((system, b))
-            per[b] = ({k: None for k in _CELL_KEYS} if c is None else
-                      {"mean": _num(c["mean"]), "ci_low": _num(c["ci_low"]),
-                       "ci_high": _num(c["ci_high"]), "group": c["group"]})
-        if not ranked:
-            return {"system": system, "score": None, "ci_low": None, "ci_high": None,
-                    "rank": None, "rank_low": None, "rank_high": None, "group": None,
-                    "coverage": list(self.coverage[system]), "cells": per,
-                    **rank_set_fields(None, system)}
-        return {"system": system, "score": _num(row["score"]), "ci_low": _num(row["ci_low"]),
-                "ci_high": _num(row["ci_high"]), "rank": int(row["rank"]),
-                "rank_low": int(row["rank_low"]), "rank_high": int(row["rank_high"]),
-                "group": row["group"], "coverage": list(self.coverage[system]), "cells": per,
-                **rank_set_fields(self.rank_sets, system)}
-
-    def _cells_by_key(self) -> dict[tuple[str, str], Mapping[Any, Any]]:
-        return {(str(r["system"]), str(r["benchmark"])): r
-                for r in self.cells.to_dict(orient="records")}
-
-
-def _num(x: Any) -> float | None:
-    return None if x is None or pd.isna(x) else float(x)
-
 
 def overall(
     df: pd.DataFrame,
@@ -187,7 +143,7 @@ def overall(
     Returns
     -------
     Overall
-        ``to_dict()`` is SPEC's ``overall`` JSON.
+        Its JSON (SPEC's ``overall``) is :func:`engine.report._overall_json.overall_document`.
 
     Notes
     -----
@@ -219,7 +175,7 @@ def overall(
     ...         for b in ("b1", "b2") for k, s in enumerate(["low", "mid", "top"])
     ...         for i in range(40)]
     >>> long = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
-    >>> [row["system"] for row in overall(long).to_dict()["systems"]]
+    >>> overall(long).table["system"].tolist()
     ['top', 'mid', 'low']
     """
     options = options if options is not None else TestOptions()

@@ -33,6 +33,7 @@ from engine.io._readers import read_results
 from engine.products._leaderboard import leaderboard
 from engine.products._overall import overall
 from engine.products._overall_pairs import BETTER, MIXED
+from engine.report._overall_json import overall_document
 from engine.stats._pairwise import pairwise_tests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +75,7 @@ def _reversal(names=("A", "B"), n=200) -> pd.DataFrame:
 
 
 def test_complete_systems_are_ranked_above_every_partial_one(code_result):
-    out = code_result.to_dict()
+    out = overall_document(code_result)
     systems = out["systems"]
     ranked = [s for s in systems if s["rank"] is not None]
     partial = [s for s in systems if s["rank"] is None]
@@ -320,7 +321,7 @@ def test_weights_and_errors(long):
 
 
 def test_json_shape(code_result):
-    out = code_result.to_dict()
+    out = overall_document(code_result)
     assert list(out)[:3] == ["benchmarks", "systems", "cliques"]
     assert {"headline", "score_units", "score_label", "weights", "correlated"} <= set(out)
     first = out["systems"][0]

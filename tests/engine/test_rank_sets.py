@@ -17,6 +17,7 @@ from engine.cli._json import leaderboard_json
 from engine.ranking._mean_covariance import mean_covariance, rank_sets_of
 from engine.ranking._rank_intervals import rank_intervals
 from engine.ranking._rank_sets import rank_sets, tau_best_set, tau_worst_set
+from engine.report._overall_json import overall_document
 
 PISA = Path(__file__).resolve().parents[1] / "data" / "csranks" / "pisa.csv"
 
@@ -246,7 +247,7 @@ def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.Dat
     m = build_matrix(humaneval)
     expected = rank_sets_of(m).table.set_index("system")
     lb = {r["system"]: r for r in leaderboard_json(leaderboard(m, bt_resamples=0), [])["systems"]}  # type: ignore[attr-defined]
-    ov = {r["system"]: r for r in overall(humaneval).to_dict()["systems"]}  # type: ignore[attr-defined]
+    ov = {r["system"]: r for r in overall_document(overall(humaneval))["systems"]}
     for s, row in expected.iterrows():
         want = (int(row["rank_set_low"]), int(row["rank_set_high"]), bool(row["in_best_set"]))
         assert (lb[s]["rank_set_low"], lb[s]["rank_set_high"], lb[s]["in_best_set"]) == want
