@@ -54,7 +54,7 @@ def _board(q: Query) -> JudgeBoard | str:
     spec = store.metric_specs(q.store_token).get((q.benchmark, q.metric))
     try:
         return judge_board(frame, judge=q.metric, human=q.human, benchmark=q.benchmark,
-                           alpha=q.options.alpha, correction=q.options.correction,
+                           options=q.options,
                            higher_is_better=True if spec is None else spec.higher_is_better,
                            inclusion=inclusion)
     except JudgeContractError as exc:

@@ -148,8 +148,7 @@ def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str
     for bench in chosen:
         if len(per[bench]) != 1:
             continue  # an aggregate of several metrics: the judge's own scores
-        found = judge_board_of(loaded, bench, per[bench][0], None, alpha=opts.alpha,
-                               correction=opts.correction,
+        found = judge_board_of(loaded, bench, per[bench][0], None, options=opts,
                                higher_is_better=not args.lower_is_better)
         if found is None:
             continue

@@ -107,8 +107,8 @@ def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
     from .judge import judge_board_of
 
     opts = test_options(args)
-    found = judge_board_of(loaded, bench, met, args.human, alpha=opts.alpha,
-                           correction=opts.correction, higher_is_better=higher)
+    found = judge_board_of(loaded, bench, met, args.human, options=opts,
+                           higher_is_better=higher)
     if found is None:
         return None
     human, board = found

@@ -64,8 +64,7 @@ def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
     from .judge import judge_board_of
 
     found = judge_board_of(loaded, matrix.benchmark, matrix.metric, args.human,
-                           alpha=res.alpha, correction=res.correction,
-                           higher_is_better=matrix.higher_is_better)
+                           options=res.options, higher_is_better=matrix.higher_is_better)
     if found is None:
         return res, None
     human, board = found

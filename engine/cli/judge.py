@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data, open_existing, output_format, wants_json
 from ._json import judge_board_json, label_budget_json
+from ._stats_common import test_options
 
 if TYPE_CHECKING:
+    from .._options import TestOptions
     from ..products._judge import JudgeBoard
     from ._common import Loaded
 
@@ -47,10 +49,8 @@ def _board(args: argparse.Namespace) -> JudgeBoard:
 
     loaded = load_data(args.data)
     human = _human_metric(args, loaded, args.benchmark)
-    alpha = getattr(args, "alpha", 0.05)
-    correction = getattr(args, "correction", "holm-sidak")
     return judge_board(loaded.frame, judge=args.judge, human=human, benchmark=args.benchmark,
-                       alpha=alpha, correction=correction,
+                       options=test_options(args),
                        higher_is_better=not getattr(args, "lower_is_better", False),
                        inclusion=_stored_inclusion(loaded, args))
 
@@ -70,7 +70,7 @@ def _stored_inclusion(loaded: Loaded, args: argparse.Namespace) -> Any:
 
 
 def judge_board_of(loaded: Loaded, benchmark: str, metric: str, human: str | None, *,
-                   alpha: float, correction: str, higher_is_better: bool
+                   options: TestOptions, higher_is_better: bool
                    ) -> tuple[str, JudgeBoard | str] | None:
     """(human metric, the judge board of ``metric`` or the sentence saying why its labels
     cannot serve PPI++), or None when ``metric`` has no human labels: ``human`` (the --human
@@ -98,8 +98,7 @@ def judge_board_of(loaded: Loaded, benchmark: str, metric: str, human: str | Non
     args = argparse.Namespace(benchmark=benchmark, judge=metric)
     try:
         return human, judge_board(loaded.frame, judge=metric, human=human, benchmark=benchmark,
-                                  alpha=alpha, correction=correction,
-                                  higher_is_better=higher_is_better,
+                                  options=options, higher_is_better=higher_is_better,
                                   inclusion=_stored_inclusion(loaded, args))
     except JudgeContractError as exc:
         return human, str(exc)

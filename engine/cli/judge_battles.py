@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ._common import check_size, emit, upload_limits, wants_json
 from ._json import judge_battles_json
+from ._stats_common import test_options
 from ._text import interval
 
 if TYPE_CHECKING:
@@ -38,9 +39,7 @@ def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> i
 
     judge, human = args.judge or "winner", args.human or HUMAN_WINNER
     battles = judged_battles(frame, label=Path(args.data[0]).name, judge=judge, human=human)
-    board = judge_battle_board(battles, alpha=getattr(args, "alpha", 0.05),
-                               correction=getattr(args, "correction", "holm-sidak"),
-                               judge=judge, human=human)
+    board = judge_battle_board(battles, options=test_options(args), judge=judge, human=human)
     if wants_json(args):
         emit(judge_battles_json(board), None, "json")
         return 0

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._options import TestOptions, resolve
 from ..io._judge import (
     JudgePair,
     check_random_labels,
@@ -171,8 +172,7 @@ def _calibration(pair: JudgePair, bins: int = 10) -> pd.DataFrame:
 
 
 def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str | None = None,
-                alpha: float = 0.05, correction: str = "holm-sidak",
-                higher_is_better: bool = True,
+                options: TestOptions | None = None, higher_is_better: bool = True,
                 inclusion: Mapping[str, float] | pd.Series | None = None) -> JudgeBoard:
     """The judge leaderboard of a long table holding a ``judge`` metric on every example and
     a ``human`` metric on a random subset (validate → PPI++ means → pairs → agreement).
@@ -183,7 +183,11 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
     which assumes equal chances, is skipped.
 
     Raises :class:`engine.JudgeContractError` when the labels are not a random sample by the
-    data's own evidence, or a labelled example lacks its inclusion probability."""
+    data's own evidence, or a labelled example lacks its inclusion probability. ``options``:
+    its ``alpha`` (intervals, agreement) and ``correction`` (the pairs); default
+    ``TestOptions()``."""
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     pair = judge_pair(frame, judge=judge, human=human, benchmark=benchmark)
     probs = inclusion_probabilities(frame, pair, inclusion)
     notes = check_random_labels(pair) if probs is None else []  # unequal by design
@@ -191,11 +195,11 @@ def judge_board(frame: pd.DataFrame, *, judge: str, human: str, benchmark: str |
     order = [pair.systems.index(s) for s in table["system"]]
     human_lab = np.where(pair.labelled, pair.human, np.nan)
     names = tuple(table["system"])
-    pairs = (ppi_pairs(pair.judge[order], human_lab[order], names, alpha=alpha,
-                       correction=correction, small_sample=True) if probs is None else
+    pairs = (ppi_pairs(pair.judge[order], human_lab[order], names, options=opts,
+                       small_sample=True) if probs is None else
              ppi_ipw_pairs(pair.judge[order], human_lab[order],
-                           np.broadcast_to(probs, pair.judge.shape), names, alpha=alpha,
-                           correction=correction, small_sample=True))
+                           np.broadcast_to(probs, pair.judge.shape), names, options=opts,
+                           small_sample=True))
     agreement, bias = _agreement(pair, alpha)
     return JudgeBoard(pair.benchmark, judge, human, alpha, correction, higher_is_better, table,
                       pairs, agreement, bias, _calibration(pair), pair, tuple(notes), probs)

@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 from scipy.special import expit
 
+from .._options import TestOptions, resolve
 from ..stats._multitest import adjust_pvalues
 from ..stats._ppi_logistic import PPILogistic, ppi_logistic
 
@@ -91,11 +92,14 @@ def _pairs(systems: tuple[str, ...], r: dict[str, np.ndarray], *, alpha: float,
         "significant": adj < alpha})
 
 
-def judge_battle_board(battles: pd.DataFrame, *, alpha: float = 0.05,
-                       correction: str = "holm-sidak", judge: str = "winner",
-                       human: str = "human_winner") -> JudgeBattleBoard:
+def judge_battle_board(battles: pd.DataFrame, *, options: TestOptions | None = None,
+                       judge: str = "winner", human: str = "human_winner") -> JudgeBattleBoard:
     """The PPI++ arena leaderboard of a judged battle list (:func:`engine.io._battles_judged.
-    judged_battles`: ``judge_y`` on every battle, ``human_y`` on the labelled ones)."""
+    judged_battles`: ``judge_y`` on every battle, ``human_y`` on the labelled ones);
+    ``options``: its ``alpha`` (intervals, ``significant``) and ``correction`` (the pairs);
+    default ``TestOptions()``."""
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     x, systems = _design(battles)
     y_judge, y_human = (battles[c].to_numpy(dtype=float) for c in ("judge_y", "human_y"))
     lab = np.isfinite(y_human)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._options import TestOptions, resolve
 from ._multitest import adjust_pvalues
 
 __all__ = ["PPIMean", "PPIPairs", "ppi_mean", "ppi_means", "ppi_pairs", "ppi_standard_error",
@@ -228,14 +229,16 @@ def _pair_sums(v: np.ndarray, w: np.ndarray, mask: np.ndarray) -> tuple[np.ndarr
     return m @ m.T, diff(v0), diff(w0), cross(v0, v0), cross(w0, w0), cross(v0, w0)
 
 
-def ppi_pairs(judge: Any, human: Any, systems: tuple[str, ...], *, alpha: float = 0.05,
-              correction: str = "holm-sidak", small_sample: bool = False) -> PPIPairs:
+def ppi_pairs(judge: Any, human: Any, systems: tuple[str, ...], *,
+              options: TestOptions | None = None, small_sample: bool = False) -> PPIPairs:
     """PPI++ estimate of the mean paired difference a - b for every pair: the judge's
     difference on every example both were judged on, rectified by the human difference on the
     examples labelled for both (Angelopoulos, Duchi & Zrnic 2023 applied to differences).
-    All pairs at once from matrix products; p-values adjusted by ``correction``
-    (:func:`engine.adjust_pvalues`)."""
-    alpha = _check_alpha(alpha)
+    All pairs at once from matrix products; p-values adjusted by the options' ``correction``
+    (:func:`engine.adjust_pvalues`), intervals and ``significant`` at their ``alpha``
+    (default: ``TestOptions()``)."""
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     judge, human = np.asarray(judge, dtype=float), np.asarray(human, dtype=float)
     present, labelled = _masks(judge, human)
     if len(systems) != judge.shape[0]:

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._options import TestOptions, resolve
 from ._ppi import PPIMean, PPIPairs, _check_alpha, _pairs_table, _result
 
 __all__ = ["ppi_ipw_means", "ppi_ipw_pairs"]
@@ -126,13 +127,14 @@ def ppi_ipw_means(judge: Any, human: Any, inclusion: Any, *, alpha: float = 0.05
 
 
 def ppi_ipw_pairs(judge: Any, human: Any, inclusion: Any, systems: tuple[str, ...], *,
-                  alpha: float = 0.05, correction: str = "holm-sidak",
-                  small_sample: bool = False) -> PPIPairs:
+                  options: TestOptions | None = None, small_sample: bool = False) -> PPIPairs:
     """Inverse-probability-weighted PPI++ mean paired difference a - b for every pair: the
     differences on the examples both were judged on, labelled where both were, each labelled
     difference weighted by 1 / its example's inclusion probability (labels drawn per example;
-    ``inclusion`` as for :func:`ppi_ipw_means`, the mean of the two where they differ)."""
-    alpha = _check_alpha(alpha)
+    ``inclusion`` as for :func:`ppi_ipw_means`, the mean of the two where they differ); the
+    options' ``correction`` and ``alpha`` as for :func:`engine.stats._ppi.ppi_pairs`."""
+    opts = resolve(options, {})
+    alpha, correction = opts.alpha, opts.correction
     judge, human, inclusion = (np.asarray(a, dtype=float) for a in (judge, human, inclusion))
     present, labelled, _, _ = _weights(judge, human, inclusion)
     if len(systems) != judge.shape[0]:

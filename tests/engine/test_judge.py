@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from engine import JudgeContractError, judge_board, read_results
+from engine import JudgeContractError, TestOptions, judge_board, read_results
 from engine.app_support import budget_check, judge_pair_figures, label_budget, label_preview
 from engine.cli import main
 from engine.io._judge import check_random_labels, judge_pair
@@ -42,7 +42,8 @@ def long_of(wide: pd.DataFrame) -> pd.DataFrame:
 
 def test_board_figures_equal_ppi_mean_on_each_system() -> None:
     frame = long_of(judge_frame())
-    board = judge_board(frame, judge="judge_score", human="human_score", alpha=0.1)
+    board = judge_board(frame, judge="judge_score", human="human_score",
+                        options=TestOptions(alpha=0.1))
     wide = judge_frame()
     for row in board.table.itertuples():
         part = wide[wide["system"] == row.system]
@@ -225,7 +226,8 @@ def test_pair_figures_are_the_boards_row_in_either_order() -> None:
 
 def test_judge_only_and_human_only_are_paired_t_intervals() -> None:
     wide = judge_frame(3)
-    board = judge_board(long_of(wide), judge="judge_score", human="human_score", alpha=0.1)
+    board = judge_board(long_of(wide), judge="judge_score", human="human_score",
+                        options=TestOptions(alpha=0.1))
     f = judge_pair_figures(board, "s0", "s2")
     s0, s2 = (wide[wide["system"] == s].set_index("example_id") for s in ("s0", "s2"))
     d_judge = (s0["judge_score"] - s2["judge_score"]).to_numpy()

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import TestOptions
 from engine.stats._ppi import (
     ppi_labels_needed,
     ppi_mean,
@@ -131,7 +132,7 @@ def test_every_pair_equals_ppi_py_on_the_differences(per_example: bool) -> None:
     rng = np.random.default_rng(11)
     j, h = _matrices(rng, per_example=per_example)
     names = tuple("abcde")
-    res = ppi_pairs(j, h, names, alpha=0.1, correction="holm")
+    res = ppi_pairs(j, h, names, options=TestOptions(alpha=0.1, correction="holm"))
     for row in res.table.itertuples():
         a, b = names.index(row.system_a), names.index(row.system_b)
         p = np.isfinite(j[a]) & np.isfinite(j[b])
