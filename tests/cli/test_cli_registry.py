@@ -36,19 +36,31 @@ def test_one_commands_parser_prints_what_the_full_parser_prints(command: str | N
             _sub(full).choices[command].format_help()
 
 
-def test_a_command_imports_no_other_command_module() -> None:
+def _cli_modules_after(argv: list[str]) -> set[str]:
+    """The ``engine.cli`` modules a fresh process has loaded after parsing ``argv``."""
     code = ("import sys, contextlib, io\n"
-            "from engine.cli._main import command_parser\n"
+            "from engine.cli._main import _chosen, command_parser\n"
+            f"argv = {argv!r}\n"
             "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
-            "    command_parser('compare').parse_args(['compare', '--help'])\n"
+            "    command_parser(_chosen(argv)).parse_args(argv)\n"
             "print(' '.join(sorted(m for m in sys.modules if m.startswith('engine.cli.'))))\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    loaded = set(result.stdout.split())
-    assert "engine.cli._stats_compare" in loaded
-    others = {"engine.cli." + m for m in ("store", "serve", "watch", "ranks", "explore",
-                                          "health", "runs", "stats", "_stats_board")}
-    assert loaded & others == set()
+    return set(result.stdout.split())
+
+
+COMMAND_MODULES = {"engine.cli." + m for m in (
+    "stats", "_stats_board", "_stats_pairs", "_stats_compare", "health", "runs", "explore",
+    "store", "serve", "ranks", "watch", "judge")}
+
+
+def test_a_command_imports_no_other_command_module() -> None:
+    loaded = _cli_modules_after(["compare", "--help"])
+    assert loaded & COMMAND_MODULES == {"engine.cli._stats_compare"}
+
+
+def test_help_imports_no_command_module() -> None:
+    assert _cli_modules_after(["--help"]) & COMMAND_MODULES == set()
