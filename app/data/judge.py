@@ -102,8 +102,7 @@ def gate_of(q: Query) -> JudgeGate | None:
     return judge_gate(found or "", baseline=baseline, candidate=candidate,
                       benchmark=q.benchmark, judge=q.metric, human=human,
                       higher_is_better=True if spec is None else spec.higher_is_better,
-                      alpha=q.options.alpha, alternative=q.options.alternative,
-                      cluster=q.cluster or None)
+                      options=q.options, cluster=q.cluster or None)
 
 
 @st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)

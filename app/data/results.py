@@ -167,7 +167,7 @@ def cluster_design(q: Query) -> ClusterDesign:
 @st.cache_resource(show_spinner="Checking the benchmark's health…", max_entries=_ENTRIES)
 def _health(q: Query) -> HealthReport:
     design = cluster_design(q) if q.cluster else None
-    return benchmark_health(matrix(q.token, q.benchmark, q.metric), alpha=q.options.alpha,
+    return benchmark_health(matrix(q.token, q.benchmark, q.metric), options=q.options,
                             cluster=design)
 
 

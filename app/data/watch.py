@@ -14,7 +14,7 @@ from engine.results import WatchBoard
 @st.cache_resource(show_spinner="Watching every challenger…", max_entries=16)
 def _board(q: Query) -> WatchBoard:
     return watch_board(store.current(), q.benchmark, q.metric, champion=q.champion or None,
-                       alpha=q.options.alpha, cluster=q.cluster or None, keep=False)
+                       options=q.options, cluster=q.cluster or None, keep=False)
 
 
 def board(q: Query) -> WatchBoard:

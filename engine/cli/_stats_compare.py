@@ -113,8 +113,8 @@ def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
         return None
     human, board = found
     return judge_gate(board, baseline=args.baseline, candidate=args.candidate, benchmark=bench,
-                      judge=met, human=human, higher_is_better=higher, alpha=opts.alpha,
-                      alternative=opts.alternative, margin=args.margin,
+                      judge=met, human=human, higher_is_better=higher, options=opts,
+                      margin=args.margin,
                       equivalence=args.equivalence, cluster=cluster)
 
 

@@ -88,6 +88,7 @@ def _row(report: HealthReport) -> dict[str, Any]:
 def health_command(args: argparse.Namespace) -> int:
     """Run ``health`` on DATA; exit code 0 (bad input raises ``ValueError`` → 2)."""
     from .._matrix import build_matrix
+    from .._options import TestOptions
     from ..products._health import benchmark_health
     from ._stats_common import cluster_design
 
@@ -103,7 +104,8 @@ def health_command(args: argparse.Namespace) -> int:
             spec = loaded.spec(bench, met)
             matrix = build_matrix(df, benchmark=bench, metric=met, spec=spec)
             threshold = args.threshold if args.threshold is not None else spec.threshold
-            reports.append(benchmark_health(matrix, alpha=args.alpha, power=args.power,
+            reports.append(benchmark_health(matrix, options=TestOptions(alpha=args.alpha),
+                                            power=args.power,
                                             threshold=threshold, bins=args.bins,
                                             cluster=cluster_design(args, loaded, matrix)))
         except ValueError as exc:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data, open_existing, output_format, wants_json
 from ._json import judge_board_json, label_budget_json
-from ._stats_common import test_options
 
 if TYPE_CHECKING:
     from .._options import TestOptions
@@ -46,6 +45,7 @@ def _only_benchmark(loaded: Loaded, judge: str) -> str | None:
 
 def _board(args: argparse.Namespace) -> JudgeBoard:
     from ..products._judge import judge_board
+    from ._stats_common import test_options
 
     loaded = load_data(args.data)
     human = _human_metric(args, loaded, args.benchmark)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from ._common import check_size, emit, upload_limits, wants_json
 from ._json import judge_battles_json
-from ._stats_common import test_options
 from ._text import interval
 
 if TYPE_CHECKING:
@@ -36,6 +35,7 @@ def judge_battle_leaderboard(args: argparse.Namespace, frame: pd.DataFrame) -> i
     ``--human`` the human verdicts (default human_winner, empty where not labelled)."""
     from ..io._battles_judged import HUMAN_WINNER, judged_battles
     from ..products._judge_battles import judge_battle_board
+    from ._stats_common import test_options
 
     judge, human = args.judge or "winner", args.human or HUMAN_WINNER
     battles = judged_battles(frame, label=Path(args.data[0]).name, judge=judge, human=human)

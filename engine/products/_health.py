@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix
+from .._options import TestOptions, resolve
 from ..stats._clusters import ClusterDesign, clustered_pairs, clustered_se
 from ..stats._kernels import exact_sign_pvalues, paired_t, win_matrix
 
@@ -243,7 +244,7 @@ def _solved(x: np.ndarray, matrix: ScoreMatrix, threshold: float | None
 def benchmark_health(
     matrix: ScoreMatrix,
     *,
-    alpha: float = 0.05,
+    options: TestOptions | None = None,
     power: float = 0.8,
     threshold: float | None = None,
     ratings: Mapping[str, float] | None = None,
@@ -257,8 +258,9 @@ def benchmark_health(
     matrix : ScoreMatrix
         Scores of one benchmark and metric, any range. Only examples scored by
         every system are used.
-    alpha : float
-        Significance level of the pair tests (``p5_min``/``p5_max``) and of the MDD.
+    options : TestOptions
+        Its ``alpha``: the significance level of the pair tests (``p5_min``/``p5_max``)
+        and of the MDD (default: ``TestOptions()``).
     power : float
         Power of the minimum detectable difference.
     cluster : ClusterDesign, optional
@@ -325,6 +327,7 @@ def benchmark_health(
     >>> report.noise_test
     'sign'
     """
+    alpha = resolve(options, {}).alpha
     _validate(matrix, alpha, power, threshold, bins)
     x = matrix.oriented(paired=True).astype(float)
     raw = matrix.paired_values().astype(float)

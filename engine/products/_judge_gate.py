@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .._options import TestOptions, resolve
 from ..stats._ab import _verdict
 from ..stats._equivalence import Equivalence, tost
 from ..stats._noninferiority import NonInferiority, ni_verdict, noninferiority_test
@@ -120,18 +121,19 @@ def _as_test(f: JudgePairFigures, se: float, sign: float, alternative: str) -> P
 
 
 def judge_gate(board: JudgeBoard | str, *, baseline: str, candidate: str, benchmark: str,
-               judge: str, human: str, higher_is_better: bool = True, alpha: float = 0.05,
-               alternative: str = "two-sided", margin: float | None = None,
+               judge: str, human: str, higher_is_better: bool = True,
+               options: TestOptions | None = None, margin: float | None = None,
                equivalence: float | None = None, cluster: str | None = None) -> JudgeGate:
     """The A/B gate of ``candidate`` against ``baseline`` on the PPI++ paired difference of a
     judge board (validate the design → the board's pair row → verdict and exit code).
 
     ``board``: the judge board of the metric, or the sentence saying why its labels cannot be
-    used (:class:`engine.JudgeContractError`'s message). The verdict is "candidate is
-    significantly worse/better" at ``alpha`` by the pair's unadjusted p-value (one pair, one
-    test: the adjusted one stays beside it), or with ``margin`` the non-inferiority test on
-    the PPI++ estimate and standard error (labels - 2 df). Exit 1 only for worse (or
-    non-inferiority not shown), 2 when refused.
+    used (:class:`engine.JudgeContractError`'s message). ``options``: its ``alternative``, and
+    its ``alpha`` where there is no board (default ``TestOptions()``). The verdict is
+    "candidate is significantly worse/better" at the board's ``alpha`` by the pair's
+    unadjusted p-value (one pair, one test: the adjusted one stays beside it), or with
+    ``margin`` the non-inferiority test on the PPI++ estimate and standard error (labels - 2
+    df). Exit 1 only for worse (or non-inferiority not shown), 2 when refused.
 
     Examples
     --------
@@ -139,6 +141,8 @@ def judge_gate(board: JudgeBoard | str, *, baseline: str, candidate: str, benchm
     ...            benchmark="x", judge="j", human="h").exit_code
     2
     """
+    opts = resolve(options, {})
+    alpha, alternative = opts.alpha, opts.alternative
     base: dict[str, Any] = {"baseline": baseline, "candidate": candidate, "benchmark": benchmark,
                             "judge": judge, "human": human,
                             "higher_is_better": higher_is_better, "alpha": alpha}

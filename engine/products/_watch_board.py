@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._options import TestOptions, resolve
 from ..stats._ebh import EBHResult, e_bh
 
 if TYPE_CHECKING:
@@ -73,13 +74,16 @@ def _champion(store: ResultsStore, benchmark: str, metric: str) -> str:
 
 def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
                 champion: str | None = None, challengers: list[str] | None = None,
-                alpha: float = 0.05, cluster: str | None = None,
+                options: TestOptions | None = None, cluster: str | None = None,
                 keep: bool = True) -> WatchBoard:
     """Watch ``champion`` (default: the best mean) against every other system (or
     ``challengers``) on one benchmark and metric; e-BH across the challengers.
 
     ``keep``: keep each watch in the store (updated per upload); False computes the same
-    sequences from the uploads without writing (a page view, a read-only store)."""
+    sequences from the uploads without writing (a page view, a read-only store). ``options``:
+    its ``alpha`` is the level of the confidence sequences and of e-BH (default
+    ``TestOptions()``)."""
+    alpha = resolve(options, {}).alpha
     champ = champion or _champion(store, benchmark, metric)
     if challengers is None:
         systems = store.load_frame(benchmark, metric)["system"].unique()

@@ -23,6 +23,7 @@ from hypothesis.extra import numpy as hnp
 from scipy import stats
 from statsmodels.stats.power import NormalIndPower, TTestPower
 
+from engine import TestOptions
 from engine._contract import MetricSpec
 from engine._matrix import ScoreMatrix as ScoreMatrix
 from engine._matrix import build_matrix
@@ -200,7 +201,7 @@ def test_p5_thresholds_hand():
     report = benchmark_health(matrix)
     assert (report.p5_min, report.p5_max) == (pytest.approx(0.6), pytest.approx(0.5))
     # At alpha = 0.1 the 0.0625 pairs become significant: p5_min = 0.5, p5_max = 0.4.
-    loose = benchmark_health(matrix, alpha=0.1)
+    loose = benchmark_health(matrix, options=TestOptions(alpha=0.1))
     assert (loose.p5_min, loose.p5_max) == (pytest.approx(0.5), pytest.approx(0.4))
     assert loose.alpha == 0.1
 

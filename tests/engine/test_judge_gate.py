@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from test_judge import judge_frame, long_of, only_s0_labelled_csv
 
-from engine import JudgeContractError, judge_board, judge_gate, read_results
+from engine import JudgeContractError, TestOptions, judge_board, judge_gate, read_results
 from engine.app_support import judge_pair_figures
 from engine.cli import main
 from engine.products._judge_gate import MIN_GATE_LABELS
@@ -177,6 +177,7 @@ def test_gate_false_alarm_rate_within_alpha_when_only_the_judges_bias_differs() 
     # benchmarks/calibrate_ppi_gate.py runs 10-100 labels at 20,000 replications)
     rng = np.random.default_rng(2031)
     reps, e, alpha = 500, 300, 0.05
+    options = TestOptions(alpha=alpha)
     alarms = judge_alarms = refused = 0
     for _ in range(reps):
         h = 60 + rng.normal(0, 20, (2, e))
@@ -188,11 +189,11 @@ def test_gate_false_alarm_rate_within_alpha_when_only_the_judges_bias_differs() 
                              "human_score": np.where(lab, h, np.nan).ravel()})
         try:
             board: JudgeBoard | str = judge_board(long_of(wide), judge="judge_score",
-                                                  human="human_score", alpha=alpha)
+                                                  human="human_score", options=options)
         except JudgeContractError as exc:  # random labels refused at p < 0.001 by chance
             board = str(exc)
         gate = judge_gate(board, baseline="s0", candidate="s1", benchmark="b",
-                          judge="judge_score", human="human_score", alpha=alpha)
+                          judge="judge_score", human="human_score", options=options)
         refused += gate.exit_code == 2
         alarms += gate.test is not None and gate.test.pvalue < alpha
         f = gate.figures
