@@ -47,13 +47,8 @@ def from_table(table: Any) -> Ingested:
     from . import Ingested
 
     meta = json.loads((table.schema.metadata or {})[_KEY])
-    # one thread: Arrow's pool, once started, keeps threads that would stop this process
-    # from forking its next child (engine.io._fork); a frame of an upload converts fast
-    frame = table.to_pandas(use_threads=False)
+    frame = _frame_of(table, [str(c) for c in meta.get("objects", ())])
     del table
-    for column in meta.get("objects", ()):
-        if column in frame.columns and frame[column].dtype != object:
-            frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     frame.attrs["metric_specs"] = {str(m): MetricSpec(**s) for m, s in meta["metric_specs"]}
     skipped = None
     if meta["skipped"] is not None:
@@ -66,3 +61,38 @@ def from_table(table: Any) -> Ingested:
                     skipped=skipped, report=meta["report"],
                     clusters={str(k): str(v) for k, v in meta["clusters"].items()},
                     files=tuple(meta["files"]), content_hash=meta.get("content_hash"))
+
+
+def _frame_of(table: Any, objects: list[str]) -> Any:
+    """The DataFrame of ``table`` with the columns named in ``objects`` as object columns
+    (None where missing), as the child's frame had them."""
+    import pandas as pd
+    import pyarrow as pa
+
+    # text columns are rebuilt from their distinct values (one str object per value, not
+    # one per row, which pandas' string dtype and then astype(object) would make)
+    text = {c for c in objects if c in table.column_names
+            and (pa.types.is_string(table.schema.field(c).type)
+                 or pa.types.is_large_string(table.schema.field(c).type))}
+    if len(text) == table.num_columns:
+        text = set()
+    # one thread: Arrow's pool, once started, keeps threads that would stop this process
+    # from forking its next child (engine.io._fork); a frame of an upload converts fast
+    frame = table.drop_columns(sorted(text)).to_pandas(use_threads=False)
+    for place, column in enumerate(table.column_names):
+        if column in text:
+            frame.insert(place, column, pd.Series(_objects(table.column(column)), dtype=object,
+                                                  index=frame.index, copy=False))
+    for column in objects:
+        if column in frame.columns and frame[column].dtype != object:
+            frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
+    return frame
+
+
+def _objects(column: Any) -> Any:
+    """A text column of Arrow as a numpy object array, None where missing."""
+    import numpy as np
+
+    encoded = column.combine_chunks().dictionary_encode()
+    values = np.array([*encoded.dictionary.to_pylist(), None], dtype=object)
+    return values[encoded.indices.fill_null(len(values) - 1).to_numpy()]
