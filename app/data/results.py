@@ -286,7 +286,7 @@ def battle_count(q: Query) -> int:
 @st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)
 def _rank_intervals(q: Query) -> RankIntervals:
     design = cluster_design(q) if q.cluster else None
-    return rank_intervals_of(matrix(q.token, q.benchmark, q.metric), alpha=q.options.alpha,
+    return rank_intervals_of(matrix(q.token, q.benchmark, q.metric), options=q.options,
                              rng=q.options.seed, cluster=design)
 
 
@@ -368,7 +368,7 @@ def _power(q: Query) -> PowerAnalysis:
     frame = store.metric_rows(q.token, q.benchmark, q.metric)
     return power(frame, benchmark=q.benchmark, metric=q.metric, difference=plan.difference,
                  examples=plan.examples, runs=plan.runs, n_sim=plan.n_sim,
-                 rng=q.options.seed, alpha=q.options.alpha, target_power=plan.target_power,
+                 rng=q.options.seed, options=q.options, target_power=plan.target_power,
                  spec=_spec(frame, q.benchmark, q.metric))
 
 

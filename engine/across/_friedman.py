@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix, orient
+from .._options import TestOptions, resolve
 from ..ranking._rank_intervals import _studentized_range_crit
 
 __all__ = ["Friedman", "friedman", "friedman_of"]
@@ -158,13 +159,16 @@ def _as_table(scores: pd.DataFrame | np.ndarray, systems: Sequence[str] | None) 
     return table
 
 
-def friedman_of(matrices: Sequence[ScoreMatrix], *, alpha: float = 0.05) -> Friedman:
+def friedman_of(matrices: Sequence[ScoreMatrix], *, options: TestOptions | None = None
+                ) -> Friedman:
     """:func:`friedman` over benchmarks, on each system's mean score per benchmark.
 
     Each matrix is one benchmark (and metric), oriented by its own direction.
     Only systems present in every benchmark are compared; a ValueError names
-    the benchmarks when fewer than 2 systems are shared.
+    the benchmarks when fewer than 2 systems are shared. ``options``: its ``alpha`` (default
+    ``TestOptions()``).
     """
+    alpha = resolve(options, {}).alpha
     if len(matrices) < 2:
         raise ValueError(f"matrices: need at least 2 benchmarks; got {len(matrices)}")
     rows = {}

@@ -42,9 +42,11 @@ def _mechanisms(args: argparse.Namespace) -> int:
 
 
 def _rank_intervals(args: argparse.Namespace) -> int:
+    from .._options import TestOptions
     from ..ranking._rank_intervals import rank_intervals_of
 
-    res = rank_intervals_of(_matrix_args(args), alpha=args.alpha, rng=args.seed)
+    res = rank_intervals_of(_matrix_args(args), options=TestOptions(alpha=args.alpha),
+                            rng=args.seed)
     payload = rank_intervals_json(res)
     if wants_json(args):
         emit(payload, None, "json")

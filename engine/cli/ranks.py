@@ -31,13 +31,15 @@ def _cluster_labels(frame: Any, benchmark: str, metric: str, column: str,
 
 
 def _ranks(args: argparse.Namespace) -> int:
+    from .._options import TestOptions
     from ..ranking._mean_covariance import rank_sets_of
 
     loaded = load_data(args.data)
     matrix = loaded.matrix(args.benchmark, args.metric, lower_is_better=args.lower_is_better)
     cluster = None if args.cluster is None else _cluster_labels(
         loaded.frame, matrix.benchmark, matrix.metric, args.cluster, matrix.examples)
-    res = rank_sets_of(matrix, kind=args.kind, alpha=args.alpha, tau_best=args.tau_best,
+    res = rank_sets_of(matrix, kind=args.kind, options=TestOptions(alpha=args.alpha),
+                       tau_best=args.tau_best,
                        tau_worst=args.tau_worst, cluster=cluster, n_draws=args.draws, rng=args.seed)
     payload = rank_sets_json(res, benchmark=matrix.benchmark, metric=matrix.metric,
                              cluster=args.cluster)

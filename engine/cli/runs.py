@@ -17,13 +17,15 @@ __all__ = ["register"]
 
 def _power(args: argparse.Namespace) -> int:
     from .._matrix import pick_slice
+    from .._options import TestOptions
     from ..stats._power import power
 
     loaded = load_data(args.data)
     bench, met = pick_slice(loaded.frame, args.benchmark, args.metric)
     res = power(loaded.frame, benchmark=bench, metric=met, difference=args.difference,
                 examples=args.examples, runs=args.runs, n_sim=args.n_sim, rng=args.seed,
-                alpha=args.alpha, target_power=args.target_power, spec=loaded.spec(bench, met))
+                options=TestOptions(alpha=args.alpha), target_power=args.target_power,
+                spec=loaded.spec(bench, met))
     payload = power_json(res)
     if wants_json(args):
         emit(payload, None, "json")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._options import TestOptions, resolve
 from ..io._battles import WINNERS
 from ._bradley_terry import bradley_terry
 from ._groups import Groups, find_groups
@@ -125,7 +126,7 @@ def _laplacian(w: np.ndarray) -> np.ndarray:
 def arena_ratings(
     battles: pd.DataFrame, *, ties: str = "half", anchor: str | None = None,
     anchor_rating: float = 1000.0, scale: float = 400.0, base: float = 10.0,
-    init_rating: float = 1000.0, confidence: float = 0.95, alpha: float = 0.05,
+    init_rating: float = 1000.0, options: TestOptions | None = None,
 ) -> ArenaRatings:
     """LMArena-style leaderboard of a validated battle list.
 
@@ -141,9 +142,10 @@ def arena_ratings(
         default: mean ``init_rating``.
     scale, base, init_rating : keyword-only
         ``scale`` points of difference = ``base``:1 odds (LMArena: 400, 10, 1000).
-    confidence, alpha : keyword-only
-        Level of the sandwich intervals; level of the Holm-corrected z-tests of rating
-        differences behind the groups.
+    options : TestOptions, keyword-only
+        Its ``alpha``: the sandwich intervals are at 1 − alpha (``options.confidence``) and
+        the Holm-corrected z-tests of rating differences behind the groups at alpha
+        (default ``TestOptions()``).
 
     Notes
     -----
@@ -159,6 +161,8 @@ def arena_ratings(
     Preference, ICML; Bradley & Terry (1952), Biometrika 39:324–345; Davidson (1970),
     JASA 65:317–328.
     """
+    opts = resolve(options, {})
+    alpha, confidence = opts.alpha, opts.confidence
     counts = pair_counts(battles)
     s = len(counts.systems)
     if anchor is not None and anchor not in counts.systems:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._matrix import ScoreMatrix, orient
+from .._options import TestOptions, resolve
 from ._rank_sets import Kind, RankSets, rank_sets
 
 __all__ = ["MeanCovariance", "leaderboard_rank_sets", "mean_covariance", "overall_covariance",
@@ -113,13 +114,15 @@ def _run_variance(matrix: ScoreMatrix) -> np.ndarray:
     return np.asarray(var_run / np.maximum(cube.runs, 1), dtype=float)
 
 
-def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous", alpha: float = 0.05,
-                 tau_best: int = 1, tau_worst: int = 1,
+def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
+                 options: TestOptions | None = None, tau_best: int = 1, tau_worst: int = 1,
                  cluster: Sequence[object] | np.ndarray | None = None, n_draws: int = 1_000,
                  rng: np.random.Generator | int | None = 0) -> RankSets:
     """:func:`rank_sets` of each system's mean score with the covariance of
     :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
-    raw mean and rank 1 follows the metric's direction."""
+    raw mean and rank 1 follows the metric's direction. ``options``: its ``alpha`` (sets at
+    1 − alpha; default ``TestOptions()``)."""
+    alpha = resolve(options, {}).alpha
     mc = mean_covariance(matrix, cluster=cluster)
     res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
                     tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng)
@@ -139,7 +142,7 @@ def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
     if matrix.n_systems < 2:
         return None
     try:
-        return rank_sets_of(matrix, alpha=alpha, cluster=cluster)
+        return rank_sets_of(matrix, options=TestOptions(alpha=alpha), cluster=cluster)
     except ValueError:
         return None
 

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from .._matrix import ScoreMatrix, orient
+from .._options import TestOptions, resolve
 from ..stats._clusters import ClusterDesign, clustered_mean_se
 from ._max_t import _family_max
 from ._ties import competition_ranks
@@ -169,7 +170,8 @@ def rank_intervals(
                          None if exact else n_draws, rng if isinstance(rng, int) else None)
 
 
-def rank_intervals_of(matrix: ScoreMatrix, *, alpha: float = 0.05, n_draws: int = 10_000,
+def rank_intervals_of(matrix: ScoreMatrix, *, options: TestOptions | None = None,
+                      n_draws: int = 10_000,
                       rng: np.random.Generator | int | None = 0,
                       cluster: ClusterDesign | None = None) -> RankIntervals:
     """:func:`rank_intervals` of each system's mean score and its standard error s / √n.
@@ -180,7 +182,9 @@ def rank_intervals_of(matrix: ScoreMatrix, *, alpha: float = 0.05, n_draws: int 
     The metric's direction decides which end is rank 1. ``cluster`` (every system on
     every example): each standard error is the cluster-robust one of the leaderboard's
     clustered mean interval (CR2, :func:`engine.stats._clusters.clustered_mean_se`).
+    ``options``: its ``alpha`` (intervals at 1 − alpha; default ``TestOptions()``).
     """
+    alpha = resolve(options, {}).alpha
     values = matrix.values
     has = ~np.isnan(values)
     n = has.sum(axis=1)

@@ -19,6 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from .._contract import MetricSpec
+from .._options import TestOptions, resolve
 from ._kernels import exact_sign_pvalues
 from ._runs import run_anova, run_cube
 
@@ -132,8 +133,9 @@ def _needed(numerator: float, budget: float) -> int | None:
 
 def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
           difference: float | None = None, examples: int | None = None, runs: int | None = None,
-          n_sim: int = 1000, rng: np.random.Generator | int | None = None, alpha: float = 0.05,
-          target_power: float = 0.8, spec: MetricSpec | None = None) -> PowerAnalysis:
+          n_sim: int = 1000, rng: np.random.Generator | int | None = None,
+          options: TestOptions | None = None, target_power: float = 0.8,
+          spec: MetricSpec | None = None) -> PowerAnalysis:
     """Minimum detectable difference, examples and runs needed, and simulated power of 6 tests.
 
     Parameters
@@ -152,8 +154,10 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     n_sim : int
         Monte Carlo replications.
     rng : numpy Generator or seed, optional
-    alpha, target_power : float
-        Two-sided level and the power the planner aims at.
+    options : TestOptions, optional
+        Its ``alpha``: the two-sided level (default ``TestOptions()``).
+    target_power : float
+        The power the planner aims at.
     spec : MetricSpec, optional
         Direction and modality of the metric.
 
@@ -185,6 +189,7 @@ def power(df: pd.DataFrame, *, benchmark: str, metric: str | None = None,
     >>> res.mdd > 0, res.n_sim
     (True, 200)
     """
+    alpha = resolve(options, {}).alpha
     for name, value in (("alpha", alpha), ("target_power", target_power)):
         if not 0.0 < value < 1.0:
             raise ValueError(f"{name}: must be strictly between 0 and 1; got {value!r}")

@@ -69,7 +69,7 @@ def test_mechanisms_grouped_by_the_declared_column(store: Path) -> None:
     expected = rankings_html(
         mechanisms(matrix, n_permutations=results.ELO_ORDERS,
                    trueskill_permutations=results.TRUESKILL_ORDERS, rng=0),
-        board, rank_intervals_of(matrix, alpha=0.05, rng=0, cluster=design), level="95%")
+        board, rank_intervals_of(matrix, rng=0, cluster=design), level="95%")
     page = next(h.proto.body for h in at.get("html") if 'aria-label="mechanisms"' in h.proto.body)
     assert page == expected
     # the sign-test section: cluster-robust, said in its caption

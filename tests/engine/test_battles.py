@@ -195,7 +195,7 @@ def test_public_sample_bradley_terry_elo_and_sandwich_equal_lmarena(
     table = res.table.set_index("system")
     np.testing.assert_allclose(table["rating"].reindex(want.index).to_numpy(), want.to_numpy(),
                                rtol=0, atol=1e-6)
-    centred = arena_ratings(alpaca_battles, confidence=0.95).table.set_index("system")
+    centred = arena_ratings(alpaca_battles).table.set_index("system")
     se = _arena_rank_sandwich_se(alpaca_battles, centred["rating"])
     half = (centred["rating_high"] - centred["rating_low"]) / (2 * 1.959963984540054)
     np.testing.assert_allclose(half.reindex(se.index).to_numpy(), se.to_numpy(), rtol=1e-6)
@@ -231,7 +231,7 @@ def test_sklearn_compute_mle_elo_agrees(battles: pd.DataFrame) -> None:
 
 
 def test_sandwich_intervals_equal_arena_rank(battles: pd.DataFrame) -> None:
-    res = arena_ratings(battles, confidence=0.95)
+    res = arena_ratings(battles)
     table = res.table.set_index("system")
     want = _arena_rank_sandwich_se(battles, table["rating"])
     half = (table["rating_high"] - table["rating_low"]) / (2 * 1.959963984540054)

@@ -136,7 +136,7 @@ def test_more_runs_need_fewer_examples() -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "message"), [
-    ({"alpha": 1.5}, "alpha: must be strictly between 0 and 1"),
+    ({"target_power": 1.5}, "target_power: must be strictly between 0 and 1"),
     ({"examples": 1}, "examples: must be a whole number"),
     ({"n_sim": 0}, "n_sim: must be a whole number"),
 ])
