@@ -4,6 +4,18 @@ Every choice a user can make about *how* pairs are tested lives here, with its
 default declared once and its validation done once, on creation. The CLI builds
 it from its flags, the app from the URL, and every result records the one it
 was made with.
+
+Who takes what (the rule): a *product-level* function — one that analyses a score
+matrix, a results frame, a battle list, a judge board or a store (``leaderboard``,
+``pairwise_tests``, ``benchmark_health``, ``mechanisms``, ``p_beats``, ``judge_board``,
+``judge_gate``, ``watch_board``, ``power``, ``rank_sets_of``, ``arena_ratings``, …) —
+takes ``options: TestOptions | None = None`` keyword-only (None: ``TestOptions()``) and
+reads ``options.alpha``, ``options.correction``, ``options.alternative`` … from it; it
+declares none of their defaults again. A statistical *primitive* — a function of arrays
+(an adjustment such as ``adjust_pvalues``, an interval such as ``wilson_ci``, a single
+test, ``rank_sets`` of estimates and a covariance) — keeps ``alpha`` (and ``method`` or
+``alternative``) as plain parameters, so it reads like its reference formula and needs
+nothing from this module.
 """
 
 from __future__ import annotations
