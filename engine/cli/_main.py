@@ -114,7 +114,7 @@ class _Only:
 def _chosen(argv: Sequence[str]) -> str | None:
     """The word of ``argv`` naming its command: the first that is not an option (the top
     parser's options, ``-h`` and ``--version``, take no value)."""
-    return next((a for a in argv if not a.startswith("-")), None)
+    return next((a for a in argv if a[:1] != "-"), None)
 
 
 def _prog() -> str:
