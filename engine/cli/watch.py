@@ -63,6 +63,8 @@ def verdict(report: WatchReport) -> tuple[str, int]:
 def _run(args: argparse.Namespace) -> WatchReport:
     from dataclasses import replace
 
+    from .._options import TestOptions
+
     bounds = _bounds(args.bounds)
     if len(args.data) == 1 and "://" in args.data[0]:
         from .._matrix import pick_slice
@@ -71,7 +73,8 @@ def _run(args: argparse.Namespace) -> WatchReport:
         store = open_existing(args.data[0])
         bench, met = pick_slice(store.catalog(), args.benchmark, args.metric)
         return store.watch(bench, met, baseline=args.baseline, candidate=args.candidate,
-                           cluster=args.cluster, alpha=args.alpha, bounds=bounds,
+                           cluster=args.cluster, options=TestOptions(alpha=args.alpha),
+                           bounds=bounds,
                            sigma=args.sigma, max_n=args.max_n)
     import pandas as pd
 
@@ -96,8 +99,8 @@ def _run(args: argparse.Namespace) -> WatchReport:
         spec = replace(spec, higher_is_better=False)
     return watch_frame(frame, baseline=args.baseline, candidate=args.candidate, benchmark=bench,
                        metric=met, higher_is_better=spec.higher_is_better, binary=spec.binary,
-                       cluster=args.cluster, alpha=args.alpha, bounds=bounds, sigma=args.sigma,
-                       max_n=args.max_n)
+                       cluster=args.cluster, options=TestOptions(alpha=args.alpha), bounds=bounds,
+                       sigma=args.sigma, max_n=args.max_n)
 
 
 def _text(report: WatchReport, text: str) -> str:

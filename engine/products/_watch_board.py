@@ -83,16 +83,17 @@ def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
     sequences from the uploads without writing (a page view, a read-only store). ``options``:
     its ``alpha`` is the level of the confidence sequences and of e-BH (default
     ``TestOptions()``)."""
-    alpha = resolve(options, {}).alpha
+    opts = resolve(options, {})
+    alpha = opts.alpha
     champ = champion or _champion(store, benchmark, metric)
     if challengers is None:
         systems = store.load_frame(benchmark, metric)["system"].unique()
         challengers = [str(s) for s in systems if str(s) != champ]
     stored = keep and not store.read_only
     reports = tuple(store.watch(benchmark, metric, baseline=champ, candidate=c, cluster=cluster,
-                                alpha=alpha) for c in challengers) if stored else \
+                                options=opts) for c in challengers) if stored else \
         tuple(store.watch_previews(benchmark, metric, baseline=champ, candidates=challengers,
-                                   cluster=cluster, alpha=alpha))
+                                   cluster=cluster, options=opts))
     ebh = e_bh([r.e_value for r in reports], alpha=alpha)
     table = pd.DataFrame({
         "challenger": [r.candidate for r in reports],

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._options import TestOptions, resolve
+
 __all__ = ["HISTORY_COLUMNS", "Advanced", "Arrivals", "WatchReport", "advance", "arrivals",
            "choose_bounds", "pair_report", "watch_frame"]
 
@@ -219,12 +221,14 @@ def choose_bounds(values: pd.Series | bool, binary: bool | None,
 
 def watch_frame(frame: pd.DataFrame, *, baseline: str, candidate: str, benchmark: str,
                 metric: str, higher_is_better: bool = True, binary: bool | None = None,
-                cluster: str | None = None, alpha: float = 0.05,
+                cluster: str | None = None, options: TestOptions | None = None,
                 bounds: tuple[float, float] | None | str = "auto", breaks: int = 1000,
                 sigma: float | None = None, max_n: int | None = None) -> WatchReport:
     """The sequence of a table whose ``batch`` column gives the arrival batches (e.g. one
     per DATA file), computed from the start: what a watch in the store holds after the
-    same uploads (:meth:`engine.store.ResultsStore.watch`)."""
+    same uploads (:meth:`engine.store.ResultsStore.watch`). ``options``: its ``alpha``, the
+    level of the sequence (default ``TestOptions()``)."""
+    alpha = resolve(options, {}).alpha
     part = frame[(frame["benchmark"] == benchmark) & (frame["metric"] == metric)]
     clusters = None
     if cluster is not None:

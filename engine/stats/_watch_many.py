@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._options import TestOptions, resolve
 from ._arrivals import Arrivals, WatchReport, choose_bounds, pair_report, watch_frame
 
 __all__ = ["watch_frames"]
@@ -25,20 +26,22 @@ _NEVER = np.iinfo(np.int64).max
 
 def watch_frames(frame: pd.DataFrame, *, baseline: str, candidates: list[str], benchmark: str,
                  metric: str, higher_is_better: bool = True, binary: bool | None = None,
-                 cluster: str | None = None, alpha: float = 0.05,
+                 cluster: str | None = None, options: TestOptions | None = None,
                  bounds: tuple[float, float] | None | str = "auto", breaks: int = 1000,
                  sigma: float | None = None, max_n: int | None = None) -> list[WatchReport]:
     """:func:`~._arrivals.watch_frame` of each of ``candidates`` against ``baseline`` on
     ``frame`` (one benchmark and metric: columns ``system, example_id, value, batch``, rows
-    in arrival order within a batch)."""
-    settings: dict[str, Any] = {"benchmark": benchmark, "metric": metric, "alpha": alpha,
+    in arrival order within a batch); ``options``: its ``alpha`` (default ``TestOptions()``)."""
+    opts = resolve(options, {})
+    settings: dict[str, Any] = {"benchmark": benchmark, "metric": metric,
                                 "breaks": breaks, "sigma": sigma, "max_n": max_n}
     layout = None if cluster is not None else _layout(frame)
     if layout is None:  # each pair on its own rows, as the store reads one watch's
         rows = frame.groupby("system", sort=False).indices
         return [watch_frame(frame.iloc[np.sort(np.concatenate([rows[baseline], rows[c]]))],
                             baseline=baseline, candidate=c, binary=binary, bounds=bounds,
-                            higher_is_better=higher_is_better, cluster=cluster, **settings)
+                            higher_is_better=higher_is_better, cluster=cluster, options=opts,
+                            **settings)
                 for c in candidates]
     systems, names, batch, pos, value = layout
     row = {str(s): i for i, s in enumerate(systems)}
@@ -59,7 +62,7 @@ def watch_frames(frame: pd.DataFrame, *, baseline: str, candidates: list[str], b
                        names[keep][order], "example")
         chosen = choose_bounds(bool(in_unit[b] and in_unit[k]), binary, bounds)
         reports.append(pair_report(arr, chosen, baseline=baseline, candidate=c, cluster=None,
-                                   **settings))
+                                   alpha=opts.alpha, **settings))
     return reports
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import Connection, delete, func, insert, inspect, select
 
+from .._options import TestOptions, resolve
 from ..stats._arrivals import (
     HISTORY_COLUMNS,
     Arrivals,
@@ -91,7 +92,7 @@ class StoreWatches(StoreReads):
         return arr, choose_bounds(frame["value"], spec.binary, bounds)
 
     def watch(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
-              cluster: str | None = None, alpha: float = 0.05,
+              cluster: str | None = None, options: TestOptions | None = None,
               bounds: tuple[float, float] | None | str = "auto", breaks: int = 1000,
               sigma: float | None = None, max_n: int | None = None) -> WatchReport:
         """Start watching a comparison, or bring it up to date; returns where it stands.
@@ -100,8 +101,10 @@ class StoreWatches(StoreReads):
         metric or when every stored score is in [0, 1], else the normal mixture (unbounded,
         ``sigma`` its sub-Gaussian scale when known). Settings are fixed when the watch
         starts (a sequence cannot change its rules midway); ``max_n`` (a budget of
-        observations) may be raised later.
+        observations) may be raised later. ``options``: its ``alpha``, the level of the
+        sequence (default ``TestOptions()``).
         """
+        alpha = resolve(options, {}).alpha
         if max_n is not None and max_n < 1:
             raise ValueError(f"max_n: must be ≥ 1; got {max_n!r}")
         key = {"benchmark": benchmark, "metric": metric, "baseline": baseline,
@@ -126,16 +129,18 @@ class StoreWatches(StoreReads):
         return report
 
     def watch_preview(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
-                      cluster: str | None = None, alpha: float = 0.05,
+                      cluster: str | None = None, options: TestOptions | None = None,
                       bounds: tuple[float, float] | None | str = "auto",
                       max_n: int | None = None) -> WatchReport:
         """What :meth:`watch` would report, computed from the uploads and stored nowhere
         (for a read-only store)."""
         return self.watch_previews(benchmark, metric, baseline=baseline, candidates=[candidate],
-                                   cluster=cluster, alpha=alpha, bounds=bounds, max_n=max_n)[0]
+                                   cluster=cluster, options=options, bounds=bounds,
+                                   max_n=max_n)[0]
 
     def watch_previews(self, benchmark: str, metric: str, *, baseline: str,
-                       candidates: list[str], cluster: str | None = None, alpha: float = 0.05,
+                       candidates: list[str], cluster: str | None = None,
+                       options: TestOptions | None = None,
                        bounds: tuple[float, float] | None | str = "auto",
                        max_n: int | None = None) -> list[WatchReport]:
         """:meth:`watch_preview` of each of ``candidates`` against ``baseline``, the rows read
@@ -151,7 +156,7 @@ class StoreWatches(StoreReads):
             frame[cluster] = frame["example_id"].map(meta.set_index("example_id")[cluster])
         return watch_frames(frame, baseline=baseline, candidates=candidates, benchmark=benchmark,
                             metric=metric, higher_is_better=spec.higher_is_better,
-                            binary=spec.binary, cluster=cluster or None, alpha=alpha,
+                            binary=spec.binary, cluster=cluster or None, options=options,
                             bounds=bounds, max_n=max_n)
 
     @staticmethod

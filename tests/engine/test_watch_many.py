@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import TestOptions
 from engine.cli._json import watch_json
 from engine.stats._arrivals import watch_frame
 from engine.stats._watch_many import _layout, watch_frames
@@ -46,7 +47,7 @@ def test_all_challengers_equal_each_pair(seed: int, n_rows: int, runs: bool, uni
         return
     candidates = [s for s in SYSTEMS[1:] if s in present]
     options = {"benchmark": "b", "metric": "m", "higher_is_better": higher, "max_n": max_n,
-               "alpha": 0.1}
+               "options": TestOptions(alpha=0.1)}
     got = watch_frames(frame.assign(benchmark="b", metric="m"), baseline="base",
                        candidates=candidates, **options)
     for c, report in zip(candidates, got, strict=True):
