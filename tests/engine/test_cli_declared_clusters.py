@@ -15,6 +15,7 @@ from test_clusters_everywhere import _clustered_frame
 
 from engine.cli import main
 from engine.products._overall import overall
+from engine.report._overall_json import overall_document
 
 
 def _frames() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -46,8 +47,9 @@ def test_overall_groups_each_benchmark_by_its_declared_column(
     capsys.readouterr()
     got = _json(capsys, "overall", store, "--benchmarks", "b1,b2")
     b1, b2 = _frames()
-    want = overall(pd.concat([b1, b2], ignore_index=True), benchmarks=["b1", "b2"],
-                   cluster={"b1": "passage", "b2": "topic"}).to_dict()
+    want = overall_document(overall(pd.concat([b1, b2], ignore_index=True),
+                                    benchmarks=["b1", "b2"],
+                                    cluster={"b1": "passage", "b2": "topic"}))
     assert any(n.startswith("b1: clustered by passage: 12 clusters") for n in got["notes"])
     assert any(n.startswith("b2: clustered by topic: 12 clusters") for n in got["notes"])
     for mine, ref in zip(got["systems"], want["systems"], strict=True):  # type: ignore[arg-type]
