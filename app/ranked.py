@@ -190,7 +190,7 @@ def html_table(frame: pd.DataFrame, *, label: str, formats: Mapping[str, str] | 
     rules = "".join(f".sb-plain td:nth-child({i}),.sb-plain th:nth-child({i}){{text-align:right}}"
                     for i, is_number in enumerate(numeric, start=1) if is_number)
     # headers wrap at their spaces when the table would not fit otherwise: the Distributions
-    # page's eleven columns ran past the page, its last ones hidden (#27 screenshots)
+    # page's eleven columns ran past the page, its last ones hidden
     rules += ".sb-plain th{white-space:normal;vertical-align:bottom}"
     head = "".join(_header(c, help.get(c)) for c in columns)
     rows = []

@@ -30,10 +30,10 @@ except (OSError, RuntimeError) as exc:  # Numba found no cache folder it may wri
     print(f"sigboard: the compiled kernels were not prepared ahead ({exc}); pages compile "
           "them on first need", file=sys.stderr, flush=True)
 
-# Every module the pages use imported now, not during someone's first visit (#27 item 3)
+# Every module the pages use imported now, not during someone's first visit
 print(f"sigboard: {import_app_code().sentence()}", file=sys.stderr, flush=True)
 
-# Guard first: /_stcore/metrics off, uploads only from sessions that may upload (#33); then
+# Guard first: /_stcore/metrics off, uploads only from sessions that may upload; then
 # the byte budgets of the upload endpoint (per session and for the server, token or not)
 app = st.App(Path(__file__).with_name("main.py"),
              middleware=[Middleware(Guard), Middleware(UploadBudget), Middleware(FastStart)])

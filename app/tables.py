@@ -31,7 +31,7 @@ HELP = {
     "n": "examples scored",
     "runs": "most runs on one example",
     "win rate": "share of decisive example battles won (ties left out)",
-    # the unit in the header (#27: no bare "strength"): each system's share of the total
+    # the unit in the header (no bare "strength"): each system's share of the total
     "strength (share)": "Bradley–Terry strength: the system's share of all systems' strength "
                         "(sums to 1 over the systems; ties count half)",
     "Elo": "the Bradley–Terry strengths on the Elo scale",

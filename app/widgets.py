@@ -155,7 +155,7 @@ def test_settings(view: View) -> None:
     opened, so a page's first screen does not wait for nine of them.
     """
     test = "test chosen from the data" if view.test == "auto" else f"{TEST_NAMES[view.test]} test"
-    # plain words on every page's first screen; the correction's name in the tooltip (#27)
+    # plain words on every page's first screen; the correction's name in the tooltip
     st.sidebar.caption(f":material/tune: α = {view.alpha:g} · {_CORRECTION_WORDS[view.correction]}"
                        f" · {_COMPARE_NAMES[view.compare]} · "
                        f"{_ALTERNATIVE_NAMES[view.alternative]} · {test}",

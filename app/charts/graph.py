@@ -60,7 +60,7 @@ def graph_frames(board: Leaderboard, systems: Sequence[str] | None = None
     ``systems``: the focus (default every system); edges only among them.
     """
     nodes = board.table[["system", "mean", "rank", "rank_low", "rank_high", "group"]]
-    spans = rank_span(board.table, board.rank_sets)  # "could be" ranks: the rank set (#29)
+    spans = rank_span(board.table, board.rank_sets)  # "could be" ranks: the rank set
     nodes = nodes.assign(rank_low=spans["low"].to_numpy(), rank_high=spans["high"].to_numpy(),
                          best=np.arange(len(nodes)) == 0)
     if systems is not None:

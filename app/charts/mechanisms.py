@@ -20,7 +20,7 @@ from engine.app_support import html_text, isolate
 from engine.results import PBeats
 
 #: Write the value in each P(A beats B) cell up to this many systems: the page's default focus
-#: (the best 20), whose close pairs are near-white cells otherwise (#27 screenshots).
+#: (the best 20), whose close pairs are near-white cells otherwise.
 TEXT_CELLS = 20
 #: The five mechanisms compared (engine.CORE_MECHANISMS) and their plain labels, in the
 #: agreement matrix and in the page's rankings table.
@@ -155,7 +155,7 @@ def pbeats_svg(result: PBeats, order: Sequence[str]) -> str:
     faded = np.where(significant, "", f' fill-opacity="{FADED}"')
     texts = n <= TEXT_CELLS
     # white on the deep colours (full-colour cells far from 0.5): dark text there could not
-    # be read (#27 screenshots); faded cells are light whatever their value
+    # be read; faded cells are light whatever their value
     inks = np.where(significant & (np.abs(prob - 0.5) > 0.25), "white", INK)
     for i in range(n):
         y = legend_h + size * i

@@ -25,7 +25,7 @@ def rank_frame(board: Leaderboard, *, percent: bool = False) -> pd.DataFrame:
     """One row per system: label, estimate, interval and rank range (in display scale)."""
     t = board.table
     scale = 100.0 if percent else 1.0
-    spans = rank_span(t, board.rank_sets)  # the rank set, as on every page (issue #29)
+    spans = rank_span(t, board.rank_sets)  # the rank set, as on every page
     return pd.DataFrame({
         "system": t["system"].astype(str),
         "mean": t["mean"].astype(float) * scale,

@@ -48,7 +48,7 @@ def pvalue_heatmap_svg(result: PairwiseTests, order: Sequence[str]) -> str:
                      f"{html_text(band)}</text>")
     index = {s: i for i, s in enumerate(order)}
     texts = n <= TEXT_CELLS
-    # white on the two deep reds (p < alpha/10): dark text there could not be read (#27)
+    # white on the two deep reds (p < alpha/10): dark text there could not be read
     ink = {band: "white" if i < 2 else INK for i, band in enumerate(bands)}
     for a, b, p, band in zip(frame["A"], frame["B"], frame["p"].to_numpy(float),
                              p_band(frame["p"].to_numpy(float), result.alpha), strict=True):

@@ -28,7 +28,7 @@ PAIR_COLUMNS = {"system_a": "system A", "system_b": "system B", "difference": "A
 MAX_PAIR_ROWS = 2000  # rows drawn on the page; the CSV has every pair
 #: Past this many systems shown a heatmap is unreadable on a phone: below NARROW pixels the
 #: most significant PHONE_ROWS pairs are listed instead (the heatmap stays on wider screens).
-#: At 390 px the default 20 systems drew 4 px labels (#27 screenshots; it was 30 then).
+#: At 390 px the default 20 systems drew 4 px labels (it was 30 then).
 PHONE_SYSTEMS = 10
 PHONE_ROWS = 30
 #: The swap at NARROW pixels: containers keyed sb_heatmap… hide, sb_phone_pairs… show (also
@@ -40,7 +40,7 @@ PHONE_SWAP = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-sb_heatmap]
            "{white-space:normal;overflow-wrap:anywhere;text-align:left}</style>")
 
 
-#: Every column of the pairs table explained (#27: every column has a tooltip).
+#: Every column of the pairs table explained (every column has a tooltip).
 PAIR_HELP = {
     "system A": "The first system of the pair", "system B": "The second system of the pair",
     "A − B": "Difference of the two means in the metric's units; positive: A is better",
@@ -105,7 +105,7 @@ def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerat
     the differences in points, 0/1 metrics)."""
     pairs = strongest_pairs(board, shown)
     differ = int(pairs.pop("differs").sum())  # said in the caption: one column fewer to fit
-    by = "by (points)" if percent else f"by ({board.metric})"  # the unit in the header (#27)
+    by = "by (points)" if percent else f"by ({board.metric})"  # the unit in the header
     pairs = pairs.assign(by=pairs["by"] * (100 if percent else 1)).rename(columns={"by": by})
     with where.container(key="sb_phone_pairs"):
         st.caption(f"On a narrow screen: the {len(pairs)} most significant of the pairs among "

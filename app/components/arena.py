@@ -31,7 +31,7 @@ def review(name: str, content: bytes, battles: pd.DataFrame, uploader: str) -> N
     models = pd.concat([battles["model_a"], battles["model_b"]]).value_counts()
     st.success(f"{len(battles)} battles among {len(models)} models read without problems "
                "(a battle list: model_a, model_b, winner).", icon=":material/task_alt:")
-    if "human_winner" in battles.columns:  # a judged battle list (#31)
+    if "human_winner" in battles.columns:  # a judged battle list
         labelled = int((battles["human_winner"] != "").sum())
         st.info(f"{labelled} of {len(battles)} battles have a human verdict (human_winner): "
                 "the Leaderboard corrects the judge's verdicts (winner) with them, assuming "

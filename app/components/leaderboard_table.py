@@ -86,7 +86,7 @@ def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
         names = list(shown["system"]) if len(best) == 2 else []
         pairs = [{"a": s, "b": best[1] if s == best[0] else best[0]} for s in names]
         links = dict(zip(names, state.hrefs("pairwise", pairs), strict=True))
-        spans = rank_span(t, board.rank_sets)  # the confidence set for the best (#29)
+        spans = rank_span(t, board.rank_sets)  # the confidence set for the best
         top = set(spans.loc[spans["best"], "system"])
         tabs["ranked"].html(ranked_html(shown, columns, top=top, links=links, help=HELP,
                                         percent=("mean",) if percent else ()))

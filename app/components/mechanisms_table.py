@@ -29,7 +29,7 @@ TIPS = {"mean": "Mean score over the examples every system has (in the metric's 
         "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders "
                      "(TrueSkill points, 25 = a new player)"}
 #: Headers wrap at their spaces: with long system names the last column ("simultaneous rank
-#: interval") ran past the page at 1,400 px (#27 screenshots).
+#: interval") ran past the page at 1,400 px.
 _STYLE = """<style>
 .sb-mech{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:560px}
 .sb-mech table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.84rem;
@@ -64,7 +64,7 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
                           strict=True)) for m in LABELS}
     ranges: Mapping[str, str] = {}
     if board is not None:
-        spans = rank_span(board.table, board.rank_sets)  # the same set on every page (#29)
+        spans = rank_span(board.table, board.rank_sets)  # the same set on every page
         ranges = dict(zip(spans["system"], span_texts(spans), strict=True))
     simultaneous: Mapping[str, str] = {}
     if intervals is not None:
@@ -118,7 +118,7 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
     sign = np.where(~t["significant"].astype(bool), "not shown to differ",
                     np.where(t["p_a_beats_b"].to_numpy(float) > 0.5, "A wins more",
                              "B wins more"))
-    verdict = [""] * len(t)  # a list, not a Series: 3,003 .iloc writes took 0.1 s (#27)
+    verdict = [""] * len(t)  # a list, not a Series: 3,003 .iloc writes took 0.1 s
     if board is not None:
         lb = board.pairwise.table
         better = np.where(lb["a_better"].astype(bool), lb["system_a"], lb["system_b"])

@@ -25,7 +25,7 @@ from engine.app_support import md_isolated
 from engine.results import MetricsTable
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
-    from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
+    from pandas.io.formats.style import Styler  # first view that shows none
 
 MAX_ROWS = 200  # pairs shown on the page (all of them go into the CSV download)
 _RED, _BLUE = (192, 34, 34), (38, 84, 176)

@@ -16,7 +16,7 @@ from app.downloads import safe_csv
 from engine.results import Overall
 
 if TYPE_CHECKING:  # pandas' Styler (and jinja2) only when a table is styled: ~0.15 s of a
-    from pandas.io.formats.style import Styler  # first view that shows none (#27 item 3)
+    from pandas.io.formats.style import Styler  # first view that shows none
 
 MAX_ROWS = 200  # pairs shown (all of them go into the CSV)
 _UNTESTED_CSS = "color: #8a94a6; font-style: italic"
@@ -69,7 +69,7 @@ def pairs_section(q: AcrossQuery) -> None:
         st.caption(f"The {MAX_ROWS} most significant of {n:,} pairs; the CSV has all of them.")
     head = table.head(MAX_ROWS)
     # the pair pinned: where the benchmarks do not fit the page's width (at 1,400 px, past
-    # three), the grid scrolls sideways with the pair still in view (#27 screenshots)
+    # three), the grid scrolls sideways with the pair still in view
     config: dict[str, Any] = {
         "system A": st.column_config.TextColumn(
             pinned=True, help="The system ranked higher overall of the two"),

@@ -145,7 +145,7 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     # the names are in the sentence above: a short label is not cut off on a phone
     state.link("compare", "A/B compare of this pair (runs, models, power, report)",
                icon=":material/compare_arrows:", cand=view.a,
-               base=view.b, pdiff="")  # the same "Group examples by" (issue #26 item 1)
+               base=view.b, pdiff="")  # the same "Group examples by"
     scatter, histogram = st.columns(2)
     pictures = figures.pair_svgs(x, y, view.a, view.b, binary=matrix.binary, paired=paired)
     with scatter:

@@ -153,7 +153,7 @@ def review(parsed: Parsed, token: str, uploader: str) -> None:
     st.success(f"{len(frame)} rows read without problems.", icon=":material/task_alt:")
     pairs = summary(frame)
     found(parsed, frame, pairs)
-    human_labels(frame, token)  # judge metrics' labels per system, PPI refused or not (#31)
+    human_labels(frame, token)  # judge metrics' labels per system, PPI refused or not
     hits = conflicts(frame)
     declared = dict(parsed.specs)
     with st.form(key=f"commit-{parsed.digest}"):

@@ -123,7 +123,7 @@ def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
 
 def conflicts(frame: pd.DataFrame) -> pd.DataFrame:
     """Collisions with the store, per (benchmark, system, metric) and stored upload."""
-    pairing = store.current().check_pairing(frame)  # content hashes against the store (#28)
+    pairing = store.current().check_pairing(frame)  # content hashes against the store
     for sentence in pairing.sentences:
         st.warning(md_text(f"{sentence}."), icon=":material/link_off:")
     hits = store.current().check_conflicts(frame)

@@ -38,8 +38,8 @@ def local_times(values: pd.Series) -> pd.Series:
 #: "on_conflict", #27 screenshots); other columns keep their names, "_" as a space.
 _HEADERS = {"upload_id": "upload", "rows_stored": "rows stored",
             "on_conflict": "if already stored"}
-#: Each header's tooltip (#27 item 5); the upload and its file pinned, so that on a phone
-#: the other columns scroll sideways beside them (#27 screenshots).
+#: Each header's tooltip; the upload and its file pinned, so that on a phone
+#: the other columns scroll sideways beside them.
 _COLUMNS = {
     "upload": st.column_config.NumberColumn(pinned=True, help="The upload's number"),
     "filename": st.column_config.TextColumn(pinned=True, help="The file (or files) uploaded"),

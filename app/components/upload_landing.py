@@ -57,7 +57,7 @@ def landing_rows(board: Leaderboard, systems: list[str]) -> pd.DataFrame:
     groups = [g for g, kept in zip(group_cells(board), keep, strict=True) if kept]
     return pd.DataFrame({
         "system": table["system"].astype(str), "rank": table["rank"],
-        "rank range": span_texts(rank_span(table, board.rank_sets)),  # the rank set (#29)
+        "rank range": span_texts(rank_span(table, board.rank_sets)),  # the rank set
         "group": groups, "mean": table["mean"],
         "CI": [interval(lo, hi, percent=False)
                for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)],

@@ -35,7 +35,7 @@ from engine.results import (
 
 _ENTRIES = 32
 #: Most systems the Overall page tests pair by pair: all pairs of 2,500 systems on every
-#: benchmark did not fit a 3 GiB server (#33); past it the leading ones are ranked.
+#: benchmark did not fit a 3 GiB server; past it the leading ones are ranked.
 MAX_OVERALL_SYSTEMS = 500
 
 

@@ -63,7 +63,7 @@ _FEWER = 32
 #: Battle orders of the app's mechanisms view: the engine's defaults (100 and 20) take tens
 #: of seconds on a 78-system benchmark; the page says which numbers it used.
 ELO_ORDERS = 10
-#: One TrueSkill order (#27): it replays every battle in Python (mechanisms() on humaneval
+#: One TrueSkill order: it replays every battle in Python (mechanisms() on humaneval
 #: 4.1 s with 2 orders, 2.3 s with 1); its ratings vary far less between orders than Elo's
 #: (engine.mechanisms), and the page says how many it used.
 TRUESKILL_ORDERS = 1
@@ -72,7 +72,7 @@ TRUESKILL_ORDERS = 1
 MORE_ELO_ORDERS = 100
 MORE_TRUESKILL_ORDERS = 5
 #: Battle replays (Elo orders × battles) of the first view: past it the arena rating gets
-#: fewer orders, at least MIN_ELO_ORDERS (#27 item 3). Drawing the random orders costs ~0.1 µs
+#: fewer orders, at least MIN_ELO_ORDERS. Drawing the random orders costs ~0.1 µs
 #: a battle and order: on AlpacaEval (60 systems × 805 examples, 1.4 million battles) 10
 #: orders were 1.5 s of CPU of the page's 3.8 s; 3 orders 0.45 s.
 REPLAY_BUDGET = 5_000_000

@@ -30,7 +30,7 @@ if catalog.empty:
 summary = catalog[["benchmark", "metric", "systems", "examples", "rows", "last_upload"]].copy()
 summary["last_upload"] = pd.to_datetime(summary["last_upload"], utc=True, errors="coerce")
 # a static table (app.ranked.html_table), not st.dataframe: no data-grid code (~1.5 MB) for
-# the browser to fetch before the page shows (#27 item 3)
+# the browser to fetch before the page shows
 shown = summary.assign(last_upload=summary["last_upload"].dt.strftime("%Y-%m-%d %H:%M"))
 # at a phone's width the row count gives way and the date wraps: nothing is cut off; only
 # the cells break inside a word (a long benchmark name), headers at spaces ("last uploa|d")

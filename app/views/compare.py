@@ -113,7 +113,7 @@ if view.base == view.cand:
     st.info("Choose two different systems.")
     st.stop()
 
-steps = widgets.Progress(3)  # a bar naming what is computed (#27)
+steps = widgets.Progress(3)  # a bar naming what is computed
 steps.step("Comparing the two systems")
 try:
     ab = results.ab_result(query)
@@ -123,7 +123,7 @@ except ValueError as exc:
     st.stop()
 t = ab.test
 level = f"{1 - options.alpha:.0%}"
-# a judge metric with human labels: the verdict is the PPI++ difference's, as `compare` (#31)
+# a judge metric with human labels: the verdict is the PPI++ difference's, as `compare`
 gate = judge.gate_of(query)
 headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**" if gate is None
                        else f"**{md_text(gate.sentence())}**")
@@ -150,13 +150,13 @@ box = (st.info if gate is not None else
 box(f"**{own}Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
-for warning in ab.missing:  # informative missingness: `compare` refuses to decide (#26 item 3)
+for warning in ab.missing:  # informative missingness: `compare` refuses to decide
     st.warning(f"**The gate would not decide this pair (exit 2).** {md_text(warning)}",
                icon=":material/warning:")
-if ab.resolution is not None and not ab.resolution.can_separate:  # issue #26 item 5
+if ab.resolution is not None and not ab.resolution.can_separate:
     st.info(f"**No difference can be significant here, whatever the scores.** "
             f"{md_text(ab.resolution.message)}", icon=":material/block:")
-if cluster:  # the Pairwise page grouped by the same column (issue #26 item 1)
+if cluster:  # the Pairwise page grouped by the same column
     st.caption(clustered_pairwise_note(query, t))
 elif ab.same_as_pairwise:
     st.caption(":material/check: The Pairwise page's test on the same data: same p-value and "
@@ -179,15 +179,15 @@ cols[3].metric("Runs", f"{t.runs[0]} / {t.runs[1]}", help="Runs per example: bas
 plain, technical = decided_words(t.model, t.reason, runs=t.runs, run_varies=t.var_run > 0,
                                  run_p=t.run_pvalue, balanced=t.balanced)
 st.caption(f":material/science: How it was decided: {md_text(plain)}.",
-           help=md_text(technical))  # test names in the tooltip, plain words on screen (#27)
-if ab.clusters is not None:  # beside the clustered interval (issue #26 item 1, Miller 2024)
+           help=md_text(technical))  # test names in the tooltip, plain words on screen
+if ab.clusters is not None:  # beside the clustered interval (Miller 2024)
     st.caption(f":material/workspaces: {cluster_sentence(ab.clusters[0], np.array([ab.clusters[1]]))}",
                help=DEFF_HELP)
 
 steps.step("Drawing the models")
 models_svg, variance_svg = figures.ab_svgs(query)
 # the models' chart on a row of its own: in a column its long model names shrank every
-# label to about 7 px (#27 screenshots); SVG written on the server, no chart code in the
+# label to about 7 px; SVG written on the server, no chart code in the
 # browser, put in the page by its own parser (widgets.picture: the hover text works, which
 # an <img> of st.image never showed). Hidden on a phone (4 px labels): "Models side by side"
 # below has its figures.
@@ -203,7 +203,7 @@ with right:
                "how each system handles each example, and from run to run.")
 
 # Static HTML tables (app.ranked.html_table), not st.dataframe: the data grid's browser code
-# (~1.5 MB) made this page's first view the slowest after Mechanisms (#27 item 3)
+# (~1.5 MB) made this page's first view the slowest after Mechanisms
 st.subheader("Per system")
 st.html(_PHONE)  # at a phone's width the secondary columns give way: nothing is cut off
 st.html(html_table(ab.descriptives, label="per system", max_height=None,
@@ -279,7 +279,7 @@ steps.done()
 def _report() -> str:
     created = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return report_with_gate(report_html(ab, pw, [models_svg, variance_svg], created=created),
-                            gate, "html")  # the gate's verdict first on a judge metric (#31)
+                            gate, "html")  # the gate's verdict first on a judge metric
 
 
 st.download_button("Download HTML report", _report, icon=":material/description:",

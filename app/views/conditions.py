@@ -73,7 +73,7 @@ left.selectbox("Setting to compare", factors, key="conditions_factor", format_fu
 query = Query.of(view, token, factor=view.factor, hold=held(view))
 message = ""
 result: ConditionComparison | None
-steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps = widgets.Progress(1)  # a bar naming what is computed
 steps.step(f"Matching systems that differ only in {md_text(view.factor)} and testing them")
 try:
     result = results.condition(query)

@@ -25,7 +25,7 @@ widgets.test_settings(view)
 meta_columns = [c for c in store.system_metadata(token, view.benchmark).columns if c != "system"]
 view, problems = check_choices(view, "color", meta_columns)
 state.warn(problems)
-view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)  # #26 item 1
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
 state.set_view(view)
 with bar:
@@ -54,7 +54,7 @@ except ValueError as exc:
 pairing = ("paired: each resample draws the examples once, for every system"
            if result.paired else "unpaired: each system's own examples are resampled")
 units = "the examples"
-if result.n_clusters is not None:  # whole clusters resampled (issue #26 item 1)
+if result.n_clusters is not None:  # whole clusters resampled
     units = f"the clusters of {md_isolated(cluster)}"
     pairing = "paired: each resample draws whole clusters once, for every system"
 st.caption(f"{result.n_resamples:,} bootstrap resamples of {units} ({pairing}; seed "
@@ -88,7 +88,7 @@ st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultan
            "usually narrower, because it covers one system at a time. *P(first)*: share of "
            "resamples in which the system has the best mean (ties count for each).")
 summary = result.summary
-# the Leaderboard's simultaneous rank confidence set, the same on every page (issue #29)
+# the Leaderboard's simultaneous rank confidence set, the same on every page
 try:
     board = results.board_of(query)
     spans = rank_span(board.table, board.rank_sets)

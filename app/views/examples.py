@@ -34,7 +34,7 @@ if matrix.n_systems > widgets.MAX_SYSTEMS:
             f"{matrix.n_systems:,} (more than {widgets.MAX_SYSTEMS:,}), so only the scores "
             "are shown.")
 else:
-    steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+    steps = widgets.Progress(1)  # a bar naming what is computed
     steps.step(f"Checking each of the {matrix.n_examples:,} examples against every system")
     try:
         report = results.health(query)

@@ -42,13 +42,13 @@ headline_slot = st.empty()  # the answer in one sentence, first (filled once it 
 # when clicked: the first screen is the table, with no widget code for the browser to fetch
 bar = st.container(horizontal=True, vertical_alignment="center")
 summary, controls = st.container(), st.container()
-corrected = st.container()  # a judge metric's scores corrected with human labels (#31)
+corrected = st.container()  # a judge metric's scores corrected with human labels
 options = view.test_options()
 view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
 # the one question of the page: its table and every chart below are this query's answer
 query = Query.of(view, token, cluster=cluster)
-steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be (#27)
+steps = widgets.Progress(2, headline_slot)  # a bar where the headline will be
 try:
     steps.step("Loading the scores")
     matrix = results.matrix(token, view.benchmark, view.metric)
@@ -63,9 +63,9 @@ except ValueError as exc:
     widgets.test_settings(view)
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
-# the headline ends with the confidence set for the best (issue #29)
+# the headline ends with the confidence set for the best
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
-with corrected:  # the judge's figures corrected first, the judge's own below (#31 item 3)
+with corrected:  # the judge's figures corrected first, the judge's own below
     lead = judge_systems(query)
     if lead is not None:
         headline_slot.markdown(f"**{lead}**")
@@ -154,4 +154,4 @@ else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
 leaderboard_charts(query, view)
-arena_boards()  # battle lists in the store (issue #32): their own leaderboards
+arena_boards()  # battle lists in the store: their own leaderboards

@@ -30,7 +30,7 @@ token, catalog, view = widgets.page_context()
 st.title(f"Mechanisms · {md_text(view.benchmark)}")
 widgets.benchmark_metric(view, catalog)
 widgets.test_settings(view)
-view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)  # #26 item 1
+view, cluster, cluster_columns, cluster_problems = resolve_cluster(view, token)
 state.warn(cluster_problems)
 state.set_view(view)
 cluster_select(view, cluster_columns)
@@ -46,7 +46,7 @@ more_orders = st.toggle("More battle orders", key="mechanisms_more", help=(
 # the one question of the page: its rankings, tables and heatmaps are this query's answer
 query = Query.of(view, token, cluster=cluster, more_orders=bool(more_orders))
 elo_orders, trueskill_orders = results.battle_orders(more_orders, results.battle_count(query))
-steps = widgets.Progress(3)  # a bar naming what is computed (#27)
+steps = widgets.Progress(3)  # a bar naming what is computed
 steps.step(f"Replaying the battles in {elo_orders} orders (arena rating) and "
            f"{trueskill_orders} (skill rating)")
 try:
@@ -101,7 +101,7 @@ st.caption(f"Position of each system under each mechanism, systems in the order 
            "and 20 — fewer orders here keep the page fast (fewer still on large benchmarks; "
            "“More battle orders” above replays more). On a phone the two rank columns give way.")
 st.html(rankings_html(result, board, intervals, level=level))
-if board is not None and board.rank_sets is not None:  # the Leaderboard's set (issue #29)
+if board is not None and board.rank_sets is not None:  # the Leaderboard's set
     st.caption(md_text(best_set_sentence(board.rank_sets)) + " The Tukey interval above assumes "
                "independent means; the rank range (the Leaderboard's rank sets) uses their "
                "paired covariance.")
@@ -115,7 +115,7 @@ left, right = st.columns([2, 3])
 with left:
     st.subheader("Agreement")
     st.caption("How similar two rankings are (Kendall tau: 1 = the same order).")
-    shown = widgets.focus_systems(view, result.rankings["mean"])  # the heatmap's (#27)
+    shown = widgets.focus_systems(view, result.rankings["mean"])  # the heatmap's
     tau_svg, pbeats_svg = figures.mechanisms_svgs(query, shown)
     widgets.picture(tau_svg)  # drawn on the server, shown by the browser's own parser
     st.caption("Agreement between rankings.")
@@ -153,9 +153,9 @@ if board is not None:
                 f"differ by the Leaderboard's test; the two answers disagree on {differ:,} "
                 "pairs (listed below the chart).")
 # the best systems by default, as on the Pairwise page: every system of humaneval was 6,084
-# cells, 1.2 MB that held the browser 8-13 s under load (#27 item 3); the CSV has every pair
+# cells, 1.2 MB that held the browser 8-13 s under load; the CSV has every pair
 widgets.focus_controls(view, result.rankings["mean"])
-if len(shown) > PHONE_SYSTEMS:  # on a phone, the heatmap's labels would be ~4 px (#27)
+if len(shown) > PHONE_SYSTEMS:  # on a phone, the heatmap's labels would be ~4 px
     st.html(PHONE_SWAP)
     decisive = decisive_pairs(pb.table, shown, PHONE_ROWS)
     with st.container(key="sb_phone_pairs_beats"):
@@ -177,7 +177,7 @@ st.caption(f"P(A beats B): row system vs column system, among {len(shown)} of th
            "“Systems shown”).")
 if board is not None:
     # a static table, not st.dataframe: the data grid's browser code (~1.5 MB) would be
-    # fetched on every first view, expander closed or not (#27 item 3)
+    # fetched on every first view, expander closed or not
     with st.expander("Pairs where the sign test and the Leaderboard disagree "
                      f"({int((~beside['agree']).sum()):,})"):
         st.html(html_table(beside[~beside["agree"]].drop(columns="agree"),
@@ -186,4 +186,4 @@ if board is not None:
 st.download_button("Download P(A beats B) CSV", lambda: safe_csv(pb.table),
                    icon=":material/download:", on_click="ignore", mime="text/csv",
                    file_name=f"{view.benchmark}-{view.metric}-p-beats.csv")
-arena_mechanisms()  # battle lists in the store (issue #32): who beats whom
+arena_mechanisms()  # battle lists in the store: who beats whom

@@ -146,7 +146,7 @@ if tabs["systems"].open:
         "others, unranked, by what they ran; *not run*: no results there. Click a benchmark "
         "for its leaderboard.")
     tabs["systems"].html(systems_html(result, links=links))
-    with tabs["systems"]:  # judge metrics with human labels: corrected beside the rank (#31)
+    with tabs["systems"]:  # judge metrics with human labels: corrected beside the rank
         for b, m in metric_of.items():
             judge_systems(query.benchmark_query(b, m))
 with bar.popover("Download", icon=":material/download:"):

@@ -49,7 +49,7 @@ except ValueError as exc:
 steps.step("Drawing the pairs")
 result = board.pairwise
 order = list(board.table["system"])
-if result.resolution is not None and not result.resolution.can_separate:  # issue #26 item 5
+if result.resolution is not None and not result.resolution.can_separate:
     st.info(f"**No pair can be significant on this benchmark, whatever the scores.** "
             f"{md_text(result.resolution.message)}", icon=":material/block:")
 

@@ -57,7 +57,7 @@ inputs = st.container()
 query = Query.of(view, token, plan=PowerPlan(difference=difference, examples=examples,
                                              runs=runs, n_sim=n_sim,
                                              target_power=view.ppower))
-steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps = widgets.Progress(1)  # a bar naming what is computed
 steps.step(f"Simulating {n_sim:,} comparisons per test")
 try:
     pw: PowerAnalysis = results.power_of(query)

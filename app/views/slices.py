@@ -47,7 +47,7 @@ with left:
 
 # the one question of the page: the slice table and the verdict changes are its answer
 query = Query.of(view, token, split=(view.scol, view.sbins))
-steps = widgets.Progress(1)  # a bar naming what is computed (#27)
+steps = widgets.Progress(1)  # a bar naming what is computed
 steps.step(f"Testing every pair within each slice of {md_isolated(view.scol)}")
 try:
     result = results.slice_result(query)

@@ -51,7 +51,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     from ..products._leaderboard import leaderboard
     from ..report._reports import leaderboard_report, report_format
 
-    if args.judge or args.human:  # a judge metric with human labels: PPI++ (#31)
+    if args.judge or args.human:  # a judge metric with human labels: PPI++
         from .judge import judge_leaderboard
         from .judge_battles import battle_frame, judge_battle_leaderboard
 

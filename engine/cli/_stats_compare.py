@@ -142,7 +142,7 @@ def _compare(args: argparse.Namespace) -> int:
     gate = _judge_gate(loaded, args, bench, met, spec.higher_is_better, cluster)
     if args.report and fmt is not None:
         write_report(args.report, report_with_gate(compare_report(res, fmt=fmt), gate, fmt))
-    # the two systems judged by every system of the file (issue #26 item 3)
+    # the two systems judged by every system of the file
     warnings = [Note("missing-not-at-random", w) for w in res.missing]
     code = compare_exit(res, gate, warnings, args.allow_missing)
     if wants_json(args):

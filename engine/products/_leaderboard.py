@@ -216,7 +216,7 @@ def _with_rating_intervals(table: pd.DataFrame, matrix: ScoreMatrix, opts: TestO
         return table.assign(**dict.fromkeys(cols, np.nan)), skipped
     x = orient(matrix.values, higher_is_better=matrix.higher_is_better, binary=matrix.binary)
     anchor_index = matrix.systems.index(anchor) if anchor is not None else None
-    if resamples is None:  # the default: sandwich intervals around the fit, no refits (#32)
+    if resamples is None:  # the default: sandwich intervals around the fit, no refits
         shared = np.full((len(x), len(x)), float(x.shape[1]))  # battles per pair
         if matrix.pairing != "full":
             has = (~np.isnan(x)).astype(np.float32)  # counts < 2^24: exact in float32
@@ -316,17 +316,17 @@ def leaderboard(
         matrix = matrix.subset(list(order))
     notes = list(pw.notes)
     mean, low, high, n, estimate_note = _estimates(matrix, opts.confidence)
-    if matrix.pairing == "partial":  # complete systems keep their own interval (#26 item 4)
+    if matrix.pairing == "partial":  # complete systems keep their own interval
         low, high = complete_system_intervals(matrix.values, matrix.binary, opts.confidence,
                                               low, high)
-    if pw.pooled_runs is not None:  # seed variance in every mean too (issue #26 item 2)
+    if pw.pooled_runs is not None:  # seed variance in every mean too
         low, high = mean_intervals_with_runs(matrix.values, matrix.runs, mean, low, high,
                                              pw.pooled_runs, opts.confidence)
     deff = None
-    if cluster is not None:  # cluster-robust means and their design effect (issue #26 item 1)
+    if cluster is not None:  # cluster-robust means and their design effect
         low, high, deff = clustered_mean_intervals(matrix.values, cluster, opts.confidence)
     notes += estimate_note
-    from ..harness._pairing import unpaired_note  # ids kept apart by content (#28)
+    from ..harness._pairing import unpaired_note  # ids kept apart by content
 
     notes += unpaired_note(matrix.examples)
     quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))

@@ -498,7 +498,7 @@ def bradley_terry(
     if s <= 1:  # nothing to compare: a lone system holds all the strength
         return BradleyTerry(np.ones(s), 0, True, 0.0, tol, tie_model, nan, 0.0, 0.0, 0.0)
     tied = _tie_counts(w, n_battles, tie_counts)
-    if tie_model != "davidson":  # one fit, no tie parameter: S × S Newton (#32)
+    if tie_model != "davidson":  # one fit, no tie parameter: S × S Newton
         from ._bt_dense import newton_dense, newton_sparse, use_pair_lists
 
         credit = w + tied if tie_model == "half" else w

@@ -91,7 +91,7 @@ def tukey_critical_value(ses: np.ndarray, alpha: float, *, n_draws: int = 10_000
     z = np.random.default_rng(rng).standard_normal((n_draws, s)) * ses
     # the rank sets' pair maximum (compiled when worth it; each unordered pair once), in
     # single precision: its rounding (~1e-7) is far below the Monte Carlo error (~1e-2)
-    # and it took the Mechanisms page's first view 0.3 s on humaneval in double (#27 item 3)
+    # and it took the Mechanisms page's first view 0.3 s on humaneval in double
     draws = np.ascontiguousarray(z.T, dtype=np.float32)
     inv = (1.0 / np.sqrt(ses[:, None] ** 2 + ses[None, :] ** 2)).astype(np.float32)
     maxima = _family_max(draws, inv, ~np.eye(s, dtype=bool))

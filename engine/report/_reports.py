@@ -200,7 +200,7 @@ def _board_table(lb: Leaderboard) -> pd.DataFrame:
     t = lb.table
     out = pd.DataFrame({c: t[c] for c in _BOARD_COLUMNS if c in t.columns})
     low, high = t["rank_low"].to_numpy(), t["rank_high"].to_numpy()
-    if lb.rank_sets is not None:  # the rank range the pages show: the rank set (issue #29)
+    if lb.rank_sets is not None:  # the rank range the pages show: the rank set
         sets = lb.rank_sets.table.set_index("system")
         low = sets["rank_set_low"].reindex(t["system"]).to_numpy()
         high = sets["rank_set_high"].reindex(t["system"]).to_numpy()

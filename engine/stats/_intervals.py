@@ -384,7 +384,7 @@ def paired_binary_ci(b: object, c: object, n: object, *, alpha: float = 0.05
                          f"b + c − n up to {np.nanmax(b_ + c_ - n_):g}")
     b_u, c_u, n_u, index = _unique_tables(b_, c_, n_)
     low, high = np.empty(len(b_u)), np.empty(len(b_u))
-    for part in range(0, len(b_u), _TANGO_TABLES):  # a bounded working set (#32: peak memory)
+    for part in range(0, len(b_u), _TANGO_TABLES):  # a bounded working set (peak memory)
         rows = slice(part, part + _TANGO_TABLES)
         low[rows], high[rows] = _tango_limits(b_u[rows], c_u[rows], n_u[rows], z)
     return low[index], high[index]

@@ -294,7 +294,7 @@ def _skewed_unpaired(matrix: ScoreMatrix, table: pd.DataFrame, opts: TestOptions
     table["significant"] = _significant(p_adj, table["criterion_effect"].to_numpy(float),
                                         opts.criterion, opts.alternative, opts.alpha)
     listed = ", ".join(names[skewed][:10])
-    # where even the bootstrap-t does not keep alpha, say so (issue #26 item 6)
+    # where even the bootstrap-t does not keep alpha, say so
     warning = skew_warning(x, list(names), ia[rows], ja[rows], opts.alpha)
     return table, (f"{len(rows)} unpaired pair(s) use the symmetric bootstrap-t test and "
                    f"interval instead of Welch's: the scores of {listed} are too skewed for "

@@ -320,7 +320,7 @@ battles = Table(
     Column("judge", Text, nullable=True),
     Column("category", Text, nullable=True),
     Column("weight", Double, nullable=False),
-    # human verdict on a judged battle list (#31); added to an older battles table by the
+    # human verdict on a judged battle list; added to an older battles table by the
     # first battle upload that has one (engine.store._battles)
     Column("human_winner", String(16), nullable=True),
     Index("ix_battles_arena", "arena", "upload_id", "pos"),
