@@ -35,7 +35,7 @@ def homes(path: str | Path) -> dict[str, Home]:
             for node in block.body if isinstance(node, ast.ImportFrom) for alias in node.names}
 
 
-def _publish(value: Any, module: str, name: str) -> None:
+def _publish(value: Any, module: str) -> None:
     """Say ``module.name`` in the repr of a class or function (not of constants or aliases)."""
     if not isinstance(value, type | types.FunctionType) and not hasattr(value, "__wrapped__"):
         return
@@ -66,7 +66,7 @@ def lazy_module(module: str, table: Callable[[], Mapping[str, Home]], globs: dic
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         where, defined = home
         value = getattr(importlib.import_module(where, "engine"), defined)
-        _publish(value, module, name)
+        _publish(value, module)
         globs[name] = value  # later look-ups skip this function
         return value
 
