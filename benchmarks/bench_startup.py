@@ -246,8 +246,10 @@ def evalica_path(frame: Any) -> tuple[tuple[str, ...], np.ndarray]:
     n = len(frame)
     winners = frame["winner"].map({"model_a": evalica.Winner.X, "model_b": evalica.Winner.Y,
                                    "tie": evalica.Winner.Draw}).tolist()
-    got = evalica.bradley_terry(codes[:n], codes[n:], winners, index=range(len(names)))
-    return tuple(names), np.asarray(got.scores)
+    # evalica's index is a pandas Index (a range is refused); its scores come sorted by
+    # value, so back to code order
+    got = evalica.bradley_terry(codes[:n], codes[n:], winners, index=pd.RangeIndex(len(names)))
+    return tuple(names), got.scores.sort_index().to_numpy()
 
 
 def best_of(fn, k: int = 3) -> float:  # type: ignore[no-untyped-def]
