@@ -55,27 +55,35 @@ def _codes(battles: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, tuple[str, ..
 
 
 def pair_counts(battles: pd.DataFrame) -> PairCounts:
-    """Unique pair counts of a validated battle list (one bincount per kind of outcome)."""
+    """Unique pair counts of a validated battle list (one bincount over pair and outcome)."""
     a, b, systems = _codes(battles)
     s = len(systems)
     # the outcome of each distinct word, then per battle (a million-row Series.map of
-    # Arrow text goes through Python objects; factorize does not)
+    # Arrow text goes through Python objects; factorize does not): 0 model_a won, 1 model_b
+    # won, 2 tie, 3 anything else (an unchecked frame's unknown word: counted nowhere)
     verdicts, words = pd.factorize(battles["winner"])
-    score = np.append(pd.Series(words, dtype=object).map(WINNERS).to_numpy(dtype=float),
-                      np.nan)[verdicts]
+    score = pd.Series(words, dtype=object).map(WINNERS).to_numpy(dtype=float)
+    kind_of = np.select([score == 1.0, score == 0.0, score == 0.5], [0, 1, 2], 3)
+    kind = np.append(kind_of, 3).astype(np.intp)[verdicts]
     w = battles["weight"].to_numpy(dtype=float) if "weight" in battles.columns \
         else np.ones(len(battles))
+    # one bincount over (outcome, winner, loser) instead of a masked one per outcome: each
+    # cell still adds its battles' weights in file order, and model_a's and model_b's wins
+    # are still summed apart and then added, so the counts are the same to the last bit
+    lost_a = kind == 1
+    key = kind * (s * s) + np.where(lost_a, b, a) * s + np.where(lost_a, a, b)
+    if (kind == 3).any():
+        keep = kind != 3
+        key, w = key[keep], w[keep]
 
-    def count(mask: np.ndarray, first: np.ndarray, second: np.ndarray,
-              weights: np.ndarray) -> np.ndarray:
-        flat = np.bincount(first[mask] * s + second[mask], weights[mask], minlength=s * s)
-        return flat.reshape(s, s)
+    def count(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        flat = np.bincount(key, weights, minlength=3 * s * s).reshape(3, s, s)
+        return flat[0] + flat[1], flat[2]
 
-    won_a, won_b, tied = score == 1.0, score == 0.0, score == 0.5
-    wins = count(won_a, a, b, w) + count(won_b, b, a, w)
-    wins_sq = count(won_a, a, b, w * w) + count(won_b, b, a, w * w)
-    ties = count(tied, a, b, w)
-    ties_sq = count(tied, a, b, w * w)
+    wins, ties = count(w)
+    w_sq = w * w
+    # weights of 0 and 1 (the default) are their own squares
+    wins_sq, ties_sq = (wins.copy(), ties.copy()) if np.array_equal(w_sq, w) else count(w_sq)
     return PairCounts(systems, wins, ties + ties.T, wins_sq, ties_sq + ties_sq.T, len(battles))
 
 
