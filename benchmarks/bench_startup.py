@@ -22,7 +22,12 @@ The battle path (``--battles N``, default 1,000,000): from a DataFrame of N batt
 ``read_battles`` + ``pair_counts`` + ``bradley_terry`` against evalica's integer path
 (``evalica.bradley_terry`` on integer-coded pairs) when evalica is installed, else against
 ``np.bincount`` + a plain MM Bradley–Terry (Hunter 2004, Ann. Statist. 32:384–406, eq. 3)
-written here; best of 3 wall times after a warm-up call.
+written here (both when evalica is installed). Each side starts from the same DataFrame
+of strings and ends with one strength per model: evalica's time includes turning the
+winner words into its ``Winner`` values and the names into integer codes, as a user's
+code would. Wall times of 5 interleaved rounds after a warm-up call each; ``ratio`` is
+the baseline's best time / sigboard's (≥ 1: sigboard is no slower); the strength gap
+is the largest difference of the sum-one strengths, a check that all compute the same fit.
 
 Usage: ``.venv/bin/python benchmarks/bench_startup.py [--repeats 5] [--battles 1000000]
 [--skip-cli] [--skip-battles] [--engine DIR] [--before DIR]``. Prints figures and the load
@@ -252,17 +257,23 @@ def evalica_path(frame: Any) -> tuple[tuple[str, ...], np.ndarray]:
     return tuple(names), got.scores.sort_index().to_numpy()
 
 
-def best_of(fn, k: int = 3) -> float:  # type: ignore[no-untyped-def]
-    fn()
-    out = []
-    for _ in range(k):
-        start = time.perf_counter()
+def interleaved(fns: dict[str, Callable[[], object]], rounds: int = 5
+                ) -> dict[str, list[float]]:
+    """Wall seconds of each call, the calls alternating within each round (the shared
+    machine's load touches them alike), after one untimed warm-up call each."""
+    for fn in fns.values():
         fn()
-        out.append(time.perf_counter() - start)
-    return min(out)
+    times: dict[str, list[float]] = {label: [] for label in fns}
+    for _ in range(rounds):
+        for label, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            times[label].append(time.perf_counter() - start)
+    return times
 
 
-def battles(n: int) -> None:
+def battles(n: int, rounds: int = 5) -> None:
+    import functools
     import importlib.util
 
     frame = battle_frame(n)
@@ -271,16 +282,24 @@ def battles(n: int) -> None:
     if importlib.util.find_spec("evalica") is not None:
         others = {"evalica integer path": evalica_path, **others}
     names, ours = sigboard_battles(frame)
-    print(f"\nbattle path on {n:,} battles among {len(names)} models, best of 3 ({load()})")
-    t = best_of(lambda: sigboard_battles(frame))
-    print(f"{'read_battles + pair_counts + bradley_terry':44} {t * 1000:>8.0f} ms")
+    gaps = {}
     for label, fn in others.items():
         theirs = dict(zip(*fn(frame), strict=True))
-        gap = max(abs(theirs[m] / sum(theirs.values()) - v) for m, v in zip(names, ours,
-                                                                              strict=True))
-        t_other = best_of(lambda fn=fn: fn(frame))
-        print(f"{label:44} {t_other * 1000:>8.0f} ms   ratio {t_other / t:.2f}   "
-              f"max |strength gap| {gap:.1e}")
+        total = sum(theirs.values())
+        gaps[label] = max(abs(theirs[m] / total - v) for m, v in zip(names, ours, strict=True))
+    ours_label = "read_battles + pair_counts + bradley_terry"
+    times = interleaved({ours_label: lambda: sigboard_battles(frame),
+                         **{label: functools.partial(fn, frame) for label, fn in others.items()}},
+                        rounds)
+    best = {label: min(t) for label, t in times.items()}
+    middle = {label: statistics.median(t) for label, t in times.items()}
+    print(f"\nbattle path on {n:,} battles among {len(names)} models, {rounds} interleaved "
+          f"rounds after a warm-up ({load()} at the end)")
+    print(f"{'':44} {'best ms':>8} {'median ms':>10} {'ratio':>6}")
+    print(f"{ours_label:44} {best[ours_label] * 1000:>8.0f} {middle[ours_label] * 1000:>10.0f}")
+    for label in others:
+        print(f"{label:44} {best[label] * 1000:>8.0f} {middle[label] * 1000:>10.0f} "
+              f"{best[label] / best[ours_label]:>6.2f}   max |strength gap| {gaps[label]:.1e}")
 
 
 def main() -> None:
