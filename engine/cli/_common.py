@@ -10,12 +10,15 @@ the functions that use them, so ``--help`` and each command pay only for what th
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import importlib
 import json
 import math
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "load_data",
            "open_existing", "safe_url", "scrubbed", "store_url", "cli_uploader", "check_size",
            "upload_limits", "command_url", "EXIT_BAD_INPUT", "OUTPUT_FORMATS",
-           "add_format_option", "output_format", "wants_json"]
+           "add_format_option", "output_format", "wants_json", "importing_meanwhile"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -206,14 +209,78 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     return got.frame, dict(got.specs)
 
 
-def load_data(data: Sequence[str]) -> Loaded:
-    """Read DATA: result files or harness logs, or one results-store URL (``sqlite:///…``)."""
+_armed: tuple[str, ...] = ()  # what the next fork's hook imports (once): importing_meanwhile
+_importer: threading.Thread | None = None
+_hooked = False
+
+
+def _import_all(modules: Sequence[str]) -> None:
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the command's own import raises it again
+            return
+
+
+def _start_importing() -> None:
+    """The fork hook, in this process once ``os.fork`` has returned: the armed imports start
+    in a thread."""
+    global _armed, _importer
+    modules, _armed = _armed, ()
+    if modules and _importer is None:
+        _importer = threading.Thread(target=_import_all, args=(modules,),
+                                     name="sigboard-imports", daemon=True)
+        _importer.start()
+
+
+@contextlib.contextmanager
+def importing_meanwhile(modules: Sequence[str]) -> Iterator[None]:
+    """A command's own imports (scipy, its statistics) made while the capped child reads
+    DATA, not after.
+
+    :func:`engine.ingest` reads a file in a memory-capped child, a fork of this process when
+    that is safe (:mod:`engine.io._fork`), and waits for its answer: on a 10 MB JSON Lines
+    file that wait is half a second in which this process only watches, and the command then
+    imported scipy and its statistics, another half second. Within the block, the first fork
+    of this process starts importing ``modules`` in a thread of this process; the block ends
+    once they are imported, so that the process is one thread again (the next ingest may
+    fork too). Why the thread starts after the fork, from the ``after_in_parent`` hook of
+    :func:`os.register_at_fork` (which only this process runs): the fork is made only while
+    this process runs one thread (a lock another thread held would stay held in the child).
+    A fresh interpreter instead of a fork (``subprocess`` runs no fork hook) imports nothing
+    meanwhile, the command imports as before; a failed import in the thread is left to the
+    command's own import, which raises it where it always did.
+    """
+    global _armed, _importer, _hooked
+    if not hasattr(os, "register_at_fork"):
+        yield
+        return
+    if not _hooked:
+        os.register_at_fork(after_in_parent=_start_importing)
+        _hooked = True
+    _armed = tuple(modules)
+    try:
+        yield
+    finally:
+        _armed = ()
+        thread, _importer = _importer, None
+        if thread is not None:
+            thread.join()
+
+
+def load_data(data: Sequence[str], *, meanwhile: Sequence[str] = ()) -> Loaded:
+    """Read DATA: result files or harness logs, or one results-store URL (``sqlite:///…``).
+
+    ``meanwhile``: modules the command needs next, imported while the capped child reads the
+    first file (:func:`importing_meanwhile`)."""
     if len(data) == 1 and "://" in data[0]:
         return Loaded(open_existing(data[0]).load_frame(), url=data[0])
     stores = [d for d in data if "://" in d]
     if stores:
         raise ValueError(f"DATA: a store URL ({stores[0]}) must be the only DATA argument")
-    read = [_read_one(path) for path in data]
+    with importing_meanwhile(meanwhile):
+        first = _read_one(data[0]) if data else None
+    read = ([] if first is None else [first]) + [_read_one(path) for path in data[1:]]
     specs = {k: v for _, s in read for k, v in s.items()}
     if len(read) == 1:
         return Loaded(read[0][0], specs=specs)

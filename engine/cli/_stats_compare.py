@@ -118,17 +118,27 @@ def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
                       equivalence=args.equivalence, cluster=cluster)
 
 
+#: What ``compare`` imports once DATA is read: imported while the child reads it
+#: (:func:`engine.cli._common.load_data`'s ``meanwhile``).
+_STATISTICS = ("engine.stats._ab", "engine.products._judge_gate", "engine.products._headline",
+               "engine._matrix", "engine.stats._churn")
+
+
 def _compare(args: argparse.Namespace) -> int:
+    from .judge import judge_as_metric
+
+    fmt = None
+    if args.report:  # a bad name fails before the work (the reports import scipy: not before)
+        from ..report._reports import report_format
+
+        fmt = report_format(args.report)
+    judge_as_metric(args, "compared")  # --judge J: the compared metric is J
+    loaded = load_data(args.data, meanwhile=_STATISTICS)
     from .._notes import Note
     from ..products._headline import compare_headline
     from ..products._judge_gate import report_with_gate
-    from ..report._reports import compare_report, report_format
     from ..stats._ab import compare_ab
-    from .judge import judge_as_metric
 
-    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
-    judge_as_metric(args, "compared")  # --judge J: the compared metric is J
-    loaded = load_data(args.data)
     bench, met = _check_systems(loaded, args)
     spec = loaded.spec(bench, met)
     if args.lower_is_better:
@@ -141,6 +151,8 @@ def _compare(args: argparse.Namespace) -> int:
                      cluster=cluster, margin=args.margin, equivalence=args.equivalence)
     gate = _judge_gate(loaded, args, bench, met, spec.higher_is_better, cluster)
     if args.report and fmt is not None:
+        from ..report._reports import compare_report
+
         write_report(args.report, report_with_gate(compare_report(res, fmt=fmt), gate, fmt))
     # the two systems judged by every system of the file
     warnings = [Note("missing-not-at-random", w) for w in res.missing]

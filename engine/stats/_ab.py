@@ -26,7 +26,7 @@ from ._missing import missing_checks
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
 from ._pairwise import pairwise_tests
 from ._resolution import Resolution
-from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube
+from ._runs import RunCube, pooled_runs, run_anova, run_cube
 from ._runs_pairs import PairRunTest, cluster_variance, pair_run_test
 
 __all__ = ["ABComparison", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
@@ -189,9 +189,9 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     """
     opts = options if options is not None else TestOptions()
     margin = check_margin(margin)
-    pair, codes = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
+    pair, codes, whole = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
     figure, binary, reach, missing = _pairwise_figure(df, pair, spec, opts)
-    pooled = _benchmark_pooled(df, pair, spec)
+    pooled = pooled_runs(run_anova(whole.values, whole.runs), whole.systems)
     if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
     else:  # runs anywhere on the benchmark: every system's runs estimate the seed variance
@@ -226,15 +226,6 @@ def _clusters(d: np.ndarray, codes: np.ndarray | None) -> tuple[int, float] | No
     return int(len(np.unique(codes))), clustered / iid if iid > 0 else math.nan
 
 
-def _benchmark_pooled(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None) -> PooledRuns:
-    """The seed (run) variance pooled over every system of the benchmark with repeated runs,
-    as the leaderboard and Pairwise pool it (:func:`engine.stats._runs.pooled_runs`): two
-    single-run systems then pay the seed variance the others' runs show (issue #26: the
-    plain paired t there gave ``compare`` false alarms 0.227 / 0.283)."""
-    cube = run_cube(df, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
-    return pooled_runs(run_anova(cube.values, cube.runs), cube.systems)
-
-
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
                      opts: TestOptions
                      ) -> tuple[dict[str, Any], bool, Resolution | None, tuple[str, ...]]:
@@ -247,8 +238,12 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
     everyone = build_matrix(bench, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
     missing = tuple(c.warning() for c in missing_checks(everyone, systems=(baseline, candidate))
                     if c.informative)
-    mine = bench[bench["system"].isin([baseline, candidate])]
-    matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
+    ours = bench["system"].isin([baseline, candidate])
+    if ours.all():  # the benchmark holds the two systems only: the same rows, the same matrix
+        mine, matrix = bench, everyone
+    else:
+        mine = bench[ours]
+        matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
     matrix = matrix.subset([candidate, baseline])
     if opts.alternative == "two-sided":
         result = pairwise_tests(matrix, opts.with_(compare="all"))
@@ -315,12 +310,21 @@ def _note(test: PairRunTest, figure: dict[str, Any], cluster: str | None,
 
 def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None,
           metric: str | None, spec: MetricSpec | None,
-          cluster: str | None) -> tuple[RunCube, np.ndarray | None]:
+          cluster: str | None) -> tuple[RunCube, np.ndarray | None, RunCube]:
+    """The pair's cube on their shared examples, its examples' cluster codes, and the cube of
+    every system of the benchmark (whose runs estimate the seed variance, as the leaderboard
+    and Pairwise pool it: :func:`engine.stats._runs.pooled_runs`; two single-run systems then
+    pay the seed variance the others' runs show, issue #26: the plain paired t there gave
+    ``compare`` false alarms 0.227 / 0.283). The pair's cube is cut from the benchmark's,
+    pivoted once: the same examples (sorted), runs and values as its own pivot."""
     if baseline == candidate:
         raise ValueError(f"candidate: must differ from the baseline; got {candidate!r} for both")
     if cluster is not None and cluster not in df.columns:
         raise ValueError(f"cluster: column {cluster!r} not in the data; columns: {list(df.columns)!r}")
-    cube = run_cube(df, benchmark=benchmark, metric=metric, systems=[baseline, candidate], spec=spec)
+    whole = run_cube(df, benchmark=benchmark, metric=metric, spec=spec)
+    if baseline not in whole.systems or candidate not in whole.systems:  # its message
+        run_cube(df, benchmark=benchmark, metric=metric, systems=[baseline, candidate], spec=spec)
+    cube = whole.restrict([baseline, candidate], np.ones(len(whole.examples), dtype=bool))
     shared = cube.common()
     if shared.sum() < 2:
         raise ValueError(f"baseline, candidate: {baseline!r} and {candidate!r} share "
@@ -328,7 +332,7 @@ def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None
                          "at least 2")
     pair = cube.restrict([baseline, candidate], shared)
     if cluster is None:
-        return pair, None
+        return pair, None, whole
     part = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
     labels = part.groupby("example_id")[cluster].agg(["first", "nunique"])
     if (labels["nunique"] > 1).any():
@@ -336,7 +340,7 @@ def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None
         raise ValueError(f"cluster: column {cluster!r} must hold one value per example; example "
                          f"{bad!r} has {int(labels.loc[bad, 'nunique'])}")
     codes, _ = pd.factorize(labels["first"].reindex(list(pair.examples)).astype("string"))
-    return pair, np.asarray(codes)
+    return pair, np.asarray(codes), whole
 
 
 def _verdict(test: PairRunTest, alpha: float) -> tuple[str, int]:
