@@ -75,15 +75,15 @@ def hostile_files(folder: Path) -> dict[str, Path]:
 
 
 def measure(argv: list[str], env: dict[str, str]) -> tuple[int, str, float, float, int]:
-    """(exit code, last stderr line, peak tree RSS in MB, sum of per-process peaks in MB,
+    """(exit code, last stderr line, peak tree RSS in MiB, sum of per-process peaks in MiB,
     processes seen) of one command, its tree sampled every 5 ms."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             env=env)
     with TreeSampler(proc.pid, interval=0.005) as sampler:
         _, err = proc.communicate()
     lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
-    return (proc.returncode, lines[-1] if lines else "", sampler.peak_kb / 1000,
-            sampler.hwm_kb / 1000, sampler.processes)
+    return (proc.returncode, lines[-1] if lines else "", sampler.peak_kb / 1024,
+            sampler.hwm_kb / 1024, sampler.processes)
 
 
 # --------------------------------------------------------------------------- browser
@@ -155,8 +155,8 @@ def browser(folder: Path, env: dict[str, str]) -> None:
                         answer = f"no answer: {str(exc).splitlines()[0][:80]}"
                     time.sleep(0.5)  # the child's exit and the page's last run
                 seconds = time.perf_counter() - start
-                print(f"{label:26} {idle / 1000:>6.0f}MB {sampler.peak_kb / 1000:>8.0f}MB "
-                      f"{sampler.hwm_kb / 1000:>10.0f}MB {sampler.processes:>5} "
+                print(f"{label:26} {idle / 1024:>5.0f}MiB {sampler.peak_kb / 1024:>7.0f}MiB "
+                      f"{sampler.hwm_kb / 1024:>9.0f}MiB {sampler.processes:>5} "
                       f"{seconds:>5.1f}  {answer}")
                 sys.stdout.flush()
                 context.close()
@@ -198,14 +198,14 @@ def main() -> None:
         code, line, peak, peaks, procs = measure(
             [sys.executable, "-m", "engine", "import", str(path), "--db", f"sqlite:///{db}"], env)
         size = path.stat().st_size
-        print(f"{label:26} {size / 1000:>7.0f}KB {code:>4} {peak:>8.0f}MB {peaks:>10.0f}MB "
+        print(f"{label:26} {size / 1000:>7.0f}KB {code:>4} {peak:>7.0f}MiB {peaks:>9.0f}MiB "
               f"{procs:>5}  {line[:300]}")
         sys.stdout.flush()
     print("\nThe Upload page's read (app.components.upload_read.parse, as the server runs it on "
           "an uploaded file's bytes), in a fresh process:")
     for label, path in hostile_files(folder).items():
         code, line, peak, peaks, procs = measure([sys.executable, "-c", _PAGE, str(path)], env)
-        print(f"{label:26} {'':>9} {code:>4} {peak:>8.0f}MB {peaks:>10.0f}MB {procs:>5}  "
+        print(f"{label:26} {'':>9} {code:>4} {peak:>7.0f}MiB {peaks:>9.0f}MiB {procs:>5}  "
               f"{line[:300]}")
         sys.stdout.flush()
 

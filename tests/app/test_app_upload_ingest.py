@@ -30,11 +30,11 @@ OPENAI = sorted((LOGS / "openai_evals").glob("*.jsonl"))[0]
 def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The module of every child process started; every in-process parser poisoned."""
     started: list[str] = []
-    run = subprocess.run
 
-    def counted(argv: list[str], **kwargs: Any) -> Any:
-        started.append(argv[2])
-        return run(argv, **kwargs)
+    class Counted(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, argv: list[str], *args: Any, **kwargs: Any) -> None:
+            started.append(argv[2])
+            super().__init__(argv, *args, **kwargs)
 
     def poisoned(*_: Any, **__: Any) -> Any:
         raise AssertionError("the server parsed the upload itself")
@@ -42,7 +42,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     # a fresh interpreter, as a server (many threads) starts: a fork would inherit the
     # poisoned parsers (the fork path: tests/engine/test_parse_fork.py)
     monkeypatch.setattr(engine.io._fork, "enabled", False)
-    monkeypatch.setattr(subprocess, "run", counted)
+    monkeypatch.setattr(subprocess, "Popen", Counted)
     for module, name in ((engine.harness, "read_harness"), (engine.harness, "detect_format"),
                          (engine.harness._walk, "walk"), (engine.intake._decide, "decide"),
                          (engine.io._formats, "frame_from_bytes"), (engine.io._zip, "inflate"),

@@ -182,14 +182,14 @@ def test_a_zip_of_one_table_is_parsed_once(db: Path, monkeypatch: pytest.MonkeyP
         return real(*args, **kwargs)
 
     children: list[str] = []
-    run = subprocess.run
 
-    def child(argv, **kwargs):  # type: ignore[no-untyped-def]
-        children.append(argv[2])
-        return run(argv, **kwargs)
+    class Child(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, argv, *args, **kwargs):  # type: ignore[no-untyped-def]
+            children.append(argv[2])
+            super().__init__(argv, *args, **kwargs)
 
     monkeypatch.setattr(page, "ingest", counted)
-    monkeypatch.setattr(subprocess, "run", child)
+    monkeypatch.setattr(subprocess, "Popen", Child)
     battles = member == "arena.csv"
     content = (b"model_a,model_b,winner\nA,B,model_a\nB,A,tie\n" if battles
                else csv(["A", "B"], 4, bench="zipped"))

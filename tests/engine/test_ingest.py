@@ -82,11 +82,11 @@ def test_a_memory_cap_refusal_names_the_member() -> None:
 def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The module of every child started; every parser this process could run poisoned."""
     started: list[str] = []
-    run = subprocess.run
 
-    def counted(argv: list[str], **kwargs: Any) -> Any:
-        started.append(argv[2])
-        return run(argv, **kwargs)
+    class Counted(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, argv: list[str], *args: Any, **kwargs: Any) -> None:
+            started.append(argv[2])
+            super().__init__(argv, *args, **kwargs)
 
     def poisoned(*_: Any, **__: Any) -> Any:
         raise AssertionError("the CLI parsed the upload itself")
@@ -94,7 +94,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     # a fresh interpreter, as a server (many threads) starts: a fork would inherit the
     # poisoned parsers (the fork path: tests/engine/test_parse_fork.py)
     monkeypatch.setattr(engine.io._fork, "enabled", False)
-    monkeypatch.setattr(subprocess, "run", counted)
+    monkeypatch.setattr(subprocess, "Popen", Counted)
     for module, name in ((engine.harness, "read_harness"), (engine.harness._walk, "walk"),
                          (engine.intake._decide, "decide"), (engine.io._zip, "inflate"),
                          (engine.io._formats, "frame_from_bytes")):

@@ -62,9 +62,9 @@ def test_a_fork_answers_as_a_fresh_interpreter_and_the_parent_parses_nothing() -
         parent = os.getpid()
         forks = []
         real_fork, real_decide = _fork.run_forked, _decide.decide
-        def counted(module, *args):
+        def counted(module, *args, **kwargs):
             forks.append(module)
-            return real_fork(module, *args)
+            return real_fork(module, *args, **kwargs)
         def guarded(*args, **kwargs):
             assert os.getpid() != parent, "the parent parsed the upload"
             return real_decide(*args, **kwargs)
@@ -83,7 +83,7 @@ def test_a_fork_answers_as_a_fresh_interpreter_and_the_parent_parses_nothing() -
         fresh_raw = parse_isolated(uploads[0][1], "r.csv")
         _fork.enabled = True
         assert _fork.can_fork()
-        _fork.run_forked, _decide.decide, subprocess.run = counted, guarded, no_subprocess
+        _fork.run_forked, _decide.decide, subprocess.Popen = counted, guarded, no_subprocess
         forked = [ingest(u) for u in uploads]
         forked_raw = parse_isolated(uploads[0][1], "r.csv")
         for a, b in zip(fresh, forked):
