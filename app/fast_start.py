@@ -144,7 +144,7 @@ def _is_plain_html(start: Message) -> bool:
 
 
 class Guard:
-    """ASGI middleware in front of Streamlit's own endpoints that need not be public (#33).
+    """ASGI middleware in front of Streamlit's own endpoints that need not be public.
 
     - ``/_stcore/metrics`` answers 404 unless ``SIGBOARD_METRICS=1``: Streamlit has no
       setting for it, and it tells anyone the server's sessions and memory.

@@ -1,4 +1,4 @@
-"""The pages' code imported before the server opens its port (#27 item 3).
+"""The pages' code imported before the server opens its port.
 
 Each page imports what it needs when it first runs: on a fresh server, the first visit to
 the Overall page imported 46 modules of the app and the engine (0.15-0.2 s of its 0.9 s of

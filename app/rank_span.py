@@ -1,4 +1,4 @@
-"""One rank uncertainty on every page (issue #29): each system's rank confidence set.
+"""One rank uncertainty on every page: each system's rank confidence set.
 
 The Leaderboard, Overall, Distributions and Mechanisms pages, the rank/CI plot and the
 Markdown-free tables all show the same span per system: the engine's simultaneous 95%

@@ -18,8 +18,8 @@ from app.preload import import_app_code
 from app.upload_budget import UploadBudget
 from engine.app_support import warm_kernels
 
-# Every Numba kernel compiled, or loaded from its disk cache, before the port opens (#27
-# item 3): loading cached kernels costs ~1 s of CPU once, and no page pays for it; a fresh
+# Every Numba kernel compiled, or loaded from its disk cache, before the port opens:
+# loading cached kernels costs ~1 s of CPU once, and no page pays for it; a fresh
 # checkout that skipped `sigboard warm` compiles here (~10 s of CPU) instead of while its
 # first pages are drawn (a compiling thread beside them took 14-26 s of CPU and left the
 # sidebar half drawn)

@@ -108,7 +108,7 @@ def tie_text(low: int, high: int) -> str:
 def group_cells(board: Leaderboard) -> list[str]:
     """Group letters where they are short; else "ties with 21" (how many other systems it
     cannot be told apart from): a count, so that a row shows one rank span only, its rank
-    set (one rank uncertainty, issues #25 item 5 and #29)."""
+    set (one rank uncertainty on every page)."""
     counts = span.tie_counts(board.table["system"], board.groups.calm_pairs)
     return [letters if len(letters) <= SHORT_LETTERS else span.tie_count_text(n)
             for letters, n in zip(board.table["group"].astype(str), counts, strict=True)]

@@ -1,4 +1,4 @@
-"""Byte budgets on Streamlit's upload endpoint, per session and for the whole server (#33).
+"""Byte budgets on Streamlit's upload endpoint, per session and for the whole server.
 
 Streamlit keeps every uploaded file in memory, per session, until the session ends or
 the file is removed; any open session may upload (the :class:`app.fast_start.Guard`

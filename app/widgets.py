@@ -59,7 +59,7 @@ def benchmark_page(page: str, caption: str) -> tuple[str, pd.DataFrame, View]:
 
 
 class Progress:
-    """A progress bar over a page's computations, naming the one under way (#27): drawn where
+    """A progress bar over a page's computations, naming the one under way: drawn where
     it is made, after the sidebar's links (which stay usable: a click there stops this run),
     and removed by :meth:`done`. A cached result passes its step in an instant.
 

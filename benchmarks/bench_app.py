@@ -8,7 +8,7 @@ benchmark of 100 systems × 1,000 examples and one of 300 systems × 5,000 examp
 built here) and a page whose whole script is ``st.write("ready")`` — and measures
 with Debian's chromium, for the Leaderboard, Pairwise, Distributions and Examples
 pages on ``humaneval`` (78 systems) and on the 100 × 1,000 benchmark, and for the
-Leaderboard and Pairwise pages on the 300 × 5,000 one (issue #19, item 5):
+Leaderboard and Pairwise pages on the 300 × 5,000 one:
 
 1. **server cold**: the first load of the page (the server's caches are empty).
 2. **cold load**: a fresh browser context opens the page on a warm server; time
@@ -26,7 +26,7 @@ Every request that does not go to 127.0.0.1 is counted (it must be 0). The machi
 1-minute load average is printed with every figure: on a shared machine the
 ratio to the minimal page, measured in the same minutes, is the comparable one.
 
-``--every-page`` (issue #27, item 3) measures instead every page of the navigation on the
+``--every-page`` measures instead every page of the navigation on the
 demo benchmark ``humaneval`` (78 × 164) and on AlpacaEval 2.0 (60 × 805, from
 ``tests/data/alpaca-eval``), with the minimal page loaded alternately in the same run:
 
@@ -205,7 +205,7 @@ def _change(page, page_name: str, benchmark: str, value: float) -> float:  # noq
 
 ALPACA = "alpaca_eval2_weighted_gpt4_turbo"
 ALPACA_FILE = ROOT / "tests" / "data" / "alpaca-eval" / f"{ALPACA}_long.jsonl.gz"
-#: Every page of the navigation: address -> its title (issue #27).
+#: Every page of the navigation: address -> its title.
 EVERY_PAGE = {"home": "Overall", "leaderboard": "Leaderboard", "benchmarks": "Benchmarks",
               "pairwise": "Pairwise", "compare": "A/B compare", "plan": "Plan",
               "examples": "Examples", "distributions": "Distributions",
@@ -401,7 +401,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every-page", action="store_true",
                         help="every page's cold first view and cached revisit on humaneval and "
-                             "AlpacaEval (issue #27)")
+                             "AlpacaEval")
     parser.add_argument("--trials", type=int, default=3)
     parser.add_argument("--pages", default=",".join(PAGES),
                         help="comma-separated: " + ", ".join(PAGES))

@@ -1,4 +1,4 @@
-"""Start-up and run time of ``python -m engine`` commands (issue #19 item 4).
+"""Start-up and run time of ``python -m engine`` commands.
 
 Each command runs in a fresh subprocess (what a user or CI pays), ``--repeats`` times (≥ 5);
 the median wall time is reported next to

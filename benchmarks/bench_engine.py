@@ -14,7 +14,7 @@ Prints, in one run:
 4. synthetic binary and numeric matrices of 200 × 5,000 and 500 × 10,000
    (targets ≤ 2 s and ≤ 10 s), each in a fresh process so its peak memory
    (max RSS, target ≤ 2 GB) is its own;
-5. arena sizes (issue #19): binary and numeric 1,000 systems × 1,000, 10,000 and
+5. arena sizes: binary and numeric 1,000 systems × 1,000, 10,000 and
    100,000 examples (plus 250 and 500 systems × 10,000 to fit the growth in
    systems) through ``engine.leaderboard``, each in a child process that reports
    its time and peak RSS, next to an earlier code path in the same run — the
@@ -26,12 +26,12 @@ Prints, in one run:
 6. the leaderboard with its rating bootstrap (200 resamples) at 300 × 5,000, next to
    the earlier revision's fits;
 7. (``--default-cost`` alone) the default leaderboard's CPU and peak memory — sandwich
-   rating intervals, no bootstrap (issue #32) — at 300 and 1,000 × 100,000 numeric and
+   rating intervals, no bootstrap — at 300 and 1,000 × 100,000 numeric and
    1,000 × 100,000 binary, the last against the floor of reading the .npy file plus
    one float64 X·Xᵀ.
 
 ``--cases 1000x1000`` runs only those arena cells; ``--before REV`` (default the
-commit before issue #19) sets the revision timed next to today's, ``none`` skips it.
+commit before the arena-size groups and kernels) sets the revision timed next to today's, ``none`` skips it.
 
 ``--quick`` runs small grids (sections 4 and 5) for a smoke test.
 """
@@ -178,9 +178,9 @@ def _synthetic(quick: bool) -> None:
                   f"  peak {peak:7.0f} MB (target ≤ 2048)  {groups}")
 
 
-# ------------------------------------------------------------------ arena sizes (issue #19)
+# ------------------------------------------------------------------ arena sizes
 
-BEFORE = "3a29752"  # the commit before issue #19's groups and kernels
+BEFORE = "3a29752"  # the commit before the arena-size groups and kernels
 
 
 def _load_before(name: str, folder: Path, rev: str = BEFORE) -> object:
@@ -356,7 +356,7 @@ def _arena(quick: bool, cases: list[tuple[int, int]] | None = None,
 
 def _rating_bootstrap(before: str | None) -> None:
     """The leaderboard with its default rating bootstrap (200 resamples) at 300 × 5,000, the
-    app's scale benchmark (issue #19 item 5), next to ``before``'s fits in the same run."""
+    app's scale benchmark, next to ``before``'s fits in the same run."""
     print("leaderboard with the rating bootstrap (bt_resamples=200), 300 systems × 5,000 "
           "examples (child process each):")
     for binary in (True, False):
@@ -393,7 +393,7 @@ def _default_cost_case(args: tuple[int, int, bool, str, mp.Queue]) -> None:  # t
 
 
 def _default_cost() -> None:
-    """Issue #32: the default leaderboard's cost (rating intervals sandwich, no bootstrap),
+    """The default leaderboard's cost (rating intervals sandwich, no bootstrap),
     each case in a child process reading a .npy of the matrix; binary against the floor."""
     print("default leaderboard (sandwich rating intervals up to 300 systems; CPU, one BLAS "
           "thread, from a .npy file; child process each):")
@@ -434,7 +434,7 @@ def main() -> None:
                         help=f"revision whose groups, kernels and Bradley–Terry fits are timed "
                              f"next to today's (default {BEFORE}; 'none' skips them)")
     parser.add_argument("--default-cost", action="store_true",
-                        help="run only the default leaderboard's cost (issue #32)")
+                        help="run only the default leaderboard's cost")
     args = parser.parse_args()
     if args.default_cost:
         _default_cost()

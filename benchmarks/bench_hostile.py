@@ -1,4 +1,4 @@
-"""Peak memory of a process rejecting each hostile upload of issue #17 (target: <= 1 GB each).
+"""Peak memory of a process rejecting each hostile upload (target: <= 1 GB each).
 
 For every bomb, two fresh child processes are measured with ``os.wait4`` (peak RSS):
 
@@ -6,7 +6,7 @@ For every bomb, two fresh child processes are measured with ``os.wait4`` (peak R
 * ``python -m engine.io._worker``, the child that ``parse_isolated`` starts (the
   app's Upload page), with its default memory cap.
 
-Issue #33 adds the formats and cases that bypassed the capped parser (archives, harness
+The second round adds the formats and cases that bypassed the capped parser (archives, harness
 logs, JSON(.gz), ``.eval``, too many systems) through the whole CLI, ``python -m engine
 leaderboard FILE``: the peak RSS of the CLI and every process it waited for
 (``RUSAGE_CHILDREN``), per case.
@@ -171,7 +171,7 @@ def cases() -> dict[str, tuple[Callable[[], bytes], dict[str, str]]]:
 
 
 def cli_main(only: list[str] | None) -> None:
-    print("\nIssue #33: every case through the CLI (python -m engine leaderboard FILE), peak RSS "
+    print("\nEvery case through the CLI (python -m engine leaderboard FILE), peak RSS "
           "of the CLI process and every child it waited for")
     print(f"{'case':<26} {'bytes':>10} {'exit':>4} {'peak MB':>8} {'s':>6}  message")
     with tempfile.TemporaryDirectory() as tmp:
@@ -286,7 +286,7 @@ _status_kb = status_kb
 
 
 def flood_main(sessions: int, env_extra: dict[str, str]) -> None:
-    """The #33 flood: ``sessions`` live sessions of an open server (no token) each PUT
+    """The upload flood: ``sessions`` live sessions of an open server (no token) each PUT
     40 MiB; peak RSS of the server (VmHWM) and the answers."""
     import asyncio
 
@@ -316,8 +316,8 @@ def flood_main(sessions: int, env_extra: dict[str, str]) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cli-only", action="store_true", help="only the #33 CLI cases")
-    parser.add_argument("--only", nargs="*", default=None, help="#33 cases by file name")
+    parser.add_argument("--cli-only", action="store_true", help="only the CLI cases")
+    parser.add_argument("--only", nargs="*", default=None, help="CLI cases by file name")
     parser.add_argument("--flood", type=int, default=0, metavar="N",
                         help="only the upload flood: N sessions x 40 MiB on an open server")
     parser.add_argument("--budget", default="", help="SIGBOARD_UPLOAD_BUDGET for --flood")

@@ -1,5 +1,5 @@
 """Import throughput of engine.harness: a generated lm-eval output directory and an Inspect
-log set, each 20 systems × 10 tasks × 1,000 docs (issue #14: each ≤ 10 s into SQLite).
+log set, each 20 systems × 10 tasks × 1,000 docs (target: each ≤ 10 s into SQLite).
 
 Timed per format, each measurement in a fresh process (so one does not warm the other):
   read   = read_harness(dir): parse, map, validate → the long DataFrame;

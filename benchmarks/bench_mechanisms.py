@@ -1,4 +1,4 @@
-"""Speed of the aggregation-mechanisms comparison on humaneval's 78 systems (issue #18).
+"""Speed of the aggregation-mechanisms comparison on humaneval's 78 systems.
 
 Run: ``.venv/bin/python benchmarks/bench_mechanisms.py [--permutations 100] [--repeat 1]``
 

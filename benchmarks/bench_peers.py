@@ -1,4 +1,4 @@
-"""sigboard against the tools a user would pick instead, interleaved in one run (issue #32).
+"""sigboard against the tools a user would pick instead, interleaved in one run.
 
 Each row computes one result with sigboard and with a peer (evalica, choix, pingouin,
 autorank, scikit-posthocs, statsmodels' MixedLM; installed from requirements-bench.txt),

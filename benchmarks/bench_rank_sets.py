@@ -1,4 +1,4 @@
-"""Speed of the rank confidence sets (issue #29): 100 × 1,000 ≤ 1 s, 1,000 × 10,000 ≤ 10 s.
+"""Speed of the rank confidence sets: 100 × 1,000 ≤ 1 s, 1,000 × 10,000 ≤ 10 s.
 
 Run: ``.venv/bin/python benchmarks/bench_rank_sets.py [--repeat 1] [--skip-large]``
 

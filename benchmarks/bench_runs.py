@@ -1,4 +1,4 @@
-"""Timings of issue #16 (best of 3): compare (5 runs × 1,000 examples) ≤ 1 s; power simulation
+"""Timings of repeated runs (best of 3): compare (5 runs × 1,000 examples) ≤ 1 s; power simulation
 (6 tests × 1,000 replications × 500 examples) ≤ 5 s; the leaderboard of 50 systems × 1,000
 examples × 5 runs through the path users take, ``leaderboard(build_matrix(df))`` (the matrix
 keeps the runs, so the run-aware tests run), ≤ 2 s; the A/B reports; and the calibration of

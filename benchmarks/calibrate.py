@@ -7,7 +7,7 @@ which *any* pair is declared different — must stay at or below alpha within Mo
 Carlo error (rate ± 1.96·√(rate(1−rate)/reps)). Then one system is made better and the
 power is the share of its 9 pairs declared significant in the right direction.
 
-Scenarios (issue #12, plus #16's seed sweeps):
+Scenarios:
 
 * ``binary``: 164 examples of heterogeneous difficulty (logit difficulty ~ N(0, 1.5²)),
   0/1 scores → exact McNemar.
@@ -18,11 +18,11 @@ Scenarios (issue #12, plus #16's seed sweeps):
   each pair paired on the examples it shares. Power is compared with the old rule
   (every pair paired on the examples *all* systems share).
 * ``n10``, ``n25``: as ``binary`` on 10 and 25 examples (tiny benchmarks: at n = 10 no
-  pair can reach the first Holm–Šídák threshold; the analysis says so, issue #26 item 5).
+  pair can reach the first Holm–Šídák threshold; the analysis says so).
 * ``seeds-1to5``: 1–5 runs per system (runs 1, 1, 2, 3, 5, 1, 2, 4, 5, 3), each run a seed
   shifting the whole sweep (numeric: SD 0.3 against noise SD 0.5; 0/1: SD 0.3 on the
   logit, 164 examples): the leaderboard's family-wise false alarms and the coverage of
-  its mean intervals (numeric: the true mean 0; issue #26 item 2).
+  its mean intervals (numeric: the true mean 0).
 * ``missing-failures``: as ``binary``, but s9's failures are missing with probability
   0.5 (a harness that drops errors): the family-wise false alarms, and the share of
   analyses whose output warns that s9's missing scores are not missing at random
@@ -32,7 +32,7 @@ Scenarios (issue #12, plus #16's seed sweeps):
   examples (by true difficulty): coverage of every system's population mean E σ(0.5 − d)
   by its leaderboard interval — complete systems (their own Wilson interval) and the
   skipper (the difficulty-adjusted interval) — and the share of analyses whose output warns
-  that s9's missing scores are not missing at random (issue #26 item 4: ≥ 0.95 required
+  that s9's missing scores are not missing at random (≥ 0.95 required
   where the skipper's coverage is below 0.93).
 * ``clustered``: 20 passages × 10 questions, 0/1 scores, passage difficulty N(0, 1), a
   system × passage interaction of SD 0, 0.5 and 1.0: the leaderboard with the passage as
@@ -46,7 +46,7 @@ Scenarios (issue #12, plus #16's seed sweeps):
 * ``lognormal``: unpaired numeric scores, every system on its own examples, centred
   lognormal exp(σZ) − exp(σ²/2) (mean 0): equal shapes (σ = 1, 10–40 examples each) and
   unequal shapes (σ from 0.5 to 1.0, 30 each): the default analysis (bootstrap-t where
-  Cochran's rule fails, issue #26 item 6) against Welch's t (``test="t"``) — false alarms
+  Cochran's rule fails) against Welch's t (``test="t"``) — false alarms
   and the coverage of the difference intervals (true difference 0) — and the share of
   analyses warning that no unpaired test can be trusted (engine.stats._unpaired: a
   bootstrap-t pair with estimated skewness of the difference of means ≥ 0.25; required
@@ -70,11 +70,12 @@ Run: ``.venv/bin/python benchmarks/calibrate.py [--reps 500] [--only binary,part
 [--test mcnemar-midp]`` (``--test`` is passed to every analysis: compare exact and mid-p
 McNemar on the binary scenarios).
 
-Figures of the issue #26 run (``--reps 300``; family-wise false alarms ± 1.96 MC SE, and
-coverage; "before" = the issue's figures for the engine it audited):
+Figures of the calibration audit's run (``--reps 300``; family-wise false alarms ± 1.96 MC SE,
+and coverage; "before" = the audit's figures for the engine before clusters, pooled seed
+variance and the missing-score checks):
 
 ==============================  ==================================  =======================
-scenario                        now                                 before (issue #26)
+scenario                        now                                 before the audit
 ==============================  ==================================  =======================
 binary (164)                    0.007 ± 0.009, coverage 0.964       —
 partial (15% at random)         0.020 ± 0.016, false warnings 0.055 —

@@ -1,4 +1,4 @@
-"""Calibration of the overall leaderboard (issues #25 and #26), by simulation.
+"""Calibration of the overall leaderboard, by simulation.
 
 Data: ``--systems`` systems on two 0/1 benchmarks of ``--examples`` examples each. An
 example's success probability p_e is drawn uniformly in [0.2, 0.8] per replication, and a
@@ -13,7 +13,7 @@ Scenarios and what is counted (each ``--reps`` replications, 95% Monte Carlo int
   Coverage: share of systems whose score interval holds the true score, and of pairs
   whose difference interval holds 0.
 * ``first``: ``compare="first"``, one-sided, in an order fixed before the data (s0 first,
-  the stored champion) — issue #26 item 8; no difference, so any rejection is an error.
+  the stored champion); no difference, so any rejection is an error.
 * ``reversal``: s0 better than s1 by ``--shift`` on b1 and worse by as much on b2, others
   equal: share of replications declaring s0/s1 "better overall" (an error: their overall
   difference is 0), and share calling them "differs by benchmark" (power of that verdict).
@@ -33,8 +33,8 @@ reversal: "better"         0.000                       0.000
 reversal: "differs"        1.000                       1.000
 =========================  ==========================  ==========================
 
-Before issue #25 the reversal was "significant" (combined p 1.7e-18) with a direction taken
-from name order, and ``first`` in the observed order had FWER 0.080 / 0.137 (issue #26).
+Before the overall verdicts the reversal was "significant" (combined p 1.7e-18) with a direction taken
+from name order, and ``first`` in the observed order had FWER 0.080 / 0.137.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Calibration of PPI++ for judge metrics (#31): coverage, widths, pairwise FWER, planner.
+"""Calibration of PPI++ for judge metrics: coverage, widths, pairwise FWER, planner.
 
 Simulated judges whose bias differs by system (up to 5 points on a 0-100 scale) score every
 example; humans label a random 5-20% of the examples (the same examples for every system).
@@ -26,14 +26,14 @@ Measured (1,000 replications, seed 31, 6 systems x 1,000 examples; share 0.05 / 
 PPI++ coverage 0.951 / 0.951 / 0.952, judge-only 0.193 / 0.192 / 0.194; PPI++ width 0.53 /
 0.55 / 0.61 of the human-only width; pairwise FWER 0.040 / 0.034 / 0.035 (judge-only 1.000);
 planner width / simulated 0.978 / 0.991 / 1.000 (re-run after the board's t took labels - 2
-df and the n / (n - 2) variance factor, #31; before: coverage 0.946 / 0.948 / 0.951, width
+df and the n / (n - 2) variance factor; before: coverage 0.946 / 0.948 / 0.951, width
 0.52 / 0.54 / 0.61, FWER 0.048 / 0.036 / 0.039). With normal quantiles (ppi_py's) instead of t,
 at 5% labels: coverage 0.936 and FWER 0.067 (1,500 replications) — hence t on the board.
 Weighted planner and pairwise judge (`--reps 500`, seed 31, the whole script in one run):
 the 5% design scaled to 5 / 10 / 20% (50.0 / 99.4 / 199.5 labels): planned-from-a-sample
 width / simulated 1.004 / 0.991 / 0.990, from the whole population 1.029 / 1.011 / 1.004;
 re-run after the weighted intervals and planner took m - 2 df and the m / (m - 2) variance
-factor (m the effective labels, #31; load ~1.5): 1.004 / 0.990 / 0.990 and 1.031 / 1.012 /
+factor (m the effective labels; load ~1.5): 1.004 / 0.990 / 0.990 and 1.031 / 1.012 /
 1.004 (the same 50.0 / 99.4 / 199.5 labels; this design's m is large, so the factor is small;
 the sharper test of it: benchmarks/calibrate_ppi_gate.py --weighted-only).
 Pairwise judge (6 models x 5,000 battles, 5 / 10 / 20% human verdicts): PPI++ coverage of

@@ -1,4 +1,4 @@
-"""Calibration of the A/B gate on a judge metric with human labels (#31): false alarms of the
+"""Calibration of the A/B gate on a judge metric with human labels: false alarms of the
 PPI++ paired difference by the number of examples labelled for both systems.
 
 Two systems with the same human-label mean; the judge favours one by 5 points and penalises

@@ -1,4 +1,4 @@
-"""Coverage of the rank confidence sets on simulated paired data (issue #29).
+"""Coverage of the rank confidence sets on simulated paired data.
 
 Run: ``.venv/bin/python benchmarks/calibrate_rank_sets.py [--reps 500] [--examples 300]``
 

@@ -1,4 +1,4 @@
-"""A/A calibration of the run-aware test (issue #16): false-alarm rate ± Monte Carlo error.
+"""A/A calibration of the run-aware test: false-alarm rate ± Monte Carlo error.
 
 Two systems with no true difference, 5 runs × 200 examples, scored as
 ``example + run sweep + noise``. "per-example samples": no sweep (runs are

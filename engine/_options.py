@@ -45,7 +45,7 @@ Criterion = Literal["pvalue", "small", "medium", "large"]
 
 #: Every test the options accept.
 ALL_TESTS: tuple[str, ...] = get_args(Test)
-#: The tests the app's menus list by name (mid-p McNemar, issue #26, joins them once the app
+#: The tests the app's menus list by name (mid-p McNemar joins them once the app
 #: names it; the CLI and the API accept it now).
 TESTS: tuple[str, ...] = tuple(t for t in ALL_TESTS if t != "mcnemar-midp")
 ALTERNATIVES: tuple[str, ...] = get_args(Alternative)
@@ -89,8 +89,8 @@ class TestOptions:
         (or "permutation"). ``auto`` follows Table 1 of Ackerman et al. (2025) (paired
         numeric → paired t, paired binary → exact McNemar, unpaired numeric → Welch's t,
         unpaired binary → two-proportion z). ``mcnemar-midp``: McNemar's mid-p test
-        (Fagerland et al. 2013), opt-in (issue #26 keeps exact McNemar the default until
-        every calibration scenario is calibrated).
+        (Fagerland et al. 2013), opt-in (exact McNemar stays the default until every
+        calibration scenario is calibrated).
     alternative : {"two-sided", "greater", "less"}
         ``greater``: system_a is better than system_b (in the metric's direction).
     compare : {"all", "first", "successive"}

@@ -47,9 +47,7 @@ _LINK_JOINTS = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
 #: stays inside it (Unicode UAX #9).
 ISOLATE, POP = "\u2068", "\u2069"
 #: Markdown's special characters as character references (in HTML that markdown may read).
-_MARKDOWN_ENTITIES = str.maketrans({"$": "&#36;", ":": "&#58;", "\\": "&#92;", "`": "&#96;",
-                                    "*": "&#42;", "_": "&#95;", "~": "&#126;", "[": "&#91;",
-                                    "]": "&#93;"})
+_MARKDOWN_ENTITIES = str.maketrans({c: f"&#{ord(c)};" for c in "$:\\`*_~[]"})
 #: Markdown's ASCII punctuation, backslash-escaped by :func:`md_text` (``/``, ``.``, ``@`` and
 #: ``:`` too: they start autolinks, e-mail links, emoji and Streamlit's ``:red[…]`` directives).
 _MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]()#+-.!|<>~$:/@=&%^\"'")

@@ -5,7 +5,7 @@ all of them measured on a fresh clone) and is then cached on disk (``cache=True`
 ``engine/_jit.py`` in ``__pycache__``, or under ``NUMBA_CACHE_DIR``); loading a cached one
 costs ~5 ms after Numba's ~0.6 s start. :func:`warm_kernels` runs every kernel through the
 engine's own call sites on tiny inputs, so each signature a real computation uses is
-compiled (or, when cached, loaded) here rather than during someone's first page (#27):
+compiled (or, when cached, loaded) here rather than during someone's first page:
 ``sigboard warm`` after installing (``scripts/test.sh``, the Dockerfile) and the server
 before it opens its port (``app/server.py``).
 

@@ -9,7 +9,7 @@ Debian's chromium, every request leaving 127.0.0.1 blocked), uploads the AlpacaE
 systems, numeric scores) and commits it, then opens each view at 1,400 and at 390 pixels.
 Writes one full-length PNG per view and width (``OUTDIR/<view>-<width>.png``, the page's
 whole height) and the same cut into screen-sized pieces (``OUTDIR/cut/``) to look at, and
-prints how long each view took to show its title. Written for issue #27's review of every
+prints how long each view took to show its title. Written for a review of every
 screen; nothing checks the pictures: look at them.
 """
 

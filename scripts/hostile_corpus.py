@@ -1,4 +1,5 @@
-"""Hostile uploads of issue #33, built as small byte strings (tests build them into tmp_path).
+"""Hostile uploads (archive bombs, harness logs, too many systems), built as small byte
+strings (tests build them into tmp_path).
 
 ``python scripts/hostile_corpus.py OUT_DIR`` writes every case to OUT_DIR; the tests
 import the builders and write only what they need. Each builder returns the file's bytes

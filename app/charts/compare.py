@@ -37,7 +37,7 @@ def model_label(model: str) -> str:
 def decided_words(model: str, reason: str, *, runs: tuple[int, int], run_varies: bool,
                   run_p: float, balanced: bool) -> tuple[str, str]:
     """How A/B compare decided, in plain words (the model without its technical name, and
-    what the runs did), and the technical account for the tooltip (#27 item 5).
+    what the runs did), and the technical account for the tooltip.
 
     ``model`` and ``reason`` are the engine's (``PairRunTest``); ``run_varies``: a run
     variance component entered; ``run_p``: the p-value of the run effect (NaN: none).

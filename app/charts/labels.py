@@ -1,4 +1,4 @@
-"""Where a chart's point labels go so that no two overlap (#27: readable graphs).
+"""Where a chart's point labels go so that no two overlap.
 
 Each label is tried right of its point, then left of it, first at the point's height and
 then a step further up or down at a time; the first place where its box meets no label

@@ -2,7 +2,7 @@
 five rankings, and P(A beats B) for every pair.
 
 Why not altair drawn to SVG by vl-convert in a child process, as before: profiled
-on humaneval (78 systems, #27 item 3), the two charts took 2–4 s of the page's cold first
+on humaneval (78 systems), the two charts took 2–4 s of the page's cold first
 view — the drawing process's first Vega run and a 1.8 MB SVG for the 6,084 cells of P(A
 beats B) — plus 0.15 s of altair's validation, when the rest of the page's script needs
 about 1.5 s of CPU. Rectangles and text are written here in tens of milliseconds. Names pass

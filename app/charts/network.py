@@ -9,7 +9,7 @@ canvas and sets tooltips with ``innerText`` (text, never HTML), and the
 template writes the data with Jinja's HTML-safe ``tojson`` (``<`` as
 ``\u003c``), so a name shows once escaped — as itself — and never as markup.
 
-Readable labels (#27 item 6): the graph uses the static graph's layout and label places
+Readable labels: the graph uses the static graph's layout and label places
 (:func:`app.charts.svg.graph_labels`), fixed (no physics, nodes not draggable). vis-network
 can only draw a dot's label centred under it, so each system is two nodes: its dot (no
 label) and its label, a ``text`` node centred on the label's box; a label moved away from

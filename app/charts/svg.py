@@ -210,7 +210,7 @@ def graph_labels(points: Sequence[tuple[float, float, bool]], systems: Sequence[
 def graph_height(systems: int) -> float:
     """The significance graph's height in pixels for ``systems`` vertices: 18 px each, from
     420 to 900. At 9 px each (before) 37 systems whose means lie within a few points of each
-    other pushed most labels off their points (#27 screenshots)."""
+    other pushed most labels off their points."""
     return float(min(900, max(420, 18 * systems)))
 
 

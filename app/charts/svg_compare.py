@@ -155,7 +155,7 @@ def variance_svg(variance: pd.DataFrame, *, width: int = 360) -> str:
 
     ``variance`` is ``ABComparison.variance`` (``component``, ``variance``, ``share``); rows
     without a share (not estimable from these runs) are left out. x runs from 0 to 100%
-    (five ticks: at 360 px ten labels ran together, "90%100%", #27 screenshots); the
+    (five ticks: at 360 px ten labels ran together, "90%100%"); the
     labels are :data:`app.charts.compare.COMPONENT_NAMES`; hover text per bar with the
     component, its variance and its share. ``width``: pixels of the plot.
     """

@@ -123,7 +123,7 @@ def _phone_pairs(board: Leaderboard, shown: tuple[str, ...], where: DeltaGenerat
 
 def _differ_among(board: Leaderboard, shown: tuple[str, ...]) -> str:
     """"12 of 190 pairs among them differ": the heatmap's answer in words (the best 20 of
-    humaneval are all grey, which a picture alone leaves the reader to count; #27)."""
+    humaneval are all grey, which a picture alone leaves the reader to count)."""
     t = board.pairwise.table
     keep = set(shown)
     among = t[t["system_a"].isin(keep) & t["system_b"].isin(keep)]

@@ -1,4 +1,4 @@
-"""Battle lists (model_a, model_b, winner; issue #32): their review and commit on the
+"""Battle lists (model_a, model_b, winner): their review and commit on the
 Upload page, their leaderboards on the Leaderboard page and their win rates on Mechanisms.
 
 Every user-provided string (file, arena and model names) is shown in tables or through
@@ -110,7 +110,7 @@ _JUDGED = {"rank": "Rank", "system": "Model", "ppi_rating": "Corrected rating",
 
 
 def judged_arena(q: ArenaQuery) -> None:
-    """An arena whose battles carry human verdicts on a random subset (#31): the ratings of
+    """An arena whose battles carry human verdicts on a random subset: the ratings of
     the judge's battles corrected by them (PPI++ Bradley–Terry), beside judge-only and
     human-only ratings."""
     board = data.judged_board(q)

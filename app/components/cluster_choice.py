@@ -1,4 +1,4 @@
-""""Group examples by" (issue #26 item 1): the example attribute whose examples may fail
+""""Group examples by": the example attribute whose examples may fail
 together, on Leaderboard, Pairwise and A/B compare, and the sentence saying what it did.
 
 The URL's ``cluster`` is the choice; without one, the benchmark's cluster column declared

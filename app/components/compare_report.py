@@ -32,7 +32,7 @@ th:first-child,td:first-child{text-align:left}th{background:#f3f4f6}
 """
 _XML_HEADER = re.compile(r"^\s*<\?xml[^>]*>\s*")
 #: The power panel's tests (engine.POWER_TESTS) in plain words (Compare and Plan pages) and
-#: by name (their tooltips, #27 item 5).
+#: by name (their tooltips).
 POWER_TEST_NAMES = {"paired-t": "mean of the per-example differences",
                     "unpaired-t": "the two means, runs stacked",
                     "mcnemar": "examples only one system solves",

@@ -1,4 +1,4 @@
-"""How many human labels a judge metric needs (#31 item 5), on the Plan and Judge + humans
+"""How many human labels a judge metric needs, on the Plan and Judge + humans
 pages: per system, the labels for a target PPI++ interval width from the observed judge–human
 correlation (closed form, ``engine.label_budget``), with the closed form checked against
 simulated intervals at those labels (``engine.budget_check``)."""

@@ -1,5 +1,5 @@
 """Judge scores corrected with human labels on the Leaderboard, Pairwise, A/B compare and
-Overall pages (#31): when the page's metric is an LLM judge's score with human labels, the
+Overall pages: when the page's metric is an LLM judge's score with human labels, the
 PPI++ estimates of the human-label mean (``engine.judge_board``, one cached board per metric
 so every page shows the same figures), with the effective number of labels and the judge-only
 and human-only figures beside them; the labels' refusal, with its reason, when they are not a
@@ -44,7 +44,7 @@ def _interval(mean: float, low: float, high: float) -> str:
 
 
 def _weighted(board: JudgeBoard) -> str:
-    """Said when the labels were drawn with known unequal chances (#31 item 3)."""
+    """Said when the labels were drawn with known unequal chances."""
     return ("" if board.inclusion is None else ", each label weighted by 1 / the chance it "
             "had of being labelled (the upload's inclusion_probability)")
 
@@ -123,7 +123,7 @@ def judge_pair(q: Query, a: str, b: str, *, sentence: bool = True) -> None:
 
 
 def gate_verdict(gate: JudgeGate) -> None:
-    """A/B compare's verdict on a judge metric with human labels (#31): the PPI++ gate's
+    """A/B compare's verdict on a judge metric with human labels: the PPI++ gate's
     decision (what ``compare`` exits with), or why it refuses (exit 2)."""
     if gate.refused:
         st.warning(f"**The gate would not decide this pair (exit 2).** The human labels cannot "

@@ -96,7 +96,7 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
             f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
-#: The columns of :func:`verdicts_beside` explained (every column has a tooltip, #27).
+#: The columns of :func:`verdicts_beside` explained (every column has a tooltip).
 VERDICT_HELP = {
     "system A": "The row system of the pair", "system B": "The column system of the pair",
     "P(A beats B)": "Share of the shared examples where A scores higher than B (ties count "
@@ -146,7 +146,7 @@ def verdicts_beside(p_beats: pd.DataFrame, board: Leaderboard | None) -> pd.Data
 
 def decisive_pairs(table: pd.DataFrame, systems: tuple[str, ...] | list[str], rows: int
                    ) -> pd.DataFrame:
-    """The phone's replacement of the P(A beats B) heatmap (#27): the ``rows`` pairs among
+    """The phone's replacement of the P(A beats B) heatmap: the ``rows`` pairs among
     ``systems`` with the smallest adjusted sign-test p (then the most lopsided), the system
     that wins more examples first.
 

@@ -90,7 +90,7 @@ def show_problems(problems: tuple[Problem, ...]) -> None:
 
 
 def _example_attributes(frame: pd.DataFrame) -> list[str]:
-    """The upload's per-example columns: those "Group examples by" can use (#26 item 1)."""
+    """The upload's per-example columns: those "Group examples by" can use."""
     return [str(c) for c in split_metadata(frame)[2].columns
             if c not in ("benchmark", "example_id")]
 

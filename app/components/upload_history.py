@@ -35,7 +35,7 @@ def local_times(values: pd.Series) -> pd.Series:
 
 
 #: The history's headers in words (the store's column names were shown: "rows_stored",
-#: "on_conflict", #27 screenshots); other columns keep their names, "_" as a space.
+#: "on_conflict"); other columns keep their names, "_" as a space.
 _HEADERS = {"upload_id": "upload", "rows_stored": "rows stored",
             "on_conflict": "if already stored"}
 #: Each header's tooltip; the upload and its file pinned, so that on a phone

@@ -1,4 +1,4 @@
-"""The upload preview's human labels (#31 item 2): for each judge metric with human labels,
+"""The upload preview's human labels: for each judge metric with human labels,
 how many labels each system has, and whether prediction-powered inference can use them —
 refused, with the reason and the fix, when the data themselves show the labels were not a
 random sample (``engine.label_preview`` → ``engine.check_random_labels``)."""

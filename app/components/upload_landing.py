@@ -53,7 +53,7 @@ def landing_rows(board: Leaderboard, systems: list[str]) -> pd.DataFrame:
     table = board.table[keep]
     counts = [significant_neighbours(board, str(s)) for s in table["system"]]
     # the Leaderboard's cells: short letters or "ties with N" (long letters were cut off in
-    # the grid), the interval as one "[low, high]" (no ci_low/ci_high jargon; #27 screenshots)
+    # the grid), the interval as one "[low, high]" (no ci_low/ci_high jargon)
     groups = [g for g, kept in zip(group_cells(board), keep, strict=True) if kept]
     return pd.DataFrame({
         "system": table["system"].astype(str), "rank": table["rank"],

@@ -90,8 +90,8 @@ def two_sided(options: TestOptions) -> TestOptions:
 
 
 def declared_clusters(token: str, benchmarks: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """(benchmark, cluster column) of each benchmark with one declared on upload (issue #26
-    item 1): Overall tests those benchmarks cluster-robustly, each by its own column."""
+    """(benchmark, cluster column) of each benchmark with one declared on upload:
+    Overall tests those benchmarks cluster-robustly, each by its own column."""
     named = ((b, results.declared_cluster(token, b)) for b in benchmarks)
     return tuple((b, c) for b, c in named if c)
 

@@ -87,7 +87,7 @@ def coverage(token: str) -> pd.DataFrame:
     """Which systems ran which (benchmark, metric), in the long table's order, as a long table
     without scores (``example_id`` empty, ``value`` NaN): what the engine's choices of
     benchmarks and metrics read (:meth:`engine.ResultsStore.coverage`), at a fraction of
-    :func:`long_table`'s cost (#27 item 3: 40% of the Overall page's first view)."""
+    :func:`long_table`'s cost (40% of the Overall page's first view)."""
     return current().coverage().assign(example_id="", value=np.nan)
 
 
@@ -95,7 +95,7 @@ def coverage(token: str) -> pd.DataFrame:
 def metric_rows(token: str, benchmark: str, metric: str) -> pd.DataFrame:
     """The long table's rows of one benchmark and metric (``load_frame``), read once for
     the matrix, the A/B comparison and the power simulation of a page (three reads of
-    0.12 s each on AlpacaEval before, #27 item 3); each caller gets its own copy."""
+    0.12 s each on AlpacaEval before); each caller gets its own copy."""
     return current().load_frame(benchmark=benchmark, metric=metric)
 
 

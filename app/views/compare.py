@@ -37,13 +37,13 @@ from engine import compare_report
 from engine.app_support import compare_headline, md_text, report_with_gate
 from engine.results import PowerAnalysis
 
-#: Header tooltips of the per-system and models tables (every column explained, #27).
+#: Header tooltips of the per-system and models tables (every column explained).
 DESCRIPTIVE_HELP = {"system": "The system", "role": "Baseline or candidate",
                     "n": "Examples scored", "runs": "Runs per example",
                     "mean": "Mean score (metric units)", "sd": "Standard deviation of the scores",
                     "median": "Median score", "q1": "First quartile", "q3": "Third quartile",
                     "iqr": "Interquartile range (q3 − q1)"}
-#: The models table's headers in words (the engine's se, pvalue, ci_low, ci_high; #27).
+#: The models table's headers in words (the engine's se, pvalue, ci_low, ci_high).
 MODEL_HEADERS = {"se": "std. error", "pvalue": "p", "ci_low": "interval low",
                  "ci_high": "interval high"}
 MODEL_HELP = {"model": "How the difference was estimated (Methods)",

@@ -128,7 +128,7 @@ if report is not None:
     with one:
         st.subheader("Solved by exactly one")
         # the solver's "rating" is its mean score (or a rating uploaded with the results):
-        # named and in the page's units, not a bare "rating" (#27 plain words)
+        # named and in the page's units, not a bare "rating"
         by_mean = report.rating_source == "mean"
         rating = "solver's mean" if by_mean else "solver's rating"
         percent = by_mean and matrix.binary

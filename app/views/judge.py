@@ -1,4 +1,4 @@
-"""Judge + humans: LLM-judge scores made honest with a few human labels (PPI++, #31).
+"""Judge + humans: LLM-judge scores made honest with a few human labels (PPI++).
 
 A judge metric scored on every example and a human metric on a random subset give, per
 system, the PPI++ estimate of the human-label mean (engine.judge_board) with the judge-only

@@ -76,7 +76,7 @@ if board.rank_sets is not None:
                f"(the {1 - board.rank_sets.alpha:.0%} confidence set for the best, "
                f"{len(board.rank_sets.best_set)} systems). How they are computed: Methods.")
 resolution = board.pairwise.resolution
-if resolution is not None and not resolution.can_separate:  # issue #26 item 5, in plain words
+if resolution is not None and not resolution.can_separate:  # in plain words
     more = (f" At least {resolution.examples_needed:,} examples per pair would be needed."
             if resolution.examples_needed else " More examples would be needed.")
     st.warning(f"This benchmark is too small to tell any two of these {len(board.table)} systems "
@@ -125,7 +125,7 @@ with summary:
     plain, technical = widgets.plain_test(view, board)
     st.caption(f"{direction.capitalize()} {md_isolated(view.metric)} is better{scale}. {plain}",
                help=technical)
-    if board.pairwise.clusters is not None:  # issue #26 item 1: next to the intervals
+    if board.pairwise.clusters is not None:  # next to the intervals
         st.caption(cluster_sentence(board.pairwise.clusters.n_clusters,
                                     board.table.get("design_effect")),
                    help=DEFF_HELP)

@@ -105,7 +105,7 @@ st.caption(f"{len(t)} systems ranked · {len(result.unranked)} not ranked (did n
 
 def _cluster_notes() -> tuple[list[str], list[str]]:
     """The starts of the engine's cluster notes (test names: Methods has them) to leave out,
-    and one plain sentence per benchmark grouped by its declared cluster column (#26 item 1)."""
+    and one plain sentence per benchmark grouped by its declared cluster column."""
     said, plain = [], []
     for b, column in clusters:
         said.append(f"{b}: clustered by ")

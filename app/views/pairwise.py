@@ -55,7 +55,7 @@ if result.resolution is not None and not result.resolution.can_separate:
 
 plain, technical = widgets.plain_test(view, board)
 st.markdown(f":material/science: {plain}", help=technical)
-if result.clusters is not None:  # issue #26 item 1: next to the intervals
+if result.clusters is not None:  # next to the intervals
     st.caption(cluster_sentence(result.clusters.n_clusters, result.table.get("design_effect")),
                help=DEFF_HELP)
 widgets.notes(result.notes)

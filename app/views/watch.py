@@ -58,7 +58,7 @@ st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
             f"{int(table['excludes_0'].sum())} differ when each is taken on its own.",
             help=f"Discoveries by e-BH at a false-discovery rate of {board.alpha:g}; on its own: "
                  f"the challenger's {1 - board.alpha:.0%} confidence sequence excluded 0.")
-# in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header, #27)
+# in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header)
 scale, unit = (100.0, "points") if matrix.binary else (1.0, view.metric)
 low, high = (f"low ({unit})", f"high ({unit})") if matrix.binary else ("low", "high")
 shown = pd.DataFrame({
@@ -83,7 +83,7 @@ def e_text(e: object) -> str:
 
 
 styled = shown.style.format({"e-value": e_text})
-# "—" where a sequence never excluded 0 (the grid wrote "None", #27 screenshots)
+# "—" where a sequence never excluded 0 (the grid wrote "None")
 st.dataframe(styled, hide_index=True, placeholder="—", column_config={
     "challenger": st.column_config.TextColumn(help="The system compared with the champion",
                                               pinned=True),  # named on a phone's scroll too

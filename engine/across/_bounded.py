@@ -1,8 +1,8 @@
 """The systems a page ranks when the store holds more than it can test pair by pair.
 
 All-pairs tests grow with the square of the systems: 2,500 systems are 3.1 million pairs
-per benchmark, and the Overall page over such a store did not fit a 3 GiB server (issue
-#33). :func:`leading_systems` picks the ``most`` systems a page ranks: those that did
+per benchmark, and the Overall page over such a store did not fit a 3 GiB server.
+:func:`leading_systems` picks the ``most`` systems a page ranks: those that did
 best on the benchmarks they ran, each benchmark counted by where a system's mean on its
 first metric falls among that benchmark's systems (a percentile rank, oriented by the
 metric's direction), averaged over every benchmark of the table (a benchmark not run

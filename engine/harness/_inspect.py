@@ -162,8 +162,8 @@ def _texts(sample: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
 
 
 def cluster_field(header: dict[str, Any]) -> str | None:
-    """The sample metadata field a scorer's ``stderr(cluster="FIELD")`` names (issue #26
-    item 1): Inspect writes it as ``results.scores[i].metrics.stderr.params.cluster``."""
+    """The sample metadata field a scorer's ``stderr(cluster="FIELD")`` names:
+    Inspect writes it as ``results.scores[i].metrics.stderr.params.cluster``."""
     for score in ((header.get("results") or {}).get("scores") or []):
         metric = ((score or {}).get("metrics") or {}).get("stderr") if isinstance(score, dict) else None
         field = ((metric or {}).get("params") or {}).get("cluster") if isinstance(metric, dict) else None

@@ -4,7 +4,7 @@ A battle list has ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_
 ``tie``, ``both_bad``; LMArena's ``tie (bothbad)`` is read as ``both_bad``), and may
 have ``judge``, ``category``, ``weight`` (a non-negative number; default 1) and
 ``human_winner`` (a human verdict in the same words on a random subset, empty elsewhere:
-a judged battle list, #31, :mod:`engine.io._battles_judged`). It is
+a judged battle list, :mod:`engine.io._battles_judged`). It is
 the input of LMArena's published leaderboard computation (FastChat
 ``fastchat/serve/monitor/rating_systems.py``, LMArena's ``arena-rank``), of MT-Bench's
 human judgments and of pairwise LLM-judge outputs. The file goes through the same

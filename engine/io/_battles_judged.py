@@ -1,4 +1,4 @@
-"""Battle lists judged by an LLM with human verdicts on a random subset (#31, Boyeau et al.).
+"""Battle lists judged by an LLM with human verdicts on a random subset (Boyeau et al.).
 
 The contract: a battle list (:mod:`engine.io._battles`) whose ``winner`` column is the
 judge's verdict on every battle (or the column named by ``judge``) and a column of human

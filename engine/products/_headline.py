@@ -29,8 +29,8 @@ __all__ = ["compare_headline", "error_rate_words", "leaderboard_headline",
 
 
 def error_rate_words(alpha: float, correction: str) -> str:
-    """The error rate a multiplicity correction controls, in plain words (issue #27 item 5:
-    the correction's name goes in tooltips and Methods). Every page's sentence uses it."""
+    """The error rate a multiplicity correction controls, in plain words (the
+    correction's name goes in tooltips and Methods). Every page's sentence uses it."""
     if correction == "none":
         return f"each pair at a {alpha:.0%} error rate (not corrected for testing many pairs)"
     if correction.startswith("fdr"):  # false discovery rate: a share of the findings
@@ -115,7 +115,7 @@ def overall_headline(result: Overall) -> str:
 
 
 def _best_set(sets: RankSets | None) -> str:
-    """" The best system is one of {A, B, C} (95%)." (issue #29), or nothing without sets."""
+    """" The best system is one of {A, B, C} (95%).", or nothing without sets."""
     if sets is None or not sets.best_set:
         return ""
     named = replace(sets, table=sets.table.assign(system=sets.table["system"].map(_named)))

@@ -157,7 +157,7 @@ class HealthReport:
     difficulty: pd.DataFrame
     notes: tuple[str, ...] = ()
     cluster: str | None = None
-    """The cluster column when one was given (issue #26 item 1): pair tests, SEs and the MDD
+    """The cluster column when one was given: pair tests, SEs and the MDD
     are then cluster-robust (CR2, Bell–McCaffrey df)."""
     n_clusters: int | None = None
     design_effect: float | None = None
@@ -264,7 +264,7 @@ def benchmark_health(
     power : float
         Power of the minimum detectable difference.
     cluster : ClusterDesign, optional
-        The cluster of each example of ``matrix`` (e.g. passage; issue #26 item 1): the pair
+        The cluster of each example of ``matrix`` (e.g. passage): the pair
         tests become the cluster-robust paired t (CR2, Bell–McCaffrey df), SEs and the MDD
         use the CR2 variance, and the report gives ``n_clusters`` and ``design_effect``.
     threshold : float, optional

@@ -1,5 +1,5 @@
 """The label budget planner when the human labels were drawn with known inclusion
-probabilities (#31 item 5): the labels the inverse-probability-weighted PPI++ board needs.
+probabilities: the labels the inverse-probability-weighted PPI++ board needs.
 
 The plan keeps the declared design's shape and scales it: every example's probability
 times one factor (at most 1), so examples that were favoured stay favoured; the table gives

@@ -1,4 +1,4 @@
-"""The A/B gate on a judge metric with human labels (#31): the verdict, interval, p-value and
+"""The A/B gate on a judge metric with human labels: the verdict, interval, p-value and
 exit code from the PPI++ paired difference, not from the judge's own scores.
 
 The figures are the judge board's own pair row (:func:`engine.judge_pair_figures`, the row the

@@ -1,4 +1,4 @@
-"""One pair of a judge leaderboard, as the Pairwise and A/B compare pages show it (#31).
+"""One pair of a judge leaderboard, as the Pairwise and A/B compare pages show it.
 
 The PPI++ mean paired difference a - b of :func:`engine.judge_board` (its pairs table, so the
 figures are the board's own, sign turned for the asked order), with the effective number of

@@ -136,7 +136,7 @@ def overall(
         benchmark its own column (a store's declared ones); benchmarks not in it are not
         clustered.
     judges : mapping benchmark → JudgeBoard, optional
-        Judge metrics with human labels (#31): a benchmark whose one metric is its board's
+        Judge metrics with human labels: a benchmark whose one metric is its board's
         judge metric enters with the board's PPI++ means, intervals and pair tests
         (:func:`engine.products._overall_judge.judged_part`), as on its Leaderboard.
 

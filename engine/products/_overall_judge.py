@@ -1,4 +1,4 @@
-"""A judge benchmark's share of the overall leaderboard from its PPI++ estimates (#31).
+"""A judge benchmark's share of the overall leaderboard from its PPI++ estimates.
 
 When a benchmark's metric is an LLM judge's score with human labels, its Leaderboard ranks the
 PPI++ estimates of the human-label means (:func:`engine.judge_board`). The Overall ranking uses

@@ -180,11 +180,11 @@ def benchmark_part(df: pd.DataFrame, benchmark: str, *, metrics: Sequence[str],
         Test settings; the benchmark is always tested on all pairs, two-sided.
     cluster : str, optional
         Per-example column (e.g. passage): where this benchmark's rows give every example
-        one, its tests, intervals and groups are cluster-robust (issue #26 item 1;
-        :func:`engine.stats._clusters.design_where_given`).
+        one, its tests, intervals and groups are cluster-robust
+        (:func:`engine.stats._clusters.design_where_given`).
     board : Leaderboard, optional
         The leaderboard of the benchmark's one metric, already computed (a caller's cache:
-        the app's Leaderboard page, #27 item 3) as this function would: on the matrix of
+        the app's Leaderboard page) as this function would: on the matrix of
         ``df``'s rows (``board.source``), two-sided on all pairs with ``options``, no
         cluster, no rating bootstrap. Its matrix and tests are used instead of computing
         them again; ValueError when it cannot be that leaderboard (several metrics, a

@@ -87,16 +87,16 @@ class ABComparison:
     seed_variance_from: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     """Informative missingness of the two systems, judged by every system of the benchmark
-    (:func:`engine.stats._missing.missing_checks`, issue #26 item 3): one sentence each."""
+    (:func:`engine.stats._missing.missing_checks`): one sentence each."""
     """The systems whose repeated runs estimate the seed variance the test adds (every
-    system of the benchmark with ≥ 2 runs, issue #26 item 2; JSON ``seed_variance_from``)."""
+    system of the benchmark with ≥ 2 runs; JSON ``seed_variance_from``)."""
     clusters: tuple[int, float] | None = None
     """With a cluster column: the number of clusters among the shared examples and the design
     effect (clustered over independent-examples variance of the mean difference; Miller 2024
     asks for both beside a clustered interval). JSON ``n_clusters``, ``design_effect``."""
     resolution: Resolution | None = None
     """Whether the pair's test can reach p < alpha at all on these examples, with the power
-    figures (issue #26 item 5; JSON ``resolution``)."""
+    figures (JSON ``resolution``)."""
 
     @property
     def same_as_pairwise(self) -> bool:
@@ -314,7 +314,7 @@ def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None
     """The pair's cube on their shared examples, its examples' cluster codes, and the cube of
     every system of the benchmark (whose runs estimate the seed variance, as the leaderboard
     and Pairwise pool it: :func:`engine.stats._runs.pooled_runs`; two single-run systems then
-    pay the seed variance the others' runs show, issue #26: the plain paired t there gave
+    pay the seed variance the others' runs show: the plain paired t there gave
     ``compare`` false alarms 0.227 / 0.283). The pair's cube is cut from the benchmark's,
     pivoted once: the same examples (sorted), runs and values as its own pivot."""
     if baseline == candidate:

@@ -88,7 +88,7 @@ def additive_fit(values: np.ndarray, *, tol: float = 1e-10, max_iter: int = 500)
 
 def complete_system_intervals(values: np.ndarray, binary: bool, level: float, low: np.ndarray,
                               high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Systems that scored every example keep the interval of their own mean (issue #26 item 4).
+    """Systems that scored every example keep the interval of their own mean.
 
     Their adjusted mean equals their raw mean, and its estimand is their population mean
     whatever the others lack; the interval from difficulty-adjusted scores is narrower

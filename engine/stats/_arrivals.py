@@ -53,7 +53,7 @@ def _example_arrivals(rows: pd.DataFrame, baseline: str, candidate: str) -> pd.D
 
     Arrays indexed by (system, example) instead of a pivot and a merge when each system
     scored each counted example once: the Watch page computes this once per challenger (77
-    on humaneval: 2.7 s of its first view in pandas, #27 item 3). With several runs the means
+    on humaneval: 2.7 s of its first view in pandas). With several runs the means
     are pandas' (:func:`_example_arrivals_runs`), so that the observations stay the same bit
     for bit: a stored watch fingerprints them.
     """

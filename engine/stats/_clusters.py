@@ -1,4 +1,4 @@
-"""Clustered examples (issue #26 item 1): cluster-robust paired tests and mean intervals.
+"""Clustered examples: cluster-robust paired tests and mean intervals.
 
 Several questions per passage, several checks per agent task, several turns per
 dialogue: examples of one cluster share its difficulty, so every per-example test and

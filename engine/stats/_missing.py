@@ -1,4 +1,4 @@
-"""Missing scores that are not harmless (issue #26 item 3).
+"""Missing scores that are not harmless.
 
 A harness that drops a system's failures (timeouts, crashes, refusals written as no
 row) leaves that system scored on its easy examples: its mean rises and every paired

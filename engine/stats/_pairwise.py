@@ -352,7 +352,7 @@ def _clustered(matrix: ScoreMatrix, table: pd.DataFrame, design: ClusterDesign,
 def _resolution(matrix: ScoreMatrix, table: pd.DataFrame, test: str, opts: TestOptions,
                 computed: Computed) -> Resolution:
     """Can any pair be significant? The test's smallest p on these examples against the
-    correction's first threshold (issue #26 item 5)."""
+    correction's first threshold."""
     paired = table["paired"].to_numpy(bool)
     if paired.all():  # no per-system counts needed (at 1,000 systems: 500k names mapped twice)
         n_a, n_b = table["n"].to_numpy(int), np.zeros(len(table), dtype=int)

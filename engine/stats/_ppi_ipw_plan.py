@@ -1,4 +1,4 @@
-"""Label budget of the inverse-probability-weighted PPI++ mean (#31 item 5, known inclusion
+"""Label budget of the inverse-probability-weighted PPI++ mean (known inclusion
 probabilities): how far to scale the labelling design for a target interval width.
 
 The estimator of :mod:`engine.stats._ppi_ipw` has the influence

@@ -1,5 +1,5 @@
 """Can this benchmark separate anything? The smallest p its test can reach against the
-smallest p its multiplicity correction can call significant (issue #26 item 5).
+smallest p its multiplicity correction can call significant.
 
 A discrete test has a floor: exact McNemar (or the sign test) on n examples cannot go
 below 2^(1−n) two-sided, whatever the systems do. When that floor is above the first

@@ -206,7 +206,7 @@ def pooled_runs(a: RunAnova, systems: tuple[str, ...]) -> PooledRuns:
 def mean_intervals_with_runs(values: np.ndarray, runs: np.ndarray, mean: np.ndarray,
                              low: np.ndarray, high: np.ndarray, pooled: PooledRuns, level: float
                              ) -> tuple[np.ndarray, np.ndarray]:
-    """Each system's mean interval with the pooled seed variance in it (issue #26 item 2).
+    """Each system's mean interval with the pooled seed variance in it.
 
     ``values``: per-example means over runs (systems × examples, NaN where missing);
     ``runs``: runs behind each cell. ``V_s = s²_s / n_s + σ̂²_run / R_s`` (R_s: the

@@ -76,7 +76,7 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
     On the examples every system scored, ``d_i`` is the difference of the two
     systems' per-example means over runs. ``V = s²_d / n + σ̂²_run (1/R_a + 1/R_b)``
     with ``σ̂²_run`` pooled over the run × example ANOVAs (:func:`run_anova`) of every
-    system with repeated runs (:func:`pooled_runs`; issue #26: pooling over the two
+    system with repeated runs (:func:`pooled_runs`; pooling over the two
     systems of a pair only gave two single-run systems the plain paired t while the
     others' runs showed seed variance, FWER 0.227), so single-run systems pay it too;
     ``t = d̄ / √V`` with Satterthwaite df. When σ̂²_run = 0

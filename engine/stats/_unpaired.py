@@ -1,4 +1,4 @@
-"""Skewed unpaired scores (issue #26 item 6): when Welch's t cannot be trusted, the
+"""Skewed unpaired scores: when Welch's t cannot be trusted, the
 symmetric bootstrap-t test and interval.
 
 Welch's t leans on the central limit theorem for each system's mean; with strongly

@@ -6,7 +6,7 @@ every system scored each example once (no runs) and no clusters are streamed, it
 rows out once as systems × examples arrays of arrival batch, row position and score: a
 pair's arrivals are then an element-wise maximum and one sort, not a pair of pandas
 selections, a factorisation and a sorted frame (the Watch page's 77 challengers on
-humaneval, #27 item 3). Otherwise it runs :func:`~._arrivals.watch_frame` per pair.
+humaneval). Otherwise it runs :func:`~._arrivals.watch_frame` per pair.
 """
 
 from __future__ import annotations

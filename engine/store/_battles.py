@@ -1,11 +1,11 @@
-"""Battle lists in the store (issue #32): one upload per battle file, read back per arena.
+"""Battle lists in the store: one upload per battle file, read back per arena.
 
 A battle upload is an upload like any other (``uploads``: file name, content hash —
 identical content is stored once —, uploader, note, soft delete and restore); its rows
 go to the ``battles`` table (:mod:`engine.store._schema`), created on the first battle
 upload. An arena is a named set of battles (as a benchmark is a named set of results):
 its battles are those of its live uploads, in upload order then file order. Human
-verdicts of a judged battle list (``human_winner``, #31) are kept; a battles table made
+verdicts of a judged battle list (``human_winner``) are kept; a battles table made
 before them gains the column on the first upload that has one.
 """
 

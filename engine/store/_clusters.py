@@ -1,4 +1,4 @@
-"""Each benchmark's declared cluster column (issue #26 item 1): the example attribute whose
+"""Each benchmark's declared cluster column: the example attribute whose
 examples may fail together (passage, task family), declared on upload or ``import --cluster``.
 
 A table of its own, ``benchmark_clusters``, created on the first declaration (a store

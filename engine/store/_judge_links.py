@@ -1,4 +1,4 @@
-"""Declared links from a judge metric to its human metric (prediction-powered inference, #31).
+"""Declared links from a judge metric to its human metric (prediction-powered inference).
 
 A link says: on this benchmark, metric ``judge`` is an LLM judge's score and ``human`` holds
 human labels of the same (system, example) on a random subset. Analyses of the judge metric

@@ -103,13 +103,13 @@ class StoreReads:
         first row in :meth:`load_frame` (upload order), a system's aliases read as the
         system. The first-appearance order of benchmarks, metrics and systems is the long
         table's, so the choices made from it (the Overall page's default benchmarks and
-        primary metrics, #27 item 3) are those made from the long table, at a fraction
+        primary metrics) are those made from the long table, at a fraction
         of the cost (one grouped query instead of every row).
         """
         r = S.results.c
         # a triple's first row as one number (upload, then position in it): grouped by the
         # primary key's first columns, the scan streams (grouping by the upload too needed a
-        # temporary b-tree: 0.12 s instead of 0.04 s on the demo data, #27 item 3)
+        # temporary b-tree: 0.12 s instead of 0.04 s on the demo data)
         first = func.min(cast(r.upload_id, BigInteger) * _POSITIONS + r.pos)
         query = (select(r.benchmark_id, r.metric_id, r.system_id, first)
                  .group_by(r.benchmark_id, r.metric_id, r.system_id))

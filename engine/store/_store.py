@@ -103,7 +103,7 @@ class ResultsStore(StoreWatches, StoreImports, StoreBattles):
 
     def set_benchmark_cluster(self, benchmark: str, column: str, *, set_by: str = "") -> None:
         """Declare the example attribute ``column`` the cluster column of ``benchmark``
-        (issue #26 item 1; "" removes it): the pages group its examples by it by default."""
+        ("" removes it): the pages group its examples by it by default."""
         known = [str(c) for c in self.example_metadata(benchmark).columns if c != "example_id"]
         with self._write() as conn:
             scl.set_declared_cluster(conn, benchmark, column, known, at=sio.now(), by=set_by)

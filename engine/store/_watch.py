@@ -144,7 +144,7 @@ class StoreWatches(StoreReads):
                        bounds: tuple[float, float] | None | str = "auto",
                        max_n: int | None = None) -> list[WatchReport]:
         """:meth:`watch_preview` of each of ``candidates`` against ``baseline``, the rows read
-        once (the Watch page: every challenger of the champion, #27 item 3)."""
+        once (the Watch page: every challenger of the champion)."""
         with self._read() as conn:
             frame = self._pair_rows(conn, benchmark, metric, [baseline, *candidates])
         spec = self.metric_spec(benchmark, metric)
