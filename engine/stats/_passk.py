@@ -1,0 +1,722 @@
+"""Repeated tries of agent tasks: pass@k and pass^k with intervals over tasks, paired
+differences of every pair, k-curves, flaky tasks and outcome consistency.
+
+Public API (names kept stable; the app's reliability view and the CLI build on them):
+
+- :func:`pass_at_k`, :func:`pass_hat_k` — per task, the unbiased estimators from n tries
+  with c successes (arrays broadcast; NaN where n < k).
+- :class:`TryCounts`, :func:`try_counts` — a long table (0/1 ``value`` per try, tries as
+  ``run``) → tries and successes per system × task.
+- :class:`PassKEstimates`, :func:`pass_k_estimates` — per system: tasks used, tasks
+  excluded, pass@k and pass^k averaged over tasks with intervals.
+- :class:`PassKPairs`, :func:`pass_k_pairs` — every pair's paired difference of pass^k and
+  pass@k on the tasks both ran, interval, p-value, Holm–Šidák adjusted.
+- :class:`PassKCurves`, :func:`pass_k_curves` — pass@k and pass^k for k = 1…K per system
+  with pointwise and simultaneous (Šidák over k) bands.
+- :class:`FlakyTasks`, :func:`flaky_tasks` — per system × task: success rate over tries,
+  exact (Clopper–Pearson) interval, the flaky rule, counts per system.
+- :class:`OutcomeConsistency`, :func:`outcome_consistency` — HAL's C_out per system with
+  an interval over tasks.
+- :class:`Reliability`, :func:`reliability` — all of the above for one (benchmark, metric)
+  of a long table (``options=``: :class:`engine.TestOptions`, alpha and correction).
+- :class:`PassKGate`, :func:`pass_k_gate` — the CI gate on the pass^k difference of a
+  candidate against a baseline (``sigboard compare --pass-hat-k K``).
+
+Estimators (Chen et al. 2021, "Evaluating Large Language Models Trained on Code",
+arXiv:2107.03374, §2.1; Yao et al. 2024, τ-bench, arXiv:2406.12045): with n tries and c
+successes, pass@k = 1 − C(n−c, k)/C(n, k) and pass^k = C(c, k)/C(n, k), both unbiased for
+1 − (1−p)^k and p^k. The ratios are computed as products of k factors in [0, 1],
+``Π_{j<k} (m−j)/(n−j)`` (Chen et al.'s numerically stable form), never factorials: exact to
+a few ulps for n in the thousands. **Tasks with fewer than k tries are excluded** (no
+unbiased estimator exists for them) and counted per system (``excluded``).
+
+Intervals: the task is the randomisation unit (tasks drawn from a population of tasks,
+tries nested within each task), so the variance of a mean over tasks is the variance of
+the per-task estimates over tasks divided by the number of tasks — it holds the task-to-task
+spread and the try-to-try noise at once. With a cluster column the variance is CR2 over
+clusters of tasks with Bell–McCaffrey degrees of freedom (:mod:`engine.stats._clusters`).
+A mean of [0, 1] values near 0 or 1 over few tasks breaks the t interval (its variance
+estimate collapses with the mean: at 20 tasks, k = 8 and success rates near 1 a t interval
+covers 0.85; benchmarks/calibrate_passk.py). The per-system interval is therefore the
+**Korn–Graubard interval** (Korn & Graubard 1998, "Confidence intervals for proportions
+with small expected number of positive counts estimated from survey data", Survey
+Methodology 24:193–201; evaluated by Dean & Pagano 2015, Respiratory Care 60:1327): the
+Clopper–Pearson interval at the effective sample size n* = m(1−m)/v̂ (m the mean, v̂ its
+variance over tasks or clusters), n* scaled by (t_{n−1}/t_df)² for the clustered df. It
+stays in [0, 1], is asymmetric near the bounds, and when v̂ = 0 (every task the same, e.g.
+all pass) it is the Clopper–Pearson interval of the tasks as trials. Paired differences are
+symmetric under no difference (the two systems exchangeable on each task), where the paired
+t (CR2 with clusters) keeps its level; their intervals are t intervals clipped to [−1, 1].
+Coverage and family-wise error rates by simulation: benchmarks/calibrate_passk.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy import stats
+
+from ._multitest import adjust_pvalues
+
+if TYPE_CHECKING:
+    from .._options import TestOptions
+    from ._clusters import ClusterDesign
+
+__all__ = ["FlakyTasks", "OutcomeConsistency", "PassKCurves", "PassKEstimates", "PassKGate",
+           "PassKPairs", "Reliability", "TryCounts", "flaky_tasks", "korn_graubard",
+           "outcome_consistency", "pass_at_k", "pass_hat_k", "pass_k_curves",
+           "pass_k_estimates", "pass_k_gate", "pass_k_pairs", "reliability", "try_counts"]
+
+
+# ---------------------------------------------------------------- per-task estimators
+
+
+def _comb_ratio(top: np.ndarray, n: np.ndarray, k: int) -> np.ndarray:
+    """C(top, k) / C(n, k) as Π_{j<k} (top − j)/(n − j), 0 where top < k, NaN where n < k."""
+    out = np.ones(np.broadcast_shapes(top.shape, n.shape))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(k):
+            out *= np.clip((top - j) / (n - j), 0.0, 1.0)
+    return np.where(n >= k, out, np.nan)
+
+
+def _check_k(k: int) -> int:
+    if isinstance(k, bool) or int(k) != k or k < 1:
+        raise ValueError(f"k: a whole number ≥ 1 of tries; got {k!r}")
+    return int(k)
+
+
+def pass_at_k(n: npt.ArrayLike, c: npt.ArrayLike, k: int) -> np.ndarray:
+    """Unbiased pass@k of each task: 1 − C(n−c, k)/C(n, k) (NaN where n < k).
+
+    >>> float(pass_at_k(10, 3, 5))  # 1 - 21/252
+    0.9166666666666666
+    """
+    k = _check_k(k)
+    n_, c_ = np.asarray(n, dtype=float), np.asarray(c, dtype=float)
+    return np.asarray(1.0 - _comb_ratio(n_ - c_, n_, k))
+
+
+def pass_hat_k(n: npt.ArrayLike, c: npt.ArrayLike, k: int) -> np.ndarray:
+    """Unbiased pass^k of each task: C(c, k)/C(n, k) (NaN where n < k).
+
+    >>> round(float(pass_hat_k(8, 6, 4)), 6)  # 15/70
+    0.214286
+    """
+    k = _check_k(k)
+    n_, c_ = np.asarray(n, dtype=float), np.asarray(c, dtype=float)
+    return _comb_ratio(c_, n_, k)
+
+
+# ---------------------------------------------------------------- counts of tries
+
+
+@dataclass(frozen=True)
+class TryCounts:
+    """Tries and successes of every system on every task of one (benchmark, metric).
+
+    ``tries[s, t]`` / ``successes[s, t]``: system s on task ``examples[t]`` (0 tries where
+    it did not run it). ``clusters``: the cluster design of the tasks, if any.
+    """
+
+    benchmark: str
+    metric: str
+    systems: tuple[str, ...]
+    examples: tuple[str, ...]
+    tries: np.ndarray
+    successes: np.ndarray
+    clusters: ClusterDesign | None = field(default=None, repr=False)
+
+    def restrict(self, systems: list[str]) -> TryCounts:
+        """The counts of ``systems`` only, in that order."""
+        rows = [self.systems.index(s) for s in systems]
+        return TryCounts(self.benchmark, self.metric, tuple(systems), self.examples,
+                         self.tries[rows], self.successes[rows], self.clusters)
+
+
+def try_counts(frame: pd.DataFrame, *, benchmark: str | None = None,
+               metric: str | None = None, systems: list[str] | None = None,
+               cluster: str | None = None) -> TryCounts:
+    """Tries and successes per system × task from a long table (one row per try).
+
+    ``value`` must be 0/1 (True/False) for every try; a row per (system, example_id, run).
+    A table without ``run`` holds one try per row all the same (several rows of a system
+    and example are several tries). ``cluster``: a per-example column grouping tasks.
+    """
+    from .._matrix import pick_slice
+
+    bench, met = pick_slice(frame, benchmark, metric)
+    part = frame[(frame["benchmark"] == bench) & (frame["metric"] == met)]
+    if systems is not None:
+        present = set(map(str, part["system"].unique()))
+        unknown = [s for s in systems if s not in present]
+        if unknown:
+            raise ValueError(f"systems: {unknown!r} not found on {bench}/{met}")
+        part = part[part["system"].astype(str).isin(systems)]
+    values = pd.to_numeric(part["value"], errors="coerce").to_numpy(float)
+    keep = ~np.isnan(values)
+    bad = keep & (values != 0.0) & (values != 1.0)
+    if bad.any():
+        row = part.iloc[int(np.flatnonzero(bad)[0])]
+        raise ValueError(
+            f"pass@k/pass^k: column 'value' of {bench}/{met} must be 0 or 1 for every try "
+            f"(pass or fail); got {values[bad][0]!r} (system {row['system']!r}, example "
+            f"{row['example_id']!r}); score each try as 1 = pass, 0 = fail (e.g. threshold the "
+            "metric) or choose a 0/1 metric with --metric")
+    part, values = part[keep], values[keep]
+    sys_codes, names = pd.factorize(part["system"].astype(str), sort=False)
+    if systems is not None:
+        order = {s: i for i, s in enumerate(systems)}
+        sys_codes = np.array([order[s] for s in names])[sys_codes]
+        names = pd.Index(systems)
+    ex_codes, examples = pd.factorize(part["example_id"].astype(str), sort=True)
+    cells = sys_codes * len(examples) + ex_codes
+    size = len(names) * len(examples)
+    tries = np.bincount(cells, minlength=size).reshape(len(names), len(examples))
+    wins = np.bincount(cells, weights=values, minlength=size).reshape(tries.shape)
+    design = None
+    if cluster is not None:
+        from ._clusters import ClusterDesign, cluster_codes
+
+        labelled = part.assign(example_id=part["example_id"].astype(str))
+        design = ClusterDesign.from_codes(cluster_codes(labelled, cluster, tuple(examples)),
+                                          cluster)
+    return TryCounts(bench, met, tuple(map(str, names)), tuple(map(str, examples)),
+                     tries.astype(np.int64), np.rint(wins).astype(np.int64), design)
+
+
+# ---------------------------------------------------------------- means over tasks
+
+
+def _bm_df(sizes: np.ndarray) -> np.ndarray:
+    """Bell–McCaffrey df of a CR2 mean for cluster sizes along the last axis (0 = absent):
+    (tr Q)² / ‖Q‖²_F with tr Q = 1/n and ‖Q‖² = Σ c⁴n² − 2Σ c⁴n³/n + (Σ c²n²)²/n²,
+    ``c_g = 1/(n √(1 − n_g/n))`` (the closed form of ``_clusters._bell_mccaffrey_df``)."""
+    n = sizes.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c2 = 1.0 / (n**2 * (1.0 - sizes / n))
+        c2 = np.where(sizes > 0, c2, 0.0)
+        nn = n[..., 0]
+        frob = ((c2**2 * sizes**2).sum(axis=-1) - 2.0 * (c2**2 * sizes**3).sum(axis=-1) / nn
+                + (c2 * sizes**2).sum(axis=-1) ** 2 / nn**2)
+        df = (1.0 / nn**2) / frob
+    present = (sizes > 0).sum(axis=-1)
+    return np.asarray(np.where(present >= 2, df, np.nan))
+
+
+def _member(design: ClusterDesign, n_tasks: int) -> np.ndarray:
+    member = np.zeros((n_tasks, design.n_clusters))
+    member[np.arange(n_tasks), design.codes] = 1.0
+    return member
+
+
+def _mean_var(x: np.ndarray, mask: np.ndarray, design: ClusterDesign | None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: mean over its masked tasks, the variance of that mean (over tasks, or CR2
+    over clusters), its df and the number of tasks."""
+    w = mask.astype(float)
+    n = w.sum(axis=1)
+    y = np.where(mask, x, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = y.sum(axis=1) / n
+        dev = np.where(mask, x - mean[:, None], 0.0)
+        if design is None:
+            var = (dev**2).sum(axis=1) / (n * (n - 1))
+            df = n - 1
+        else:
+            member = _member(design, x.shape[1])
+            sums, sizes = dev @ member, w @ member
+            weight = np.where(sizes > 0, 1.0 / (1.0 - sizes / n[:, None]), 0.0)
+            var = (weight * sums**2).sum(axis=1) / n**2
+            df = _bm_df(sizes)
+    return mean, np.maximum(var, 0.0), df, n
+
+
+def korn_graubard(mean: npt.ArrayLike, var: npt.ArrayLike, n: npt.ArrayLike,
+                  df: npt.ArrayLike, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Korn–Graubard (1998) interval of a mean of [0, 1] values: Clopper–Pearson at the
+    effective sample size n* = m(1−m)/var · (t_{n−1}/t_df)², n* = n where var = 0 or m is
+    0 or 1 (the n units as Bernoulli trials). NaN where n < 2 or df is NaN."""
+    m, v = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
+    n_, d = np.asarray(n, dtype=float), np.asarray(df, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        inner = (v > 0) & (m > 0) & (m < 1)
+        neff = np.where(inner, m * (1.0 - m) / np.where(v > 0, v, 1.0), n_)
+        scale = (stats.t.ppf(1 - alpha / 2, n_ - 1) / stats.t.ppf(1 - alpha / 2, d)) ** 2
+        neff = neff * np.where(np.isfinite(scale), scale, 1.0)
+        x = m * neff
+        low = np.where(x > 0, stats.beta.ppf(alpha / 2, x, neff - x + 1), 0.0)
+        high = np.where(neff - x > 0, stats.beta.ppf(1 - alpha / 2, x + 1, neff - x), 1.0)
+    bad = ~(n_ >= 2) | np.isnan(d) | np.isnan(m)
+    return (np.asarray(np.where(bad, np.nan, np.clip(low, 0.0, 1.0))),
+            np.asarray(np.where(bad, np.nan, np.clip(high, 0.0, 1.0))))
+
+
+@dataclass(frozen=True)
+class PassKEstimates:
+    """pass@k and pass^k of every system, averaged over its tasks with ≥ k tries.
+
+    Arrays have one entry per system: ``tasks`` used, ``excluded`` (tasks it ran with
+    fewer than k tries), the means and their (1 − alpha) Korn–Graubard intervals.
+    """
+
+    k: int
+    alpha: float
+    systems: tuple[str, ...]
+    tasks: np.ndarray
+    excluded: np.ndarray
+    pass_at_k: np.ndarray
+    pass_at_k_low: np.ndarray
+    pass_at_k_high: np.ndarray
+    pass_hat_k: np.ndarray
+    pass_hat_k_low: np.ndarray
+    pass_hat_k_high: np.ndarray
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per system: system, tasks, excluded and the six numbers."""
+        return pd.DataFrame({
+            "system": list(self.systems), "tasks": self.tasks, "excluded": self.excluded,
+            "pass_at_k": self.pass_at_k, "pass_at_k_low": self.pass_at_k_low,
+            "pass_at_k_high": self.pass_at_k_high, "pass_hat_k": self.pass_hat_k,
+            "pass_hat_k_low": self.pass_hat_k_low, "pass_hat_k_high": self.pass_hat_k_high})
+
+    def rule(self) -> str:
+        """The exclusion rule in words, with what it dropped."""
+        dropped = int(self.excluded.sum())
+        return (f"tasks with fewer than k = {self.k} tries are excluded (no unbiased "
+                f"estimate): {dropped} system × task cell(s) dropped" if dropped else
+                f"every task has at least k = {self.k} tries")
+
+
+def pass_k_estimates(counts: TryCounts, k: int, *, alpha: float = 0.05) -> PassKEstimates:
+    """Per system: pass@k and pass^k over its tasks with ≥ k tries, with intervals."""
+    k = _check_k(k)
+    n, c = counts.tries.astype(float), counts.successes.astype(float)
+    usable = n >= k
+    out: dict[str, np.ndarray] = {}
+    for name, x in (("pass_at_k", pass_at_k(n, c, k)), ("pass_hat_k", pass_hat_k(n, c, k))):
+        mean, var, df, m = _mean_var(x, usable, counts.clusters)
+        low, high = korn_graubard(mean, var, m, df, alpha)
+        out[name], out[f"{name}_low"], out[f"{name}_high"] = mean, low, high
+    return PassKEstimates(k=k, alpha=alpha, systems=counts.systems,
+                          tasks=usable.sum(axis=1), excluded=((n > 0) & ~usable).sum(axis=1),
+                          **out)
+
+
+# ---------------------------------------------------------------- paired differences
+
+
+@dataclass(frozen=True)
+class _Diffs:
+    diff: np.ndarray
+    se: np.ndarray
+    df: np.ndarray
+    n: np.ndarray
+
+
+def _pair_diffs(x: np.ndarray, mask: np.ndarray, ia: np.ndarray, ja: np.ndarray,
+                design: ClusterDesign | None) -> _Diffs:
+    """mean(x_a − x_b) over the tasks both rows have, for every pair, with its standard
+    error (over tasks, or CR2 over clusters) and df — from matrix products, no loop over
+    pairs (a loop over clusters when there are clusters)."""
+    m = mask.astype(float)
+    y = np.where(mask, x, 0.0)
+    common = m @ m.T
+    ym = y @ m.T  # Σ over common tasks of x_a (row a, column b)
+    n = common[ia, ja]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = ym[ia, ja] - ym[ja, ia]
+        diff = total / n
+        if design is None:
+            y2m = (y * y) @ m.T
+            sq = y2m[ia, ja] + y2m[ja, ia] - 2.0 * (y @ y.T)[ia, ja]
+            var = np.maximum(sq - n * diff**2, 0.0) / (n * (n - 1))
+            df = n - 1
+        else:
+            g = design.n_clusters
+            acc = np.zeros(len(ia))
+            sizes = np.zeros((len(ia), g))
+            for h in range(g):
+                cols = design.codes == h
+                yg, mg = y[:, cols], m[:, cols]
+                ng = (mg @ mg.T)[ia, ja]
+                sg_ = (yg @ mg.T)
+                sg = sg_[ia, ja] - sg_[ja, ia] - diff * ng
+                weight = np.where(ng > 0, 1.0 / (1.0 - ng / n), 0.0)
+                acc += np.where(ng > 0, weight * sg**2, 0.0)
+                sizes[:, h] = ng
+            var = acc / n**2
+            df = _bm_df(sizes)
+    return _Diffs(diff, np.sqrt(var), np.asarray(df, dtype=float), n)
+
+
+def _t_test(d: _Diffs, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two-sided paired t p-value and the clipped (1 − alpha) t interval of each pair."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(d.se > 0, d.diff / d.se,
+                     np.where(d.diff == 0, 0.0, np.copysign(np.inf, d.diff)))
+        p = np.where((d.se == 0) & (d.diff == 0), 1.0, 2.0 * stats.t.sf(np.abs(t), d.df))
+        half = stats.t.ppf(1 - alpha / 2, d.df) * d.se
+    bad = ~(d.n >= 2) | np.isnan(d.df)
+    p = np.where(bad, np.nan, np.clip(p, 0.0, 1.0))
+    return (p, np.where(bad, np.nan, np.clip(d.diff - half, -1.0, 1.0)),
+            np.where(bad, np.nan, np.clip(d.diff + half, -1.0, 1.0)))
+
+
+def _adjusted(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
+    out = np.full(len(p), np.nan)
+    ok = ~np.isnan(p)
+    out[ok] = adjust_pvalues(p[ok], method=correction, alpha=alpha)
+    return out
+
+
+@dataclass(frozen=True)
+class PassKPairs:
+    """Every pair's paired difference (system_a − system_b) on the tasks both ran with
+    ≥ k tries.
+
+    ``table`` columns: system_a, system_b, tasks, diff_pass_hat_k, diff_pass_hat_k_low,
+    diff_pass_hat_k_high, diff_pass_at_k, diff_pass_at_k_low, diff_pass_at_k_high, pvalue,
+    pvalue_adj, significant (pass^k's test, adjusted over the pairs), pvalue_pass_at_k,
+    pvalue_adj_pass_at_k, significant_pass_at_k (pass@k's, its own family).
+    """
+
+    k: int
+    alpha: float
+    correction: str
+    systems: tuple[str, ...]
+    table: pd.DataFrame
+
+    def matrix(self, column: str = "diff_pass_hat_k") -> pd.DataFrame:
+        """A systems × systems square of ``column`` (differences mirrored with a minus)."""
+        index = {s: i for i, s in enumerate(self.systems)}
+        ia = self.table["system_a"].map(index).to_numpy(int)
+        ja = self.table["system_b"].map(index).to_numpy(int)
+        values = self.table[column].to_numpy(float)
+        sq = np.full((len(self.systems),) * 2, np.nan)
+        sq[ia, ja] = values
+        sq[ja, ia] = -values if column.startswith("diff") and not column.endswith(
+            ("_low", "_high")) else values
+        return pd.DataFrame(sq, index=list(self.systems), columns=list(self.systems))
+
+
+def pass_k_pairs(counts: TryCounts, k: int, *, alpha: float = 0.05,
+                 correction: str = "holm-sidak") -> PassKPairs:
+    """Paired pass^k and pass@k differences of every pair (i < j in ``counts.systems``)."""
+    k = _check_k(k)
+    n, c = counts.tries.astype(float), counts.successes.astype(float)
+    usable = n >= k
+    s = len(counts.systems)
+    ia, ja = np.triu_indices(s, 1)
+    cols: dict[str, object] = {"system_a": np.asarray(counts.systems, dtype=object)[ia],
+                               "system_b": np.asarray(counts.systems, dtype=object)[ja]}
+    tests = {}
+    for name, x in (("pass_hat_k", pass_hat_k(n, c, k)), ("pass_at_k", pass_at_k(n, c, k))):
+        d = _pair_diffs(x, usable, ia, ja, counts.clusters)
+        p, low, high = _t_test(d, alpha)
+        cols["tasks"] = d.n.astype(np.int64)
+        cols[f"diff_{name}"], cols[f"diff_{name}_low"], cols[f"diff_{name}_high"] = (
+            d.diff, low, high)
+        tests[name] = p
+    for name, suffix in (("pass_hat_k", ""), ("pass_at_k", "_pass_at_k")):
+        adj = _adjusted(tests[name], correction, alpha)
+        cols[f"pvalue{suffix}"], cols[f"pvalue_adj{suffix}"] = tests[name], adj
+        cols[f"significant{suffix}"] = np.asarray(adj < alpha)
+    order = ["system_a", "system_b", "tasks", "diff_pass_hat_k", "diff_pass_hat_k_low",
+             "diff_pass_hat_k_high", "diff_pass_at_k", "diff_pass_at_k_low",
+             "diff_pass_at_k_high", "pvalue", "pvalue_adj", "significant", "pvalue_pass_at_k",
+             "pvalue_adj_pass_at_k", "significant_pass_at_k"]
+    return PassKPairs(k=k, alpha=alpha, correction=correction, systems=counts.systems,
+                      table=pd.DataFrame({name: cols[name] for name in order}))
+
+
+# ---------------------------------------------------------------- k-curves
+
+
+@dataclass(frozen=True)
+class PassKCurves:
+    """pass@k and pass^k for k = 1…``k_max`` of every system (arrays systems × k).
+
+    At each k the mean is over the tasks with ≥ k tries (``tasks``); ``*_low``/``*_high``
+    are pointwise Korn–Graubard intervals, ``*_band_low``/``*_band_high`` simultaneous over
+    the k of a system (Šidák: each at level (1 − alpha)^(1/k_max), valid whatever the
+    dependence between the k, conservative).
+    """
+
+    ks: np.ndarray
+    alpha: float
+    systems: tuple[str, ...]
+    tasks: np.ndarray
+    pass_at_k: np.ndarray
+    pass_at_k_low: np.ndarray
+    pass_at_k_high: np.ndarray
+    pass_at_k_band_low: np.ndarray
+    pass_at_k_band_high: np.ndarray
+    pass_hat_k: np.ndarray
+    pass_hat_k_low: np.ndarray
+    pass_hat_k_high: np.ndarray
+    pass_hat_k_band_low: np.ndarray
+    pass_hat_k_band_high: np.ndarray
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """Long: one row per system × k with every curve and band."""
+        s, kk = len(self.systems), len(self.ks)
+        out = {"system": np.repeat(np.asarray(self.systems, dtype=object), kk),
+               "k": np.tile(self.ks, s), "tasks": self.tasks.ravel()}
+        for name in ("pass_at_k", "pass_hat_k"):
+            for suffix in ("", "_low", "_high", "_band_low", "_band_high"):
+                out[name + suffix] = getattr(self, name + suffix).ravel()
+        return pd.DataFrame(out)
+
+
+def pass_k_curves(counts: TryCounts, k_max: int | None = None, *,
+                  alpha: float = 0.05) -> PassKCurves:
+    """pass@k and pass^k of every system for k = 1…k_max (default: the most tries any
+    system has on a task), with pointwise and simultaneous bands."""
+    n, c = counts.tries.astype(float), counts.successes.astype(float)
+    k_max = _check_k(int(n.max()) if k_max is None else k_max)
+    band_alpha = 1.0 - (1.0 - alpha) ** (1.0 / k_max)
+    shape = (len(counts.systems), k_max)
+    res = {name: np.full(shape, np.nan) for name in (
+        f"{a}{b}" for a in ("pass_at_k", "pass_hat_k")
+        for b in ("", "_low", "_high", "_band_low", "_band_high"))}
+    tasks = np.zeros(shape, dtype=np.int64)
+    miss = np.ones(n.shape)  # running C(n−c, k)/C(n, k) and C(c, k)/C(n, k)
+    hit = np.ones(n.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(k_max):
+            miss *= np.clip((n - c - j) / (n - j), 0.0, 1.0)
+            hit *= np.clip((c - j) / (n - j), 0.0, 1.0)
+            usable = n >= j + 1
+            tasks[:, j] = usable.sum(axis=1)
+            for name, x in (("pass_at_k", 1.0 - miss), ("pass_hat_k", hit)):
+                mean, var, df, m = _mean_var(x, usable, counts.clusters)
+                res[name][:, j] = mean
+                res[f"{name}_low"][:, j], res[f"{name}_high"][:, j] = korn_graubard(
+                    mean, var, m, df, alpha)
+                res[f"{name}_band_low"][:, j], res[f"{name}_band_high"][:, j] = korn_graubard(
+                    mean, var, m, df, band_alpha)
+    return PassKCurves(ks=np.arange(1, k_max + 1), alpha=alpha, systems=counts.systems,
+                       tasks=tasks, **res)
+
+
+# ---------------------------------------------------------------- flaky tasks, consistency
+
+
+def _clopper_pearson(c: np.ndarray, n: np.ndarray, alpha: float
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact binomial interval of c successes in n tries (scipy.stats.binomtest's
+    ``proportion_ci(method="exact")``), vectorised; NaN where n = 0."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(c > 0, stats.beta.ppf(alpha / 2, c, n - c + 1), 0.0)
+        high = np.where(c < n, stats.beta.ppf(1 - alpha / 2, c + 1, n - c), 1.0)
+    return np.where(n > 0, low, np.nan), np.where(n > 0, high, np.nan)
+
+
+@dataclass(frozen=True)
+class FlakyTasks:
+    """Per system × task: tries, successes, success rate, exact interval, flaky or not.
+
+    The rule: a task is *flaky* for a system when the (1 − alpha) Clopper–Pearson interval
+    of its success rate lies inside (margin, 1 − margin); with ``margin = 0`` that is
+    "excludes both 0 and 1", which for the exact interval holds exactly when the tries
+    disagree (0 < successes < tries): the task is shown to be neither always failed nor
+    always passed. A margin > 0 asks for more: shown to fail and pass at least that often.
+    ``table``: every cell with at least one try (columns system, example_id, tries,
+    successes, rate, low, high, flaky); ``counts``: flaky tasks per system.
+    """
+
+    alpha: float
+    margin: float
+    systems: tuple[str, ...]
+    table: pd.DataFrame
+    counts: np.ndarray
+
+    def flaky(self) -> pd.DataFrame:
+        """The flaky rows only (system order, then example)."""
+        return self.table[self.table["flaky"]].reset_index(drop=True)
+
+    def rule(self) -> str:
+        level = f"{1 - self.alpha:.0%}"
+        if self.margin == 0:
+            return (f"flaky: the {level} exact (Clopper–Pearson) interval of the task's "
+                    "success rate excludes both 0 and 1, i.e. its tries both passed and failed")
+        return (f"flaky: the {level} exact (Clopper–Pearson) interval of the task's success "
+                f"rate lies inside ({self.margin:g}, {1 - self.margin:g})")
+
+
+def flaky_tasks(counts: TryCounts, *, alpha: float = 0.05, margin: float = 0.0) -> FlakyTasks:
+    """Flaky tasks of every system (see :class:`FlakyTasks` for the rule)."""
+    if not 0.0 <= margin < 0.5:
+        raise ValueError(f"margin: in [0, 0.5); got {margin!r}")
+    n, c = counts.tries, counts.successes
+    s_idx, t_idx = np.nonzero(n > 0)
+    nn, cc = n[s_idx, t_idx].astype(float), c[s_idx, t_idx].astype(float)
+    low, high = _clopper_pearson(cc, nn, alpha)
+    flaky = (low > margin) & (high < 1.0 - margin)
+    table = pd.DataFrame({
+        "system": np.asarray(counts.systems, dtype=object)[s_idx],
+        "example_id": np.asarray(counts.examples, dtype=object)[t_idx],
+        "tries": nn.astype(np.int64), "successes": cc.astype(np.int64), "rate": cc / nn,
+        "low": low, "high": high, "flaky": flaky})
+    per = np.bincount(s_idx[flaky], minlength=len(counts.systems))
+    return FlakyTasks(alpha=alpha, margin=margin, systems=counts.systems, table=table,
+                      counts=per)
+
+
+@dataclass(frozen=True)
+class OutcomeConsistency:
+    """HAL's outcome consistency C_out per system with a (1 − alpha) interval over tasks.
+
+    Per task with K ≥ 2 tries: ``1 − σ̂²/(p̂(1−p̂) + ε)`` clipped to [0, 1] (σ̂² the sample
+    variance of the 0/1 outcomes with K − 1, p̂ their mean, ε = 1e-8), averaged over tasks
+    (Rabanser et al. 2026, "Towards a science of AI agent reliability", arXiv:2602.16666;
+    HAL's reliability methodology). For 0/1 outcomes a task scores 1 when its tries all
+    agree and 0 otherwise, so C_out is the share of tasks that are not flaky; tasks with
+    one try are excluded. The interval is Korn–Graubard over tasks (clusters when given).
+    """
+
+    alpha: float
+    systems: tuple[str, ...]
+    tasks: np.ndarray
+    c_out: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame({"system": list(self.systems), "tasks": self.tasks,
+                             "c_out": self.c_out, "low": self.low, "high": self.high})
+
+
+def outcome_consistency(counts: TryCounts, *, alpha: float = 0.05,
+                        epsilon: float = 1e-8) -> OutcomeConsistency:
+    """C_out of every system (see :class:`OutcomeConsistency`)."""
+    n, c = counts.tries.astype(float), counts.successes.astype(float)
+    usable = n >= 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = c / n
+        var = c * (n - c) / (n * (n - 1))  # sample variance of the 0/1 tries (K − 1)
+        per = np.clip(1.0 - var / (p * (1.0 - p) + epsilon), 0.0, 1.0)
+    mean, v, df, m = _mean_var(per, usable, counts.clusters)
+    low, high = korn_graubard(mean, v, m, df, alpha)
+    return OutcomeConsistency(alpha=alpha, systems=counts.systems,
+                              tasks=usable.sum(axis=1), c_out=mean, low=low, high=high)
+
+
+# ---------------------------------------------------------------- one benchmark, and the gate
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """Everything about repeated tries of one (benchmark, metric) at one k."""
+
+    benchmark: str
+    metric: str
+    k: int
+    counts: TryCounts
+    estimates: PassKEstimates
+    pairs: PassKPairs
+    flaky: FlakyTasks
+    consistency: OutcomeConsistency
+    options: TestOptions
+
+
+def _opts(options: TestOptions | None) -> TestOptions:
+    from .._options import TestOptions
+
+    return TestOptions() if options is None else options
+
+
+def reliability(frame: pd.DataFrame, *, k: int, benchmark: str | None = None,
+                metric: str | None = None, systems: list[str] | None = None,
+                cluster: str | None = None, margin: float = 0.0,
+                options: TestOptions | None = None) -> Reliability:
+    """pass@k / pass^k per system, every pair's differences, flaky tasks and C_out of one
+    (benchmark, metric) of a long table whose ``value`` is 0/1 per try.
+
+    ``options``: alpha (intervals at 1 − alpha, tests at alpha) and correction (the
+    pairs' multiplicity adjustment, Holm–Šidák by default) of :class:`engine.TestOptions`.
+    """
+    opts = _opts(options)
+    k = _check_k(k)
+    counts = try_counts(frame, benchmark=benchmark, metric=metric, systems=systems,
+                        cluster=cluster)
+    return Reliability(
+        benchmark=counts.benchmark, metric=counts.metric, k=k, counts=counts,
+        estimates=pass_k_estimates(counts, k, alpha=opts.alpha),
+        pairs=pass_k_pairs(counts, k, alpha=opts.alpha, correction=opts.correction),
+        flaky=flaky_tasks(counts, alpha=opts.alpha, margin=margin),
+        consistency=outcome_consistency(counts, alpha=opts.alpha), options=opts)
+
+
+@dataclass(frozen=True)
+class PassKGate:
+    """The gate on pass^k: candidate − baseline on the tasks both ran with ≥ k tries.
+
+    ``worse``: significantly worse (two-sided paired t at ``alpha``, difference < 0) —
+    the gate fails; ``better`` likewise the other way.
+    """
+
+    benchmark: str
+    metric: str
+    baseline: str
+    candidate: str
+    k: int
+    alpha: float
+    tasks: int
+    baseline_pass_hat_k: float
+    candidate_pass_hat_k: float
+    diff: float
+    low: float
+    high: float
+    pvalue: float
+    clusters: str | None = None
+
+    @property
+    def worse(self) -> bool:
+        return bool(self.pvalue < self.alpha and self.diff < 0)
+
+    @property
+    def better(self) -> bool:
+        return bool(self.pvalue < self.alpha and self.diff > 0)
+
+    def verdict(self) -> str:
+        if self.worse:
+            return "fail: the candidate's pass^k is significantly lower"
+        if self.better:
+            return "pass: the candidate's pass^k is significantly higher"
+        return "pass: no significant pass^k difference"
+
+
+def pass_k_gate(frame: pd.DataFrame, *, baseline: str, candidate: str, k: int,
+                benchmark: str | None = None, metric: str | None = None,
+                cluster: str | None = None, options: TestOptions | None = None) -> PassKGate:
+    """The paired pass^k difference candidate − baseline with its interval and p-value."""
+    opts = _opts(options)
+    k = _check_k(k)
+    counts = try_counts(frame, benchmark=benchmark, metric=metric,
+                        systems=[baseline, candidate], cluster=cluster)
+    n, c = counts.tries.astype(float), counts.successes.astype(float)
+    usable = n >= k
+    both = usable.all(axis=0)
+    if both.sum() < 2:
+        raise ValueError(f"--pass-hat-k {k}: {baseline!r} and {candidate!r} share "
+                         f"{int(both.sum())} task(s) with at least {k} tries each; the gate "
+                         "needs at least 2 (lower k or run more tries)")
+    x = pass_hat_k(n, c, k)
+    d = _pair_diffs(x, usable, np.array([1]), np.array([0]), counts.clusters)
+    p, low, high = _t_test(d, opts.alpha)
+    means = [float(np.mean(x[i, both])) for i in (0, 1)]
+    return PassKGate(benchmark=counts.benchmark, metric=counts.metric, baseline=baseline,
+                     candidate=candidate, k=k, alpha=opts.alpha, tasks=int(d.n[0]),
+                     baseline_pass_hat_k=means[0], candidate_pass_hat_k=means[1],
+                     diff=float(d.diff[0]), low=float(low[0]), high=float(high[0]),
+                     pvalue=float(p[0]),
+                     clusters=None if counts.clusters is None else counts.clusters.name)
