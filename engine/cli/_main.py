@@ -29,10 +29,10 @@ __all__ = ["COMMANDS", "Command", "build_parser", "command_parser", "main"]
 
 def _registrars() -> list[Callable[[Any], None]]:
     """Every group's ``register``, in the order of :data:`COMMANDS` (the full parser)."""
-    from . import explore, health, judge, ranks, runs, serve, stats, store, watch
+    from . import explore, health, judge, passk, ranks, runs, serve, stats, store, watch
 
     return [stats.register, health.register, runs.register, explore.register, store.register,
-            serve.register, ranks.register, watch.register, judge.register]
+            serve.register, ranks.register, watch.register, judge.register, passk.register]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,9 @@ COMMANDS: tuple[Command, ...] = (
             "human labels needed for a PPI++ interval width or power, from the observed "
             "judge-human correlation"),
     Command("judge-link", "judge", "register", "declare a judge metric's human metric in a store"),
+    Command("passk", "passk", "register",
+            "pass@k and pass^k over repeated tries with intervals, paired differences of "
+            "every pair, flaky tasks"),
 )
 
 

@@ -44,7 +44,14 @@ Methodology 24:193–201; evaluated by Dean & Pagano 2015, Respiratory Care 60:1
 Clopper–Pearson interval at the effective sample size n* = m(1−m)/v̂ (m the mean, v̂ its
 variance over tasks or clusters), n* scaled by (t_{n−1}/t_df)² for the clustered df. It
 stays in [0, 1], is asymmetric near the bounds, and when v̂ = 0 (every task the same, e.g.
-all pass) it is the Clopper–Pearson interval of the tasks as trials. Paired differences are
+all pass) it is the Clopper–Pearson interval of the tasks as trials. n* is capped at
+Σ_tasks ⌊n/k⌋, the disjoint blocks of k tries: each block's all-pass (any-pass) indicator
+is a Bernoulli trial with mean pass^k (pass@k), and Clopper–Pearson on independent,
+heterogeneous trials is conservative (a Poisson-binomial is less variable than the
+binomial). Uncapped, n* runs far past that when a few rare tasks carry the mean (pass@4 of
+tasks that almost always pass: the variance of the many per-task values just below 1
+says nothing about the rare task that fails) and KG covers 0.78 at 20 tasks; capped, the
+lowest coverage over the calibration grid is 0.93. Paired differences are
 symmetric under no difference (the two systems exchangeable on each task), where the paired
 t (CR2 with clusters) keeps its level; their intervals are t intervals clipped to [−1, 1].
 Coverage and family-wise error rates by simulation: benchmarks/calibrate_passk.py.
@@ -164,7 +171,7 @@ def try_counts(frame: pd.DataFrame, *, benchmark: str | None = None,
         row = part.iloc[int(np.flatnonzero(bad)[0])]
         raise ValueError(
             f"pass@k/pass^k: column 'value' of {bench}/{met} must be 0 or 1 for every try "
-            f"(pass or fail); got {values[bad][0]!r} (system {row['system']!r}, example "
+            f"(pass or fail); got {float(values[bad][0])!r} (system {row['system']!r}, example "
             f"{row['example_id']!r}); score each try as 1 = pass, 0 = fail (e.g. threshold the "
             "metric) or choose a 0/1 metric with --metric")
     part, values = part[keep], values[keep]
@@ -237,15 +244,19 @@ def _mean_var(x: np.ndarray, mask: np.ndarray, design: ClusterDesign | None
 
 
 def korn_graubard(mean: npt.ArrayLike, var: npt.ArrayLike, n: npt.ArrayLike,
-                  df: npt.ArrayLike, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Korn–Graubard (1998) interval of a mean of [0, 1] values: Clopper–Pearson at the
-    effective sample size n* = m(1−m)/var · (t_{n−1}/t_df)², n* = n where var = 0 or m is
-    0 or 1 (the n units as Bernoulli trials). NaN where n < 2 or df is NaN."""
+                  df: npt.ArrayLike, alpha: float, cap: npt.ArrayLike | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Korn–Graubard (1998) interval of a mean of [0, 1] values over ``n`` units:
+    Clopper–Pearson at the effective sample size n* = min(m(1−m)/var, cap) ·
+    (t_{n−1}/t_df)², n* = n where var = 0 or m is 0 or 1 (the n units as Bernoulli
+    trials). ``cap`` (default n): the most Bernoulli trials the data can stand for.
+    NaN where n < 2 or df is NaN."""
     m, v = np.asarray(mean, dtype=float), np.asarray(var, dtype=float)
     n_, d = np.asarray(n, dtype=float), np.asarray(df, dtype=float)
+    top = n_ if cap is None else np.asarray(cap, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         inner = (v > 0) & (m > 0) & (m < 1)
-        neff = np.where(inner, m * (1.0 - m) / np.where(v > 0, v, 1.0), n_)
+        neff = np.where(inner, np.minimum(m * (1.0 - m) / np.where(v > 0, v, 1.0), top), n_)
         scale = (stats.t.ppf(1 - alpha / 2, n_ - 1) / stats.t.ppf(1 - alpha / 2, d)) ** 2
         neff = neff * np.where(np.isfinite(scale), scale, 1.0)
         x = m * neff
@@ -299,9 +310,10 @@ def pass_k_estimates(counts: TryCounts, k: int, *, alpha: float = 0.05) -> PassK
     n, c = counts.tries.astype(float), counts.successes.astype(float)
     usable = n >= k
     out: dict[str, np.ndarray] = {}
+    blocks = np.where(usable, n // k, 0).sum(axis=1)
     for name, x in (("pass_at_k", pass_at_k(n, c, k)), ("pass_hat_k", pass_hat_k(n, c, k))):
         mean, var, df, m = _mean_var(x, usable, counts.clusters)
-        low, high = korn_graubard(mean, var, m, df, alpha)
+        low, high = korn_graubard(mean, var, m, df, alpha, blocks)
         out[name], out[f"{name}_low"], out[f"{name}_high"] = mean, low, high
     return PassKEstimates(k=k, alpha=alpha, systems=counts.systems,
                           tasks=usable.sum(axis=1), excluded=((n > 0) & ~usable).sum(axis=1),
@@ -495,13 +507,14 @@ def pass_k_curves(counts: TryCounts, k_max: int | None = None, *,
             hit *= np.clip((c - j) / (n - j), 0.0, 1.0)
             usable = n >= j + 1
             tasks[:, j] = usable.sum(axis=1)
+            blocks = np.where(usable, n // (j + 1), 0).sum(axis=1)
             for name, x in (("pass_at_k", 1.0 - miss), ("pass_hat_k", hit)):
                 mean, var, df, m = _mean_var(x, usable, counts.clusters)
                 res[name][:, j] = mean
                 res[f"{name}_low"][:, j], res[f"{name}_high"][:, j] = korn_graubard(
-                    mean, var, m, df, alpha)
+                    mean, var, m, df, alpha, blocks)
                 res[f"{name}_band_low"][:, j], res[f"{name}_band_high"][:, j] = korn_graubard(
-                    mean, var, m, df, band_alpha)
+                    mean, var, m, df, band_alpha, blocks)
     return PassKCurves(ks=np.arange(1, k_max + 1), alpha=alpha, systems=counts.systems,
                        tasks=tasks, **res)
 

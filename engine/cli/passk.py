@@ -1,0 +1,144 @@
+"""``sigboard passk``: pass@k and pass^k over repeated tries, every pair's paired
+differences and the flaky tasks (:mod:`engine.stats._passk`).
+
+JSON (:func:`passk_json`): ``systems`` (each ``system, tasks, pass_at_k, pass_at_k_low,
+pass_at_k_high, pass_hat_k, pass_hat_k_low, pass_hat_k_high``), ``pairs`` (each
+``system_a, system_b, diff_pass_hat_k, diff_pass_hat_k_low, diff_pass_hat_k_high,
+diff_pass_at_k, diff_pass_at_k_low, diff_pass_at_k_high, pvalue, pvalue_adj,
+significant`` — the p-values are pass^k's, Holm–Šidák over the pairs by default) and
+``flaky`` (each ``system, example_id, tries, successes, low, high``: the flaky tasks only);
+beside them ``benchmark, metric, k, alpha, correction``, ``excluded`` (per system, tasks
+with fewer than k tries), ``consistency`` (per system ``system, tasks, c_out, low, high``)
+and ``rules`` (the exclusion and flaky rules in words).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ._common import add_data_options, emit, load_data, wants_json
+
+if TYPE_CHECKING:
+    from ..stats._passk import Reliability
+
+__all__ = ["SYSTEM_KEYS", "PAIR_KEYS", "FLAKY_KEYS", "passk_json", "register"]
+
+SYSTEM_KEYS = ("system", "tasks", "pass_at_k", "pass_at_k_low", "pass_at_k_high",
+               "pass_hat_k", "pass_hat_k_low", "pass_hat_k_high")
+PAIR_KEYS = ("system_a", "system_b", "diff_pass_hat_k", "diff_pass_hat_k_low",
+             "diff_pass_hat_k_high", "diff_pass_at_k", "diff_pass_at_k_low",
+             "diff_pass_at_k_high", "pvalue", "pvalue_adj", "significant")
+FLAKY_KEYS = ("system", "example_id", "tries", "successes", "low", "high")
+
+_STATISTICS = ("engine.stats._passk", "engine._options", "scipy.stats")
+
+
+def _rows(frame: Any, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    from ._json import records
+
+    return records(frame[list(keys)], finite=True)
+
+
+def passk_json(res: Reliability) -> dict[str, Any]:
+    """The JSON of ``sigboard passk`` (keys: the module docstring)."""
+    est, cons = res.estimates, res.consistency
+    return {
+        "benchmark": res.benchmark, "metric": res.metric, "k": res.k,
+        "alpha": res.options.alpha, "correction": res.options.correction,
+        "systems": _rows(est.table, SYSTEM_KEYS),
+        "pairs": _rows(res.pairs.table, PAIR_KEYS),
+        "flaky": _rows(res.flaky.flaky(), FLAKY_KEYS),
+        "excluded": {s: int(n) for s, n in zip(est.systems, est.excluded, strict=True)},
+        "consistency": _rows(cons.table, ("system", "tasks", "c_out", "low", "high")),
+        "rules": {"excluded": est.rule(), "flaky": res.flaky.rule()},
+    }
+
+
+def _text(res: Reliability) -> str:
+    from ._text import fmt_number, interval, table_text
+
+    est, pairs, flaky, cons = res.estimates, res.pairs.table, res.flaky, res.consistency
+    level = f"{1 - res.options.alpha:.0%}"
+    import pandas as pd
+
+    systems = pd.DataFrame({
+        "system": list(est.systems), "tasks": est.tasks,
+        f"pass@{res.k}": est.pass_at_k,
+        f"{level} interval": [interval(a, b) for a, b in
+                              zip(est.pass_at_k_low, est.pass_at_k_high, strict=True)],
+        f"pass^{res.k}": est.pass_hat_k,
+        f"{level} interval ": [interval(a, b) for a, b in
+                               zip(est.pass_hat_k_low, est.pass_hat_k_high, strict=True)],
+        "flaky tasks": flaky.counts, "C_out": cons.c_out,
+        "C_out interval": [interval(a, b) for a, b in zip(cons.low, cons.high, strict=True)]})
+    out = [f"{res.benchmark} / {res.metric}: pass@{res.k} and pass^{res.k} over tasks "
+           f"({level} Korn–Graubard intervals; tries nested in tasks)", table_text(systems),
+           est.rule()]
+    if len(pairs):
+        shown = pd.DataFrame({
+            "system_a": pairs["system_a"], "system_b": pairs["system_b"],
+            "tasks": pairs["tasks"],
+            f"Δ pass^{res.k}": pairs["diff_pass_hat_k"],
+            "interval": [interval(a, b) for a, b in zip(
+                pairs["diff_pass_hat_k_low"], pairs["diff_pass_hat_k_high"], strict=True)],
+            f"Δ pass@{res.k}": pairs["diff_pass_at_k"],
+            "interval ": [interval(a, b) for a, b in zip(
+                pairs["diff_pass_at_k_low"], pairs["diff_pass_at_k_high"], strict=True)],
+            "pvalue": pairs["pvalue"], "pvalue_adj": pairs["pvalue_adj"],
+            "significant": pairs["significant"]})
+        out += ["", f"paired differences a − b on the tasks both ran (p-values: pass^{res.k}, "
+                f"{res.options.correction} over {len(pairs)} pair(s))", table_text(shown)]
+    listed = flaky.flaky()
+    out += ["", f"{flaky.rule()}: {len(listed)} system × task cell(s)"]
+    if len(listed):
+        head = listed.head(20)
+        out.append(table_text(head.drop(columns=["flaky"])))
+        if len(listed) > 20:
+            out.append(f"… {len(listed) - 20} more (--format json lists them all)")
+    out.append(f"C_out: outcome consistency (HAL), the share of tasks whose tries all agree; "
+               f"{fmt_number(float(cons.tasks.sum()))} system × task cell(s) with ≥ 2 tries")
+    return "\n".join(out) + "\n"
+
+
+def _passk(args: argparse.Namespace) -> int:
+    loaded = load_data(args.data, meanwhile=_STATISTICS)
+    from .._matrix import pick_slice
+    from .._options import TestOptions
+    from ..stats._passk import reliability
+
+    bench, met = pick_slice(loaded.frame, args.benchmark, args.metric)
+    cluster = loaded.cluster_column(bench, args.cluster)
+    frame = loaded.frame if cluster is None else loaded.with_attribute(bench, cluster)
+    opts = TestOptions(alpha=args.alpha, correction=args.correction)
+    res = reliability(frame, k=args.k, benchmark=bench, metric=met, cluster=cluster,
+                      margin=args.flaky_margin, options=opts)
+    if wants_json(args):
+        emit(passk_json(res), None, "json")
+    else:
+        sys.stdout.write(_text(res))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``passk`` to the ``sigboard`` parser."""
+    from .._options import CORRECTIONS
+
+    p = subparsers.add_parser(
+        "passk", help="pass@k and pass^k over repeated tries with intervals, paired "
+                      "differences of every pair, flaky tasks")
+    add_data_options(p)
+    p.add_argument("--k", type=int, required=True, help="tries per attempt (k ≥ 1); tasks "
+                   "with fewer than k tries are excluded and counted")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="intervals at 1 − alpha, tests at alpha (default 0.05)")
+    p.add_argument("--correction", choices=CORRECTIONS, default="holm-sidak",
+                   help="multiplicity adjustment over the pairs (default holm-sidak)")
+    p.add_argument("--cluster", default=None, metavar="COLUMN",
+                   help="per-task column grouping tasks (CR2 intervals and tests over "
+                        "clusters); default with a store: its declared column; '-': none")
+    p.add_argument("--flaky-margin", type=float, default=0.0, metavar="M",
+                   help="flaky when the exact interval of the task's success rate lies "
+                        "inside (M, 1 − M) (default 0: excludes both 0 and 1)")
+    p.set_defaults(handler=_passk)
