@@ -1,4 +1,4 @@
-"""Regenerate the malformed-input corpus: ``python tests/malformed/make_corpus.py``.
+"""Regenerate the malformed-input corpus: ``python tests/engine/malformed/make_corpus.py``.
 
 Each file breaks the data contract in one way; ``cases.json`` holds what the rejection
 message must say (a substring of the rule, and the column/rows it must name). The
