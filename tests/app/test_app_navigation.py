@@ -7,6 +7,7 @@ The real-browser counterpart (direct links and reloads in chromium) is
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +62,27 @@ def test_the_sidebar_groups_pages_by_job(db: Path) -> None:
 
 
 def test_the_readme_lists_the_sidebar_as_drawn(db: Path) -> None:
-    """Item 6, "README matches the pages": its sentence on the sidebar names every section
-    with its pages in the order drawn, and each page has its entry in "What the app shows"."""
+    """The README and the page tour match the pages: the sentence on the sidebar (in both)
+    names every section with its pages in the order drawn, each page has its line in the
+    README's page list (in the sidebar's order, no other page) and its section in
+    docs/app.md."""
     drawn = _sidebar(app())
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    sentence = " ".join(readme.split("The sidebar groups the pages by job:", 1)[1]
-                        .split(";", 1)[0].split())
-    for section, titles in drawn.items():
-        assert f"*{section}* ({', '.join(titles)})" in sentence, (section, sentence)
-        for title in titles:
-            assert f"\n- **{title}**" in readme, f"README has no entry for the {title} page"
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    tour = (root / "docs" / "app.md").read_text(encoding="utf-8")
+    titles = [title for links in drawn.values() for title in links]
+    for name, text in (("README.md", readme), ("docs/app.md", tour)):
+        marker = "The sidebar groups the pages by job:" if name == "README.md" \
+            else "**The sidebar** groups the pages by job:"
+        after = " ".join(text.split(marker, 1)[1].split())
+        sentence = re.split(r";|\. ", after, maxsplit=1)[0]
+        for section, links in drawn.items():
+            assert f"*{section}* ({', '.join(links)})" in sentence, (name, section, sentence)
+    listed = re.findall(r"^- \*\*(.+?)\*\* — ", readme, flags=re.M)
+    assert listed == titles, f"README's page list {listed} is not the sidebar's {titles}"
+    headings = re.findall(r"^## (.+)$", tour, flags=re.M)
+    for title in titles:
+        assert title in headings, f"docs/app.md has no section for the {title} page"
 
 
 @pytest.mark.parametrize("page", PAGES)
