@@ -7,6 +7,13 @@ PostgreSQL: tests that take ``pg_url`` (or ``store_url`` with the ``postgres`` p
 get a fresh database with a random name on the server at 127.0.0.1:5432, dropped
 afterwards. Without a server they skip, unless ``SIGBOARD_REQUIRE_POSTGRES=1``
 (``.ci/run``), where a missing server is a failure.
+
+Hypothesis: one profile for every property test, loaded here before any test module is
+imported (so each ``@settings(...)`` inherits it). No per-example deadline: a deadline is a
+timed test, and on two shared cores a property test's example took 862 ms against the 200 ms
+default and failed a correct run. With ``CI`` set (``.ci/run`` exports it) Hypothesis's own
+``ci`` profile is loaded instead: no deadline either, and derandomized (the same examples on
+every run, so a CI result is reproducible), no example database, slow generation allowed.
 """
 
 from __future__ import annotations
@@ -17,6 +24,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("sigboard", deadline=None, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "sigboard")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_DATA = ROOT / "data"

@@ -134,7 +134,7 @@ def test_bad_results(results: list, demo_data: Path) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 2**32 - 1), st.randoms())
 def test_row_order_does_not_matter(seed: int, shuffle) -> None:
     rng = np.random.default_rng(seed)

@@ -194,7 +194,7 @@ def test_nan_and_zero():
 pvalues = st.lists(st.floats(1e-12, 1.0), min_size=1, max_size=30)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(pvalues)
 def test_equal_weight_statistic_between_min_p_and_k_min_p(p):
     # HMP = K / Σ 1/p_i: at least min p (all equal) and at most K·min p (one term dominates)
@@ -203,7 +203,7 @@ def test_equal_weight_statistic_between_min_p_and_k_min_p(p):
     assert low * (1 - 1e-12) <= statistic <= k * low * (1 + 1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(pvalues, st.integers(0, 1000))
 def test_properties(p, extra):
     big_l = len(p) + extra

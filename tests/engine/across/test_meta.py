@@ -154,7 +154,7 @@ def test_standardized_means_against_a_loop():
     assert (res.ci_low < res.score).all() and (res.score < res.ci_high).all()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.permutations(range(4)), st.permutations(range(5)))
 def test_standardized_means_order_free(bench_order, system_order):
     rng = np.random.default_rng(9)

@@ -16,7 +16,7 @@ HOSTILE = Path(__file__).resolve().parent.parent / "hostile"
 ALPHABET = b'[]{}"\\\n a:,'  # every byte the depth scan looks at, and a few it skips
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400)
 @given(st.binary(max_size=60).map(lambda b: bytes(ALPHABET[x % len(ALPHABET)] for x in b)),
        st.integers(0, 6))
 def test_fast_yes_implies_the_exact_scan_agrees(data: bytes, limit: int) -> None:
@@ -47,7 +47,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabe
                      | st.dictionaries(st.text(alphabet='[]{}"a'), inner, max_size=3), max_leaves=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.lists(_JSON, min_size=1, max_size=4), st.integers(0, 5))
 def test_on_json_lines_fast_and_exact_agree(records: list[object], limit: int) -> None:
     data = "\n".join(json.dumps(r) for r in records).encode()

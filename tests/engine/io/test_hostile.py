@@ -216,7 +216,7 @@ def _reference_depth(data: bytes) -> int:
     return deepest
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.binary(max_size=200).map(lambda b: bytes(b'[]{}"\\\na '[x % 9] for x in b)),
        st.integers(1, 40))
 def test_depth_scan_matches_a_byte_loop(data: bytes, chunk: int) -> None:
@@ -237,7 +237,7 @@ def _structural_depth(value: object) -> int:
     return 0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(_json, st.integers(1, 64))
 def test_depth_scan_equals_the_depth_of_the_parsed_json(value: object, chunk: int) -> None:
     text = json.dumps(value, ensure_ascii=False).encode()

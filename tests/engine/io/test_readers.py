@@ -182,7 +182,7 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
     lambda s: s.strip() == s and s.strip() != "")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(names, names, st.floats(-1e6, 1e6, allow_nan=False)), min_size=1,
                 max_size=20, unique_by=lambda t: (t[0], t[1])),
        st.sampled_from(["csv", "jsonl", "parquet"]))
@@ -209,7 +209,7 @@ _pieces = st.sampled_from(list("abc,;\t \"'\n\r01.5-eNa{}[]:\\") + [
     "é", "\x1f\x8b", "PAR1"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_pieces, max_size=40).map("".join),
        st.sampled_from(["x.csv", "x.tsv", "x.jsonl", "x.json", "x", "x.parquet"]), st.booleans())
 def test_garbage_never_crashes(text: str, name: str, header: bool) -> None:

@@ -116,7 +116,7 @@ def test_bad_arguments_name_the_argument() -> None:
         condition_and_compare(one_level, factor="template")
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=5)
 @given(st.integers(0, 2**31 - 1))
 def test_row_order_and_system_names_do_not_matter(seed: int) -> None:
     df = _grid(seed % 1000, effect=0.4, n=40)

@@ -50,7 +50,7 @@ def test_humaneval_leader_flips_when_the_reported_examples_are_removed(humaneval
     assert leaderboard_json(lb, [])["fragility"]["count"] == frag.count
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(2, 5), st.integers(3, 9), st.integers(0, 10_000))
 def test_leader_count_is_the_minimum_by_brute_force(systems: int, examples: int, seed: int) -> None:
     rng = np.random.default_rng(seed)

@@ -74,7 +74,7 @@ def test_sign_test_hand_values():
     np.testing.assert_allclose(p, [0.001953125, 0.625, 1.0, 1.0], rtol=1e-12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.integers(0, 400), st.integers(0, 400))
 def test_sign_test_matches_scipy_binomtest(a, b):
     expected = stats.binomtest(a, a + b, 0.5).pvalue if a + b else 1.0
@@ -105,7 +105,7 @@ def solved_and_quality(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(solved_and_quality())
 def test_kendall_tau_matches_scipy(data):
     solved, quality = data
@@ -395,7 +395,7 @@ def test_alpaca_eval_preference_scale_is_analysed():
     assert len(solved.no_solve) == int(((x >= 1.5).sum(axis=0) == 0).sum())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(hnp.arrays(float, st.tuples(st.integers(2, 5), st.integers(3, 12)),
                   elements=st.floats(-50, 50, allow_nan=False, width=32)))
 def test_numeric_pvalues_match_scipy_ttest_rel(x):

@@ -262,7 +262,7 @@ def long_tables(draw: st.DrawFn) -> pd.DataFrame:
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(df=long_tables(), seed=st.integers(0, 2**32 - 1))
 def test_shuffling_rows_does_not_change_the_leaderboard(df: pd.DataFrame, seed: int) -> None:
     base = leaderboard(build_matrix(validate_long(df)))

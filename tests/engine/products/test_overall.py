@@ -176,7 +176,7 @@ def test_one_benchmark_combination_is_its_own_test():
     assert res.pvalue.tolist() == [0.0703, 0.5, 1.0]
 
 
-_fast = settings(max_examples=12, deadline=None, phases=[Phase.generate], database=None,
+_fast = settings(max_examples=12, phases=[Phase.generate], database=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 

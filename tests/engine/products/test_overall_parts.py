@@ -73,7 +73,7 @@ def test_parts_give_exactly_the_overall_leaderboard(compare):
                   order=order))
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(st.lists(st.floats(0.05, 20.0), min_size=3, max_size=3))
 def test_any_weights_reuse_the_same_parts(weights):
     """Only the weighted steps depend on the weights: one set of parts serves them all."""
@@ -110,7 +110,7 @@ def test_the_comparison_does_not_change_the_parts():
     assert first.options == TestOptions().with_(compare="all", alternative="two-sided")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.integers(1, 40), st.sampled_from(["all", "first", "successive"]))
 def test_pair_rows_invert_the_pair_list(k, compare):
     lo, hi = _omega_ranks(k, compare)

@@ -180,7 +180,7 @@ def battles_with_ties(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
     return w, t
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(case=battles_with_ties(), data=st.data())
 def test_davidson_solves_its_likelihood_equations(case: tuple[np.ndarray, np.ndarray],
                                                   data: st.DataObject) -> None:
@@ -228,7 +228,7 @@ def win_tables(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     return w, n
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(case=win_tables())
 def test_ignored_ties_solve_the_decisive_battle_equations(case: tuple[np.ndarray, int]) -> None:
     # pairformance (Peyrard et al. 2021, appendix E): ω_ij counts only examples where i scores
@@ -349,7 +349,7 @@ def test_bootstrap_elo_intervals_cover_the_true_ratings() -> None:
     assert 0.9 <= np.mean(hits) <= 0.99
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bootstrap_relabelling_and_example_order(data: st.DataObject) -> None:
     s = data.draw(st.integers(2, 5))
@@ -476,7 +476,7 @@ def test_sandwich_example_counts_equal_brute_force(kind: str, compiled: bool,
     np.testing.assert_array_equal(others, np.where(has, has.sum(axis=0) - 1, 0))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(s=st.integers(1, 9), density=st.floats(0.0, 1.0), seed=st.integers(0, 2**32 - 1))
 def test_prior_check_agrees_with_scipy_strong_components(s: int, density: float,
                                                          seed: int) -> None:

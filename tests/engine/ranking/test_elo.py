@@ -132,7 +132,7 @@ def test_trueskill_sequence_matches_the_package_battle_by_battle() -> None:
     np.testing.assert_allclose(ours.sigma, [r.sigma for r in ratings], atol=1e-5)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(0, 2**31 - 1))
 def test_relabelling_systems_relabels_the_ratings(seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -188,7 +188,7 @@ def test_trueskill_in_rounds_equals_one_battle_per_step_bit_for_bit(ties: str) -
     np.testing.assert_allclose(np.sqrt(var).mean(axis=0), sd.mean(axis=0), rtol=1e-15)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(2, 9), st.integers(0, 60), st.integers(1, 6), st.integers(0, 2**31 - 1))
 def test_schedule_keeps_each_order_and_never_repeats_a_system_in_a_round(
         n_systems: int, n_battles: int, n_orders: int, seed: int) -> None:

@@ -206,7 +206,7 @@ def significance_tables(draw: st.DrawFn) -> tuple[list[str], list[float], pd.Dat
     return systems, quality, _pairs(rows)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(case=significance_tables())
 def test_groups_properties(case: tuple[list[str], list[float], pd.DataFrame]) -> None:
     systems, quality, pairs = case
@@ -329,7 +329,7 @@ def essential_tables(draw: st.DrawFn) -> tuple[list[str], list[float], pd.DataFr
     return systems, quality, _pairs(rows)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(case=essential_tables())
 def test_letters_follow_the_rules_and_equal_todays_when_every_clique_is_needed(
         case: tuple[list[str], list[float], pd.DataFrame]) -> None:
@@ -347,7 +347,7 @@ def test_letters_follow_the_rules_and_equal_todays_when_every_clique_is_needed(
     assert g.letters == today
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(case=essential_tables(), seed=st.integers(0, 2**32 - 1))
 def test_input_order_and_labels_do_not_matter(
         case: tuple[list[str], list[float], pd.DataFrame], seed: int) -> None:

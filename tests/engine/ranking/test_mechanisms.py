@@ -74,7 +74,7 @@ def test_p_beats_orients_lower_is_better() -> None:
     assert res.prob.loc["A", "B"] == pytest.approx((2 + 0.5) / 3)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(2, 12), st.integers(2, 5), st.integers(0, 2**31 - 1))
 def test_kendall_tau_equals_scipy(n: int, m: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -157,7 +157,7 @@ def test_mechanisms_on_humaneval(humaneval: ScoreMatrix) -> None:
     assert res.scores["elo"].mean() == pytest.approx(1000.0)
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=5)
 @given(st.integers(0, 2**31 - 1))
 def test_row_order_does_not_change_the_deterministic_rankings(seed: int) -> None:
     rng = np.random.default_rng(seed)

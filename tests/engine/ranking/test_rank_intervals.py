@@ -100,7 +100,7 @@ def _full_matrix_critical_value(ses: np.ndarray, alpha: float, n_draws: int, see
     return float(np.quantile(maxima, 1.0 - alpha))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.integers(2, 40), st.integers(100, 900), st.integers(0, 2**31 - 1))
 def test_monte_carlo_over_each_pair_once_matches_the_full_matrix(systems: int, n_draws: int,
                                                                 seed: int) -> None:
@@ -115,7 +115,7 @@ def test_monte_carlo_over_each_pair_once_matches_the_full_matrix(systems: int, n
                                  rel=1e-6)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.lists(st.floats(-5, 5), min_size=2, max_size=8), st.integers(0, 2**31 - 1))
 def test_intervals_contain_the_point_rank_and_ignore_input_order(ys: list[float], seed: int) -> None:
     rng = np.random.default_rng(seed)

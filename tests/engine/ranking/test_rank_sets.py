@@ -83,7 +83,7 @@ def _estimates_and_cov(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
     return x, root @ root.T * 0.3 + np.diag(noise), draw(st.integers(0, 1000))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(_estimates_and_cov())
 def test_simultaneous_sets_contain_marginal_sets(case: tuple[np.ndarray, np.ndarray, int]) -> None:
     # Each system's marginal family is part of the all-pairs family and both stepdowns use the

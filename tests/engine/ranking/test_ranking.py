@@ -100,7 +100,7 @@ def battles(draw: st.DrawFn) -> tuple[np.ndarray, int]:
     return w, n
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(case=battles(), data=st.data())
 def test_bt_solves_the_likelihood_equations(case: tuple[np.ndarray, int], data: st.DataObject) -> None:
     # Zermelo (1929) / Hunter (2004): the MLE satisfies, for every i,

@@ -139,7 +139,7 @@ def test_leaderboard_reports(board) -> None:  # noqa: ANN001
 
 
 @given(st.text(max_size=40))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 def test_markdown_text_never_breaks_a_cell_or_makes_markup(text: str) -> None:
     out = markdown_text(text)
     assert "\n" not in out and "<" not in out and ">" not in out

@@ -256,7 +256,7 @@ def test_margin_false_alarm_rate_at_most_alpha_on_the_boundary(runs: int) -> Non
 
 
 @given(st.floats(0.01, 2.0), st.floats(0.01, 2.0))
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 def test_wider_margin_never_raises_the_pvalue(m1: float, m2: float) -> None:
     t = pair_run_test(_CUBE)
     low, high = sorted((m1, m2))

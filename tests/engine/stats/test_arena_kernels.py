@@ -85,7 +85,7 @@ def _interval(n: int, width: float, seed: int) -> np.ndarray:
 # ------------------------------------------------------------------ groups
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval())
 def test_cover_is_maximal_cliques_covering_every_pair(adj: np.ndarray) -> None:
     n = len(adj)
@@ -101,7 +101,7 @@ def test_cover_is_maximal_cliques_covering_every_pair(adj: np.ndarray) -> None:
         assert not others[np.ix_(kept[i], kept[i])].all()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(n=st.integers(0, 60), width=st.floats(0.0, 3.0), seed=st.integers(0, 2**32 - 1))
 def test_interval_cover_is_the_list_of_maximal_cliques(n: int, width: float, seed: int) -> None:
     adj = _interval(n, width, seed)
@@ -113,7 +113,7 @@ def test_interval_cover_is_the_list_of_maximal_cliques(n: int, width: float, see
     assert len(runs) == len(set(map(tuple, runs)))
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval())
 def test_interval_test_agrees_with_its_definition(adj: np.ndarray) -> None:
     # proper interval in this order: i < j < k and i ~ k imply i ~ j and j ~ k
@@ -123,7 +123,7 @@ def test_interval_test_agrees_with_its_definition(adj: np.ndarray) -> None:
     assert (g._interval_reach(adj) is not None) == ok
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(n=st.integers(1, 30), data=st.data())
 def test_blocks_equal_ix(n: int, data: st.DataObject) -> None:
     idx = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1))), dtype=np.intp)
@@ -135,7 +135,7 @@ def test_blocks_equal_ix(n: int, data: st.DataObject) -> None:
     np.testing.assert_array_equal(cleared, want)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval(), ties=st.booleans())
 def test_letters_are_a_compact_letter_display(adj: np.ndarray, ties: bool) -> None:
     # Piepho (2004): two systems share a letter exactly when they are not significantly
@@ -198,7 +198,7 @@ def test_leaderboard_does_not_list_cliques() -> None:
 # ------------------------------------------------------------------ Bradley–Terry
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(s=st.integers(2, 7), e=st.integers(1, 30), kind=st.sampled_from(["binary", "levels",
                                                                          "nan"]),
        seed=st.integers(0, 2**32 - 1))
@@ -262,7 +262,7 @@ def test_overlapping_fits_restore_the_first_count() -> None:
         assert _blas_threads() == before
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(s=st.integers(2, 12), e=st.integers(1, 40), sparse=st.booleans(),
        ties=st.sampled_from(["half", "davidson"]), seed=st.integers(0, 2**32 - 1))
 def test_conjugate_gradient_steps_give_the_direct_solves_fit(s: int, e: int, sparse: bool,
@@ -333,7 +333,7 @@ def _row_moments_before(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return count, centre, sq / np.maximum(count - 1, 1)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(s=st.integers(1, 6), e=st.integers(1, 300), nan=st.booleans(),
        seed=st.integers(0, 2**32 - 1))
 def test_row_moments_without_nan_are_the_masked_ones_bit_for_bit(s: int, e: int, nan: bool,
@@ -347,7 +347,7 @@ def test_row_moments_without_nan_are_the_masked_ones_bit_for_bit(s: int, e: int,
         np.testing.assert_array_equal(got, want)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(s=st.integers(1, 8), e=st.integers(1, 200), low=st.sampled_from([0.0, -1.5]),
        seed=st.integers(0, 2**32 - 1))
 def test_two_level_win_counts_by_the_symmetric_product(s: int, e: int, low: float,
@@ -363,7 +363,7 @@ def test_two_level_win_counts_by_the_symmetric_product(s: int, e: int, low: floa
 # ------------------------------------------------ issue #32: compiled numeric win counts
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(s=st.integers(1, 300), e=st.integers(1, 60), levels=st.sampled_from([0, 3, 7, 50]),
        tie_share=st.sampled_from([0.0, 0.3, 1.0]), seed=st.integers(0, 2**32 - 1))
 def test_compiled_win_counts_equal_the_byte_lane_counts(s: int, e: int, levels: int,
@@ -383,7 +383,7 @@ def test_compiled_win_counts_equal_the_byte_lane_counts(s: int, e: int, levels: 
     np.testing.assert_array_equal(k._rank_comparisons(x), k._rank_comparisons_numpy(x))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(s=st.integers(1, 120), e=st.integers(1, 12),
        kind=st.sampled_from(["normal", "heavy", "levels", "zeros", "tiny", "inf"]),
        seed=st.integers(0, 2**32 - 1))
@@ -432,7 +432,7 @@ def test_compiled_win_counts_across_blocks_and_systems_past_256(monkeypatch: pyt
     np.testing.assert_array_equal(k._rank_comparisons(x), want)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(text=st.lists(st.sampled_from(list(b'[]{}"\\\na, 1')), max_size=80),
        cap=st.sampled_from([1, 3, 1_000]))
 def test_compiled_json_depth_scan_equals_the_vectorised_scan(text: list[int], cap: int) -> None:
@@ -451,7 +451,7 @@ def test_compiled_json_depth_scan_equals_the_vectorised_scan(text: list[int], ca
     assert got == want or (got > cap and want > cap)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(s=st.integers(1, 40), e=st.integers(1, 300), low=st.sampled_from([0.0, -1.5]),
        share=st.sampled_from([0.0, 0.1, 0.5, 1.0]), seed=st.integers(0, 2**32 - 1))
 def test_two_level_popcounts_equal_the_brute_force_counts(s: int, e: int, low: float,

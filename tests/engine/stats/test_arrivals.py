@@ -24,7 +24,7 @@ def _uploads(seed: int, n_rows: int, runs: bool) -> pd.DataFrame:
     return frame if runs else frame.drop_duplicates(["system", "example_id"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 80), st.booleans())
 def test_arrays_equal_the_pandas_version_bit_for_bit(seed: int, n_rows: int,
                                                      runs: bool) -> None:

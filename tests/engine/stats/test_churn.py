@@ -19,7 +19,7 @@ from engine.stats._ab import compare_ab
 from engine.stats._churn import churn
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, np.nan]), st.sampled_from([0.0, 1.0, np.nan])),
                 min_size=1, max_size=60))
 def test_counts_are_the_off_diagonal_cells_of_the_2x2_table(cells: list[tuple[float, float]]) -> None:

@@ -81,7 +81,7 @@ def _cr2_by_definition(d: np.ndarray, codes: np.ndarray) -> tuple[float, float]:
 
 
 @given(st.lists(st.integers(1, 6), min_size=2, max_size=8), st.integers(0, 10_000))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 def test_cr2_closed_form_matches_its_definition(sizes: list[int], seed: int) -> None:
     codes = np.repeat(np.arange(len(sizes)), sizes)
     d = np.random.default_rng(seed).normal(size=len(codes))

@@ -106,7 +106,7 @@ def test_vectorised_wealth_matches_the_single_sequence() -> None:
         np.testing.assert_allclose(np.exp(many[row]), betting_martingale(x[row], 0.4), rtol=1e-9)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(cuts=st.lists(st.integers(1, 299), max_size=4), seed=st.integers(0, 1000),
        bounded=st.booleans())
 def test_batches_change_nothing(cuts: list[int], seed: int, bounded: bool) -> None:
@@ -162,7 +162,7 @@ def test_bad_settings_are_named() -> None:
 # ------------------------------------------------------------------ e-BH
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(e=st.lists(st.floats(0, 1e4), min_size=1, max_size=30), alpha=st.sampled_from([0.05, 0.1, 0.2]))
 def test_e_bh_is_bh_on_inverse_e_values(e: list[float], alpha: float) -> None:
     """Wang & Ramdas (2022): e-BH rejects what BH rejects on p = min(1, 1/e)."""

@@ -44,7 +44,7 @@ def test_sleep_paired_tost_textbook_example() -> None:
     assert res.verdict == "different" and not res.equivalent
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.lists(st.floats(-5, 5), min_size=3, max_size=40), st.floats(0.05, 3),
        st.floats(-2, 2))
 def test_tost_equals_statsmodels_and_the_interval_rule(values: list[float], margin: float,

@@ -119,7 +119,7 @@ def test_newcombe_unpaired_published_examples(counts: tuple[int, ...],
     assert (round(float(low[0]), 4), round(float(high[0]), 4)) == expected
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(st.integers(1, 200), st.integers(1, 200), st.data(), st.sampled_from([0.05, 0.1, 0.01]))
 def test_newcombe_unpaired_matches_statsmodels(n_a: int, n_b: int, data: st.DataObject,
                                                alpha: float) -> None:
@@ -144,7 +144,7 @@ def test_wilson_matches_statsmodels_and_degenerate_unpaired() -> None:
 # ------------------------------------------------------------------ numeric
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(hnp.arrays(float, st.integers(2, 40), elements=st.floats(-100, 100, width=32)),
        st.sampled_from([0.05, 0.1, 0.2]))
 def test_paired_t_matches_scipy(d: np.ndarray, alpha: float) -> None:
@@ -155,7 +155,7 @@ def test_paired_t_matches_scipy(d: np.ndarray, alpha: float) -> None:
     np.testing.assert_allclose([low[0], high[0]], [ref.low, ref.high], rtol=1e-9, atol=1e-9)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(hnp.arrays(float, st.integers(2, 30), elements=st.floats(-100, 100, width=32)),
        hnp.arrays(float, st.integers(2, 30), elements=st.floats(-100, 100, width=32)))
 def test_welch_matches_scipy(a: np.ndarray, b: np.ndarray) -> None:

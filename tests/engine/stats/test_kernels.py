@@ -67,7 +67,7 @@ def test_win_matrix_equals_a_per_pair_loop_and_the_previous_code(kind: str, s: i
     np.testing.assert_array_equal((w + w.T)[: min(s, 5)] + ties, e)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(s=st.integers(1, 12), e=st.integers(1, 300), levels=st.integers(1, 12),
        seed=st.integers(0, 2**32 - 1))
 def test_win_matrix_property(s: int, e: int, levels: int, seed: int) -> None:

@@ -46,7 +46,7 @@ def test_midp_reproduces_fagerland_2013_example() -> None:
 
 
 @given(st.integers(0, 60), st.integers(0, 60))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 def test_midp_is_exact_minus_half_the_observed_probability(b: int, c: int) -> None:
     # mid-p = exact p − P(X = k) (the observed count's probability, counted twice in the
     # doubled exact tail); b = c gives 1 by symmetry. X ~ Bin(b + c, 1/2), scipy's pmf.
@@ -76,7 +76,7 @@ def test_midp_interval_excludes_zero_where_midp_rejects() -> None:
 @pytest.mark.slow
 @given(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40),
        st.sampled_from([0.1, 0.05, 0.01, 0.001]), st.sampled_from(["mcnemar", "mcnemar-midp"]))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_interval_excludes_zero_iff_p_below_alpha(b: int, c: int, ties: int, alpha: float,
                                                   test: str) -> None:
     if b + c + ties < 2:

@@ -29,7 +29,7 @@ from engine._options import CORRECTIONS
 from engine.stats import _kernels as _kernels
 from engine.stats._pairwise import _adjust, pairwise_tests
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=40,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 ALTERNATIVES = ("two-sided", "greater", "less")
 SM_ALTERNATIVE = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}

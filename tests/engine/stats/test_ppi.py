@@ -148,7 +148,7 @@ def test_every_pair_equals_ppi_py_on_the_differences(per_example: bool) -> None:
     assert np.allclose(res.table["p_adjusted"], adjust_pvalues(res.table["pvalue"], method="holm"))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(0, 10_000), st.floats(0.0, 0.95))
 def test_never_wider_than_human_only_in_expectation_closed_form(seed: int, rho: float) -> None:
     # the tuned-lambda standard error is at most the human-only one (lambda = 0 is allowed)

@@ -35,7 +35,7 @@ def _case(rng: np.random.Generator, n_examples: int) -> tuple[np.ndarray, ...]:
     return y, f, pi, xi
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(seed=st.integers(0, 2**32 - 1), n_examples=st.integers(20, 600),
        lam=st.sampled_from([None, 0.0, 0.3, 1.0]))
 def test_estimate_equals_ppi_pys_weighted_variant(seed: int, n_examples: int,

@@ -60,7 +60,7 @@ def test_thresholds_by_correction() -> None:
 
 
 @given(st.integers(1, 60), st.sampled_from(["two-sided", "greater"]))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 def test_mcnemar_floor_is_the_binomial_tail(n: int, alternative: str) -> None:
     # all n examples won by one side: scipy's binomtest gives the same p
     want = stats.binomtest(n, n, 0.5, alternative=alternative).pvalue

@@ -36,7 +36,7 @@ def _same(got: object, want: object) -> None:
     assert a == b
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 120), st.booleans(), st.booleans(),
        st.booleans(), st.sampled_from([None, 7]))
 def test_all_challengers_equal_each_pair(seed: int, n_rows: int, runs: bool, unit: bool,

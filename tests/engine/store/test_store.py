@@ -365,7 +365,7 @@ def test_cli_declares_metrics(sqlite_url: str, tmp_path: Path) -> None:
                  "--on-conflict", "replace"]) == 2  # 0.x values declared binary
 
 
-@settings(max_examples=5, deadline=None,
+@settings(max_examples=5,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.permutations(list(range(24))), st.sampled_from(["reject", "add-run"]))
 def test_row_order_does_not_change_what_is_stored(tmp_path_factory: pytest.TempPathFactory,

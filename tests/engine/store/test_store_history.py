@@ -94,7 +94,7 @@ def test_a_chain_of_replacements_unwinds_in_any_order(store_url: str) -> None:
     assert store.uploads().set_index("upload_id")["rows_stored"].to_dict() == {3: 4, 2: 0, 1: 0}
 
 
-@settings(max_examples=6, deadline=None,
+@settings(max_examples=6,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(order=st.permutations([1, 2, 3]), policies=st.lists(
     st.sampled_from(["replace", "add-run"]), min_size=2, max_size=2))
