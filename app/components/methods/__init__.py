@@ -1,19 +1,42 @@
-"""The Methods page's text: which test runs when and why, the conventions, the references.
+"""The Methods page's text: ``docs/methods.md``, read at run time.
 
-One module per group of sections, one markdown constant per ``###`` section;
-:data:`SECTIONS` is the page in order (``app/views/methods.py`` shows it as one markdown
-block, with ``MIN_OVERLAP`` replaced by the engine's value).
+The statistics are described once, in ``docs/methods.md`` (which the README links to). The
+wheel ships only the ``engine`` and ``app`` packages, so the page reads the byte-identical
+copy shipped beside this module as package data (``methods.md``);
+``tests/app/test_app_methods.py`` fails when the two differ. Pure functions: no Streamlit.
 """
 
 from __future__ import annotations
 
-from app.components.methods.conventions import CONVENTIONS, MANY_COMPARISONS
-from app.components.methods.other_pages import DISTRIBUTIONS, HEALTH, MECHANISMS, SLICES_CONDITIONS
-from app.components.methods.reading import OVERALL, READING
-from app.components.methods.references import REFERENCES
-from app.components.methods.watch_judge import JUDGES, WATCHING
-from app.components.methods.which_test import INTRO, WHICH_TEST
+import re
+from functools import cache
+from importlib.resources import files
 
-#: The page's sections in the order shown.
-SECTIONS = (INTRO, WHICH_TEST, CONVENTIONS, MANY_COMPARISONS, READING, OVERALL, MECHANISMS,
-            SLICES_CONDITIONS, DISTRIBUTIONS, HEALTH, WATCHING, JUDGES, REFERENCES)
+#: The section that holds the one reference list.
+REFERENCES = "References"
+
+
+@cache
+def methods_markdown() -> str:
+    """The whole of ``docs/methods.md`` (the packaged copy), as written."""
+    return (files(__package__) / "methods.md").read_text(encoding="utf-8")
+
+
+def page_markdown() -> str:
+    """The page's markdown: the document without its ``# Methods`` title, which the page
+    shows with ``st.title``."""
+    return re.sub(r"\A# [^\n]*\n+", "", methods_markdown())
+
+
+def sections() -> dict[str, str]:
+    """Each ``## `` section's heading and body, in the document's order."""
+    parts = re.split(r"^## (.+)$", methods_markdown(), flags=re.MULTILINE)
+    return {head.strip(): body.strip() for head, body in zip(parts[1::2], parts[2::2], strict=True)}
+
+
+def references() -> list[str]:
+    """The reference list: one string per ``- `` entry of the References section, its
+    wrapped lines joined by single spaces."""
+    body = sections()[REFERENCES]
+    entries = re.split(r"^- ", body, flags=re.MULTILINE)[1:]
+    return [" ".join(entry.split()) for entry in entries]
