@@ -48,9 +48,6 @@ def _leaderboard_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
-    from ..products._leaderboard import leaderboard
-    from ..report._reports import leaderboard_report, report_format
-
     if args.judge or args.human:  # a judge metric with human labels: PPI++
         from .judge import judge_leaderboard
         from .judge_battles import battle_frame, judge_battle_leaderboard
@@ -61,15 +58,24 @@ def _leaderboard(args: argparse.Namespace) -> int:
         if not args.judge:
             raise ValueError("--human: needs --judge (the judge metric it labels)")
         return judge_leaderboard(args)
-    fmt = report_format(args.report) if args.report else None  # a bad name fails before the work
+    fmt = None
+    if args.report:  # a bad name fails before the work (the reports import scipy: not before)
+        from ..report._reports import report_format
+
+        fmt = report_format(args.report)
     if args.bt_resamples is not None and args.bt_resamples < 0:
         raise ValueError(f"--bt-resamples: must be 0 or more; got {args.bt_resamples}")
-    loaded = load_data(args.data)
+    # the statistics imported while the capped child reads DATA
+    loaded = load_data(args.data, meanwhile=("engine.products._leaderboard",))
+    from ..products._leaderboard import leaderboard
+
     matrix = matrix_of(args, loaded)
     design = cluster_design(args, loaded, matrix)
     lb = leaderboard(matrix, test_options(args), min_clique_size=args.min_clique_size,
                      anchor=args.anchor, bt_resamples=args.bt_resamples, cluster=design)
     if args.report and fmt is not None:
+        from ..report._reports import leaderboard_report
+
         write_report(args.report, leaderboard_report(lb, fmt=fmt))
     # above the table: informative missingness, unpaired tests no test keeps alpha on (the
     # pairwise result's warnings), and that no pair can be significant at all

@@ -91,7 +91,9 @@ def judge_board_of(loaded: Loaded, benchmark: str, metric: str, human: str | Non
 
             linked = judge_links(open_existing(loaded.url)).get((benchmark, metric))
         frame = loaded.frame
-        metrics = pd.unique(frame.loc[frame["benchmark"] == benchmark, "metric"].astype(str))
+        # the distinct names, then as text (not every row's name as text, then the distinct)
+        metrics = dict.fromkeys(map(str, pd.unique(frame.loc[frame["benchmark"] == benchmark,
+                                                             "metric"])))
         human = human_metric_for(metric, list(metrics), linked)
         if human is None:
             return None
