@@ -60,6 +60,11 @@ class PairStats:
 
 
 def _p_from_t(t: np.ndarray, df: np.ndarray | float, alternative: str) -> np.ndarray:
+    """The t test's p-value of every statistic; one that cannot be computed (no degrees of
+    freedom, an undefined statistic) is no evidence, p = 1, as the engine's other
+    degenerate answers are (and :func:`engine.adjust_pvalues` accepts no NaN). Identical
+    scores (0/0) are the callers' :func:`_no_difference_is_p1`: their t of 0 gives 0.5
+    one-sided."""
     with np.errstate(invalid="ignore"):
         if alternative == "greater":
             p = stats.t.sf(t, df)
@@ -67,7 +72,7 @@ def _p_from_t(t: np.ndarray, df: np.ndarray | float, alternative: str) -> np.nda
             p = stats.t.cdf(t, df)
         else:
             p = 2.0 * stats.t.sf(np.abs(t), df)
-    return np.asarray(np.clip(p, 0.0, 1.0), dtype=float)
+    return np.asarray(np.nan_to_num(np.clip(p, 0.0, 1.0), nan=1.0), dtype=float)
 
 
 def _p_from_z(z: np.ndarray, alternative: str) -> np.ndarray:

@@ -25,7 +25,7 @@ from scipy import stats
 
 from .._contract import MetricSpec
 from .._matrix import _pick
-from ._kernels import _p_from_t as t_pvalues
+from ._kernels import _p_from_t
 
 __all__ = ["PooledRuns", "RunAnova", "RunCube", "mean_intervals_with_runs", "pooled_runs",
            "run_anova", "run_cube", "satterthwaite_t"]
@@ -260,8 +260,3 @@ def satterthwaite_t(estimate: np.ndarray, v_paired: np.ndarray, df_paired: np.nd
     p = np.where((se == 0) & (estimate == 0), 1.0, p)
     return {"se": se, "df": df, "statistic": t, "pvalue": p, "var_run": var_run,
             "run_f": run_f, "run_pvalue": run_p}
-
-
-def _p_from_t(t: np.ndarray, df: np.ndarray, alternative: str) -> np.ndarray:
-    """The kernels' t p-value, with an undefined statistic (0/0) read as no evidence (p = 1)."""
-    return np.asarray(np.nan_to_num(t_pvalues(t, df, alternative), nan=1.0), dtype=float)
