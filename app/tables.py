@@ -79,32 +79,6 @@ def fit_height(rows: int, cap: int = 420) -> int:
     return min(cap, 38 + 35 * max(rows, 1))
 
 
-def tie_ranks(table: pd.DataFrame, pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Per system of ``table`` (its order, columns ``system`` and ``rank``), the best and worst
-    rank among the systems it is not significantly different from (itself included): one pass
-    over the tested ``pairs`` (``system_a``, ``system_b``, ``significant``).
-
-    Used by the leaderboard (``board.table``, ``board.pairwise.table``) and the overall
-    leaderboard (``result.table``, ``result.pairs``)."""
-    index = {s: i for i, s in enumerate(table["system"])}
-    rank = table["rank"].to_numpy(float)
-    low, high = rank.copy(), rank.copy()
-    calm = ~pairs["significant"].to_numpy(bool)
-    ends = []
-    for column in ("system_a", "system_b"):  # each column's few names mapped once
-        codes, names = pd.factorize(pairs[column])
-        ends.append(np.array([index[str(n)] for n in names], dtype=np.int64)[codes][calm])
-    for here, there in ((ends[0], ends[1]), (ends[1], ends[0])):
-        np.minimum.at(low, here, rank[there])
-        np.maximum.at(high, here, rank[there])
-    return low.astype(int), high.astype(int)
-
-
-def tie_text(low: int, high: int) -> str:
-    """The ranks a system ties with, in words: "ranks 1–22" (or "rank 3")."""
-    return f"ranks {low}–{high}" if low != high else f"rank {low}"
-
-
 def group_cells(board: Leaderboard) -> list[str]:
     """Group letters where they are short; else "ties with 21" (how many other systems it
     cannot be told apart from): a count, so that a row shows one rank span only, its rank

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .ranking._rank_sets import best_set_sentence
 
     # --- Figures --------------------------------------------------------------------------
+    from .report._svg import NAME_CHARS, cut_name, nice_ticks
     from .report._watch_svg import sequence_svg
     from .report._overall_json import overall_document
     from .stats._describe import box_stats

@@ -1,1 +1,2 @@
-"""Charts drawn from engine results: altair specs and the self-contained pyvis graph."""
+"""Charts drawn from engine results: SVG written here, Vega-Lite dicts (:mod:`app.charts.vl`)
+and the self-contained pyvis graph."""

@@ -1,4 +1,5 @@
-"""The significance graph (Ackerman et al. 2025, §5.1) as frames and as static altair charts.
+"""The significance graph (Ackerman et al. 2025, §5.1) as frames, and the clique view as a
+Vega-Lite dict (the graph itself is drawn as SVG, :func:`app.charts.svg.static_graph_svg`).
 
 Vertices are systems at the height of their mean (up = better); an edge joins
 two systems whose difference is *not* significant, thicker when less
@@ -20,7 +21,7 @@ from app.rank_span import rank_span
 from engine import EFFECT_THRESHOLDS
 from engine.results import Leaderboard
 
-from .vl import Chart, Datasets, Spec, as_chart, field, tooltip, top
+from .vl import Datasets, Spec, field, tooltip, top
 
 BEST = "#d62728"
 NODE = "#3b5b92"
@@ -87,65 +88,6 @@ def _mean_scale(board: Leaderboard, values: pd.Series) -> dict[str, Any]:
     pad = (high - low) * 0.06 or 0.01
     return {"domain": [low - pad, high + pad], "nice": False,
             "reverse": not board.higher_is_better, "zero": False}
-
-
-def static_graph_spec(board: Leaderboard, systems: Sequence[str] | None = None) -> Spec:
-    """The significance graph as a Vega-Lite dict (:mod:`app.charts.vl`); every system shown
-    is labelled (``systems``: the focus, see :func:`graph_frames`)."""
-    nodes, edges = graph_frames(board, systems)
-    # only what the chart encodes: the spec (sent on every run) stays small
-    edges = edges[["system_a", "system_b", "pvalue_adj", "effect_size", "x", "y", "x2", "y2",
-                   "width"]].round({"pvalue_adj": 6, "effect_size": 6, "y": 6, "y2": 6,
-                                    "width": 3})
-    nodes = nodes[["system", "mean", "rank", "group", "x", "best"]]
-    height = min(900, max(420, 9 * len(nodes)))
-    y_scale = _mean_scale(board, nodes["mean"])
-    title = f"mean {board.metric}"
-    x_axis = field("x", "quantitative", axis=None,
-                   scale={"domain": [-0.6, float(nodes["x"].max()) + 2.4]})
-    y_axis = field("mean", "quantitative", scale=y_scale, title=title)
-    opacity = 0.55 if len(edges) < 300 else 0.25
-    data = Datasets()
-    edge_layer = {"data": data.ref(edges), "mark": {"type": "rule", "color": EDGE,
-                                                    "opacity": opacity},
-                  "encoding": {
-                      "strokeWidth": field("width", "quantitative", legend=None, scale=None),
-                      "tooltip": [tooltip("system_a", "nominal", title="A"),
-                                  tooltip("system_b", "nominal", title="B"),
-                                  tooltip("pvalue_adj", "quantitative", title="adjusted p",
-                                          fmt=".3g"),
-                                  tooltip("effect_size", "quantitative", title="effect size",
-                                          fmt=".3f")],
-                      "x": x_axis, "x2": {"field": "x2"},
-                      "y": field("y", "quantitative", scale=y_scale, title=title),
-                      "y2": {"field": "y2"}}}
-    tips = [tooltip("system", "nominal"), tooltip("mean", "quantitative", fmt=".4f"),
-            tooltip("rank", "quantitative"), tooltip("group", "nominal")]
-
-    def mark(spec: dict[str, Any], best: bool, text: bool = False) -> Spec:
-        encoding = {"tooltip": tips, "x": x_axis, "y": y_axis}
-        if text:
-            encoding = {"text": field("system", "nominal"), **encoding}
-        return {"mark": spec, "encoding": encoding,
-                "transform": [{"filter": "datum.best" if best else "!datum.best"}]}
-
-    ref = data.ref(nodes)
-    point_layer = {"layer": [
-        mark({"type": "circle", "color": NODE, "opacity": 1, "size": 140}, False),
-        mark({"type": "circle", "color": BEST, "opacity": 1, "size": 220}, True)], "data": ref}
-    label_layer = {"layer": [
-        mark({"type": "text", "align": "left", "color": "#1f2933", "dx": 9, "fontSize": 12},
-             False, True),
-        mark({"type": "text", "align": "left", "color": BEST, "dx": 10, "fontSize": 14,
-              "fontWeight": "bold"}, True, True)], "data": ref}
-    # No per-mark ARIA text: with ~1,200 edges for 78 systems it would double the drawing.
-    return top({"layer": [edge_layer, point_layer, label_layer], "height": height}, data,
-               config={"mark": {"aria": False}})
-
-
-def static_graph(board: Leaderboard, systems: Sequence[str] | None = None) -> Chart:
-    """:func:`static_graph_spec` as an altair chart (the SVG download draws it)."""
-    return as_chart(static_graph_spec(board, systems))
 
 
 def clique_frame(board: Leaderboard) -> pd.DataFrame:

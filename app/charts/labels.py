@@ -121,9 +121,3 @@ def _near(x: float, y: float, r: float, width: float, height: float, placed: lis
                     continue
                 return Label(lx, y + dy, anchor, box, step > 0)
     return None
-
-
-def overlapping(labels: Sequence[Label]) -> list[tuple[int, int]]:
-    """Pairs of labels whose boxes overlap (none, from :func:`place_labels`)."""
-    return [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))
-            if labels[i].box.meets(labels[j].box)]

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from app.charts.svg import INK, NAME_CHARS, _name, _num, _open
-from engine.app_support import html_text, isolate
+from app.charts.svg import INK, _name, _num, _open
+from engine.app_support import NAME_CHARS, html_text, isolate
 from engine.results import PBeats
 
 #: Write the value in each P(A beats B) cell up to this many systems: the page's default focus

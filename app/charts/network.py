@@ -39,12 +39,12 @@ try:  # optional (pyvis brings IPython): pip install 'sigboard[network]'
 except ImportError:  # the "Significance graph" tab draws the same graph as SVG without it
     HAVE_PYVIS = False
 
-from engine.app_support import isolate
+from engine.app_support import cut_name, isolate
 from engine.results import Leaderboard
 
 from .graph import BEST, EDGE, NODE, graph_frames
 from .labels import Label
-from .svg import NAME_CHARS, graph_height, graph_labels
+from .svg import graph_height, graph_labels
 
 _EXTERNAL_TAG = re.compile(
     r"<script\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^>]*>\s*</script>"
@@ -126,11 +126,6 @@ def graph_layout(board: Leaderboard, nodes: pd.DataFrame, width: int = WIDTH) ->
     return Layout(nodes, xs, ys, labels)
 
 
-def _cut(name: str) -> str:
-    """The name as the static graph shows it (long names end in "…"; the tooltip has it all)."""
-    return name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
-
-
 def _add_system(net: Network, i: int, row: dict[Any, Any], x: float, y: float, label: Label,
                 count: int) -> None:
     """System ``i``'s dot (id ``i``) and its label (id ``count + i``) at their places."""
@@ -143,7 +138,7 @@ def _add_system(net: Network, i: int, row: dict[Any, Any], x: float, y: float, l
                  physics=False)
     net.node_map[i]["label"] = ""  # pyvis puts the id where a label is empty
     box = label.box
-    net.add_node(count + i, label=_cut(str(row["system"])), shape="text", title=title,
+    net.add_node(count + i, label=cut_name(str(row["system"])), shape="text", title=title,
                  x=(box.x0 + box.x1) / 2, y=(box.y0 + box.y1) / 2, physics=False,
                  font={"color": BEST if best else INK, "size": size, "face": "arial",
                        "mod": "bold" if best else "", "strokeWidth": 3,

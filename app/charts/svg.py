@@ -25,31 +25,12 @@ import numpy as np
 from app.charts.graph import BEST, EDGE, NODE, graph_frames
 from app.charts.labels import Label, place_labels
 from app.charts.ranks import ROW, rank_frame
-from engine.app_support import html_text, isolate
+from engine.app_support import NAME_CHARS, cut_name, html_text, isolate, nice_ticks
 from engine.results import Leaderboard
 
 FONT = 'font-family="Source Sans Pro, sans-serif"'
 INK = "#1f2933"
 GRID = "#e5e7eb"
-NAME_CHARS = 38  # longer names are cut with "…" on the chart (the tooltip has the whole name)
-
-
-def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
-    """Round tick values covering [low, high] (steps of 1, 2 or 5 × 10^k).
-
-    Examples
-    --------
-    >>> nice_ticks(0.12, 0.87)
-    [0.2, 0.4, 0.6, 0.8]
-    """
-    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
-        return [low] if math.isfinite(low) else []
-    raw = (high - low) / max(count - 1, 1)
-    power = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
-    first = math.ceil(low / step - 1e-9) * step
-    values = np.arange(first, high + step * 1e-9, step)
-    return [float(round(v, 12)) for v in values]
 
 
 def _num(value: float) -> str:
@@ -135,8 +116,8 @@ def svg_html(svg: str) -> str:
 
 
 def _name(text: str, limit: int = NAME_CHARS) -> str:
-    cut = text if len(text) <= limit else text[:limit - 1] + "…"
-    return html_text(isolate(cut))
+    """A name for the picture: cut (:func:`engine.app_support.cut_name`), isolated, escaped."""
+    return html_text(isolate(cut_name(text, limit)))
 
 
 def _open(width: float, height: float, label: str) -> str:
@@ -149,7 +130,7 @@ def rank_ci_svg(board: Leaderboard, *, percent: bool = False, width: int = 520,
                 systems: Sequence[str] | None = None) -> str:
     """Means with intervals, best first, each system's rank range on the right, as SVG.
 
-    The picture of :func:`app.charts.ranks.rank_ci_spec`: one row of :data:`ROW` pixels per
+    The rows of :func:`app.charts.ranks.rank_frame`, one of :data:`ROW` pixels per
     system (every name has its line), a dot at the mean, a bar over the interval, red for
     systems that could rank first. ``systems``: the rows shown (default all).
     """
@@ -201,7 +182,7 @@ def graph_labels(points: Sequence[tuple[float, float, bool]], systems: Sequence[
     ``points`` are (x, y, best) in pixels, best system first; ``room`` is (left, right, top,
     bottom) of the plot."""
     left, right, top, bottom = room
-    cut = [s if len(s) <= NAME_CHARS else s[:NAME_CHARS - 1] + "…" for s in systems]
+    cut = [cut_name(s) for s in systems]
     return place_labels([(x, y, 8.4 if best else 6.7) for x, y, best in points], cut,
                         [14 if best else 12 for *_, best in points], left=left,
                         right=right, top=top, bottom=bottom)

@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from app.charts.graph import NODE
-from app.charts.svg import INK, NAME_CHARS, _g, _name, _num, _open, nice_ticks, vertical_grid
-from engine.app_support import html_text, isolate
+from app.charts.svg import INK, _g, _name, _num, _open, vertical_grid
+from engine.app_support import NAME_CHARS, html_text, isolate, nice_ticks
 from engine.results import BoxStats
 
 BOX_COLOR = NODE  # the theme blue of every chart

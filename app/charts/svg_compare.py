@@ -30,11 +30,10 @@ from app.charts.svg import (
     _num,
     _open,
     interval_marks,
-    nice_ticks,
     vertical_grid,
 )
 from app.charts.svg_boxes import _BREAK
-from engine.app_support import html_text, isolate
+from engine.app_support import html_text, isolate, nice_ticks
 
 MODEL_ROW, COMPONENT_ROW = 30.0, 28.0  # pixels per row, as the altair charts' steps
 #: Characters of a model's label shown (the rest in its hover text): the verdict's label

@@ -18,8 +18,8 @@ import numpy as np
 
 from app.charts.graph import BEST, NODE
 from app.charts.pairwise import BAND_COLOURS, TEXT_CELLS, _cell_size, _long, p_band, p_bands
-from app.charts.svg import GRID, INK, _label, _name, _num, _open, nice_ticks, vertical_grid
-from engine.app_support import html_text, isolate
+from app.charts.svg import GRID, INK, _label, _name, _num, _open, vertical_grid
+from engine.app_support import html_text, isolate, nice_ticks
 from engine.results import PairwiseTests
 
 BLUE, RED = NODE, BEST  # the theme blue and the red of every chart

@@ -4,26 +4,24 @@ Building an altair chart and calling ``to_dict`` validates every part against th
 Vega-Lite JSON schema and deep-copies it several times: 0.2–0.5 s per chart on a
 busy machine, paid on every settings change (the engine's own work for 78
 systems is 0.05–0.15 s). The app's charts are therefore written as the dicts
-altair would produce (the same marks, encodings and named datasets), and the
-altair objects, where still wanted (tests that check a spec against the schema,
-callers that expect a chart), are made from them with ``from_dict`` (:func:`as_chart`).
+altair would produce (the same marks, encodings and named datasets); the tests check
+them against the schema through altair (``tests/app/test_app_svg.py``).
 
 Datasets are data frames, named by a hash of their content like altair's and
 listed once at the top level: Streamlit sends a frame to the browser as Arrow
-(compact types kept), so no rows pass through Python dicts or JSON on the way;
-:func:`jsonable` turns them into records where JSON is needed (:func:`as_chart`).
+(compact types kept), so no rows pass through Python dicts or JSON on the way.
 
 Examples
 --------
 >>> import pandas as pd
 >>> data = Datasets()
->>> layer = {"data": data.ref(pd.DataFrame({"x": [1.0, float("nan")]})), "mark": "point",
-...          "encoding": {"x": field("x", "quantitative")}}
->>> spec = jsonable(top(layer, data))
->>> list(spec["datasets"].values())[0]
-[{'x': 1.0}, {'x': None}]
+>>> frame = pd.DataFrame({"x": [1.0, float("nan")]})
+>>> layers = [{"data": data.ref(frame), "mark": mark, "encoding": {"x": field("x", "quantitative")}}
+...           for mark in ("point", "tick")]
+>>> spec = top({"layer": layers}, data)
+>>> len(spec["datasets"]), spec["$schema"] == SCHEMA
+(1, True)
 """
-
 from __future__ import annotations
 
 import hashlib
@@ -31,7 +29,6 @@ import json
 from typing import Any, cast
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
 from engine.app_support import one_line_all
@@ -42,13 +39,6 @@ Spec = dict[str, Any]
 SCHEMA = alt.SCHEMA_URL
 #: altair's default view configuration, kept so charts draw as they did through altair.
 VIEW = {"continuousWidth": 300, "continuousHeight": 300}
-
-
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """The rows of ``frame`` as JSON-safe dicts (Python numbers, NaN/NA as None)."""
-    rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
-    return [{str(key): value.item() if isinstance(value, np.generic) else value
-             for key, value in row.items()} for row in rows]
 
 
 class Datasets:
@@ -106,23 +96,3 @@ def _one_line_frame(frame: pd.DataFrame) -> pd.DataFrame:
             if not mapped.equals(column):
                 fixed[name] = mapped
     return frame.assign(**fixed) if fixed else frame
-
-
-def jsonable(spec: Spec) -> Spec:
-    """``spec`` with its datasets as JSON-safe records (the frames themselves are not copied
-    into the result)."""
-    named = spec.get("datasets", {})
-    return {**spec, "datasets": {name: records(frame) if isinstance(frame, pd.DataFrame) else frame
-                                 for name, frame in named.items()}}
-
-
-Chart = alt.Chart | alt.LayerChart | alt.HConcatChart | alt.VConcatChart
-
-
-def as_chart(spec: Spec) -> Chart:
-    """The altair chart of a specification (for schema checks and callers expecting altair)."""
-    kinds: dict[str, Any] = {"layer": alt.LayerChart, "hconcat": alt.HConcatChart,
-                             "vconcat": alt.VConcatChart}
-    kind = next((k for k in kinds if k in spec), None)
-    chart: Chart = (kinds[kind] if kind else alt.Chart).from_dict(jsonable(spec), validate=False)
-    return chart

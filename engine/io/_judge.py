@@ -73,9 +73,6 @@ class JudgePair:
     def labelled(self) -> np.ndarray:
         return np.asarray(np.isfinite(self.judge) & np.isfinite(self.human))
 
-    def labels_per_system(self) -> dict[str, int]:
-        return dict(zip(self.systems, self.labelled.sum(1).astype(int).tolist(), strict=True))
-
 
 def _pivot(rows: pd.DataFrame, systems: pd.Index, examples: pd.Index) -> np.ndarray:
     table = rows.groupby(["system", "example_id"], sort=False)["value"].mean().unstack()

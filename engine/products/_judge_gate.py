@@ -65,10 +65,6 @@ class JudgeGate:
     def sign(self) -> float:
         return 1.0 if self.higher_is_better else -1.0
 
-    def _side(self, est: float, low: float, high: float) -> dict[str, float]:
-        lo, hi = sorted((self.sign * low, self.sign * high))
-        return {"difference": self.sign * est, "ci_low": lo, "ci_high": hi}
-
     def sentence(self) -> str:
         """The gate's answer in one line (the CLI's first line, the page's verdict box)."""
         if self.refused:
@@ -86,10 +82,6 @@ class JudgeGate:
 
 def _num(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
-
-
-def _clean(side: dict[str, float]) -> dict[str, float | None]:
-    return {k: _num(v) for k, v in side.items()}
 
 
 def _refuse(base: dict[str, Any], why: str, **extra: Any) -> JudgeGate:

@@ -15,23 +15,35 @@ from numpy.typing import ArrayLike
 
 from ._text import h, num
 
-__all__ = ["histogram_svg", "interval_svg"]
+__all__ = ["NAME_CHARS", "cut_name", "histogram_svg", "interval_svg", "nice_ticks"]
 
-_LABEL_CHARS = 36  # a system name on a chart's axis is cut here (tables show it whole)
+#: Longer names are cut with "…" on a chart, the reports' and the pages' alike (tables and
+#: tooltips show them whole).
+NAME_CHARS = 38
 
 
-def _ticks(low: float, high: float, count: int = 5) -> np.ndarray:
-    """Round tick values covering [low, high] (1, 2, 2.5 or 5 × a power of ten apart)."""
-    if not high > low:
-        low, high = low - 0.5, high + 0.5
-    raw = (high - low) / count
+def nice_ticks(low: float, high: float, count: int = 6) -> list[float]:
+    """Round tick values covering [low, high] (steps of 1, 2 or 5 × 10^k, about ``count``
+    of them): the axes of the reports' charts and of the pages' SVG pictures.
+
+    Examples
+    --------
+    >>> nice_ticks(0.12, 0.87)
+    [0.2, 0.4, 0.6, 0.8]
+    """
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return [low] if math.isfinite(low) else []
+    raw = (high - low) / max(count - 1, 1)
     power = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
-    return np.arange(math.ceil(low / step) * step, high + step * 1e-9, step)
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.ceil(low / step - 1e-9) * step
+    values = np.arange(first, high + step * 1e-9, step)
+    return [float(round(v, 12)) for v in values]
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= _LABEL_CHARS else text[:_LABEL_CHARS - 1] + "…"
+def cut_name(text: str, limit: int = NAME_CHARS) -> str:
+    """``text`` as a chart shows it: at most ``limit`` characters, the last "…" when cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _linear(d0: float, d1: float, r0: float, r1: float) -> Callable[[float], float]:
@@ -44,7 +56,7 @@ def _linear(d0: float, d1: float, r0: float, r1: float) -> Callable[[float], flo
 def _x_axis(scale: Callable[[float], float], lo: float, hi: float, left: float, bottom: float, right: float,
             label: str) -> list[str]:
     out = [f'<line x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#444"/>']
-    for t in _ticks(lo, hi):
+    for t in nice_ticks(lo, hi):
         x = scale(t)
         out.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" '
                    f'stroke="#444"/><text x="{x:.1f}" y="{bottom + 16}" font-size="11" '
@@ -67,9 +79,9 @@ def interval_svg(labels: Sequence[str], estimates: ArrayLike, lows: ArrayLike,
     vmin, vmax = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     pad = (vmax - vmin) * 0.05 or 0.5
     vmin, vmax = vmin - pad, vmax + pad
-    ticks = _ticks(vmin, vmax)
+    ticks = nice_ticks(vmin, vmax)
     vmin, vmax = min(vmin, float(ticks[0])), max(vmax, float(ticks[-1]))
-    row, left, width = 22, 24 + 7 * min(_LABEL_CHARS, max((len(s) for s in labels), default=4)), 640
+    row, left, width = 22, 24 + 7 * min(NAME_CHARS, max((len(s) for s in labels), default=4)), 640
     right, top = width - 20, 30
     bottom = top + row * len(labels) + 6
     scale = _linear(vmin, vmax, left, right)
@@ -81,7 +93,7 @@ def interval_svg(labels: Sequence[str], estimates: ArrayLike, lows: ArrayLike,
     for i, name in enumerate(labels):
         y = top + row * i + row / 2
         parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" font-size="11" text-anchor="end">'
-                     f"{h(_cut(str(name)))}</text>")
+                     f"{h(cut_name(str(name)))}</text>")
         if np.isfinite(lo[i]) and np.isfinite(hi[i]):
             parts.append(f'<line x1="{scale(lo[i]):.1f}" y1="{y:.1f}" x2="{scale(hi[i]):.1f}" '
                          f'y2="{y:.1f}" stroke="#4c78a8" stroke-width="2"/>')
@@ -117,7 +129,7 @@ def histogram_svg(values: ArrayLike, *, x_label: str, title: str,
     yscale = _linear(0.0, cmax, bottom, top)
     parts = [f'<text x="{left}" y="18" font-size="13" font-weight="600">{h(title)}</text>',
              f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#444"/>']
-    for c in _ticks(0, cmax, 4):
+    for c in nice_ticks(0, cmax, 5):
         if c == int(c):
             parts.append(f'<text x="{left - 6}" y="{yscale(c) + 4:.1f}" font-size="11" '
                          f'text-anchor="end">{int(c)}</text>')

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._svg import _linear, _ticks
+from ._svg import _linear, nice_ticks
 from ._text import h, num
 
 __all__ = ["sequence_svg"]
@@ -45,7 +45,7 @@ def sequence_svg(history: pd.DataFrame, *, title: str, y_label: str = "differenc
         return (f'<svg role="img" aria-label="{h(title)}" width="{width}" height="{height}" '
                 f'viewBox="0 0 {width} {height}">{"".join(parts)}</svg>')
     vmin, vmax = _y_range(low, high)
-    yt = _ticks(vmin, vmax, 4)
+    yt = nice_ticks(vmin, vmax, 5)
     vmin, vmax = min(vmin, float(yt[0])), max(vmax, float(yt[-1]))
     n_max = float(n[-1]) if n[-1] > 0 else 1.0
     xs = _linear(0.0, n_max, left, right)
@@ -72,7 +72,7 @@ def sequence_svg(history: pd.DataFrame, *, title: str, y_label: str = "differenc
     for t in yt:
         parts.append(f'<text x="{left - 6}" y="{ys(t) + 4:.1f}" font-size="11" '
                      f'text-anchor="end">{h(num(round(float(t), 12), 3))}</text>')
-    for t in _ticks(0.0, n_max, 5):
+    for t in [v for v in nice_ticks(0.0, n_max) if v == int(v)]:  # counts: whole ticks only
         parts.append(f'<text x="{xs(t):.1f}" y="{bottom + 16}" font-size="11" '
                      f'text-anchor="middle">{int(t)}</text>')
     parts.append(f'<text x="{(left + right) / 2:.1f}" y="{bottom + 34}" font-size="12" '

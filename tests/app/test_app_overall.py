@@ -20,7 +20,7 @@ from pages_data_support import XSS, overall_frame, store_env
 from streamlit.testing.v1 import AppTest
 
 from app.components.overall_table import MISSING, UNRANKED
-from app.tables import SHORT_LETTERS, tie_ranks
+from app.tables import SHORT_LETTERS
 from app.url import format_weights, parse_weights
 from engine import overall
 from engine.app_support import default_selection, overall_headline
@@ -255,21 +255,6 @@ def test_groups_are_listed_under_the_pairs_tab(small: Path) -> None:
     assert f"({len(expected.cliques)})" in label
     listed = [t.value for t in at.text if t.value[:1].isdigit()]
     assert listed[0] == "1. " + ", ".join(expected.cliques[0])
-
-
-def test_tie_ranks_are_the_ranks_of_the_systems_not_told_apart() -> None:
-    """Reference: the definition, one pair at a time (app/tables.py's leaderboard rule)."""
-    res = overall(overall_frame(), benchmarks=["b1", "b2"])
-    low, high = tie_ranks(res.table, res.pairs)
-    rank = dict(zip(res.table["system"], res.table["rank"], strict=True))
-    lo, hi = dict(rank), dict(rank)
-    for a, b, sig in zip(res.pairs["system_a"], res.pairs["system_b"], res.pairs["significant"],
-                         strict=True):
-        if not sig:
-            lo[a], hi[a] = min(lo[a], rank[b]), max(hi[a], rank[b])
-            lo[b], hi[b] = min(lo[b], rank[a]), max(hi[b], rank[a])
-    assert list(low) == [lo[s] for s in res.table["system"]]
-    assert list(high) == [hi[s] for s in res.table["system"]]
 
 
 @pytest.mark.slow

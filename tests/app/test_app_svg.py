@@ -1,4 +1,5 @@
-"""The SVG pictures (app/charts/svg.py, svg_pairwise.py) and the Vega-Lite dicts (app/charts/vl.py).
+"""The SVG pictures (app/charts/svg.py, svg_pairwise.py), the SVG kit they share with the reports
+(engine/report/_svg.py) and the Vega-Lite dicts (app/charts/vl.py).
 
 Reference values: the charts' content is checked against the engine's leaderboard of
 the same synthetic data (no external reference); the Vega-Lite dicts against what
@@ -10,23 +11,26 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
+import altair as alt
 import numpy as np
 import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.charts.graph import BEST, static_graph_spec
-from app.charts.ranks import rank_ci_spec
-from app.charts.svg import nice_ticks, rank_ci_svg, static_graph_svg
+from app.charts.graph import BEST, clique_spec, graph_frames
+from app.charts.pairwise import effect_heatmap_spec, pwpp_spec
+from app.charts.svg import rank_ci_svg, static_graph_svg
 from app.charts.svg_pairwise import (
     difference_histogram_svg,
     pair_scatter_svg,
     pvalue_heatmap_svg,
 )
-from app.charts.vl import as_chart, jsonable
+from app.charts.vl import Spec
 from engine import MetricSpec, build_matrix, leaderboard
 from engine._text import ISOLATE, POP
+from engine.app_support import nice_ticks
 from engine.results import Leaderboard
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -39,6 +43,26 @@ def _board(names: list[str], *, higher: bool = True) -> Leaderboard:
              "value": float(rng.random() < 0.2 + 0.12 * i)}
             for i, s in enumerate(names) for j in range(80)]
     return leaderboard(build_matrix(pd.DataFrame(rows), spec=MetricSpec(higher_is_better=higher)))
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The rows of ``frame`` as JSON-safe dicts (Python numbers, NaN/NA as None), as altair
+    writes a dataset."""
+    rows = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    return [{str(key): value.item() if isinstance(value, np.generic) else value
+             for key, value in row.items()} for row in rows]
+
+
+def _jsonable(spec: Spec) -> Spec:
+    """``spec`` with its datasets (data frames) as records."""
+    return {**spec, "datasets": {name: _records(frame) for name, frame in spec["datasets"].items()}}
+
+
+def _as_chart(spec: Spec) -> Any:
+    """The altair chart of a hand-written specification."""
+    kinds = {"layer": alt.LayerChart, "hconcat": alt.HConcatChart, "vconcat": alt.VConcatChart}
+    kind = next((k for k in kinds if k in spec), None)
+    return (kinds[kind] if kind else alt.Chart).from_dict(_jsonable(spec), validate=False)
 
 
 def _texts(svg: str) -> list[str]:
@@ -86,8 +110,8 @@ def test_graph_labels_every_focused_system_and_marks_the_best_in_red() -> None:
     assert set(focus) <= set(texts) and str(board.table["system"].iloc[4]) not in texts
     edges = len([e for e in ET.fromstring(svg).iter(f"{SVG}line")
                  if e.get("stroke-opacity") is not None])
-    _, vega_edges = static_graph_spec(board, focus)["datasets"].values()
-    assert edges == len(vega_edges), "one line per non-significant pair, as the Vega chart"
+    _, pairs = graph_frames(board, focus)
+    assert edges == len(pairs), "one line per non-significant pair among the focus"
 
 
 @given(st.floats(-1e6, 1e6), st.floats(1e-6, 1e6))
@@ -104,9 +128,11 @@ def test_nice_ticks_lie_in_the_range_with_a_round_step(low: float, width: float)
 
 def test_vega_dicts_are_what_altair_writes() -> None:
     board = _board(["a", "b", "c"])
-    for spec in (rank_ci_spec(board, percent=True), static_graph_spec(board)):
-        written = as_chart(spec).to_dict()  # validated against the Vega-Lite schema
-        assert written == jsonable(spec)
+    order = list(board.table["system"])
+    for spec in (clique_spec(board), effect_heatmap_spec(board.pairwise, order),
+                 pwpp_spec(board.pairwise, order)):
+        written = _as_chart(spec).to_dict()  # validated against the Vega-Lite schema
+        assert written == _jsonable(spec)
 
 
 def test_pvalue_heatmap_labels_both_axes_and_escapes_names() -> None:
@@ -148,3 +174,18 @@ def test_fast_specs_carry_their_data_as_arrow() -> None:
         table = pa.ipc.open_stream(sent["datasets"][name]).read_all().to_pandas()
         assert table.reset_index(drop=True).equals(frame.reset_index(drop=True))
     assert sent["data"] == spec["data"] and "width" in sent
+
+
+def test_reports_and_pages_cut_long_names_alike() -> None:
+    """One cut for every chart: the report's interval chart and the Leaderboard's rank plot
+    show a long name as the same first NAME_CHARS − 1 characters and "…"."""
+    from engine.app_support import NAME_CHARS, cut_name
+    from engine.report._svg import interval_svg
+
+    long = "system-" + "x" * 60
+    cut = cut_name(long)
+    assert len(cut) == NAME_CHARS and cut.endswith("…")
+    report = interval_svg([long], [0.5], [0.4], [0.6], x_label="mean", title="t")
+    assert cut in report and long not in report
+    board = _board([long, "b"])
+    assert cut in _texts(rank_ci_svg(board))

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_strategies
 
 from app.auth import Policy
-from app.charts.graph import static_graph
 from app.charts.network import ExternalResourceError, network_html, self_contained
 from app.charts.pairwise import skew_position
 from app.downloads import neutralise, safe_csv
@@ -101,13 +100,6 @@ def test_network_html_is_self_contained_and_escapes_names() -> None:
     # itself, escaped once (issue #17: not "&lt;img…").
     assert "\\u003cimg src=x onerror=alert(1)\\u003e" in page
     assert "\\u0026lt;" not in page and "&lt;img" not in page
-
-
-def test_static_graph_carries_only_the_encoded_columns() -> None:
-    spec = static_graph(_board(["a", "b", "c", "d"])).to_dict()
-    assert spec["config"]["mark"]["aria"] is False
-    rows = [row for data in spec["datasets"].values() for row in data]
-    assert rows and not any("weight" in row or "rank_low" in row for row in rows)
 
 
 def test_self_contained_strips_cdn_tags_and_refuses_leftovers() -> None:
