@@ -1,0 +1,79 @@
+"""`sigboard passk` (the issue's interface: JSON keys systems / pairs / flaky exactly) and
+`sigboard compare --pass-hat-k K` (the gate's exit codes on a pass^k regression).
+
+Reference values: the per-system numbers are checked against the engine's
+:func:`engine.stats._passk.reliability` on the same file (its own tests check it against
+exact rationals, scipy and the CR2 module); the regression data are built so that the
+candidate's pass^4 is far lower (tries at success rate 0.95 against 0.55 on every task).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.cli import main
+from engine.cli.passk import FLAKY_KEYS, PAIR_KEYS, SYSTEM_KEYS
+from engine.stats._passk import reliability
+
+
+def _tries(path: Path, rates: dict[str, float], *, tasks: int = 30, tries: int = 8,
+           seed: int = 0, value: float | None = None) -> Path:
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.6, 1.0, tasks)
+    rows = [("agent", "success", s, f"task{t:02d}", r,
+             int(rng.random() < min(1.0, base[t] * rate)) if value is None else value)
+            for s, rate in rates.items() for t in range(tasks) for r in range(tries)]
+    pd.DataFrame(rows, columns=["benchmark", "metric", "system", "example_id", "run",
+                                "value"]).to_csv(path, index=False)
+    return path
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
+    code = main(list(args))
+    out = capsys.readouterr().out
+    return code, json.loads(out, parse_constant=lambda name: pytest.fail(f"JSON has {name}"))
+
+
+def test_passk_json_keys_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _tries(tmp_path / "tries.csv", {"a": 1.0, "b": 0.8, "c": 0.6})
+    code, doc = _json(capsys, "passk", str(path), "--k", "4", "--format", "json")
+    assert code == 0
+    assert {"systems", "pairs", "flaky"} <= set(doc)
+    assert all(tuple(row) == SYSTEM_KEYS for row in doc["systems"])
+    assert all(tuple(row) == PAIR_KEYS for row in doc["pairs"])
+    assert doc["flaky"] and all(tuple(row) == FLAKY_KEYS for row in doc["flaky"])
+    assert SYSTEM_KEYS == ("system", "tasks", "pass_at_k", "pass_at_k_low", "pass_at_k_high",
+                           "pass_hat_k", "pass_hat_k_low", "pass_hat_k_high")
+    assert PAIR_KEYS == ("system_a", "system_b", "diff_pass_hat_k", "diff_pass_hat_k_low",
+                         "diff_pass_hat_k_high", "diff_pass_at_k", "diff_pass_at_k_low",
+                         "diff_pass_at_k_high", "pvalue", "pvalue_adj", "significant")
+    assert FLAKY_KEYS == ("system", "example_id", "tries", "successes", "low", "high")
+    ref = reliability(pd.read_csv(path), k=4)
+    got = {r["system"]: r for r in doc["systems"]}
+    for row in ref.estimates.table.itertuples():
+        assert got[row.system]["pass_hat_k"] == pytest.approx(row.pass_hat_k, abs=1e-12)
+        assert got[row.system]["pass_at_k_low"] == pytest.approx(row.pass_at_k_low, abs=1e-12)
+    assert len(doc["pairs"]) == 3
+    assert len(doc["flaky"]) == int(ref.flaky.counts.sum())
+    assert doc["k"] == 4 and set(doc["excluded"]) == {"a", "b", "c"}
+
+
+def test_passk_text_is_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _tries(tmp_path / "tries.csv", {"a": 1.0, "b": 0.7})
+    assert main(["passk", str(path), "--k", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "pass@2" in out and "pass^2" in out and "flaky" in out and "C_out" in out
+
+
+def test_passk_refuses_values_that_are_not_zero_or_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _tries(tmp_path / "scores.csv", {"a": 1.0}, value=0.37)
+    assert main(["passk", str(path), "--k", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "column 'value'" in err and "0 or 1" in err and "1 = pass" in err
