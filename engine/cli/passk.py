@@ -10,6 +10,10 @@ significant`` — the p-values are pass^k's, Holm–Šidák over the pairs by de
 beside them ``benchmark, metric, k, alpha, correction``, ``excluded`` (per system, tasks
 with fewer than k tries), ``consistency`` (per system ``system, tasks, c_out, low, high``)
 and ``rules`` (the exclusion and flaky rules in words).
+
+``sigboard compare DATA --baseline A --candidate B --pass-hat-k K`` decides on the pass^k
+difference (:func:`compare_pass_hat_k`; JSON :func:`gate_json`), exit codes as
+``compare``'s: 1 when the candidate is significantly worse, 0 otherwise, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 from ._common import add_data_options, emit, load_data, wants_json
 
 if TYPE_CHECKING:
-    from ..stats._passk import Reliability
+    from ..stats._passk import PassKGate, Reliability
+    from ._common import Loaded
 
-__all__ = ["SYSTEM_KEYS", "PAIR_KEYS", "FLAKY_KEYS", "passk_json", "register"]
+__all__ = ["FLAKY_KEYS", "PAIR_KEYS", "SYSTEM_KEYS", "compare_pass_hat_k", "gate_json",
+           "passk_json", "register"]
 
 SYSTEM_KEYS = ("system", "tasks", "pass_at_k", "pass_at_k_low", "pass_at_k_high",
                "pass_hat_k", "pass_hat_k_low", "pass_hat_k_high")
@@ -142,3 +148,52 @@ def register(subparsers: Any) -> None:
                    help="flaky when the exact interval of the task's success rate lies "
                         "inside (M, 1 − M) (default 0: excludes both 0 and 1)")
     p.set_defaults(handler=_passk)
+
+
+def gate_json(gate: PassKGate, exit_code: int) -> dict[str, Any]:
+    """The JSON of ``compare --pass-hat-k K``: candidate − baseline in pass^k units."""
+    return {"benchmark": gate.benchmark, "metric": gate.metric, "baseline": gate.baseline,
+            "candidate": gate.candidate, "statistic": "pass_hat_k", "k": gate.k,
+            "tasks": gate.tasks, "baseline_pass_hat_k": gate.baseline_pass_hat_k,
+            "candidate_pass_hat_k": gate.candidate_pass_hat_k, "difference": gate.diff,
+            "ci_low": gate.low, "ci_high": gate.high, "pvalue": gate.pvalue,
+            "alpha": gate.alpha, "cluster": gate.clusters, "verdict": gate.verdict(),
+            "exit_code": exit_code}
+
+
+def compare_pass_hat_k(loaded: Loaded, args: argparse.Namespace, bench: str, met: str) -> int:
+    """``compare --pass-hat-k K``: the gate on candidate − baseline pass^k (paired over the
+    tasks both ran with ≥ K tries, two-sided at --alpha): 1 when the candidate is
+    significantly worse, else 0; bad input raises (exit 2)."""
+    from ..stats._passk import pass_k_gate
+    from ._json import EXIT_FAIL, EXIT_PASS
+    from ._stats_common import test_options
+    from ._text import fmt_number
+
+    for flag in ("margin", "equivalence", "report", "judge"):
+        if getattr(args, flag, None) is not None:
+            raise ValueError(f"--pass-hat-k: --{flag} is not available with the pass^k gate")
+    opts = test_options(args)
+    if opts.alternative != "two-sided":
+        raise ValueError("--pass-hat-k: the pass^k gate is two-sided (drop --alternative)")
+    cluster = loaded.cluster_column(bench, args.cluster)
+    frame = loaded.frame if cluster is None else loaded.with_attribute(bench, cluster)
+    gate = pass_k_gate(frame, baseline=args.baseline, candidate=args.candidate,
+                       k=args.pass_hat_k, benchmark=bench, metric=met, cluster=cluster,
+                       options=opts)
+    code = EXIT_FAIL if gate.worse else EXIT_PASS
+    if wants_json(args):
+        emit(gate_json(gate, code), None, "json")
+        return code
+    level = f"{1 - gate.alpha:.0%}"
+    k = gate.k
+    sys.stdout.write(
+        f"{gate.candidate} vs {gate.baseline} on {gate.benchmark}/{gate.metric}: pass^{k} "
+        f"{fmt_number(gate.candidate_pass_hat_k)} vs {fmt_number(gate.baseline_pass_hat_k)}, "
+        f"difference {fmt_number(gate.diff)} [{fmt_number(gate.low)}, "
+        f"{fmt_number(gate.high)}]: {gate.verdict()}\n"
+        f"difference = {gate.candidate} − {gate.baseline} (positive = candidate better), "
+        f"{level} interval; paired t over {gate.tasks} tasks with ≥ {k} tries each"
+        + ("" if gate.clusters is None else f", CR2 over clusters of {gate.clusters}")
+        + f"; p = {fmt_number(gate.pvalue, 3)}\n")
+    return code
