@@ -47,12 +47,9 @@ TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "p
 class PairwiseTests:
     """Tests for every compared pair of one (benchmark, metric), with the options that made them.
 
-    ``table`` has one row per pair with the columns of ``TABLE_COLUMNS``:
-    ``statistic`` and ``df`` of the test, raw and adjusted p-values, the effect
-    size (positive = ``system_a`` better, whatever the metric's direction), raw
-    means, ``diff = mean_a - mean_b``, ``n`` examples used (per pair for paired
-    tests, ``n_a + n_b`` otherwise), example-level wins of each side (paired
-    only), ``significant`` by the chosen criterion and ``a_better``.
+    ``table`` has one row per pair with the columns of ``TABLE_COLUMNS`` (each described
+    in :func:`pairwise_tests`' Returns), plus ``design_effect`` when the examples are
+    clustered.
     """
 
     table: pd.DataFrame
@@ -174,9 +171,43 @@ def pairwise_tests(
     Returns
     -------
     PairwiseTests
-        ``table`` with columns system_a, system_b, test, statistic, df, pvalue,
-        pvalue_adj, effect_size, effect_name, mean_a, mean_b, diff, n, wins_a,
-        wins_b, significant, a_better; ``options`` records what made it.
+        ``table``, one row per compared pair, with the 23 columns of ``TABLE_COLUMNS``:
+
+        - ``system_a``, ``system_b`` — the pair (``a`` before ``b`` in the matrix's order);
+        - ``test`` — the test this pair got (a :data:`engine.TESTS` name; ``vc-t`` with
+          repeated runs, ``boot-t`` for skewed unpaired scores, ``cluster-t`` with
+          ``cluster``);
+        - ``statistic``, ``df`` — its statistic and degrees of freedom (NaN where the test
+          has none);
+        - ``pvalue``, ``pvalue_adj`` — raw, and adjusted by ``options.correction`` over
+          every row;
+        - ``effect_size``, ``effect_name`` — the test's effect size (positive = system_a
+          better, whatever the metric's direction) and its kind (``cohen_d``,
+          ``cohen_h``, ``paired_d``, or ``none`` for the permutation test);
+        - ``criterion_effect``, ``criterion_effect_name`` — the effect size an effect-size
+          ``criterion`` applies Cohen's thresholds to: ``cohen_h`` for 0/1 scores,
+          ``d_av`` paired, ``cohen_d`` unpaired;
+        - ``mean_a``, ``mean_b``, ``diff`` — the raw means on the examples the pair's test
+          used and ``diff = mean_a − mean_b``;
+        - ``difference`` — ``diff`` oriented so that positive = system_a better (``−diff``
+          when lower is better), in the metric's units;
+        - ``ci_low``, ``ci_high`` — the two-sided interval of ``difference`` at level
+          1 − alpha (Tango's score interval, agreeing with McNemar; t; Welch; Newcombe;
+          cluster-robust or run-aware t where those tests ran);
+        - ``n`` — examples used (shared examples for a paired test, ``n_a + n_b``
+          otherwise);
+        - ``paired`` — whether the pair was tested paired;
+        - ``wins_a``, ``wins_b`` — shared examples where each side scores higher (0 when
+          unpaired);
+        - ``significant`` — adjusted p < alpha, and the criterion's minimum effect when
+          it is an effect-size criterion;
+        - ``a_better`` — the direction (by wins for the win-count tests, else by
+          ``difference``);
+
+        and, with ``cluster``, ``design_effect`` (the cluster-robust variance of the
+        difference over its independent-examples variance). ``options`` records what
+        made the table; ``notes``, ``resolution``, ``pooled_runs`` and ``clusters`` what
+        the pages say about it.
 
     Notes
     -----
