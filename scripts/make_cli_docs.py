@@ -96,7 +96,7 @@ weights each label by 1 / its probability.
 every battle, `--judge COL` to name another column; `--human COL`, default `human_winner`,
 the human verdicts in the same words on a random subset, empty elsewhere):
 `sigboard leaderboard BATTLES --judge winner --human human_winner` gives PPI++ Bradley–Terry
-ratings per model — `ppi_rating`, `ppi_low`, `ppi_high` (LMArena's scale), `n_human`
+ratings (Boyeau et al. 2024) per model — `ppi_rating`, `ppi_low`, `ppi_high` (LMArena's scale), `n_human`
 (labelled battles), `effective_n`, beside `judge_rating` and `human_rating` with their
 intervals — and every pair's rating difference, adjusted p-value and win probability.
 Refused, naming file, column, rows, rule and fix: an unknown verdict, a model without a

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
+import os
 import re
 import shlex
 import unicodedata
@@ -232,7 +233,8 @@ def test_the_readme_cli_example_prints_what_it_shows() -> None:
     lines = [line for line in command.splitlines() if "sigboard " in line]
     assert len(lines) == 1, lines
     argv = shlex.split(lines[0])[1:]  # after .venv/bin/sigboard
-    out = subprocess.run([sys.executable, "-m", "engine", *argv], cwd=ROOT, capture_output=True,
-                         text=True, timeout=300, check=False)
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}  # the output has − and – in it
+    out = subprocess.run([sys.executable, "-m", "engine", *argv], cwd=ROOT, env=env,
+                         capture_output=True, encoding="utf-8", timeout=300, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout == shown
