@@ -45,25 +45,6 @@ def pooling_inputs(tests: pd.DataFrame) -> dict[str, np.ndarray]:
     return {"pvalue": tests["pvalue"].to_numpy(float), "g": g, "v": v}
 
 
-def _omega_ranks(k: int, compare: str) -> tuple[np.ndarray, np.ndarray]:
-    """The compared pairs of ``k`` ordered systems as positions (a before b), in row order."""
-    if compare == "first":
-        return np.zeros(max(k - 1, 0), dtype=np.int64), np.arange(1, k, dtype=np.int64)
-    if compare == "successive":
-        return np.arange(max(k - 1, 0), dtype=np.int64), np.arange(1, k, dtype=np.int64)
-    lo, hi = np.triu_indices(k, 1)  # (0, 1), (0, 2), …, (1, 2), …: row-major
-    return lo.astype(np.int64), hi.astype(np.int64)
-
-
-def _omega_rows(lo: np.ndarray, hi: np.ndarray, k: int, compare: str) -> np.ndarray:
-    """Row of each pair (positions lo < hi) in :func:`_omega_ranks`; −1 when not compared."""
-    if compare == "first":
-        return np.where(lo == 0, hi - 1, -1)
-    if compare == "successive":
-        return np.where(hi == lo + 1, lo, -1)
-    return np.asarray(lo * k - lo * (lo + 1) // 2 + (hi - lo - 1))
-
-
 def _orient(cells: pd.DataFrame, rank: Mapping[str, int]) -> pd.DataFrame:
     """Turn every pair so that system_a comes first in ``rank`` (effect negated on a flip)."""
     a, b = cells["system_a"].map(rank).to_numpy(), cells["system_b"].map(rank).to_numpy()

@@ -229,11 +229,6 @@ def newcombe_paired_ci(a: object, b: object, c: object, d: object, *, alpha: flo
     return low, high
 
 
-def _tango_score(delta: np.ndarray, b: np.ndarray, c: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Tango's score statistic for H0: p_1 − p_2 = delta (decreasing in delta)."""
-    return _TangoTerms(b, c, n).score(delta)
-
-
 class _TangoTerms:
     """The parts of Tango's score that do not depend on Δ₀, computed once per pair."""
 

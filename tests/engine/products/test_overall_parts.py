@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine._options import TestOptions
-from engine.across._pairs_across import _omega_ranks, _omega_rows
 from engine.products._overall import benchmark_part, overall, overall_from_parts
 from engine.products._overall_parts import choose_overall
 
@@ -108,16 +107,6 @@ def test_the_comparison_does_not_change_the_parts():
     """The parts are tested on all pairs, two-sided, whatever ``compare`` the caller uses."""
     first = _parts(TestOptions(compare="first"), ["b0"])[0]
     assert first.options == TestOptions().with_(compare="all", alternative="two-sided")
-
-
-@settings(max_examples=30)
-@given(st.integers(1, 40), st.sampled_from(["all", "first", "successive"]))
-def test_pair_rows_invert_the_pair_list(k, compare):
-    lo, hi = _omega_ranks(k, compare)
-    assert (_omega_rows(lo, hi, k, compare) == np.arange(len(lo))).all()
-    every_lo, every_hi = np.triu_indices(k, 1)
-    rows = _omega_rows(every_lo.astype(np.int64), every_hi.astype(np.int64), k, compare)
-    assert (rows >= 0).sum() == len(lo), "pairs outside the compared set get −1"
 
 
 def test_a_leaderboard_already_computed_gives_the_same_part() -> None:

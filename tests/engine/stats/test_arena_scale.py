@@ -21,9 +21,15 @@ from engine.ranking._bradley_terry import _Battles, _to_systems
 from engine.ranking._cliques import _maximal_cliques_in_order
 from engine.stats import _kernels as k
 from engine.stats import _overlap as ov
-from engine.stats._intervals import _tango_score, paired_binary_ci
+from engine.stats._intervals import _TangoTerms, paired_binary_ci
 
 Z95 = stats.norm.ppf(0.975)
+
+
+def _tango_score(delta: np.ndarray, b: np.ndarray, c: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Tango's score statistic for H0: p_1 − p_2 = delta (decreasing in delta), from the
+    terms the interval's solver uses."""
+    return np.asarray(_TangoTerms(b, c, n).score(delta))
 
 
 def _tango_by_brentq(b: float, c: float, n: float, z: float) -> tuple[float, float]:

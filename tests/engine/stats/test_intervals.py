@@ -18,7 +18,7 @@ from scipy import stats
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from engine.stats._intervals import (
-    _tango_score,
+    _TangoTerms,
     newcombe_paired_ci,
     newcombe_unpaired_ci,
     paired_binary_ci,
@@ -28,6 +28,12 @@ from engine.stats._intervals import (
 )
 
 Z95 = stats.norm.ppf(0.975)
+
+
+def _tango_score(delta: np.ndarray, b: np.ndarray, c: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Tango's score statistic for H0: p_1 − p_2 = delta (decreasing in delta), from the
+    terms the interval's solver uses."""
+    return np.asarray(_TangoTerms(b, c, n).score(delta))
 
 
 # ------------------------------------------------------------------ paired binary
