@@ -55,6 +55,9 @@ if TYPE_CHECKING:
     from .io._battles_judged import judged_battles
     from .store._judge_links import judge_links
 
+    # --- Repeated tries: the Leaderboard's reliability view, the Examples page's flaky list -
+    from .stats._passk import PassKCurves, Reliability, pass_k_curves, reliability
+
     # --- Server start: compile the kernels ahead of the first request ---------------------
     from ._warm import warm_kernels
 

@@ -6,6 +6,8 @@ label on screen (``win rate``); metadata columns are their own key and label.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -13,7 +15,7 @@ from app import state
 from app.rank_span import rank_span
 from app.ranked import ranked_html
 from app.tables import HELP, column_config, in_points, label
-from app.url import TABLE_COLUMNS, TABLE_TABS, View, check_choices
+from app.url import RELIABILITY_TABS, TABLE_COLUMNS, TABLE_TABS, View, check_choices
 from engine.app_support import md_isolated
 from engine.results import Leaderboard
 
@@ -74,12 +76,19 @@ def table_controls(view: View, rows: pd.DataFrame) -> None:
 
 
 def ranked_table(board: Leaderboard, view: View, shown: pd.DataFrame,
-                 columns: list[str], *, percent: bool = False) -> list[int] | None:
-    """The table in two views: ranked HTML (default) or the sortable, selectable grid.
+                 columns: list[str], *, percent: bool = False,
+                 reliability: Callable[[], None] | None = None) -> list[int] | None:
+    """The table in two views: ranked HTML (default) or the sortable, selectable grid, and a
+    third, ``reliability`` (drawn by that function), for a benchmark with repeated tries.
 
-    Returns the selected row positions of the grid, or None when the ranked view is open.
+    Returns the selected row positions of the grid, or None when another view is open.
     """
-    tabs = state.bound_tabs("table", view.table, TABLE_TABS)
+    tabs = state.bound_tabs("table", view.table,
+                            TABLE_TABS | (RELIABILITY_TABS if reliability else {}))
+    if reliability is not None and tabs["reliability"].open:
+        with tabs["reliability"]:
+            reliability()
+        return None
     if tabs["ranked"].open:
         t = board.table
         best = list(t["system"].astype(str).iloc[:2])

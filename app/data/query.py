@@ -53,7 +53,8 @@ class Query:
     metric is corrected with ("" the declared one); ``champion`` the Watch page's
     champion; ``more_orders`` the Mechanisms page's "more battle orders"; ``resamples`` the
     Distributions page's bootstrap resamples; ``label_width`` the PPI++ interval width the
-    label budget plans for (None: the engine's default).
+    label budget plans for (None: the engine's default); ``k`` the tries of pass@k and pass^k
+    of the Leaderboard's reliability view (0: its default, :mod:`app.data.reliability`).
 
     Frozen and made of hashable parts: ``st.cache_resource`` hashes a dataclass field by
     field (nested ones too), so two queries share an entry exactly when every part is equal.
@@ -83,6 +84,7 @@ class Query:
     more_orders: bool = False
     resamples: int = BOOTSTRAP_RESAMPLES
     label_width: float | None = None
+    k: int = 0
 
     @classmethod
     def of(cls, view: Any, token: str, **chosen: Any) -> Query:

@@ -33,6 +33,7 @@ from app.url.choices import (
     GRAPH_TABS,
     MANY_ROWS,
     MATRIX_TABS,
+    MAX_K,
     MAX_LIST,
     MAX_TEXT,
     NO_CLUSTER,
@@ -41,6 +42,7 @@ from app.url.choices import (
     PAIRINGS,
     PLAN_SIZE,
     POWER_CHOICES,
+    RELIABILITY_TABS,
     SEED_MAX,
     SIM_CHOICES,
     SLICE_BINS,
@@ -54,8 +56,8 @@ from app.url.weights import format_weights, parse_weights
 
 __all__ = [
     "ALPHA_RANGE", "BOOT_CHOICES", "DEFAULT_BENCHMARK", "DIST_TABS", "EXAMPLE_TABS", "GRAPH_TABS",
-    "MANY_ROWS", "MATRIX_TABS", "MAX_LIST", "MAX_TEXT", "NO_CLUSTER", "OVERALL_TABS",
-    "PAGE_PARAMS", "PAIRED_FLAGS", "PAIRINGS", "PLAN_SIZE", "POWER_CHOICES", "SEED_MAX",
+    "MANY_ROWS", "MATRIX_TABS", "MAX_K", "MAX_LIST", "MAX_TEXT", "NO_CLUSTER", "OVERALL_TABS",
+    "PAGE_PARAMS", "PAIRED_FLAGS", "PAIRINGS", "PLAN_SIZE", "POWER_CHOICES", "RELIABILITY_TABS", "SEED_MAX",
     "SIM_CHOICES", "SLICE_BINS", "TABLE_COLUMNS", "TABLE_TABS", "TOP_CHOICES", "View",
     "check_choices", "check_conditions", "check_example", "check_pair", "check_slice",
     "format_value", "format_weights", "held", "parse_view", "parse_weights",

@@ -12,6 +12,11 @@ PAIRINGS = tuple(PAIRED_FLAGS)
 #: Views of the leaderboard table, panels of the significance graph and of the all-pairs
 #: section (URL values → tab labels).
 TABLE_TABS = {"ranked": "Ranked", "grid": "Sort & select"}
+#: The Leaderboard's table tab of a benchmark with repeated tries (runs of 0/1 scores): pass@k
+#: and pass^k per system at the URL's ``k``, ranked by pass^k, with the k-curves.
+RELIABILITY_TABS = {"reliability": "Reliability (repeated tries)"}
+#: The largest ``k`` the URL takes (tries per task); 0: the page's default.
+MAX_K = 1000
 #: The Leaderboard's chart tabs (URL ``graph``), the rank/CI plot first.
 GRAPH_TABS = {"ranks": "Means and intervals", "static": "Significance graph",
               "interactive": "Interactive graph", "groups": "Groups (cliques)"}

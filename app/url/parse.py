@@ -19,6 +19,7 @@ from app.url.choices import (
     EXAMPLE_TABS,
     GRAPH_TABS,
     MATRIX_TABS,
+    MAX_K,
     MAX_LIST,
     MAX_TEXT,
     OPTION_PARAMS,
@@ -26,6 +27,7 @@ from app.url.choices import (
     PAIRINGS,
     PLAN_SIZE,
     POWER_CHOICES,
+    RELIABILITY_TABS,
     SEED_MAX,
     SIM_CHOICES,
     SLICE_BINS,
@@ -174,7 +176,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         fcol=_text(raw, "fcol", problems),
         fval=tuple(v for v in raw.get("fval") or () if v),
         cols=_columns(raw),
-        table=_choice(raw, "table", tuple(TABLE_TABS), default.table, problems),
+        table=_choice(raw, "table", (*TABLE_TABS, *RELIABILITY_TABS), default.table, problems),
         graph=_choice(raw, "graph", tuple(GRAPH_TABS), default.graph, problems),
         panel=_choice(raw, "panel", tuple(MATRIX_TABS), default.panel, problems),
         dist=_choice(raw, "dist", tuple(DIST_TABS), default.dist, problems),
@@ -207,6 +209,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         ex=_text(raw, "ex", problems),
         etab=_choice(raw, "etab", tuple(EXAMPLE_TABS), default.etab, problems),
         rows=_choice(raw, "rows", ("", "all"), "", problems),
+        k=int(_number(raw, "k", _int, (0, MAX_K), default.k, problems)),
     )
     if view.sval and not view.scol:
         problems.append(f"URL parameter `sval`={quoted(view.sval)} needs `scol`, the column it "

@@ -71,6 +71,7 @@ class View:
     ex: str = ""  # Examples: example shown in detail ("": the first suspect)
     etab: str = "difficulty"  # Examples: open chart tab (EXAMPLE_TABS)
     rows: str = ""  # Leaderboard: "all" shows every row past MANY_ROWS systems ("": the best)
+    k: int = 0  # Leaderboard reliability view: tries k of pass@k and pass^k (0: the default)
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -114,7 +115,7 @@ _SLICE = ("scol", "sval", "sbins")
 PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "benchmarks": (), "methods": (), "upload": (),
     "leaderboard": (*_TESTED, "q", "fcol", "fval", "cols", "table", "graph", "top", "focus",
-                    "rows", "cluster", *_SLICE),
+                    "rows", "cluster", "k", *_SLICE),
     "pairwise": (*_TESTED, "a", "b", "panel", "top", "focus", "cluster", *_SLICE),
     "distributions": ("benchmark", "metric", "alpha", "paired", "seed", "dist", "boot", "color",
                       "cluster"),

@@ -11,7 +11,9 @@ import streamlit as st
 from app import state, widgets
 from app.charts.svg_examples import difficulty_svg
 from app.components import example_drilldown
+from app.components.reliability import flaky_section
 from app.data import figures, results
+from app.data import reliability as reliability_data
 from app.data.query import Query
 from app.ranked import MISSING, html_table
 from app.url import EXAMPLE_TABS, check_example
@@ -139,6 +141,15 @@ if report is not None:
                            help={rating: "The mean score of the one system that solves it"
                                  + (" (percent of examples solved)" if percent else "")
                                  if by_mean else "The rating uploaded for that system"}))
+
+# repeated 0/1 tries: the flaky tasks of each system beside the suspects, one answer
+tries = reliability_data.tries_of(token, view.benchmark, view.metric)
+if tries.available:
+    try:
+        flaky_section(query, tries, dict(zip(matrix.examples, state.hrefs(
+            _PAGE, [{"ex": str(e)} for e in matrix.examples]), strict=True)))
+    except ValueError as exc:
+        st.warning(f"Flaky examples are not available for this metric: {md_isolated(exc)}")
 
 _detail()
 charts = state.bound_tabs("etab", view.etab, EXAMPLE_TABS)

@@ -8,6 +8,8 @@ no new browser code (see ``app/ranked.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -21,14 +23,16 @@ from app.components.cluster_choice import (
 )
 from app.components.judge_note import judge_systems
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
+from app.components.reliability import reliability_view
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
+from app.data import reliability as reliability_data
 from app.data import results, store
 from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
-from app.url import MANY_ROWS
+from app.url import MANY_ROWS, RELIABILITY_TABS
 from engine import leaderboard_report
 from engine.app_support import leaderboard_headline, md_isolated, md_text
 from engine.results import Leaderboard
@@ -111,7 +115,16 @@ matching = filter_rows(rows, view)
 # over a second to redraw on every settings change); one link shows them all
 limited = view.rows != "all" and len(matching) > MANY_ROWS
 shown = matching.iloc[:MANY_ROWS] if limited else matching
-selection = ranked_table(board, view, shown, columns, percent=percent)
+# repeated 0/1 tries: a reliability view (pass@k, pass^k, k-curves) beside the ranked table
+tries = reliability_data.tries_of(token, view.benchmark, view.metric)
+if view.table in RELIABILITY_TABS and not tries.available:
+    state.warn([f"URL parameter `table`={view.table}: this benchmark has no repeated tries "
+                "scored 0/1; showing the ranked table."])
+    view = replace(view, table="ranked")
+    state.set_view(view)
+selection = ranked_table(board, view, shown, columns, percent=percent,
+                         reliability=(lambda: reliability_view(query, view, tries))
+                         if tries.available else None)
 
 with bar:
     widgets.benchmark_metric(view, catalog)
