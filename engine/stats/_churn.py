@@ -61,11 +61,6 @@ class Churn:
         """Fixed minus broken: the candidate's net gain in examples."""
         return len(self.fixed) - len(self.broken)
 
-    def examples_frame(self) -> pd.DataFrame:
-        """One row per fixed or broken example (example_id, change): the exportable list."""
-        return pd.DataFrame({"example_id": [*self.fixed, *self.broken],
-                             "change": ["fixed"] * len(self.fixed) + ["broken"] * len(self.broken)})
-
 
 def churn_of_scores(baseline: np.ndarray, candidate: np.ndarray, examples: tuple[str, ...] | list[str],
                     *, names: tuple[str, str] = ("baseline", "candidate"), binary: bool,

@@ -30,10 +30,6 @@ class EBHResult:
     rejected: np.ndarray
     threshold: float
 
-    @property
-    def n_rejected(self) -> int:
-        return int(self.rejected.sum())
-
 
 def _validate(e_values: Any, alpha: float) -> np.ndarray:
     e = np.asarray(e_values, dtype=np.float64).ravel()
