@@ -10,6 +10,7 @@ view draws one :class:`app.data.reliability.ReliabilityAnswer` (table and charts
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -18,14 +19,29 @@ from app import state, widgets
 from app.charts.reliability import CURVE_SYSTEMS, k_curve_svg, percent
 from app.data.query import Query
 from app.data.reliability import ReliabilityAnswer, Tries, reliability_of
-from app.ranked import html_table
+from app.ranked import NARROW, html_table
 from app.url import View
-from engine.app_support import md_isolated
+from engine.app_support import md_isolated, md_text
 
 #: The two measures in one line each: what every reliability screen says first.
 PLAIN = ("**pass^k**: all k tries of a task succeed. **pass@k**: at least one of k tries "
          "succeeds. Each is the chance for a task picked at random (averaged over tasks), "
          "estimated without bias from the tries (Chen et al. 2021; Yao et al. 2024).")
+
+
+#: At a phone's width the tables of this module wrap their cells (names, intervals) with
+#: tighter padding instead of scrolling sideways: at 390 px the last column was cut off.
+_WRAP = "sb_rel_wrap"
+_PHONE_WRAP = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-{_WRAP}] .sb-ranked td,"
+               f"[class*=st-key-{_WRAP}] .sb-ranked th{{white-space:normal;"
+               "padding:.3rem .25rem;font-size:.78rem}}</style>")
+
+
+def _table(frame: pd.DataFrame, name: str, **kwargs: Any) -> None:
+    """A static table (:func:`app.ranked.html_table`) whose cells wrap on a phone."""
+    st.html(_PHONE_WRAP)
+    with st.container(key=f"{_WRAP}_{name.replace(' ', '_')}"):
+        st.html(html_table(frame, label=name, **kwargs))
 
 
 def interval(low: float, high: float) -> str:
@@ -79,20 +95,21 @@ def reliability_view(q: Query, view: View, tries: Tries) -> None:
     level = f"{1 - answer.result.options.alpha:.0%}"
     st.markdown(f"**{_headline(answer)}**")
     st.caption(PLAIN)
-    state.bound(st.selectbox, "k: tries per task", "k", k,
-                options=list(range(1, tries.most + 1)),
-                help="The number of tries pass^k and pass@k are about. The table ranks the "
-                     "systems by pass^k at this k.")
+    with st.container(width=220):
+        state.bound(st.selectbox, "k: tries per task", "k", k,
+                    options=list(range(1, tries.most + 1)),
+                    help="The number of tries pass^k and pass@k are about. The table ranks "
+                         "the systems by pass^k at this k.")
     rows = reliability_rows(answer)
-    st.html(html_table(rows, label="reliability", max_height=None, help={
+    _table(rows, "reliability", max_height=None, help={
         f"pass^{k}": f"Chance that all {k} tries of a task succeed",
         f"pass^{k} interval": f"{level} confidence interval over tasks",
         f"pass@{k}": f"Chance that at least one of {k} tries of a task succeeds",
         f"pass@{k} interval": f"{level} confidence interval over tasks",
-        "tasks": f"Tasks with at least {k} tries (the others are left out)"}))
-    est = answer.result.estimates
+        "tasks": f"Tasks with at least {k} tries (the others are left out)"})
+    rule = answer.result.estimates.rule()
     st.caption(f"Ranked by pass^{k}. Intervals: {level}, over tasks (tasks are the sample; "
-               f"tries are nested in them). {md_isolated(est.rule()).capitalize()}.")
+               f"tries are nested in them). {md_text(rule[:1].upper() + rule[1:])}.")
     st.subheader("pass^k and pass@k for every k")
     order = list(answer.table["system"].astype(str))
     shown = order[:CURVE_SYSTEMS]
@@ -128,17 +145,18 @@ def flaky_section(q: Query, tries: Tries, links: dict[str, str]) -> None:
     c = consistency.table
     counts = pd.DataFrame({
         "system": list(flaky.systems), "flaky tasks": flaky.counts,
-        "tasks tried twice or more": c["tasks"],
+        "tasks (2+ tries)": c["tasks"],
         "outcome consistency": [f"{v:.2f}" if pd.notna(v) else "—" for v in c["c_out"]],
         "interval": [f"{a:.2f}–{b:.2f}" if pd.notna(a) else "—"
                      for a, b in zip(c["low"], c["high"], strict=True)]})
     listed = flaky.flaky()
     left, right = st.columns([1.2, 1.8])
     with left:
-        st.html(html_table(counts, label="flaky per system", help={
+        _table(counts, "flaky per system", help={
             "flaky tasks": "Tasks whose tries both passed and failed",
+            "tasks (2+ tries)": "Tasks it tried at least twice (consistency needs two)",
             "outcome consistency": "Share of tasks whose tries all agree (0 to 1)",
-            "interval": f"{level} confidence interval over tasks"}))
+            "interval": f"{level} confidence interval over tasks"})
     with right:
         if listed.empty:
             st.caption(f"No flaky task: every task's {tries.most} tries or fewer all agree.")
@@ -149,7 +167,7 @@ def flaky_section(q: Query, tries: Tries, links: dict[str, str]) -> None:
             "success rate": [percent(v) for v in listed["rate"]],
             "interval": [interval(a, b) for a, b in zip(listed["low"], listed["high"],
                                                         strict=True)]})
-        st.html(html_table(shown, label="flaky examples", links=links, help={
+        _table(shown, "flaky examples", links=links, help={
             "example": "Open the example in detail below.",
             "success rate": "Share of its tries that passed",
-            "interval": f"{level} exact (Clopper–Pearson) interval of the success rate"}))
+            "interval": f"{level} exact (Clopper–Pearson) interval of the success rate"})
