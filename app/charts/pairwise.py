@@ -18,7 +18,6 @@ SIGNIFICANT = "#d62728"
 NOT_SIGNIFICANT = "#8a94a6"
 TEXT_CELLS = 16  # write the value in each heatmap cell up to this many systems
 P_FLOOR = 1e-12
-PWPP_SYSTEMS = 25  # the PWPP shows pairs among the best this many systems
 
 
 def _long(square: pd.DataFrame, order: Sequence[str], value: str) -> pd.DataFrame:

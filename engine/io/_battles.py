@@ -27,7 +27,6 @@ from ._limits import Limits
 __all__ = ["BATTLE_COLUMNS", "WINNERS", "is_battle_table", "read_battles", "validate_battles"]
 
 BATTLE_COLUMNS = ("model_a", "model_b", "winner")
-OPTIONAL_COLUMNS = ("judge", "category", "weight", "human_winner")
 #: Outcome of a battle for model_a: 1 won, 0 lost, ½ tie (both good or both bad).
 WINNERS = {"model_a": 1.0, "model_b": 0.0, "tie": 0.5, "both_bad": 0.5}
 _ALIASES = {"tie (bothbad)": "both_bad", "bothbad": "both_bad", "both bad": "both_bad"}

@@ -29,8 +29,6 @@ from ._leaderboard import Leaderboard, leaderboard
 __all__ = ["BenchmarkPart", "benchmark_part", "choose_overall", "pair_codes"]
 
 CELL_COLUMNS = ("system", "mean", "ci_low", "ci_high", "group", "benchmark")
-TEST_COLUMNS = ("unit", "system_a", "system_b", "pvalue", "effect_size", "effect_name", "n",
-                "difference", "ci_low", "ci_high")
 
 
 @dataclass(frozen=True, eq=False)

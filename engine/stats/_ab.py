@@ -35,8 +35,6 @@ __all__ = ["ABComparison", "NonInferiority", "compare_ab", "model_table", "nonin
 #: Satterthwaite t interval can span more than any possible difference (−0.69 to +1.09 on
 #: a 0/1 metric), so the interval is cut at the possible range and the reason says why.
 MIN_RUNS_FOR_RUN_MODEL = 3
-#: The Pairwise page's figure for the pair, in :attr:`ABComparison.pairwise`.
-PAIRWISE_KEYS = ("test", "pvalue", "difference", "ci_low", "ci_high", "n")
 # |z| > 3 flags an outlier: the z-score rule of the guide *Statistical Significance Testing*
 # (LangGraph evaluation, github.com/hiroshi75/protografico, skills/fine-tune/evaluation_statistics.md)
 _OUTLIER_Z = 3.0
