@@ -4,8 +4,9 @@ sigboard: :func:`engine.stats._passk.pass_k_pairs` (pass^k and pass@k difference
 1,225 pairs with intervals, p-values and Holm–Šidák, from matrix products), after
 :func:`engine.stats._passk.try_counts` on the 400,000-row long table (timed apart and
 together). Baseline, in the same run: a loop over the pairs with scipy.stats.ttest_rel and
-its confidence interval on the same per-task estimates (pass^k only, so the baseline does
-half the work). Both agree to 1e-9 (checked before timing). CPU seconds
+its t confidence interval on the same per-task estimates (pass^k only, and a t interval
+instead of sigboard's MOVER: the baseline does less than half the work). Differences and
+p-values agree to 1e-9 (checked before timing). CPU seconds
 (``time.process_time``), best of 3.
 
     .venv/bin/python benchmarks/bench_passk.py [--systems 50 --tasks 1000 --tries 8 --k 4]
@@ -69,7 +70,6 @@ def main() -> None:
     ref = np.array(loop())
     assert np.allclose(fast["diff_pass_hat_k"], ref[:, 0], atol=1e-12)
     assert np.allclose(fast["pvalue"], ref[:, 3], rtol=1e-9, atol=1e-300)
-    assert np.allclose(fast["diff_pass_hat_k_low"], np.clip(ref[:, 1], -1, 1), atol=1e-9)
 
     t_count, _ = cpu(lambda: try_counts(frame))
     t_pairs, _ = cpu(lambda: pass_k_pairs(counts, args.k))

@@ -54,9 +54,16 @@ nothing about the rare task that fails) and KG covers 0.78 at 20 tasks; capped, 
 coverage over the calibration grid (20/50/200 tasks × k = 1, 2, 4, 8 × tasks U-shaped,
 near 0, near 1 and clustered; 2,000 replications, MC SE ≤ 0.006) is 0.932.
 
-Paired differences are symmetric under no difference (the two systems exchangeable on each
-task), where the paired t (CR2 with clusters) keeps its level; their intervals are t
-intervals clipped to [−1, 1]; Holm–Šidák over the pairs (FWER ≤ 0.043 at 6 systems).
+Paired differences: the test is the paired t over tasks (CR2 with clusters): under no
+difference the per-task differences are symmetric (the two systems exchangeable on each
+task), where the t keeps its level; Holm–Šidák over the pairs (simulated FWER ≤ 0.05 at 6
+systems). The interval is not the t interval, which covers 0.53 for a pass^4 difference of
+two systems near 0 at 20 tasks (and 0.68 for pass@4 near 1): it is the MOVER interval
+(Zou & Donner 2008, "Construction of confidence limits about effect measures: a general
+approach", Statistics in Medicine 27:1693; Newcombe 1998, Statistics in Medicine 17:2635,
+method 10 for paired proportions) built from the two systems' Korn–Graubard intervals on
+the common tasks and the correlation of their means, so it inherits their behaviour at the
+bounds. Test and interval can disagree at the margin; the gate decides by the test.
 Coverage and family-wise error rates by simulation: benchmarks/calibrate_passk.py.
 """
 
@@ -328,6 +335,14 @@ def pass_k_estimates(counts: TryCounts, k: int, *, alpha: float = 0.05) -> PassK
 
 @dataclass(frozen=True)
 class _Diffs:
+    """Per pair on its common tasks: each side's mean and variance of the mean, their
+    covariance, the difference, its standard error, df and the number of tasks."""
+
+    mean_a: np.ndarray
+    mean_b: np.ndarray
+    var_a: np.ndarray
+    var_b: np.ndarray
+    cov: np.ndarray
     diff: np.ndarray
     se: np.ndarray
     df: np.ndarray
@@ -336,51 +351,78 @@ class _Diffs:
 
 def _pair_diffs(x: np.ndarray, mask: np.ndarray, ia: np.ndarray, ja: np.ndarray,
                 design: ClusterDesign | None) -> _Diffs:
-    """mean(x_a − x_b) over the tasks both rows have, for every pair, with its standard
-    error (over tasks, or CR2 over clusters) and df — from matrix products, no loop over
-    pairs (a loop over clusters when there are clusters)."""
+    """mean(x_a − x_b) over the tasks both rows have, for every pair, with the variances
+    and covariance of the two means (over tasks, or CR2 over clusters) and df — from matrix
+    products, no loop over pairs (a loop over clusters when there are clusters)."""
     m = mask.astype(float)
     y = np.where(mask, x, 0.0)
     common = m @ m.T
-    ym = y @ m.T  # Σ over common tasks of x_a (row a, column b)
+    ym = y @ m.T  # [a, b]: Σ of x_a over the tasks a and b share
     n = common[ia, ja]
     with np.errstate(invalid="ignore", divide="ignore"):
-        total = ym[ia, ja] - ym[ja, ia]
-        diff = total / n
+        ma, mb = ym[ia, ja] / n, ym[ja, ia] / n
         if design is None:
             y2m = (y * y) @ m.T
-            sq = y2m[ia, ja] + y2m[ja, ia] - 2.0 * (y @ y.T)[ia, ja]
-            var = np.maximum(sq - n * diff**2, 0.0) / (n * (n - 1))
+            cross = (y @ y.T)[ia, ja]
+            scale = n * (n - 1)
+            va = (y2m[ia, ja] - n * ma**2) / scale
+            vb = (y2m[ja, ia] - n * mb**2) / scale
+            cov = (cross - n * ma * mb) / scale
             df = n - 1
         else:
             g = design.n_clusters
-            acc = np.zeros(len(ia))
+            acc = np.zeros((3, len(ia)))
             sizes = np.zeros((len(ia), g))
             for h in range(g):
                 cols = design.codes == h
                 yg, mg = y[:, cols], m[:, cols]
                 ng = (mg @ mg.T)[ia, ja]
-                sg_ = (yg @ mg.T)
-                sg = sg_[ia, ja] - sg_[ja, ia] - diff * ng
+                sums = yg @ mg.T
+                sa, sb = sums[ia, ja] - ma * ng, sums[ja, ia] - mb * ng
                 weight = np.where(ng > 0, 1.0 / (1.0 - ng / n), 0.0)
-                acc += np.where(ng > 0, weight * sg**2, 0.0)
+                acc += weight * np.stack([sa * sa, sb * sb, sa * sb])
                 sizes[:, h] = ng
-            var = acc / n**2
+            va, vb, cov = acc / n**2
             df = _bm_df(sizes)
-    return _Diffs(diff, np.sqrt(var), np.asarray(df, dtype=float), n)
+        var = np.maximum(va + vb - 2.0 * cov, 0.0)
+    return _Diffs(ma, mb, np.maximum(va, 0.0), np.maximum(vb, 0.0), cov, ma - mb,
+                  np.sqrt(var), np.asarray(df, dtype=float), n)
 
 
-def _t_test(d: _Diffs, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Two-sided paired t p-value and the clipped (1 − alpha) t interval of each pair."""
+def _t_test(d: _Diffs, alpha: float) -> np.ndarray:
+    """Two-sided paired t p-value of each pair (1 where every task ties)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         t = np.where(d.se > 0, d.diff / d.se,
                      np.where(d.diff == 0, 0.0, np.copysign(np.inf, d.diff)))
         p = np.where((d.se == 0) & (d.diff == 0), 1.0, 2.0 * stats.t.sf(np.abs(t), d.df))
-        half = stats.t.ppf(1 - alpha / 2, d.df) * d.se
     bad = ~(d.n >= 2) | np.isnan(d.df)
-    p = np.where(bad, np.nan, np.clip(p, 0.0, 1.0))
-    return (p, np.where(bad, np.nan, np.clip(d.diff - half, -1.0, 1.0)),
-            np.where(bad, np.nan, np.clip(d.diff + half, -1.0, 1.0)))
+    return np.asarray(np.where(bad, np.nan, np.clip(p, 0.0, 1.0)))
+
+
+def _mover(d: _Diffs, cap_a: np.ndarray, cap_b: np.ndarray, alpha: float
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """MOVER interval of mean_a − mean_b from each side's Korn–Graubard interval and the
+    correlation of the two means (Zou & Donner 2008; Newcombe 1998's paired method 10 with
+    Korn–Graubard in place of Wilson), clipped to [−1, 1]."""
+    la, ua = korn_graubard(d.mean_a, d.var_a, d.n, d.df, alpha, cap_a)
+    lb, ub = korn_graubard(d.mean_b, d.var_b, d.n, d.df, alpha, cap_b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        denom = np.sqrt(d.var_a * d.var_b)
+        rho = np.clip(np.where(denom > 0, d.cov / np.where(denom > 0, denom, 1.0), 0.0),
+                      -1.0, 1.0)
+        da, db = d.mean_a - la, ub - d.mean_b
+        low = d.diff - np.sqrt(np.maximum(da**2 - 2 * rho * da * db + db**2, 0.0))
+        ua_, lb_ = ua - d.mean_a, d.mean_b - lb
+        high = d.diff + np.sqrt(np.maximum(ua_**2 - 2 * rho * ua_ * lb_ + lb_**2, 0.0))
+    return np.clip(low, -1.0, 1.0), np.clip(high, -1.0, 1.0)
+
+
+def _blocks(n: np.ndarray, usable: np.ndarray, k: int, ia: np.ndarray, ja: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair: Σ ⌊n/k⌋ of side a and of side b over their common tasks (the caps)."""
+    m = usable.astype(float)
+    per = np.where(usable, n // k, 0).astype(float) @ m.T
+    return per[ia, ja], per[ja, ia]
 
 
 def _adjusted(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
@@ -431,9 +473,11 @@ def pass_k_pairs(counts: TryCounts, k: int, *, alpha: float = 0.05,
     cols: dict[str, object] = {"system_a": np.asarray(counts.systems, dtype=object)[ia],
                                "system_b": np.asarray(counts.systems, dtype=object)[ja]}
     tests = {}
+    cap_a, cap_b = _blocks(n, usable, k, ia, ja)
     for name, x in (("pass_hat_k", pass_hat_k(n, c, k)), ("pass_at_k", pass_at_k(n, c, k))):
         d = _pair_diffs(x, usable, ia, ja, counts.clusters)
-        p, low, high = _t_test(d, alpha)
+        p = _t_test(d, alpha)
+        low, high = _mover(d, cap_a, cap_b, alpha)
         cols["tasks"] = d.n.astype(np.int64)
         cols[f"diff_{name}"], cols[f"diff_{name}_low"], cols[f"diff_{name}_high"] = (
             d.diff, low, high)
@@ -727,8 +771,10 @@ def pass_k_gate(frame: pd.DataFrame, *, baseline: str, candidate: str, k: int,
                          f"{int(both.sum())} task(s) with at least {k} tries each; the gate "
                          "needs at least 2 (lower k or run more tries)")
     x = pass_hat_k(n, c, k)
-    d = _pair_diffs(x, usable, np.array([1]), np.array([0]), counts.clusters)
-    p, low, high = _t_test(d, opts.alpha)
+    ia, ja = np.array([1]), np.array([0])
+    d = _pair_diffs(x, usable, ia, ja, counts.clusters)
+    p = _t_test(d, opts.alpha)
+    low, high = _mover(d, *_blocks(n, usable, k, ia, ja), opts.alpha)
     means = [float(np.mean(x[i, both])) for i in (0, 1)]
     return PassKGate(benchmark=counts.benchmark, metric=counts.metric, baseline=baseline,
                      candidate=candidate, k=k, alpha=opts.alpha, tasks=int(d.n[0]),

@@ -23,10 +23,16 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from engine._options import TestOptions
-from engine.stats._clusters import ClusterDesign, _bell_mccaffrey_df, clustered_pairs
+from engine.stats._clusters import (
+    ClusterDesign,
+    _bell_mccaffrey_df,
+    clustered_mean_se,
+    clustered_pairs,
+)
 from engine.stats._passk import (
     TryCounts,
     _bm_df,
+    _pair_diffs,
     flaky_tasks,
     korn_graubard,
     outcome_consistency,
@@ -180,6 +186,22 @@ def _random_counts(rng: np.random.Generator, systems: int, tasks: int, tries: in
                      tuple(f"t{j}" for j in range(tasks)), n, c)
 
 
+def mover(xa: np.ndarray, xb: np.ndarray, blocks_a: np.ndarray, blocks_b: np.ndarray
+          ) -> tuple[float, float]:
+    """Zou & Donner (2008) MOVER for a paired difference of means, written out for one pair:
+    L = d − √((m_a − l_a)² − 2ρ(m_a − l_a)(u_b − m_b) + (u_b − m_b)²), U likewise, with each
+    side's Korn–Graubard interval and ρ the correlation of the paired values."""
+    n = len(xa)
+    ma, mb = xa.mean(), xb.mean()
+    la, ua = korn_graubard(ma, xa.var(ddof=1) / n, n, n - 1, 0.05, blocks_a.sum())
+    lb, ub = korn_graubard(mb, xb.var(ddof=1) / n, n, n - 1, 0.05, blocks_b.sum())
+    rho = float(np.corrcoef(xa, xb)[0, 1]) if xa.std() > 0 and xb.std() > 0 else 0.0
+    d = ma - mb
+    low = d - math.sqrt((ma - la) ** 2 - 2 * rho * (ma - la) * (ub - mb) + (ub - mb) ** 2)
+    high = d + math.sqrt((ua - ma) ** 2 - 2 * rho * (ua - ma) * (mb - lb) + (mb - lb) ** 2)
+    return max(low, -1.0), min(high, 1.0)
+
+
 def test_pairs_equal_a_loop_of_paired_t_tests() -> None:
     rng = np.random.default_rng(11)
     counts = _random_counts(rng, 5, 40, missing=0.15)
@@ -191,12 +213,14 @@ def test_pairs_equal_a_loop_of_paired_t_tests() -> None:
         both = ~np.isnan(x[a]) & ~np.isnan(x[b])
         d = x[a, both] - x[b, both]
         ref = stats.ttest_rel(x[a, both], x[b, both])
-        ci = ref.confidence_interval(0.95)
         assert row.tasks == both.sum()
         assert row.diff_pass_hat_k == pytest.approx(d.mean(), abs=1e-12)
         assert row.pvalue == pytest.approx(ref.pvalue, rel=1e-8)
-        assert row.diff_pass_hat_k_low == pytest.approx(max(ci.low, -1), abs=1e-10)
-        assert row.diff_pass_hat_k_high == pytest.approx(min(ci.high, 1), abs=1e-10)
+        low, high = mover(x[a, both], x[b, both], counts.tries[a, both] // 4,
+                          counts.tries[b, both] // 4)
+        assert row.diff_pass_hat_k_low == pytest.approx(low, abs=1e-10)
+        assert row.diff_pass_hat_k_high == pytest.approx(high, abs=1e-10)
+        assert row.diff_pass_hat_k_low <= row.diff_pass_hat_k <= row.diff_pass_hat_k_high
         ref_at = stats.ttest_rel(y[a, both], y[b, both])
         assert row.pvalue_pass_at_k == pytest.approx(ref_at.pvalue, rel=1e-8)
     # Holm–Šidák over the pairs, pass^k's p-values
@@ -220,8 +244,12 @@ def test_clustered_pairs_equal_cr2() -> None:
     ref = clustered_pairs(x, design, ia, ja, "two-sided")
     assert np.allclose(res["diff_pass_hat_k"], ref.diff, atol=1e-12)
     assert np.allclose(res["pvalue"], ref.pvalue, rtol=1e-8)
-    half = stats.t.ppf(0.975, ref.df) * ref.se
-    assert np.allclose(res["diff_pass_hat_k_low"], np.clip(ref.diff - half, -1, 1), atol=1e-10)
+    # each side's CR2 variance (the MOVER's inputs) is clustered_mean_se's
+    d = _pair_diffs(x, np.ones_like(x, dtype=bool), ia, ja, design)
+    assert np.allclose(np.sqrt(d.var_a), clustered_mean_se(x, design)[ia], rtol=1e-10)
+    assert np.allclose(d.se, ref.se, rtol=1e-10)
+    assert ((res["diff_pass_hat_k_low"] <= res["diff_pass_hat_k"])
+            & (res["diff_pass_hat_k"] <= res["diff_pass_hat_k_high"])).all()
 
 
 def test_identical_systems_are_not_different() -> None:
