@@ -8,6 +8,7 @@ from typing import Any
 
 from ._common import add_data_options, emit, load_data, wants_json
 from ._json import mechanisms_json, rank_intervals_json
+from ._options_flags import add_alpha
 
 __all__ = ["register"]
 
@@ -73,7 +74,7 @@ def register(subparsers: Any) -> None:
                               "the ranks (Tukey-based)")
     add_data_options(p)
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 − confidence (default 0.05)")
+    add_alpha(p, meaning="1 − confidence")
     p.add_argument("--seed", type=int, default=0, help="seed of the critical value's "
                    "simulation when standard errors differ (default 0)")
     p.set_defaults(handler=_rank_intervals)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data, output_format
 from ._json import health_json
+from ._options_flags import add_alpha
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,8 +40,7 @@ def register(subparsers: Any) -> None:
         "difference. Without --benchmark/--metric every benchmark and metric in DATA is "
         "analysed.")
     add_data_options(parser)
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="significance level of the sign tests and the MDD (default 0.05)")
+    add_alpha(parser, meaning="significance level of the sign tests and the MDD")
     parser.add_argument("--power", type=float, default=0.8,
                         help="power of the minimum detectable difference (default 0.8)")
     parser.add_argument("--threshold", type=float, default=None,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import add_data_options, emit, load_data, open_existing, output_format, wants_json
 from ._json import judge_board_json, label_budget_json
+from ._options_flags import add_alpha
 
 if TYPE_CHECKING:
     from .._options import TestOptions
@@ -172,7 +173,7 @@ def register(sub: Any) -> None:
     p.add_argument("--delta", type=float, default=None,
                    help="pair difference to detect (instead of --width)")
     p.add_argument("--power", type=float, default=0.8)
-    p.add_argument("--alpha", type=float, default=0.05)
+    add_alpha(p)
     p.set_defaults(handler=_budget_checked)
 
     p = sub.add_parser("judge-link", help="declare a judge metric's human metric in a store")

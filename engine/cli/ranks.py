@@ -12,6 +12,7 @@ from typing import Any
 
 from ._common import add_data_options, emit, load_data, output_format, wants_json
 from ._json import rank_sets_json
+from ._options_flags import add_alpha
 
 __all__ = ["register"]
 
@@ -65,7 +66,7 @@ def register(subparsers: Any) -> None:
                    help="confidence set for the K best systems (default 1: the best)")
     p.add_argument("--tau-worst", type=int, default=1, metavar="K",
                    help="confidence set for the K worst systems (default 1)")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 - coverage (default 0.05)")
+    add_alpha(p, meaning="1 - coverage")
     p.add_argument("--cluster", default=None, metavar="COLUMN",
                    help="column of DATA grouping examples (cluster-robust covariance)")
     p.add_argument("--draws", type=int, default=1000, help="bootstrap draws (default 1000)")

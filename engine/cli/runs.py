@@ -10,6 +10,7 @@ from typing import Any
 
 from ._common import add_data_options, emit, load_data, wants_json
 from ._json import power_json
+from ._options_flags import add_alpha
 from ._text import fmt_number
 
 __all__ = ["register"]
@@ -61,7 +62,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--runs", type=int, default=None, help="runs per example (default: as observed)")
     p.add_argument("--n-sim", type=int, default=1000, help="Monte Carlo replications (default 1000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulation (default 0)")
-    p.add_argument("--alpha", type=float, default=0.05, help="two-sided level (default 0.05)")
+    add_alpha(p, meaning="two-sided level")
     p.add_argument("--target-power", type=float, default=0.8,
                    help="power the planner aims at (default 0.8)")
     p.set_defaults(handler=_power)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import Loaded, add_data_options, closest, emit, load_data, wants_json
 from ._json import watch_json
+from ._options_flags import add_alpha
 from ._text import fmt_number
 
 if TYPE_CHECKING:
@@ -145,7 +146,7 @@ def register(sub: Any) -> None:
     p.add_argument("--candidate", required=True)
     p.add_argument("--cluster", help="per-example column (store: example attribute) whose "
                    "clusters are the unit of the sequence")
-    p.add_argument("--alpha", type=float, default=0.05, help="level (default 0.05)")
+    add_alpha(p, meaning="level")
     p.add_argument("--max-n", type=int, help="budget: observations after which the watch stops")
     p.add_argument("--bounds", help="score bounds LO,HI for the betting sequence; 'auto' "
                    "(default: [0, 1] for 0/1 or [0, 1] scores), 'none' = unbounded "
