@@ -34,6 +34,8 @@ COMPARE_EXIT_CODES = """exit codes:
      keep its promise (labels not a random sample by the data's evidence, fewer than 10
      examples labelled for both systems, clustered examples)
 
+--pass-hat-k K: the same codes on the pass^K difference (tries as runs, values 0/1)
+
 judge metrics with human labels (--judge/--human, the store's judge-link, or a human_*
 metric of the benchmark): the verdict, interval, p-value and exit code are the PPI++ paired
 difference on the human-label scale (JSON judge_gate; the judge's own figures in judge_own);
@@ -140,6 +142,10 @@ def _compare(args: argparse.Namespace) -> int:
     from ..stats._ab import compare_ab
 
     bench, met = _check_systems(loaded, args)
+    if args.pass_hat_k is not None:  # repeated 0/1 tries: the gate on the pass^k difference
+        from .passk import compare_pass_hat_k
+
+        return compare_pass_hat_k(loaded, args, bench, met)
     spec = loaded.spec(bench, met)
     if args.lower_is_better:
         spec = replace(spec, higher_is_better=False)
@@ -235,6 +241,10 @@ def register(sub: Any) -> None:
     p.add_argument("--human", default=None, help="human metric with labels on a random subset "
                    "(default: the store's judge-link, else a human_* metric of the benchmark; "
                    "'-': decide on the judge's own scores)")
+    p.add_argument("--pass-hat-k", type=int, default=None, metavar="K",
+                   help="gate on pass^K over repeated 0/1 tries (runs): the paired difference "
+                   "on the tasks both ran with at least K tries; exit 1 when the candidate's "
+                   "pass^K is significantly lower")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_compare)
