@@ -77,3 +77,28 @@ def test_passk_refuses_values_that_are_not_zero_or_one(
     assert main(["passk", str(path), "--k", "2"]) == 2
     err = capsys.readouterr().err
     assert "column 'value'" in err and "0 or 1" in err and "1 = pass" in err
+
+
+def test_compare_pass_hat_k_gate_exit_codes(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # a pass^4 regression: the candidate's tries pass at 0.55 × the baseline's rate
+    path = _tries(tmp_path / "gate.csv", {"base": 1.0, "cand": 0.55, "same": 1.0}, seed=4)
+    code, doc = _json(capsys, "compare", str(path), "--baseline", "base", "--candidate",
+                      "cand", "--pass-hat-k", "4", "--format", "json")
+    assert code == 1 and doc["exit_code"] == 1
+    assert doc["statistic"] == "pass_hat_k" and doc["k"] == 4 and doc["tasks"] == 30
+    assert doc["difference"] < 0 and doc["ci_high"] < 0 and doc["pvalue"] < 0.05
+    # the other way round the candidate is better: passes
+    assert main(["compare", str(path), "--baseline", "cand", "--candidate", "base",
+                 "--pass-hat-k", "4"]) == 0
+    assert "pass^4" in capsys.readouterr().out
+    # same tries distribution: no significant difference, passes
+    assert main(["compare", str(path), "--baseline", "base", "--candidate", "same",
+                 "--pass-hat-k", "4"]) == 0
+    capsys.readouterr()
+    # bad input: k above the tries, an unknown system
+    assert main(["compare", str(path), "--baseline", "base", "--candidate", "cand",
+                 "--pass-hat-k", "9"]) == 2
+    assert "at least 9 tries" in capsys.readouterr().err
+    assert main(["compare", str(path), "--baseline", "base", "--candidate", "nope",
+                 "--pass-hat-k", "4"]) == 2
