@@ -129,7 +129,8 @@ def _passk(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``passk`` to the ``sigboard`` parser."""
-    from .._options import CORRECTIONS
+    from .._options import CORRECTIONS, TestOptions
+    from ._options_flags import add_alpha
 
     p = subparsers.add_parser(
         "passk", help="pass@k and pass^k over repeated tries with intervals, paired "
@@ -137,10 +138,10 @@ def register(subparsers: Any) -> None:
     add_data_options(p)
     p.add_argument("--k", type=int, required=True, help="tries per attempt (k ≥ 1); tasks "
                    "with fewer than k tries are excluded and counted")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="intervals at 1 − alpha, tests at alpha (default 0.05)")
-    p.add_argument("--correction", choices=CORRECTIONS, default="holm-sidak",
-                   help="multiplicity adjustment over the pairs (default holm-sidak)")
+    add_alpha(p, meaning="intervals at 1 − alpha, tests at alpha")
+    correction = TestOptions().correction
+    p.add_argument("--correction", choices=CORRECTIONS, default=correction,
+                   help=f"multiplicity adjustment over the pairs (default {correction})")
     p.add_argument("--cluster", default=None, metavar="COLUMN",
                    help="per-task column grouping tasks (CR2 intervals and tests over "
                         "clusters); default with a store: its declared column; '-': none")
