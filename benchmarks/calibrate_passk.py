@@ -23,6 +23,11 @@ error rate is the share of replications with any pair significant at 0.05.
 Every rate is printed with its Monte Carlo standard error √(r(1−r)/reps).
 
     .venv/bin/python benchmarks/calibrate_passk.py [--reps 2000] [--fwer-reps 1000]
+
+Last run (2,000 coverage / 1,000 FWER replications per cell, ~40 min on 2 shared cores):
+lowest coverage of the per-system interval 0.932 (pass@1, 20 tasks near 0; the t interval
+falls to 0.006 at pass^8), of the difference interval 0.919 (pass^2, 20 tasks near 0; the
+t interval 0.146), highest FWER 0.047 (pass^1 at 200 tasks near 0).
 """
 
 from __future__ import annotations
