@@ -19,6 +19,7 @@ from app import state, widgets
 from app.charts.reliability import CURVE_SYSTEMS, k_curve_svg, percent
 from app.data.query import Query
 from app.data.reliability import ReliabilityAnswer, Tries, reliability_of
+from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import View
 from engine.app_support import md_isolated, md_text
@@ -88,6 +89,28 @@ def _headline(answer: ReliabilityAnswer) -> str:
             f"({interval(best['pass_hat_k_low'], best['pass_hat_k_high'])}).")
 
 
+#: Pairs named in the sentence on pass^k differences at most (the largest differences).
+_NAMED_PAIRS = 6
+
+
+def _pairs_sentence(answer: ReliabilityAnswer) -> str:
+    """How many pairs differ in pass^k at the answer's k, the largest ones named."""
+    pairs, k = answer.result.pairs.table, answer.k
+    if pairs.empty:
+        return ""
+    sig = pairs[pairs["significant"].astype(bool)]
+    sig = sig.reindex(sig["diff_pass_hat_k"].abs().sort_values(ascending=False).index)
+    named = []
+    for a, b, d in zip(sig["system_a"], sig["system_b"], sig["diff_pass_hat_k"], strict=True):
+        better, worse = (a, b) if d > 0 else (b, a)
+        named.append(f"{md_isolated(better)} above {md_isolated(worse)} by "
+                     f"{100 * abs(float(d)):.1f} points")
+    more = f" (and {len(named) - _NAMED_PAIRS} more)" if len(named) > _NAMED_PAIRS else ""
+    return (f"{len(sig)} of {len(pairs)} pairs of systems differ in pass^{k} on the tasks both "
+            "ran (paired test, adjusted for the comparisons)"
+            + (": " + "; ".join(named[:_NAMED_PAIRS]) + more if named else "") + ".")
+
+
 def reliability_view(q: Query, view: View, tries: Tries) -> None:
     """The reliability tab: the k chosen, the table ranked by pass^k, the k-curves."""
     view, k = checked_k(view, tries)
@@ -110,6 +133,7 @@ def reliability_view(q: Query, view: View, tries: Tries) -> None:
     rule = answer.result.estimates.rule()
     st.caption(f"Ranked by pass^{k}. Intervals: {level}, over tasks (tasks are the sample; "
                f"tries are nested in them). {md_text(rule[:1].upper() + rule[1:])}.")
+    st.caption(_pairs_sentence(answer))
     st.subheader("pass^k and pass@k for every k")
     order = list(answer.table["system"].astype(str))
     shown = order[:CURVE_SYSTEMS]
@@ -122,14 +146,19 @@ def reliability_view(q: Query, view: View, tries: Tries) -> None:
     for column, measure in zip(st.columns(2), ("pass_hat_k", "pass_at_k"), strict=True):
         with column:
             widgets.picture(k_curve_svg(answer.curves, measure, chosen=k, systems=shown))
+    st.download_button("Download the k-curves (CSV)", lambda: safe_csv(answer.curves.table),
+                       icon=":material/download:", on_click="ignore", mime="text/csv",
+                       file_name=file_name(q.benchmark, q.metric, "k-curves"),
+                       help="Every system's pass@k and pass^k for k = 1…n with pointwise "
+                            "intervals and simultaneous bands, one row per system and k.")
 
 
 # ----------------------------------------------------------------- the Examples page
 
 
-FLAKY_RULE = ("**Flaky**: a task whose tries both passed and failed — its exact "
-              "(Clopper–Pearson) {level} interval of the success rate excludes both "
-              "always-fail (0%) and always-pass (100%).")
+FLAKY_RULE = ("**Flaky**: a task whose tries both passed and failed — the exact {level} "
+              "interval of its success rate excludes both always-fail (0%) and always-pass "
+              "(100%).")
 
 
 def flaky_section(q: Query, tries: Tries, links: dict[str, str]) -> None:
@@ -140,8 +169,8 @@ def flaky_section(q: Query, tries: Tries, links: dict[str, str]) -> None:
     level = f"{1 - flaky.alpha:.0%}"
     st.subheader("Flaky examples (repeated tries)")
     st.caption(FLAKY_RULE.format(level=level) + " Outcome consistency: the share of tasks "
-               "whose tries all agree (1 = every task always passes or always fails; HAL's "
-               "C_out), with its interval over tasks.")
+               "whose tries all agree (1 = every task always passes or always fails), with "
+               "its interval over tasks.")
     c = consistency.table
     counts = pd.DataFrame({
         "system": list(flaky.systems), "flaky tasks": flaky.counts,
@@ -155,7 +184,9 @@ def flaky_section(q: Query, tries: Tries, links: dict[str, str]) -> None:
         _table(counts, "flaky per system", help={
             "flaky tasks": "Tasks whose tries both passed and failed",
             "tasks (2+ tries)": "Tasks it tried at least twice (consistency needs two)",
-            "outcome consistency": "Share of tasks whose tries all agree (0 to 1)",
+            "outcome consistency": "Share of tasks whose tries all agree (0 to 1): HAL's "
+                                   "C_out (Rabanser et al. 2026), 1 − variance/(p(1 − p)) "
+                                   "averaged over tasks",
             "interval": f"{level} confidence interval over tasks"})
     with right:
         if listed.empty:

@@ -80,6 +80,10 @@ def test_reliability_view_shows_the_engines_pass_k_ranked_by_pass_hat_k(store: P
     assert "all k tries of a task succeed" in captions
     assert "at least one of k tries" in captions
     assert "simultaneous" in captions
+    # every pair's paired pass^k test, as the engine adjusts them (Holm–Šidák by default)
+    pairs = reliability(tries_frame(), k=k).pairs.table
+    assert f"{int(pairs['significant'].sum())} of {len(pairs)} pairs of systems differ in " \
+           f"pass^{k}" in captions
     assert at.query_params["k"] == [str(k)] or at.query_params["k"] == str(k)
 
 
