@@ -175,7 +175,7 @@ class Loaded:
 
     def cluster_column(self, benchmark: str, given: str | None) -> str | None:
         """The cluster column of ``benchmark``: ``--cluster COL`` when given (``-``: none),
-        else the one declared for it in the store (issue #26 item 1), else none."""
+        else the one declared for it in the store, else none."""
         if given is not None:
             return None if given == NO_CLUSTER else given
         if self.url is None:

@@ -126,7 +126,7 @@ def _overall_clusters(loaded: Loaded, benchmarks: Sequence[str], given: str | No
                       ) -> tuple[pd.DataFrame, str | dict[str, str] | None]:
     """The table Overall reads and its clusters: ``--cluster COL`` for every benchmark
     (``-``: none); without it, from a store, each benchmark's declared cluster column, the
-    store's example attribute joined onto that benchmark's rows (issue #26 item 1)."""
+    store's example attribute joined onto that benchmark's rows."""
     if given is not None or loaded.url is None:
         return loaded.frame, None if given in (None, NO_CLUSTER) else given
     declared = {b: c for b in benchmarks if (c := loaded.cluster_column(b, None))}
@@ -142,7 +142,7 @@ def _overall_clusters(loaded: Loaded, benchmarks: Sequence[str], given: str | No
 
 def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str] | None,
                     args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
-    """The judge boards of the benchmarks whose one metric has human labels (#31), as the
+    """The judge boards of the benchmarks whose one metric has human labels, as the
     Leaderboard uses them, and a note for each whose labels cannot serve PPI++."""
     from ..products._overall_parts import choose_overall
     from .judge import judge_board_of

@@ -73,7 +73,7 @@ def cluster_design(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix
                     ) -> ClusterDesign | None:
     """--cluster COL, or the store's declared cluster column of the benchmark when DATA is a
     store and --cluster is not given (``--cluster -``: none): the cluster of each example of
-    the matrix (issue #26 item 1)."""
+    the matrix."""
     column = loaded.cluster_column(matrix.benchmark, getattr(args, "cluster", None))
     if column is None:
         return None

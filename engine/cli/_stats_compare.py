@@ -104,7 +104,7 @@ def _compare_text(res: ABComparison, scale: float, unit: str) -> str:
 
 def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
                 higher: bool, cluster: str | None) -> JudgeGate | None:
-    """The PPI++ gate when ``met`` is a judge metric with human labels (#31), else None."""
+    """The PPI++ gate when ``met`` is a judge metric with human labels, else None."""
     from ..products._judge_gate import judge_gate
     from .judge import judge_board_of
 
@@ -180,7 +180,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _gate_text(gate: JudgeGate, res: ABComparison) -> str:
-    """The PPI++ gate's lines above the judge's own (#31): verdict, judge-only, human-only."""
+    """The PPI++ gate's lines above the judge's own: verdict, judge-only, human-only."""
     out = [f"{gate.candidate} vs {gate.baseline} on {gate.benchmark}/{gate.judge}: "
            f"{gate.sentence()}"]
     sides = gate_sides(gate)

@@ -52,7 +52,7 @@ def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 def _judged(args: argparse.Namespace, loaded: Loaded, matrix: ScoreMatrix,
             res: PairwiseTests) -> tuple[PairwiseTests, dict[str, Any] | None]:
-    """On a judge metric with human labels (#31; --human, the store's judge-link or a human_*
+    """On a judge metric with human labels (--human, the store's judge-link or a human_*
     metric, :func:`engine.cli.judge.judge_board_of`; ``--human -``: the judge's own) the PPI++
     pair rows of ``leaderboard --judge`` and the compare gate, with the ``judge`` part of the
     JSON; else ``res`` and None. The judge's own rows stay, with the reason, where the labels

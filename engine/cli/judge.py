@@ -1,4 +1,4 @@
-"""Judge metrics with human labels (#31): ``leaderboard --judge J --human H``, ``ppi-budget``
+"""Judge metrics with human labels: ``leaderboard --judge J --human H``, ``ppi-budget``
 and ``judge-link`` (declare in a store which human metric belongs to a judge metric)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``leaderboard BATTLES --judge winner --human human_winner`` (#31, Boyeau et al. 2024): the
+"""``leaderboard BATTLES --judge winner --human human_winner`` (Boyeau et al. 2024): the
 arena leaderboard of a judge's battles corrected by human verdicts on a random subset."""
 
 from __future__ import annotations

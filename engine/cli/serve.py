@@ -1,5 +1,6 @@
 """``serve``: start the bundled Streamlit app (needs the ``app`` extra: ``pip install sigboard[app]``);
-``warm``: compile the engine's Numba kernels once, after installing (#27 item 3).
+``warm``: compile the engine's Numba kernels once, after installing (so that
+no first page pays for them).
 
 The engine never imports the app: ``serve`` finds sigboard's own ``app`` folder (beside this
 ``engine`` package, :func:`app_folder`; never by the top-level name ``app``, which a working

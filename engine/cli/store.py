@@ -188,7 +188,7 @@ def _not_the_store(path: str, url: str) -> None:
 
 def _declare_cluster(store: ResultsStore, column: str, reports: list[dict[str, Any]]
                      ) -> dict[str, str]:
-    """``import --cluster COL`` (issue #26 item 1): COL becomes the declared cluster column
+    """``import --cluster COL``: COL becomes the declared cluster column
     of every benchmark of these uploads whose examples carry it; the others are named on
     stderr with the fix. Returns benchmark -> column declared."""
     ids = [r["upload_id"] if r["upload_id"] is not None else r["duplicate_of"] for r in reports]
