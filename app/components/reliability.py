@@ -22,7 +22,7 @@ from app.data.reliability import ReliabilityAnswer, Tries, reliability_of
 from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import View
-from engine.app_support import md_isolated, md_text
+from engine.app_support import PassKCurves, Reliability, md_isolated, md_text
 
 #: The two measures in one line each: what every reliability screen says first.
 PLAIN = ("**pass^k**: all k tries of a task succeed. **pass@k**: at least one of k tries "
@@ -151,6 +151,16 @@ def reliability_view(q: Query, view: View, tries: Tries) -> None:
                        file_name=file_name(q.benchmark, q.metric, "k-curves"),
                        help="Every system's pass@k and pass^k for k = 1…n with pointwise "
                             "intervals and simultaneous bands, one row per system and k.")
+
+
+def report_parts(q: Query, view: View, tries: Tries
+                 ) -> tuple[Reliability, PassKCurves] | None:
+    """What the leaderboard report's section on repeated tries reads (the result at the
+    view's k and its k-curves: the answer the view shows), None without repeated tries."""
+    if not tries.available:
+        return None
+    answer = reliability_of(replace(q, k=view.k if view.k <= tries.most else 0))
+    return answer.result, answer.curves
 
 
 # ----------------------------------------------------------------- the Examples page

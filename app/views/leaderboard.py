@@ -23,7 +23,7 @@ from app.components.cluster_choice import (
 )
 from app.components.judge_note import judge_systems
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
-from app.components.reliability import reliability_view
+from app.components.reliability import reliability_view, report_parts
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
@@ -98,7 +98,9 @@ def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
                            file_name=file_name(view.benchmark, view.metric, "leaderboard"),
                            mime="text/csv", on_click="ignore")
         st.download_button("Download Markdown report",
-                           lambda: leaderboard_report(board, fmt="markdown"),
+                           lambda: leaderboard_report(board, fmt="markdown",
+                                                      reliability=report_parts(query, view,
+                                                                               tries)),
                            icon=":material/article:",
                            file_name=file_name(view.benchmark, view.metric, "leaderboard",
                                                suffix=".md"), mime="text/markdown",

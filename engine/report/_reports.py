@@ -21,12 +21,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._passk_report import reliability_section
 from ._svg import histogram_svg, interval_svg
 from ._text import h, html_table, markdown_text, md_table, signed
 
 if TYPE_CHECKING:
     from ..products._leaderboard import Leaderboard
     from ..stats._ab import ABComparison
+    from ..stats._passk import PassKCurves, Reliability
 
 __all__ = ["REPORT_FORMATS", "compare_report", "histogram_svg", "interval_svg",
            "leaderboard_report", "markdown_text", "report_format"]
@@ -211,9 +213,12 @@ def _board_table(lb: Leaderboard) -> pd.DataFrame:
     return out[[c for c in keep if c in out.columns]]
 
 
-def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "") -> str:
+def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "",
+                       reliability: tuple[Reliability, PassKCurves] | None = None) -> str:
     """The leaderboard as a report: ranked table with rank ranges and groups, the test that
-    grouped them, the groups of indistinguishable systems and (HTML) an interval chart.
+    grouped them, the groups of indistinguishable systems and (HTML) an interval chart;
+    with ``reliability`` (repeated tries: the result at k and its k-curves) also pass^k and
+    pass@k at k and the k-curve tables (:mod:`engine.report._passk_report`).
 
     Examples
     --------
@@ -244,6 +249,8 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
         else:
             lines.append("Every pair of systems differs significantly.")
         lines += ["", *(f"> note: {markdown_text(n)}" for n in lb.notes)]
+        if reliability is not None:
+            lines += ["", *reliability_section(*reliability, fmt)]
         return "\n".join(lines).rstrip() + "\n"
     t = lb.table
     chart = interval_svg(list(t["system"]), t["mean"], t["ci_low"], t["ci_high"],
@@ -254,4 +261,6 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "")
         body += ["<h2>Systems that cannot be told apart</h2>",
                  "<ol>" + "".join(f"<li>{h(c)}</li>" for c in cliques) + "</ol>"]
     body += [f'<p class="muted">note: {h(n)}</p>' for n in lb.notes]
+    if reliability is not None:
+        body += reliability_section(*reliability, fmt)
     return _document(f"{title} — sigboard report", body)
