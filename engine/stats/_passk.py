@@ -78,10 +78,10 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from .._options import TestOptions
 from ._multitest import adjust_pvalues
 
 if TYPE_CHECKING:
-    from .._options import TestOptions
     from ._clusters import ClusterDesign
 
 __all__ = ["FlakyTasks", "OutcomeConsistency", "PassKCurves", "PassKEstimates", "PassKGate",
@@ -464,7 +464,7 @@ class PassKPairs:
 
 
 def pass_k_pairs(counts: TryCounts, k: int, *, alpha: float = 0.05,
-                 correction: str = "holm-sidak") -> PassKPairs:
+                 correction: str = TestOptions.correction) -> PassKPairs:
     """Paired pass^k and pass@k differences of every pair (i < j in ``counts.systems``)."""
     k = _check_k(k)
     n, c = counts.tries.astype(float), counts.successes.astype(float)
