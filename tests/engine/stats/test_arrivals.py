@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,7 @@ def _uploads(seed: int, n_rows: int, runs: bool) -> pd.DataFrame:
     return frame if runs else frame.drop_duplicates(["system", "example_id"])
 
 
+@pytest.mark.slow  # 39 s of the fast loop on two loaded cores: 200 examples, each through pandas
 @settings(max_examples=200)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 80), st.booleans())
 def test_arrays_equal_the_pandas_version_bit_for_bit(seed: int, n_rows: int,
