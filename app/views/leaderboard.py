@@ -155,7 +155,9 @@ with controls:
 widgets.test_settings(view)
 several_uploads(query)
 
-if selection is None:
+if view.table in RELIABILITY_TABS:
+    pass  # its rows do not link: the reliability view says what it shows itself
+elif selection is None:
     st.caption("Click a system to compare it with the best one on the Pairwise page; "
                "*Sort & select* sorts the table and picks any two.")
 else:
