@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from apptest_support import app, html_frame, no_exception, pictures
 from pages_data_support import store_env
-from reliability_support import BENCHMARK, TRIES, tries_frame
+from reliability_support import BENCHMARK, TRIES, tries_frame  # type: ignore[import-not-found]
 
 from app.charts.reliability import percent
 from engine.app_support import pass_k_curves, reliability
@@ -139,7 +139,8 @@ def test_examples_page_lists_flaky_tasks_with_exact_intervals(store: Path) -> No
         assert _clean(shown["example"]) == row.example_id
         assert (int(shown["tries"]), int(shown["successes"])) == (row.tries, row.successes)
         assert 0 < row.successes < row.tries  # the rule: tries that both passed and failed
-        assert _clean(shown["interval"]) == (f"{100 * row.low:.1f}–{100 * row.high:.1f}%")
+        low, high = float(row.low), float(row.high)
+        assert _clean(shown["interval"]) == f"{100 * low:.1f}–{100 * high:.1f}%"
     consistency = reliability(tries_frame(), k=1).consistency
     # C_out to two decimals, as written (the engine's value; 0.475 sits on a rounding edge)
     assert list(counts["outcome consistency"]) == [f"{v:.2f}" for v in consistency.c_out]

@@ -20,7 +20,11 @@ from e2e_support import WAIT, idle, open_context, title
 from engine.store import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
-from reliability_support import AGENTS, BENCHMARK, write_csv  # noqa: E402
+from reliability_support import (  # type: ignore[import-not-found]  # noqa: E402
+    AGENTS,
+    BENCHMARK,
+    write_csv,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
