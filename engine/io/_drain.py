@@ -63,8 +63,8 @@ def rss_of(pid: int | str = "self") -> int:
 
 def rss_budget(cap: int, caller_rss: int) -> int:
     """Resident bytes a fresh child may reach: ``cap`` less the caller's ``caller_rss`` (so
-    the two together stay within the cap) and :data:`BETWEEN_LOOKS`, and never less than :data:`FRESH_RSS` plus
-    :data:`MIN_ROOM`.
+    the two together stay within the cap) and :data:`BETWEEN_LOOKS`, and never less than
+    :data:`FRESH_RSS` plus :data:`MIN_ROOM`.
 
     A fork is not watched: it starts with the caller's pages *shared*, not copied (its
     ``VmRSS`` counts them again), and its address-space cap already allows it only the cap's
