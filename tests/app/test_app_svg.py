@@ -60,9 +60,11 @@ def _jsonable(spec: Spec) -> Spec:
 
 def _as_chart(spec: Spec) -> Any:
     """The altair chart of a hand-written specification."""
-    kinds = {"layer": alt.LayerChart, "hconcat": alt.HConcatChart, "vconcat": alt.VConcatChart}
+    kinds: dict[str, Any] = {"layer": alt.LayerChart, "hconcat": alt.HConcatChart,
+                             "vconcat": alt.VConcatChart}
     kind = next((k for k in kinds if k in spec), None)
-    return (kinds[kind] if kind else alt.Chart).from_dict(_jsonable(spec), validate=False)
+    chart: Any = kinds[kind] if kind else alt.Chart
+    return chart.from_dict(_jsonable(spec), validate=False)
 
 
 def _texts(svg: str) -> list[str]:
