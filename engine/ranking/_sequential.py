@@ -68,7 +68,7 @@ class TrueSkillEnv:
     rating system", NIPS 19: mu0 = 25, sigma0 = mu0/3, beta = sigma0/2, tau = sigma0/100,
     and a 10 % draw chance; the ``trueskill`` package (0.4.5) has the same defaults,
     computed the same way (so bit for bit), and its ``TrueSkill`` objects can be passed
-    where one of these is taken (tests/engine/test_trueskill_constants.py compares them).
+    where one of these is taken (tests/engine/ranking/test_trueskill_constants.py compares them).
     """
 
     mu: float = 25.0

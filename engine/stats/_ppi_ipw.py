@@ -97,7 +97,7 @@ def ppi_ipw_means(judge: Any, human: Any, inclusion: Any, *, alpha: float = 0.05
     takes t quantiles with m - 1 degrees of freedom, m = (sum w^2)^2 / sum w^4 the effective
     number of labels (Satterthwaite 1946: the variance is a sum of squares weighted by w^2;
     with equal weights, m = labels): a few heavily weighted labels carry the variance, and
-    fewer df keep the coverage (simulated in tests/engine/test_ppi_ipw.py). With lambda tuned
+    fewer df keep the coverage (simulated in tests/engine/stats/test_ppi_ipw.py). With lambda tuned
     (``lam=None``) it counts lambda as fitted, as the uniform path does: the variance times
     m / (m - 2) and m - 2 df. The variance's labelled part is a w^2-weighted mean of squared
     residuals about the fitted mean and lambda (1/n moments in the labels), so its shortfall

@@ -26,7 +26,7 @@ examples (exact when every judged example has its probability, else Hajek-estima
 The t quantile takes the effective number of labels m = (sum 1 / q)^2 / sum 1 / q^3 in
 expectation minus 2 df and the standard error times sqrt(m / (m - 2)), as the estimator's
 ``small_sample`` intervals with lambda tuned (the mean and lambda are fitted on the labels).
-Planned / simulated widths (tests/engine/test_ppi_ipw_plan.py): 1.068 / 1.016 at ~50 / ~150
+Planned / simulated widths (tests/engine/stats/test_ppi_ipw_plan.py): 1.068 / 1.016 at ~50 / ~150
 labels of a known population, 1.011 / 0.957 planned from a 5% sample for 5% / 20% designs;
 without the factor (df m - 2 only) 0.967 / 0.985 / 0.920 / 0.937.
 """

@@ -1,7 +1,7 @@
 """AppTest of a battle list end to end (issue #32, item 4): uploaded on the Upload page,
 committed to the store, its arena leaderboard on the Leaderboard page and its win rates
 on Mechanisms. Expected values: the engine's arena_ratings / win_rate_matrix of the same
-battles (those are tested against FastChat's computation in tests/engine/test_battles.py).
+battles (those are tested against FastChat's computation in tests/engine/ranking/test_battles.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Upload of an Inspect log whose scorer has ``stderr(cluster="category")`` (issue #26 item 1):
 "Group examples by" defaults to the log's field, the review says so, and the commit declares
-it (the log: the real capitals log edited as tests/engine/test_inspect_clusters.py says)."""
+it (the log: the real capitals log edited as tests/engine/harness/test_inspect_clusters.py says)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from engine.store import open_store
 
 def _clustered_log_bytes() -> tuple[str, bytes]:
     """The real log, params {} -> {"cluster": "category"}, a category per sample (as in
-    tests/engine/test_inspect_clusters.py)."""
+    tests/engine/harness/test_inspect_clusters.py)."""
     real = (Path(__file__).parents[1] / "data" / "harness-logs-real" / "inspect" / "json"
             / "2026-11-25T21-47-36-00-00_capitals_Z9ybTZj8bjJanqztqi83xM.json")
     log = json.loads(real.read_text())

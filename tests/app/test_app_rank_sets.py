@@ -2,7 +2,7 @@
 store (HumanEval, ``db`` fixture): the Leaderboard, Overall, Distributions and Mechanisms
 pages show one rank set per system, the engine's :func:`engine.rank_sets_of` of the same
 matrix (reference: the engine on the same data, itself checked against the csranks vignette
-in tests/engine/test_rank_sets.py), and the headline names the confidence set for the best."""
+in tests/engine/ranking/test_rank_sets.py), and the headline names the confidence set for the best."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_leaderboard_rank_range_is_the_rank_set(db: Path) -> None:
 
 def test_overall_rank_range_is_the_rank_set(db: Path) -> None:
     # one benchmark: the overall score is the mean in percent, so its rank sets are the
-    # leaderboard's (tests/engine/test_rank_sets.py checks the JSON the same way)
+    # leaderboard's (tests/engine/ranking/test_rank_sets.py checks the JSON the same way)
     at = app("views/overall.py", bench="humaneval")
     no_exception(at)
     shown = _column(at, "overall", "rank range")

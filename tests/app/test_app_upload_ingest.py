@@ -40,7 +40,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         raise AssertionError("the server parsed the upload itself")
 
     # a fresh interpreter, as a server (many threads) starts: a fork would inherit the
-    # poisoned parsers (the fork path: tests/engine/test_parse_fork.py)
+    # poisoned parsers (the fork path: tests/engine/io/test_parse_fork.py)
     monkeypatch.setattr(engine.io._fork, "enabled", False)
     monkeypatch.setattr(subprocess, "Popen", Counted)
     for module, name in ((engine.harness, "read_harness"), (engine.harness, "detect_format"),

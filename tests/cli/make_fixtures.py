@@ -11,9 +11,9 @@ committed, so the golden outputs never depend on a random generator's version.
   60 examples with a ``topic`` column (the ``results_csv`` fixture of test_cli_commands).
 - ``runs.csv``: baseline and candidate, 3 runs of 40 examples (``runs_csv`` there).
 - ``judge.csv``: a judge metric with human labels on 15% of the examples
-  (``judge_frame`` of tests/engine/test_judge.py, seed 0, 4 systems × 200 examples).
+  (``judge_frame`` of tests/engine/products/test_judge.py, seed 0, 4 systems × 200 examples).
 - ``battles.csv``: 1000 judged battles with human verdicts on some
-  (``_frame`` of tests/engine/test_ppi_logistic.py, n=600).
+  (``_frame`` of tests/engine/stats/test_ppi_logistic.py, n=600).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def runs() -> pd.DataFrame:
 
 
 def main() -> None:
-    sys.path[:0] = [str(ROOT / "tests" / "engine")]
+    sys.path[:0] = [str(ROOT / "tests" / "engine" / "products"), str(ROOT / "tests" / "engine" / "stats")]
     from test_judge import judge_frame, long_of
     from test_ppi_logistic import _frame  # type: ignore[import-not-found]
 
