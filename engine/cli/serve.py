@@ -89,7 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
         env["PYTHONPATH"] = python_path
     # glibc gives each of the server's threads a malloc arena of its own; two hold the same
     # work in 60-70 MB less resident memory (measured idle: 535 → 474 MB with
-    # benchmarks/bench_ingest_memory.py --browser), room the parsing child's budget keeps
+    # benchmarks/bench_ingest_memory.py --browser)
     env.setdefault("MALLOC_ARENA_MAX", "2")
     if not env.get("SIGBOARD_DB_URL") and not env.get("SIGBOARD_DB_PATH"):
         # the results store next to where it is served from, never inside site-packages

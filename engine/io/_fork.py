@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -119,8 +120,6 @@ def run_forked(module: str, argument: str, data: bytes, timeout: float,
     """
     import importlib
 
-    from ._drain import collect
-
     main: Callable[[list[str]], int] = importlib.import_module(module)._main
     argv = [sys.executable, "-m", module, argument]
     out_r, out_w = os.pipe()
@@ -133,14 +132,8 @@ def run_forked(module: str, argument: str, data: bytes, timeout: float,
         _child(main, argument, data, out_w, err_w, (out_r, err_r), space)
     os.close(out_w)
     os.close(err_w)
-
-    def stop() -> None:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-
     try:
-        stdout, stderr = collect(pid, out_r, err_r, deadline=time.monotonic() + timeout,
-                                 budget=None, caller_rss=0, stop=stop)
+        stdout, stderr = _drain(pid, out_r, err_r, time.monotonic() + timeout)
     except subprocess.TimeoutExpired:
         raise subprocess.TimeoutExpired(argv, timeout) from None
     finally:
@@ -148,6 +141,29 @@ def run_forked(module: str, argument: str, data: bytes, timeout: float,
         os.close(err_r)
     _, status = os.waitpid(pid, 0)
     return subprocess.CompletedProcess(argv, os.waitstatus_to_exitcode(status), stdout, stderr)
+
+
+def _drain(pid: int, out_r: int, err_r: int, deadline: float) -> tuple[bytes, bytes]:
+    """Everything the child writes on both pipes until it closes them (or the deadline:
+    then the child is killed and reaped, and TimeoutExpired raised)."""
+    chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
+    with selectors.DefaultSelector() as sel:
+        for fd in chunks:
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            ready = sel.select(max(left, 0.0)) if left > 0 else []
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise subprocess.TimeoutExpired([], 0)
+            for key, _ in ready:
+                piece = os.read(key.fd, 1 << 20)  # type: ignore[arg-type]
+                if piece:
+                    chunks[key.fd].append(piece)  # type: ignore[index]
+                else:
+                    sel.unregister(key.fd)
+    return b"".join(chunks[out_r]), b"".join(chunks[err_r])
 
 
 def _child(main: Callable[[list[str]], int], argument: str, data: bytes, out_w: int,

@@ -68,11 +68,9 @@ class Limits:
         Files in one archive (a zip or an Inspect ``.eval``; ``SIGBOARD_MAX_MEMBERS``;
         default 10,000), counted from the archive's end record before any member is read.
     max_parse_memory : int
-        Memory for reading an upload (``SIGBOARD_MAX_PARSE_MEMORY``; default 1 GiB): the
-        address space of the child process of :func:`engine.io._worker.parse_isolated`
-        and of :func:`engine.ingest`, where every upload is read; beside a server (a
-        fresh child), also the resident memory of the server and the child together,
-        watched by the server (:mod:`engine.io._drain`).
+        Address space allowed to the child process of
+        :func:`engine.io._worker.parse_isolated` and of :func:`engine.ingest`
+        (``SIGBOARD_MAX_PARSE_MEMORY``; default 1 GiB): every upload is read there.
     parse_timeout : float
         Seconds the child may take (``SIGBOARD_PARSE_TIMEOUT``; default 300).
 

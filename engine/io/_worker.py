@@ -30,7 +30,6 @@ complete list of problems is answered with those problems.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import signal
@@ -107,72 +106,35 @@ def run_capped(module: str, header: dict[str, Any], data: bytes | None, label: s
                limits: Limits, *, doing: str = "reading the upload",
                ) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m module`` (a child built on this module's child side) with ``header``
-    (plus ``limits``) as its JSON argument and ``data`` on stdin, within the time limit and
-    the memory budget (:mod:`engine.io._drain`: this process and the child together within
-    ``limits.max_parse_memory``).
+    (plus ``limits``) as its JSON argument and ``data`` on stdin, within the time limit.
 
     Raises
     ------
     DataContractError
-        When the child takes longer than ``limits.parse_timeout``, or passes its memory
-        budget.
+        When the child takes longer than ``limits.parse_timeout``.
     """
-    from ._drain import OverBudget
-
     argument = json.dumps({**header, "limits": dataclasses.asdict(limits)})
     try:
-        return _spawn(module, argument, data or b"", limits)
+        return _spawn(module, argument, data or b"", limits.parse_timeout)
     except subprocess.TimeoutExpired:
         raise DataContractError([Problem(
             label, rule=f"{doing} took longer than {limits.parse_timeout:g} s",
             fix="split the file into several uploads, or raise SIGBOARD_PARSE_TIMEOUT "
             "on the server")]) from None
-    except OverBudget as over:
-        member = last_reading(over.stderr)
-        where = f" while reading {member}" if member else ""
-        raise DataContractError([Problem(
-            label, rule=f"the parser ran out of memory on this file{where} within the memory "
-            f"limit of {limits.max_parse_memory >> 20:,} MiB (for the parse and the "
-            f"{over.caller_rss >> 20:,} MiB this process already holds)",
-            fix="split it into smaller uploads, or raise SIGBOARD_MAX_PARSE_MEMORY on the "
-            "server")]) from None
 
 
-def _spawn(module: str, argument: str, data: bytes, limits: Limits,
+def _spawn(module: str, argument: str, data: bytes, timeout: float,
            ) -> subprocess.CompletedProcess[bytes]:
     """The child's outcome: a fork of this process when that is safe (:mod:`._fork`: one
     thread; the readers already imported are not imported again), else a fresh
-    interpreter (``python -m module``), its memory watched (:func:`._drain.collect`)."""
-    import time
-
-    from . import _drain, _fork
+    interpreter (``python -m module``)."""
+    from . import _fork
 
     if _fork.can_fork():
-        return _fork.run_forked(module, argument, data, limits.parse_timeout)
-    caller_rss = _drain.rss_of()
-    budget = _drain.rss_budget(limits.max_parse_memory, caller_rss)
-    argv = [sys.executable, "-m", module, argument]
-    proc = subprocess.Popen(  # noqa: S603 - our own interpreter and module, no shell
-        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=_ENGINE_ROOT)
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-
-    def stop() -> None:
-        proc.kill()
-        proc.wait()
-
-    try:
-        stdout, stderr = _drain.collect(
-            proc.pid, proc.stdout.fileno(), proc.stderr.fileno(),
-            deadline=time.monotonic() + limits.parse_timeout, budget=budget,
-            caller_rss=caller_rss, stop=stop, feed=(proc.stdin, data))
-    except subprocess.TimeoutExpired:
-        raise subprocess.TimeoutExpired(argv, limits.parse_timeout) from None
-    finally:
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError):
-                pipe.close()
-    return subprocess.CompletedProcess(argv, proc.wait(), stdout, stderr)
+        return _fork.run_forked(module, argument, data, timeout)
+    return subprocess.run(  # noqa: S603 - our own interpreter and module, no shell
+        [sys.executable, "-m", module, argument], input=data, capture_output=True,
+        timeout=timeout, cwd=_ENGINE_ROOT, check=False)
 
 
 def _answer(done: subprocess.CompletedProcess[bytes], label: str,
