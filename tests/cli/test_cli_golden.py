@@ -10,9 +10,12 @@ store here starts empty, so they are the same on every run.
 Floats may differ in their last digits, and only there: a kernel of ``engine._jit`` and its
 numpy twin (the path of small work until this process has loaded the compiled kernels)
 add in different orders, so a command's 16th digit depends on what ran before it in the
-same pytest worker. Where the bytes differ, the two documents must still have the same keys
-in the same order, the same strings, integers and booleans, and floats equal to 1e-12
-relative (:func:`_same_document`).
+same pytest worker; and an iterative fit (the Bradley–Terry maximum likelihood behind
+``--judge`` battles) carries a different last digit of the machine's BLAS through its
+iterations, so on another CPU its intervals differ near the 12th digit (seen in CI: an
+upper bound 3e-12 relative away from the golden one). Where the bytes differ, the two documents
+must still have the same keys in the same order, the same strings, integers and booleans,
+and floats equal to 1e-9 relative (:func:`_same_document`) — far below any printed digit.
 
 ``SIGBOARD_WRITE_GOLDEN=1`` writes the files instead of comparing (then review the diff).
 """
@@ -111,10 +114,10 @@ def _check(name: str, argv: list[str], want_code: int, tmp: Path,
 
 
 def _same_document(got: object, want: object, where: str) -> None:
-    """``got`` equals ``want`` as JSON, floats to 1e-12 relative (see the module docstring)."""
+    """``got`` equals ``want`` as JSON, floats to 1e-9 relative (see the module docstring)."""
     if isinstance(want, float) or isinstance(got, float):
         assert isinstance(got, (int, float)) and isinstance(want, (int, float)), where
-        assert got == pytest.approx(want, rel=1e-12, abs=1e-300, nan_ok=True), where
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-300, nan_ok=True), where
     elif isinstance(want, dict):
         assert isinstance(got, dict) and list(got) == list(want), where
         for key in want:
