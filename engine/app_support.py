@@ -56,7 +56,8 @@ if TYPE_CHECKING:
     from .store._judge_links import judge_links
 
     # --- Repeated tries: the Leaderboard's reliability view, the Examples page's flaky list -
-    from .stats._passk import PassKCurves, Reliability, pass_k_curves, reliability
+    from .stats._passk import PassKCurves, pass_k_curves
+    from .stats._passk_reliability import Reliability, reliability
 
     # --- Server start: compile the kernels ahead of the first request ---------------------
     from ._warm import warm_kernels

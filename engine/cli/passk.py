@@ -1,5 +1,6 @@
 """``sigboard passk``: pass@k and pass^k over repeated tries, every pair's paired
-differences and the flaky tasks (:mod:`engine.stats._passk`).
+differences and the flaky tasks (:mod:`engine.stats._passk`,
+:mod:`engine.stats._passk_reliability`).
 
 JSON (:func:`passk_json`): ``systems`` (each ``system, tasks, pass_at_k, pass_at_k_low,
 pass_at_k_high, pass_hat_k, pass_hat_k_low, pass_hat_k_high``), ``pairs`` (each
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ._common import add_data_options, emit, load_data, wants_json
 
 if TYPE_CHECKING:
-    from ..stats._passk import PassKGate, Reliability
+    from ..stats._passk_reliability import PassKGate, Reliability
     from ._common import Loaded
 
 __all__ = ["FLAKY_KEYS", "PAIR_KEYS", "SYSTEM_KEYS", "compare_pass_hat_k", "gate_json",
@@ -38,7 +39,8 @@ PAIR_KEYS = ("system_a", "system_b", "diff_pass_hat_k", "diff_pass_hat_k_low",
              "diff_pass_at_k_high", "pvalue", "pvalue_adj", "significant")
 FLAKY_KEYS = ("system", "example_id", "tries", "successes", "low", "high")
 
-_STATISTICS = ("engine.stats._passk", "engine._options", "scipy.stats")
+_STATISTICS = ("engine.stats._passk", "engine.stats._passk_reliability", "engine._options",
+               "scipy.stats")
 
 
 def _rows(frame: Any, keys: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -112,7 +114,7 @@ def _passk(args: argparse.Namespace) -> int:
     loaded = load_data(args.data, meanwhile=_STATISTICS)
     from .._matrix import pick_slice
     from .._options import TestOptions
-    from ..stats._passk import reliability
+    from ..stats._passk_reliability import reliability
 
     bench, met = pick_slice(loaded.frame, args.benchmark, args.metric)
     cluster = loaded.cluster_column(bench, args.cluster)
@@ -166,7 +168,7 @@ def compare_pass_hat_k(loaded: Loaded, args: argparse.Namespace, bench: str, met
     """``compare --pass-hat-k K``: the gate on candidate − baseline pass^k (paired over the
     tasks both ran with ≥ K tries, two-sided at --alpha): 1 when the candidate is
     significantly worse, else 0; bad input raises (exit 2)."""
-    from ..stats._passk import pass_k_gate
+    from ..stats._passk_reliability import pass_k_gate
     from ._json import EXIT_FAIL, EXIT_PASS
     from ._stats_common import test_options
     from ._text import fmt_number

@@ -1,7 +1,7 @@
 """The leaderboard report's section on repeated tries: pass^k and pass@k per system at the
 chosen k, and the k-curve tables (k = 1…n) with their simultaneous bands.
 
-Pure text over :class:`engine.stats._passk.Reliability` and
+Pure text over :class:`engine.stats._passk_reliability.Reliability` and
 :class:`engine.stats._passk.PassKCurves`; the HTML and Markdown writers are
 :mod:`engine.report._text`'s, so every name is escaped as in the rest of the report.
 """
@@ -16,7 +16,8 @@ import pandas as pd
 from ._text import h, html_table, markdown_text, md_table
 
 if TYPE_CHECKING:
-    from ..stats._passk import PassKCurves, Reliability
+    from ..stats._passk import PassKCurves
+    from ..stats._passk_reliability import Reliability
 
 #: The k-curve tables keep at most this many k columns: 1, 2, 4, 8, … and the last k past it.
 MAX_K_COLUMNS = 12

@@ -28,7 +28,8 @@ from ._text import h, html_table, markdown_text, md_table, signed
 if TYPE_CHECKING:
     from ..products._leaderboard import Leaderboard
     from ..stats._ab import ABComparison
-    from ..stats._passk import PassKCurves, Reliability
+    from ..stats._passk import PassKCurves
+    from ..stats._passk_reliability import Reliability
 
 __all__ = ["REPORT_FORMATS", "compare_report", "histogram_svg", "interval_svg",
            "leaderboard_report", "markdown_text", "report_format"]

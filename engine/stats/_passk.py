@@ -1,5 +1,5 @@
 """Repeated tries of agent tasks: pass@k and pass^k with intervals over tasks, paired
-differences of every pair, k-curves, flaky tasks and outcome consistency.
+differences of every pair and k-curves.
 
 Public API (names kept stable; the app's reliability view and the CLI build on them):
 
@@ -13,14 +13,9 @@ Public API (names kept stable; the app's reliability view and the CLI build on t
   pass@k on the tasks both ran, interval, p-value, Holm–Šidák adjusted.
 - :class:`PassKCurves`, :func:`pass_k_curves` — pass@k and pass^k for k = 1…K per system
   with pointwise and simultaneous (Šidák over k) bands.
-- :class:`FlakyTasks`, :func:`flaky_tasks` — per system × task: success rate over tries,
-  exact (Clopper–Pearson) interval, the flaky rule, counts per system.
-- :class:`OutcomeConsistency`, :func:`outcome_consistency` — HAL's C_out per system with
-  an interval over tasks.
-- :class:`Reliability`, :func:`reliability` — all of the above for one (benchmark, metric)
-  of a long table (``options=``: :class:`engine.TestOptions`, alpha and correction).
-- :class:`PassKGate`, :func:`pass_k_gate` — the CI gate on the pass^k difference of a
-  candidate against a baseline (``sigboard compare --pass-hat-k K``).
+
+Per task and per gate (flaky tasks, outcome consistency, one benchmark's reliability, the
+pass^k CI gate) live in :mod:`engine.stats._passk_reliability`, built on these.
 
 Estimators (Chen et al. 2021, "Evaluating Large Language Models Trained on Code",
 arXiv:2107.03374, §2.1; Yao et al. 2024, τ-bench, arXiv:2406.12045): with n tries and c
@@ -84,10 +79,9 @@ from ._multitest import adjust_pvalues
 if TYPE_CHECKING:
     from ._clusters import ClusterDesign
 
-__all__ = ["FlakyTasks", "OutcomeConsistency", "PassKCurves", "PassKEstimates", "PassKGate",
-           "PassKPairs", "Reliability", "TryCounts", "flaky_tasks", "korn_graubard",
-           "outcome_consistency", "pass_at_k", "pass_hat_k", "pass_k_curves",
-           "pass_k_estimates", "pass_k_gate", "pass_k_pairs", "reliability", "try_counts"]
+__all__ = ["PassKCurves", "PassKEstimates", "PassKPairs", "TryCounts", "korn_graubard",
+           "pass_at_k", "pass_hat_k", "pass_k_curves", "pass_k_estimates", "pass_k_pairs",
+           "try_counts"]
 
 
 # ---------------------------------------------------------------- per-task estimators
@@ -565,221 +559,3 @@ def pass_k_curves(counts: TryCounts, k_max: int | None = None, *,
                     mean, var, m, df, band_alpha, blocks)
     return PassKCurves(ks=np.arange(1, k_max + 1), alpha=alpha, systems=counts.systems,
                        tasks=tasks, **res)
-
-
-# ---------------------------------------------------------------- flaky tasks, consistency
-
-
-def _clopper_pearson(c: np.ndarray, n: np.ndarray, alpha: float
-                     ) -> tuple[np.ndarray, np.ndarray]:
-    """Exact binomial interval of c successes in n tries (scipy.stats.binomtest's
-    ``proportion_ci(method="exact")``), vectorised; NaN where n = 0."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.where(c > 0, stats.beta.ppf(alpha / 2, c, n - c + 1), 0.0)
-        high = np.where(c < n, stats.beta.ppf(1 - alpha / 2, c + 1, n - c), 1.0)
-    return np.where(n > 0, low, np.nan), np.where(n > 0, high, np.nan)
-
-
-@dataclass(frozen=True)
-class FlakyTasks:
-    """Per system × task: tries, successes, success rate, exact interval, flaky or not.
-
-    The rule: a task is *flaky* for a system when the (1 − alpha) Clopper–Pearson interval
-    of its success rate lies inside (margin, 1 − margin); with ``margin = 0`` that is
-    "excludes both 0 and 1", which for the exact interval holds exactly when the tries
-    disagree (0 < successes < tries): the task is shown to be neither always failed nor
-    always passed. A margin > 0 asks for more: shown to fail and pass at least that often.
-    ``table``: every cell with at least one try (columns system, example_id, tries,
-    successes, rate, low, high, flaky); ``counts``: flaky tasks per system.
-    """
-
-    alpha: float
-    margin: float
-    systems: tuple[str, ...]
-    table: pd.DataFrame
-    counts: np.ndarray
-
-    def flaky(self) -> pd.DataFrame:
-        """The flaky rows only (system order, then example)."""
-        return self.table[self.table["flaky"]].reset_index(drop=True)
-
-    def rule(self) -> str:
-        level = f"{1 - self.alpha:.0%}"
-        if self.margin == 0:
-            return (f"flaky: the {level} exact (Clopper–Pearson) interval of the task's "
-                    "success rate excludes both 0 and 1, i.e. its tries both passed and failed")
-        return (f"flaky: the {level} exact (Clopper–Pearson) interval of the task's success "
-                f"rate lies inside ({self.margin:g}, {1 - self.margin:g})")
-
-
-def flaky_tasks(counts: TryCounts, *, alpha: float = 0.05, margin: float = 0.0) -> FlakyTasks:
-    """Flaky tasks of every system (see :class:`FlakyTasks` for the rule)."""
-    if not 0.0 <= margin < 0.5:
-        raise ValueError(f"margin: in [0, 0.5); got {margin!r}")
-    n, c = counts.tries, counts.successes
-    s_idx, t_idx = np.nonzero(n > 0)
-    nn, cc = n[s_idx, t_idx].astype(float), c[s_idx, t_idx].astype(float)
-    low, high = _clopper_pearson(cc, nn, alpha)
-    flaky = (low > margin) & (high < 1.0 - margin)
-    table = pd.DataFrame({
-        "system": np.asarray(counts.systems, dtype=object)[s_idx],
-        "example_id": np.asarray(counts.examples, dtype=object)[t_idx],
-        "tries": nn.astype(np.int64), "successes": cc.astype(np.int64), "rate": cc / nn,
-        "low": low, "high": high, "flaky": flaky})
-    per = np.bincount(s_idx[flaky], minlength=len(counts.systems))
-    return FlakyTasks(alpha=alpha, margin=margin, systems=counts.systems, table=table,
-                      counts=per)
-
-
-@dataclass(frozen=True)
-class OutcomeConsistency:
-    """HAL's outcome consistency C_out per system with a (1 − alpha) interval over tasks.
-
-    Per task with K ≥ 2 tries: ``1 − σ̂²/(p̂(1−p̂) + ε)`` clipped to [0, 1] (σ̂² the sample
-    variance of the 0/1 outcomes with K − 1, p̂ their mean, ε = 1e-8), averaged over tasks
-    (Rabanser et al. 2026, "Towards a science of AI agent reliability", arXiv:2602.16666;
-    HAL's reliability methodology). For 0/1 outcomes a task scores 1 when its tries all
-    agree and 0 otherwise, so C_out is the share of tasks that are not flaky; tasks with
-    one try are excluded. The interval is Korn–Graubard over tasks (clusters when given).
-    """
-
-    alpha: float
-    systems: tuple[str, ...]
-    tasks: np.ndarray
-    c_out: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-
-    @property
-    def table(self) -> pd.DataFrame:
-        return pd.DataFrame({"system": list(self.systems), "tasks": self.tasks,
-                             "c_out": self.c_out, "low": self.low, "high": self.high})
-
-
-def outcome_consistency(counts: TryCounts, *, alpha: float = 0.05,
-                        epsilon: float = 1e-8) -> OutcomeConsistency:
-    """C_out of every system (see :class:`OutcomeConsistency`)."""
-    n, c = counts.tries.astype(float), counts.successes.astype(float)
-    usable = n >= 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = c / n
-        var = c * (n - c) / (n * (n - 1))  # sample variance of the 0/1 tries (K − 1)
-        per = np.clip(1.0 - var / (p * (1.0 - p) + epsilon), 0.0, 1.0)
-    mean, v, df, m = _mean_var(per, usable, counts.clusters)
-    low, high = korn_graubard(mean, v, m, df, alpha)
-    return OutcomeConsistency(alpha=alpha, systems=counts.systems,
-                              tasks=usable.sum(axis=1), c_out=mean, low=low, high=high)
-
-
-# ---------------------------------------------------------------- one benchmark, and the gate
-
-
-@dataclass(frozen=True)
-class Reliability:
-    """Everything about repeated tries of one (benchmark, metric) at one k."""
-
-    benchmark: str
-    metric: str
-    k: int
-    counts: TryCounts
-    estimates: PassKEstimates
-    pairs: PassKPairs
-    flaky: FlakyTasks
-    consistency: OutcomeConsistency
-    options: TestOptions
-
-
-def _opts(options: TestOptions | None) -> TestOptions:
-    from .._options import TestOptions
-
-    return TestOptions() if options is None else options
-
-
-def reliability(frame: pd.DataFrame, *, k: int, benchmark: str | None = None,
-                metric: str | None = None, systems: list[str] | None = None,
-                cluster: str | None = None, margin: float = 0.0,
-                options: TestOptions | None = None) -> Reliability:
-    """pass@k / pass^k per system, every pair's differences, flaky tasks and C_out of one
-    (benchmark, metric) of a long table whose ``value`` is 0/1 per try.
-
-    ``options``: alpha (intervals at 1 − alpha, tests at alpha) and correction (the
-    pairs' multiplicity adjustment, Holm–Šidák by default) of :class:`engine.TestOptions`.
-    """
-    opts = _opts(options)
-    k = _check_k(k)
-    counts = try_counts(frame, benchmark=benchmark, metric=metric, systems=systems,
-                        cluster=cluster)
-    return Reliability(
-        benchmark=counts.benchmark, metric=counts.metric, k=k, counts=counts,
-        estimates=pass_k_estimates(counts, k, alpha=opts.alpha),
-        pairs=pass_k_pairs(counts, k, alpha=opts.alpha, correction=opts.correction),
-        flaky=flaky_tasks(counts, alpha=opts.alpha, margin=margin),
-        consistency=outcome_consistency(counts, alpha=opts.alpha), options=opts)
-
-
-@dataclass(frozen=True)
-class PassKGate:
-    """The gate on pass^k: candidate − baseline on the tasks both ran with ≥ k tries.
-
-    ``worse``: significantly worse (two-sided paired t at ``alpha``, difference < 0) —
-    the gate fails; ``better`` likewise the other way.
-    """
-
-    benchmark: str
-    metric: str
-    baseline: str
-    candidate: str
-    k: int
-    alpha: float
-    tasks: int
-    baseline_pass_hat_k: float
-    candidate_pass_hat_k: float
-    diff: float
-    low: float
-    high: float
-    pvalue: float
-    clusters: str | None = None
-
-    @property
-    def worse(self) -> bool:
-        return bool(self.pvalue < self.alpha and self.diff < 0)
-
-    @property
-    def better(self) -> bool:
-        return bool(self.pvalue < self.alpha and self.diff > 0)
-
-    def verdict(self) -> str:
-        if self.worse:
-            return "fail: the candidate's pass^k is significantly lower"
-        if self.better:
-            return "pass: the candidate's pass^k is significantly higher"
-        return "pass: no significant pass^k difference"
-
-
-def pass_k_gate(frame: pd.DataFrame, *, baseline: str, candidate: str, k: int,
-                benchmark: str | None = None, metric: str | None = None,
-                cluster: str | None = None, options: TestOptions | None = None) -> PassKGate:
-    """The paired pass^k difference candidate − baseline with its interval and p-value."""
-    opts = _opts(options)
-    k = _check_k(k)
-    counts = try_counts(frame, benchmark=benchmark, metric=metric,
-                        systems=[baseline, candidate], cluster=cluster)
-    n, c = counts.tries.astype(float), counts.successes.astype(float)
-    usable = n >= k
-    both = usable.all(axis=0)
-    if both.sum() < 2:
-        raise ValueError(f"--pass-hat-k {k}: {baseline!r} and {candidate!r} share "
-                         f"{int(both.sum())} task(s) with at least {k} tries each; the gate "
-                         "needs at least 2 (lower k or run more tries)")
-    x = pass_hat_k(n, c, k)
-    ia, ja = np.array([1]), np.array([0])
-    d = _pair_diffs(x, usable, ia, ja, counts.clusters)
-    p = _t_test(d, opts.alpha)
-    low, high = _mover(d, *_blocks(n, usable, k, ia, ja), opts.alpha)
-    means = [float(np.mean(x[i, both])) for i in (0, 1)]
-    return PassKGate(benchmark=counts.benchmark, metric=counts.metric, baseline=baseline,
-                     candidate=candidate, k=k, alpha=opts.alpha, tasks=int(d.n[0]),
-                     baseline_pass_hat_k=means[0], candidate_pass_hat_k=means[1],
-                     diff=float(d.diff[0]), low=float(low[0]), high=float(high[0]),
-                     pvalue=float(p[0]),
-                     clusters=None if counts.clusters is None else counts.clusters.name)

@@ -2,7 +2,7 @@
 `sigboard compare --pass-hat-k K` (the gate's exit codes on a pass^k regression).
 
 Reference values: the per-system numbers are checked against the engine's
-:func:`engine.stats._passk.reliability` on the same file (its own tests check it against
+:func:`engine.stats._passk_reliability.reliability` on the same file (its own tests check it against
 exact rationals, scipy and the CR2 module); the regression data are built so that the
 candidate's pass^4 is far lower (tries at success rate 0.95 against 0.55 on every task).
 """
@@ -19,7 +19,7 @@ import pytest
 
 from engine.cli import main
 from engine.cli.passk import FLAKY_KEYS, PAIR_KEYS, SYSTEM_KEYS
-from engine.stats._passk import reliability
+from engine.stats._passk_reliability import reliability
 
 
 def _tries(path: Path, rates: dict[str, float], *, tasks: int = 30, tries: int = 8,

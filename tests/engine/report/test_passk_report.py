@@ -12,7 +12,8 @@ import pandas as pd
 from engine import build_matrix, leaderboard
 from engine.report._passk_report import curve_ks, k_curve_table
 from engine.report._reports import leaderboard_report
-from engine.stats._passk import pass_k_curves, reliability
+from engine.stats._passk import pass_k_curves
+from engine.stats._passk_reliability import reliability
 
 
 def _frame() -> pd.DataFrame:

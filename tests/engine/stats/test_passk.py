@@ -1,4 +1,4 @@
-"""pass@k / pass^k over repeated tries (engine.stats._passk).
+"""pass@k / pass^k over repeated tries (engine.stats._passk, engine.stats._passk_reliability).
 
 References: the issue's exact values (n = 8, c = 6, k = 4 → pass^k = C(6,4)/C(8,4) = 15/70;
 n = 10, c = 3, k = 5 → pass@k = 1 − C(7,5)/C(10,5) = 1 − 21/252), checked against
@@ -33,17 +33,19 @@ from engine.stats._passk import (
     TryCounts,
     _bm_df,
     _pair_diffs,
-    flaky_tasks,
     korn_graubard,
-    outcome_consistency,
     pass_at_k,
     pass_hat_k,
     pass_k_curves,
     pass_k_estimates,
-    pass_k_gate,
     pass_k_pairs,
-    reliability,
     try_counts,
+)
+from engine.stats._passk_reliability import (
+    flaky_tasks,
+    outcome_consistency,
+    pass_k_gate,
+    reliability,
 )
 
 
