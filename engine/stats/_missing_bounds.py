@@ -1,0 +1,228 @@
+"""Worst- and best-case bounds for the examples one side of an A/B comparison lacks.
+
+A harness that drops a system's failures leaves it scored on its easy examples, and the
+paired test on the examples both systems have then favours it. With many systems
+:mod:`engine.stats._missing` sees that the lacking examples are hard by the other systems'
+scores; with two systems that check has almost no power. This module asks instead whether
+the gate's verdict could change whatever the missing scores are: the sensitivity bounds
+of Manski (1990, *Nonparametric bounds on treatment effects*, AER 80:319) and Horowitz &
+Manski (2000, JASA 95:77), applied to the gate itself.
+
+Chain: the examples each side lacks that the other has → fill them as the worst score on
+the candidate's side and the best on the baseline's (``low``: every gap against the
+candidate) and the other way round (``high``) → the same gate (:func:`compare_ab`, same
+options) on each filled table → decided when the observed verdict survives the bound that
+works against it.
+
+The worst / best score: 0 / 1 for a 0/1 metric, else the lowest / highest score seen on
+the benchmark (any system), by the metric's direction.
+
+Which verdicts must survive (chosen by simulation, ``benchmarks/bench_missing_gate.py``):
+
+* "significantly better" must still be "better" under ``low``;
+* a fail (significantly worse, or non-inferiority not shown) must still fail under
+  ``high``; a non-inferiority pass must still pass under ``low``;
+* "no significant difference" is kept without a bound. Requiring it to survive ``low``
+  (no "worse" with the candidate's gaps failed and the baseline's passed) turned a
+  complete-data pass into "cannot decide" far too often when only 5% of each side was
+  missing completely at random: the bound then moves the difference by about 5 points on
+  300 examples, more than the test's standard error (the benchmark prints that rate
+  beside the chosen rule's). Only a claim the gate makes — better, worse — has to hold
+  with the missing scores against it; a pass for want of evidence stays a pass. The price:
+  a candidate worse than its baseline that hides enough failures to look merely "not
+  significantly different" still passes; :mod:`engine.stats._missing` is the check for
+  that when other systems scored the examples.
+
+``declared``: the number of lacking examples per side the user accepts (``sigboard compare
+--allow-missing N``); at or under it the bounds are reported, not enforced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from .._contract import MetricSpec
+from ._ab import ABComparison, compare_ab
+
+__all__ = ["MissingBounds", "missing_bounds"]
+
+
+@dataclass(frozen=True)
+class MissingBounds:
+    """The gate's verdict with each side's missing examples at the worst and best score.
+
+    ``candidate_lacks`` / ``baseline_lacks``: examples the other side has and this one does
+    not; ``n``: examples either has. ``low``: the difference (candidate − baseline, oriented,
+    metric units) with the candidate's gaps at the worst score and the baseline's at the
+    best, ``high`` the other way round; ``low_verdict`` / ``high_verdict`` the gate's verdict
+    there. ``decided``: the observed verdict survives the bound against it (see the module
+    docstring); ``declared``: the missingness is within the declared tolerance (the bounds
+    then do not block the verdict).
+    """
+
+    baseline: str
+    candidate: str
+    n: int
+    baseline_lacks: int
+    candidate_lacks: int
+    binary: bool
+    worst: float
+    best: float
+    observed_verdict: str
+    low: float
+    high: float
+    low_verdict: str
+    high_verdict: str
+    survives: bool
+    declared: int = 0
+
+    @property
+    def within_declared(self) -> bool:
+        return max(self.baseline_lacks, self.candidate_lacks) <= self.declared
+
+    @property
+    def decided(self) -> bool:
+        """The verdict may be used: it survives its bound, or the gap was declared."""
+        return self.survives or self.within_declared
+
+    def _diff(self, value: float) -> str:
+        return f"{100 * value:+.1f} points" if self.binary else f"{value:+.4g}"
+
+    def _as(self, worst: bool) -> str:
+        if self.binary:
+            return "failed" if worst else "passed"
+        return f"at the {'worst' if worst else 'best'} score seen ({self.worst if worst else self.best:.4g})"
+
+    def sentence(self, flag: str | None = "--allow-missing") -> str:
+        """One line: who lacks how many examples, the difference at both bounds, and whether
+        the gate can decide (``flag``: the option that declares the gap, None: none)."""
+        c, b = self.candidate, self.baseline
+        if self.baseline_lacks == 0:
+            head = (f"{c} lacks {self.candidate_lacks} of {self.n} examples {b} has: with them "
+                    f"{self._as(True)} the difference is {self._diff(self.low)}, with them "
+                    f"{self._as(False)} {self._diff(self.high)}")
+        elif self.candidate_lacks == 0:
+            head = (f"{b} lacks {self.baseline_lacks} of {self.n} examples {c} has: with them "
+                    f"{self._as(False)} the difference is {self._diff(self.low)}, with them "
+                    f"{self._as(True)} {self._diff(self.high)}")
+        else:
+            head = (f"{c} lacks {self.candidate_lacks} and {b} lacks {self.baseline_lacks} of "
+                    f"the {self.n} examples either has: with {c}'s {self._as(True)} and {b}'s "
+                    f"{self._as(False)} the difference is {self._diff(self.low)}, the other "
+                    f"way round {self._diff(self.high)}")
+        need = max(self.baseline_lacks, self.candidate_lacks)
+        shared = self.n - self.baseline_lacks - self.candidate_lacks
+        if self.within_declared:
+            how = "" if flag is None else f" with {flag} {self.declared}"
+            return (f"{head}; declared{how}: the verdict stands on the {shared} examples both "
+                    "have")
+        if self.survives:
+            if self.observed_verdict == "no significant difference":
+                return (f"{head}; no significant difference is kept (only a verdict of better "
+                        "or worse must hold with the missing scores against it)")
+            return f"{head}; the verdict holds either way"
+        declare = "declare them" if flag is None else f"declare them with {flag} {need}"
+        return f"{head}; cannot decide — rerun the missing examples or {declare}"
+
+
+def _survives(observed: ABComparison, low: ABComparison, high: ABComparison) -> bool:
+    """The observed verdict holds under the bound against it (module docstring)."""
+    if observed.noninferiority is not None:
+        return low.exit_code == 0 if observed.exit_code == 0 else high.exit_code == 1
+    if observed.exit_code == 1:  # significantly worse: still worse with the gaps for it
+        return high.exit_code == 1
+    if observed.verdict == "candidate is significantly better":
+        return low.verdict == observed.verdict
+    return True  # no significant difference: not bounded
+
+
+def _filled(frame: pd.DataFrame, system: str, other: str, lacking: list[str],
+            value: float) -> pd.DataFrame:
+    """Rows for ``system`` on the ``lacking`` examples at ``value``: the other system's row
+    of each example (its per-example columns, e.g. a cluster), one per run ``system`` has."""
+    rows = frame[(frame["system"] == other) & frame["example_id"].isin(lacking)]
+    rows = rows.drop_duplicates("example_id").copy()
+    rows["system"] = system
+    rows["value"] = value
+    if "run" in frame.columns:
+        runs = frame.loc[frame["system"] == system, "run"].dropna().unique()
+        if len(runs):
+            rows = pd.concat([rows.assign(run=r) for r in runs], ignore_index=True)
+    return rows
+
+
+def missing_bounds(df: pd.DataFrame, observed: ABComparison, *, spec: MetricSpec | None = None,
+                   declared: int = 0) -> MissingBounds | None:
+    """Bound the gate's verdict over every value the examples one side lacks could take.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The long table ``observed`` was computed from (its cluster column included).
+    observed : ABComparison
+        :func:`compare_ab`'s result on ``df``; its systems, slice, options, cluster and
+        margin are reused.
+    spec : MetricSpec, optional
+        As given to :func:`compare_ab` (direction; 0/1 or not).
+    declared : int
+        Lacking examples per side accepted as declared (≥ 0).
+
+    Returns
+    -------
+    MissingBounds or None
+        None when each side has every example the other has.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from engine.stats._ab import compare_ab
+    >>> ids = [f"e{i}" for i in range(40)]
+    >>> df = pd.DataFrame({"benchmark": "b", "metric": "acc",
+    ...     "system": ["base"] * 40 + ["cand"] * 30, "example_id": ids + ids[:30],
+    ...     "value": [0.0] * 20 + [1.0] * 20 + [1.0] * 30})
+    >>> b = missing_bounds(df, compare_ab(df, baseline="base", candidate="cand"))
+    >>> b.observed_verdict, b.low_verdict, b.decided
+    ('candidate is significantly better', 'no significant difference', False)
+    >>> print(b.sentence())  # doctest: +NORMALIZE_WHITESPACE
+    cand lacks 10 of 40 examples base has: with them failed the difference is +25.0 points,
+    with them passed +50.0 points; cannot decide — rerun the missing examples or declare
+    them with --allow-missing 10
+    """
+    if isinstance(declared, bool) or not isinstance(declared, int | np.integer) or declared < 0:
+        raise ValueError(f"declared: must be a whole number ≥ 0; got {declared!r}")
+    base, cand = observed.baseline, observed.candidate
+    frame = df[(df["benchmark"] == observed.benchmark) & (df["metric"] == observed.metric)]
+    has_base = set(frame.loc[frame["system"] == base, "example_id"].astype(str))
+    has_cand = set(frame.loc[frame["system"] == cand, "example_id"].astype(str))
+    cand_lacks, base_lacks = sorted(has_base - has_cand), sorted(has_cand - has_base)
+    if not cand_lacks and not base_lacks:
+        return None
+    values = frame["value"].to_numpy(dtype=float)
+    values = values[np.isfinite(values)]
+    if observed.binary:
+        lowest, highest = 0.0, 1.0
+    else:
+        lowest, highest = float(values.min()), float(values.max())
+    worst, best = (lowest, highest) if observed.higher_is_better else (highest, lowest)
+    ni = observed.noninferiority
+    the_spec = replace(spec if spec is not None else MetricSpec(),
+                       higher_is_better=observed.higher_is_better)
+    frame = frame.assign(example_id=frame["example_id"].astype(str))
+
+    def gate(cand_fill: float, base_fill: float) -> ABComparison:
+        extra = [_filled(frame, cand, base, cand_lacks, cand_fill),
+                 _filled(frame, base, cand, base_lacks, base_fill)]
+        whole = pd.concat([frame, *extra], ignore_index=True)
+        return compare_ab(whole, baseline=base, candidate=cand, benchmark=observed.benchmark,
+                          metric=observed.metric, spec=the_spec, options=observed.options,
+                          cluster=observed.cluster, margin=None if ni is None else ni.margin)
+
+    low, high = gate(worst, best), gate(best, worst)
+    return MissingBounds(base, cand, len(has_base | has_cand), len(base_lacks), len(cand_lacks),
+                         observed.binary, worst, best, observed.verdict, low.test.estimate,
+                         high.test.estimate, low.verdict, high.verdict,
+                         _survives(observed, low, high), int(declared))
+
