@@ -19,6 +19,16 @@ re-runs or other systems (:mod:`engine.harness._reruns`); the generation setting
 system settings, one column each (``temperature``, …), the seed is not (another seed is
 another run). In an upload of several logs, one that cannot be read is skipped and named in
 the report; a single unreadable log is an error.
+
+An example is the dataset's sample: its id and its input and target without the system
+messages a task puts around it (``inspect eval -T hint=true`` may add one to every input).
+The content hash that keeps different examples apart is taken without them, so task-argument
+variants of one dataset pair on the same ids; the variants differ in ``task_args`` (a
+setting, so each variant is a system) and the system messages every sample of a log shares
+are that system's ``system_prompt``, not the example's prompt. A log that did not finish
+(``status`` cancelled, error or started, or a ``.eval`` without ``header.json``: the run was
+killed) says so in the report with the sample-epochs that never ran (``eval.dataset.sample_ids``
+× ``eval.config.epochs``, as Inspect counts its total), unless a retry ran them.
 """
 
 from __future__ import annotations
@@ -161,6 +171,33 @@ def _texts(sample: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
     return chat_text(sample.get("input")), chat_text(sample.get("target")), text or None
 
 
+def _is_system(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("role") == "system"
+
+
+def split_system(value: Any) -> tuple[str | None, tuple[str, ...]]:
+    """A sample's input as the dataset's text without its system messages, and their texts.
+
+    A task renders instructions around the dataset's question as system messages (a hint,
+    a persona, a format): they belong to the variant of the task, not to the example.
+
+    >>> split_system([{"role": "system", "content": "Hint."}, {"role": "user", "content": "2+3?"}])
+    ('user: 2+3?', ('Hint.',))
+    >>> split_system("2+3?")
+    ('2+3?', ())
+    """
+    if not isinstance(value, list) or not any(_is_system(m) for m in value):
+        return chat_text(value), ()
+    system = tuple((chat_text([m]) or "").split(": ", 1)[-1] for m in value if _is_system(m))
+    return chat_text([m for m in value if not _is_system(m)]), system
+
+
+def shared_system(samples: list[dict[str, Any]]) -> tuple[str, ...]:
+    """The system messages every sample of a log has in its input (none: ``()``)."""
+    found = {split_system(s.get("input"))[1] for s in samples}
+    return found.pop() if len(found) == 1 else ()
+
+
 def cluster_field(header: dict[str, Any]) -> str | None:
     """The sample metadata field a scorer's ``stderr(cluster="FIELD")`` names:
     Inspect writes it as ``results.scores[i].metrics.stderr.params.cluster``."""
@@ -185,12 +222,16 @@ def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips,
     keys: set[tuple[str, int]] = set()
     hashes: dict[str, str] = {}
     unscored: dict[tuple[str, int], str] = {}
+    shared = shared_system(samples)
     for sample in samples:
         sid, epoch = str(sample.get("id")), int(sample.get("epoch") or 1)
         keys.add((sid, epoch))
         prompt, reference, output = _texts(sample)
+        question, system = split_system(sample.get("input"))
+        if system == shared:  # the log's own system prompt: the system's, not the example's
+            prompt = question
         group = _metadata_value(sample, cluster)
-        digest = content_hash(prompt, reference)
+        digest = content_hash(question, reference)
         if digest is not None:
             hashes[sid] = digest
         scores = sample.get("scores")
@@ -258,6 +299,7 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
     """One part per (task, model, run): retries merged, re-runs and other settings kept."""
     del files
     groups: dict[tuple[str, str], list[Any]] = {}
+    status: dict[int, tuple[Any, set[tuple[str, int]] | None]] = {}
     for f, header, spec, samples in sorted(_loaded(logs, skips),
                                            key=lambda t: (str(t[2].get("created") or ""), t[0].label)):
         task = str(spec["task"])
@@ -267,12 +309,15 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
         found = []
         for f, header, spec, samples in entries:
             settings, meta, seed = _settings(header, spec)
+            if prompt := "\n".join(shared_system(samples)):
+                meta["system_prompt"] = prompt
             cluster = cluster_field(header)
             if cluster:
                 skips.clusters[task] = cluster
             rows, keys, hashes, unscored = _sample_rows(samples, task, skips, cluster)
             found.append((Log(f.label, str(spec.get("created") or ""), settings, seed,
                               spec.get("task_id"), rows, keys, hashes, unscored), meta))
+            status[id(found[-1][0])] = (header.get("status"), _planned(spec))
         runs, said = chains([log for log, _ in found])
         skips.decisions += [f"{task}, {model}: {line}" for line in said]
         metas = {id(log): meta for log, meta in found}
@@ -283,11 +328,45 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
             for why, count in left.items():
                 skips.add(why, task, "", count)
             last = chain[-1]
+            if line := _unfinished(last, *status[id(last)], set().union(*(c.keys for c in chain))):
+                skips.decisions.append(f"{task}, {model}: {line}")
             parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
                               settings=last.settings, meta=metas[id(last)], seed=last.seed,
                               retried=True))
         skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
     return parts, {}
+
+
+def _planned(spec: dict[str, Any]) -> set[tuple[str, int]] | None:
+    """The (id, epoch) pairs the run meant to do: ``dataset.sample_ids`` × ``config.epochs``
+    (Inspect's own total, ``_eval/task/log.py``); None when the log does not list its ids."""
+    ids = (spec.get("dataset") or {}).get("sample_ids")
+    epochs = (spec.get("config") or {}).get("epochs") or 1
+    if not isinstance(ids, list) or not isinstance(epochs, int) or epochs < 1:
+        return None
+    return {(str(i), e) for i in ids for e in range(1, epochs + 1)}
+
+
+def _unfinished(log: Log, status: Any, planned: set[tuple[str, int]] | None,
+                ran: set[tuple[str, int]]) -> str | None:
+    """A sentence when the newest log of a run did not finish, or left sample-epochs unrun
+    that no retry ran: its scores are a part of the run, not the run (None: nothing to say)."""
+    missing = len(planned - ran) if planned is not None else 0
+    if status == "success" and not missing:
+        return None
+    if status is None:
+        state = "did not finish (no header.json: the run was killed or is still running)"
+    elif status == "success":
+        state = "finished"
+    else:
+        state = {"cancelled": "was cancelled", "error": "stopped on an error",
+                 "started": "did not finish"}.get(str(status), f"has status {status}")
+    if planned is None:
+        return f"log {log.label} {state}; it does not list its sample ids, so how many never ran is unknown"
+    if not missing:
+        return f"log {log.label} {state}, but every planned sample-epoch ran"
+    return (f"log {log.label} {state}: {missing} of {len(planned)} sample-epochs never ran "
+            "(no scores for them, and none counted as 0)")
 
 
 def _runs_sentences(task: str, model: str, logs: list[Log]) -> list[str]:

@@ -14,21 +14,41 @@ and every run writes the same scores. Logs:
 - inspect/json/: capitals, both models, one epoch, `log_format="json"`.
 - inspect/retry/: arith with sigtest/flaky, which fails on one sample the first time (an
   `error` log holding the samples done), then `eval_retry` of that log (a `success` log).
+- inspect/variants/: task `hinted` (the first 3 arith samples) run with its task argument
+  `hint` false and true (`-T hint=true`): the hint is a system message the task puts into
+  each sample's input, so the two logs hold other inputs for the same dataset samples.
+- inspect/interrupted/: arith, 2 epochs, with sigtest/interrupt, which raises
+  KeyboardInterrupt on the first sample of epoch 2 (a `cancelled` log holding epoch 1); and
+  arith with sigtest/slow in a child process SIGKILLed once the log holds a sample (a
+  `.eval` without header.json: only `_journal/start.json` and the samples written).
+
+`python inspect_run.py OUT_DIR PART...` writes only the named parts (eval, json, retry,
+variants, interrupted).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
+import zipfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task, eval, eval_retry, task
-from inspect_ai.dataset import json_dataset
+from inspect_ai.dataset import MemoryDataset, Sample, json_dataset
+from inspect_ai.log import read_eval_log
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageSystem,
+    ChatMessageUser,
     GenerateConfig,
     ModelAPI,
     ModelOutput,
@@ -91,10 +111,18 @@ class SigtestAPI(ModelAPI):
         if self.model_name == "flaky" and "7 * 6" in prompt and prompt not in FAILED:
             FAILED.add(prompt)
             raise RuntimeError("sigtest/flaky: simulated outage on this sample")
+        if self.model_name == "interrupt" and visit == 1:  # epoch 2: Ctrl-C, as a user would
+            os.kill(os.getpid(), signal.SIGINT)
+            await asyncio.sleep(30)  # cancelled meanwhile
+        if self.model_name == "slow":  # time for the parent to kill the run mid-way
+            await asyncio.sleep(0.5)
+        system = " ".join(m.text for m in input if m.role == "system")
         key = f"{self.model_name}|{prompt}|{config.temperature}|{config.seed}|{visit}"
+        key += f"|{system}" if system else ""  # a hint changes the answers (variants only)
         digest = int(hashlib.sha256(key.encode()).hexdigest(), 16)
         right = ANSWERS.get(prompt, "?")
         threshold = {"model-a": 8, "model-b": 5, "flaky": 7}.get(self.model_name, 5)
+        threshold += 3 if system else 0  # the hint helps
         if prompt.startswith("Passage "):  # questions of one passage fail together
             passage = prompt.split(":", 1)[0]
             hard = int(hashlib.sha256(f"{self.model_name}|{passage}".encode()).hexdigest(), 16)
@@ -130,8 +158,75 @@ def capitals() -> Task:
     return Task(dataset=json_dataset(_write("capitals", CAPITALS)), solver=generate(), scorer=match())
 
 
-def main(out: Path) -> None:
-    common: dict[str, Any] = {"display": "none", "max_samples": 1, "max_tasks": 1}
+HINT = "Hint: work the sum out step by step before you answer."
+
+
+@task
+def hinted(hint: bool = False) -> Task:
+    """The first 3 arith samples; ``hint`` adds a system message to each sample's input."""
+    system = [ChatMessageSystem(content=HINT)] if hint else []
+    samples = [Sample(id=r["id"], input=[*system, ChatMessageUser(content=r["input"])],
+                      target=r["target"]) for r in ARITH[:3]]
+    return Task(dataset=MemoryDataset(samples, name="arith3"), solver=generate(), scorer=match())
+
+
+COMMON: dict[str, Any] = {"display": "none", "max_samples": 1, "max_tasks": 1}
+
+
+def variants(out: Path) -> None:
+    for hint in (False, True):
+        eval(hinted(hint=hint), model="sigtest/model-a", temperature=0.0, seed=1,
+             log_dir=str(out / "variants"), **COMMON)
+
+
+def interrupted(out: Path) -> None:
+    dest = out / "interrupted"
+    with contextlib.suppress(KeyboardInterrupt):  # it returns no log: read the one it wrote
+        eval(arith(), model="sigtest/interrupt", epochs=2, temperature=0.0, seed=1,
+             log_dir=str(dest), **COMMON)
+    [cancelled] = dest.glob("*.eval")
+    status = read_eval_log(str(cancelled), header_only=True).status
+    if status != "cancelled":
+        raise SystemExit(f"expected the interrupted run to be cancelled, got {status}")
+    killed = dest / "_killed"
+    child = subprocess.Popen([sys.executable, __file__, str(out), "_slow"])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and child.poll() is None:
+        logs = list(killed.glob("*.eval"))
+        if logs and _has_sample(logs[0]):
+            break
+        time.sleep(0.05)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    [log_path] = killed.glob("*.eval")
+    if "header.json" in zipfile.ZipFile(log_path).namelist():
+        raise SystemExit(f"{log_path} has header.json: the run finished before it was killed")
+    log_path.rename(dest / log_path.name)
+    killed.rmdir()
+
+
+def _has_sample(path: Path) -> bool:
+    try:
+        return any(n.startswith("samples/") for n in zipfile.ZipFile(path).namelist())
+    except (zipfile.BadZipFile, OSError):  # being written
+        return False
+
+
+def _slow(out: Path) -> None:
+    eval(arith(), model="sigtest/slow", temperature=0.0, seed=1, log_buffer=1,
+         log_dir=str(out / "interrupted" / "_killed"), **COMMON)
+
+
+def main(out: Path, parts: list[str]) -> None:
+    common = COMMON
+    if parts == ["_slow"]:
+        return _slow(out)
+    if "variants" in parts:
+        variants(out)
+    if "interrupted" in parts:
+        interrupted(out)
+    if "eval" not in parts:
+        return
     ev = str(out / "eval")
     for model in ("sigtest/model-a", "sigtest/model-b"):
         eval(arith(), model=model, epochs=2, temperature=0.0, seed=1, log_dir=ev, **common)
@@ -148,4 +243,5 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve())
+    main(Path(sys.argv[1]).resolve(),
+         sys.argv[2:] or ["eval", "json", "retry", "variants", "interrupted"])
