@@ -6,6 +6,17 @@ Testing*, github.com/hiroshi75/protografico, skills/fine-tune/evaluation_statist
 Chain: long table → scenario (per-example means and variance components,
 :mod:`engine.stats._runs`) → closed forms (MDD, sample sizes) → simulation of every
 test over all replications at once.
+
+How a difference is simulated. Numeric scores: the candidate's scores are the baseline's
+level plus δ. 0/1 scores: adding δ to a success probability and clipping at 1 is no shift
+at all near the ceiling (on HumanEval+ a "0.142" shift raised the mean by 0.123, so the
+reported smallest detectable difference had power 0.94 at a real gain of 0.142). The
+candidate's probability is instead ``expit(logit(p) + θ)`` — the Rasch model's shift of
+ability, the same on every example's logit — and δ is the *mean gain in success
+probability* it produces, ``E[expit(logit(p) + θ) − p]`` over examples, interaction and run
+draws (:func:`_logit_shift` solves θ for δ). Examples every system fails (p = 0) or passes
+(p = 1) stay so, as under the Rasch model; a δ above the largest possible gain,
+``E[1 − p | 0 < p]``, is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .._contract import MetricSpec
 from .._options import TestOptions, resolve
@@ -37,8 +48,9 @@ class PowerScenario:
     ``example_means`` (μ_i, oriented; success probabilities when ``binary``),
     ``var_interaction`` (σ²_g, system × example), ``var_run`` (σ²_w, a run's
     shift of the whole sweep), ``var_resid`` (σ²_ε; for binary scores the draws
-    are Bernoulli at ``clip(μ_i + δ + g + w, 0, 1)`` and σ²_ε is only used by the
-    closed forms), ``runs``: runs per example observed.
+    are Bernoulli at ``expit(logit(clip(μ_i + g + w, 0, 1)) + θ)`` with θ giving a mean
+    gain δ — see the module docstring — and σ²_ε is only used by the closed forms),
+    ``runs``: runs per example observed.
     """
 
     example_means: np.ndarray
@@ -240,7 +252,9 @@ def simulated_mdd(scenario: PowerScenario, *, examples: int, runs: int, alpha: f
     difference and the search converges (25 halvings of [0, upper]). The closed form
     ``start`` brackets it (the upper end doubles until the power reaches the target). The
     power at the answer is then simulated again on fresh draws (``PowerAnalysis.power``),
-    which is within Monte Carlo error of ``target_power``.
+    which is within Monte Carlo error of ``target_power``. For 0/1 scores the search runs
+    over the logit shift θ and the answer is the mean gain in success probability it gives
+    (module docstring).
     """
     g = rng
     mu = np.asarray(scenario.example_means, dtype=float)
@@ -251,7 +265,11 @@ def simulated_mdd(scenario: PowerScenario, *, examples: int, runs: int, alpha: f
     def rate(shift: float) -> float:
         return float(np.mean(_test_pvalues(noise, shift, test) < alpha))
 
-    ceiling = 1.0 if scenario.binary else math.inf
+    if scenario.binary:  # search θ; start from δ / E[p(1 − p)], the slope of the gain at 0
+        slope = float(np.mean(noise.p_b * (1 - noise.p_b)))
+        start, ceiling = (start / slope if slope > 0 else 1.0), _THETA_MAX
+    else:
+        ceiling = math.inf
     upper = max(start, 1e-6)
     while rate(upper) < target_power and upper < ceiling:
         upper = min(upper * 2, ceiling)
@@ -261,7 +279,44 @@ def simulated_mdd(scenario: PowerScenario, *, examples: int, runs: int, alpha: f
     for _ in range(25):
         mid = (lower + upper) / 2
         lower, upper = (lower, mid) if rate(mid) >= target_power else (mid, upper)
-    return upper
+    return noise.gain(upper) if scenario.binary else upper
+
+
+#: the largest logit shift searched: expit(logit(0.001) + 30) > 0.99999, every solvable
+#: example solved
+_THETA_MAX = 30.0
+
+
+def _logit_up(p: np.ndarray, theta: float) -> np.ndarray:
+    """``expit(logit(p) + θ)``, with p = 0 and p = 1 fixed (logit ±∞)."""
+    with np.errstate(divide="ignore"):
+        return np.asarray(special.expit(special.logit(p) + theta), dtype=float)
+
+
+def _logit_shift(p: np.ndarray, difference: float) -> float:
+    """The θ whose mean gain ``mean(expit(logit(p) + θ) − p)`` is ``difference`` (bisection;
+    the gain is increasing in θ). Raises when no θ reaches it."""
+    if difference == 0:
+        return 0.0
+    sign = 1.0 if difference > 0 else -1.0
+    open_ = (p > 0) & (p < 1)
+    reach = float(np.mean(np.where(open_, 1.0 - p if sign > 0 else p, 0.0)))
+    if abs(difference) >= reach:
+        raise ValueError(f"difference: {difference:g} in success probability is beyond what a "
+                         f"shift of the examples' abilities can give here (|gain| < "
+                         f"{reach:.4f}: examples every system passes or fails stay so); "
+                         "ask for a smaller difference")
+
+    def gain(theta: float) -> float:
+        return sign * float(np.mean(_logit_up(p, sign * theta) - p))
+
+    lower, upper = 0.0, 1.0
+    while gain(upper) < abs(difference):
+        lower, upper = upper, upper * 2
+    for _ in range(60):
+        mid = (lower + upper) / 2
+        lower, upper = (mid, upper) if gain(mid) < abs(difference) else (lower, mid)
+    return sign * (lower + upper) / 2
 
 
 @dataclass(frozen=True)
@@ -273,6 +328,16 @@ class _Noise:
     level_b: np.ndarray
     u_b: np.ndarray
     binary: bool
+
+    @property
+    def p_b(self) -> np.ndarray:
+        """The candidate's success probabilities before the shift (binary)."""
+        return np.asarray(np.clip(self.level_b, 0.0, 1.0), dtype=float)
+
+    def gain(self, theta: float) -> float:
+        """Mean gain in success probability of the logit shift θ over these draws."""
+        p = self.p_b
+        return float(np.mean(_logit_up(p, theta) - p))
 
     @classmethod
     def draw(cls, scenario: PowerScenario, mu: np.ndarray, n_sim: int, r: int,
@@ -289,8 +354,8 @@ class _Noise:
         return cls(a, level, u, scenario.binary)
 
     def candidate(self, shift: float) -> np.ndarray:
-        if self.binary:
-            return np.asarray(self.u_b < np.clip(self.level_b + shift, 0.0, 1.0), dtype=float)
+        if self.binary:  # shift: θ on the logit scale
+            return np.asarray(self.u_b < _logit_up(self.p_b, shift), dtype=float)
         return np.asarray(self.level_b + shift + self.u_b, dtype=float)
 
 
@@ -319,16 +384,22 @@ def _one_sample_t(d: np.ndarray) -> np.ndarray:
 
 def _draw(scenario: PowerScenario, shift: float, mu: np.ndarray, n_sim: int, r: int,
           g: np.random.Generator) -> np.ndarray:
-    """Scores of one system: (n_sim, r, n)."""
+    """Scores of one system: (n_sim, r, n). ``shift``: δ added to numeric levels; for 0/1
+    scores the mean gain in success probability, reached by a logit shift of these draws'
+    probabilities (module docstring)."""
     n = len(mu)
-    level = mu[None, None, :] + shift
+    level = np.broadcast_to(mu[None, None, :], (n_sim, r, n))
     if scenario.var_interaction > 0:
         level = level + g.normal(0, math.sqrt(scenario.var_interaction), (n_sim, 1, n))
     if scenario.var_run > 0:
         level = level + g.normal(0, math.sqrt(scenario.var_run), (n_sim, r, 1))
     if scenario.binary:
-        return (g.random((n_sim, r, n)) < np.clip(level, 0.0, 1.0)).astype(float)
-    return level + g.normal(0, math.sqrt(scenario.var_resid), (n_sim, r, n))
+        p = np.asarray(np.clip(level, 0.0, 1.0), dtype=float)
+        if shift != 0:
+            p = _logit_up(p, _logit_shift(p, shift))
+        return np.asarray(g.random((n_sim, r, n)) < p, dtype=float)
+    return np.asarray(level + shift + g.normal(0, math.sqrt(scenario.var_resid), (n_sim, r, n)),
+                      dtype=float)
 
 
 def simulate_power(scenario: PowerScenario, *, difference: float, examples: int, runs: int,

@@ -169,3 +169,49 @@ def test_constant_scores_give_no_precision_loss_warning() -> None:
     assert got[0] == 1.0 and got[1] == 0.0
     # other rows: scipy's one-sample t (the reference)
     np.testing.assert_allclose(got[2:], stats.ttest_1samp(d[2:], 0.0, axis=1).pvalue)
+
+
+def _rasch_mcnemar_power(scenario: PowerScenario, gain: float, n_sim: int, seed: int) -> float:
+    """Exact McNemar power at a mean gain ``gain`` in success probability under the Rasch
+    model of the module docstring, written independently of the engine: θ by
+    ``scipy.optimize.brentq``, p-values by ``scipy.stats.binomtest``."""
+    from scipy import optimize, special, stats
+
+    g = np.random.default_rng(seed)
+    mu = np.asarray(scenario.example_means, dtype=float)
+    level = mu[None, :] + g.normal(0, math.sqrt(scenario.var_interaction), (n_sim, len(mu)))
+    p = np.clip(level, 0.0, 1.0)
+    with np.errstate(divide="ignore"):
+        logit = special.logit(p)
+    theta = optimize.brentq(lambda t: float(np.mean(special.expit(logit + t) - p)) - gain,
+                            0.0, 30.0, xtol=1e-12)
+    base = mu[None, :] + g.normal(0, math.sqrt(scenario.var_interaction), (n_sim, len(mu)))
+    a = g.random(p.shape) < np.clip(base, 0.0, 1.0)
+    b = g.random(p.shape) < special.expit(logit + theta)
+    wins_b, wins_a = (b & ~a).sum(axis=1), (a & ~b).sum(axis=1)
+    rejected = [stats.binomtest(int(x), int(x + y)).pvalue < 0.05 if x + y else False
+                for x, y in zip(wins_b, wins_a)]
+    return float(np.mean(rejected))
+
+
+def test_power_at_the_reported_mdd_is_the_target_under_a_logit_shift() -> None:
+    """At the reported smallest detectable difference — a mean gain in success probability —
+    exact McNemar has power 0.80 ± 0.03 when that gain is a shift of every example's logit
+    (a Rasch model), simulated independently. With the shift added to probabilities and
+    clipped at 1, the "0.142" reported on HumanEval+ was a gain of 0.123 and had power 0.94
+    at a real 0.142. Data: data/humaneval+.jsonl.gz (Eval-Arena, data/README.md)."""
+    from engine.io._readers import read_results
+
+    df = read_results(Path(__file__).resolve().parents[3] / "data" / "humaneval+.jsonl.gz")
+    res = power(df, benchmark="humaneval+", n_sim=2000, rng=0)
+    assert res.default_test == "mcnemar" and res.scenario.runs == 1
+    assert abs(_rasch_mcnemar_power(res.scenario, res.mdd, 4000, seed=11) - 0.8) <= 0.03
+
+
+def test_a_difference_beyond_any_logit_shift_is_refused() -> None:
+    # every example at p = 0.9 with no spread: the largest possible mean gain is 0.1
+    scenario = PowerScenario(np.full(50, 0.9), binary=True)
+    with pytest.raises(ValueError, match="difference: 0.2 in success probability is beyond"):
+        simulate_power(scenario, difference=0.2, examples=50, runs=1, n_sim=10, rng=0)
+    assert simulate_power(scenario, difference=0.05, examples=50, runs=1, n_sim=10,
+                          rng=0)["mcnemar"] is not None
