@@ -16,6 +16,24 @@ else the directory name with ``__`` read as ``/``); example_id = ``doc_id``; met
 for filter ``none``, else ``m,filter``; separate invocations (date_ids) are runs; repeats
 collapsed by filters (``maj@k``) are metrics. Lists (corpus-level inputs such as f1's
 ``[gold, pred]``), strings, null and NaN are skipped and counted.
+
+Log-likelihoods (``lm_eval/api/task.py``, ``ConfigurableTask.process_results``): per sample
+lm-eval writes the *log-likelihood* of the target, not a perplexity: ``perplexity: ll`` for
+``output_type: loglikelihood`` tasks (aggregated as exp(−mean ll)) and
+``word_perplexity``/``byte_perplexity``/``bits_per_byte: [ll, n]`` for
+``loglikelihood_rolling`` ones (aggregated as exp(−Σll/Σn), bits_per_byte −Σll/(Σn·ln 2)).
+Both are imported as the metric ``loglikelihood`` (nats, **higher is better**), kept as
+lm-eval wrote it, never converted per example: the aggregates are monotone decreasing in
+Σll for fixed docs, so on shared examples the system lm-eval reports at the lower
+perplexity has the higher mean log-likelihood and ranks first. The results json's
+``higher_is_better: false`` belongs to the aggregate and is not applied to it.
+
+Multiple choice texts: the output is the choice lm-eval's own rule picks, argmax of the
+conditional log-likelihoods (``acc``), or of conditional − unconditional when the task
+scores ``acc_mutual_info`` (its extra ``("", choice)`` requests are never choices).
+
+System names: the same model under other settings is one system per setting, named by
+what differs (:mod:`engine.harness._lm_eval_names`).
 """
 
 from __future__ import annotations
@@ -30,6 +48,7 @@ import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
 from ._common import Part, to_score
+from ._lm_eval_names import name_variants
 from ._report import Skips
 from ._walk import LogFile
 
@@ -46,6 +65,10 @@ _NAMED = re.compile(r"^(?!samples_).+_(?P<date>\d{4}-\d\d-\d\dT[\d.-]+)\.json(\.
 #: lm-eval's ``random_name_id()``: the model name when model_args name no model
 _RANDOM_NAME = re.compile(r"^[a-z0-9]{8}$")
 _CORPUS_NOTE = "corpus-level inputs, not scores"
+#: the per-example log-likelihood's metric name (from perplexity and the rolling metrics)
+LOGLIK = "loglikelihood"
+#: loglikelihood_rolling's per-sample ``[loglikelihood, words or bytes]`` metrics
+_ROLLING = ("word_perplexity", "byte_perplexity", "bits_per_byte")
 
 
 def is_samples_name(name: str) -> bool:
@@ -311,8 +334,17 @@ def _read_samples(f: LogFile, task: str, results: dict[str, Any] | None,
             names = [key for key in rec if key not in FIXED_KEYS]
         if "doc_hash" in rec:
             hashes[doc_id] = str(rec["doc_hash"])
+        rolled = False
         for m in names:
             metric = m if filt == "none" else f"{m},{filt}"
+            ll = _rolling_loglik(m, rec.get(m)) if LOGLIK not in names else None
+            if ll is not None:  # one log-likelihood per line, whichever metric carries it
+                if not rolled:
+                    ids.append(doc_id)
+                    metrics.append(LOGLIK if filt == "none" else f"{LOGLIK},{filt}")
+                    values.append(ll)
+                rolled = True
+                continue
             value, reason = to_score(rec.get(m))
             if reason is None:
                 ids.append(doc_id)
@@ -325,6 +357,51 @@ def _read_samples(f: LogFile, task: str, results: dict[str, Any] | None,
     if hashes:
         rows["doc_hash"] = rows["example_id"].map(hashes)
     return rows
+
+
+def _rolling_loglik(metric: str, value: Any) -> float | None:
+    """The log-likelihood of a ``loglikelihood_rolling`` sample's ``[ll, n]``, else None."""
+    if metric not in _ROLLING or not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    ll, n = to_score(value[0])[0], to_score(value[1])[0]
+    return ll if ll is not None and n is not None and ll <= 0 else None
+
+
+def _as_loglik(rows: pd.DataFrame, task: str, results: dict[str, Any] | None,
+               skips: Skips) -> tuple[pd.DataFrame, set[str]]:
+    """``perplexity`` values that are log-likelihoods renamed ``loglikelihood`` (see the
+    module docstring), and the metric names that are log-likelihoods.
+
+    They are when the task is a built-in ``output_type: loglikelihood`` (no custom
+    ``process_results``), or, without its results json, when every value is ≤ 0 (a
+    perplexity is ≥ 1, a log-probability ≤ 0).
+    """
+    metric = rows["metric"].astype(str)
+    base = metric.str.split(",", n=1).str[0]
+    config = ((results or {}).get("configs") or {}).get(task) or {}
+    out = set(metric[base == LOGLIK].unique())
+    perp = (base == "perplexity").to_numpy()
+    if perp.any():
+        builtin = config.get("output_type") == "loglikelihood" and not config.get("process_results")
+        if (builtin or not config) and (rows.loc[perp, "value"] <= 0).all() \
+                and not (base == LOGLIK).any():
+            renamed = LOGLIK + metric[perp].str[len("perplexity"):]
+            rows = rows.copy()
+            rows.loc[perp, "metric"] = renamed.to_numpy(dtype=object)
+            out |= set(renamed.unique())
+            said = (f"{task}: lm-eval's per-example perplexity values are log-likelihoods (its "
+                    "perplexity is exp(-mean) of them): imported as metric loglikelihood, "
+                    "higher is better, so the system with the lower perplexity ranks first")
+            if said not in skips.decisions:
+                skips.decisions.append(said)
+    if out and not perp.any() and config.get("output_type") == "loglikelihood_rolling":
+        said = (f"{task}: lm-eval's per-example [loglikelihood, count] of word_perplexity, "
+                "byte_perplexity and bits_per_byte imported as metric loglikelihood, higher is "
+                "better (the perplexities fall as the summed log-likelihood rises on the same "
+                "docs, so the system with the lower perplexity ranks first)")
+        if said not in skips.decisions:
+            skips.decisions.append(said)
+    return rows, out
 
 
 def _number(text: Any) -> float:
@@ -351,10 +428,21 @@ def _line_texts(rec: dict[str, Any]) -> tuple[str | None, str | None, str | None
     choices = [r[1] for r in reqs if isinstance(r, list) and len(r) > 1 and isinstance(r[1], str)]
     output = None
     if len(choices) == len(reqs) > 1:  # multiple choice: one (context, continuation) per choice
-        if reference is not None and reference.isdigit() and int(reference) < len(choices):
-            reference = choices[int(reference)].strip()
         scores = [_number(r[0][0]) if isinstance(r, list) and r and isinstance(r[0], list) and r[0]
                   else float("-inf") for r in resps]
+        half = len(reqs) // 2
+        if len(reqs) % 2 == 0 and choices[:half] == choices[half:] \
+                and all(r[0] == "" for r in reqs[half:]) and any(r[0] != "" for r in reqs[:half]):
+            # acc_mutual_info's unconditional ("", choice) requests follow the choices
+            # (ConfigurableTask.construct_requests); lm-eval picks argmax of conditional
+            # minus unconditional for it, argmax of the conditional ones for acc
+            choices = choices[:half]
+            if len(scores) == 2 * half:
+                mutual = "acc_mutual_info" in (rec.get("metrics") or rec)
+                scores = [c - u if mutual else c
+                          for c, u in zip(scores[:half], scores[half:], strict=True)]
+        if reference is not None and reference.isdigit() and int(reference) < len(choices):
+            reference = choices[int(reference)].strip()
         if len(scores) == len(choices):
             output = choices[max(range(len(scores)), key=scores.__getitem__)].strip()
     elif resps and isinstance(resps[0], list) and resps[0] and isinstance(resps[0][0], str):
@@ -407,7 +495,8 @@ def read_lm_eval(logs: list[LogFile], files: list[LogFile],
                 found[0].label, rule=f"this results file has no entry for task {task!r} of "
                 f"{f.name}: it belongs to another run", fix="upload the results_<date_id>.json "
                 "written by the same run as the samples file, or remove the mismatched one")])
-        rows = _with_texts(_read_samples(f, task, results, skips), f.read())
+        rows, logliks = _as_loglik(_read_samples(f, task, results, skips), task, results, skips)
+        rows = _with_texts(rows, f.read())
         settings, meta = _settings(results, task)
         hint = f.parent.rsplit("/", 1)[-1].replace("__", "/") if f.parent else None
         if results and _system_from(results) is None:
@@ -420,4 +509,6 @@ def read_lm_eval(logs: list[LogFile], files: list[LogFile],
                 for metric in rows["metric"].unique():
                     if metric == m or metric.startswith(f"{m},"):
                         specs[(task, metric)] = MetricSpec(higher_is_better=hib)
-    return parts, specs
+        for metric in logliks:  # the aggregate's direction is not the log-likelihood's
+            specs[(task, metric)] = MetricSpec(higher_is_better=True)
+    return name_variants(parts, skips), specs

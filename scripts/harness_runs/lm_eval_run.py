@@ -1,6 +1,7 @@
 """Writes small lm-evaluation-harness logs offline (run by scripts/harness_logs.py with lm-eval's venv).
 
-Usage: python lm_eval_run.py OUT_DIR
+Usage: python lm_eval_run.py OUT_DIR [GROUP,...]   (groups: main, perplexity, mutual_info, naming;
+default all; each group writes its own folders, so one can be regenerated alone)
 
 Two tasks on local JSONL data (the `json` dataset builder, HF_DATASETS_OFFLINE=1):
 `sig_arith` (generate_until, 6 docs, two filters: strict-match and flexible-extract) and
@@ -16,6 +17,15 @@ a real `lm_eval run` command line:
   random;
 - doc_hash/: pretrained=sigtest/model-b on sig_arith whose doc 2 has other text (same task
   name, other data: a different `doc_hash` for doc_id 2).
+
+Group `perplexity` (folder perplexity/): `sig_lambada` (output_type loglikelihood, 6 docs,
+metrics `perplexity` and `acc`) and `sig_wiki` (loglikelihood_rolling, 4 docs,
+`word_perplexity`, `byte_perplexity`, `bits_per_byte`), models model-a and model-b.
+Group `mutual_info` (folder mutual_info/): `sig_mutual` (multiple_choice, 8 docs,
+`acc_mutual_info` only: lm-eval adds one unconditional ("", choice) request per choice), both
+models. Group `naming` (folder naming/): `sig_choice` with model-a three ways (as is;
+`--apply_chat_template`; `--apply_chat_template --system_instruction ...`, so the results
+carry 64-hex `chat_template_sha` and `system_instruction_sha`) and model-b as is.
 """
 
 from __future__ import annotations
@@ -89,6 +99,85 @@ metadata:
 """
 
 
+LAMBADA = [
+    {"context": "The cat sat on the", "word": "mat"},
+    {"context": "She poured the tea into a", "word": "cup"},
+    {"context": "He opened the door with a", "word": "key"},
+    {"context": "The sun rises in the", "word": "east"},
+    {"context": "Birds build their", "word": "nests"},
+    {"context": "Water boils at one hundred", "word": "degrees"},
+]
+WIKI = [
+    {"text": "The river flows north through the valley and meets the sea at the old port."},
+    {"text": "A small village lies at the foot of the hill, known for its stone bridge."},
+    {"text": "The library was founded in the last century and holds many rare maps."},
+    {"text": "Farmers in the region grow wheat, barley and a kind of sweet pear."},
+]
+MUTUAL = [
+    {"question": "Which is a fruit?", "choices": ["carrot", "apple", "potato"], "label": 1},
+    {"question": "Which is a colour?", "choices": ["blue", "chair", "river"], "label": 0},
+    {"question": "Which is a planet?", "choices": ["Moon", "Sun", "Mars"], "label": 2},
+    {"question": "Which is a metal?", "choices": ["iron", "wood", "glass"], "label": 0},
+    {"question": "Which is a bird?", "choices": ["salmon", "sparrow", "frog"], "label": 1},
+    {"question": "Which is a tree?", "choices": ["oak", "rose", "moss"], "label": 0},
+    {"question": "Which is a number?", "choices": ["seven", "green", "table"], "label": 0},
+    {"question": "Which is an ocean?", "choices": ["Sahara", "Pacific", "Alps"], "label": 1},
+]
+LAMBADA_YAML = """task: sig_lambada
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {data}
+test_split: test
+output_type: loglikelihood
+doc_to_text: "{{{{context}}}}"
+doc_to_target: " {{{{word}}}}"
+metric_list:
+  - metric: perplexity
+    aggregation: perplexity
+    higher_is_better: false
+  - metric: acc
+    aggregation: mean
+    higher_is_better: true
+metadata:
+  version: 1.0
+"""
+WIKI_YAML = """task: sig_wiki
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {data}
+test_split: test
+output_type: loglikelihood_rolling
+doc_to_text: ""
+doc_to_target: "{{{{text}}}}"
+metric_list:
+  - metric: word_perplexity
+  - metric: byte_perplexity
+  - metric: bits_per_byte
+metadata:
+  version: 1.0
+"""
+MUTUAL_YAML = """task: sig_mutual
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: {data}
+test_split: test
+output_type: multiple_choice
+doc_to_text: "Question: {{{{question}}}}\\nAnswer:"
+doc_to_choice: "{{{{choices}}}}"
+doc_to_target: label
+metric_list:
+  - metric: acc_mutual_info
+    aggregation: mean
+    higher_is_better: true
+metadata:
+  version: 1.0
+"""
+CHAT_TEMPLATE = "{% for m in messages %}<|{{ m.role }}|>{{ m.content }}\n{% endfor %}<|assistant|>"
+
+
 def _digest(*parts: object) -> int:
     return int(hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest(), 16)
 
@@ -109,6 +198,18 @@ class SigtestLM(LM):
     def create_from_arg_string(cls, arg_string: str, additional_config: Any = None) -> SigtestLM:
         pairs = [kv.split("=", 1) for kv in arg_string.split(",") if kv]
         return cls(**dict(pairs))
+
+    @property
+    def tokenizer_name(self) -> str:
+        return "sigtest"
+
+    def chat_template(self, chat_template: bool | str = False) -> str | None:
+        return CHAT_TEMPLATE if chat_template else None
+
+    def apply_chat_template(self, chat_history: list[dict[str, str]],
+                            add_generation_prompt: bool = True) -> str:
+        text = "".join(f"<|{m['role']}|>{m['content']}\n" for m in chat_history)
+        return text + ("<|assistant|>" if add_generation_prompt else "")
 
     def loglikelihood(self, requests: list[Any], disable_tqdm: bool = False) -> list[tuple[float, bool]]:
         out = []
@@ -139,10 +240,13 @@ class SigtestLM(LM):
 
 def _tasks(root: Path, arith: list[dict[str, str]]) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    write_jsonl(root / "arith.jsonl", arith)
-    write_jsonl(root / "choice.jsonl", CHOICE)
-    (root / "sig_arith.yaml").write_text(ARITH_YAML.format(data=root / "arith.jsonl"))
-    (root / "sig_choice.yaml").write_text(CHOICE_YAML.format(data=root / "choice.jsonl"))
+    tasks: list[tuple[str, str, list[dict[str, Any]]]] = [
+        ("arith", ARITH_YAML, arith), ("choice", CHOICE_YAML, CHOICE),
+        ("lambada", LAMBADA_YAML, LAMBADA), ("wiki", WIKI_YAML, WIKI),
+        ("mutual", MUTUAL_YAML, MUTUAL)]
+    for name, yaml, rows in tasks:
+        write_jsonl(root / f"{name}.jsonl", rows)
+        (root / f"sig_{name}.yaml").write_text(yaml.format(data=root / f"{name}.jsonl"))
     return root
 
 
@@ -151,8 +255,33 @@ def _run(tasks: Path, *args: str) -> None:
     cli_evaluate()
 
 
-def main(out: Path) -> None:
+GROUPS = ("main", "perplexity", "mutual_info", "naming")
+
+
+def main(out: Path, groups: tuple[str, ...] = GROUPS) -> None:
     tasks = _tasks(out / "_tasks", ARITH)
+    models = ("model-a", "model-b")
+    if "perplexity" in groups:
+        for name in models:
+            _run(tasks, "--model", "sigtest", "--model_args", f"pretrained=sigtest/{name}",
+                 "--tasks", "sig_lambada,sig_wiki", "--output_path", str(out / "perplexity"))
+    if "mutual_info" in groups:
+        for name in models:
+            _run(tasks, "--model", "sigtest", "--model_args", f"pretrained=sigtest/{name}",
+                 "--tasks", "sig_mutual", "--output_path", str(out / "mutual_info"))
+    if "naming" in groups:
+        a = ("--model", "sigtest", "--model_args", "pretrained=sigtest/model-a", "--tasks",
+             "sig_choice", "--output_path", str(out / "naming"))
+        _run(tasks, *a)
+        _run(tasks, *a, "--apply_chat_template")
+        _run(tasks, *a, "--apply_chat_template", "--system_instruction", "Answer with one word.")
+        _run(tasks, "--model", "sigtest", "--model_args", "pretrained=sigtest/model-b",
+             "--tasks", "sig_choice", "--output_path", str(out / "naming"))
+    if "main" in groups:
+        _main_group(out, tasks)
+
+
+def _main_group(out: Path, tasks: Path) -> None:
     other = [dict(r) for r in ARITH]
     other[2] = {"question": "What is 10 - 5?", "answer": "5"}
     tasks_v2 = _tasks(out / "_tasks_v2", other)
@@ -173,4 +302,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve())
+    main(Path(sys.argv[1]).resolve(), tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else GROUPS)

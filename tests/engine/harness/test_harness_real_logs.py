@@ -135,13 +135,13 @@ def test_lm_eval_values_match_its_own_aggregates_and_gen_kwargs_make_one_system(
     df = result.frame
     # the temperature=0.7 invocation is one system on both tasks
     assert set(df["system"]) == {"sigtest/model-a [temperature=0.7]",
-                                 "sigtest/model-a [temperature=default]", "sigtest/model-b"}
+                                 "sigtest/model-a", "sigtest/model-b"}  # unset: not named
     per_system_tasks = df.groupby("system")["benchmark"].nunique()
     assert (per_system_tasks == 2).all()
     assert len(df) == 3 * (6 * 2 + 5 * 2)  # invocations x (arith docs x 2 filters + choice x 2)
     means = df.groupby(["system", "benchmark", "metric"])["value"].mean()
     files = {"sigtest/model-b": "sigtest__model-b", "sigtest/model-a [temperature=0.7]": "0.7",
-             "sigtest/model-a [temperature=default]": "default"}
+             "sigtest/model-a": "default"}
     want = _lm_eval_means(REAL / "lm_eval" / "out")
     for system, task, metric, mean in means.reset_index().itertuples(index=False):
         candidates = [v for (f, t, m), v in want.items() if t == task and m == metric

@@ -91,9 +91,9 @@ def test_lm_eval_other_data_is_another_run_and_other_settings_another_system(
     assert "samples_sig_arith_2026-11-25T21-44-21.807159.jsonl: other data)" in result.report()
     # other settings: model-a with --gen_kwargs temperature=0.7 is another system, and said
     result = read_harness(LM / "out")
-    assert ("sigtest/model-a: invocations with other settings are 2 systems, each named after "
-            "the settings that differ (sigtest/model-a [temperature=0.7], sigtest/model-a "
-            "[temperature=default])") in result.report()
+    assert ("sigtest/model-a: invocations with other settings are 2 systems, named after the "
+            "settings that tell them apart (sigtest/model-a, sigtest/model-a [temperature=0.7])"
+            ) in result.report()
 
 
 def test_helm_a_second_suite_of_the_same_run_spec_is_a_retry_per_trial() -> None:
