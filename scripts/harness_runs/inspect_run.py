@@ -22,8 +22,10 @@ and every run writes the same scores. Logs:
   arith with sigtest/slow in a child process SIGKILLed once the log holds a sample (a
   `.eval` without header.json: only `_journal/start.json` and the samples written).
 
-`python inspect_run.py OUT_DIR PART...` writes only the named parts (eval, json, retry,
-variants, interrupted).
+`python inspect_run.py OUT_DIR PART...` writes only the named parts: `base` (eval/, json/,
+retry/), `variants`, `interrupted`. Without parts it writes `base`, then the other two in a
+fresh process: the sigtest model counts the visits of each prompt within a process (model
+instances are cached across `eval()` calls), so what ran before changes the answers.
 """
 
 from __future__ import annotations
@@ -225,7 +227,7 @@ def main(out: Path, parts: list[str]) -> None:
         variants(out)
     if "interrupted" in parts:
         interrupted(out)
-    if "eval" not in parts:
+    if "base" not in parts:
         return
     ev = str(out / "eval")
     for model in ("sigtest/model-a", "sigtest/model-b"):
@@ -243,5 +245,6 @@ def main(out: Path, parts: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve(),
-         sys.argv[2:] or ["eval", "json", "retry", "variants", "interrupted"])
+    main(Path(sys.argv[1]).resolve(), sys.argv[2:] or ["base"])
+    if not sys.argv[2:]:  # a fresh process: the model's visit counts start at 0
+        subprocess.run([sys.executable, __file__, sys.argv[1], "variants", "interrupted"], check=True)

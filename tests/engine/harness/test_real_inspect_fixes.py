@@ -167,3 +167,15 @@ def test_a_finished_retry_of_a_stopped_log_says_nothing_never_ran() -> None:
 def test_finished_logs_say_nothing(folder: str) -> None:
     report = read_harness(INSPECT / folder).report()
     assert "never ran" not in report and "did not finish" not in report
+
+
+def test_system_messages_that_differ_per_sample_stay_in_the_prompt() -> None:
+    # a system message that is part of each example (it differs between samples) is kept in
+    # the prompt shown for it; the content hash still leaves it out, as for every log
+    from engine.harness._inspect import shared_system, split_system
+
+    samples = [{"input": [{"role": "system", "content": f"Persona {i}."},
+                          {"role": "user", "content": "Hello?"}]} for i in (1, 2)]
+    assert shared_system(samples) == ()
+    assert split_system(samples[0]["input"]) == ("user: Hello?", ("Persona 1.",))
+    assert shared_system(samples[:1]) == ("Persona 1.",)
