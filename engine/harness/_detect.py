@@ -5,7 +5,8 @@ Cheap checks, in order: file names the harnesses always use (``samples_*.jsonl``
 ``per_instance_stats.json``, ``details_*.parquet``, ``*.eval``), zip magic with Inspect's
 members, the Parquet schema, the keys of the first JSON line or of the JSON object.
 Companion files (``results_*.json``, ``run_spec.json``, …) are not logs themselves: the
-readers use them for the system name, settings and directions.
+readers use them for the system name, settings and directions. A ``results*.json`` that holds
+a promptfoo eval (``promptfoo eval -o results.json``, its usual name) is a log.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ _COMPANION_NAMES = re.compile(
     r"^(results(_.*)?\.json|run_spec\.json|stats\.json|display_predictions\.json|"
     r"display_requests\.json|scenario(_state)?\.json|instances\.json|costs\.json|"
     r".*\.(md|html|txt|yaml|yml|log|py|png|svg))(\.gz)?$", re.I)
+_RESULTS_NAME = re.compile(r"^results(_.*)?\.json(\.gz)?$", re.I)
 _HEAD = 1 << 16
 
 
@@ -93,6 +95,8 @@ def classify(f: LogFile) -> str | None:
     if re.match(r"^details_.+\.parquet$", name):
         return "lighteval"
     if _COMPANION_NAMES.match(name):
+        if _RESULTS_NAME.match(name) and _from_json(_first_json(f.read())) == "promptfoo":
+            return "promptfoo"
         return COMPANION
     data = f.read()
     if data[:4] == b"PK\x03\x04":

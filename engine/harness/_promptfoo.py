@@ -1,13 +1,25 @@
-"""promptfoo ``promptfoo eval -o output.json`` (and ``-o results.jsonl``).
+"""promptfoo ``promptfoo eval -o output.json`` (or ``results.json``) and ``-o results.jsonl``.
 
 From ``src/util/output.ts`` and ``src/types/index.ts`` (docs/formats.md, "promptfoo"): ``{evalId, results:
-{version: 3, results: EvaluateResult[], prompts}, config, metadata}``. Mapping: system =
-``provider.label`` or ``provider.id`` (with the prompt label when the eval has several
-prompts); benchmark = ``config.description`` or ``evalId``; example_id =
+{version: 3, results: EvaluateResult[], prompts}, config, metadata}``; JSON Lines hold one
+EvaluateResult per line and nothing else. Mapping: system = ``provider.label`` or
+``provider.id`` (with the prompt label, ``name [label]``, when the eval has several prompts:
+from ``results.prompts``, or in JSON Lines from each result's ``prompt.label`` by
+``promptIdx``, so both outputs of one eval name the same systems); benchmark =
+``config.description`` or ``evalId`` (the file name for JSON Lines); example_id =
 ``testCase.description`` or a hash of ``vars`` (``testIdx`` is not an example id: every
 repeat gets a new one); metrics ``pass`` (= ``success``), ``score`` and each
 ``namedScores`` key; ``failureReason == 2`` (an error, not a failed assertion) gives no
-rows and is reported; run = the occurrence per (system, example), from 0.
+rows and is reported; run = the occurrence per (system, example), from 0. A result id read
+from one file of an upload is not read again from another (``-o results.json -o
+results.jsonl`` writes every result twice).
+
+Texts (:mod:`engine.harness._texts`): output = ``response.output``; reference = the values
+of the test's assertions that state an expected answer (``equals``, ``contains``, …);
+prompt = the rendered ``prompt.raw`` when the file has one prompt template, else the test's
+``vars`` as ``name: value`` lines (with several templates the template is the system's, the
+vars are the example's). The content hash is of the vars and the reference, so the systems
+of two prompt templates stay paired on each example.
 """
 
 from __future__ import annotations
@@ -15,16 +27,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .._contract import DataContractError, MetricSpec, Problem
 from ._common import Part, short_hash, to_score
 from ._report import Skips
+from ._texts import content_hash
 from ._walk import LogFile
 
 __all__ = ["read_promptfoo"]
 
 _ERROR = 2  # ResultFailureReason.ERROR
+#: assertion types whose ``value`` is the expected answer (src/assertions/index.ts)
+_EXPECTING = frozenset({"equals", "contains", "icontains", "contains-any", "icontains-any",
+                        "contains-all", "icontains-all", "starts-with", "regex", "similar",
+                        "levenshtein", "rouge-n", "bleu", "meteor", "gleu", "f-score"})
+_COLUMNS = ("example_id", "metric", "value", "run", "prompt", "reference", "output", "content_hash")
 
 
 def _load(f: LogFile) -> tuple[dict[str, Any], list[Any]]:
@@ -52,19 +71,69 @@ def _load(f: LogFile) -> tuple[dict[str, Any], list[Any]]:
     return {}, out
 
 
+def _prompt_labels(obj: dict[str, Any], results: list[Any]) -> dict[int, str]:
+    """The prompt label per ``promptIdx``: from ``results.prompts`` (JSON), else from the
+    results' own ``prompt`` (JSON Lines, which has no list of prompts)."""
+    prompts = (obj.get("results") or {}).get("prompts")
+    if isinstance(prompts, list) and prompts:
+        return {i: str(p.get("label") or p.get("raw")) for i, p in enumerate(prompts)
+                if isinstance(p, dict)}
+    labels: dict[int, str] = {}
+    for r in results:
+        prompt = r.get("prompt") if isinstance(r, dict) else None
+        idx = r.get("promptIdx") if isinstance(r, dict) else None
+        if isinstance(idx, int) and isinstance(prompt, dict):
+            label = prompt.get("label") or r.get("promptId")  # the label promptfoo shows
+            if label:
+                labels.setdefault(idx, str(label))
+    return labels
+
+
+def _vars_text(values: Any) -> str | None:
+    if not isinstance(values, dict) or not values:
+        return None
+    return "\n".join(f"{k}: {v if isinstance(v, str) else json.dumps(v, default=str)}"
+                     for k, v in values.items())
+
+
+def _expected(asserts: Any) -> str | None:
+    """The expected answers the test's assertions state, one per line (None: none do)."""
+    found: list[str] = []
+    for a in asserts if isinstance(asserts, list) else []:
+        if not isinstance(a, dict):
+            continue
+        if a.get("type") == "assert-set":
+            inner = _expected(a.get("assert"))
+            found.extend(inner.split("\n") if inner else [])
+            continue
+        if a.get("type") not in _EXPECTING:
+            continue
+        value = a.get("value")
+        values: list[Any] = value if isinstance(value, list) else [value]
+        found.extend(str(v) for v in values if isinstance(v, str | int | float) and not isinstance(v, bool))
+    return "\n".join(dict.fromkeys(found)) or None
+
+
+def _output(response: Any) -> str | None:
+    out = response.get("output") if isinstance(response, dict) else None
+    if out is None or isinstance(out, str):
+        return out
+    return json.dumps(out, default=str)  # a structured output (JSON, tool calls)
+
+
 def read_promptfoo(logs: list[LogFile], files: list[LogFile],
                    skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
     """One part per (file, system)."""
     del files
     parts = []
+    read_ids: set[str] = set()
     for f in logs:
         obj, results = _load(f)
         bench = str((obj.get("config") or {}).get("description") or obj.get("evalId")
                     or f.name.rsplit(".", 1)[0])
-        prompts = (obj.get("results") or {}).get("prompts") or []
-        labels = [p.get("label") or p.get("raw") for p in prompts if isinstance(p, dict)]
-        several_prompts = len(set(labels)) > 1
-        by_system: dict[str, list[tuple[str, str, float, int]]] = {}
+        labels = _prompt_labels(obj, results)
+        several_prompts = len(set(labels.values())) > 1
+        by_system: dict[str, dict[str, list[Any]]] = {}
         seen: dict[tuple[str, str], int] = {}
         for pos, r in enumerate(results, start=1):
             provider = r.get("provider") if isinstance(r, dict) else None
@@ -72,32 +141,42 @@ def read_promptfoo(logs: list[LogFile], files: list[LogFile],
                 raise DataContractError([Problem(
                     f.label, rule=f"result {pos} has no provider id or label", rows=(pos,),
                     fix="upload the output promptfoo wrote (every result names its provider)")])
+            if isinstance(r.get("id"), str):
+                if r["id"] in read_ids:  # the same result in another output of this eval
+                    continue
+                read_ids.add(r["id"])
             system = str(provider.get("label") or provider.get("id"))
             idx = r.get("promptIdx")
-            if several_prompts and isinstance(idx, int) and idx < len(labels):
+            if several_prompts and isinstance(idx, int) and idx in labels:
                 system = f"{system} [{labels[idx]}]"
             test = r.get("testCase") or {}
-            example = str(test.get("description") or short_hash(json.dumps(
-                r.get("vars") or test.get("vars") or {}, sort_keys=True)))
+            values = r.get("vars") or test.get("vars") or {}
+            example = str(test.get("description") or short_hash(json.dumps(values, sort_keys=True)))
             if r.get("failureReason") == _ERROR:
                 skips.add("errored sample", bench, "")
                 continue
             run = seen.get((system, example), 0)
             seen[(system, example)] = run + 1
+            example_text, reference = _vars_text(values), _expected(test.get("assert"))
+            raw = (r.get("prompt") or {}).get("raw") if isinstance(r.get("prompt"), dict) else None
+            prompt = example_text if several_prompts or not isinstance(raw, str) else raw
+            texts = (prompt, reference, _output(r.get("response")), content_hash(example_text, reference))
             pairs = [("pass", r.get("success")), ("score", r.get("score")),
                      *((r.get("namedScores") or {}).items())]
-            rows = by_system.setdefault(system, [])
-            for metric, raw in pairs:
-                value, reason = to_score(raw)
-                if reason is None:
-                    rows.append((example, str(metric), value, run))  # type: ignore[arg-type]
-                else:
+            cols = by_system.setdefault(system, {k: [] for k in _COLUMNS})
+            for metric, raw_value in pairs:
+                value, reason = to_score(raw_value)
+                if reason is not None:
                     skips.add(reason, bench, str(metric))
+                    continue
+                for key, item in zip(_COLUMNS, (example, str(metric), value, run, *texts), strict=True):
+                    cols[key].append(item)
         version = (obj.get("metadata") or {}).get("promptfooVersion")
-        for system, rows in by_system.items():
-            frame = pd.DataFrame(rows, columns=["example_id", "metric", "value", "run"])
-            parts.append(Part(f.label, bench, system,
-                              frame.astype({"value": "float64", "run": "int64"}),
+        for system, cols in by_system.items():
+            frame = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in cols.items()})
+            empty = [c for c in _COLUMNS[4:] if frame[c].isna().all()]  # texts not in the log
+            frame = frame.astype({"value": np.float64, "run": np.int64}).drop(columns=empty)
+            parts.append(Part(f.label, bench, system, frame,
                               invocation=str(obj.get("evalId") or ""),
                               meta={"harness_version": f"promptfoo {version}" if version else "promptfoo"}))
     return parts, {}
