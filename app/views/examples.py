@@ -46,10 +46,11 @@ else:
 
 
 def _gap(value: float) -> str:
-    """A gap between means: percentage points for 0/1 scores, else the metric's units."""
+    """A gap between means: percentage points for 0/1 scores, else the metric's units (as
+    A/B compare and Plan write a difference)."""
     if value != value:  # NaN: no such gap
         return MISSING
-    return f"{100 * value:.1f} pts" if matrix.binary else f"{value:.3g}"
+    return f"{100 * value:.1f} points" if matrix.binary else f"{value:.4f}"
 
 
 def _picked(key: str) -> None:
@@ -104,9 +105,16 @@ if report is not None:
     cols[4].metric("suspect examples", report.tau_neg,
                    help="Examples that worse systems solve more often than better ones "
                         "(Kendall's tau < 0).")
-    cols[5].metric("smallest detectable gap", _gap(report.mdd),
-                   help=f"at alpha {report.alpha:g} and power {report.power:g} (minimum "
-                        "detectable difference)")
+    # the A/B compare and Plan pages' figure, from the same simulation (one answer)
+    try:
+        pw = results.power_of(query)
+    except ValueError:
+        pw = None
+    cols[5].metric("smallest detectable difference", MISSING if pw is None else _gap(pw.mdd),
+                   help=None if pw is None else
+                   f"With {pw.target_power:.0%} power at alpha {pw.alpha:g}, {pw.examples:,} "
+                   f"examples and {pw.runs} run(s), as on A/B compare and Plan "
+                   f"({pw.n_sim:,} simulations).")
 
     suspects, none, one = st.columns([1.7, 1.1, 2.6])  # the last holds system names
     with suspects:

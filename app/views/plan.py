@@ -111,8 +111,9 @@ def _size(value: float) -> str:
 
 cols = st.columns(3)
 cols[0].metric("Smallest detectable difference", _size(pw.mdd),
-               help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g} and {design_text} "
-                    "(paired comparison, normal approximation).")
+               help=f"With {pw.target_power:.0%} power at alpha {pw.alpha:g} and {design_text}: "
+                    f"where the default test reaches that power in {pw.n_sim:,} simulations, "
+                    "as on A/B compare and Examples.")
 cols[1].metric(f"Examples needed for {_size(pw.difference)}",
                "—" if pw.examples_needed is None else f"{pw.examples_needed:,}",
                help=f"At {pw.runs} run(s) per example; '—': no number of examples suffices "

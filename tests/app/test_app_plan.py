@@ -106,3 +106,17 @@ def test_binary_scores_plan_in_points(db: Path) -> None:
                for m in at.metric)
     grid = at.dataframe[0].value.set_index("examples")
     assert grid.loc[164, "1 run"] == pytest.approx(float(shown.split()[0]), abs=0.05)
+
+
+def test_one_smallest_detectable_difference_on_every_page(store: Path) -> None:
+    """Examples, A/B compare and Plan show the same smallest detectable difference, the
+    engine's simulated one (the Examples page showed the health report's closed form)."""
+    ref = power(compare_frame(), benchmark="ab", n_sim=500, rng=0)
+    want = f"{ref.mdd:.4f}"
+    for page, label in (("views/examples.py", "smallest detectable difference"),
+                        ("views/compare.py", "Smallest detectable difference"),
+                        (PAGE, "Smallest detectable difference")):
+        at = app(page, benchmark="ab")
+        no_exception(at)
+        shown = next(m.value for m in at.metric if m.label == label)
+        assert shown == want, (page, shown, want)
