@@ -37,7 +37,7 @@ BOOT_CHOICES = (200, 1000, 2000, 5000, 10000)
 #: Systems the significance graph and the pairwise heatmaps focus on (best first): every one
 #: of them keeps a readable label. ``focus`` (chosen systems) overrides it.
 TOP_CHOICES = (10, 20, 30, 40)
-#: The benchmark a link without ``benchmark`` opens (the one the README shows), when stored.
+#: The benchmark a link without ``benchmark`` opens (the README's Python example), when stored.
 DEFAULT_BENCHMARK = "humaneval"
 ALPHA_RANGE = (0.001, 0.5)
 SEED_MAX = 2**32 - 1

@@ -9,7 +9,7 @@ that cannot write at all, so a bug or an attack through a page cannot change the
   best with a role that has only ``SELECT`` (``GRANT SELECT ON ALL TABLES IN SCHEMA
   public TO viewer``), so that not even ``SET`` can lift it.
 
-The app opens it from ``SIGBOARD_VIEWER_DB_URL`` (README, "Store access for teams").
+The app opens it from ``SIGBOARD_VIEWER_DB_URL`` (docs/deploy.md, "Store access").
 """
 
 from __future__ import annotations
