@@ -1,7 +1,8 @@
 """Ranking: in what order do the systems come, and how sure is that order?
 
 Win rates, Bradley–Terry strength and the Elo scale (``_bradley_terry``) with their
-bootstrap (``_bt_bootstrap``), sequential Elo and TrueSkill (``_sequential``), the
+bootstrap (``_bt_bootstrap``), sequential Elo and TrueSkill (``_sequential``), one Elo
+update from given ratings (``_elo``), the
 aggregation mechanisms compared (``_mechanisms``), groups of systems that cannot be told
 apart (``_groups``: compact letters in ``_letters``, clique listing in ``_cliques``),
 simultaneous rank intervals (``_rank_intervals``) and rank confidence sets (``_rank_sets``
