@@ -43,13 +43,15 @@ if len(systems) < 2:
 if view.base and view.base not in systems:
     state.warn([f"URL parameter `base`: “{md_text(view.base)}” is not a system of this "
                 "benchmark; using the best mean."])
-champion = view.base if view.base in systems else systems[0]
+# the one question of the page: the table and every confidence sequence drawn are its answer;
+# a champion the URL names is taken as fixed in advance, else the engine picks the best mean
+# and its e-BH accounts for that choice (board.champion_note says which)
+board = watch.board(Query.of(view, token, champion=view.base if view.base in systems else ""))
+champion = board.champion
 state.bound(st.selectbox, "Champion", "base", champion, options=systems,
             format_func=widgets.names,
             help="The system every other one is compared with (default: the best mean). "
                  "Positive differences mean the challenger is better.")
-# the one question of the page: the table and every confidence sequence drawn are its answer
-board = watch.board(Query.of(view, token, champion=champion))
 table = board.table
 found = int(table["ebh_discovery"].sum())
 st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
@@ -106,6 +108,7 @@ st.dataframe(styled, hide_index=True, placeholder="—", column_config={
     "first at": st.column_config.NumberColumn(help="Observation at which the sequence first "
                                               "excluded 0 (— : not yet)"),
 })
+st.caption(md_text(board.champion_note))
 st.caption(f"e-BH caveat: {board.caveat}")
 for i, report in enumerate(board.reports[:MAX_CHARTS]):
     label = f"{md_isolated(report.candidate)} − {md_isolated(report.baseline)}"  # markdown
