@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, TestOptions
 from ._common import Loaded, add_data_options, closest, emit, load_data, wants_json
-from ._json import ab_exit, compare_exit, compare_json, gate_sides
+from ._json import EXIT_CANNOT_DECIDE, ab_exit, compare_exit, compare_json, gate_sides
 from ._stats_common import test_options, write_report
 from ._text import fmt_number
 
 if TYPE_CHECKING:
     from ..products._judge_gate import JudgeGate
     from ..stats._ab import ABComparison
+    from ..stats._missing_bounds import MissingBounds
 
 __all__ = ["register"]
 
@@ -30,9 +31,11 @@ COMPARE_EXIT_CODES = """exit codes:
      skewed scores have no test that keeps alpha); nothing is compared — or
      cannot decide: the baseline's or the candidate's missing scores are not missing at
      random (their examples harder or easier by the other systems' scores; --allow-missing
-     decides anyway) — or, on a judge metric with human labels, the PPI++ design cannot
-     keep its promise (labels not a random sample by the data's evidence, fewer than 10
-     examples labelled for both systems, clustered examples)
+     decides anyway) — or one system lacks examples the other has and a verdict of better
+     or worse does not hold with them at the worst and the best score (--allow-missing N
+     declares up to N per side) — or, on a judge metric with human labels, the PPI++
+     design cannot keep its promise (labels not a random sample by the data's evidence,
+     fewer than 10 examples labelled for both systems, clustered examples)
 
 --pass-hat-k K: the same codes on the pass^K difference (tries as runs, values 0/1)
 
@@ -123,7 +126,7 @@ def _judge_gate(loaded: Loaded, args: argparse.Namespace, bench: str, met: str,
 #: What ``compare`` imports once DATA is read: imported while the child reads it
 #: (:func:`engine.cli._common.load_data`'s ``meanwhile``).
 _STATISTICS = ("engine.stats._ab", "engine.products._judge_gate", "engine.products._headline",
-               "engine._matrix", "engine.stats._churn")
+               "engine._matrix", "engine.stats._churn", "engine.stats._missing_bounds")
 
 
 def _compare(args: argparse.Namespace) -> int:
@@ -162,21 +165,67 @@ def _compare(args: argparse.Namespace) -> int:
         write_report(args.report, report_with_gate(compare_report(res, fmt=fmt), gate, fmt))
     # the two systems judged by every system of the file
     warnings = [Note("missing-not-at-random", w) for w in res.missing]
-    code = compare_exit(res, gate, warnings, args.allow_missing)
+    code = compare_exit(res, gate, warnings, args.allow_missing is not None)
+    bounds = None if gate is not None else _bounds(frame, res, spec, args.allow_missing)
+    if bounds is not None and not bounds.decided:
+        code = EXIT_CANNOT_DECIDE  # the verdict does not survive the missing examples
     if wants_json(args):
         headline = compare_headline(res, binary=res.binary) if gate is None else None
-        emit(compare_json(res, gate, headline=headline, exit_code=code), None, "json")
+        out = compare_json(res, gate, headline=headline, exit_code=code)
+        if bounds is not None:
+            out["missing_bounds"] = _bounds_json(bounds)
+        emit(out, None, "json")
     else:
         scale, unit = _units(loaded, bench, met, spec.binary)
-        sys.stdout.write("".join(f"warning: {w.text}\n" for w in warnings)
+        sys.stdout.write(("" if bounds is None else bounds.sentence() + "\n")
+                         + "".join(f"warning: {w.text}\n" for w in warnings)
                          + ("" if gate is None else _gate_text(gate, res))
                          + _compare_text(res, scale, unit))
-    if code == 2 and warnings and not args.allow_missing:
+    if code == 2 and warnings and args.allow_missing is None:
         print(f"cannot decide: {warnings[0].text.split(' (')[0]}, so its missing scores are not "
               "missing at random; fix the harness or pass --allow-missing", file=sys.stderr)
+    elif bounds is not None and not bounds.decided:
+        print(bounds.sentence(), file=sys.stderr)
     elif code == 2 and gate is not None:
         print(f"cannot decide: {gate.refused}", file=sys.stderr)
     return code
+
+
+def _bounds(frame: Any, res: ABComparison, spec: Any, allow: int | None
+            ) -> MissingBounds | None:
+    """The verdict with the examples one side lacks at the worst and best score (None when
+    neither lacks any); ``allow``: ``--allow-missing`` (None, N, or ``_ALL`` without N)."""
+    from ..stats._missing_bounds import missing_bounds
+
+    found = missing_bounds(frame, res, spec=spec)
+    if found is None or allow is None:
+        return found
+    need = max(found.baseline_lacks, found.candidate_lacks)
+    return replace(found, declared=need if allow == _ALL else int(allow))
+
+
+def _bounds_json(b: MissingBounds) -> dict[str, Any]:
+    return {"baseline_lacks": b.baseline_lacks, "candidate_lacks": b.candidate_lacks,
+            "n": b.n, "worst": b.worst, "best": b.best, "low": b.low, "high": b.high,
+            "low_verdict": b.low_verdict, "high_verdict": b.high_verdict,
+            "survives": b.survives, "declared": b.declared, "decided": b.decided,
+            "sentence": b.sentence()}
+
+
+_ALL = -1  # --allow-missing without N: any number (not a str: argparse would convert it)
+
+
+def _count(text: str) -> int:
+    """``--allow-missing N``: a whole number ≥ 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 0 (examples per side); "
+                                         f"got {text!r} (without N, put --allow-missing "
+                                         "after DATA)")
+    return n
 
 
 def _gate_text(gate: JudgeGate, res: ABComparison) -> str:
@@ -224,10 +273,14 @@ def register(sub: Any) -> None:
                    "standard errors; default with a store: the benchmark's declared cluster "
                    "column; '-': none")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
-    p.add_argument("--allow-missing", action="store_true",
+    p.add_argument("--allow-missing", nargs="?", type=_count, const=_ALL, default=None,
+                   metavar="N",
                    help="decide (exit 0/1) even when a system's missing scores are not missing "
                    "at random (harder or easier examples by the other systems' scores); "
-                   "without it such data exits 2")
+                   "without it such data exits 2. Also declares the examples one system "
+                   "lacks and the other has (any number; with N: up to N per side), which "
+                   "undeclared exit 2 when a verdict of better or worse does not hold with "
+                   "them at the worst and the best score")
     p.add_argument("--margin", type=float, default=None,
                    help="non-inferiority margin (> 0, metric units): fail only when the "
                    "candidate may be worse by more than it (one-sided test of H0: candidate − "
