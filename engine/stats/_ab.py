@@ -21,6 +21,7 @@ from .._matrix import build_matrix
 from .._options import TestOptions
 from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
+from ._design_effect import ModelDesignEffect, model_design_effect
 from ._equivalence import Equivalence, tost
 from ._missing import missing_checks
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
@@ -92,6 +93,11 @@ class ABComparison:
     """With a cluster column: the number of clusters among the shared examples and the design
     effect (clustered over independent-examples variance of the mean difference; Miller 2024
     asks for both beside a clustered interval). JSON ``n_clusters``, ``design_effect``."""
+    cluster_icc: ModelDesignEffect | None = None
+    """Beside it, the random-effects model's design effect 1 + (m̄ − 1) · ICC of the same
+    differences (one-way ANOVA ICC(1), Kish's m̄ = Σm²/Σm; :mod:`engine.stats._design_effect`);
+    None without clusters or with no cluster of two examples. JSON ``icc``,
+    ``cluster_mean_size``, ``design_effect_model``."""
     resolution: Resolution | None = None
     """Whether the pair's test can reach p < alpha at all on these examples, with the power
     figures (JSON ``resolution``)."""
@@ -211,7 +217,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
                     None if equivalence is None else
                     tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
                     seed_variance_from=pooled.systems, missing=missing, resolution=reach,
-                    clusters=_clusters(d, codes))
+                    clusters=_clusters(d, codes), cluster_icc=_cluster_icc(d, codes))
 
 
 def _clusters(d: np.ndarray, codes: np.ndarray | None) -> tuple[int, float] | None:
@@ -222,6 +228,14 @@ def _clusters(d: np.ndarray, codes: np.ndarray | None) -> tuple[int, float] | No
     clustered, _ = cluster_variance(d, codes)
     iid = float(d.var(ddof=1) / len(d))
     return int(len(np.unique(codes))), clustered / iid if iid > 0 else math.nan
+
+
+def _cluster_icc(d: np.ndarray, codes: np.ndarray | None) -> ModelDesignEffect | None:
+    """The model-based design effect of ``d`` by cluster, or None where the ICC has no
+    within-cluster degrees of freedom (every cluster a single example)."""
+    if codes is None or len(np.unique(codes)) >= len(d):
+        return None
+    return model_design_effect(d, codes)
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
