@@ -206,6 +206,7 @@ def ab_json(res: ABComparison, *, headline: str | None = None,
         "seed_variance_from": list(res.seed_variance_from), "warnings": list(res.missing),
         "n_clusters": None if res.clusters is None else res.clusters[0],
         "design_effect": None if res.clusters is None else res.clusters[1],
+        **_cluster_icc(res),
         "resolution": resolution_json(res.resolution)}
     if res.churn is not None:
         out.update(_churn(res.churn))
@@ -213,6 +214,18 @@ def ab_json(res: ABComparison, *, headline: str | None = None,
         out["equivalence"] = _equivalence(res.equivalence)
     out.update(_margin(res.noninferiority))
     return out
+
+
+def _cluster_icc(res: ABComparison) -> dict[str, Any]:
+    """The model-based design effect beside the empirical ``design_effect``: the ICC(1) of
+    the per-example differences, Kish's mean cluster size and 1 + (m̄ − 1) · ICC; these
+    keys only when clusters were given (None when no cluster holds two examples)."""
+    if res.clusters is None:
+        return {}
+    m = res.cluster_icc
+    return {"icc": None if m is None else m.icc,
+            "cluster_mean_size": None if m is None else m.mean_size,
+            "design_effect_model": None if m is None else m.design_effect}
 
 
 def _gate(gate: JudgeGate) -> dict[str, Any]:
