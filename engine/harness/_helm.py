@@ -13,7 +13,10 @@ counted; efficiency and bookkeeping stats (``num_*``, ``finish_reason_*``, ``log
 ``@k`` variants, …) are left out of the scores and counted as such. Texts, when
 ``helm-summarize`` wrote them beside the stats: ``prompt`` = the instance's input
 (``instances.json``), ``reference`` = its correct references, ``output`` = the predicted
-text (``display_predictions.json``), ``content_hash`` of input and references.
+text as HELM wrote it, leading space included (``display_predictions.json``),
+``content_hash`` of input and references. A perturbed instance keeps the id of the one it
+perturbed, with a ``perturbation`` object, in both files: its texts are looked up by
+(instance id, perturbation name), as its scores are.
 """
 
 from __future__ import annotations
@@ -89,42 +92,51 @@ def _perturbation(entry: dict[str, Any]) -> str | None:
     return str(p.get("name")) if isinstance(p, dict) and p.get("name") else None
 
 
+#: (instance id, perturbation name or None): HELM writes a perturbed instance under the id of
+#: the instance it perturbed, with a ``perturbation`` object (``data_augmenter.py``).
+_TextKey = tuple[str, str | None]
+
+
 def _texts(by_dir: dict[str, dict[str, LogFile]], parent: str) -> tuple[
-        dict[str, tuple[str | None, str | None]], dict[tuple[str, int], str]]:
-    """(instance id → (input, correct references)), ((instance id, trial) → predicted text)."""
-    inputs: dict[str, tuple[str | None, str | None]] = {}
+        dict[_TextKey, tuple[str | None, str | None]], dict[tuple[str, str | None, int], str]]:
+    """((id, perturbation) → (input, correct references)), ((id, perturbation, trial) →
+    predicted text, as HELM wrote it: a completion's leading space is part of it)."""
+    inputs: dict[_TextKey, tuple[str | None, str | None]] = {}
     found = by_dir.get(parent, {})
     if "instances.json" in found:
         listed = _json(found["instances.json"])
         for inst in listed if isinstance(listed, list) else []:
-            if not isinstance(inst, dict) or "id" not in inst or inst.get("perturbation"):
+            if not isinstance(inst, dict) or "id" not in inst:
                 continue
             refs = [r.get("output", {}).get("text") for r in inst.get("references") or []
                     if isinstance(r, dict) and "correct" in (r.get("tags") or [])]
-            inputs.setdefault(str(inst["id"]), ((inst.get("input") or {}).get("text"),
-                                                "\n".join(str(r) for r in refs) or None))
-    outputs: dict[tuple[str, int], str] = {}
+            inputs.setdefault((str(inst["id"]), _perturbation(inst)),
+                              ((inst.get("input") or {}).get("text"),
+                               "\n".join(str(r) for r in refs) or None))
+    outputs: dict[tuple[str, str | None, int], str] = {}
     if "display_predictions.json" in found:
         listed = _json(found["display_predictions.json"])
         for pred in listed if isinstance(listed, list) else []:
-            if isinstance(pred, dict) and "instance_id" in pred and not pred.get("perturbation"):
-                text = str(pred.get("predicted_text") or "").strip()
+            if isinstance(pred, dict) and "instance_id" in pred:
+                text = str(pred.get("predicted_text") or "")
                 mapped = pred.get("mapped_output")
-                outputs[(str(pred["instance_id"]), int(pred.get("train_trial_index") or 0))] = \
-                    f"{text} → {mapped}" if mapped and mapped != text else text
+                outputs[(str(pred["instance_id"]), _perturbation(pred),
+                         int(pred.get("train_trial_index") or 0))] = \
+                    f"{text} → {mapped}" if mapped and mapped != text.strip() else text
     return inputs, outputs
 
 
-def _with_texts(frame: pd.DataFrame, inputs: dict[str, tuple[str | None, str | None]],
-                outputs: dict[tuple[str, int], str]) -> pd.DataFrame:
+def _with_texts(frame: pd.DataFrame, variant: str | None,
+                inputs: dict[_TextKey, tuple[str | None, str | None]],
+                outputs: dict[tuple[str, str | None, int], str]) -> pd.DataFrame:
     if inputs:
-        pairs = [inputs.get(i, (None, None)) for i in frame["example_id"]]
+        pairs = [inputs.get((i, variant), (None, None)) for i in frame["example_id"]]
         frame["prompt"] = pd.Series([p[0] for p in pairs], index=frame.index, dtype=object)
         frame["reference"] = pd.Series([p[1] for p in pairs], index=frame.index, dtype=object)
         frame["content_hash"] = pd.Series([content_hash(*p) for p in pairs], index=frame.index,
                                           dtype=object)
     if outputs:
-        frame["output"] = pd.Series([outputs.get((i, int(r))) for i, r in
+        frame["output"] = pd.Series([outputs.get((i, variant, int(r))) for i, r in
                                      zip(frame["example_id"], frame["run"], strict=True)],
                                     index=frame.index, dtype=object)
     return frame
@@ -192,8 +204,7 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
         for variant, bucket in rows.items():
             frame = pd.DataFrame([(i, m, v, r) for (i, r, m), v in bucket.items()],
                                  columns=["example_id", "metric", "value", "run"])
-            if variant is None:
-                frame = _with_texts(frame, inputs, outputs)
+            frame = _with_texts(frame, variant, inputs, outputs)
             meta: dict[str, Any] = {"harness_version": f"helm suite {suite}" if suite else "helm"}
             if variant is not None:
                 meta["perturbation"] = variant

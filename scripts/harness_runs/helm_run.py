@@ -1,6 +1,6 @@
 """Writes small HELM logs offline (run by scripts/harness_logs.py with crfm-helm's venv).
 
-Usage: python helm_run.py OUT_DIR
+Usage: python helm_run.py OUT_DIR [SUITE ...]   (default: every suite below)
 
 HELM's own local scenarios `simple_mcqa` and `simple_classification` (generated in code, no
 download), two model deployments `sigtest/model-a` and `sigtest/model-b` served by
@@ -12,7 +12,12 @@ Each run is a real `helm-run` command line:
   `simple_classification:stop=hash,model=…` (the stop expander puts its argument before the
   colon: `simple_classification,stop=hash:model=…`);
 - suite trials: `simple_mcqa:model=…` with `--num-train-trials 2` (train_trial_index 0 and 1),
-  3 instances.
+  3 instances;
+- suite perturbed: `simple_mcqa:data_augmentation=typo_easy,model=…`, 4 instances: HELM's
+  data augmenter adds a `typos` (prob 0.1) copy of every eval instance beside the original,
+  under the original's id with a `perturbation` object (TyposPerturbation needs no download,
+  unlike the misspelling and `robustness` specs). This driver runs `helm-summarize` for it
+  itself (scripts/harness_logs.py summarizes v1 and trials).
 """
 
 from __future__ import annotations
@@ -56,18 +61,34 @@ def _helm_run(work: Path, suite: str, entries: list[str], *extra: str, instances
     )
 
 
-def main(work: Path) -> None:
+def _summarize(work: Path, suite: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(HERE), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    subprocess.run([str(Path(sys.executable).parent / "helm-summarize"), "--suite", suite,
+                    "-o", "benchmark_output"], cwd=work, env=env, check=True)
+
+
+SUITES = ("v1", "trials", "perturbed")
+
+
+def main(work: Path, suites: tuple[str, ...] = SUITES) -> None:
     env_dir = work / "prod_env"
     env_dir.mkdir(parents=True, exist_ok=True)
     (env_dir / "model_deployments.yaml").write_text(
         DEPLOYMENTS.format(items="".join(DEPLOYMENT.format(name=m) for m in MODELS)))
     (env_dir / "model_metadata.yaml").write_text(
         METADATA.format(items="".join(MODEL.format(name=m) for m in MODELS)))
-    _helm_run(work, "v1", [f"simple_mcqa:model=sigtest/{m}" for m in MODELS]
-              + [f"simple_classification:stop=hash,model=sigtest/{m}" for m in MODELS])
-    _helm_run(work, "trials", [f"simple_mcqa:model=sigtest/{m}" for m in MODELS], "--num-train-trials", "2",
-              instances=3)
+    if "v1" in suites:
+        _helm_run(work, "v1", [f"simple_mcqa:model=sigtest/{m}" for m in MODELS]
+                  + [f"simple_classification:stop=hash,model=sigtest/{m}" for m in MODELS])
+    if "trials" in suites:
+        _helm_run(work, "trials", [f"simple_mcqa:model=sigtest/{m}" for m in MODELS],
+                  "--num-train-trials", "2", instances=3)
+    if "perturbed" in suites:
+        _helm_run(work, "perturbed",
+                  [f"simple_mcqa:data_augmentation=typo_easy,model=sigtest/{m}" for m in MODELS],
+                  instances=4)
+        _summarize(work, "perturbed")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve())
+    main(Path(sys.argv[1]).resolve(), tuple(sys.argv[2:]) or SUITES)
