@@ -154,18 +154,39 @@ def cluster_fields(res: PairwiseTests) -> dict[str, Any]:
 # ---------------------------------------------------------------- commands
 
 
+def _board_rows(lb: Leaderboard) -> list[dict[Any, Any]]:
+    """The table's rows with ONE rank range, the one every page shows: the simultaneous rank
+    confidence set, as ``rank_low``/``rank_high`` (SPEC's names) and ``rank_set_low``/
+    ``rank_set_high`` (the same numbers), with ``in_best_set``. Without rank sets (one
+    system, fewer than 2 scored examples) the pairwise tests' range stands in under all four
+    names, as on the pages (best = 1 + systems significantly better, worst = systems not
+    significantly worse; ``in_best_set`` when it starts at 1)."""
+    from ..ranking._rank_sets import rank_set_fields
+
+    out: list[dict[Any, Any]] = []
+    for r in lb.table.to_dict(orient="records"):
+        if lb.rank_sets is None:
+            low, high = int(r["rank_low"]), int(r["rank_high"])
+            fields: dict[str, Any] = {"rank_set_low": low, "rank_set_high": high,
+                                      "in_best_set": low == 1}
+        else:
+            fields = rank_set_fields(lb.rank_sets, str(r["system"]))
+        out.append({**r, "rank_low": fields["rank_set_low"],
+                    "rank_high": fields["rank_set_high"], **fields})
+    return out
+
+
 def leaderboard_json(lb: Leaderboard, warnings: Sequence[Note]) -> dict[str, Any]:
     """``leaderboard``: the board, its clusters and resolution, and the warnings shown above
     its table (informative missingness, unreliable unpaired tests, cannot separate)."""
     from ..products._headline import leaderboard_headline
-    from ..ranking._rank_sets import with_rank_set_fields
 
     res = lb.pairwise
     out: dict[str, Any] = {
         "benchmark": lb.benchmark, "metric": lb.metric, "paired": lb.paired, "test": lb.test,
         "alpha": res.alpha, "correction": res.correction, "converged": lb.converged,
         "fragility": _fragility(lb.fragility),
-        "systems": with_rank_set_fields(lb.table.to_dict(orient="records"), lb.rank_sets),
+        "systems": _board_rows(lb),
         "cliques": [list(c) for c in lb.cliques],
         "notes": list(lb.notes) + list(lb.groups.notes),
         "headline": leaderboard_headline(lb), **cluster_fields(res)}

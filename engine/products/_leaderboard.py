@@ -66,13 +66,18 @@ class Leaderboard:
     """The matrix ranked: the rank sets and the fragility are computed from it on first use."""
     source_cluster: np.ndarray | None = field(default=None, repr=False, compare=False)
     """Each example's cluster code when the leaderboard is cluster-robust (its rank sets are too)."""
+    given_rank_sets: RankSets | None = field(default=None, repr=False, compare=False)
+    """The rank sets the letters were made consistent with (:func:`leaderboard` computes them)."""
 
     @cached_property
     def rank_sets(self) -> RankSets | None:
-        """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`),
-        in the JSON rows as rank_set_low, rank_set_high, in_best_set."""
-        return None if self.source is None else leaderboard_rank_sets(
-            self.source, alpha=self.pairwise.alpha, cluster=self.source_cluster)
+        """Simultaneous rank confidence sets and the 1-best set (:mod:`engine.ranking._rank_sets`):
+        the rank range every page shows, in the JSON rows as rank_set_low, rank_set_high,
+        in_best_set."""
+        if self.given_rank_sets is not None or self.source is None:
+            return self.given_rank_sets
+        return leaderboard_rank_sets(self.source, alpha=self.pairwise.alpha,
+                                     cluster=self.source_cluster)
 
     @cached_property
     def fragility(self) -> LeaderFragility | None:
@@ -170,6 +175,37 @@ def _pairs_for_groups(pw: PairwiseTests) -> tuple[pd.DataFrame, list[str]]:
             f"{len(extra)} pair(s) count as not shown to differ in the groups and rank ranges.")
     table = pd.concat([pw.table, extra], ignore_index=True) if len(extra) else pw.table
     return table, [note] if len(extra) else []
+
+
+def _separate_by_rank_sets(pairs: pd.DataFrame, sets: RankSets | None
+                           ) -> tuple[pd.DataFrame, list[str]]:
+    """The pair table with every pair whose rank sets are disjoint counted as told apart.
+
+    The letters come from the pairwise tests, the rank range from the simultaneous rank
+    sets (max-t over all pairs, Mogstad et al. 2024): the two can disagree, e.g. a
+    system certainly first by its rank set ({1}) whose pairwise tests, corrected over
+    all pairs, separate it from no one. Two systems whose rank sets do not overlap are
+    shown apart at 1 − alpha, so they must not share a letter; the pair joins the
+    significant ones for the letters and cliques (never the other way round).
+    """
+    if sets is None or pairs.empty:
+        return pairs, []
+    by = sets.table.assign(system=sets.table["system"].astype(str)).set_index("system")
+    lo, hi = by["rank_set_low"], by["rank_set_high"]
+    a = pairs["system_a"].astype(str).to_numpy()
+    b = pairs["system_b"].astype(str).to_numpy()
+    lo_a, hi_a = lo.reindex(a).to_numpy(float), hi.reindex(a).to_numpy(float)
+    lo_b, hi_b = lo.reindex(b).to_numpy(float), hi.reindex(b).to_numpy(float)
+    a_above, b_above = hi_a < lo_b, hi_b < lo_a  # NaN (a system without a set): False
+    significant = pairs["significant"].to_numpy(bool)
+    new = (a_above | b_above) & ~significant
+    if not new.any():
+        return pairs, []
+    a_better = np.where(new, a_above, pairs["a_better"].to_numpy(bool))
+    out = pairs.assign(significant=significant | new, a_better=a_better)
+    note = (f"{int(new.sum())} pair(s) not significant in the pairwise tests have disjoint rank "
+            "sets (told apart by the simultaneous rank sets): they share no group letter.")
+    return out, [note]
 
 
 def _battle_ratings(matrix: ScoreMatrix, pw: PairwiseTests, anchor: str | None
@@ -332,6 +368,10 @@ def leaderboard(
     quality = _snap(orient(mean, higher_is_better=matrix.higher_is_better, binary=matrix.binary))
     pairs, groups_note = _pairs_for_groups(pw)
     notes += groups_note
+    sets = leaderboard_rank_sets(matrix, alpha=pw.alpha,
+                                 cluster=None if cluster is None else cluster.codes)
+    pairs, sets_note = _separate_by_rank_sets(pairs, sets)
+    notes += sets_note
     groups = find_groups(matrix.systems, quality.tolist(), pairs, min_size=min_clique_size)
     win_rate, strength, elo, bt_note, converged = _battle_ratings(matrix, pw, anchor)
     rank = competition_ranks(quality)  # tied estimates share the best rank
@@ -361,4 +401,4 @@ def leaderboard(
     notes += interval_note
     return Leaderboard(table, pw, groups, matrix.benchmark, matrix.metric,
                        pw.paired, pw.test, matrix.higher_is_better, anchor, tuple(notes),
-                       converged, matrix, None if cluster is None else cluster.codes)
+                       converged, matrix, None if cluster is None else cluster.codes, sets)

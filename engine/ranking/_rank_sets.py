@@ -106,6 +106,58 @@ def _check_tau(tau: int, p: int, name: str) -> int:
     return int(tau)
 
 
+# --- an order of the systems that does not depend on their names ----------------------------
+
+def _keys(values: np.ndarray) -> np.ndarray:
+    """Dense integer codes of ``values`` equal up to float noise (1e-9 of their largest size):
+    a covariance from rows in another order can differ in the last bits."""
+    scale = max(float(np.abs(values).max()) if values.size else 1.0, 1e-300)
+    snapped = np.round(values / scale, 9)
+    return np.unique(snapped, return_inverse=True)[1].reshape(values.shape)
+
+
+def _canonical_order(quality: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows best first by what the systems are, and each row's class of systems that this
+    cannot tell apart.
+
+    Classes start from (estimate, variance) and are refined by each system's multiset of
+    (class, covariance) with the others until they stop splitting (colour refinement,
+    Weisfeiler & Leman 1968): the result depends on the estimates and the covariance
+    only, so relabelling the systems permutes rows within a class and nothing else.
+    Systems in one class are exchangeable but for structures refinement cannot split
+    (regular graphs); within a class the input order is kept, and every member gets the
+    class's union of sets (:func:`_class_union`), which no order within it can change.
+    """
+    p = len(quality)
+    q_key, v_key = _keys(-quality), _keys(np.diag(cov))
+    c_key = _keys(cov)
+    codes = np.unique(np.stack([q_key, v_key], axis=1), axis=0, return_inverse=True)[1].ravel()
+    off = ~np.eye(p, dtype=bool)
+    n_classes = len(np.unique(codes))
+    while n_classes < p:
+        pair = codes[None, :].astype(np.int64) * (int(c_key.max()) + 1) + c_key
+        pair = np.sort(np.where(off, pair, -1), axis=1)  # each row's multiset; itself first
+        rows = np.concatenate([codes[:, None].astype(np.int64), pair], axis=1)
+        codes = np.unique(rows, axis=0, return_inverse=True)[1].ravel()
+        new = len(np.unique(codes))
+        if new == n_classes:
+            break
+        n_classes = new
+    return np.argsort(codes, kind="stable"), codes
+
+
+def _class_union(low: np.ndarray, high: np.ndarray, classes: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Every system's set widened to the union of its class's sets (lowest low, highest
+    high), so that which member drew which bootstrap column does not matter."""
+    lo, hi = low.copy(), high.copy()
+    for c in np.unique(classes):
+        members = classes == c
+        if members.sum() > 1:
+            lo[members], hi[members] = low[members].min(), high[members].max()
+    return lo, hi
+
+
 # --- public functions -------------------------------------------------------------------------
 
 def rank_sets(
@@ -173,13 +225,15 @@ def rank_sets(
     sigma = np.asarray(cov, dtype=float)
     names = _validate(x, sigma, alpha, labels, n_draws)
     sigma = (sigma + sigma.T) / 2.0  # exactly symmetric: σ_ab and σ_ba are the same number
-    # the draws depend on the order of the rows: fix it by name, so that two pages listing
-    # the same systems in different orders get the same sets
-    by_name = np.argsort(np.asarray(names, dtype=object), kind="stable")
-    x, sigma, names = x[by_name], sigma[np.ix_(by_name, by_name)], [names[i] for i in by_name]
+    quality = x if higher_is_better else -x
+    # the draws depend on the order of the rows: fix it by what the systems are (estimate,
+    # variance, covariances), never by name, so that renaming or reordering the systems
+    # leaves every set unchanged; systems that cannot be told apart that way get one set
+    order, classes = _canonical_order(quality, sigma)
+    x, quality, sigma = x[order], quality[order], sigma[np.ix_(order, order)]
+    names, classes = [names[i] for i in order], classes[order]
     p = len(x)
     tau_best, tau_worst = _check_tau(tau_best, p, "tau_best"), _check_tau(tau_worst, p, "tau_worst")
-    quality = x if higher_is_better else -x
     sd = _pair_sd(sigma)
     t, inv = _t_matrix(quality, sd), _inverse(sd, _scale(sigma))
     z = _draws(sigma, n_draws, rng)
@@ -192,6 +246,8 @@ def rank_sets(
         low, high = 1 + losses.sum(axis=1), p - wins.sum(axis=1)
     else:
         raise ValueError(f"kind: must be one of {list(KINDS)}; got {kind!r}")
+    low, high = _class_union(low, high, classes)
+    simul_low, simul_high = _class_union(simul_low, simul_high, classes)
     table = pd.DataFrame({
         "system": names, "estimate": x, "se": np.sqrt(np.diag(sigma)),
         "rank": competition_ranks(quality),
