@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     # --- One benchmark --------------------------------------------------------------------
     from .stats._pairwise import PairwiseTests
     from .stats._ab import ABComparison
+    from .stats._missing_bounds import MissingBounds
     from .stats._power import PowerAnalysis
     from .stats._bootstrap import RankBootstrap
     from .stats._describe import BoxStats

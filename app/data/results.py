@@ -41,7 +41,7 @@ from engine import (
     rank_intervals_of,
     slice_table,
 )
-from engine.app_support import restrict_to_slice, system_identifiers
+from engine.app_support import missing_bounds, restrict_to_slice, system_identifiers
 from engine.results import (
     ABComparison,
     ConditionComparison,
@@ -50,6 +50,7 @@ from engine.results import (
     Leaderboard,
     Mechanisms,
     MetricsTable,
+    MissingBounds,
     PBeats,
     PowerAnalysis,
     RankBootstrap,
@@ -360,6 +361,18 @@ def _ab_result(q: Query) -> ABComparison:
                       baseline=baseline, candidate=candidate, benchmark=q.benchmark,
                       metric=q.metric, spec=store.current().metric_spec(q.benchmark, q.metric),
                       options=q.options, cluster=q.cluster or None)
+
+
+def ab_missing_bounds(q: Query) -> MissingBounds | None:
+    """The A/B verdict of the query's pair with the examples one side lacks at the worst and
+    best score, as ``sigboard compare`` bounds it (None when neither lacks any)."""
+    return _ab_bounds(q.narrowed(options=q.options, cluster=q.cluster, pair=pair_of(q)))
+
+
+@st.cache_resource(show_spinner="Bounding the examples one system lacks…", max_entries=_FEWER)
+def _ab_bounds(q: Query) -> MissingBounds | None:
+    return missing_bounds(_with_cluster(q.token, q.benchmark, q.metric, q.cluster),
+                          _ab_result(q), spec=store.current().metric_spec(q.benchmark, q.metric))
 
 
 @st.cache_resource(show_spinner="Simulating the power of each test…", max_entries=_FEWER)

@@ -125,8 +125,15 @@ t = ab.test
 level = f"{1 - options.alpha:.0%}"
 # a judge metric with human labels: the verdict is the PPI++ difference's, as `compare`
 gate = judge.gate_of(query)
-headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**" if gate is None
-                       else f"**{md_text(gate.sentence())}**")
+# the examples one system lacks, bounded as `compare` bounds them: the gate may not decide
+bounds = results.ab_missing_bounds(query) if gate is None else None
+undecided = gate is None and (bool(ab.missing) or (bounds is not None and not bounds.decided))
+if undecided:
+    why = ab.missing[0] if ab.missing else bounds.sentence(flag=None) if bounds else ""
+    headline_slot.markdown(f"**Cannot decide (the gate exits 2):** {md_text(why)}")
+else:
+    headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**"
+                           if gate is None else f"**{md_text(gate.sentence())}**")
 if gate is not None:
     gate_verdict(gate)
 # corrected by humans: the figures beside the verdict
@@ -145,14 +152,20 @@ def _size(value: float) -> str:
 
 own = "" if gate is None else "Judge's own scores (not the verdict above): "
 # the judge's own beside the gate, not a second verdict
-box = (st.info if gate is not None else
+box = (st.info if gate is not None else st.warning if undecided else
        {"better": st.success, "worse": st.error}.get(ab.verdict.rsplit(" ", 1)[-1], st.info))
-box(f"**{own}Verdict: {ab.verdict}** — difference {_units(t.estimate)} ({level} interval "
+said = (f"on the examples both have: {ab.verdict}, but the gate cannot decide" if undecided
+        else ab.verdict)
+box(f"**{own}Verdict: {said}** — difference {_units(t.estimate)} ({level} interval "
     f"{_units(t.ci_low)} to {_units(t.ci_high)}, p = {t.pvalue:.3g}).",
     icon=":material/gavel:")
 for warning in ab.missing:  # informative missingness: `compare` refuses to decide
     st.warning(f"**The gate would not decide this pair (exit 2).** {md_text(warning)}",
                icon=":material/warning:")
+if bounds is not None:  # the same sentence as `compare`, without its command-line flag
+    (st.warning if not bounds.decided else st.caption)(
+        ("**The gate would not decide this pair (exit 2).** " if not bounds.decided else "")
+        + md_text(bounds.sentence(flag=None)))
 if ab.resolution is not None and not ab.resolution.can_separate:
     st.info(f"**No difference can be significant here, whatever the scores.** "
             f"{md_text(ab.resolution.message)}", icon=":material/block:")
