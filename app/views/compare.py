@@ -127,7 +127,7 @@ level = f"{1 - options.alpha:.0%}"
 gate = judge.gate_of(query)
 # the examples one system lacks, bounded as `compare` bounds them: the gate may not decide
 bounds = results.ab_missing_bounds(query) if gate is None else None
-undecided = gate is None and (bool(ab.missing) or (bounds is not None and not bounds.decided))
+undecided = gate is None and (not ab.decided or (bounds is not None and not bounds.decided))
 if undecided:
     why = ab.missing[0] if ab.missing else bounds.sentence(flag=None) if bounds else ""
     headline_slot.markdown(f"**Cannot decide (the gate exits 2):** {md_text(why)}")

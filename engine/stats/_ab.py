@@ -103,6 +103,15 @@ class ABComparison:
     figures (JSON ``resolution``)."""
 
     @property
+    def decided(self) -> bool:
+        """False when these data cannot decide the pair: a system's missing scores look not
+        missing at random (``missing``), where ``sigboard compare`` exits 2 and the A/B
+        page says "cannot decide" whatever ``verdict`` says. With two systems that check has
+        little power; :func:`engine.stats._missing_bounds.missing_bounds` bounds the verdict
+        over the examples one side lacks (``compare`` and the page apply both)."""
+        return not self.missing
+
+    @property
     def same_as_pairwise(self) -> bool:
         """The verdict's test is the Pairwise page's (same p-value and interval)."""
         return bool(self.pairwise) and self.test.model == self.pairwise["test"] and \

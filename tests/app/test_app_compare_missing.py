@@ -38,7 +38,19 @@ def dropped_failures() -> pd.DataFrame:
     complete = pd.DataFrame({"benchmark": "full", "metric": "acc",
                              "system": ["base"] * 300 + ["cand"] * 300,
                              "example_id": np.r_[ids, ids], "value": np.r_[base, cand]})
-    return pd.concat([frame, complete], ignore_index=True)
+    return pd.concat([frame, complete, many_systems()], ignore_index=True)
+
+
+def many_systems() -> pd.DataFrame:
+    """10 equal systems on 164 0/1 examples of varied difficulty; s9 drops each failure with
+    probability 0.5 (``_scores`` of tests/engine/stats/test_missing.py, seed 2)."""
+    rng = np.random.default_rng(2)
+    difficulty = rng.normal(0, 1.5, 164)
+    x = (rng.random((10, 164)) < 1 / (1 + np.exp(-(0.5 - difficulty)))).astype(float)
+    x[-1][(x[-1] == 0) & (rng.random(164) < 0.5)] = np.nan
+    rows = [("many", f"s{s}", f"e{i:03d}", "acc", x[s, i]) for s in range(10)
+            for i in range(164) if not np.isnan(x[s, i])]
+    return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +82,12 @@ def test_a_complete_pair_keeps_its_verdict(store: Path) -> None:
     no_exception(at)
     assert "Cannot decide" not in " ".join(m.value for m in at.markdown)
     assert not [w.value for w in at.warning if "exit 2" in w.value]
+
+
+def test_missing_not_at_random_among_many_systems_cannot_decide(store: Path) -> None:
+    res = compare_ab(many_systems(), baseline="s0", candidate="s9")
+    assert not res.decided
+    at = app(PAGE, benchmark="many", base="s0", cand="s9")
+    no_exception(at)
+    assert "Cannot decide (the gate exits 2):" in " ".join(m.value for m in at.markdown)
+    assert not at.success

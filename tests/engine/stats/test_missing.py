@@ -113,3 +113,21 @@ def test_every_output_gives_the_same_missingness_sentence(tmp_path: Path) -> Non
     assert ab.missing == (check.warning(),) and ab_json(ab)["warnings"] == [check.warning()]
     assert compare_ab(frame, baseline="s0", candidate="s1").missing == ()
     assert check.warning() in leaderboard(build_matrix(frame), bt_resamples=0).notes
+
+
+def test_the_api_result_cannot_decide_where_the_command_line_exits_2() -> None:
+    """With many systems and one system's failures dropped, ``compare_ab``'s result says it
+    cannot decide (``decided``) where ``compare`` exits 2, whatever its ``verdict``; missing
+    at random it decides."""
+    from engine import compare_ab
+
+    def frame(x: np.ndarray) -> pd.DataFrame:
+        rows = [("b", f"s{s}", f"e{i:03d}", "acc", x[s, i]) for s in range(len(x))
+                for i in range(x.shape[1]) if not np.isnan(x[s, i])]
+        return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric",
+                                           "value"])
+
+    skipped = compare_ab(frame(_scores(2, skip_failures=True)), baseline="s0", candidate="s9")
+    assert skipped.missing and not skipped.decided
+    at_random = compare_ab(frame(_scores(3, skip_failures=False)), baseline="s0", candidate="s9")
+    assert at_random.decided
