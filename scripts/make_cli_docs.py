@@ -82,6 +82,11 @@ a letter are not significantly different), win rate, Bradley–Terry strength wi
 interval (sandwich, cluster-robust over examples, by default; `--bt-resamples N`
 bootstraps N resamples instead) and Elo; then the cliques of systems that cannot be told
 apart. JSON adds `converged` (the Bradley–Terry fit) and per system `bt_low`, `bt_high`.
+The rank range is one thing in the table, the JSON and the app: the simultaneous rank
+confidence set (Mogstad, Romano, Shaikh & Wilhelm 2024), in the JSON as `rank_low` /
+`rank_high` and, the same numbers, `rank_set_low` / `rank_set_high`, with `in_best_set`
+(in the confidence set for the best); with fewer than 2 scored examples the pairwise
+tests' range stands in. Systems whose rank sets do not overlap never share a letter.
 `--report out.html` or `--report out.md` also writes the leaderboard as a one-file report.
 
 **A judge metric with human labels** (`--judge J --human H`): the judge's scores corrected

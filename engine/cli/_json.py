@@ -37,11 +37,11 @@ if TYPE_CHECKING:
     from ..stats._resolution import Resolution
     from ..stats._runs_pairs import PairRunTest
 
-__all__ = ["ab_exit", "ab_json", "cluster_fields", "compare_exit", "compare_json", "gate_exit",
-           "gate_sides", "health_json", "judge_battles_json", "judge_board_json",
-           "label_budget_json", "leaderboard_json", "mechanisms_json", "overall_json",
-           "pairwise_json", "power_json", "rank_intervals_json", "rank_sets_json", "records",
-           "resolution_json", "watch_json"]
+__all__ = ["ab_exit", "ab_json", "board_rank_range", "cluster_fields", "compare_exit",
+           "compare_json", "gate_exit", "gate_sides", "health_json", "judge_battles_json",
+           "judge_board_json", "label_budget_json", "leaderboard_json", "mechanisms_json",
+           "overall_json", "pairwise_json", "power_json", "rank_intervals_json", "rank_sets_json",
+           "records", "resolution_json", "watch_json"]
 
 EXIT_PASS, EXIT_FAIL, EXIT_CANNOT_DECIDE = 0, 1, 2
 
@@ -154,25 +154,34 @@ def cluster_fields(res: PairwiseTests) -> dict[str, Any]:
 # ---------------------------------------------------------------- commands
 
 
-def _board_rows(lb: Leaderboard) -> list[dict[Any, Any]]:
-    """The table's rows with ONE rank range, the one every page shows: the simultaneous rank
-    confidence set, as ``rank_low``/``rank_high`` (SPEC's names) and ``rank_set_low``/
-    ``rank_set_high`` (the same numbers), with ``in_best_set``. Without rank sets (one
-    system, fewer than 2 scored examples) the pairwise tests' range stands in under all four
-    names, as on the pages (best = 1 + systems significantly better, worst = systems not
-    significantly worse; ``in_best_set`` when it starts at 1)."""
-    from ..ranking._rank_sets import rank_set_fields
+def board_rank_range(lb: Leaderboard) -> pd.DataFrame:
+    """Per row of ``lb.table``, in its order: ``rank_set_low``, ``rank_set_high``,
+    ``in_best_set`` — ONE rank range, the one every page shows: the simultaneous rank
+    confidence set. Without rank sets (fewer than 2 scored examples) the pairwise tests'
+    range stands in, as on the pages (best = 1 + systems significantly better, worst =
+    systems not significantly worse; may be the best when it starts at 1)."""
+    import pandas as pd
 
+    t = lb.table
+    if lb.rank_sets is None:
+        low, high = t["rank_low"].astype(int).to_numpy(), t["rank_high"].astype(int).to_numpy()
+        return pd.DataFrame({"rank_set_low": low, "rank_set_high": high, "in_best_set": low == 1})
+    sets = lb.rank_sets.table.assign(system=lb.rank_sets.table["system"].astype(str))
+    by = sets.set_index("system").reindex(t["system"].astype(str))
+    return pd.DataFrame({"rank_set_low": by["rank_set_low"].astype(int).to_numpy(),
+                         "rank_set_high": by["rank_set_high"].astype(int).to_numpy(),
+                         "in_best_set": by["in_best_set"].astype(bool).to_numpy()})
+
+
+def _board_rows(lb: Leaderboard) -> list[dict[Any, Any]]:
+    """The table's rows with :func:`board_rank_range` as ``rank_low``/``rank_high`` (SPEC's
+    names) and ``rank_set_low``/``rank_set_high`` (the same numbers), with ``in_best_set``."""
     out: list[dict[Any, Any]] = []
-    for r in lb.table.to_dict(orient="records"):
-        if lb.rank_sets is None:
-            low, high = int(r["rank_low"]), int(r["rank_high"])
-            fields: dict[str, Any] = {"rank_set_low": low, "rank_set_high": high,
-                                      "in_best_set": low == 1}
-        else:
-            fields = rank_set_fields(lb.rank_sets, str(r["system"]))
-        out.append({**r, "rank_low": fields["rank_set_low"],
-                    "rank_high": fields["rank_set_high"], **fields})
+    ranks = board_rank_range(lb).to_dict(orient="records")
+    for r, k in zip(lb.table.to_dict(orient="records"), ranks, strict=True):
+        low, high = int(k["rank_set_low"]), int(k["rank_set_high"])
+        out.append({**r, "rank_low": low, "rank_high": high, "rank_set_low": low,
+                    "rank_set_high": high, "in_best_set": bool(k["in_best_set"])})
     return out
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._options import COMPARISONS
 from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data, wants_json
-from ._json import leaderboard_json, overall_json
+from ._json import board_rank_range, leaderboard_json, overall_json
 from ._lists import LIST_HELP, floats, names
 from ._stats_common import (
     SHOWN_CLIQUES,
@@ -27,15 +27,21 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
+    from ..products._leaderboard import Leaderboard
+
 __all__ = ["register_leaderboard", "register_overall"]
 
 
-def _leaderboard_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The leaderboard for reading: intervals in brackets next to their estimates."""
+def _leaderboard_rows(lb: Leaderboard) -> pd.DataFrame:
+    """The leaderboard for reading: intervals in brackets next to their estimates, the rank
+    range the JSON and the pages give (the rank set, :func:`board_rank_range`)."""
     import pandas as pd
 
-    shown = pd.DataFrame({c: table[c] for c in ("system", "rank", "rank_low", "rank_high",
-                                                "group", "mean")})
+    table, ranks = lb.table, board_rank_range(lb)
+    shown = pd.DataFrame({"system": table["system"], "rank": table["rank"],
+                          "rank_low": ranks["rank_set_low"].to_numpy(),
+                          "rank_high": ranks["rank_set_high"].to_numpy(),
+                          "group": table["group"], "mean": table["mean"]})
     shown["ci"] = [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"],
                                                       strict=True)]
     for c in ("n", "runs", "win_rate", "bt_strength"):
@@ -87,7 +93,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit(leaderboard_json(lb, warnings), None, "json")
         return 0
-    emit({}, _leaderboard_rows(lb.table), "table")
+    emit({}, _leaderboard_rows(lb), "table")
     for warning in warnings:  # right under the table
         if warning.kind != "cannot-separate":  # that sentence is also a note below
             print(f"warning: {warning.text}")
