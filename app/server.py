@@ -37,3 +37,10 @@ print(f"sigboard: {import_app_code().sentence()}", file=sys.stderr, flush=True)
 # the byte budgets of the upload endpoint (per session and for the server, token or not)
 app = st.App(Path(__file__).with_name("main.py"),
              middleware=[Middleware(Guard), Middleware(UploadBudget), Middleware(FastStart)])
+
+# Streamlit prints "You can now view your Streamlit app" before it imports this file, so
+# on a fresh checkout (kernels compiling) that line came ~10 s before the port answered;
+# this one is printed when everything is prepared and the port opens next
+_host = st.get_option("server.address") or "localhost"
+print(f"sigboard: ready, open http://{_host}:{st.get_option('server.port')} (the address "
+      "above answers from now on)", file=sys.stderr, flush=True)

@@ -105,6 +105,8 @@ def test_serve_from_a_folder_with_its_own_app_answers_as_sigboard(tmp_path: Path
         text = log.read_text(errors="replace")
         assert MARKER not in text
         assert "modules of the pages imported ahead" in text  # sigboard's server.py ran
+        # its own "ready" line, printed once the app is prepared, names the address served
+        assert f"sigboard: ready, open http://127.0.0.1:{port}" in text
     finally:
         server.terminate()
         server.wait(timeout=30)
