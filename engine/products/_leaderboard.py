@@ -42,7 +42,10 @@ class Leaderboard:
 
     ``converged`` says whether the Bradley–Terry fit converged (None: nothing to fit).
     ``table`` columns: system, rank (1 = best mean; ties share the best rank),
-    rank_low / rank_high (rank range), group (compact letters), mean, ci_low,
+    rank_low / rank_high (the pairwise tests' range: 1 + systems significantly better to
+    systems not significantly worse; the rank range shown everywhere is ``rank_sets``,
+    this only without them), group (compact letters, never shared by two systems whose
+    rank sets are disjoint), mean, ci_low,
     ci_high (t interval, Wilson for binary scores, level 1 - alpha), n (examples
     scored), runs (most runs on an example), win_rate (share of decisive
     example battles won), bt_strength (Bradley–Terry, sums to 1), elo.
@@ -320,9 +323,13 @@ def leaderboard(
     they are adjusted means of the additive system + example model (predicted
     means over all examples) with t intervals, so order, estimate, interval and
     rank range agree. Tests, win rates and Bradley–Terry use each pair's own
-    shared examples. Rank range: best = 1 + systems significantly better, worst =
-    systems not significantly worse (untested pairs count as not shown to
-    differ); it always holds the row's rank. The all-pairs leaderboard is
+    shared examples. The rank range is the simultaneous rank confidence set
+    (``rank_sets``; Mogstad, Romano, Shaikh & Wilhelm 2024); pairs whose sets are
+    disjoint count as significant for the letters and cliques, so letters never
+    contradict it. The table's rank_low / rank_high are the pairwise tests' range
+    (best = 1 + systems significantly better, worst = systems not significantly
+    worse; untested pairs count as not shown to differ; it always holds the row's
+    rank), shown only where there are no rank sets. The all-pairs leaderboard is
     two-sided.
 
     References
