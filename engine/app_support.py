@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     # --- The Upload page ------------------------------------------------------------------
     from .io._readers import is_text, metric_specs_of, split_metadata
+    from .harness._grouping import belong_together
     from .io._judge import INCLUSION_COLUMN, human_metric_for, label_preview
 
     # --- The pages' plumbing --------------------------------------------------------------

@@ -17,6 +17,7 @@ review and commit flow and re-exports the public names of the pieces.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import cast
 
@@ -54,7 +55,7 @@ from app.components.upload_specs import (
 )
 from app.data import store
 from engine import DataContractError, MetricSpec, OnConflict, Problem
-from engine.app_support import md_text, split_metadata
+from engine.app_support import belong_together, md_text, split_metadata
 
 __all__ = ["CONFLICT_CHOICES", "FORMATS", "LANDING_BOARDS", "LANDING_NAMES", "LANDING_SYSTEMS",
            "MODALITIES", "Parsed", "bundle", "default_spec", "history", "landing",
@@ -200,9 +201,15 @@ def upload_files(token: str, uploader: str) -> None:
                                 key="upload_format"))
     system = str(right.text_input("System name (override)", key="upload_system",
                                   help="For logs that do not name the model; names every row"))
-    together = len(files or []) > 1 and st.checkbox(
+    # the parts of one harness output (samples beside their results file, …) are grouped by
+    # default: read one by one, each lacks what the other holds
+    names = sorted(f.name for f in files or [])
+    together = len(names) > 1 and st.checkbox(
         "Read these files together as one upload (one harness output split across files)",
-        key="upload_together")
+        value=belong_together(names),  # keyed by the files: another choice, another default
+        key="upload_together_" + hashlib.sha256("\0".join(names).encode()).hexdigest()[:12],
+        help="Ticked when the files look like the parts of one harness output (lm-eval "
+             "samples and results, lighteval details and results, a HELM run's files).")
     staged = [(f.name, f.getvalue()) for f in files or []]
     if together:
         staged = [bundle(staged)]

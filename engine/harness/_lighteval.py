@@ -74,7 +74,9 @@ def _results(files: list[LogFile]) -> dict[str, tuple[LogFile, dict[str, Any]]]:
     out = {}
     for f in files:
         m = re.match(r"^results_(?P<date>[^_]+?)\.json$", f.name)
-        if m and "/results/" in f"/{f.path}" or (m and f.path.startswith("results/")):
+        # anywhere, not only under results/: files uploaded one by one arrive without their
+        # folders, and the content (config_general) tells lighteval's from lm-eval's
+        if m:
             try:
                 obj = json.loads(f.read())
             except (json.JSONDecodeError, UnicodeDecodeError):

@@ -41,8 +41,11 @@ def test_upload_eval_logs_then_see_texts_on_examples(browser: Browser, server: s
     title(page, "Upload results", timeout=WAIT)
     page.locator("input[type=file]").set_input_files(
         [str(p) for p in sorted((LOGS / "eval").glob("*.eval"))])
-    # one harness output of several files: read together (re-runs and settings across logs)
-    page.get_by_text("Read these files together as one upload").click()
+    # one harness output of several files: read together by default (re-runs and settings
+    # across logs), the box ticked without a click
+    box = page.get_by_role("checkbox", name="Read these files together as one upload")
+    box.wait_for(timeout=WAIT)
+    assert box.is_checked()
     page.get_by_text("96 scores imported from 4 inspect files").first.wait_for(timeout=WAIT)
     page.get_by_text("2 logs with the same settings (seeds 1, 2) are 2 runs of one system",
                      exact=False).first.wait_for(timeout=WAIT)
