@@ -103,6 +103,8 @@ lognormal equal / unequal       0.007 / 0.063 ± 0.028 (Welch        0.220 (Welc
                                 / 0.090); warned 1.000 / 0.990,
                                 normal 0.127 (0.027 false alarms);
                                 with test t warned the same shares
+  no flag under the warning     0.003 / 0.023 ± 0.017 (Welch 0.003
+  (300, 2026-12-03)             / 0.023); normal 0.027
 mid-p McNemar: binary, partial  0.020, 0.033, n25 0.010, missing-   —
                                 failures 0.447 (power 0.635/0.584)
 ==============================  ==================================  =======================
