@@ -21,6 +21,7 @@ from .._matrix import build_matrix
 from .._options import TestOptions
 from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
+from ._clusters import ClusterDesign
 from ._design_effect import ModelDesignEffect, model_design_effect
 from ._equivalence import Equivalence, tost
 from ._missing import missing_checks
@@ -28,7 +29,7 @@ from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferi
 from ._pairwise import pairwise_tests
 from ._resolution import Resolution
 from ._runs import RunCube, pooled_runs, run_anova, run_cube
-from ._runs_pairs import PairRunTest, cluster_variance, pair_run_test
+from ._runs_pairs import PairRunTest, cr2_variance, pair_run_test
 
 __all__ = ["ABComparison", "NonInferiority", "compare_ab", "model_table", "noninferiority_test"]
 #: Fewest runs of each system that give the run-variance (variance-components) model
@@ -203,7 +204,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     opts = options if options is not None else TestOptions()
     margin = check_margin(margin)
     pair, codes, whole = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
-    figure, binary, reach, missing = _pairwise_figure(df, pair, spec, opts)
+    figure, binary, reach, missing = _pairwise_figure(df, pair, spec, opts, codes, cluster)
     pooled = pooled_runs(run_anova(whole.values, whole.runs), whole.systems)
     if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
@@ -221,7 +222,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     return ABComparison(baseline, candidate, pair.benchmark, pair.metric, pair.higher_is_better,
                     cluster, test, verdict, code, _descriptives(pair, means), effect, effect_ci,
                     _outliers(pair, means, d), variance_components(pair), model_table(pair, test),
-                    opts, ni, d, figure, _note(test, figure, cluster, margin), binary,
+                    opts, ni, d, figure, _note(test, figure, margin), binary,
                     churn_of_pair(pair, binary=binary, alpha=opts.alpha),
                     None if equivalence is None else
                     tost(test.estimate, test.se, test.df, margin=equivalence, alpha=opts.alpha),
@@ -230,11 +231,12 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
 
 
 def _clusters(d: np.ndarray, codes: np.ndarray | None) -> tuple[int, float] | None:
-    """(clusters, design effect) of the per-example differences ``d`` (CR1 variance of their
-    mean, as the test, over s²_d / n); NaN design effect when the differences are constant."""
+    """(clusters, design effect) of the per-example differences ``d`` (CR2 variance of their
+    mean, as the test and the Pairwise page's ``design_effect``, over s²_d / n); NaN design
+    effect when the differences are constant."""
     if codes is None:
         return None
-    clustered, _ = cluster_variance(d, codes)
+    clustered, _ = cr2_variance(d, codes)
     iid = float(d.var(ddof=1) / len(d))
     return int(len(np.unique(codes))), clustered / iid if iid > 0 else math.nan
 
@@ -248,37 +250,57 @@ def _cluster_icc(d: np.ndarray, codes: np.ndarray | None) -> ModelDesignEffect |
 
 
 def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
-                     opts: TestOptions
+                     opts: TestOptions, codes: np.ndarray | None = None,
+                     cluster: str | None = None
                      ) -> tuple[dict[str, Any], bool, Resolution | None, tuple[str, ...]]:
     """The Pairwise page's test of the pair (per-example means, its automatic test, the
     same alternative), oriented candidate − baseline; whether the metric is 0/1; whether
     the pair can be significant at all (its :class:`Resolution`); and the two systems'
-    informative-missingness warnings, judged by every system of the benchmark."""
+    informative-missingness warnings, judged by every system of the benchmark.
+
+    The Pairwise page chooses one test for the benchmark, by the modality of all its
+    systems: two single-sample systems (0/1) on a benchmark of sample fractions get its
+    paired t, not McNemar, so the pair's matrix is declared with the benchmark's modality.
+    With clusters the page's test is the CR2 cluster-robust t on the shared examples
+    (:func:`engine.stats._clusters.clustered_pairs`), whatever the modality."""
     baseline, candidate = pair.systems
     bench = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
     everyone = build_matrix(bench, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
     missing = tuple(c.warning() for c in missing_checks(everyone, systems=(baseline, candidate))
                     if c.informative)
     ours = bench["system"].isin([baseline, candidate])
-    if ours.all():  # the benchmark holds the two systems only: the same rows, the same matrix
-        mine, matrix = bench, everyone
+    binary = bool(bench.loc[ours, "value"].isin([0.0, 1.0]).all())
+    if codes is not None:  # the shared examples only: the clustered t needs every cell
+        mine = bench[ours & bench["example_id"].isin(pair.examples)]
+    elif ours.all():  # the benchmark holds the two systems only: the same rows, the same matrix
+        mine = bench
     else:
         mine = bench[ours]
-        matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
+    if mine is bench:
+        matrix = everyone
+    else:
+        modality = replace(spec if spec is not None else MetricSpec(),
+                           higher_is_better=everyone.higher_is_better, binary=everyone.binary)
+        matrix = build_matrix(mine, benchmark=pair.benchmark, metric=pair.metric, spec=modality)
     matrix = matrix.subset([candidate, baseline])
+    design = None
+    if codes is not None:  # the pair's cluster codes, in the matrix's order of examples
+        code_of = dict(zip(pair.examples, codes, strict=True))
+        design = ClusterDesign.from_codes(np.array([code_of[e] for e in matrix.examples]),
+                                          cluster or "cluster")
     if opts.alternative == "two-sided":
-        result = pairwise_tests(matrix, opts.with_(compare="all"))
+        result = pairwise_tests(matrix, opts.with_(compare="all"), cluster=design)
     else:  # one-sided toward the candidate ("greater") or the baseline ("less")
         first = [candidate, baseline] if opts.alternative == "greater" else [baseline, candidate]
         result = pairwise_tests(matrix, opts.with_(compare="first", alternative="greater"),
-                                order=first)
+                                order=first, cluster=design)
     row = result.table.iloc[0]
     sign = 1.0 if row["system_a"] == candidate else -1.0
     lo, hi = sign * float(row["ci_low"]), sign * float(row["ci_high"])
     figure = {"test": str(row["test"]), "pvalue": float(row["pvalue"]),
               "difference": sign * float(row["difference"]), "ci_low": min(lo, hi),
               "ci_high": max(lo, hi), "n": int(row["n"])}
-    return figure, bool(mine["value"].isin([0.0, 1.0]).all()), result.resolution, missing
+    return figure, binary, result.resolution, missing
 
 
 def _from_pairwise(figure: dict[str, Any], pair: RunCube, opts: TestOptions) -> PairRunTest:
@@ -313,14 +335,13 @@ def _within_range(test: PairRunTest, pair: RunCube) -> PairRunTest:
     return replace(test, ci_low=low, ci_high=high, reason=test.reason + why)
 
 
-def _note(test: PairRunTest, figure: dict[str, Any], cluster: str | None,
-          margin: float | None) -> str:
+def _note(test: PairRunTest, figure: dict[str, Any], margin: float | None) -> str:
     """One sentence when the verdict's test is not the Pairwise page's, with its figure."""
     if not figure or (test.model == figure["test"] and math.isclose(
             test.pvalue, figure["pvalue"], rel_tol=1e-9, abs_tol=1e-15)):
         return ""
-    why = ("clusters of examples" if cluster is not None else
-           "a non-inferiority margin" if margin is not None else
+    # clusters are no reason: with them the Pairwise figure is the same CR2 t
+    why = ("a non-inferiority margin" if margin is not None else
            "repeated runs" if max(test.runs) > 1 else "the seed variance other systems' runs show")
     return (f"A/B compare uses {test.model} because of {why}; the Pairwise page's "
             f"{figure['test']} gives p = {figure['pvalue']:.3g}, difference "

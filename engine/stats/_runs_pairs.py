@@ -17,11 +17,12 @@ from scipy import stats
 
 from .._contract import MetricSpec
 from .._options import TestOptions, compared_pairs
+from ._clusters import ClusterDesign
 from ._multitest import adjust_pvalues
 from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube, satterthwaite_t
 
-__all__ = ["RUNS_TABLE_COLUMNS", "PairRunTest", "RunsPairwise", "cluster_variance", "mixedlm_fit",
-           "pair_run_test", "runs_pairwise"]
+__all__ = ["RUNS_TABLE_COLUMNS", "PairRunTest", "RunsPairwise", "cluster_variance",
+           "cr2_variance", "mixedlm_fit", "pair_run_test", "runs_pairwise"]
 
 RUNS_TABLE_COLUMNS = ("system_a", "system_b", "test", "statistic", "df", "pvalue", "pvalue_adj",
                       "effect_size", "mean_a", "mean_b", "diff", "se", "n", "runs_a", "runs_b",
@@ -185,10 +186,12 @@ class PairRunTest:
 
 
 def cluster_variance(d: np.ndarray, codes: np.ndarray) -> tuple[float, float]:
-    """Cluster-robust variance of ``mean(d)`` (CR1) and its degrees of freedom G − 1.
+    """Cluster-robust variance of ``mean(d)`` in the CR1 convention and G − 1.
 
     ``V = G/(G−1) · Σ_g (Σ_{i∈g} (d_i − d̄))² / n²`` — Miller (2024), eq. 4, with the
     usual G/(G−1) small-sample factor (statsmodels' cluster covariance of ``d ~ 1``).
+    The published figure, not the tests': they use :func:`cr2_variance`, which equals it
+    when every cluster has the same size.
     """
     n = len(d)
     g = int(codes.max()) + 1 if n else 0
@@ -197,6 +200,27 @@ def cluster_variance(d: np.ndarray, codes: np.ndarray) -> tuple[float, float]:
     if groups < 2:
         raise ValueError(f"cluster: needs at least 2 clusters among the shared examples; got {groups}")
     return float(groups / (groups - 1) * (sums**2).sum() / n**2), float(groups - 1)
+
+
+def cr2_variance(d: np.ndarray, codes: np.ndarray) -> tuple[float, float]:
+    """CR2 variance of ``mean(d)`` and its Bell–McCaffrey degrees of freedom.
+
+    ``V = Σ_g S_g² / (n² (1 − n_g/n))`` with ``S_g`` the cluster sum of ``d − d̄`` (the
+    intercept-only closed form of the bias-reduced linearisation, Bell & McCaffrey 2002;
+    Pustejovsky & Tipton 2018) and the Satterthwaite df of
+    :class:`engine.stats._clusters.ClusterDesign`: the Pairwise page's cluster-robust t
+    (:func:`engine.stats._clusters.clustered_pairs`), so both give the same p-value. CR1
+    on G − 1 df rejects too often with few or unequal clusters (Imbens & Kolesár 2016).
+    """
+    codes = np.asarray(codes)
+    groups = len(np.unique(codes))
+    if groups < 2:
+        raise ValueError(f"cluster: needs at least 2 clusters among the shared examples; got {groups}")
+    design = ClusterDesign.from_codes(codes)
+    sums = np.bincount(design.codes, weights=d - d.mean(), minlength=design.n_clusters)
+    # equal clusters: CR2 is CR1 and the df are exactly G − 1 (not G − 1 + rounding)
+    df = float(groups - 1) if np.all(design.sizes == design.sizes[0]) else design.df
+    return float((design.weights * sums**2).sum() / len(d) ** 2), df
 
 
 def mixedlm_fit(pair: RunCube) -> tuple[float, float]:
@@ -243,7 +267,8 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
     Notes
     -----
     Balanced runs: ``V = V_d + σ̂²_run (1/R_a + 1/R_b)`` with ``V_d = s²_d / n`` (or the
-    cluster-robust variance) and σ̂²_run the pooled ANOVA estimator (see
+    CR2 cluster-robust variance with Bell–McCaffrey df, :func:`cr2_variance`, as on the
+    Pairwise page) and σ̂²_run the pooled ANOVA estimator (see
     :func:`satterthwaite_t`); t with Satterthwaite df. Unbalanced runs: V_d is
     MixedLM's variance of the treatment coefficient (statsmodels, REML, random
     intercept per example) — the closed forms need equal runs on every example.
@@ -253,7 +278,7 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
     n = len(d)
     balanced = bool(pair.balanced().all())
     if cluster is not None:
-        v_d, df_d = cluster_variance(d, cluster)
+        v_d, df_d = cr2_variance(d, cluster)
         estimate, base = float(d.mean()), "cluster-t"
     elif balanced:
         v_d, df_d = float(d.var(ddof=1) / n), float(n - 1)
