@@ -24,6 +24,9 @@ def to_table(got: Ingested) -> Any:
         "kind": got.kind, "format": got.format, "label": got.label,
         "specs": [[b, m, dataclasses.asdict(s)] for (b, m), s in got.specs.items()],
         "metric_specs": [[m, dataclasses.asdict(s)] for m, s in metric_specs_of(got.frame).items()],
+        # benchmark → (metric, harness): the harness's primary metric, the default metric
+        "primary_metrics": [[b, *mh] for b, mh in
+                            (got.frame.attrs.get("primary_metrics") or {}).items()],
         # the columns travel with the rows, so an empty table keeps them and the parent
         # needs none of the harness readers to know them
         "skipped": None if got.skipped is None else {
@@ -50,6 +53,9 @@ def from_table(table: Any) -> Ingested:
     frame = _frame_of(table, [str(c) for c in meta.get("objects", ())])
     del table
     frame.attrs["metric_specs"] = {str(m): MetricSpec(**s) for m, s in meta["metric_specs"]}
+    if meta.get("primary_metrics"):
+        frame.attrs["primary_metrics"] = {str(b): (str(m), str(h))
+                                          for b, m, h in meta["primary_metrics"]}
     skipped = None
     if meta["skipped"] is not None:
         got = meta["skipped"]
