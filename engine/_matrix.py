@@ -271,6 +271,8 @@ def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
     if wanted is None:
         if len(present) == 1:
             return str(present[0])
+        if column == "metric" and (chosen := _primary(df, present)) is not None:
+            return chosen
         raise DataContractError([Problem(
             "<data>", rule=f"several {column}s present ({listed(present)})",
             column=column, fix=f"choose one with --{column} (or the {column} argument)")])
@@ -283,8 +285,39 @@ def _pick(df: pd.DataFrame, column: str, wanted: str | None) -> str:
     return wanted
 
 
+#: harness name → how a message names it
+_HARNESS_NAMES = {"lm-eval": "lm-eval", "inspect": "Inspect", "helm": "HELM"}
+
+
+def _primary(df: pd.DataFrame, present: Sequence[object]) -> str | None:
+    """The metric of one benchmark's rows the harness logs name as its primary metric
+    (``df.attrs["primary_metrics"]``, set by the lm-eval and Inspect readers), else None.
+
+    A harness log says which of its metrics the task reports first (lm-eval's first
+    ``metric_list`` entry, Inspect's first scorer): with several metrics present and none
+    asked for, that one is the default, as the harness's own summary table leads with it.
+    ``df.attrs["say_metric_default"]`` (the command line's) is told of the choice, so the
+    default is stated, never silent. A plain table records no primary metric: several
+    metrics without one asked for stay an error.
+    """
+    benches = pd.unique(df["benchmark"])
+    if len(benches) != 1:
+        return None
+    found = (df.attrs.get("primary_metrics") or {}).get(str(benches[0]))
+    if not found or found[0] not in present:
+        return None
+    metric, harness = str(found[0]), str(found[1])
+    say = df.attrs.get("say_metric_default")
+    if callable(say):
+        others = [str(m) for m in present if m != metric]
+        say(f"metric {metric}: {_HARNESS_NAMES.get(harness, harness)}'s primary metric of "
+            f"{benches[0]} (others: {listed(others)}; choose with --metric)")
+    return metric
+
+
 def pick_slice(df: pd.DataFrame, benchmark: str | None, metric: str | None) -> tuple[str, str]:
-    """The (benchmark, metric) a table holds: as asked (and checked), or the only one."""
+    """The (benchmark, metric) a table holds: as asked (and checked), or the only one, or
+    the harness's primary metric of the benchmark when its logs name one (:func:`_primary`)."""
     bench = _pick(df, "benchmark", benchmark)
     met = _pick(df[df["benchmark"] == bench], "metric", metric)
     return bench, met

@@ -294,14 +294,42 @@ def load_data(data: Sequence[str], *, meanwhile: Sequence[str] = ()) -> Loaded:
     read = ([] if first is None else [first]) + [_read_one(path) for path in data[1:]]
     specs = {k: v for _, s in read for k, v in s.items()}
     if len(read) == 1:
-        return Loaded(read[0][0], specs=specs)
+        return Loaded(_stating(read[0][0]), specs=specs)
     import pandas as pd
 
     frames = [f for f, _ in read]
     merged = pd.concat(frames, ignore_index=True)
     merged.attrs["metric_specs"] = {k: v for f in frames
                                     for k, v in f.attrs.get("metric_specs", {}).items()}
-    return Loaded(merged, specs=specs)
+    merged.attrs["primary_metrics"] = _primaries([f.attrs.get("primary_metrics") or {}
+                                                  for f in frames])
+    return Loaded(_stating(merged), specs=specs)
+
+
+def _primaries(found: Sequence[dict[str, tuple[str, str]]]) -> dict[str, tuple[str, str]]:
+    """The harness primary metric of each benchmark over several DATA arguments; one that
+    two arguments name differently has none (several metrics then need --metric)."""
+    named: dict[str, set[tuple[str, str]]] = {}
+    for each in found:
+        for bench, chosen in each.items():
+            named.setdefault(bench, set()).add((str(chosen[0]), str(chosen[1])))
+    return {b: next(iter(c)) for b, c in named.items() if len(c) == 1}
+
+
+def _stating(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with the statement of a default metric attached: when --metric is omitted
+    and the harness logs name the benchmark's primary metric, :func:`engine._matrix.pick_slice`
+    takes it, and this says so once on stderr (stdout stays the table or strict JSON)."""
+    if frame.attrs.get("primary_metrics"):
+        said: set[str] = set()  # once per command, however often the slice is picked
+
+        def say(line: str) -> None:
+            if line not in said:
+                said.add(line)
+                print(f"note: {line}", file=sys.stderr)
+
+        frame.attrs["say_metric_default"] = say
+    return frame
 
 
 def add_data_options(parser: argparse.ArgumentParser) -> None:

@@ -94,6 +94,9 @@ class Part:
     seed: Any = None
     #: the reader already told retries from re-runs (Inspect: :mod:`engine.harness._reruns`)
     retried: bool = False
+    #: the harness's primary metric of the benchmark as the log names it (lm-eval: the task's
+    #: first metric with its first filter; Inspect: the first scorer); None = not named
+    primary: str | None = None
 
 
 def _resolve_systems(parts: list[Part], override: str | None) -> list[str]:
@@ -242,6 +245,7 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
                 _check_part(p)
         raise
     kept = {(b, m) for b, m in df[["benchmark", "metric"]].drop_duplicates().itertuples(index=False)}
+    df.attrs["primary_metrics"] = _primaries(usable, kept, fmt)
     named = tuple(dict.fromkeys(files or (p.source for p in usable)))
     return HarnessImport(frame=df, format=fmt,
                          specs={k: v for k, v in (specs or {}).items() if k in kept},
@@ -250,6 +254,17 @@ def assemble(parts: list[Part], *, fmt: str, skips: Skips, label: str,
                          decisions=tuple([*skips.decisions, *said]),
                          clusters={b: c for b, c in skips.clusters.items()
                                    if b in set(df["benchmark"]) and c in df.columns})
+
+
+def _primaries(parts: list[Part], kept: set[tuple[str, str]],
+               fmt: str) -> dict[str, tuple[str, str]]:
+    """``benchmark → (metric, harness)`` for the benchmarks whose logs agree on one primary
+    metric that was imported (a benchmark whose logs name two is left out: no default)."""
+    named: dict[str, set[str | None]] = {}
+    for p in parts:
+        named.setdefault(p.benchmark, set()).add(p.primary)
+    return {b: (m, fmt) for b, ms in named.items() if len(ms) == 1
+            for m in ms if m is not None and (b, m) in kept}
 
 
 def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips: Skips,

@@ -209,6 +209,18 @@ def cluster_field(header: dict[str, Any]) -> str | None:
     return None
 
 
+def first_scorer(header: dict[str, Any]) -> str | None:
+    """Inspect's primary metric: the first scorer (``results.scores[0].name``, else
+    ``eval.scorers[0].name`` of a log that has no results yet)."""
+    for listed in (((header.get("results") or {}).get("scores")),
+                   ((header.get("eval") or {}).get("scorers"))):
+        first = listed[0] if isinstance(listed, list) and listed else None
+        name = first.get("name") if isinstance(first, dict) else None
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
 def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips,
                  cluster: str | None = None) -> tuple[
         pd.DataFrame, set[tuple[str, int]], dict[str, str], dict[tuple[str, int], str]]:
@@ -321,6 +333,8 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
         runs, said = chains([log for log, _ in found])
         skips.decisions += [f"{task}, {model}: {line}" for line in said]
         metas = {id(log): meta for log, meta in found}
+        primaries = {id(log): first_scorer(header) for (log, _), (_, header, _, _)
+                     in zip(found, entries, strict=True)}
         for chain in runs:
             rows, superseded, left = newest_wins(chain)
             if superseded:
@@ -332,7 +346,7 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
                 skips.decisions.append(f"{task}, {model}: {line}")
             parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
                               settings=last.settings, meta=metas[id(last)], seed=last.seed,
-                              retried=True))
+                              retried=True, primary=primaries.get(id(last))))
         skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
     return parts, {}
 

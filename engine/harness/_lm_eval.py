@@ -176,6 +176,18 @@ def _filters(results: dict[str, Any] | None, task: str) -> list[str]:
     return names or ["none"]
 
 
+def _primary(results: dict[str, Any] | None, task: str) -> str | None:
+    """lm-eval's primary metric of ``task``: the first ``metric_list`` entry of the task's
+    config under its first filter (``exact_match,strict-match``), as sigboard names it."""
+    config = ((results or {}).get("configs") or {}).get(task) or {}
+    first = (config.get("metric_list") or [None])[0]
+    name = first.get("metric") if isinstance(first, dict) else None
+    if not isinstance(name, str) or not name:
+        return None
+    filt = _filters(results, task)[0]
+    return name if filt == "none" else f"{name},{filt}"
+
+
 #: lm-eval's seeds (``--seed``: Python, NumPy, torch, few-shot sampling), in its results json
 _SEEDS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
 
@@ -503,7 +515,7 @@ def read_lm_eval(logs: list[LogFile], files: list[LogFile],
             hint = None  # the folder is named after lm-eval's made-up model name
         parts.append(Part(f.label, task, _system_from(results) if results else None, rows,
                           invocation=date, settings=settings, meta=meta, system_hint=hint,
-                          seed=_seed(results)))
+                          seed=_seed(results), primary=_primary(results, task)))
         for m, hib in ((results or {}).get("higher_is_better") or {}).get(task, {}).items():
             if isinstance(hib, bool):
                 for metric in rows["metric"].unique():
