@@ -18,7 +18,7 @@ from app.data.query import Query
 from app.ranked import MISSING, html_table
 from app.url import EXAMPLE_TABS, check_example
 from engine.app_support import md_isolated
-from engine.results import HealthReport
+from engine.results import HealthReport, PowerAnalysis
 
 _PAGE = "examples"
 
@@ -106,6 +106,7 @@ if report is not None:
                    help="Examples that worse systems solve more often than better ones "
                         "(Kendall's tau < 0).")
     # the A/B compare and Plan pages' figure, from the same simulation (one answer)
+    pw: PowerAnalysis | None
     try:
         pw = results.power_of(query)
     except ValueError:
