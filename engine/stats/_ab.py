@@ -140,7 +140,7 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
         ("greater": candidate better) are used.
     cluster : str, optional
         A per-example column of ``df`` (e.g. task family): standard errors are
-        cluster-robust by it (Miller 2024).
+        cluster-robust by it (CR2, Bell–McCaffrey df; Miller 2024 asks for clustering).
     margin : float, optional
         Non-inferiority margin (> 0, metric units): the gate then fails only when
         the candidate may be worse by more than ``margin`` (see Notes).
@@ -160,9 +160,12 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     The verdict is "worse" / "better" when p < alpha and the difference is
     negative / positive, else "no significant difference"; ``exit_code`` is 1
     only for "worse" (a CI gate). No repeated runs on the benchmark (no cluster, no
-    margin): the test is the Pairwise page's (:func:`engine.pairwise_tests` on the pair:
-    exact McNemar for 0/1 scores, the paired t otherwise), so both pages give the same
-    p-value and interval. Repeated runs of any system of the benchmark, clusters or a
+    margin): the test is the Pairwise page's (:func:`engine.pairwise_tests` on the pair,
+    with the benchmark's modality: exact McNemar when every system's scores are 0/1, the
+    paired t otherwise), so both pages give the same p-value and interval. Clusters: the
+    CR2 cluster-robust t with Bell–McCaffrey df (:func:`engine.stats._runs_pairs.cr2_variance`),
+    the Pairwise page's with ``cluster``, to the same p-value when no run variance enters.
+    Repeated runs of any system of the benchmark, clusters or a
     margin: the run-aware test, its seed variance pooled over every system of the benchmark
     with runs (single-run pairs included, as on the leaderboard; ``seed_variance_from``
     names them)
