@@ -46,11 +46,15 @@ def overall_document(res: Overall, *, notes: Sequence[str] = (),
                     "rank": None, "rank_low": None, "rank_high": None, "group": None,
                     "coverage": list(res.coverage[system]), "cells": per,
                     **rank_set_fields(None, system)}
+        sets = rank_set_fields(res.rank_sets, system)
+        # one rank range, the page's: the rank set (the pairwise range without rank sets)
+        low = int(r["rank_low"]) if sets["rank_set_low"] is None else sets["rank_set_low"]
+        high = int(r["rank_high"]) if sets["rank_set_high"] is None else sets["rank_set_high"]
         return {"system": system, "score": _num(r["score"]), "ci_low": _num(r["ci_low"]),
                 "ci_high": _num(r["ci_high"]), "rank": int(r["rank"]),
-                "rank_low": int(r["rank_low"]), "rank_high": int(r["rank_high"]),
+                "rank_low": low, "rank_high": high,
                 "group": r["group"], "coverage": list(res.coverage[system]), "cells": per,
-                **rank_set_fields(res.rank_sets, system)}
+                **sets}
 
     systems = [row(r, True) for r in res.table.to_dict(orient="records")]
     systems += [row(r, False) for r in res.unranked.to_dict(orient="records")]

@@ -252,6 +252,9 @@ def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.Dat
         want = (int(row["rank_set_low"]), int(row["rank_set_high"]), bool(row["in_best_set"]))
         assert (lb[s]["rank_set_low"], lb[s]["rank_set_high"], lb[s]["in_best_set"]) == want
         assert (ov[s]["rank_set_low"], ov[s]["rank_set_high"], ov[s]["in_best_set"]) == want
+        # one rank range in each document: rank_low/rank_high are the rank set
+        for doc in (lb, ov):
+            assert (doc[s]["rank_low"], doc[s]["rank_high"]) == want[:2]
     assert 1 < sum(r["in_best_set"] for r in lb.values()) < len(lb)
 
 
