@@ -118,6 +118,8 @@ def copy(harness: str, work: Path, python: Path) -> None:
             rel = Path(*rel.parts[2:])
         if harness.startswith("inspect") and path.name == "logs.json":
             continue
+        if path.suffix == ".js":  # the provider the driver copied beside its config: it is
+            continue              # scripts/harness_runs/'s, not a log
         (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, dst / rel)
     freeze = subprocess.run([str(python), "-m", "pip", "freeze"], capture_output=True, text=True, check=True)
