@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import optimize, stats
 
 from .._contract import MetricSpec
-from .._matrix import build_matrix
+from .._matrix import ScoreMatrix, build_matrix
 from .._options import TestOptions
 from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
@@ -26,7 +26,7 @@ from ._design_effect import ModelDesignEffect, model_design_effect
 from ._equivalence import Equivalence, tost
 from ._missing import missing_checks
 from ._noninferiority import NonInferiority, check_margin, ni_verdict, noninferiority_test
-from ._pairwise import pairwise_tests
+from ._pairwise import PairwiseTests, pairwise_tests
 from ._resolution import Resolution
 from ._runs import RunCube, pooled_runs, run_anova, run_cube
 from ._runs_pairs import PairRunTest, cr2_variance, pair_run_test
@@ -291,19 +291,37 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
         code_of = dict(zip(pair.examples, codes, strict=True))
         design = ClusterDesign.from_codes(np.array([code_of[e] for e in matrix.examples]),
                                           cluster or "cluster")
-    if opts.alternative == "two-sided":
-        result = pairwise_tests(matrix, opts.with_(compare="all"), cluster=design)
-    else:  # one-sided toward the candidate ("greater") or the baseline ("less")
-        first = [candidate, baseline] if opts.alternative == "greater" else [baseline, candidate]
-        result = pairwise_tests(matrix, opts.with_(compare="first", alternative="greater"),
-                                order=first, cluster=design)
-    row = result.table.iloc[0]
+    first = [candidate, baseline] if opts.alternative != "less" else [baseline, candidate]
+    result = _pair_tests(matrix, first, opts, design)
+    row = _row(result, first)
+    if design is None and max(pair.runs) > 1 and len(everyone.systems) > 2:
+        # with repeated runs the page pools the run-to-run variance over every system of
+        # the benchmark that has runs, so its figure comes from the whole benchmark (the
+        # pair alone pooled two systems' and misquoted it); the pair's resolution stays
+        row = _row(_pair_tests(everyone, first, opts, None), first)
     sign = 1.0 if row["system_a"] == candidate else -1.0
     lo, hi = sign * float(row["ci_low"]), sign * float(row["ci_high"])
     figure = {"test": str(row["test"]), "pvalue": float(row["pvalue"]),
               "difference": sign * float(row["difference"]), "ci_low": min(lo, hi),
               "ci_high": max(lo, hi), "n": int(row["n"])}
     return figure, binary, result.resolution, missing
+
+
+def _pair_tests(matrix: ScoreMatrix, first: list[str], opts: TestOptions,
+                design: ClusterDesign | None) -> PairwiseTests:
+    """The Pairwise page's tests of ``matrix`` holding the pair ``first``: two-sided every
+    pair; one-sided ``first[0]`` against the others, "greater" (toward ``first[0]``)."""
+    if opts.alternative == "two-sided":
+        return pairwise_tests(matrix, opts.with_(compare="all"), cluster=design)
+    others = [s for s in matrix.systems if s not in first]
+    return pairwise_tests(matrix, opts.with_(compare="first", alternative="greater"),
+                          order=[*first, *others], cluster=design)
+
+
+def _row(result: PairwiseTests, first: list[str]) -> pd.Series:
+    """The row of the pair ``first`` in ``result``'s table (either order)."""
+    t = result.table
+    return t[t["system_a"].isin(first) & t["system_b"].isin(first)].iloc[0]
 
 
 def _from_pairwise(figure: dict[str, Any], pair: RunCube, opts: TestOptions) -> PairRunTest:

@@ -199,3 +199,41 @@ def test_cr2_t_keeps_alpha_with_unequal_clusters() -> None:
         reject += 2 * stats.t.sf(abs(d.mean()) / np.sqrt(v), df_bm) < 0.05
     assert df_bm == pytest.approx(design.df)
     assert abs(reject / reps - 0.05) < 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def _runs_table(seed: int = 5) -> pd.DataFrame:
+    """4 systems × 40 examples: three with 3 runs (a seed shift per run), one with a single
+    run — the Pairwise page pools the run variance over the three."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(0, 1, 40)
+    rows = []
+    for s, (shift, runs) in enumerate(((0.0, 3), (0.3, 3), (0.1, 3), (0.2, 1))):
+        for r in range(runs):
+            seed_shift = rng.normal(0, 0.15)
+            for i in range(40):
+                rows.append(("b", f"s{s}", f"e{i}", "m", r,
+                             base[i] + shift + seed_shift + rng.normal(0, 0.5)))
+    return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "run",
+                                       "value"])
+
+
+@pytest.mark.parametrize("pair", [("s0", "s1"), ("s0", "s3")])
+def test_with_runs_the_pairwise_figure_is_the_pages(pair: tuple[str, str]) -> None:
+    """With repeated runs, A/B compare quotes the Pairwise page's test of the pair as the
+    page computes it on the whole benchmark (the run variance pooled over every system with
+    runs); computed on the pair alone it pooled two systems' and misquoted the page."""
+    from engine._matrix import build_matrix
+    from engine.stats._pairwise import pairwise_tests
+
+    df = _runs_table()
+    base, cand = pair
+    res = compare_ab(df, baseline=base, candidate=cand)
+    page = pairwise_tests(build_matrix(df)).table
+    row = page[page["system_a"].isin(pair) & page["system_b"].isin(pair)].iloc[0]
+    sign = 1.0 if row["system_a"] == cand else -1.0
+    assert res.pairwise["test"] == row["test"]
+    assert res.pairwise["pvalue"] == pytest.approx(row["pvalue"], rel=1e-9)
+    assert res.pairwise["difference"] == pytest.approx(sign * row["difference"], rel=1e-9)
+    lo, hi = sorted((sign * row["ci_low"], sign * row["ci_high"]))
+    assert (res.pairwise["ci_low"], res.pairwise["ci_high"]) == (pytest.approx(lo),
+                                                                 pytest.approx(hi))
