@@ -50,7 +50,7 @@ from ._reruns import Log, chains, newest_wins
 from ._texts import chat_text, content_hash
 from ._walk import LogFile, open_zip, read_zip_members
 
-__all__ = ["cluster_field", "read_inspect", "score_value"]
+__all__ = ["USAGE_SPECS", "cluster_field", "read_inspect", "score_value", "usage_values"]
 
 _LETTERS = {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}
 _WORDS = {"yes": 1.0, "true": 1.0, "no": 0.0, "false": 0.0}
@@ -72,6 +72,38 @@ def score_value(value: Any) -> tuple[float | None, str | None]:
             return float(value), None
         return None, "string"
     return to_score(value)
+
+
+#: usage metrics and their direction: fewer tokens, less time, less money is better
+USAGE_SPECS = {name: MetricSpec(higher_is_better=False, binary=False)
+               for name in ("tokens_in", "tokens_out", "latency_s", "working_s", "cost")}
+
+
+def usage_values(sample: dict[str, Any]) -> list[tuple[str, float]]:
+    """A sample's usage as metrics: ``tokens_in``/``tokens_out`` = the sums of
+    ``model_usage[*].input_tokens``/``output_tokens`` over the models it called (cache reads
+    and writes are Inspect's own counts beside them, not added), ``cost`` = the sum of
+    ``model_usage[*].total_cost`` when every model records one, ``latency_s`` =
+    ``total_time`` (wall clock) and ``working_s`` = ``working_time`` (without waits on rate
+    limits and retries). A field the log does not record gives no metric, never 0.
+
+    >>> usage_values({"model_usage": {"m": {"input_tokens": 9, "output_tokens": 2}},
+    ...               "total_time": 1.5})
+    [('tokens_in', 9.0), ('tokens_out', 2.0), ('latency_s', 1.5)]
+    """
+    usage = sample.get("model_usage")
+    models = [u for u in usage.values() if isinstance(u, dict)] if isinstance(usage, dict) else []
+    out: list[tuple[str, float]] = []
+    for metric, key in (("tokens_in", "input_tokens"), ("tokens_out", "output_tokens"),
+                        ("cost", "total_cost")):
+        values = [to_score(u.get(key))[0] for u in models]
+        if models and all(v is not None for v in values):
+            out.append((metric, float(sum(v for v in values if v is not None))))
+    for metric, key in (("latency_s", "total_time"), ("working_s", "working_time")):
+        value, _ = to_score(sample.get(key))
+        if value is not None and not isinstance(sample.get(key), bool):
+            out.append((metric, value))
+    return out
 
 
 def _scores(sample: dict[str, Any]) -> Iterator[tuple[str, Any]]:
@@ -222,7 +254,7 @@ def first_scorer(header: dict[str, Any]) -> str | None:
 
 
 def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips,
-                 cluster: str | None = None) -> tuple[
+                 cluster: str | None = None, usage: bool = False) -> tuple[
         pd.DataFrame, set[tuple[str, int]], dict[str, str], dict[tuple[str, int], str]]:
     """Rows of one log's samples with their texts, the (id, epoch) keys it holds (errored
     ones too), each example's content hash, and the samples without scores (and why); the
@@ -258,6 +290,8 @@ def _sample_rows(samples: list[dict[str, Any]], task: str, skips: Skips,
                 pairs = _scores({"scores": {scorer: {"value": raw}}})
             else:
                 pairs = ((scorer, raw),)
+            if usage and scorer == next(iter(scores)):  # once per sample, beside its scores
+                pairs = (*pairs, *usage_values(sample))
             for metric, leaf in pairs:
                 value, reason = score_value(leaf)
                 if reason is not None:
@@ -306,10 +340,12 @@ def _loaded(logs: list[LogFile], skips: Skips) -> list[tuple[LogFile, dict[str, 
     return out
 
 
-def read_inspect(logs: list[LogFile], files: list[LogFile],
-                 skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
-    """One part per (task, model, run): retries merged, re-runs and other settings kept."""
+def read_inspect(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
+                 usage: bool = False) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """One part per (task, model, run): retries merged, re-runs and other settings kept;
+    with ``usage``, each scored sample's tokens, times and cost too (:func:`usage_values`)."""
     del files
+    specs: dict[tuple[str, str], MetricSpec] = {}
     groups: dict[tuple[str, str], list[Any]] = {}
     status: dict[int, tuple[Any, set[tuple[str, int]] | None]] = {}
     for f, header, spec, samples in sorted(_loaded(logs, skips),
@@ -326,7 +362,9 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
             cluster = cluster_field(header)
             if cluster:
                 skips.clusters[task] = cluster
-            rows, keys, hashes, unscored = _sample_rows(samples, task, skips, cluster)
+            rows, keys, hashes, unscored = _sample_rows(samples, task, skips, cluster, usage)
+            specs.update({(task, m): USAGE_SPECS[m] for m in set(rows.get("metric", ()))
+                          if usage and m in USAGE_SPECS})
             found.append((Log(f.label, str(spec.get("created") or ""), settings, seed,
                               spec.get("task_id"), rows, keys, hashes, unscored), meta))
             status[id(found[-1][0])] = (header.get("status"), _planned(spec))
@@ -348,7 +386,7 @@ def read_inspect(logs: list[LogFile], files: list[LogFile],
                               settings=last.settings, meta=metas[id(last)], seed=last.seed,
                               retried=True, primary=primaries.get(id(last))))
         skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
-    return parts, {}
+    return parts, specs
 
 
 def _planned(spec: dict[str, Any]) -> set[tuple[str, int]] | None:

@@ -36,7 +36,7 @@ from ._report import Skips
 from ._texts import content_hash
 from ._walk import LogFile
 
-__all__ = ["read_promptfoo"]
+__all__ = ["USAGE_SPECS", "read_promptfoo", "usage_values"]
 
 _ERROR = 2  # ResultFailureReason.ERROR
 #: assertion types whose ``value`` is the expected answer (src/assertions/index.ts)
@@ -44,6 +44,30 @@ _EXPECTING = frozenset({"equals", "contains", "icontains", "contains-any", "icon
                         "contains-all", "icontains-all", "starts-with", "regex", "similar",
                         "levenshtein", "rouge-n", "bleu", "meteor", "gleu", "f-score"})
 _COLUMNS = ("example_id", "metric", "value", "run", "prompt", "reference", "output", "content_hash")
+
+
+#: usage metrics and their direction: fewer tokens, less time, less money is better
+USAGE_SPECS = {name: MetricSpec(higher_is_better=False, binary=False)
+               for name in ("tokens_in", "tokens_out", "latency_ms", "cost")}
+
+
+def usage_values(result: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A result's usage as metrics (src/types/index.ts, EvaluateResult): ``cost``,
+    ``latency_ms`` = ``latencyMs``, ``tokens_in``/``tokens_out`` = the provider's
+    ``response.tokenUsage.prompt``/``completion`` (the result's own ``tokenUsage`` when the
+    response has none; grading tokens, under ``assertions``, are not the system's). A field
+    the result does not record gives no metric, never 0.
+
+    >>> usage_values({"cost": 0.002, "latencyMs": 31, "response": {"tokenUsage": {"prompt": 12}}})
+    [('cost', 0.002), ('latency_ms', 31), ('tokens_in', 12)]
+    """
+    response = result.get("response")
+    tokens = response.get("tokenUsage") if isinstance(response, dict) else None
+    tokens = tokens if isinstance(tokens, dict) else result.get("tokenUsage")
+    tokens = tokens if isinstance(tokens, dict) else {}
+    found = (("cost", result.get("cost")), ("latency_ms", result.get("latencyMs")),
+             ("tokens_in", tokens.get("prompt")), ("tokens_out", tokens.get("completion")))
+    return [(k, v) for k, v in found if v is not None]
 
 
 def _load(f: LogFile) -> tuple[dict[str, Any], list[Any]]:
@@ -121,10 +145,12 @@ def _output(response: Any) -> str | None:
     return json.dumps(out, default=str)  # a structured output (JSON, tool calls)
 
 
-def read_promptfoo(logs: list[LogFile], files: list[LogFile],
-                   skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
-    """One part per (file, system)."""
+def read_promptfoo(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
+                   usage: bool = False) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """One part per (file, system); with ``usage``, each result's cost, latency and tokens
+    too (:func:`usage_values`)."""
     del files
+    specs: dict[tuple[str, str], MetricSpec] = {}
     parts = []
     read_ids: set[str] = set()
     for f in logs:
@@ -161,8 +187,10 @@ def read_promptfoo(logs: list[LogFile], files: list[LogFile],
             raw = (r.get("prompt") or {}).get("raw") if isinstance(r.get("prompt"), dict) else None
             prompt = example_text if several_prompts or not isinstance(raw, str) else raw
             texts = (prompt, reference, _output(r.get("response")), content_hash(example_text, reference))
+            used = usage_values(r) if usage else []
+            specs.update({(bench, m): USAGE_SPECS[m] for m, _ in used})
             pairs = [("pass", r.get("success")), ("score", r.get("score")),
-                     *((r.get("namedScores") or {}).items())]
+                     *((r.get("namedScores") or {}).items()), *used]
             cols = by_system.setdefault(system, {k: [] for k in _COLUMNS})
             for metric, raw_value in pairs:
                 value, reason = to_score(raw_value)
@@ -179,4 +207,4 @@ def read_promptfoo(logs: list[LogFile], files: list[LogFile],
             parts.append(Part(f.label, bench, system, frame,
                               invocation=str(obj.get("evalId") or ""),
                               meta={"harness_version": f"promptfoo {version}" if version else "promptfoo"}))
-    return parts, {}
+    return parts, specs

@@ -1,0 +1,66 @@
+"""Harness logs with their usage: tokens, times and cost beside the scores.
+
+:func:`read_harness` imports scores only, so an upload's metrics (and every board computed
+from them) do not change. :func:`read_with_usage` reads the same logs with each example's
+usage as further metrics, declared lower-is-better (:class:`~engine._contract.MetricSpec`):
+
+- Inspect: ``tokens_in``, ``tokens_out`` (``model_usage``), ``cost`` (``model_usage``'s
+  ``total_cost``, when recorded), ``latency_s`` (``total_time``), ``working_s``
+  (``working_time``), per sample and epoch (:func:`engine.harness._inspect.usage_values`);
+- promptfoo: ``cost``, ``latency_ms`` (``latencyMs``), ``tokens_in``, ``tokens_out``
+  (``response.tokenUsage``), per result (:func:`engine.harness._promptfoo.usage_values`).
+
+Other formats are read as :func:`read_harness` reads them. A plain table's ``cost`` or
+``latency_ms`` column of a long table is a metric like any other: its direction is declared
+as for any metric (a ``higher_is_better`` column, or the upload's metric settings).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from ._common import assemble
+from ._inspect import read_inspect
+from ._promptfoo import read_promptfoo
+from ._report import HarnessImport, Skips
+from ._walk import Source
+
+__all__ = ["read_with_usage"]
+
+_WITH_USAGE = {"inspect": partial(read_inspect, usage=True),
+               "promptfoo": partial(read_promptfoo, usage=True)}
+
+
+def read_with_usage(source: Source, *, format: str | None = None,  # noqa: A002 - the CLI's name
+                    system: str | None = None, name: str | None = None) -> HarnessImport:
+    """:func:`engine.harness.read_harness` with the usage metrics of Inspect and promptfoo.
+
+    >>> import json
+    >>> line = json.dumps({"provider": {"id": "m"}, "testCase": {"description": "t1"},
+    ...                    "success": True, "score": 1, "cost": 0.5, "latencyMs": 20})
+    >>> out = read_with_usage(("r.jsonl", line.encode()), format="promptfoo")
+    >>> out.frame[["metric", "value"]].values.tolist()
+    [['pass', 1.0], ['score', 1.0], ['cost', 0.5], ['latency_ms', 20.0]]
+    >>> out.specs[("r", "cost")].higher_is_better
+    False
+    """
+    from . import _READERS, _check_depth, _check_format, _choose, _classified, read_harness
+    from ._detect import COMPANION
+    from ._walk import walk
+
+    fmt = _check_format(format)
+    label, files = walk(source, name=name)
+    _check_depth(files)
+    groups = _classified(files)
+    if fmt is None:
+        kind = _choose(label, groups)
+        fmt = kind if kind in _READERS else None
+    if fmt not in _WITH_USAGE:
+        return read_harness(source, format=format, system=system, name=name)
+    logs = groups.get(fmt) or [f for k, fs in groups.items() if k != COMPANION for f in fs]
+    if not logs:
+        return read_harness(source, format=format, system=system, name=name)  # its message
+    skips = Skips()
+    parts, specs = _WITH_USAGE[fmt](sorted(logs, key=lambda f: f.path), files, skips)
+    return assemble(parts, fmt=fmt, skips=skips, label=label, specs=specs, system=system,
+                    files=[f.label for f in logs])
