@@ -14,7 +14,7 @@ from app import state
 from app.data import judge
 from app.data.query import Query
 from app.ranked import html_table
-from engine.app_support import judge_pair_figures, md_isolated, md_text
+from engine.app_support import error_rate_words, judge_pair_figures, md_isolated, md_text
 from engine.results import JudgeBoard, JudgeGate
 
 METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
@@ -36,6 +36,12 @@ PAIR_HELP = {"source": "Which scores the difference is estimated from",
              "high": "Upper end of its interval", "p": "p-value of this pair alone",
              "adjusted p": "Corrected for testing every pair (PPI++ row only)",
              "examples": "Examples the estimate uses (labelled for both, or judged for both)"}
+#: Above the Leaderboard's ranked table when the judge is corrected: what the table, its
+#: groups and the charts rank (the page's one count of differing pairs is the headline's).
+JUDGE_OWN = ("**Below: the judge's own uncorrected scores.** The ranked table, its rank "
+             "ranges and groups, and the charts rank the judge's scores as they are (biased if "
+             "the judge is), without the human labels; the answer on the human-label scale is "
+             "the corrected table above and the headline.")
 FORMATS = {c: ".4g" for c in ("corrected", "low", "high", "difference", "p", "adjusted p")}
 
 
@@ -91,10 +97,20 @@ def judge_systems(q: Query) -> str | None:
     state.link("judge", "Judge + humans: agreement, pairs, label budget",
                icon=":material/gavel:", benchmark=benchmark, metric=metric)
     top = t.iloc[0]
+    sig = board.pairs.table["significant"].astype(bool)  # the Judge page's and the CLI's count
     return (f"{md_isolated(top['system'])} leads on judge scores corrected with {total:,} human "
             f"labels: {top['ppi_mean']:.4g} [{top['ppi_low']:.4g}, {top['ppi_high']:.4g}], "
             f"its {int(top['n_human'])} labels worth about {top['effective_n']:.0f} used "
-            "alone (PPI++)")
+            f"alone (PPI++); {int(sig.sum())} of {len(sig)} pairs differ on the human-label "
+            f"scale, {error_rate_words(board.alpha, board.correction)}")
+
+
+def judge_own_caption(systems: int, how: str) -> str:
+    """The Leaderboard's test sentence when the judge is corrected: what the table below
+    compares, without a second count of differing pairs (the headline has the corrected one)."""
+    return (f"{systems} systems' judge scores compared two at a time {how}, uncorrected: the "
+            "groups below are the judge's own; which pairs differ on the human-label scale "
+            "is the headline's count (PPI++, as on the Judge page).")
 
 
 def judge_pair(q: Query, a: str, b: str, *, sentence: bool = True) -> None:

@@ -21,7 +21,7 @@ from app.components.cluster_choice import (
     cluster_sentence,
     resolve_cluster,
 )
-from app.components.judge_note import judge_systems
+from app.components.judge_note import JUDGE_OWN, judge_own_caption, judge_systems
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.reliability import reliability_view, report_parts
 from app.components.significance_graph import leaderboard_charts
@@ -70,13 +70,15 @@ except ValueError as exc:
 # the headline ends with the confidence set for the best
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
 with corrected:  # the judge's figures corrected first, the judge's own below
+    # one answer per page: the corrected board's headline and count; the judge's own table
+    # stays below, labelled so, with no second count of differing pairs
     lead = judge_systems(query)
     if lead is not None:
-        headline_slot.markdown(f"**{lead}**")
-        st.markdown(f"**Judge scores alone** (biased if the judge is): "
-                    f"{md_text(leaderboard_headline(board))}")
+        headline_slot.markdown(f"**{lead}.**")
+        st.markdown(JUDGE_OWN)
+own = "Judge's own scores. " if lead is not None else ""
 if board.rank_sets is not None:
-    st.caption("*Rank range*: each system's rank confidence set; shaded rows may be the best "
+    st.caption(f"{own}*Rank range*: each system's rank confidence set; shaded rows may be the best "
                f"(the {1 - board.rank_sets.alpha:.0%} confidence set for the best, "
                f"{len(board.rank_sets.best_set)} systems). How they are computed: Methods.")
 resolution = board.pairwise.resolution
@@ -138,6 +140,9 @@ with summary:
     direction = "higher" if board.higher_is_better else "lower"
     scale = " (0/1 scores: means in percent)" if percent else ""
     plain, technical = widgets.plain_test(view, board)
+    if lead is not None:
+        plain = judge_own_caption(len(board.table), "on the examples both scored"
+                                  if board.paired else "on all their scores (unpaired)")
     st.caption(f"{direction.capitalize()} {md_isolated(view.metric)} is better{scale}. {plain}",
                help=technical)
     if board.pairwise.clusters is not None:  # next to the intervals
@@ -170,5 +175,7 @@ else:
     else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
+if lead is not None:
+    st.caption("The charts below draw the judge's own uncorrected scores, as the ranked table.")
 leaderboard_charts(query, view)
 arena_boards()  # battle lists in the store: their own leaderboards
