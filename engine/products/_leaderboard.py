@@ -80,7 +80,7 @@ class Leaderboard:
         if self.given_rank_sets is not None or self.source is None:
             return self.given_rank_sets
         return leaderboard_rank_sets(self.source, alpha=self.pairwise.alpha,
-                                     cluster=self.source_cluster)
+                                     cluster=self.source_cluster, pairwise=self.pairwise)
 
     @cached_property
     def fragility(self) -> LeaderFragility | None:
@@ -376,7 +376,7 @@ def leaderboard(
     pairs, groups_note = _pairs_for_groups(pw)
     notes += groups_note
     sets = leaderboard_rank_sets(matrix, alpha=pw.alpha,
-                                 cluster=None if cluster is None else cluster.codes)
+                                 cluster=None if cluster is None else cluster.codes, pairwise=pw)
     pairs, sets_note = _separate_by_rank_sets(pairs, sets)
     notes += sets_note
     groups = find_groups(matrix.systems, quality.tolist(), pairs, min_size=min_clique_size)

@@ -323,7 +323,7 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
                    tuple(notes), coverage, scale, correlated,
                    None if order is None else tuple(order),
                    overall_rank_sets([p.matrix for p in parts], ordered, score[by_rank],
-                                     bw * scale.factor, alpha=options.alpha))
+                                     bw * scale.factor, alpha=options.alpha, pairs=pairs))
 
 
 def _unranked(coverage: Mapping[str, tuple[str, ...]], chosen: Sequence[str],

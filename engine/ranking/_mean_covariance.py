@@ -10,16 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._matrix import ScoreMatrix, orient
 from .._options import TestOptions, resolve
-from ._rank_sets import Kind, RankSets, rank_sets
+from ._rank_sets import Kind, PairEvidence, RankSets, rank_sets
+
+if TYPE_CHECKING:
+    from ..stats._pairwise import PairwiseTests
+    from ..stats._runs import PooledRuns
 
 __all__ = ["MeanCovariance", "leaderboard_rank_sets", "mean_covariance", "overall_covariance",
-           "overall_rank_sets", "rank_sets_of"]
+           "overall_pair_evidence", "overall_rank_sets", "pair_evidence", "rank_sets_of"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,8 @@ class MeanCovariance:
 
 
 def mean_covariance(matrix: ScoreMatrix, *,
-                    cluster: Sequence[object] | np.ndarray | None = None) -> MeanCovariance:
+                    cluster: Sequence[object] | np.ndarray | None = None,
+                    pooled: PooledRuns | None = None) -> MeanCovariance:
     """Each system's mean score and the full covariance of the means, from paired examples.
 
     Each system's mean uses every example it has (as the leaderboard). With ``u_ai =
@@ -55,6 +61,9 @@ def mean_covariance(matrix: ScoreMatrix, *,
     component σ²_run / R (:func:`engine.stats._runs.run_anova`) is added to its variance.
 
     ``cluster`` gives one label per example of ``matrix.examples`` (e.g. a task family).
+    ``pooled``: the pairwise tests' run variance pooled over every system with runs
+    (:func:`engine.stats._runs.pooled_runs`); each system then gets σ̂²_run / R_s as in
+    those tests (single-run systems R = 1) in place of its own few-seed estimate.
     """
     est, u, has = _example_units(matrix)
     n = has.sum(axis=1)
@@ -71,7 +80,8 @@ def mean_covariance(matrix: ScoreMatrix, *,
     if g < 2:
         raise ValueError(f"matrix: needs at least 2 examples (or clusters) with scores; got {g}")
     cov = units @ units.T * (g / (g - 1))
-    run_var = _run_variance(matrix)
+    run_var = (_run_variance(matrix) if pooled is None
+               else pooled.var_run / np.maximum(matrix.runs.max(axis=1), 1).astype(float))
     cov[np.diag_indices_from(cov)] += run_var
     means = np.where(has, matrix.values, 0.0).sum(axis=1) / n
     return MeanCovariance(matrix.systems, means, est, cov, n, method, g, run_var)
@@ -117,15 +127,21 @@ def _run_variance(matrix: ScoreMatrix) -> np.ndarray:
 def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
                  options: TestOptions | None = None, tau_best: int = 1, tau_worst: int = 1,
                  cluster: Sequence[object] | np.ndarray | None = None, n_draws: int = 1_000,
-                 rng: np.random.Generator | int | None = 0) -> RankSets:
+                 rng: np.random.Generator | int | None = 0,
+                 pairwise: PairwiseTests | None = None) -> RankSets:
     """:func:`rank_sets` of each system's mean score with the covariance of
     :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
     raw mean and rank 1 follows the metric's direction. ``options``: its ``alpha`` (sets at
-    1 − alpha; default ``TestOptions()``)."""
+    1 − alpha; default ``TestOptions()``). ``pairwise``: the pairwise tests of the same
+    matrix (all pairs); each pair is then studentised, given its t tail and allowed to
+    separate as those tests do (:func:`pair_evidence`), and the run variance is theirs."""
     alpha = resolve(options, {}).alpha
-    mc = mean_covariance(matrix, cluster=cluster)
+    evidence = None if pairwise is None else pair_evidence(pairwise, matrix.systems)
+    pooled = None if evidence is None or pairwise is None else pairwise.pooled_runs
+    mc = mean_covariance(matrix, cluster=cluster, pooled=pooled)
     res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
-                    tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng)
+                    tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng,
+                    pairs=evidence)
     raw = dict(zip(matrix.systems, mc.means, strict=True))
     table = res.table.assign(estimate=res.table["system"].map(raw))
     return RankSets(table, res.kind, alpha, res.tau_best, res.tau_worst, matrix.higher_is_better,
@@ -135,30 +151,103 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
 # --- the leaderboard's and the overall table's rank sets ---------------------------------------
 
 def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
-                          cluster: np.ndarray | None = None) -> RankSets | None:
+                          cluster: np.ndarray | None = None,
+                          pairwise: PairwiseTests | None = None) -> RankSets | None:
     """The simultaneous rank sets and the 1-best set of a leaderboard's systems, cluster-robust
-    when the leaderboard is (``cluster``: each example's cluster code); None when the matrix
-    cannot give a covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
+    when the leaderboard is (``cluster``: each example's cluster code), built on the page's
+    ``pairwise`` tests when given (:func:`rank_sets_of`); None when the matrix cannot give a
+    covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
     if matrix.n_systems < 2:
         return None
     try:
-        return rank_sets_of(matrix, options=TestOptions(alpha=alpha), cluster=cluster)
+        return rank_sets_of(matrix, options=TestOptions(alpha=alpha), cluster=cluster,
+                            pairwise=pairwise)
     except ValueError:
         return None
 
 
+_OWN_T = ("vc-t", "cluster-t")  # tests whose standard error the covariance of means lacks
+
+
+def pair_evidence(pw: PairwiseTests, systems: Sequence[str]) -> PairEvidence | None:
+    """The pairwise tests as :class:`PairEvidence` over ``systems`` (None unless the tests
+    cover every pair of them).
+
+    Run-aware tests (``vc-t``, and their ``paired-t`` where the runs add nothing) and the
+    cluster-robust t give their own t and df: the run variance and its Satterthwaite df,
+    CR2 with Bell–McCaffrey df. Other tests (McNemar, the paired t on examples, …) use the
+    covariance's σ_ab and the normal tail, as the Overall table's sets do (with few examples
+    the gate below is what keeps them honest). Every pair can be rejected only where the
+    test is significant, in the direction it found.
+    """
+    index = {str(s): i for i, s in enumerate(systems)}
+    p = len(index)
+    tab = pw.table
+    a = tab["system_a"].astype(str).map(index)
+    b = tab["system_b"].astype(str).map(index)
+    if a.isna().any() or b.isna().any():
+        return None
+    ia, ib = a.to_numpy(int), b.to_numpy(int)
+    if not _covered(p, ia, ib):
+        return None
+    test = tab["test"].astype(str).to_numpy()
+    own = np.isin(test, _OWN_T) | (pw.pooled_runs is not None) | (pw.clusters is not None)
+    t_ab = np.where(own, tab["statistic"].to_numpy(float), np.nan)
+    df_ab = np.where(own, tab["df"].to_numpy(float), np.inf)
+    return _evidence(p, ia, ib, t_ab, np.where(np.isnan(df_ab), np.inf, df_ab),
+                     tab["significant"].to_numpy(bool), tab["a_better"].to_numpy(bool))
+
+
+def _evidence(p: int, ia: np.ndarray, ib: np.ndarray, t_ab: np.ndarray, df_ab: np.ndarray,
+              significant: np.ndarray, a_better: np.ndarray) -> PairEvidence:
+    t = np.full((p, p), np.nan)
+    df = np.full((p, p), np.inf)
+    shown = np.zeros((p, p), dtype=bool)
+    t[ia, ib], t[ib, ia] = t_ab, -t_ab
+    df[ia, ib] = df[ib, ia] = df_ab
+    shown[ia, ib] = significant & a_better
+    shown[ib, ia] = significant & ~a_better
+    return PairEvidence(t, df, shown)
+
+
+def _covered(p: int, ia: np.ndarray, ib: np.ndarray) -> bool:
+    covered = np.zeros((p, p), dtype=bool)
+    covered[ia, ib] = covered[ib, ia] = True
+    return bool(covered[~np.eye(p, dtype=bool)].all())
+
+
+def overall_pair_evidence(pairs: pd.DataFrame, systems: Sequence[str]) -> PairEvidence | None:
+    """The Overall table's combined pair tests as :class:`PairEvidence` (the covariance's
+    σ_ab and normal tail; only pairs the combined tests separate can be rejected); None
+    unless they cover every pair of ``systems``."""
+    index = {str(s): i for i, s in enumerate(systems)}
+    a = pairs["system_a"].astype(str).map(index)
+    b = pairs["system_b"].astype(str).map(index)
+    if a.isna().any() or b.isna().any():
+        return None
+    ia, ib = a.to_numpy(int), b.to_numpy(int)
+    if not _covered(len(index), ia, ib):
+        return None
+    nan = np.full(len(ia), np.nan)
+    return _evidence(len(index), ia, ib, nan, np.full(len(ia), np.inf),
+                     pairs["significant"].to_numpy(bool), pairs["a_better"].to_numpy(bool))
+
+
 def overall_rank_sets(matrices: Sequence[ScoreMatrix], systems: Sequence[str],
-                      score: np.ndarray, factors: np.ndarray, *, alpha: float) -> RankSets | None:
+                      score: np.ndarray, factors: np.ndarray, *, alpha: float,
+                      pairs: pd.DataFrame | None = None) -> RankSets | None:
     """Simultaneous rank sets of an overall score Σ_j a_j · (± mean_j − c_j) over benchmarks.
 
-    See :func:`overall_covariance`; None when there is no covariance to use (fewer than 2
-    systems, a missing score, or fewer than 2 scored examples).
+    See :func:`overall_covariance`; ``pairs``: the table's combined pair tests, which the sets
+    never go beyond (:func:`overall_pair_evidence`). None when there is no covariance to use
+    (fewer than 2 systems, a missing score, or fewer than 2 scored examples).
     """
     if len(systems) < 2 or not np.isfinite(score).all():
         return None
+    evidence = None if pairs is None else overall_pair_evidence(pairs, systems)
     try:
         return rank_sets(score, overall_covariance(matrices, systems, factors),
-                         labels=systems, alpha=alpha)
+                         labels=systems, alpha=alpha, pairs=evidence)
     except ValueError:
         return None
 

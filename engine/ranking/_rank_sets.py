@@ -29,12 +29,13 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ._max_t import _draws, _inverse, _marginal, _pair_sd, _scale, _simultaneous, _t_matrix
 from ._ties import competition_ranks
 
-__all__ = ["RANK_SET_COLUMNS", "KINDS", "Kind", "RankSets", "best_set_sentence", "rank_set_fields",
-           "rank_sets", "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
+__all__ = ["RANK_SET_COLUMNS", "KINDS", "Kind", "PairEvidence", "RankSets", "best_set_sentence",
+           "rank_set_fields", "rank_sets", "tau_best_set", "tau_worst_set", "with_rank_set_fields"]
 
 Kind = Literal["marginal", "simultaneous"]
 KINDS: tuple[Kind, ...] = ("marginal", "simultaneous")
@@ -70,6 +71,40 @@ class RankSets:
     def best_set(self) -> tuple[str, ...]:
         """The systems that may be among the ``tau_best`` best (1 − alpha), best first."""
         return tuple(self.table.loc[self.table["in_best_set"], "system"])
+
+
+@dataclass(frozen=True)
+class PairEvidence:
+    """What the pairwise tests say about every ordered pair (S × S, rows in input order).
+
+    ``t[a, b]``: the test's t statistic of "a better than b" (oriented, ``t[b, a] =
+    −t[a, b]``; NaN where the test has none, e.g. McNemar: the covariance's σ_ab is used
+    there); ``df[a, b]``: its degrees of freedom (∞ for a normal statistic); ``shown[a,
+    b]``: the corrected test shows a better than b. The rank sets then studentise each
+    pair as its test does, take each statistic's tail from t(df) (below), and reject
+    "a ≤ b" only where the test shows a better than b, so that a rank set never claims
+    more than the pairwise tests on the same page.
+    """
+
+    t: np.ndarray
+    df: np.ndarray
+    shown: np.ndarray
+
+
+def _normal_scale(t: np.ndarray, df: np.ndarray) -> np.ndarray:
+    """T_ab mapped to the normal scale by its own t(df_ab) tail: Φ⁻¹(F_df(T)).
+
+    The max-t critical value is then taken from the N(0, Σ̂) draws as before: this is a
+    Gaussian copula with t(df_ab) marginals, which gives each pair its small-sample tail
+    (a run variance on a few seeds, a few clusters) and, for a given set of margins, a
+    larger max quantile than the multivariate t with its shared denominator (Slepian-type
+    comparison: more tail dependence, a smaller union), so it errs on the safe side.
+    """
+    finite_df = np.isfinite(df) & (df > 0)
+    with np.errstate(invalid="ignore"):
+        tail = stats.t.sf(np.abs(t), np.where(finite_df, df, 1.0))
+        z = np.sign(t) * stats.norm.isf(tail)
+    return np.asarray(np.where(finite_df & np.isfinite(t), z, t), dtype=float)
 
 
 # --- validation -----------------------------------------------------------------------------
@@ -146,6 +181,22 @@ def _canonical_order(quality: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, 
     return np.argsort(codes, kind="stable"), codes
 
 
+def _with_pairs(t: np.ndarray, pairs: PairEvidence, order: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The pair statistics on the normal scale from the tests' t and df (the covariance's
+    where a test has no t), and the pairs the tests separate, rows in ``order``."""
+    p = len(t)
+    for name in ("t", "df", "shown"):
+        if np.shape(getattr(pairs, name)) != (p, p):
+            raise ValueError(f"pairs.{name}: must be a {p} × {p} matrix (one row per estimate); "
+                             f"got shape {np.shape(getattr(pairs, name))}")
+    ix = np.ix_(order, order)
+    tt, df = np.asarray(pairs.t, float)[ix], np.asarray(pairs.df, float)[ix]
+    tt = np.where(np.isnan(tt), t, tt)
+    tt[np.diag_indices(p)] = 0.0
+    return _normal_scale(tt, np.where(np.isnan(df), np.inf, df)), np.asarray(pairs.shown, bool)[ix]
+
+
 def _class_union(low: np.ndarray, high: np.ndarray, classes: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Every system's set widened to the union of its class's sets (lowest low, highest
@@ -173,6 +224,7 @@ def rank_sets(
     stepdown: bool = True,
     n_draws: int = 1_000,
     rng: np.random.Generator | int | None = 0,
+    pairs: PairEvidence | None = None,
 ) -> RankSets:
     """Marginal or simultaneous 1 − alpha confidence sets for ranks, and the τ-best set.
 
@@ -197,6 +249,11 @@ def rank_sets(
         Stepdown (default, as ``csranks``) or a single step.
     n_draws, rng
         Parametric bootstrap draws (``csranks``' R, default 1,000) and their seed.
+    pairs : PairEvidence, optional
+        The pairwise tests' statistics, degrees of freedom and verdicts: each pair is then
+        studentised by its test's standard error (run variance, clusters), its tail is
+        t(df), and only pairs the tests separate can be rejected (:class:`PairEvidence`).
+        ``cov`` then only gives the dependence between the pairs' statistics.
 
     Returns
     -------
@@ -236,13 +293,18 @@ def rank_sets(
     tau_best, tau_worst = _check_tau(tau_best, p, "tau_best"), _check_tau(tau_worst, p, "tau_worst")
     sd = _pair_sd(sigma)
     t, inv = _t_matrix(quality, sd), _inverse(sd, _scale(sigma))
+    shown = np.ones((p, p), dtype=bool)
+    if pairs is not None:
+        t, shown = _with_pairs(t, pairs, order)
     z = _draws(sigma, n_draws, rng)
     rejected, steps, crit = _simultaneous(t, z, inv, alpha, stepdown)
+    rejected &= shown
     simul_low, simul_high = 1 + rejected.sum(axis=0), p - rejected.sum(axis=1)
     if kind == "simultaneous":
         low, high = simul_low, simul_high
     elif kind == "marginal":
         wins, losses, steps = _marginal(t, z, inv, alpha, stepdown)
+        wins, losses = wins & shown, losses & shown.T
         low, high = 1 + losses.sum(axis=1), p - wins.sum(axis=1)
     else:
         raise ValueError(f"kind: must be one of {list(KINDS)}; got {kind!r}")

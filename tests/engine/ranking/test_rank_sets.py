@@ -241,11 +241,12 @@ def humaneval() -> pd.DataFrame:
 
 def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.DataFrame) -> None:
     # one benchmark: the overall score is 100 × the mean, so its simultaneous sets are the
-    # leaderboard's (same draws after standardising), which are rank_sets_of the matrix
-    from engine import build_matrix, leaderboard, overall
+    # leaderboard's (same draws after standardising), which are rank_sets_of the matrix on
+    # the page's pairwise tests (the same verdicts as Overall's pairs on one benchmark)
+    from engine import build_matrix, leaderboard, overall, pairwise_tests
 
     m = build_matrix(humaneval)
-    expected = rank_sets_of(m).table.set_index("system")
+    expected = rank_sets_of(m, pairwise=pairwise_tests(m)).table.set_index("system")
     lb = {r["system"]: r for r in leaderboard_json(leaderboard(m, bt_resamples=0), [])["systems"]}  # type: ignore[attr-defined]
     ov = {r["system"]: r for r in overall_document(overall(humaneval))["systems"]}
     for s, row in expected.iterrows():
