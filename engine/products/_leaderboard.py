@@ -21,7 +21,7 @@ from ..ranking._groups import Groups, find_groups
 from ..ranking._mean_covariance import leaderboard_rank_sets
 from ..ranking._rank_sets import RankSets
 from ..ranking._ties import competition_ranks
-from ..stats._additive import additive_fit, complete_system_intervals
+from ..stats._additive import additive_fit, complete_system_intervals, incomplete_system_intervals
 from ..stats._clusters import ClusterDesign, clustered_mean_intervals
 from ..stats._kernels import row_moments
 from ..stats._missing import missing_checks
@@ -359,9 +359,11 @@ def leaderboard(
         matrix = matrix.subset(list(order))
     notes = list(pw.notes)
     mean, low, high, n, estimate_note = _estimates(matrix, opts.confidence)
-    if matrix.pairing == "partial":  # complete systems keep their own interval
+    if matrix.pairing == "partial":  # complete systems keep their own interval, the others
         low, high = complete_system_intervals(matrix.values, matrix.binary, opts.confidence,
-                                              low, high)
+                                              low, high)  # never a narrower one than it
+        low, high = incomplete_system_intervals(matrix.values, matrix.binary, opts.confidence,
+                                                mean, low, high)
     if pw.pooled_runs is not None:  # seed variance in every mean too
         low, high = mean_intervals_with_runs(matrix.values, matrix.runs, mean, low, high,
                                              pw.pooled_runs, opts.confidence)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["AdditiveFit", "additive_fit", "complete_system_intervals"]
+__all__ = ["AdditiveFit", "additive_fit", "complete_system_intervals", "incomplete_system_intervals"]
 
 
 @dataclass(frozen=True)
@@ -113,4 +113,43 @@ def complete_system_intervals(values: np.ndarray, binary: bool, level: float, lo
         own_low, own_high = mean - half, mean + half
     low, high = low.copy(), high.copy()
     low[complete], high[complete] = own_low, own_high
+    return low, high
+
+
+def incomplete_system_intervals(values: np.ndarray, binary: bool, level: float,
+                                estimate: np.ndarray, low: np.ndarray, high: np.ndarray
+                                ) -> tuple[np.ndarray, np.ndarray]:
+    """Systems that lack examples: an interval at least as wide as that of their own mean.
+
+    The adjusted interval comes from the spread of a system's difficulty-adjusted scores,
+    which treats the example effects — estimated from the same examples — as known, and
+    leaves out that the examples are a sample: with 20% of the scores missing at random it
+    covered the system's population mean in 0.84 of numeric and 0.91 of 0/1 simulated
+    leaderboards (8 systems × 150 examples; target 0.95), and on AlpacaEval one missing
+    score made an interval 27% narrower than the t interval of the system's own scores.
+    Its half-width is therefore at least that of the system's own scores' interval (t,
+    or Wilson's for 0/1, on the examples it scored), centred at its adjusted ``estimate``:
+    the adjusted mean borrows the other systems' information about the examples it lacks,
+    so it is no less precise than its own mean, and the own interval's width is the one
+    an analyst would quote for it (coverage: ``benchmarks/calibrate_partial_intervals.py``).
+    """
+    incomplete = np.isnan(values).any(axis=1) & (~np.isnan(values)).any(axis=1)
+    if not incomplete.any():
+        return low, high
+    low, high = low.copy(), high.copy()
+    z = stats.norm.ppf(0.5 + level / 2)
+    for s in np.flatnonzero(incomplete):
+        own = values[s][~np.isnan(values[s])]
+        n = len(own)
+        if binary:
+            m = own.mean()
+            own_half = z * np.sqrt(m * (1 - m) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        elif n > 1:
+            own_half = stats.t.ppf(0.5 + level / 2, n - 1) * own.std(ddof=1) / np.sqrt(n)
+        else:
+            continue
+        half = max((high[s] - low[s]) / 2, float(own_half))
+        low[s], high[s] = estimate[s] - half, estimate[s] + half
+        if binary:
+            low[s], high[s] = max(low[s], 0.0), min(high[s], 1.0)
     return low, high
