@@ -29,10 +29,11 @@ __all__ = ["COMMANDS", "Command", "build_parser", "command_parser", "main"]
 
 def _registrars() -> list[Callable[[Any], None]]:
     """Every group's ``register``, in the order of :data:`COMMANDS` (the full parser)."""
-    from . import explore, health, judge, passk, ranks, runs, serve, stats, store, watch
+    from . import explore, health, judge, pareto, passk, ranks, runs, serve, stats, store, watch
 
     return [stats.register, health.register, runs.register, explore.register, store.register,
-            serve.register, ranks.register, watch.register, judge.register, passk.register]
+            serve.register, ranks.register, watch.register, judge.register, passk.register,
+            pareto.register]
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("passk", "passk", "register",
             "pass@k and pass^k over repeated tries with intervals, paired differences of "
             "every pair, flaky tasks"),
+    Command("pareto", "pareto", "register",
+            "the systems that may be the best trade-off of a score and a cost (Pareto set "
+            "with simultaneous confidence boxes)"),
 )
 
 

@@ -1,0 +1,91 @@
+"""``sigboard pareto``: which systems may be the best trade-off of a score and a cost, with
+confidence (:mod:`engine.products._pareto`).
+
+JSON: ``systems`` (each ``system, score, score_low, score_high, cost, cost_low, cost_high,
+status, dominated_by``; ``status`` is ``"possibly optimal"`` or ``"certainly dominated"``,
+``dominated_by`` the systems whose boxes dominate it) and ``headline``; beside them
+``benchmark, score_metric, cost_metric, confidence, per_interval_confidence, n_examples``.
+
+Harness logs are read with their usage (tokens, times, cost: :mod:`engine.harness._usage`)
+when the cost metric is not among their scores, so ``--cost latency_s`` works on an Inspect
+log and ``--cost cost`` on a promptfoo output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ._common import add_format_option, emit, load_data, wants_json
+
+__all__ = ["SYSTEM_KEYS", "register"]
+
+SYSTEM_KEYS = ("system", "score", "score_low", "score_high", "cost", "cost_low", "cost_high",
+               "status", "dominated_by")
+_HELP = ("the systems that may be the best trade-off of a score and a cost (Pareto set with "
+         "simultaneous confidence boxes)")
+
+
+def _with_usage(data: list[str], frame: Any) -> Any:
+    """DATA re-read with the usage metrics of harness logs (a table is read as it was)."""
+    import pandas as pd
+
+    from ..harness import detect_format
+    from ..harness._usage import read_with_usage
+
+    frames = []
+    for path in data:
+        if detect_format(path) in ("inspect", "promptfoo"):
+            frames.append(read_with_usage(path).frame)
+    return pd.concat(frames, ignore_index=True) if frames else frame
+
+
+def _pareto(args: argparse.Namespace) -> int:
+    loaded = load_data(args.data, meanwhile=("engine.products._pareto", "scipy.stats"))
+    frame = loaded.frame
+    if loaded.url is None and not {args.score, args.cost} <= set(frame["metric"].unique()):
+        frame = _with_usage(list(args.data), frame)
+    from ..products._pareto import pareto_set
+
+    res = pareto_set(frame, args.score, args.cost, benchmark=args.benchmark,
+                     confidence=1 - args.alpha, n_resamples=args.resamples, seed=args.seed)
+    if wants_json(args):
+        emit(res.to_dict(), None, "json")
+        return 0
+    from ._text import interval, table_text
+
+    t = res.table
+    shown = t[["system", "status"]].assign(
+        **{res.score_metric: t["score"],
+           "score box": [interval(a, b) for a, b in zip(t["score_low"], t["score_high"], strict=True)],
+           res.cost_metric: t["cost"],
+           "cost box": [interval(a, b) for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
+           "dominated by": [", ".join(d) or "-" for d in t["dominated_by"]]})
+    sys.stdout.write(
+        f"{res.benchmark}: {res.score_metric} (higher is better) against {res.cost_metric} (lower "
+        f"is better), {res.n_examples} examples; boxes at {res.per_interval:.4f} per interval "
+        f"(Šidák over {2 * len(t)} intervals: {res.confidence:.0%} for all at once)\n"
+        + table_text(shown) + "\n" + res.headline + "\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``pareto`` to the ``sigboard`` parser."""
+    from ._options_flags import add_alpha
+
+    p = subparsers.add_parser("pareto", help=_HELP)
+    p.add_argument("data", nargs="+", metavar="DATA",
+                   help="result file(s), harness output folder(s) or zip(s), or a store URL")
+    p.add_argument("--score", required=True, metavar="METRIC",
+                   help="the quality metric (higher is better)")
+    p.add_argument("--cost", required=True, metavar="METRIC",
+                   help="the cost metric (lower is better): cost, latency_ms, latency_s, "
+                        "tokens_out, …")
+    p.add_argument("--benchmark", help="benchmark to analyse (needed when DATA has several)")
+    add_alpha(p, meaning="all the boxes hold at once with probability ≥ 1 − alpha")
+    p.add_argument("--resamples", type=int, default=4999, metavar="B",
+                   help="bootstrap resamples of each cost interval (default 4999)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    add_format_option(p)
+    p.set_defaults(handler=_pareto)
