@@ -19,7 +19,7 @@ price is power, 0.26 of the 2 truly dominated systems found dominated on average
 boxes it is the exact Pareto front of the point estimates.
 
 Intervals (on the examples every system has both metrics for, repeated tries averaged per
-example): score, the t interval of the mean; cost (lower is better, heavy-tailed), the
+example): score, the t interval of the mean (clipped to [0, 1] for a 0/1 score); cost (lower is better, heavy-tailed), the
 symmetric studentised bootstrap of the mean (:func:`engine.stats._cost.bootstrap_t_interval`).
 """
 
@@ -179,10 +179,14 @@ def pareto_set(frame: pd.DataFrame, score: str, cost: str, *, benchmark: str | N
     t = float(stats.t.ppf(0.5 + level / 2, n - 1))
     s_mean = s_wide.mean().to_numpy(float)
     s_half = t * s_wide.std(ddof=1).to_numpy(float) / np.sqrt(n)
+    s_low, s_high = s_mean - s_half, s_mean + s_half
+    values = s_wide.to_numpy(float)
+    if np.isin(values, (0.0, 1.0)).all():  # a 0/1 score: its mean is in [0, 1]
+        s_low, s_high = np.clip(s_low, 0, 1), np.clip(s_high, 0, 1)
     rng = np.random.default_rng(seed)
     c_bounds = [bootstrap_t_interval(c_wide[s].to_numpy(float), level, n_resamples, rng)
                 for s in systems]
-    out = pareto_boxes([str(s) for s in systems], s_mean, s_mean - s_half, s_mean + s_half,
+    out = pareto_boxes([str(s) for s in systems], s_mean, s_low, s_high,
                        c_wide.mean().to_numpy(float), [b[0] for b in c_bounds],
                        [b[1] for b in c_bounds], score_metric=score, cost_metric=cost)
     return ParetoSet(out.table, out.headline, score, cost, benchmark, confidence, level, n)
