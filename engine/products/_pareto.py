@@ -19,8 +19,9 @@ price is power, 0.26 of the 2 truly dominated systems found dominated on average
 boxes it is the exact Pareto front of the point estimates.
 
 Intervals (on the examples every system has both metrics for, repeated tries averaged per
-example): score, the t interval of the mean (clipped to [0, 1] for a 0/1 score); cost (lower is better, heavy-tailed), the
-symmetric studentised bootstrap of the mean (:func:`engine.stats._cost.bootstrap_t_interval`).
+example): score, the t interval of the mean (clipped to [0, 1] for a 0/1 score); cost
+(lower is better, heavy-tailed), the symmetric studentised bootstrap of the mean
+(:func:`engine.stats._cost.bootstrap_t_interval`).
 """
 
 from __future__ import annotations
