@@ -56,12 +56,14 @@ def _pareto(args: argparse.Namespace) -> int:
     from ._text import interval, table_text
 
     t = res.table
-    shown = t[["system", "status"]].assign(
-        **{res.score_metric: t["score"],
-           "score box": [interval(a, b) for a, b in zip(t["score_low"], t["score_high"], strict=True)],
-           res.cost_metric: t["cost"],
-           "cost box": [interval(a, b) for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
-           "dominated by": [", ".join(d) or "-" for d in t["dominated_by"]]})
+    import pandas as pd
+
+    shown = pd.DataFrame({
+        "system": t["system"], "status": t["status"], res.score_metric: t["score"],
+        "score box": [interval(a, b) for a, b in zip(t["score_low"], t["score_high"], strict=True)],
+        res.cost_metric: t["cost"],
+        "cost box": [interval(a, b) for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
+        "dominated by": [", ".join(d) or "-" for d in t["dominated_by"]]})
     sys.stdout.write(
         f"{res.benchmark}: {res.score_metric} (higher is better) against {res.cost_metric} (lower "
         f"is better), {res.n_examples} examples; boxes at {res.per_interval:.4f} per interval "
