@@ -4,7 +4,9 @@ confidence (:mod:`engine.products._pareto`).
 JSON: ``systems`` (each ``system, score, score_low, score_high, cost, cost_low, cost_high,
 status, dominated_by``; ``status`` is ``"possibly optimal"`` or ``"certainly dominated"``,
 ``dominated_by`` the systems whose boxes dominate it) and ``headline``; beside them
-``benchmark, score_metric, cost_metric, confidence, per_interval_confidence, n_examples``.
+``benchmark, score_metric, cost_metric, confidence, per_interval_confidence, n_examples`` and
+``prices`` (with ``--prices FILE``, the sentence saying the cost was computed from tokens at
+the user's prices; null otherwise).
 
 Harness logs are read with their usage (tokens, times, cost: :mod:`engine.harness._usage`)
 when the cost metric is not among their scores, so ``--cost latency_s`` works on an Inspect
@@ -41,17 +43,34 @@ def _with_usage(data: list[str], frame: Any) -> Any:
     return pd.concat(frames, ignore_index=True) if frames else frame
 
 
+def _prices(path: str) -> Any:
+    """The user's price table (CSV: system, input_price, output_price)."""
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, dtype={"system": str})
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--prices {path}: cannot be read as CSV ({exc}); write a CSV with the "
+                         "columns system, input_price, output_price (prices per token)") from None
+
+
 def _pareto(args: argparse.Namespace) -> int:
     loaded = load_data(args.data, meanwhile=("engine.products._pareto", "scipy.stats"))
     frame = loaded.frame
-    if loaded.url is None and not {args.score, args.cost} <= set(frame["metric"].unique()):
+    needed = {args.score, *(("tokens_in", "tokens_out") if args.prices else (args.cost,))}
+    if loaded.url is None and not needed <= set(frame["metric"].unique()):
         frame = _with_usage(list(args.data), frame)
-    from ..products._pareto import pareto_set
+    from ..products._pareto import cost_from_prices, pareto_set
 
+    said = None
+    if args.prices:
+        frame = cost_from_prices(frame, _prices(args.prices), label=args.prices, metric=args.cost)
+        said = (f"{args.cost} = tokens_in × input_price + tokens_out × output_price, the prices "
+                f"per token from {args.prices} (as given, never fetched)")
     res = pareto_set(frame, args.score, args.cost, benchmark=args.benchmark,
                      confidence=1 - args.alpha, n_resamples=args.resamples, seed=args.seed)
     if wants_json(args):
-        emit(res.to_dict(), None, "json")
+        emit({**res.to_dict(), "prices": said}, None, "json")
         return 0
     from ._text import interval, table_text
 
@@ -68,7 +87,7 @@ def _pareto(args: argparse.Namespace) -> int:
         f"{res.benchmark}: {res.score_metric} (higher is better) against {res.cost_metric} (lower "
         f"is better), {res.n_examples} examples; boxes at {res.per_interval:.4f} per interval "
         f"(Šidák over {2 * len(t)} intervals: {res.confidence:.0%} for all at once)\n"
-        + table_text(shown) + "\n" + res.headline + "\n")
+        + table_text(shown) + "\n" + res.headline + "\n" + (f"{said}\n" if said else ""))
     return 0
 
 
@@ -89,5 +108,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--resamples", type=int, default=4999, metavar="B",
                    help="bootstrap resamples of each cost interval (default 4999)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument("--prices", metavar="FILE",
+                   help="CSV with columns system, input_price, output_price (per token): the "
+                        "--cost metric is computed from each example's tokens_in and tokens_out")
     add_format_option(p)
     p.set_defaults(handler=_pareto)

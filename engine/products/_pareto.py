@@ -35,7 +35,11 @@ from scipy import stats
 
 from ..stats._cost import bootstrap_t_interval
 
-__all__ = ["POSSIBLY_OPTIMAL", "CERTAINLY_DOMINATED", "ParetoSet", "pareto_boxes", "pareto_set"]
+__all__ = ["CERTAINLY_DOMINATED", "POSSIBLY_OPTIMAL", "PRICE_COLUMNS", "ParetoSet",
+           "cost_from_prices", "pareto_boxes", "pareto_set"]
+
+#: a price table: one row per system, the price of one input token and of one output token
+PRICE_COLUMNS = ("system", "input_price", "output_price")
 
 POSSIBLY_OPTIMAL = "possibly optimal"
 CERTAINLY_DOMINATED = "certainly dominated"
@@ -191,3 +195,57 @@ def pareto_set(frame: pd.DataFrame, score: str, cost: str, *, benchmark: str | N
                        c_wide.mean().to_numpy(float), [b[0] for b in c_bounds],
                        [b[1] for b in c_bounds], score_metric=score, cost_metric=cost)
     return ParetoSet(out.table, out.headline, score, cost, benchmark, confidence, level, n)
+
+
+def cost_from_prices(frame: pd.DataFrame, prices: pd.DataFrame, *, label: str = "the price table",
+                     metric: str = "cost") -> pd.DataFrame:
+    """``frame`` with ``metric`` per example and try computed from its token counts:
+    ``tokens_in × input_price + tokens_out × output_price`` of the system's row of
+    ``prices`` (:data:`PRICE_COLUMNS`; prices per token, as the user states them — never
+    fetched). Rows of ``metric`` the logs recorded are replaced for the priced systems.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"benchmark": "b", "system": "m", "example_id": "e1",
+    ...                      "metric": ["tokens_in", "tokens_out"], "value": [100.0, 20.0]})
+    >>> table = pd.DataFrame({"system": ["m"], "input_price": [1e-6], "output_price": [4e-6]})
+    >>> out = cost_from_prices(rows, table)
+    >>> round(float(out.loc[out["metric"] == "cost", "value"].iloc[0]), 12)
+    0.00018
+    """
+    missing = [c for c in PRICE_COLUMNS if c not in prices.columns]
+    if missing:
+        raise ValueError(f"{label}: column(s) {', '.join(missing)} missing; a price table has "
+                         f"the columns {', '.join(PRICE_COLUMNS)} (prices per token)")
+    if prices["system"].astype(str).duplicated().any():
+        twice = sorted(set(prices.loc[prices["system"].astype(str).duplicated(), "system"].astype(str)))
+        raise ValueError(f"{label}: system(s) {', '.join(twice)} priced twice; give one row each")
+    table = prices.assign(system=prices["system"].astype(str)).set_index("system")
+    for col in ("input_price", "output_price"):
+        values = pd.to_numeric(table[col], errors="coerce")
+        bad = table.index[~np.isfinite(values.to_numpy(float)) | (values.to_numpy(float) < 0)]
+        if len(bad):
+            raise ValueError(f"{label}: column {col} of system {bad[0]} is not a price ≥ 0; "
+                             "write the price of one token as a number")
+        table[col] = values
+    tokens = frame[frame["metric"].isin(["tokens_in", "tokens_out"])]
+    if tokens.empty:
+        raise ValueError("prices: the data have no tokens_in/tokens_out metrics to price "
+                         "(harness logs record them when the model reports usage)")
+    systems = sorted(set(map(str, tokens["system"])))
+    unpriced = [s for s in systems if s not in table.index]
+    if unpriced:
+        raise ValueError(f"{label}: no price for system(s) {', '.join(unpriced)}; add a row "
+                         f"for each ({', '.join(PRICE_COLUMNS)})")
+    keys = [c for c in ("benchmark", "system", "example_id", "run") if c in tokens.columns]
+    wide = tokens.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+    wide = wide.reindex(columns=["tokens_in", "tokens_out"])
+    if wide.isna().any().any():
+        raise ValueError("prices: some examples have tokens_in without tokens_out (or the "
+                         "reverse); a cost from prices needs both")
+    system = wide.index.get_level_values("system").astype(str)
+    value = (wide["tokens_in"].to_numpy(float) * table.loc[system, "input_price"].to_numpy(float)
+             + wide["tokens_out"].to_numpy(float) * table.loc[system, "output_price"].to_numpy(float))
+    priced = wide.index.to_frame(index=False).assign(metric=metric, value=value)
+    kept = frame[~((frame["metric"] == metric) & frame["system"].astype(str).isin(systems))]
+    return pd.concat([kept, priced], ignore_index=True)

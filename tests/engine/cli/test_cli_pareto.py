@@ -92,3 +92,30 @@ def test_unknown_metric_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     path = _table(tmp_path / "r.csv")
     assert main(["pareto", str(path), "--score", "acc", "--cost", "latency_ms"]) == 2
     assert "latency_ms" in capsys.readouterr().err
+
+
+def test_prices_turn_tokens_into_cost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rng = np.random.default_rng(5)
+    rows = []
+    for system, p, tin, tout in (("small", 0.5, 300, 40), ("large", 0.8, 300, 90)):
+        for i in range(60):
+            rows += [("qa", system, f"q{i}", "acc", float(rng.random() < p)),
+                     ("qa", system, f"q{i}", "tokens_in", float(tin + rng.integers(0, 50))),
+                     ("qa", system, f"q{i}", "tokens_out", float(tout + rng.integers(0, 20)))]
+    data = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
+    data.to_csv(tmp_path / "r.csv", index=False)
+    prices = {"small": (1e-7, 4e-7), "large": (3e-6, 1.5e-5)}  # per token, made up for the test
+    pd.DataFrame([(s, a, b) for s, (a, b) in prices.items()],
+                 columns=["system", "input_price", "output_price"]).to_csv(tmp_path / "p.csv", index=False)
+    code, doc = _json(capsys, "pareto", str(tmp_path / "r.csv"), "--score", "acc", "--cost", "cost",
+                      "--prices", str(tmp_path / "p.csv"), "--resamples", "499", "--format", "json")
+    assert code == 0 and "never fetched" in doc["prices"]
+    wide = data.pivot_table(index=["system", "example_id"], columns="metric", values="value")
+    for s in doc["systems"]:
+        sub = wide.loc[s["system"]]
+        a, b = prices[s["system"]]
+        assert s["cost"] == pytest.approx(float((sub["tokens_in"] * a + sub["tokens_out"] * b).mean()))
+    (tmp_path / "bad.csv").write_text("system,input_price,output_price\nsmall,1e-7,4e-7\n")
+    assert main(["pareto", str(tmp_path / "r.csv"), "--score", "acc", "--cost", "cost",
+                 "--prices", str(tmp_path / "bad.csv")]) == 2
+    assert "no price for system(s) large" in capsys.readouterr().err
