@@ -124,3 +124,22 @@ def test_pareto_set_rejects_missing_metric_and_ambiguous_benchmark() -> None:
     with pytest.raises(ValueError, match="name one"):
         pareto_set(two, "acc", "cost")
     assert pareto_set(two, "acc", "cost", benchmark="c", n_resamples=199).benchmark == "c"
+
+
+def test_cost_from_prices_rules() -> None:
+    from engine.products._pareto import cost_from_prices
+
+    rows = pd.DataFrame({"benchmark": "b", "system": ["m", "m", "m"], "example_id": "e1",
+                         "metric": ["tokens_in", "tokens_out", "cost"], "value": [100.0, 20.0, 9.0]})
+    prices = pd.DataFrame({"system": ["m"], "input_price": [0.5], "output_price": [2.0]})
+    out = cost_from_prices(rows, prices)
+    # 100 × 0.5 + 20 × 2.0 = 90, replacing the recorded 9.0
+    assert out.loc[out["metric"] == "cost", "value"].tolist() == [90.0]
+    with pytest.raises(ValueError, match="column\\(s\\) output_price missing"):
+        cost_from_prices(rows, prices.drop(columns="output_price"))
+    with pytest.raises(ValueError, match="not a price ≥ 0"):
+        cost_from_prices(rows, prices.assign(input_price=-1.0))
+    with pytest.raises(ValueError, match="no price for system\\(s\\) m"):
+        cost_from_prices(rows, prices.assign(system="other"))
+    with pytest.raises(ValueError, match="no tokens_in/tokens_out"):
+        cost_from_prices(rows[rows["metric"] == "cost"], prices)
