@@ -30,6 +30,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -39,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from engine import ScoreMatrix, pairwise_tests  # noqa: E402
 from engine.ranking._mean_covariance import rank_sets_of  # noqa: E402
 from engine.stats._clusters import ClusterDesign  # noqa: E402
+from engine.stats._pairwise import PairwiseTests  # noqa: E402
 
 SKILLS = np.array([1.0, 1.0, 1.0, 0.7, 0.4, 0.4, 0.1, -0.2, -0.5, -1.0])
 
@@ -84,7 +86,7 @@ def _scenario(name: str, reps: int, examples: int, families: int | None, seed: i
         m = ScoreMatrix.from_array(values, systems=names)
         for v in variants:
             cluster = family if v.startswith("cluster-robust") else None
-            pw = None
+            pw: PairwiseTests | Literal[False] = False  # the covariance of the means alone
             if v.endswith("pairwise tests"):  # the leaderboard's sets: built on its tests
                 pw = pairwise_tests(m, cluster=None if cluster is None
                                     else ClusterDesign.from_codes(cluster, "family"))

@@ -6,7 +6,7 @@ Ten systems with no true difference. Per replication: the page's pairwise tests
 (:func:`engine.pairwise_tests`, automatic test, Holm, alpha 0.05; cluster-robust with the
 cluster column declared) and the leaderboard's simultaneous rank sets
 (:func:`engine.ranking._mean_covariance.leaderboard_rank_sets`) built on them ("new"), and
-the same sets from the covariance of the means alone ("old", no ``pairwise``). With all
+the same sets from the covariance of the means alone ("old", ``pairwise=False``). With all
 true ranks tied, every set must contain rank 1: a set without it says "this one is not
 the best" falsely. Printed per design: the share of data sets where SOME system's set
 excludes rank 1 (new, old), the pairwise FWER (some pair significant), each ± its Monte
@@ -141,8 +141,9 @@ def main() -> None:
             m, design = make(rng)
             pw = pairwise_tests(m, cluster=design)
             codes = None if design is None else design.codes
-            for out, given in ((new, pw), (old, None)):
-                sets = leaderboard_rank_sets(m, alpha=0.05, cluster=codes, pairwise=given)
+            for out, sets in ((new, leaderboard_rank_sets(m, alpha=0.05, cluster=codes, pairwise=pw)),
+                              (old, leaderboard_rank_sets(m, alpha=0.05, cluster=codes,
+                                                          pairwise=False))):
                 out.append(sets is not None and bool((sets.table["rank_set_low"] > 1).any()))
             fwer.append(bool(pw.table["significant"].any()))
         took = time.perf_counter() - start

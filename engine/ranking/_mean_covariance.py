@@ -2,7 +2,10 @@
 
 Each system's mean and the full covariance of the means (:func:`mean_covariance`: paired
 examples, clusters, the run variance of seed sweeps), the rank sets of those means
-(:func:`rank_sets_of`), and the leaderboard's and the overall table's rank sets.
+(:func:`rank_sets_of`), and the leaderboard's and the overall table's rank sets. Those two
+are built on the page's own pair tests (:func:`pair_evidence`, :func:`overall_pair_evidence`):
+the covariance then gives only the dependence between the pairs' statistics, each pair's
+standard error and df are its test's, and no set separates a pair its test does not.
 The sets themselves, from any estimates and covariance, are :mod:`._rank_sets`.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
@@ -128,16 +131,23 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
                  options: TestOptions | None = None, tau_best: int = 1, tau_worst: int = 1,
                  cluster: Sequence[object] | np.ndarray | None = None, n_draws: int = 1_000,
                  rng: np.random.Generator | int | None = 0,
-                 pairwise: PairwiseTests | None = None) -> RankSets:
+                 pairwise: PairwiseTests | Literal[False] | None = None) -> RankSets:
     """:func:`rank_sets` of each system's mean score with the covariance of
     :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
     raw mean and rank 1 follows the metric's direction. ``options``: its ``alpha`` (sets at
-    1 − alpha; default ``TestOptions()``). ``pairwise``: the pairwise tests of the same
-    matrix (all pairs); each pair is then studentised, given its t tail and allowed to
-    separate as those tests do (:func:`pair_evidence`), and the run variance is theirs."""
-    alpha = resolve(options, {}).alpha
-    evidence = None if pairwise is None else pair_evidence(pairwise, matrix.systems)
-    pooled = None if evidence is None or pairwise is None else pairwise.pooled_runs
+    1 − alpha; default ``TestOptions()``).
+
+    ``pairwise``: the pairwise tests of the same matrix (all pairs; default: those of
+    :func:`engine.pairwise_tests` with ``options`` and ``cluster``, as the leaderboard runs
+    them). Each pair is then studentised, given its t tail and allowed to separate as those
+    tests do (:func:`pair_evidence`), and the run variance is theirs. ``False``: the
+    covariance of the means alone (normal tails, no tests consulted)."""
+    opts = resolve(options, {})
+    alpha = opts.alpha
+    if pairwise is None:
+        pairwise = _page_tests(matrix, opts, cluster)
+    evidence = None if pairwise is False else pair_evidence(pairwise, matrix.systems)
+    pooled = None if evidence is None or pairwise is False else pairwise.pooled_runs
     mc = mean_covariance(matrix, cluster=cluster, pooled=pooled)
     res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
                     tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng,
@@ -148,14 +158,32 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
                     n_draws, res.seed, res.steps, res.critical_value)
 
 
+def _page_tests(matrix: ScoreMatrix, opts: TestOptions,
+                cluster: Sequence[object] | np.ndarray | None) -> PairwiseTests | Literal[False]:
+    """The pairwise tests a page would show beside these sets (False where they cannot run,
+    e.g. cluster-robust tests on missing scores: the covariance alone then)."""
+    from ..stats._clusters import ClusterDesign
+    from ..stats._pairwise import pairwise_tests
+
+    if matrix.n_systems < 2:
+        return False
+    try:
+        design = None if cluster is None else ClusterDesign.from_codes(
+            _cluster_codes(cluster, matrix.n_examples))
+        return pairwise_tests(matrix, opts, cluster=design)
+    except ValueError:
+        return False
+
+
 # --- the leaderboard's and the overall table's rank sets ---------------------------------------
 
 def leaderboard_rank_sets(matrix: ScoreMatrix, *, alpha: float,
                           cluster: np.ndarray | None = None,
-                          pairwise: PairwiseTests | None = None) -> RankSets | None:
+                          pairwise: PairwiseTests | Literal[False] | None = None
+                          ) -> RankSets | None:
     """The simultaneous rank sets and the 1-best set of a leaderboard's systems, cluster-robust
     when the leaderboard is (``cluster``: each example's cluster code), built on the page's
-    ``pairwise`` tests when given (:func:`rank_sets_of`); None when the matrix cannot give a
+    ``pairwise`` tests (:func:`rank_sets_of`; computed when not given); None when the matrix cannot give a
     covariance (fewer than 2 systems, or 2 scored examples or clusters)."""
     if matrix.n_systems < 2:
         return None

@@ -83,7 +83,8 @@ class PairEvidence:
     b]``: the corrected test shows a better than b. The rank sets then studentise each
     pair as its test does, take each statistic's tail from t(df) (below), and reject
     "a ≤ b" only where the test shows a better than b, so that a rank set never claims
-    more than the pairwise tests on the same page.
+    more than the pairwise tests on the same page — but for a difference known without
+    error (the same on every example, σ_ab = 0), whose sign no test can doubt.
     """
 
     t: np.ndarray
@@ -194,7 +195,10 @@ def _with_pairs(t: np.ndarray, pairs: PairEvidence, order: np.ndarray
     tt, df = np.asarray(pairs.t, float)[ix], np.asarray(pairs.df, float)[ix]
     tt = np.where(np.isnan(tt), t, tt)
     tt[np.diag_indices(p)] = 0.0
-    return _normal_scale(tt, np.where(np.isnan(df), np.inf, df)), np.asarray(pairs.shown, bool)[ix]
+    # a difference the same on every example (σ_ab = 0: 10/10 against 0/10) is known
+    # without error; a rank test on few examples cannot reach it, its sign is still certain
+    shown = np.asarray(pairs.shown, bool)[ix] | (np.isinf(t) & (t > 0))
+    return _normal_scale(tt, np.where(np.isnan(df), np.inf, df)), shown
 
 
 def _class_union(low: np.ndarray, high: np.ndarray, classes: np.ndarray
