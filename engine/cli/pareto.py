@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._common import add_format_option, emit, load_data, wants_json
 
-__all__ = ["SYSTEM_KEYS", "register"]
+if TYPE_CHECKING:
+    from ..products._pareto import ParetoSet
+
+__all__ = ["SYSTEM_KEYS", "pareto_json", "register"]
 
 SYSTEM_KEYS = ("system", "score", "score_low", "score_high", "cost", "cost_low", "cost_high",
                "status", "dominated_by")
@@ -41,6 +44,19 @@ def _with_usage(data: list[str], frame: Any) -> Any:
         if detect_format(path) in ("inspect", "promptfoo"):
             frames.append(read_with_usage(path).frame)
     return pd.concat(frames, ignore_index=True) if frames else frame
+
+
+def pareto_json(res: ParetoSet, prices: str | None) -> dict[str, Any]:
+    """The JSON of ``sigboard pareto`` (keys: the module docstring)."""
+    from ._json import records
+
+    systems = records(res.table[[k for k in SYSTEM_KEYS if k != "dominated_by"]], finite=False)
+    for row, by in zip(systems, res.table["dominated_by"], strict=True):
+        row["dominated_by"] = list(by)
+    return {"benchmark": res.benchmark, "score_metric": res.score_metric,
+            "cost_metric": res.cost_metric, "confidence": res.confidence,
+            "per_interval_confidence": res.per_interval, "n_examples": res.n_examples,
+            "systems": systems, "headline": res.headline, "prices": prices}
 
 
 def _prices(path: str) -> Any:
@@ -70,7 +86,7 @@ def _pareto(args: argparse.Namespace) -> int:
     res = pareto_set(frame, args.score, args.cost, benchmark=args.benchmark,
                      confidence=1 - args.alpha, n_resamples=args.resamples, seed=args.seed)
     if wants_json(args):
-        emit({**res.to_dict(), "prices": said}, None, "json")
+        emit(pareto_json(res, said), None, "json")
         return 0
     from ._text import interval, table_text
 

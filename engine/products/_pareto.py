@@ -66,17 +66,6 @@ class ParetoSet:
         t = self.table
         return tuple(t.loc[t["status"] == POSSIBLY_OPTIMAL, "system"])
 
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready: ``systems`` (one object per system) and ``headline``."""
-        systems = [{**{k: (float(v) if isinstance(v, float | np.floating) else v)
-                       for k, v in row.items() if k != "dominated_by"},
-                    "dominated_by": list(row["dominated_by"])}
-                   for row in self.table.to_dict("records")]
-        return {"benchmark": self.benchmark, "score_metric": self.score_metric,
-                "cost_metric": self.cost_metric, "confidence": self.confidence,
-                "per_interval_confidence": self.per_interval, "n_examples": self.n_examples,
-                "systems": systems, "headline": self.headline}
-
 
 def _dominates(i: int, j: int, s_low: np.ndarray, s_high: np.ndarray, c_low: np.ndarray,
                c_high: np.ndarray) -> bool:
