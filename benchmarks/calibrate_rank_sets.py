@@ -22,6 +22,13 @@ Last run (500 replications, seed 2029, 2026-11-25): independent examples — sim
 0.996 ± 0.003, 1-best set 0.998 ± 0.002, marginal (lowest system) 0.984 ± 0.006; clustered,
 cluster-robust — 0.988 ± 0.005, 0.988 ± 0.005, 0.976 ± 0.007; clustered, plain paired
 covariance — 0.986 ± 0.005, 0.986 ± 0.005, 0.958 ± 0.009. All ≥ 0.95.
+
+"on the pairwise tests" are the leaderboard's sets (``pairwise=`` the page's tests). Last
+run (300 replications, seed 2029, 2026-12-03): independent — covariance alone 0.997 ±
+0.003, 0.997 ± 0.003, 0.980 ± 0.008; on the tests 0.997 ± 0.003, 0.997 ± 0.003, 0.997 ±
+0.003; clustered — cluster-robust 0.993 ± 0.005, 0.993 ± 0.005, 0.977 ± 0.009; on the
+cluster-robust tests 0.993 ± 0.005, 0.993 ± 0.005, 0.997 ± 0.003; plain paired 0.990 ±
+0.006, 0.990 ± 0.006, 0.967 ± 0.010. All ≥ 0.95.
 """
 
 from __future__ import annotations
