@@ -252,6 +252,17 @@ def _cell_arrays(parts: Sequence[BenchmarkPart], systems: Sequence[str]
     return means, lows, highs
 
 
+def _counts(parts: Sequence[BenchmarkPart], systems: Sequence[str]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Examples behind each (system, benchmark) mean, and the SD of its scores."""
+    counts, sds = np.ones((len(systems), len(parts))), np.full((len(systems), len(parts)), np.nan)
+    for j, p in enumerate(parts):
+        where = {s: i for i, s in enumerate(p.matrix.systems)}
+        counts[:, j] = [float(p.count[where[s]]) for s in systems]
+        sds[:, j] = [float(p.sd[where[s]]) for s in systems]
+    return counts, sds
+
+
 def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions | None = None,
                        benchmark_weights: Mapping[str, float] | Sequence[float] | None = None,
                        order: Sequence[str] | None = None) -> Overall:
@@ -289,7 +300,9 @@ def overall_from_parts(parts: Sequence[BenchmarkPart], *, options: TestOptions |
     scale = choose_scale(parts, complete)
     means, lows, highs = _cell_arrays(parts, complete)
     corr_sys, corr_pairs, correlated = correlations(parts, complete)
-    score, ci_low, ci_high = system_scores(means, lows, highs, bw, scale, corr_sys, options.alpha)
+    counts, sds = _counts(parts, complete)
+    score, ci_low, ci_high = system_scores(means, lows, highs, bw, scale, corr_sys, options.alpha,
+                                           counts, sds)
     quality = _snap(score) if len(score) else score
     by_rank = sorted(range(len(complete)), key=lambda i: (-np.nan_to_num(quality[i], nan=-np.inf),
                                                          complete[i]))

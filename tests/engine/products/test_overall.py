@@ -330,3 +330,34 @@ def test_json_shape(code_result):
                            "rank_set_high", "in_best_set"]
     assert list(first["cells"]["mbpp"]) == ["mean", "ci_low", "ci_high", "group"]
     assert out["headline"].startswith(first["system"] + " ranks first of 37 systems")
+
+
+def test_score_interval_on_benchmarks_of_different_sizes_by_hand() -> None:
+    """Two 0/1 benchmarks of 10 and 200 examples, their own examples (no correlation), equal
+    weights: each benchmark's standard error is the larger of its interval's half-width over
+    z and sd/√n (Wilson's interval, shrunk toward 1/2, is narrower on 10 examples), and the
+    critical value is Student's t on the Welch–Satterthwaite degrees of freedom
+    (Satterthwaite 1946) — computed here from the leaderboards with scipy. With the normal
+    critical value and Wilson-derived errors the interval covered 0.866 (calibrate_overall_sizes.py)."""
+    from scipy import stats
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for b, n in (("small", 10), ("large", 200)):
+        for s in ("x", "y", "z"):
+            rows += [(b, s, f"{b}{i}", "pass1", float(rng.random() < 0.5)) for i in range(n)]
+    df = pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
+    got = overall(df).table.set_index("system")
+    z = stats.norm.isf(0.025)
+    for s in ("x", "y", "z"):
+        se, var_df = [], []
+        for b in ("small", "large"):
+            x = df[(df["benchmark"] == b) & (df["system"] == s)]["value"].to_numpy()
+            cell = leaderboard(build_matrix(df[df["benchmark"] == b]), bt_resamples=0).table
+            cell = cell.set_index("system").loc[s]
+            e = 50 * max((cell["ci_high"] - cell["ci_low"]) / (2 * z), x.std(ddof=1) / np.sqrt(len(x)))
+            se.append(e)
+            var_df.append((e ** 2) ** 2 / (len(x) - 1))
+        v = sum(e ** 2 for e in se)
+        half = stats.t.isf(0.025, v ** 2 / sum(var_df)) * np.sqrt(v)
+        assert got.loc[s, "ci_high"] - got.loc[s, "ci_low"] == pytest.approx(2 * half, rel=1e-9)
