@@ -134,8 +134,9 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
                  pairwise: PairwiseTests | Literal[False] | None = None) -> RankSets:
     """:func:`rank_sets` of each system's mean score with the covariance of
     :func:`mean_covariance` (paired examples, runs and clusters); ``estimate`` is the
-    raw mean and rank 1 follows the metric's direction. ``options``: its ``alpha`` (sets at
-    1 − alpha; default ``TestOptions()``).
+    raw mean — the adjusted mean of :mod:`engine.stats._additive` when systems lack
+    examples (as the leaderboard's) — and rank 1 follows the metric's direction.
+    ``options``: its ``alpha`` (sets at 1 − alpha; default ``TestOptions()``).
 
     ``pairwise``: the pairwise tests of the same matrix (all pairs; default: those of
     :func:`engine.pairwise_tests` with ``options`` and ``cluster``, as the leaderboard runs
@@ -149,10 +150,19 @@ def rank_sets_of(matrix: ScoreMatrix, *, kind: Kind = "simultaneous",
     evidence = None if pairwise is False else pair_evidence(pairwise, matrix.systems)
     pooled = None if evidence is None or pairwise is False else pairwise.pooled_runs
     mc = mean_covariance(matrix, cluster=cluster, pooled=pooled)
-    res = rank_sets(mc.estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
+    means, estimates = mc.means, mc.estimates
+    if matrix.pairing == "partial":
+        # systems on different examples: ranked by the leaderboard's adjusted means (their
+        # predicted means over every example), not raw means over easier or harder subsets
+        from ..stats._additive import additive_fit
+
+        means = additive_fit(matrix.values).adjusted_mean
+        estimates = orient(means, higher_is_better=matrix.higher_is_better,
+                           binary=matrix.binary)
+    res = rank_sets(estimates, mc.cov, kind=kind, alpha=alpha, tau_best=tau_best,
                     tau_worst=tau_worst, labels=matrix.systems, n_draws=n_draws, rng=rng,
                     pairs=evidence)
-    raw = dict(zip(matrix.systems, mc.means, strict=True))
+    raw = dict(zip(matrix.systems, means, strict=True))
     table = res.table.assign(estimate=res.table["system"].map(raw))
     return RankSets(table, res.kind, alpha, res.tau_best, res.tau_worst, matrix.higher_is_better,
                     n_draws, res.seed, res.steps, res.critical_value)

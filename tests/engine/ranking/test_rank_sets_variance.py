@@ -158,3 +158,26 @@ def test_normal_scale_matches_the_t_tail() -> None:
     # infinite df leaves the statistic as it is; an infinite statistic stays infinite
     same = _normal_scale(np.array([[1.5, np.inf]]), np.array([[np.inf, 3.0]]))
     assert same[0, 0] == 1.5 and same[0, 1] == np.inf
+
+
+def test_systems_on_different_examples_are_ranked_by_the_leaderboards_estimates() -> None:
+    """A truly worse system (0.5 logit) that skipped the 100 hardest of 300 examples has the
+    third-best raw mean; the rank sets ranked it third by that raw mean while the Leaderboard,
+    on adjusted means (engine.stats._additive), ranks it last. Now the sets' estimates and
+    ranks are the Leaderboard's."""
+    from engine import leaderboard
+    from engine._matrix import ScoreMatrix
+
+    rng = np.random.default_rng(1)
+    difficulty = rng.normal(0, 1.5, 300)
+    effect = np.full(10, 0.5)
+    effect[9] = 0.0
+    p = 1 / (1 + np.exp(-(effect[:, None] - difficulty[None, :])))
+    x = (rng.random((10, 300)) < p).astype(float)
+    x[9, np.argsort(difficulty)[-100:]] = np.nan
+    lb = leaderboard(ScoreMatrix.from_array(x), bt_resamples=0)
+    sets = lb.rank_sets.table.set_index("system")
+    board = lb.table.set_index("system")
+    assert board.loc["s9", "rank"] == 10 and np.nanmean(x[9]) > np.nanmean(x[:9], axis=1).mean()
+    np.testing.assert_allclose(sets.loc[board.index, "estimate"], board["mean"], rtol=1e-9)
+    assert sets.loc["s9", "rank"] == 10
