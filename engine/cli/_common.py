@@ -197,7 +197,8 @@ class Loaded:
 
 #: ``--cluster -``: no grouping, even where the store declares a cluster column
 NO_CLUSTER = "-"
-def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
+def _read_one(path: str, usage: bool = False
+              ) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
     """One DATA argument: a results table or harness logs (a folder, a zip, an Inspect
     ``.eval``, a JSON/JSONL log), read by :func:`engine.ingest` within the upload
     limits ``SIGBOARD_MAX_*``: the whole decision is made in the memory-capped child, so a
@@ -205,7 +206,7 @@ def _read_one(path: str) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec
     from ..intake import ingest
 
     check_size(path)  # from its size on disk, before the child starts
-    got = ingest(path, limits=upload_limits(), battles=False, siblings=True)
+    got = ingest(path, limits=upload_limits(), battles=False, siblings=True, usage=usage)
     return got.frame, dict(got.specs)
 
 
@@ -279,19 +280,21 @@ def importing_meanwhile(modules: Sequence[str]) -> Iterator[None]:
         sys.setswitchinterval(interval)
 
 
-def load_data(data: Sequence[str], *, meanwhile: Sequence[str] = ()) -> Loaded:
+def load_data(data: Sequence[str], *, meanwhile: Sequence[str] = (),
+              usage: bool = False) -> Loaded:
     """Read DATA: result files or harness logs, or one results-store URL (``sqlite:///…``).
 
     ``meanwhile``: modules the command needs next, imported while the capped child reads the
-    first file (:func:`importing_meanwhile`)."""
+    first file (:func:`importing_meanwhile`); ``usage``: harness logs also give their usage
+    metrics (tokens, times, cost), read in the same child."""
     if len(data) == 1 and "://" in data[0]:
         return Loaded(open_existing(data[0]).load_frame(), url=data[0])
     stores = [d for d in data if "://" in d]
     if stores:
         raise ValueError(f"DATA: a store URL ({stores[0]}) must be the only DATA argument")
     with importing_meanwhile(meanwhile):
-        first = _read_one(data[0]) if data else None
-    read = ([] if first is None else [first]) + [_read_one(path) for path in data[1:]]
+        first = _read_one(data[0], usage) if data else None
+    read = ([] if first is None else [first]) + [_read_one(path, usage) for path in data[1:]]
     specs = {k: v for _, s in read for k, v in s.items()}
     if len(read) == 1:
         return Loaded(_stating(read[0][0]), specs=specs)

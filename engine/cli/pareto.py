@@ -32,20 +32,6 @@ _HELP = ("the systems that may be the best trade-off of a score and a cost (Pare
          "simultaneous confidence boxes)")
 
 
-def _with_usage(data: list[str], frame: Any) -> Any:
-    """DATA re-read with the usage metrics of harness logs (a table is read as it was)."""
-    import pandas as pd
-
-    from ..harness import detect_format
-    from ..harness._usage import read_with_usage
-
-    frames = []
-    for path in data:
-        if detect_format(path) in ("inspect", "promptfoo"):
-            frames.append(read_with_usage(path).frame)
-    return pd.concat(frames, ignore_index=True) if frames else frame
-
-
 def pareto_json(res: ParetoSet, prices: str | None) -> dict[str, Any]:
     """The JSON of ``sigboard pareto`` (keys: the module docstring)."""
     from ._json import records
@@ -71,11 +57,9 @@ def _prices(path: str) -> Any:
 
 
 def _pareto(args: argparse.Namespace) -> int:
-    loaded = load_data(args.data, meanwhile=("engine.products._pareto", "scipy.stats"))
-    frame = loaded.frame
-    needed = {args.score, *(("tokens_in", "tokens_out") if args.prices else (args.cost,))}
-    if loaded.url is None and not needed <= set(frame["metric"].unique()):
-        frame = _with_usage(list(args.data), frame)
+    # harness logs with their usage metrics, read once in the capped child
+    frame = load_data(args.data, meanwhile=("engine.products._pareto", "scipy.stats"),
+                      usage=True).frame
     from ..products._pareto import cost_from_prices, pareto_set
 
     said = None

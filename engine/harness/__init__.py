@@ -16,6 +16,7 @@ tables (read by :func:`engine.io._readers.read_results`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import pandas as pd
 
@@ -44,6 +45,9 @@ _READERS: dict[str, _Reader] = {
     "lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm,
     "lighteval": read_lighteval, "openai-evals": read_openai_evals, "promptfoo": read_promptfoo,
 }
+#: the readers that also give each example's usage (tokens, times, cost) as metrics
+_WITH_USAGE: dict[str, _Reader] = {"inspect": partial(read_inspect, usage=True),
+                                   "promptfoo": partial(read_promptfoo, usage=True)}
 
 
 def _check_format(fmt: str | None) -> str | None:
@@ -166,7 +170,8 @@ def _read_tables(files: list[LogFile], fmt: str, system: str | None, label: str)
 
 
 def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - the CLI's name
-                 system: str | None = None, name: str | None = None) -> HarnessImport:
+                 system: str | None = None, name: str | None = None,
+                 usage: bool = False) -> HarnessImport:
     """Read evaluation-harness logs into sigboard's canonical long table.
 
     Parameters
@@ -182,6 +187,9 @@ def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - t
         hold one system's logs.
     name : str, optional
         File name of bytes or a buffer (messages, name-based detection).
+    usage : bool
+        Also each example's usage as lower-is-better metrics where the log records it
+        (Inspect, promptfoo: :mod:`engine.harness._usage`); scores only by default.
 
     Returns
     -------
@@ -231,6 +239,7 @@ def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - t
         raise DataContractError([Problem(label, rule=f"no {fmt} log found in the upload",
                                          fix="check the upload, or let the format be detected")])
     skips = Skips()
-    parts, specs = _READERS[fmt](sorted(logs, key=lambda f: f.path), files, skips)
+    reader = _WITH_USAGE.get(fmt, _READERS[fmt]) if usage else _READERS[fmt]
+    parts, specs = reader(sorted(logs, key=lambda f: f.path), files, skips)
     return assemble(parts, fmt=fmt, skips=skips, label=label, specs=specs, system=system,
                     files=[f.label for f in logs])

@@ -17,23 +17,19 @@ as for any metric (a ``higher_is_better`` column, or the upload's metric setting
 
 from __future__ import annotations
 
-from functools import partial
+from typing import TYPE_CHECKING
 
-from ._common import assemble
-from ._inspect import read_inspect
-from ._promptfoo import read_promptfoo
-from ._report import HarnessImport, Skips
-from ._walk import Source
+if TYPE_CHECKING:
+    from ._report import HarnessImport
+    from ._walk import Source
 
 __all__ = ["read_with_usage"]
-
-_WITH_USAGE = {"inspect": partial(read_inspect, usage=True),
-               "promptfoo": partial(read_promptfoo, usage=True)}
 
 
 def read_with_usage(source: Source, *, format: str | None = None,  # noqa: A002 - the CLI's name
                     system: str | None = None, name: str | None = None) -> HarnessImport:
-    """:func:`engine.harness.read_harness` with the usage metrics of Inspect and promptfoo.
+    """:func:`engine.harness.read_harness` with ``usage=True``: the usage metrics of Inspect
+    and promptfoo beside the scores.
 
     >>> import json
     >>> line = json.dumps({"provider": {"id": "m"}, "testCase": {"description": "t1"},
@@ -44,23 +40,6 @@ def read_with_usage(source: Source, *, format: str | None = None,  # noqa: A002 
     >>> out.specs[("r", "cost")].higher_is_better
     False
     """
-    from . import _READERS, _check_depth, _check_format, _choose, _classified, read_harness
-    from ._detect import COMPANION
-    from ._walk import walk
+    from . import read_harness
 
-    fmt = _check_format(format)
-    label, files = walk(source, name=name)
-    _check_depth(files)
-    groups = _classified(files)
-    if fmt is None:
-        kind = _choose(label, groups)
-        fmt = kind if kind in _READERS else None
-    if fmt not in _WITH_USAGE:
-        return read_harness(source, format=format, system=system, name=name)
-    logs = groups.get(fmt) or [f for k, fs in groups.items() if k != COMPANION for f in fs]
-    if not logs:
-        return read_harness(source, format=format, system=system, name=name)  # its message
-    skips = Skips()
-    parts, specs = _WITH_USAGE[fmt](sorted(logs, key=lambda f: f.path), files, skips)
-    return assemble(parts, fmt=fmt, skips=skips, label=label, specs=specs, system=system,
-                    files=[f.label for f in logs])
+    return read_harness(source, format=format, system=system, name=name, usage=True)

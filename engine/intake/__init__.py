@@ -86,7 +86,7 @@ class Ingested:
 def ingest(source: str | Path | tuple[str, bytes], *, format: str | None = None,  # noqa: A002
            system: str | None = None, limits: Limits | None = None,
            metrics: Mapping[str, MetricSpec] | None = None, battles: bool = True,
-           siblings: bool = False) -> Ingested:
+           siblings: bool = False, usage: bool = False) -> Ingested:
     """Read an upload once, in the memory-capped child, whatever it holds.
 
     Parameters
@@ -111,6 +111,9 @@ def ingest(source: str | Path | tuple[str, bytes], *, format: str | None = None,
     siblings : bool
         For a file path: the harness readers may look at the files beside it (an lm-eval
         ``results_*.json`` naming the model) and at its folder's name.
+    usage : bool
+        Harness logs also give each example's usage (tokens, times, cost) as metrics
+        (:func:`engine.read_harness`'s ``usage``).
 
     Returns
     -------
@@ -143,7 +146,7 @@ def ingest(source: str | Path | tuple[str, bytes], *, format: str | None = None,
         label, data, path = Path(source).name[:_MAX_NAME] or str(source), None, source
         path = os.path.abspath(path)
     header = {"name": label, "path": path, "format": format, "system": system,
-              "battles": battles, "siblings": siblings,
+              "battles": battles, "siblings": siblings, "usage": usage,
               "metrics": {str(k): dataclasses.asdict(v) for k, v in (metrics or {}).items()}}
     done = run_capped("engine.intake._child", header, data, label, limits)
     return from_table(answer_table(done, label, limits))

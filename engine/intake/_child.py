@@ -44,7 +44,7 @@ def _main(argv: list[str]) -> int:
         got = decide(source, fmt=header.get("format"), system=header.get("system"),
                      limits=limits, metrics=metrics or None,
                      battles=bool(header.get("battles", True)),
-                     siblings=bool(header.get("siblings")))
+                     siblings=bool(header.get("siblings")), usage=bool(header.get("usage")))
         del source
         table = to_table(got)
         del got

@@ -50,7 +50,7 @@ _TABLE_FORMATS = ("table", "long", "wide")
 def decide(source: str | tuple[str, bytes], *, fmt: str | None = None,
            system: str | None = None, limits: Limits | None = None,
            metrics: Mapping[str, MetricSpec] | None = None, battles: bool = True,
-           siblings: bool = False) -> Ingested:
+           siblings: bool = False, usage: bool = False) -> Ingested:
     """What ``source`` (a path, or a name and bytes) holds, read within ``limits``; see the
     module docstring for the order, and :func:`engine.ingest` for the parameters.
 
@@ -62,7 +62,7 @@ def decide(source: str | tuple[str, bytes], *, fmt: str | None = None,
     limits = limits or Limits()
     with limits_in_force(limits):  # SIGBOARD_MAX_MEMBERS, … in every reader below
         try:
-            return _decide(source, fmt, system, limits, metrics, battles, siblings)
+            return _decide(source, fmt, system, limits, metrics, battles, siblings, usage)
         except DataContractError:
             raise
         except ValueError as exc:  # a format or a system override that is not one
@@ -73,25 +73,26 @@ def decide(source: str | tuple[str, bytes], *, fmt: str | None = None,
 
 def _decide(source: str | tuple[str, bytes], fmt: str | None, system: str | None,
             limits: Limits, metrics: Mapping[str, MetricSpec] | None, battles: bool,
-            siblings: bool) -> Ingested:
+            siblings: bool, usage: bool = False) -> Ingested:
     if fmt is not None and fmt not in _TABLE_FORMATS:
         from ..harness import _check_format
 
         fmt = _check_format(fmt)
     if isinstance(source, str) and Path(source).is_dir():
         return _harness(source, Path(source).name, None if fmt == "table" else fmt, system,
-                        limits)
+                        limits, usage)
     label, data = source if isinstance(source, tuple) else (Path(source).name, _read(source,
                                                                                        limits))
     # the store's duplicate key, of the very bytes parsed here (the caller holds none of them)
     digest = hashlib.sha256(data).hexdigest()
-    got = _decide_file(source, label, data, fmt, system, limits, metrics, battles, siblings)
+    got = _decide_file(source, label, data, fmt, system, limits, metrics, battles, siblings,
+                       usage)
     return dataclasses.replace(got, content_hash=digest)
 
 
 def _decide_file(source: str | tuple[str, bytes], label: str, data: bytes, fmt: str | None,
                  system: str | None, limits: Limits, metrics: Mapping[str, MetricSpec] | None,
-                 battles: bool, siblings: bool) -> Ingested:
+                 battles: bool, siblings: bool, usage: bool = False) -> Ingested:
     if len(data) > limits.max_bytes:
         raise limit_error(label, "max_bytes", limits, f"the file has {len(data):,} bytes")
     harness_like = data[:4] in _ZIP or bool(HARNESS_NAME.search(label))
@@ -104,13 +105,13 @@ def _decide_file(source: str | tuple[str, bytes], label: str, data: bytes, fmt: 
             if got is not None:
                 return got
     if fmt not in (None, *_TABLE_FORMATS) or (harness_like and fmt != "table"):
-        return _harness(logs, label, fmt, system, limits)
+        return _harness(logs, label, fmt, system, limits, usage)
     if fmt in _TABLE_FORMATS or TABLE_NAME.search(label):
         return _table(data, label, label, system, metrics, limits,
                       battles and fmt in (None, "table"))
     kind = _sniffed_harness(label, data)
     if kind is not None:  # read as the sniff found it: the files are not classified twice
-        return _harness(logs, label, kind, system, limits)
+        return _harness(logs, label, kind, system, limits, usage)
     return _table(data, label, label, system, metrics, limits, battles)
 
 
@@ -213,10 +214,10 @@ def _shaped(frame: pd.DataFrame, label: str, system: str | None,
 
 
 def _harness(source: str | tuple[str, bytes], label: str, fmt: str | None,
-             system: str | None, limits: Limits) -> Ingested:
+             system: str | None, limits: Limits, usage: bool = False) -> Ingested:
     from ..harness import read_harness
 
-    result = read_harness(source, format=fmt, system=system)
+    result = read_harness(source, format=fmt, system=system, usage=usage)
     check_produced(result.frame, label, limits)
     return Ingested("results", result.frame, result.format, label, specs=dict(result.specs),
                     skipped=result.skipped, report=result.report(),
