@@ -42,6 +42,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from ._multitest import adjust_pvalues
+
 __all__ = ["CostPairs", "MeanDifference", "RatioEstimate", "cost_pairs", "cost_per_success",
            "paired_mean_difference"]
 
@@ -227,15 +229,6 @@ class CostPairs:
     confidence: float
 
 
-def _holm(p: np.ndarray) -> np.ndarray:
-    order = np.argsort(p)
-    m = len(p)
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adjusted
-    return out
-
-
 def cost_pairs(frame: pd.DataFrame, metric: str, *, benchmark: str | None = None,
                confidence: float = 0.95, n_resamples: int = 9999, seed: int = 0) -> CostPairs:
     """Paired mean differences of ``metric`` (cost, latency) for every pair of systems, on
@@ -264,5 +257,6 @@ def cost_pairs(frame: pd.DataFrame, metric: str, *, benchmark: str | None = None
         out.append((sa, sb, r.n, r.mean_a, r.mean_b, r.difference, r.low, r.high, r.p_value))
     table = pd.DataFrame(out, columns=["system_a", "system_b", "n", "mean_a", "mean_b",
                                        "difference", "low", "high", "p_value"])
-    table["p_holm"] = _holm(table["p_value"].to_numpy(float)) if len(table) else []
+    table["p_holm"] = (adjust_pvalues(table["p_value"].to_numpy(float), method="holm")
+                       if len(table) else [])
     return CostPairs(benchmark, metric, table, confidence)
