@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..store import ResultsStore
 
 __all__ = ["CHAMPION_CHOSEN", "CHAMPION_NAMED", "WATCH_BOARD_COLUMNS", "WatchBoard",
-           "best_mean", "champion_marks", "champion_note", "selection_factor", "watch_board"]
+           "best_mean", "champion_marks", "champion_sentence", "selection_factor", "watch_board"]
 
 #: ``WatchBoard.champion_rule`` of a champion the caller named (taken as fixed in advance).
 CHAMPION_NAMED = "named"
@@ -86,8 +86,12 @@ class WatchBoard:
     stored: bool
     champion_rule: str = CHAMPION_NAMED
     selection_factor: float = 1.0
-    champion_note: str = ""
     caveat: str = EBH_CAVEAT
+
+    @property
+    def champion_note(self) -> str:
+        """How the champion came and what e-BH did for it, in one sentence."""
+        return champion_sentence(self.champion_rule, self.selection_factor)
 
 
 def best_mean(frame: pd.DataFrame, *, higher_is_better: bool = True) -> str:
@@ -121,7 +125,7 @@ def champion_marks(e_values: list[float] | np.ndarray, *, factor: float,
     return e_bh(np.asarray(e_values, dtype=np.float64) / factor, alpha=alpha)
 
 
-def champion_note(rule: str, factor: float) -> str:
+def champion_sentence(rule: str, factor: float) -> str:
     """The one sentence the Watch page shows about how the champion came (no system name in
     it: the page names the champion, isolated, beside it)."""
     if rule == CHAMPION_NAMED:
@@ -182,5 +186,4 @@ def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
     order = np.argsort(-table["cs_low"].to_numpy(np.float64), kind="stable")
     table = table.iloc[order].reset_index(drop=True)
     return WatchBoard(benchmark, metric, champ, float(alpha),
-                      tuple(reports[i] for i in order), ebh, table, stored, rule, factor,
-                      champion_note(rule, factor))
+                      tuple(reports[i] for i in order), ebh, table, stored, rule, factor)
