@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from ..stats._resolution import Resolution
     from ..stats._runs_pairs import PairRunTest
 
-__all__ = ["ab_exit", "ab_json", "board_rank_range", "cluster_fields", "compare_exit",
-           "compare_json", "gate_exit", "gate_sides", "health_json", "judge_battles_json",
+__all__ = ["TUKEY_COLUMNS", "ab_exit", "ab_json", "board_rank_range", "cluster_fields",
+           "compare_exit", "compare_json", "gate_exit", "gate_sides", "health_json", "judge_battles_json",
            "judge_board_json", "label_budget_json", "leaderboard_json", "mechanisms_json",
            "overall_json", "pairwise_json", "power_json", "rank_intervals_json", "rank_sets_json",
            "records", "resolution_json", "watch_json"]
@@ -371,9 +371,15 @@ def mechanisms_json(res: Mechanisms) -> dict[str, Any]:
             "params": dict(res.params)}
 
 
+#: ``rank-intervals``' names for the engine's Tukey interval columns: named apart from the
+#: rank range (``rank_low``/``rank_high``, ``rank_set_low``/``rank_set_high``), a different
+#: quantity built on the pairwise tests
+TUKEY_COLUMNS = {"rank_ci_low": "tukey_rank_low", "rank_ci_high": "tukey_rank_high"}
+
+
 def rank_intervals_json(res: RankIntervals) -> dict[str, Any]:
     return {"alpha": res.alpha, "method": "tukey", "critical_value": res.critical_value,
-            "systems": res.table.to_dict(orient="records")}
+            "systems": res.table.rename(columns=TUKEY_COLUMNS).to_dict(orient="records")}
 
 
 def rank_sets_json(res: RankSets, *, benchmark: str, metric: str,

@@ -66,7 +66,8 @@ COMMANDS: tuple[Command, ...] = (
             "rankings by mean, median, Bradley–Terry, Elo and TrueSkill side by side, and "
             "how much they disagree"),
     Command("rank-intervals", "explore", "register",
-            "simultaneous confidence intervals for the ranks (Tukey-based)"),
+            "Tukey rank intervals from independent means (the Mechanisms page's column; the "
+            "rank range is in leaderboard and ranks)"),
     Command("import", "store", "register",
             "validate result files or harness logs and store them (one upload each; "
             "identical content is stored once)"),

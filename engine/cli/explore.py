@@ -1,5 +1,11 @@
 """``mechanisms`` (rankings by mean, median, Bradley–Terry, Elo, TrueSkill and how they
-disagree) and ``rank-intervals`` (simultaneous confidence intervals for ranks)."""
+disagree) and ``rank-intervals`` (Tukey rank intervals, the Mechanisms page's column).
+
+The Tukey rank intervals take the means as independent, so they ignore the pairing, the
+runs and the clusters; they are a different quantity from the rank range (``leaderboard``,
+``ranks``: the rank confidence sets built on the page's pairwise tests) and are named apart
+from it in the help, the JSON (``tukey_rank_low``, ``tukey_rank_high``) and the table.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ import argparse
 from typing import Any
 
 from ._common import add_data_options, emit, load_data, wants_json
-from ._json import mechanisms_json, rank_intervals_json
+from ._json import TUKEY_COLUMNS, mechanisms_json, rank_intervals_json
 from ._options_flags import add_alpha
 
 __all__ = ["register"]
@@ -52,10 +58,12 @@ def _rank_intervals(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit(payload, None, "json")
         return 0
-    emit(payload, res.table, "table")
-    print(f"\nsimultaneous {1 - res.alpha:.0%} intervals for the ranks (Tukey-based, critical "
-          f"value {res.critical_value:.4g}): every system's true rank lies in its interval at "
-          "once")
+    emit(payload, res.table.rename(columns=TUKEY_COLUMNS), "table")
+    print(f"\nTukey rank intervals at {1 - res.alpha:.0%} (critical value "
+          f"{res.critical_value:.4g}), from each mean and its standard error taken as "
+          "independent: the pairing, runs and clusters are ignored, so they differ from the "
+          "rank range (`sigboard leaderboard`, `sigboard ranks`), which is built on the "
+          "pairwise tests")
     return 0
 
 
@@ -70,8 +78,9 @@ def register(subparsers: Any) -> None:
                    help="battle orders averaged for Elo (default 100)")
     p.set_defaults(handler=_mechanisms)
 
-    p = subparsers.add_parser("rank-intervals", help="simultaneous confidence intervals for "
-                              "the ranks (Tukey-based)")
+    p = subparsers.add_parser("rank-intervals", help="Tukey rank intervals from independent "
+                              "means (the Mechanisms page's column; the rank range is in "
+                              "leaderboard and ranks)")
     add_data_options(p)
     p.add_argument("--lower-is-better", action="store_true", help="metric direction")
     add_alpha(p, meaning="1 − confidence")

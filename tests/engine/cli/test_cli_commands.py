@@ -392,10 +392,10 @@ def test_rank_intervals_json(results_csv: Path, capsys: pytest.CaptureFixture[st
     systems = d["systems"]
     assert [s["system"] for s in systems][0] == "alpha"
     for s in systems:
-        assert 1 <= s["rank_ci_low"] <= s["rank"] <= s["rank_ci_high"] <= 4
+        assert 1 <= s["tukey_rank_low"] <= s["rank"] <= s["tukey_rank_high"] <= 4
     assert main(["rank-intervals", str(results_csv), "--benchmark", "b1", "--metric",
                  "score"]) == 0
-    assert "rank_ci_low" in capsys.readouterr().out
+    assert "tukey_rank_low" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- overall, pairwise --across
