@@ -111,8 +111,44 @@ def _downloads(table: pd.DataFrame, board: Leaderboard) -> None:
                                 "Markdown tables, with the test that grouped them.")
 
 
+#: How a harness log that did not finish ended (its stored ``run_status``), as the import
+#: report words it.
+_ENDED = {"cancelled": "was cancelled", "error": "stopped on an error",
+          "started": "did not finish", "killed": "was killed before it finished",
+          "success": "finished"}
+
+
+def _unfinished_runs(meta: pd.DataFrame, systems: pd.Series) -> str | None:
+    """One note for the systems on the board whose harness run did not finish (the
+    upload's run status, kept with the upload): a part of a run, not the run. Markdown,
+    with the upload's texts inert."""
+    if "run_status" not in meta.columns:
+        return None
+    cut = meta[meta["system"].astype(str).isin(systems.astype(str)) & meta["run_status"].notna()]
+    if cut.empty:
+        return None
+    said, never = [], 0
+    for row in cut.to_dict("records"):
+        ended = _ENDED.get(str(row["run_status"]), f"has status {md_text(row['run_status'])}")
+        planned, missing = row.get("sample_epochs_planned"), row.get("sample_epochs_never_ran")
+        if pd.notna(planned) and pd.notna(missing):
+            never += int(missing)
+            ended += f": {int(missing)} of {int(planned)} planned sample-epochs never ran"
+        else:
+            ended += ": how many sample-epochs never ran is unknown"
+        said.append(f"{md_isolated(row['system'])}'s run {ended}")
+    count = (f"{len(cut)} of these {len(systems)} systems' runs did not finish"
+             if len(cut) > 1 else "One of these systems' runs did not finish")
+    total = f"; {never} sample-epochs never ran in all" if never and len(cut) > 1 else ""
+    return (f"{count}, so their scores are a part of a run, not the run (a sample-epoch is "
+            f"one example in one epoch of the run): {'; '.join(said)}"
+            f"{total} (no scores for them, and none counted as 0).")
+
+
 percent = matrix.binary
-rows = leaderboard_rows(board, store.system_metadata(token, view.benchmark), percent=percent)
+metadata = store.system_metadata(token, view.benchmark)
+unfinished = _unfinished_runs(metadata, board.table["system"])
+rows = leaderboard_rows(board, metadata, percent=percent)
 view, columns = table_view(view, rows)
 matching = filter_rows(rows, view)
 # past MANY_ROWS systems the table starts with the best ones (a 300-row table took the browser
@@ -150,6 +186,8 @@ with summary:
                                     board.table.get("design_effect")),
                    help=DEFF_HELP)
     widgets.notes(board.notes)
+    if unfinished is not None:  # as the upload's preview and the CLI's import said
+        st.warning(unfinished, icon=":material/hourglass_disabled:")
 with controls:
     if len(shown) < len(rows):
         st.caption(f"Showing {len(shown)} of {len(rows)} systems; tests cover all {len(rows)}.")

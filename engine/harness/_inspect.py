@@ -380,10 +380,15 @@ def read_inspect(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
             for why, count in left.items():
                 skips.add(why, task, "", count)
             last = chain[-1]
-            if line := _unfinished(last, *status[id(last)], set().union(*(c.keys for c in chain))):
+            ran = set().union(*(c.keys for c in chain))
+            meta = metas[id(last)]
+            if line := _unfinished(last, *status[id(last)], ran):
                 skips.decisions.append(f"{task}, {model}: {line}")
+                # kept as system metadata, so the store keeps it with the upload and the
+                # Leaderboard can say it too, not only this import's report
+                meta = {**meta, **_unfinished_meta(*status[id(last)], ran)}
             parts.append(Part(last.label, task, model, rows, invocation=chain[0].created,
-                              settings=last.settings, meta=metas[id(last)], seed=last.seed,
+                              settings=last.settings, meta=meta, seed=last.seed,
                               retried=True, primary=primaries.get(id(last))))
         skips.decisions += _runs_sentences(task, model, [c[-1] for c in runs])
     return parts, specs
@@ -397,6 +402,18 @@ def _planned(spec: dict[str, Any]) -> set[tuple[str, int]] | None:
     if not isinstance(ids, list) or not isinstance(epochs, int) or epochs < 1:
         return None
     return {(str(i), e) for i in ids for e in range(1, epochs + 1)}
+
+
+def _unfinished_meta(status: Any, planned: set[tuple[str, int]] | None,
+                     ran: set[tuple[str, int]]) -> dict[str, Any]:
+    """The log's status ("killed": no header.json) and, when the log lists its ids, how
+    many planned sample-epochs never ran: the facts of :func:`_unfinished`'s sentence, as
+    system metadata (``engine.store._reads.RUN_FIELDS`` names them for the pages)."""
+    out: dict[str, Any] = {"run_status": "killed" if status is None else str(status)}
+    if planned is not None:
+        out |= {"sample_epochs_planned": len(planned),
+                "sample_epochs_never_ran": len(planned - ran)}
+    return out
 
 
 def _unfinished(log: Log, status: Any, planned: set[tuple[str, int]] | None,

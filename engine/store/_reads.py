@@ -24,7 +24,11 @@ from . import _io as sio
 from . import _outputs as so
 from . import _schema as S
 
-__all__ = ["StoreReads"]
+__all__ = ["RUN_FIELDS", "StoreReads"]
+
+#: System metadata a harness reader writes for a run that did not finish (Inspect: the
+#: log's status, "killed" without header.json; planned and never-run sample-epochs).
+RUN_FIELDS = ("run_status", "sample_epochs_planned", "sample_epochs_never_ran")
 
 #: More than the rows of any one upload: ``upload_id * _POSITIONS + pos`` orders rows as
 #: uploaded (a 64-bit integer in both SQLite and PostgreSQL).
@@ -300,9 +304,33 @@ class StoreReads:
 
     def system_metadata(self, benchmark: str) -> pd.DataFrame:
         """``system`` plus one column per system attribute stored for ``benchmark`` (a
-        system's aliases read as the system)."""
-        return sa.apply_to_meta(self._metadata(S.system_meta, "system", benchmark),
-                                self.aliases())
+        system's aliases read as the system). A harness run's status (:data:`RUN_FIELDS`)
+        is kept only while its upload still holds that system's scores."""
+        wide = self._metadata(S.system_meta, "system", benchmark)
+        if "run_status" in wide.columns:
+            wide = self._current_run_status(wide, benchmark)
+        return sa.apply_to_meta(wide, self.aliases())
+
+    def _current_run_status(self, wide: pd.DataFrame, benchmark: str) -> pd.DataFrame:
+        """Clear the status of a run whose scores were all replaced since (by a complete
+        re-run, say): it no longer describes what the pages show. Only flagged systems are
+        looked up (a run that did not finish is rare), one indexed probe each."""
+        c, r = S.system_meta.c, S.results.c
+        live: set[str] = set()
+        with self._read() as conn:
+            flagged = conn.execute(select(c.system, c.upload_id).where(
+                c.benchmark == benchmark, c.name == "run_status")).all()
+            ids = sio.lookup(conn, [benchmark, *(str(s) for s, _ in flagged)])
+            for system, upload in flagged:
+                if benchmark in ids and str(system) in ids and conn.execute(
+                        select(r.upload_id).where(r.benchmark_id == ids[benchmark],
+                                                  r.system_id == ids[str(system)],
+                                                  r.upload_id == upload).limit(1)).first():
+                    live.add(str(system))
+        out = wide.copy()
+        fields = [f for f in RUN_FIELDS if f in out.columns]
+        out.loc[~out["system"].astype(str).isin(live), fields] = np.nan
+        return out.drop(columns=[f for f in fields if out[f].isna().all()])
 
     def example_metadata(self, benchmark: str) -> pd.DataFrame:
         """``example_id`` plus one column per example attribute stored for ``benchmark``."""
