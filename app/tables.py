@@ -7,15 +7,16 @@ the other.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from app import rank_span as span
-from app.ranked import DECIMALS, MISSING, NUMERIC, PERCENT
+from app.ranked import DECIMALS, NUMERIC, PERCENT
 from app.url import TABLE_COLUMNS, View
+from engine.app_support import POINTS, interval_text
 from engine.results import Leaderboard
 
 #: What each leaderboard column means (tooltips of the grid and of the ranked table); the
@@ -89,12 +90,25 @@ def group_cells(board: Leaderboard) -> list[str]:
 
 
 def interval(low: float, high: float, *, percent: bool) -> str:
-    """``[low, high]`` in the table's scale ("—" when missing)."""
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return MISSING
-    if percent:
-        return f"[{100 * low:.1f}%, {100 * high:.1f}%]"
-    return f"[{low:.4f}, {high:.4f}]"
+    """``[low, high]`` in the table's scale ("—" when missing): the engine's one formatter."""
+    return interval_text(low, high, percent=percent)
+
+
+#: The difference columns of the Pairwise page's table of all pairs.
+PAIR_DIFFERENCES = ("A − B", "interval from", "interval to")
+
+
+def pairs_in_points(rows: pd.DataFrame, help: Mapping[str, str], *,
+                    percent: bool) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The pairs table of a 0/1 metric in percentage points, as every page writes a
+    difference (:func:`engine.app_support.difference_text`): its difference columns × 100
+    and their grid columns ("+4.2 points"). Other metrics: ``rows`` as they are, no columns."""
+    if not percent:
+        return rows, {}
+    shown = [c for c in PAIR_DIFFERENCES if c in rows.columns]
+    return (rows.assign(**{c: rows[c] * 100 for c in shown}),
+            {c: st.column_config.NumberColumn(help=f"{help.get(c, c)}, in percentage points",
+                                              format=f"%+.1f {POINTS}") for c in shown})
 
 
 def leaderboard_rows(board: Leaderboard, metadata: pd.DataFrame, *,

@@ -21,6 +21,7 @@ from ._lazy import Home, homes, lazy_module
 if TYPE_CHECKING:
     # --- Text: names and uploaded text made inert in HTML, Markdown and plain text --------
     from ._text import html_text, isolate, masked, md_isolated, md_text, one_line_all, safe_url
+    from ._units import POINTS, difference_text, interval_text, score_text, zero_one
 
     # --- Sentences and headlines of the pages ---------------------------------------------
     from .products._headline import (

@@ -16,8 +16,9 @@ from app.data import figures, results
 from app.data.query import Query
 from app.downloads import safe_csv
 from app.ranked import NARROW, html_table
-from app.tables import fit_height
+from app.tables import fit_height, pairs_in_points
 from app.url import MATRIX_TABS, View
+from engine.app_support import zero_one
 from engine.results import Leaderboard
 
 #: The pairs table's columns: engine name → what is shown (technical names in the CSV).
@@ -151,7 +152,7 @@ def all_pairs(q: Query, view: View) -> None:
             where = tabs[kind]
             if kind != "pwpp" and len(shown) > PHONE_SYSTEMS:  # the heatmaps: a table on phones
                 where.html(PHONE_SWAP)
-                percent = results.matrix(q.token, q.benchmark, q.metric).binary
+                percent = zero_one(results.matrix(q.token, q.benchmark, q.metric))
                 _phone_pairs(board, shown, where, percent)
                 where = where.container(key=f"sb_heatmap_{kind}")
             if kind == "pvalues":  # the default panel: SVG, no chart library to load
@@ -164,12 +165,13 @@ def all_pairs(q: Query, view: View) -> None:
             metrics_table(q)
     if tabs["table"].open:
         with tabs["table"]:
-            rows = pair_rows(board)
+            rows, points = pairs_in_points(pair_rows(board), PAIR_HELP, percent=zero_one(
+                results.matrix(q.token, q.benchmark, q.metric)))  # 0/1 metrics in points
             if len(rows) > MAX_PAIR_ROWS:
                 st.caption(f"The first {MAX_PAIR_ROWS:,} of {len(rows):,} pairs; the CSV has all.")
             st.dataframe(rows.head(MAX_PAIR_ROWS), hide_index=True, width="stretch",
                          height=fit_height(min(len(rows), MAX_PAIR_ROWS), 560), placeholder="—",
-                         column_config=_pair_columns())
+                         column_config=_pair_columns() | points)
             st.download_button("Download CSV", lambda: safe_csv(board.pairwise.table),
                                icon=":material/download:", file_name="pairs.csv",
                                mime="text/csv", on_click="ignore")

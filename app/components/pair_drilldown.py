@@ -14,7 +14,7 @@ from app.data import figures
 from app.ranked import html_table
 from app.url import View
 from engine import EFFECT_THRESHOLDS, ScoreMatrix
-from engine.app_support import md_isolated
+from engine.app_support import md_isolated, zero_one
 from engine.results import Leaderboard, PairwiseTests
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
@@ -140,7 +140,7 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
     r, _ = pair_row(board.pairwise, view.a, view.b)
     paired = bool(r["paired"]) if r is not None else board.pairwise.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
-    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=matrix.binary),
+    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=zero_one(matrix)),
                 help=pair_details(board.pairwise, view.a, view.b))
     # the names are in the sentence above: a short label is not cut off on a phone
     state.link("compare", "A/B compare of this pair (runs, models, power, report)",

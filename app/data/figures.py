@@ -37,7 +37,7 @@ from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, 
 from app.charts.vl import Spec
 from app.data import results, store
 from app.data.query import Query
-from engine.app_support import box_stats
+from engine.app_support import box_stats, zero_one
 from engine.results import BoxStats
 
 _ENTRIES = 64
@@ -58,7 +58,7 @@ def arrow(spec: Spec) -> Spec:
 def rank_svg(q: Query, systems: tuple[str, ...] | None = None) -> str:
     """The rank/CI plot of :func:`app.data.results.board_of` as SVG (``systems``: the rows
     shown, default all; percent for 0/1 metrics)."""
-    percent = results.matrix(q.token, q.benchmark, q.metric).binary
+    percent = zero_one(results.matrix(q.token, q.benchmark, q.metric))
     return rank_ci_svg(results.board_of(q), percent=percent, systems=systems)
 
 

@@ -34,7 +34,7 @@ from app.downloads import file_name, safe_csv
 from app.ranked import NARROW, html_table
 from app.url import planned_difference
 from engine import compare_report
-from engine.app_support import compare_headline, md_text, report_with_gate
+from engine.app_support import compare_headline, difference_text, md_text, report_with_gate
 from engine.results import PowerAnalysis
 
 #: Header tooltips of the per-system and models tables (every column explained).
@@ -142,12 +142,12 @@ judge_pair(query, view.cand, view.base, sentence=gate is None)
 
 def _units(value: float) -> str:
     """A difference in the metric's units: points for 0/1 scores, as on the Pairwise page."""
-    return f"{100 * value:+.1f} points" if ab.binary else f"{value:+.4f}"
+    return difference_text(value, percent=ab.binary)
 
 
 def _size(value: float) -> str:
     """The size of a difference (no sign) in the units of :func:`_units`."""
-    return f"{100 * value:.1f} points" if ab.binary else f"{value:.4f}"
+    return difference_text(value, percent=ab.binary, signed=False)
 
 
 own = "" if gate is None else "Judge's own scores (not the verdict above): "

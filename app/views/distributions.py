@@ -13,7 +13,7 @@ from app.downloads import safe_csv
 from app.rank_span import rank_span
 from app.ranked import html_table
 from app.url import BOOT_CHOICES, DIST_TABS, check_choices
-from engine.app_support import md_isolated
+from engine.app_support import md_isolated, zero_one
 
 token, catalog, view = widgets.page_context()
 
@@ -109,9 +109,11 @@ columns = {"ci_low": f"mean {level} low", "ci_high": f"mean {level} high",
            "rank_set_low": "rank set best", "rank_set_high": "rank set worst"}
 ranks = ["rank (observed)", "median rank", columns["rank_low"], columns["rank_high"],
          "rank set best", "rank set worst"]
+# a 0/1 metric's means in percent (decided on its runs' own scores), as on every page
+score = ".1%" if zero_one(results.matrix(token, view.benchmark, view.metric)) else ".4f"
 st.html(html_table(summary.rename(columns=columns), label="bootstrap summary", max_height=560,
-                   formats={"mean": ".4f", columns["ci_low"]: ".4f",
-                            columns["ci_high"]: ".4f", "P(first)": ".2%",
+                   formats={"mean": score, columns["ci_low"]: score,
+                            columns["ci_high"]: score, "P(first)": ".2%",
                             **dict.fromkeys(ranks, ".0f")}))
 st.download_button("Download CSV", lambda: safe_csv(summary), icon=":material/download:",
                    file_name="bootstrap.csv", mime="text/csv",

@@ -17,7 +17,7 @@ from app.data import reliability as reliability_data
 from app.data.query import Query
 from app.ranked import MISSING, html_table
 from app.url import EXAMPLE_TABS, check_example
-from engine.app_support import md_isolated
+from engine.app_support import difference_text, md_isolated, zero_one
 from engine.results import HealthReport, PowerAnalysis
 
 _PAGE = "examples"
@@ -30,6 +30,8 @@ widgets.test_settings(view)
 # the one question of the page: the health report, its charts and the example shown answer it
 query = Query.of(view, token)
 matrix = results.matrix(token, view.benchmark, view.metric)
+# a 0/1 metric (its runs' own scores, when several runs are averaged) reads in percent
+percent = zero_one(matrix)
 report: HealthReport | None = None
 if matrix.n_systems > widgets.MAX_SYSTEMS:
     st.info(f"Example diagnostics compare every pair of systems; this benchmark has "
@@ -48,9 +50,7 @@ else:
 def _gap(value: float) -> str:
     """A gap between means: percentage points for 0/1 scores, else the metric's units (as
     A/B compare and Plan write a difference)."""
-    if value != value:  # NaN: no such gap
-        return MISSING
-    return f"{100 * value:.1f} points" if matrix.binary else f"{value:.4f}"
+    return difference_text(value, percent=percent, signed=False)
 
 
 def _picked(key: str) -> None:
@@ -121,7 +121,8 @@ if report is not None:
     with suspects:
         st.subheader("Suspect examples")
         st.caption("Solved more often by worse systems (lowest agreement first): check their "
-                   "labels and tests.")
+                   "labels and tests." + ("" if matrix.binary or not report.solved_rule else
+                                          f" Solved: {report.solved_rule}."))
         # static HTML with a link per example (the grid's code is ~1.7 MB to fetch and
         # compile on a first visit); a link opens the example in detail below
         shown = report.suspects.rename(columns={"example_id": "example", "tau": "agreement"})
@@ -142,13 +143,13 @@ if report is not None:
         # named and in the page's units, not a bare "rating"
         by_mean = report.rating_source == "mean"
         rating = "solver's mean" if by_mean else "solver's rating"
-        percent = by_mean and matrix.binary
+        share = by_mean and percent
         st.html(html_table(report.solved_by_one.rename(columns={"example_id": "example",
                                                                 "rating": rating}),
                            label="solved by exactly one",
-                           formats={rating: ".1%" if percent else ".3f"},
+                           formats={rating: ".1%" if share else ".3f"},
                            help={rating: "The mean score of the one system that solves it"
-                                 + (" (percent of examples solved)" if percent else "")
+                                 + (" (percent of examples solved)" if share else "")
                                  if by_mean else "The rating uploaded for that system"}))
 
 # repeated 0/1 tries: the flaky tasks of each system beside the suspects, one answer

@@ -34,7 +34,7 @@ from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
 from app.url import MANY_ROWS, RELIABILITY_TABS
 from engine import leaderboard_report
-from engine.app_support import leaderboard_headline, md_isolated, md_text
+from engine.app_support import leaderboard_headline, md_isolated, md_text, zero_one
 from engine.results import Leaderboard
 
 token, catalog, view = widgets.page_context()
@@ -145,7 +145,7 @@ def _unfinished_runs(meta: pd.DataFrame, systems: pd.Series) -> str | None:
             f"{total} (no scores for them, and none counted as 0).")
 
 
-percent = matrix.binary
+percent = zero_one(matrix)  # a 0/1 metric in percent, its runs averaged too
 metadata = store.system_metadata(token, view.benchmark)
 unfinished = _unfinished_runs(metadata, board.table["system"])
 rows = leaderboard_rows(board, metadata, percent=percent)

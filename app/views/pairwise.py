@@ -19,7 +19,7 @@ from app.components.watch_note import several_uploads
 from app.data import results
 from app.data.query import Query
 from app.url import check_pair
-from engine.app_support import md_isolated, md_text, pair_headline
+from engine.app_support import md_isolated, md_text, pair_headline, zero_one
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -71,7 +71,7 @@ if len(order) < 2:
 row, _ = pair_row(result, view.a, view.b)
 if row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
-        row, binary=matrix.binary, alpha=result.alpha, correction=result.correction)) + "**")
+        row, binary=zero_one(matrix), alpha=result.alpha, correction=result.correction)) + "**")
 judge_pair(query, view.a, view.b)  # the judge's difference corrected with human labels
 pair_drilldown(board, view, matrix)
 

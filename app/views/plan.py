@@ -15,7 +15,7 @@ from app.components.judge_budget import judge_labels
 from app.data import results
 from app.data.query import PowerPlan, Query
 from app.url import ALPHA_RANGE, PLAN_SIZE, POWER_CHOICES, SEED_MAX, SIM_CHOICES, planned_difference
-from engine.app_support import md_text
+from engine.app_support import difference_text, md_text, zero_one
 from engine.results import PowerAnalysis
 
 #: Design grid of the detectable-difference table: examples as multiples of the plan's,
@@ -101,12 +101,13 @@ with inputs:
                     max_value=SEED_MAX, step=1, help="Seeds the simulation: part of the link.")
 
 design_text = f"{pw.examples:,} examples × {pw.runs} run(s)"
-binary = results.matrix(token, view.benchmark, view.metric).binary
+# a 0/1 metric (decided on its runs' own scores) in percentage points, as on every page
+binary = zero_one(results.matrix(token, view.benchmark, view.metric))
 
 
 def _size(value: float) -> str:
     """A difference in the metric's units: points for 0/1 scores, as on A/B compare."""
-    return f"{100 * value:.1f} points" if binary else f"{value:.4f}"
+    return difference_text(value, percent=binary, signed=False)
 
 
 cols = st.columns(3)

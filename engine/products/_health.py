@@ -21,6 +21,7 @@ from scipy import stats
 
 from .._matrix import ScoreMatrix
 from .._options import TestOptions, resolve
+from .._units import zero_one
 from ..stats._clusters import ClusterDesign, clustered_pairs, clustered_se
 from ..stats._kernels import exact_sign_pvalues, paired_t, win_matrix
 
@@ -231,6 +232,11 @@ def _solved(x: np.ndarray, matrix: ScoreMatrix, threshold: float | None
     if matrix.binary:
         return x > 0.0, "score = 1" if matrix.higher_is_better else "score = 0 (lower is better)", \
             None
+    if threshold is None and zero_one(matrix):
+        # runs of a 0/1 metric averaged per example: solved when solved in at least half of
+        # the runs (the per-example mean is the share of runs that solved it)
+        solved = x >= 0.5 if matrix.higher_is_better else x <= 0.5
+        return solved, "solved in at least half of the runs", None
     if threshold is None:
         return None, None, (f"'solved' is not defined for the numeric metric {matrix.metric!r} "
                             "without a threshold, so no_solve, solved_by_one, tau_neg and "
