@@ -323,6 +323,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("_contract", "_options", "_text", "_jit", "_notes", "_lazy"),
     ("_moments",),  # per-system count, mean and variance, which the score matrix reads
     ("_matrix",),  # the systems × examples score matrix every computation starts from
+    ("_units",),  # how a score and a difference are written (a 0/1 metric, runs too, in %)
     ("io",),  # how a file becomes the canonical long table (limits, formats, readers)
     ("harness",),  # how a harness log becomes that table, with io's readers and limits
     ("intake",),  # the one decision about an upload, over io and harness, in the capped child

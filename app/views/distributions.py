@@ -83,7 +83,7 @@ st.subheader("Ranks and intervals")
 level = f"{result.confidence:.1%}".replace(".0%", "%")
 st.caption(f"Bootstrap percentile intervals at {level}, per system (not simultaneous). "
            "*Bootstrap rank interval*: where the system's rank falls in the resamples — a "
-           "different question from the *rank range* (the same span as on the Leaderboard, "
+           "different question from the *rank set* (the *rank range* of the Leaderboard, "
            "Overall and Mechanisms pages), so the two spans differ: the bootstrap one is "
            "usually narrower, because it covers one system at a time. *P(first)*: share of "
            "resamples in which the system has the best mean (ties count for each).")
@@ -96,11 +96,11 @@ except ValueError:  # these settings cannot be tested: no rank sets either
     spans = pd.DataFrame({"system": summary["system"].astype(str), "low": pd.NA, "high": pd.NA})
 summary = summary.merge(spans[["system", "low", "high"]].rename(
     columns={"low": "rank_set_low", "high": "rank_set_high"}), on="system", how="left")
-st.caption(f"*Rank set best / worst*: the rank range, the {1 - options.alpha:.0%} "
-           "simultaneous confidence set for each system's rank, built on the pairwise tests "
-           "(Mogstad, Romano, Shaikh & Wilhelm 2024; JSON rank_set_low / rank_set_high) — it "
-           "covers all true ranks at once; the bootstrap rank interval is a different question "
-           "(one system, uncorrected).")
+st.caption(f"*Rank set*: the rank range, the {1 - options.alpha:.0%} simultaneous "
+           "confidence set for each system's rank, built on the pairwise tests (Mogstad, "
+           "Romano, Shaikh & Wilhelm 2024; JSON rank_set_low / rank_set_high) — it covers all "
+           "true ranks at once; the bootstrap rank interval is a different question (one "
+           "system, uncorrected).")
 # a static table: the data grid's code (about 1.7 MB) would hold up the page's first load
 columns = {"ci_low": f"mean {level} low", "ci_high": f"mean {level} high",
            "rank": "rank (observed)", "rank_median": "median rank",
