@@ -15,7 +15,7 @@ from app.data import judge
 from app.data.query import Query
 from app.ranked import html_table
 from engine.app_support import error_rate_words, judge_pair_figures, md_isolated, md_text
-from engine.results import JudgeBoard, JudgeGate
+from engine.results import JudgeBoard, JudgeGate, MissingBounds
 
 METHOD_HELP = ("Prediction-powered inference (PPI++; Angelopoulos, Duchi & Zrnic 2023): the "
                "judge's mean over every example, rectified by the judge − human difference on "
@@ -138,9 +138,11 @@ def judge_pair(q: Query, a: str, b: str, *, sentence: bool = True) -> None:
     st.caption(md_text(METHOD_HELP))
 
 
-def gate_verdict(gate: JudgeGate) -> None:
+def gate_verdict(gate: JudgeGate, bounds: MissingBounds | None = None) -> None:
     """A/B compare's verdict on a judge metric with human labels: the PPI++ gate's
-    decision (what ``compare`` exits with), or why it refuses (exit 2)."""
+    decision (what ``compare`` exits with), or why it refuses (exit 2); ``bounds``: the
+    gate bounded over the examples one system lacks (the page says its sentence under the
+    verdict): when it cannot decide, the verdict is shown as the observed examples' only."""
     if gate.refused:
         st.warning(f"**The gate would not decide this pair (exit 2).** The human labels cannot "
                    f"correct the judge here: {md_isolated(gate.refused)}. The figures below are "
@@ -150,9 +152,14 @@ def gate_verdict(gate: JudgeGate) -> None:
     f, t = gate.figures, gate.test
     if f is None or t is None:
         return
-    box(f"**Verdict on judge scores corrected with {f.n_both:,} human labels (PPI++): "
+    lead = ""
+    if bounds is not None and not bounds.decided:  # exit 2: not a decision
+        box, lead = st.warning, ("**Not a decision (exit 2): one system lacks examples the "
+                                 "other has, see below.** On the examples both have only: ")
+    box(f"{lead}**Verdict on judge scores corrected with {f.n_both:,} human labels (PPI++): "
         f"{md_isolated(gate.verdict)}** — {md_isolated(gate.candidate)} − "
         f"{md_isolated(gate.baseline)} = {t.estimate:+.4g} ({1 - gate.alpha:.0%} interval "
         f"{t.ci_low:+.4g} to {t.ci_high:+.4g}, p = {t.pvalue:.3g}) on the human-label scale of "
         f"{md_isolated(gate.human)}; the labels count like about {f.effective_n:.0f} used "
-        "alone. This is the verdict `compare` exits with.", icon=":material/gavel:")
+        "alone." + ("" if lead else " This is the verdict `compare` exits with."),
+        icon=":material/gavel:")

@@ -16,11 +16,12 @@ from engine.app_support import (
     INCLUSION_COLUMN,
     budget_check,
     human_metric_for,
+    judge_gate_bounds,
     judge_links,
     label_budget,
     restrict_to_slice,
 )
-from engine.results import JudgeBoard, JudgeGate, LabelBudget
+from engine.results import JudgeBoard, JudgeGate, LabelBudget, MissingBounds
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -39,6 +40,20 @@ def refusal_of_clusters(cluster: str) -> str:
 
 @st.cache_resource(show_spinner="Rectifying the judge with the human labels…", max_entries=16)
 def _board(q: Query) -> JudgeBoard | str:
+    frame, inclusion = _rows(q)
+    spec = store.metric_specs(q.store_token).get((q.benchmark, q.metric))
+    try:
+        return judge_board(frame, judge=q.metric, human=q.human, benchmark=q.benchmark,
+                           options=q.options,
+                           higher_is_better=True if spec is None else spec.higher_is_better,
+                           inclusion=inclusion)
+    except JudgeContractError as exc:
+        return str(exc)
+
+
+def _rows(q: Query) -> tuple[pd.DataFrame, pd.Series | None]:
+    """The benchmark's rows a judge board is built from (the query's slice of them) and the
+    examples' known inclusion probabilities (None: none stored)."""
     part = q.slice
     if part is None:
         frame = store.current().load_frame(q.benchmark)
@@ -51,14 +66,7 @@ def _board(q: Query) -> JudgeBoard | str:
     meta = store.current().example_metadata(q.benchmark)  # known inclusion probabilities
     inclusion = (meta.set_index(meta["example_id"].astype(str))[INCLUSION_COLUMN]
                  if INCLUSION_COLUMN in meta.columns else None)
-    spec = store.metric_specs(q.store_token).get((q.benchmark, q.metric))
-    try:
-        return judge_board(frame, judge=q.metric, human=q.human, benchmark=q.benchmark,
-                           options=q.options,
-                           higher_is_better=True if spec is None else spec.higher_is_better,
-                           inclusion=inclusion)
-    except JudgeContractError as exc:
-        return str(exc)
+    return frame, inclusion
 
 
 def human_metric_of(q: Query) -> str | None:
@@ -103,6 +111,23 @@ def gate_of(q: Query) -> JudgeGate | None:
                       benchmark=q.benchmark, judge=q.metric, human=human,
                       higher_is_better=True if spec is None else spec.higher_is_better,
                       options=q.options, cluster=q.cluster or None)
+
+
+def gate_bounds_of(q: Query) -> MissingBounds | None:
+    """The gate of :func:`gate_of` bounded over the examples one system lacks, as
+    ``compare`` bounds it (None: no gate, it refused, or neither system lacks any)."""
+    if human_metric_of(q) is None or q.pair is None:
+        return None
+    return _gate_bounds(q)
+
+
+@st.cache_resource(show_spinner="Bounding the examples one system lacks…", max_entries=16)
+def _gate_bounds(q: Query) -> MissingBounds | None:
+    gate = gate_of(q)
+    if gate is None or gate.refused:
+        return None
+    frame, inclusion = _rows(replace(q, cluster="", human=gate.human))
+    return judge_gate_bounds(frame, gate, options=q.options, inclusion=inclusion)
 
 
 @st.cache_resource(show_spinner="Planning the human labels…", max_entries=32)

@@ -126,16 +126,18 @@ level = f"{1 - options.alpha:.0%}"
 # a judge metric with human labels: the verdict is the PPI++ difference's, as `compare`
 gate = judge.gate_of(query)
 # the examples one system lacks, bounded as `compare` bounds them: the gate may not decide
-bounds = results.ab_missing_bounds(query) if gate is None else None
-undecided = gate is None and (not ab.decided or (bounds is not None and not bounds.decided))
+bounds = results.ab_missing_bounds(query) if gate is None else judge.gate_bounds_of(query)
+undecided = ((gate is None and not ab.decided)
+             or (bounds is not None and not bounds.decided))
 if undecided:
-    why = ab.missing[0] if ab.missing else bounds.sentence(flag=None) if bounds else ""
+    why = (ab.missing[0] if gate is None and ab.missing else
+           bounds.sentence(flag=None) if bounds else "")
     headline_slot.markdown(f"**Cannot decide (the gate exits 2):** {md_text(why)}")
 else:
     headline_slot.markdown(f"**{md_text(compare_headline(ab, binary=ab.binary))}**"
                            if gate is None else f"**{md_text(gate.sentence())}**")
 if gate is not None:
-    gate_verdict(gate)
+    gate_verdict(gate, bounds)
 # corrected by humans: the figures beside the verdict
 judge_pair(query, view.cand, view.base, sentence=gate is None)
 

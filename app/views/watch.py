@@ -53,13 +53,21 @@ state.bound(st.selectbox, "Champion", "base", champion, options=systems,
             help="The system every other one is compared with (default: the best mean). "
                  "Positive differences mean the challenger is better.")
 table = board.table
-found = int(table["ebh_discovery"].sum())
+# a challenger whose verdict does not survive the examples one side lacks is no decision
+# (`watch` exits 2 on it): left out of the counts and said beside the table
+cannot = {b.candidate for b in board.undecided}
+counted = ~table["challenger"].astype(str).isin(cannot)
+found = int((table["ebh_discovery"] & counted).sum())
 st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
             f"{md_isolated(champion)}, with on average at most {board.alpha:.0%} of such "
             f"findings false however often the page is checked; "
-            f"{int(table['excludes_0'].sum())} differ when each is taken on its own.",
+            f"{int((table['excludes_0'] & counted).sum())} differ when each is taken on its "
+            "own.",
             help=f"Discoveries by e-BH at a false-discovery rate of {board.alpha:g}; on its own: "
                  f"the challenger's {1 - board.alpha:.0%} confidence sequence excluded 0.")
+for bound in board.undecided:
+    st.warning(f"**Cannot decide {md_isolated(bound.candidate)} (`watch` exits 2):** "
+               f"{md_text(bound.sentence(flag=None))}", icon=":material/block:")
 # in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header)
 scale, unit = (100.0, "points") if matrix.binary else (1.0, view.metric)
 low, high = (f"low ({unit})", f"high ({unit})") if matrix.binary else ("low", "high")

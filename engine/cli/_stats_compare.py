@@ -166,7 +166,8 @@ def _compare(args: argparse.Namespace) -> int:
     # the two systems judged by every system of the file
     warnings = [Note("missing-not-at-random", w) for w in res.missing]
     code = compare_exit(res, gate, warnings, args.allow_missing is not None)
-    bounds = None if gate is not None else _bounds(frame, res, spec, args.allow_missing)
+    bounds = (_bounds(frame, res, spec, args.allow_missing) if gate is None else
+              _gate_bounds(loaded, args, gate))
     if bounds is not None and not bounds.decided:
         code = EXIT_CANNOT_DECIDE  # the verdict does not survive the missing examples
     if wants_json(args):
@@ -197,7 +198,25 @@ def _bounds(frame: Any, res: ABComparison, spec: Any, allow: int | None
     neither lacks any); ``allow``: ``--allow-missing`` (None, N, or ``_ALL`` without N)."""
     from ..stats._missing_bounds import missing_bounds
 
-    found = missing_bounds(frame, res, spec=spec)
+    return _declared(missing_bounds(frame, res, spec=spec), allow)
+
+
+def _gate_bounds(loaded: Loaded, args: argparse.Namespace, gate: JudgeGate
+                 ) -> MissingBounds | None:
+    """The judge gate's verdict with the examples one side lacks (judge scores, and human
+    labels where the other side's example has one) at the worst and best score."""
+    from ..products._judge_missing import judge_gate_bounds
+    from .judge import _stored_inclusion
+
+    inclusion = _stored_inclusion(loaded, argparse.Namespace(benchmark=gate.benchmark,
+                                                             judge=gate.judge))
+    found = judge_gate_bounds(loaded.frame, gate, options=test_options(args),
+                              inclusion=inclusion)
+    return _declared(found, args.allow_missing)
+
+
+def _declared(found: MissingBounds | None, allow: int | None) -> MissingBounds | None:
+    """``found`` with ``--allow-missing`` applied (None, N, or ``_ALL`` without N)."""
     if found is None or allow is None:
         return found
     need = max(found.baseline_lacks, found.candidate_lacks)

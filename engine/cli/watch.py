@@ -11,15 +11,19 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._common import Loaded, add_data_options, closest, emit, load_data, wants_json
-from ._json import watch_json
+from ._json import EXIT_CANNOT_DECIDE, watch_json
 from ._options_flags import add_alpha
+from ._stats_compare import _ALL, _count, _declared
+from ._stats_compare import _bounds_json as bounds_json
 from ._text import fmt_number
 
 if TYPE_CHECKING:
     from ..stats._arrivals import WatchReport
+    from ..stats._missing_bounds import MissingBounds
 
 __all__ = ["register"]
 
@@ -28,7 +32,10 @@ WATCH_EXIT_CODES = """exit codes:
      or the budget --max-n reached without a difference
   1  the candidate is worse: the confidence sequence lies below 0 (always valid: the
      verdict holds however many times the gate was run before)
-  2  bad input (unknown system, unreadable DATA, bad option); nothing is watched
+  2  bad input (unknown system, unreadable DATA, bad option); nothing is watched — or
+     cannot decide: one system lacks more than 10% of the examples the other has and the
+     verdict does not hold with them at the worst and the best score, put where they would
+     have arrived (--allow-missing N declares up to N per side)
 
 DATA: a store URL (the watch is kept in the store, each upload a batch, updated from
 the uploads it has not seen), or result files, each file one batch in the order given.
@@ -51,19 +58,21 @@ def _bounds(text: str | None) -> tuple[float, float] | str | None:
 
 def verdict(report: WatchReport) -> tuple[str, int]:
     """The always-valid verdict and its exit code."""
-    if report.first_excluded_n is not None:
-        worse = report.cs_low + report.cs_high < 0
-        word = "worse" if worse else "better"
-        return (f"candidate is {word} (the confidence sequence excluded 0 at observation "
-                f"{report.first_excluded_n})"), int(worse)
-    if report.stopped_at is not None:
-        return f"no difference within the budget of {report.stopped_at} observations", 0
-    return f"undecided after {report.n_seen} observations: keep collecting", 0
+    from ..stats._watch_missing import watch_verdict
+
+    return watch_verdict(report)
 
 
-def _run(args: argparse.Namespace) -> WatchReport:
-    from dataclasses import replace
+def _run(args: argparse.Namespace) -> tuple[WatchReport, MissingBounds | None]:
+    """The watch, and its verdict bounded over the examples one side lacks."""
+    report, frame, higher, binary = _watched(args)
+    from ..stats._watch_missing import watch_bounds
 
+    return report, _declared(watch_bounds(frame, report, higher_is_better=higher,
+                                          binary=binary), args.allow_missing)
+
+
+def _watched(args: argparse.Namespace) -> tuple[WatchReport, Any, bool, bool | None]:
     from .._options import TestOptions
 
     bounds = _bounds(args.bounds)
@@ -73,10 +82,13 @@ def _run(args: argparse.Namespace) -> WatchReport:
 
         store = open_existing(args.data[0])
         bench, met = pick_slice(store.catalog(), args.benchmark, args.metric)
-        return store.watch(bench, met, baseline=args.baseline, candidate=args.candidate,
-                           cluster=args.cluster, options=TestOptions(alpha=args.alpha),
-                           bounds=bounds,
-                           sigma=args.sigma, max_n=args.max_n)
+        report = store.watch(bench, met, baseline=args.baseline, candidate=args.candidate,
+                             cluster=args.cluster, options=TestOptions(alpha=args.alpha),
+                             bounds=bounds, sigma=args.sigma, max_n=args.max_n)
+        stored = store.metric_spec(bench, met)
+        rows = store.watch_rows(bench, met, [args.baseline, args.candidate],
+                                cluster=args.cluster)
+        return report, rows, stored.higher_is_better, stored.binary
     import pandas as pd
 
     from .._matrix import pick_slice
@@ -98,10 +110,12 @@ def _run(args: argparse.Namespace) -> WatchReport:
     spec = loaded.spec(bench, met)
     if args.lower_is_better:
         spec = replace(spec, higher_is_better=False)
-    return watch_frame(frame, baseline=args.baseline, candidate=args.candidate, benchmark=bench,
-                       metric=met, higher_is_better=spec.higher_is_better, binary=spec.binary,
-                       cluster=args.cluster, options=TestOptions(alpha=args.alpha), bounds=bounds,
-                       sigma=args.sigma, max_n=args.max_n)
+    report = watch_frame(frame, baseline=args.baseline, candidate=args.candidate,
+                         benchmark=bench, metric=met, higher_is_better=spec.higher_is_better,
+                         binary=spec.binary, cluster=args.cluster,
+                         options=TestOptions(alpha=args.alpha), bounds=bounds, sigma=args.sigma,
+                         max_n=args.max_n)
+    return report, frame, spec.higher_is_better, spec.binary
 
 
 def _text(report: WatchReport, text: str) -> str:
@@ -126,12 +140,20 @@ def _text(report: WatchReport, text: str) -> str:
 def _watch(args: argparse.Namespace) -> int:
     if not (0 < args.alpha < 1) or math.isnan(args.alpha):
         raise ValueError(f"--alpha: must be in (0, 1); got {args.alpha!r}")
-    report = _run(args)
+    report, missing = _run(args)
     text, code = verdict(report)
+    if missing is not None and not missing.decided:
+        code = EXIT_CANNOT_DECIDE  # the verdict does not survive the examples one side lacks
     if wants_json(args):
-        emit(watch_json(report, verdict=text, exit_code=code), None, "json")
+        out = watch_json(report, verdict=text, exit_code=code)
+        if missing is not None:
+            out["missing_bounds"] = bounds_json(missing)
+        emit(out, None, "json")
     else:
-        sys.stdout.write(_text(report, text))
+        sys.stdout.write(("" if missing is None else missing.sentence() + "\n")
+                         + _text(report, text))
+    if missing is not None and not missing.decided:
+        print(missing.sentence(), file=sys.stderr)
     return code
 
 
@@ -154,4 +176,8 @@ def register(sub: Any) -> None:
     p.add_argument("--sigma", type=float, help="sub-Gaussian scale of unbounded differences, "
                    "when known (default: self-normalised)")
     p.add_argument("--lower-is-better", action="store_true", help="metric direction (files)")
+    p.add_argument("--allow-missing", nargs="?", type=_count, const=_ALL, default=None,
+                   metavar="N", help="declare the examples one system lacks and the other has "
+                   "(any number; with N: up to N per side); undeclared, exit 2 when the "
+                   "verdict does not hold with them at the worst and the best score")
     p.set_defaults(handler=_watch)

@@ -39,6 +39,7 @@ from ..stats._ebh import EBHResult, e_bh
 
 if TYPE_CHECKING:
     from ..stats._arrivals import WatchReport
+    from ..stats._missing_bounds import MissingBounds
     from ..store import ResultsStore
 
 __all__ = ["CHAMPION_CHOSEN", "CHAMPION_NAMED", "WATCH_BOARD_COLUMNS", "WatchBoard",
@@ -87,6 +88,14 @@ class WatchBoard:
     champion_rule: str = CHAMPION_NAMED
     selection_factor: float = 1.0
     caveat: str = EBH_CAVEAT
+    missing: tuple[MissingBounds | None, ...] = ()
+
+    @property
+    def undecided(self) -> tuple[MissingBounds, ...]:
+        """The challengers whose verdict does not hold with the examples one side lacks at
+        the worst and the best score (``watch`` exits 2 on each): their row is not a
+        decision, whatever its interval and e-BH mark say."""
+        return tuple(b for b in self.missing if b is not None and not b.decided)
 
     @property
     def champion_note(self) -> str:
@@ -141,7 +150,7 @@ def champion_sentence(rule: str, factor: float) -> str:
 def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
                 champion: str | None = None, challengers: list[str] | None = None,
                 options: TestOptions | None = None, cluster: str | None = None,
-                keep: bool = True) -> WatchBoard:
+                keep: bool = True, allow_missing: int = 0) -> WatchBoard:
     """Watch ``champion`` (default: the best mean) against every other system (or
     ``challengers``) on one benchmark and metric; e-BH across the challengers.
 
@@ -152,7 +161,11 @@ def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
     ``keep``: keep each watch in the store (updated per upload); False computes the same
     sequences from the uploads without writing (a page view, a read-only store). ``options``:
     its ``alpha`` is the level of the confidence sequences and of e-BH (default
-    ``TestOptions()``)."""
+    ``TestOptions()``).
+
+    Each challenger's verdict is bounded over the examples it or the champion lacks, as
+    ``watch`` bounds it (the board's ``missing``, aligned with ``reports``; ``undecided``:
+    the rows that cannot decide); ``allow_missing``: lacking examples per side declared."""
     opts = resolve(options, {})
     alpha = opts.alpha
     frame = store.load_frame(benchmark, metric)
@@ -185,5 +198,40 @@ def watch_board(store: ResultsStore, benchmark: str, metric: str, *,
     }, columns=WATCH_BOARD_COLUMNS)
     order = np.argsort(-table["cs_low"].to_numpy(np.float64), kind="stable")
     table = table.iloc[order].reset_index(drop=True)
+    missing = _missing(store, benchmark, metric, reports, cluster, allow_missing)
     return WatchBoard(benchmark, metric, champ, float(alpha),
-                      tuple(reports[i] for i in order), ebh, table, stored, rule, factor)
+                      tuple(reports[i] for i in order), ebh, table, stored, rule, factor,
+                      missing=tuple(missing[i] for i in order))
+
+
+def _missing(store: ResultsStore, benchmark: str, metric: str,
+             reports: tuple[WatchReport, ...], cluster: str | None,
+             allow_missing: int) -> list[MissingBounds | None]:
+    """Each challenger's verdict bounded over the examples it or the champion lacks (the
+    ``watch`` command's bound, :func:`engine.stats._watch_missing.watch_bounds`); None for a
+    challenger with every example the champion has and none it lacks, or lacking (each
+    side) at most the tolerance undeclared — reported there, never enforced, so the page
+    does not run two more sequences per such challenger (77 on humaneval)."""
+    from ..stats._missing_bounds import TOLERANCE
+    from ..stats._watch_missing import watch_bounds
+
+    if not reports:
+        return []
+    champ = reports[0].baseline
+    rows = store.watch_rows(benchmark, metric, [champ, *(r.candidate for r in reports)],
+                            cluster=cluster)
+    spec = store.metric_spec(benchmark, metric)
+    has = {str(k): frozenset(v.astype(str))
+           for k, v in rows.groupby("system")["example_id"]}
+    by = rows.groupby("system", sort=False).indices
+    out: list[MissingBounds | None] = []
+    for r in reports:
+        mine, theirs = has[r.candidate], has[champ]
+        gap = max(len(theirs - mine), len(mine - theirs))
+        if gap == 0 or gap <= TOLERANCE * len(mine | theirs):
+            out.append(None)
+            continue
+        pair = rows.iloc[np.sort(np.concatenate([by[champ], by[r.candidate]]))]
+        out.append(watch_bounds(pair, r, higher_is_better=spec.higher_is_better,
+                                binary=spec.binary, declared=allow_missing))
+    return out

@@ -49,7 +49,9 @@ the bounds are reported, not enforced, and the sentence says the gap was declare
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -57,7 +59,7 @@ import pandas as pd
 from .._contract import MetricSpec
 from ._ab import ABComparison, compare_ab
 
-__all__ = ["TOLERANCE", "MissingBounds", "missing_bounds"]
+__all__ = ["TOLERANCE", "MissingBounds", "Outcome", "bound_gate", "missing_bounds", "outcome_of"]
 
 #: Share of the examples either side has that each side may lack with the bounds reported,
 #: not enforced (calibrated in the module docstring: MCAR at 5% per side then keeps the
@@ -150,30 +152,107 @@ class MissingBounds:
         return f"{head}; cannot decide — rerun the missing examples or {declare}"
 
 
-def _survives(observed: ABComparison, low: ABComparison, high: ABComparison) -> bool:
+@dataclass(frozen=True)
+class Outcome:
+    """What a gate decided, as the bounds compare it: its verdict text, exit code (0 pass, 1
+    fail, 2 refused), the difference (oriented, metric units), whether the verdict is
+    "better" and whether a non-inferiority margin decided it."""
+
+    verdict: str
+    exit_code: int
+    estimate: float
+    better: bool
+    margin: bool = False
+
+
+def outcome_of(result: Any) -> Outcome:
+    """The :class:`Outcome` of an :class:`ABComparison` or a judge gate (the same fields)."""
+    test = result.test
+    return Outcome(result.verdict, int(result.exit_code),
+                   float("nan") if test is None else float(test.estimate),
+                   result.verdict == "candidate is significantly better",
+                   result.noninferiority is not None)
+
+
+def _survives(observed: Outcome, low: Outcome, high: Outcome) -> bool:
     """The observed verdict holds under the bound against it (module docstring)."""
-    if observed.noninferiority is not None:
+    if observed.margin:
         return low.exit_code == 0 if observed.exit_code == 0 else high.exit_code == 1
     if observed.exit_code == 1:  # significantly worse: still worse with the gaps for it
         return high.exit_code == 1
-    if observed.verdict == "candidate is significantly better":
-        return low.verdict == observed.verdict
+    if observed.better:
+        return low.better
     return low.exit_code == 0  # no significant difference: a pass, and not worse at low
 
 
+def _extremes(values: pd.Series, binary: bool, higher_is_better: bool) -> tuple[float, float]:
+    """(worst, best) score: 0/1 for a 0/1 metric, else the lowest / highest seen."""
+    v = values.to_numpy(dtype=float)
+    v = v[np.isfinite(v)]
+    if binary or (len(v) and np.isin(v, (0.0, 1.0)).all()):
+        lowest, highest = 0.0, 1.0
+    else:
+        lowest, highest = float(v.min()), float(v.max())
+    return (lowest, highest) if higher_is_better else (highest, lowest)
+
+
 def _filled(frame: pd.DataFrame, system: str, other: str, lacking: list[str],
-            value: float) -> pd.DataFrame:
+            value: float | dict[str, float]) -> pd.DataFrame:
     """Rows for ``system`` on the ``lacking`` examples at ``value``: the other system's row
-    of each example (its per-example columns, e.g. a cluster), one per run ``system`` has."""
+    of each example (its per-example columns, e.g. a cluster or the upload it came in), one
+    per run ``system`` has. ``value``: one score, or one per metric (a judge metric and its
+    human labels: the other system's label rows are filled too)."""
     rows = frame[(frame["system"] == other) & frame["example_id"].isin(lacking)]
-    rows = rows.drop_duplicates("example_id").copy()
+    keys = ["example_id", "metric"] if "metric" in rows.columns else ["example_id"]
+    rows = rows.drop_duplicates(keys).copy()
     rows["system"] = system
-    rows["value"] = value
+    rows["value"] = (rows["metric"].map(value).astype(float) if isinstance(value, dict)
+                     else value)
     if "run" in frame.columns:
         runs = frame.loc[frame["system"] == system, "run"].dropna().unique()
         if len(runs):
             rows = pd.concat([rows.assign(run=r) for r in runs], ignore_index=True)
     return rows
+
+
+def bound_gate(frame: pd.DataFrame, observed: Outcome, decide: Callable[[pd.DataFrame], Outcome],
+               *, baseline: str, candidate: str, metric: str, binary: bool,
+               higher_is_better: bool, declared: int = 0, tolerance: float = TOLERANCE
+               ) -> MissingBounds | None:
+    """Any gate's verdict bounded over every value the examples one side lacks could take.
+
+    ``frame``: one benchmark's rows — ``metric``'s, and any other metric whose rows go with
+    an example (a judge's human labels): each is filled at its own worst / best score.
+    ``decide``: the gate on a table (``frame`` with the filled rows added), same options as
+    ``observed``. The examples a side lacks are those of ``metric`` the other side has.
+    """
+    if isinstance(declared, bool) or not isinstance(declared, int | np.integer) or declared < 0:
+        raise ValueError(f"declared: must be a whole number ≥ 0; got {declared!r}")
+    if not 0.0 <= tolerance < 1.0:
+        raise ValueError(f"tolerance: must be a share in [0, 1); got {tolerance!r}")
+    frame = frame.assign(example_id=frame["example_id"].astype(str))
+    main = frame[frame["metric"] == metric]
+    has_base = set(main.loc[main["system"] == baseline, "example_id"])
+    has_cand = set(main.loc[main["system"] == candidate, "example_id"])
+    cand_lacks, base_lacks = sorted(has_base - has_cand), sorted(has_cand - has_base)
+    if not cand_lacks and not base_lacks:
+        return None
+    ends = {str(m): _extremes(part["value"], binary and m == metric, higher_is_better)
+            for m, part in frame.groupby("metric", sort=False)}
+    worst = {m: e[0] for m, e in ends.items()}
+    best = {m: e[1] for m, e in ends.items()}
+
+    def gate(cand_fill: dict[str, float], base_fill: dict[str, float]) -> Outcome:
+        extra = [_filled(frame, candidate, baseline, cand_lacks, cand_fill),
+                 _filled(frame, baseline, candidate, base_lacks, base_fill)]
+        return decide(pd.concat([frame, *extra], ignore_index=True))
+
+    low, high = gate(worst, best), gate(best, worst)
+    return MissingBounds(baseline, candidate, len(has_base | has_cand), len(base_lacks),
+                         len(cand_lacks), binary, worst[metric], best[metric],
+                         observed.verdict, low.estimate, high.estimate, low.verdict,
+                         high.verdict, _survives(observed, low, high), int(declared),
+                         float(tolerance))
 
 
 def missing_bounds(df: pd.DataFrame, observed: ABComparison, *, spec: MetricSpec | None = None,
@@ -216,40 +295,19 @@ def missing_bounds(df: pd.DataFrame, observed: ABComparison, *, spec: MetricSpec
     with them passed +50.0 points; cannot decide — rerun the missing examples or declare
     them with --allow-missing 10
     """
-    if isinstance(declared, bool) or not isinstance(declared, int | np.integer) or declared < 0:
-        raise ValueError(f"declared: must be a whole number ≥ 0; got {declared!r}")
-    if not 0.0 <= tolerance < 1.0:
-        raise ValueError(f"tolerance: must be a share in [0, 1); got {tolerance!r}")
     base, cand = observed.baseline, observed.candidate
     frame = df[(df["benchmark"] == observed.benchmark) & (df["metric"] == observed.metric)]
-    has_base = set(frame.loc[frame["system"] == base, "example_id"].astype(str))
-    has_cand = set(frame.loc[frame["system"] == cand, "example_id"].astype(str))
-    cand_lacks, base_lacks = sorted(has_base - has_cand), sorted(has_cand - has_base)
-    if not cand_lacks and not base_lacks:
-        return None
-    values = frame["value"].to_numpy(dtype=float)
-    values = values[np.isfinite(values)]
-    if observed.binary:
-        lowest, highest = 0.0, 1.0
-    else:
-        lowest, highest = float(values.min()), float(values.max())
-    worst, best = (lowest, highest) if observed.higher_is_better else (highest, lowest)
     ni = observed.noninferiority
     the_spec = replace(spec if spec is not None else MetricSpec(),
                        higher_is_better=observed.higher_is_better)
-    frame = frame.assign(example_id=frame["example_id"].astype(str))
 
-    def gate(cand_fill: float, base_fill: float) -> ABComparison:
-        extra = [_filled(frame, cand, base, cand_lacks, cand_fill),
-                 _filled(frame, base, cand, base_lacks, base_fill)]
-        whole = pd.concat([frame, *extra], ignore_index=True)
-        return compare_ab(whole, baseline=base, candidate=cand, benchmark=observed.benchmark,
-                          metric=observed.metric, spec=the_spec, options=observed.options,
-                          cluster=observed.cluster, margin=None if ni is None else ni.margin)
+    def decide(whole: pd.DataFrame) -> Outcome:
+        return outcome_of(compare_ab(
+            whole, baseline=base, candidate=cand, benchmark=observed.benchmark,
+            metric=observed.metric, spec=the_spec, options=observed.options,
+            cluster=observed.cluster, margin=None if ni is None else ni.margin))
 
-    low, high = gate(worst, best), gate(best, worst)
-    return MissingBounds(base, cand, len(has_base | has_cand), len(base_lacks), len(cand_lacks),
-                         observed.binary, worst, best, observed.verdict, low.test.estimate,
-                         high.test.estimate, low.verdict, high.verdict,
-                         _survives(observed, low, high), int(declared), float(tolerance))
-
+    return bound_gate(frame, outcome_of(observed), decide, baseline=base, candidate=cand,
+                      metric=observed.metric, binary=observed.binary,
+                      higher_is_better=observed.higher_is_better, declared=declared,
+                      tolerance=tolerance)

@@ -145,19 +145,27 @@ class StoreWatches(StoreReads):
                        max_n: int | None = None) -> list[WatchReport]:
         """:meth:`watch_preview` of each of ``candidates`` against ``baseline``, the rows read
         once (the Watch page: every challenger of the champion)."""
-        with self._read() as conn:
-            frame = self._pair_rows(conn, benchmark, metric, [baseline, *candidates])
+        frame = self.watch_rows(benchmark, metric, [baseline, *candidates], cluster=cluster)
         spec = self.metric_spec(benchmark, metric)
+        return watch_frames(frame, baseline=baseline, candidates=candidates, benchmark=benchmark,
+                            metric=metric, higher_is_better=spec.higher_is_better,
+                            binary=spec.binary, cluster=cluster or None, options=options,
+                            bounds=bounds, max_n=max_n)
+
+    def watch_rows(self, benchmark: str, metric: str, systems: list[str], *,
+                   cluster: str | None = None) -> pd.DataFrame:
+        """The systems' live rows as a watch streams them: ``system, example_id, value,
+        batch`` (the upload), ``benchmark``, ``metric`` and the ``cluster`` attribute if
+        given, in upload order (what :func:`~engine.stats._arrivals.watch_frame` takes)."""
+        with self._read() as conn:
+            frame = self._pair_rows(conn, benchmark, metric, systems)
         frame = frame.assign(benchmark=benchmark, metric=metric)
         if cluster:
             meta = self.example_metadata(benchmark)
             if cluster not in meta.columns:
                 raise ValueError(f"cluster: no example attribute {cluster!r} in {benchmark!r}")
             frame[cluster] = frame["example_id"].map(meta.set_index("example_id")[cluster])
-        return watch_frames(frame, baseline=baseline, candidates=candidates, benchmark=benchmark,
-                            metric=metric, higher_is_better=spec.higher_is_better,
-                            binary=spec.binary, cluster=cluster or None, options=options,
-                            bounds=bounds, max_n=max_n)
+        return frame
 
     @staticmethod
     def _start(settings: dict[str, Any]) -> Any:
