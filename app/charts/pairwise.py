@@ -16,6 +16,8 @@ from .vl import Datasets, Spec, field, tooltip, top
 
 SIGNIFICANT = "#d62728"
 NOT_SIGNIFICANT = "#8a94a6"
+#: A pair whose verdict the examples one side lacks could overturn ("cannot decide").
+UNDECIDED = "#f59e0b"
 TEXT_CELLS = 16  # write the value in each heatmap cell up to this many systems
 P_FLOOR = 1e-12
 
@@ -124,13 +126,18 @@ def pwpp_spec(result: PairwiseTests, order: Sequence[str]) -> Spec:
         "pos": skew_position(p, result.alpha, decades),
         "verdict": np.where(table["significant"].to_numpy(bool), "significant", "not significant"),
     })
+    if "undecided" in table.columns:  # examples missing could overturn it (results.pairwise_of)
+        frame.loc[(table["undecided"] != "").to_numpy(), "verdict"] = "cannot decide"
     ticks, label_expr = _ticks(result.alpha, decades)
     x = field("pos", "quantitative", axis={"grid": True, "labelExpr": label_expr, "values": ticks},
               scale={"domain": [0, 1]},
               title="adjusted p-value (skewed scale: p < alpha widened)")
+    verdicts = {"significant": SIGNIFICANT, "not significant": NOT_SIGNIFICANT,
+                "cannot decide": UNDECIDED}
+    if not (frame["verdict"] == "cannot decide").any():  # the legend names what is drawn
+        verdicts.pop("cannot decide")
     colour = field("verdict", "nominal", scale={
-        "domain": ["significant", "not significant"], "range": [SIGNIFICANT, NOT_SIGNIFICANT]},
-        title=None)
+        "domain": list(verdicts), "range": list(verdicts.values())}, title=None)
     tips = [tooltip("A", "nominal"), tooltip("B", "nominal"),
             tooltip("p", "quantitative", fmt=".3g")]
     y_scale = {"domain": list(order)}  # one explicit order shared by every layer

@@ -22,6 +22,10 @@ from app.charts.svg import GRID, INK, _label, _name, _num, _open, vertical_grid
 from engine.app_support import html_text, isolate, nice_ticks
 from engine.results import PairwiseTests
 
+#: A pair whose verdict the examples one side lacks could overturn: pale amber, with "?"
+#: (the PWPP draws it in :data:`app.charts.pairwise.UNDECIDED`).
+UNDECIDED = "#fde68a"
+
 BLUE, RED = NODE, BEST  # the theme blue and the red of every chart
 MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the count is said)
 
@@ -29,14 +33,20 @@ MAX_POINTS = 5000  # scatter points drawn at most (an even sample beyond; the co
 def pvalue_heatmap_svg(result: PairwiseTests, order: Sequence[str]) -> str:
     """Adjusted p-values among ``order`` (rows A, columns B, best first) in bands around
     alpha: dark to light red below alpha (significant), grey at or above; blank where the
-    pair was not compared; the value in each cell up to :data:`TEXT_CELLS` systems."""
+    pair was not compared; the value in each cell up to :data:`TEXT_CELLS` systems. A pair
+    the table marks ``undecided`` (examples missing) is a pale "?" cell, never a red."""
     order = list(order)
     n = len(order)
     size = _cell_size(n)
     frame = _long(result.matrix("pvalue_adj"), order, "p").dropna(subset=["p"])
     bands = p_bands(result.alpha)
     colour = dict(zip(bands, BAND_COLOURS, strict=True))
-    names_w, legend_h, labels_h = 230.0, 80.0, 170.0
+    # pairs the missing examples leave open (app.data.results.pairwise_of): "?", not a red
+    t = result.table
+    open_ = ({} if "undecided" not in t.columns else
+             {k: str(u) for a, b, u in zip(t["system_a"], t["system_b"], t["undecided"],
+                                           strict=True) if u for k in ((a, b), (b, a))})
+    names_w, legend_h, labels_h = 230.0, 96.0 if open_ else 80.0, 170.0  # a third legend row
     width, height = names_w + size * n + 20, legend_h + size * n + labels_h
     parts = [_open(width, height, f"adjusted p-values among {n} systems")]
     parts.append(f'<text x="0" y="14" font-size="12" font-weight="600" fill="{INK}">'
@@ -46,6 +56,10 @@ def pvalue_heatmap_svg(result: PairwiseTests, order: Sequence[str]) -> str:
         parts.append(f'<rect x="{lx}" y="{ly}" width="14" height="12" fill="{colour[band]}"/>'
                      f'<text x="{lx + 20}" y="{ly + 10}" font-size="11" fill="{INK}">'
                      f"{html_text(band)}</text>")
+    if open_:
+        parts.append(f'<rect x="0" y="56" width="14" height="12" fill="{UNDECIDED}"/>'
+                     f'<text x="20" y="66" font-size="11" fill="{INK}">? cannot decide '
+                     "(examples missing)</text>")
     index = {s: i for i, s in enumerate(order)}
     texts = n <= TEXT_CELLS
     # white on the two deep reds (p < alpha/10): dark text there could not be read
@@ -53,13 +67,16 @@ def pvalue_heatmap_svg(result: PairwiseTests, order: Sequence[str]) -> str:
     for a, b, p, band in zip(frame["A"], frame["B"], frame["p"].to_numpy(float),
                              p_band(frame["p"].to_numpy(float), result.alpha), strict=True):
         x, y = names_w + size * index[b], legend_h + size * index[a]
-        tip = html_text(isolate(f"{a} vs {b}: adjusted p {p:.2g}"))
+        why = open_.get((a, b))
+        tip = html_text(isolate(f"{a} vs {b}: adjusted p {p:.2g}" + (f", {why}" if why else "")))
+        fill = UNDECIDED if why else colour[str(band)]
         cell = (f'<rect x="{_num(x)}" y="{_num(y)}" width="{size}" height="{size}" '
-                f'fill="{colour[str(band)]}" stroke="white" stroke-width="0.5"/>')
-        if texts:
+                f'fill="{fill}" stroke="white" stroke-width="0.5"/>')
+        if texts or why:
+            label = "?" if why else f"{p:.2g}"
             cell += (f'<text x="{_num(x + size / 2)}" y="{_num(y + size / 2 + 3.5)}" '
-                     f'font-size="10" text-anchor="middle" fill="{ink[str(band)]}">{p:.2g}'
-                     "</text>")
+                     f'font-size="10" text-anchor="middle" '
+                     f'fill="{INK if why else ink[str(band)]}">{label}</text>')
         parts.append(f"<g><title>{tip}</title>{cell}</g>")
     for i, name in enumerate(order):
         y = legend_h + size * i + size / 2 + 4

@@ -14,7 +14,7 @@ from app.data import figures
 from app.ranked import html_table
 from app.url import View
 from engine import EFFECT_THRESHOLDS, ScoreMatrix
-from engine.app_support import md_isolated, zero_one
+from engine.app_support import md_isolated, md_text, zero_one
 from engine.results import Leaderboard, PairwiseTests
 
 #: Effect-size names of the engine, said in words (the technical name stays in brackets).
@@ -85,6 +85,9 @@ def pair_summary(result: PairwiseTests, a: str, b: str, *, percent: bool = False
     level = f"{1 - result.alpha:.0%}"
     verdict = ("**significantly different**" if bool(r["significant"])
                else "**not significantly different**")
+    if str(r.get("undecided") or ""):  # as the A/B gate: the lacking examples could overturn it
+        verdict = (f"**{md_text(r['undecided'])}**: with the missing examples at their "
+                   "worst score the difference could vanish, so it is not called significant")
     paired = bool(r["paired"])
     design = (f"paired on the {int(r['n'])} examples both scored" if paired
               else f"unpaired, {int(r['n'])} scores in all")
@@ -128,8 +131,12 @@ def effect_words(size: float) -> str:
     return passed[-1] if passed else "negligible"
 
 
-def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
-    """Pick two systems; their test, per-example scatter, differences and 2×2 table."""
+def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix,
+                   result: PairwiseTests | None = None) -> None:
+    """Pick two systems; their test, per-example scatter, differences and 2×2 table
+    (``result``: the page's tests, :func:`app.data.results.pairwise_of`; default the
+    board's)."""
+    result = board.pairwise if result is None else result
     order = list(board.table["system"])
     # in a popover: the select boxes are drawn only when it opens (a lighter first screen)
     with st.popover(f"{md_isolated(view.a)} vs {md_isolated(view.b)}", icon=":material/compare_arrows:",
@@ -137,11 +144,11 @@ def pair_drilldown(board: Leaderboard, view: View, matrix: ScoreMatrix) -> None:
         state.bound(st.selectbox, "System A", "a", view.a, options=order)
         state.bound(st.selectbox, "System B", "b", view.b,
                     options=[s for s in order if s != view.a] or order)
-    r, _ = pair_row(board.pairwise, view.a, view.b)
-    paired = bool(r["paired"]) if r is not None else board.pairwise.paired
+    r, _ = pair_row(result, view.a, view.b)
+    paired = bool(r["paired"]) if r is not None else result.paired
     x, y = pair_scores(matrix, view.a, view.b, paired=paired)
-    st.markdown(pair_summary(board.pairwise, view.a, view.b, percent=zero_one(matrix)),
-                help=pair_details(board.pairwise, view.a, view.b))
+    st.markdown(pair_summary(result, view.a, view.b, percent=zero_one(matrix)),
+                help=pair_details(result, view.a, view.b))
     # the names are in the sentence above: a short label is not cut off on a phone
     state.link("compare", "A/B compare of this pair (runs, models, power, report)",
                icon=":material/compare_arrows:", cand=view.a,

@@ -91,14 +91,15 @@ _PANELS = {"effects": effect_heatmap_spec, "pwpp": pwpp_spec}
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def panel_spec(q: Query, kind: str, systems: tuple[str, ...]) -> Spec:
     """The effect-size heatmap (``effects``) or the PWPP (``pwpp``) among ``systems``
-    (the focus, best first)."""
-    return arrow(_PANELS[kind](results.board_of(q).pairwise, list(systems)))
+    (the focus, best first), of :func:`app.data.results.pairwise_of`."""
+    return arrow(_PANELS[kind](results.pairwise_of(q), list(systems)))
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def pvalue_svg(q: Query, systems: tuple[str, ...]) -> str:
-    """The adjusted p-value heatmap among ``systems`` (the focus, best first) as SVG."""
-    return pvalue_heatmap_svg(results.board_of(q).pairwise, systems)
+    """The adjusted p-value heatmap among ``systems`` (the focus, best first) as SVG, the
+    pairs the missing examples leave open marked (:func:`app.data.results.pairwise_of`)."""
+    return pvalue_heatmap_svg(results.pairwise_of(q), systems)
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)

@@ -41,7 +41,12 @@ from engine import (
     rank_intervals_of,
     slice_table,
 )
-from engine.app_support import missing_bounds, restrict_to_slice, system_identifiers
+from engine.app_support import (
+    MISSING_TOLERANCE,
+    missing_bounds,
+    restrict_to_slice,
+    system_identifiers,
+)
 from engine.results import (
     ABComparison,
     ConditionComparison,
@@ -51,6 +56,7 @@ from engine.results import (
     Mechanisms,
     MetricsTable,
     MissingBounds,
+    PairwiseTests,
     PBeats,
     PowerAnalysis,
     RankBootstrap,
@@ -90,16 +96,20 @@ def matrix(token: str, benchmark: str, metric: str) -> ScoreMatrix:
     The stored :class:`engine.MetricSpec` gives the direction and, when declared at
     upload, the modality: a metric declared numeric stays numeric on 0/1 values.
     """
-    base, part = slices.split_key(token)
-    if part is None:
-        frame = store.metric_rows(token, benchmark, metric)
-    else:
-        column, value, bins = part
-        rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
-                                 column=column, value=value, bins=bins)
-        frame = rows.loc[rows["metric"] == metric, store.CANONICAL]
+    frame = _metric_frame(token, benchmark, metric)
     return build_matrix(frame, benchmark=benchmark, metric=metric,
                         spec=_spec(frame, benchmark, metric))
+
+
+def _metric_frame(token: str, benchmark: str, metric: str) -> pd.DataFrame:
+    """The rows of one benchmark and metric the matrix is built from (a slice's own)."""
+    base, part = slices.split_key(token)
+    if part is None:
+        return store.metric_rows(token, benchmark, metric)
+    column, value, bins = part
+    rows = restrict_to_slice(slices.numbers_typed(store.example_frame(base, benchmark)),
+                             column=column, value=value, bins=bins)
+    return rows.loc[rows["metric"] == metric, store.CANONICAL]
 
 
 def _spec(frame: pd.DataFrame, benchmark: str, metric: str) -> MetricSpec:
@@ -128,6 +138,59 @@ def board_of(q: Query) -> Leaderboard:
     two thirds of every settings change on humaneval.
     """
     return _clustered_board(q) if q.cluster else _plain_board(q)
+
+
+def pairwise_of(q: Query) -> PairwiseTests:
+    """The Pairwise page's tests of every pair: :func:`board_of`'s, except that a pair shown
+    significant which the examples one side lacks could overturn is not: ``significant``
+    False and ``undecided`` "cannot decide (N examples missing on X)", as ``sigboard
+    compare`` decides that pair (exit 2) and the A/B page says. The page's table, matrices,
+    PWPP and pair sentence are all drawn from this one result. Without such a pair it is
+    :func:`board_of`'s own (no ``undecided`` column)."""
+    return _pairwise_of(q)
+
+
+@st.cache_resource(show_spinner="Bounding the pairs whose systems lack examples…",
+                   max_entries=_ENTRIES)
+def _pairwise_of(q: Query) -> PairwiseTests:
+    result = board_of(q).pairwise
+    t = result.table
+    m = matrix(q.token, q.benchmark, q.metric)
+    has = np.isfinite(m.values).astype(np.int64)  # systems × examples: scored or not
+    index = {s: i for i, s in enumerate(m.systems)}
+    ia, ib = t["system_a"].map(index).to_numpy(int), t["system_b"].map(index).to_numpy(int)
+    # examples one has and the other lacks, and either has: one product each, not per pair
+    only = has @ (1 - has).T
+    either = has.sum(1)[:, None] + has.sum(1)[None, :] - has @ has.T
+    a_lacks, b_lacks = only[ib, ia], only[ia, ib]
+    # the gate bounds only what it would enforce: past the tolerance (engine.stats._missing_bounds)
+    beyond = np.maximum(a_lacks, b_lacks) > MISSING_TOLERANCE * either[ia, ib]
+    check = np.flatnonzero(t["significant"].to_numpy(bool) & beyond)
+    if not len(check):
+        return result
+    frame = _with_cluster_rows(_metric_frame(q.token, q.benchmark, q.metric), q)
+    spec = store.current().metric_spec(q.benchmark, q.metric)
+    labels = np.full(len(t), "", dtype=object)
+    for k in check:
+        row = t.iloc[k]
+        better, worse = ((row["system_a"], row["system_b"]) if bool(row["a_better"])
+                         else (row["system_b"], row["system_a"]))
+        ab = compare_ab(frame, baseline=str(worse), candidate=str(better), benchmark=q.benchmark,
+                        metric=q.metric, spec=spec, options=q.options, cluster=q.cluster or None)
+        # as `compare`: missing scores that look not at random refuse first (one gate run
+        # instead of three), then the worst and best case for the lacking examples
+        if ab.decided and ((b := missing_bounds(frame, ab, spec=spec)) is None or b.decided):
+            continue
+        lacks = [(int(n), str(s)) for n, s in ((a_lacks[k], row["system_a"]),
+                                                (b_lacks[k], row["system_b"])) if n]
+        said = ", ".join(f"{n} {'examples ' if i == 0 else ''}missing on {s}"
+                         for i, (n, s) in enumerate(sorted(lacks, reverse=True)))
+        labels[k] = f"cannot decide ({said})"
+    if not any(labels):
+        return result
+    marked = t.assign(significant=t["significant"].to_numpy(bool) & (labels == ""),
+                      undecided=labels)
+    return replace(result, table=marked)
 
 
 @st.cache_resource(show_spinner="Running the pairwise tests…", max_entries=_ENTRIES)
@@ -337,6 +400,14 @@ def _with_cluster(token: str, benchmark: str, metric: str, cluster: str) -> pd.D
     if not cluster:
         return frame
     meta = store.example_metadata(token, benchmark)[["example_id", cluster]]
+    return frame.merge(meta.astype({"example_id": str}), on="example_id", how="left")
+
+
+def _with_cluster_rows(frame: pd.DataFrame, q: Query) -> pd.DataFrame:
+    """``frame`` with the query's cluster column joined on (as :func:`_with_cluster`)."""
+    if not q.cluster:
+        return frame
+    meta = store.example_metadata(q.token, q.benchmark)[["example_id", q.cluster]]
     return frame.merge(meta.astype({"example_id": str}), on="example_id", how="left")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from app import state, widgets
@@ -20,6 +22,11 @@ from app.data import results
 from app.data.query import Query
 from app.url import check_pair
 from engine.app_support import md_isolated, md_text, pair_headline, zero_one
+
+#: Why a pair says "cannot decide", in words (the A/B page and `sigboard compare` agree).
+UNDECIDED_WHY = ("one system lacks examples the other has, and with those counted at their "
+                 "worst score the difference could vanish; A/B compare says the same. Rerun "
+                 "the missing examples to decide.")
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -47,13 +54,19 @@ except ValueError as exc:
     st.error(f"These settings cannot be tested on this benchmark: {md_isolated(exc)}")
     st.stop()
 steps.step("Drawing the pairs")
-result = board.pairwise
+# the board's tests with the pairs the missing examples leave open marked, as `compare`
+# decides them: the headline, the drill-down, the matrices and the table all draw this
+result = results.pairwise_of(query)
 order = list(board.table["system"])
 if result.resolution is not None and not result.resolution.can_separate:
     st.info(f"**No pair can be significant on this benchmark, whatever the scores.** "
             f"{md_text(result.resolution.message)}", icon=":material/block:")
 
-plain, technical = widgets.plain_test(view, board)
+plain, technical = widgets.plain_test(view, replace(board, pairwise=result))
+undecided = int((result.table["undecided"] != "").sum()) if "undecided" in result.table else 0
+if undecided:
+    plain += (f" {undecided:,} of the pairs that would differ cannot be decided: "
+              f"{UNDECIDED_WHY}")
 st.markdown(f":material/science: {plain}", help=technical)
 if result.clusters is not None:  # next to the intervals
     st.caption(cluster_sentence(result.clusters.n_clusters, result.table.get("design_effect")),
@@ -69,11 +82,15 @@ if len(order) < 2:
     st.info("This benchmark has a single system: there is no pair to compare.")
     st.stop()
 row, _ = pair_row(result, view.a, view.b)
-if row is not None:
+if row is not None and str(row.get("undecided") or ""):
+    headline_slot.markdown(f"**{md_isolated(view.a)} vs {md_isolated(view.b)}: "
+                           f"{md_text(row['undecided'])}.** "
+                           f"{UNDECIDED_WHY[0].upper()}{UNDECIDED_WHY[1:]}")
+elif row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
         row, binary=zero_one(matrix), alpha=result.alpha, correction=result.correction)) + "**")
 judge_pair(query, view.a, view.b)  # the judge's difference corrected with human labels
-pair_drilldown(board, view, matrix)
+pair_drilldown(board, view, matrix, result)
 
 st.subheader("All pairs")
 all_pairs(query, view)
