@@ -221,13 +221,19 @@ with right:
 # (~1.5 MB) made this page's first view the slowest after Mechanisms
 st.subheader("Per system")
 st.html(_PHONE)  # at a phone's width the secondary columns give way: nothing is cut off
+# a 0/1 metric's scores in percent, as in the verdict and on every page
+score = ".1%" if ab.binary else ".4f"
 st.html(html_table(ab.descriptives, label="per system", max_height=None,
-                   formats={c: ".4f" for c in ("mean", "sd", "median", "q1", "q3", "iqr")},
+                   formats={c: score for c in ("mean", "sd", "median", "q1", "q3", "iqr")},
                    help=DESCRIPTIVE_HELP))
 st.subheader("Models side by side")
 st.caption("The same difference estimated by the models of the repeated-runs literature; the "
-           "last row decided the verdict.")
-st.html(html_table(ab.models.assign(model=[model_label(m) for m in ab.models["model"]])
+           "last row decided the verdict." + (" Estimates, standard errors and intervals in "
+                                              "percentage points." if ab.binary else ""))
+# a 0/1 metric's differences in points, as the verdict above writes them
+in_points = [c for c in ("estimate", "se", "ci_low", "ci_high") if ab.binary and c in ab.models]
+models = ab.models.assign(**{c: ab.models[c] * 100 for c in in_points})
+st.html(html_table(models.assign(model=[model_label(m) for m in ab.models["model"]])
                    .rename(columns=MODEL_HEADERS), label="models", max_height=None,
                    help=MODEL_HELP, formats={c: ".4g" for c in ("estimate", "std. error", "df",
                                                                 "statistic", "p", "interval low",

@@ -93,6 +93,11 @@ def test_pairwise_and_ab_compare_write_the_same_difference_in_points(store: Path
     assert POINTS.match(difference), difference
     # the same mean difference, in the same unit, on both pages
     assert difference.lstrip("+") == on_pairwise.group(1)
+    # A/B's tables in the same units: scores in percent, the models' differences in points
+    assert html_frame(ab, "per system")["mean"].str.fullmatch(r"\d+\.\d%").all()
+    verdict_model = html_frame(ab, "models").iloc[-1]
+    assert float(verdict_model["estimate"]) == pytest.approx(float(difference.split()[0]),
+                                                             abs=0.051)
     table = app("views/pairwise.py", benchmark=BENCH, panel="table")
     no_exception(table)
     shown = table.dataframe[0].value
