@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from .products._overall import benchmark_part, overall_from_parts
     from .products._overall_parts import choose_overall
     from .products._overall_judge import judged_part
+    from .ranking._groups import find_groups
     from .across._coverage import default_selection
     from .across._bounded import leading_systems
     from .products._judge import budget_check, label_budget

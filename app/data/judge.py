@@ -6,22 +6,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
-from app.data import slices, store
+from app.data import results, slices, store
 from app.data.query import Query
 from engine import JudgeContractError, TestOptions, judge_board, judge_gate
 from engine.app_support import (
     INCLUSION_COLUMN,
     budget_check,
+    find_groups,
     human_metric_for,
     judge_gate_bounds,
     judge_links,
     label_budget,
     restrict_to_slice,
 )
-from engine.results import JudgeBoard, JudgeGate, LabelBudget, MissingBounds
+from engine.results import JudgeBoard, JudgeGate, LabelBudget, Leaderboard, MissingBounds
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -95,6 +97,52 @@ def board_of(q: Query) -> JudgeBoard | str | None:
     o = q.options
     return _board(q.narrowed(options=TestOptions(alpha=o.alpha, correction=o.correction),
                              human=human))
+
+
+def corrected_leaderboard(q: Query) -> Leaderboard | None:
+    """The Leaderboard's board ranked on the judge board's PPI++ estimates of the
+    human-label means (:func:`board_of`, the object the page's headline and its count of
+    differing pairs come from); None when the metric has no usable human labels."""
+    if not isinstance(board_of(q), JudgeBoard):
+        return None
+    return _corrected_leaderboard(q)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _corrected_leaderboard(q: Query) -> Leaderboard:
+    found = board_of(q)
+    assert isinstance(found, JudgeBoard)  # corrected_leaderboard checked it
+    return corrected_ranking(results.board_of(q), found)
+
+
+def corrected_ranking(own: Leaderboard, judged: JudgeBoard) -> Leaderboard:
+    """``own`` (the judge's scores as they are) with its table ranked on ``judged``: each
+    system's rank, mean and interval the PPI++ estimate's, its group letters and rank range
+    from the PPI++ pair tests (adjusted as the headline counts them: Holm by default); the
+    columns without a corrected counterpart (win rate, strength, Elo: example battles of the
+    judge's scores) left empty. The rank range is the pair tests' (1 + systems significantly
+    better to systems − those significantly worse), not the judge's rank sets."""
+    t = judged.table
+    systems = t["system"].astype(str).tolist()
+    sign = 1.0 if judged.higher_is_better else -1.0
+    p = judged.pairs.table
+    pairs = pd.DataFrame({"system_a": p["system_a"].astype(str),
+                          "system_b": p["system_b"].astype(str),
+                          "pvalue_adj": p["p_adjusted"].to_numpy(float),
+                          "significant": p["significant"].to_numpy(bool),
+                          "a_better": sign * p["estimate"].to_numpy(float) > 0})
+    groups = find_groups(systems, (sign * t["ppi_mean"].to_numpy(float)).tolist(), pairs)
+    table = (own.table.assign(system=own.table["system"].astype(str)).set_index("system")
+             .reindex(systems).reset_index())
+    table = table.assign(
+        rank=t["rank"].to_numpy(int), mean=t["ppi_mean"].to_numpy(float),
+        ci_low=t["ppi_low"].to_numpy(float), ci_high=t["ppi_high"].to_numpy(float),
+        rank_low=[groups.rank_low[s] for s in systems],
+        rank_high=[groups.rank_high[s] for s in systems],
+        group=[groups.letters[s] for s in systems],
+        win_rate=np.nan, bt_strength=np.nan, elo=np.nan)
+    # no source matrix: the rank sets of the judge's own scores are not this ranking's
+    return replace(own, table=table, groups=groups, source=None, given_rank_sets=None)
 
 
 def gate_of(q: Query) -> JudgeGate | None:

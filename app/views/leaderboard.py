@@ -21,14 +21,14 @@ from app.components.cluster_choice import (
     cluster_sentence,
     resolve_cluster,
 )
-from app.components.judge_note import JUDGE_OWN, judge_own_caption, judge_systems
+from app.components.judge_note import judge_systems
 from app.components.leaderboard_table import ranked_table, table_controls, table_view
 from app.components.reliability import reliability_view, report_parts
 from app.components.significance_graph import leaderboard_charts
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
+from app.data import judge, results, store
 from app.data import reliability as reliability_data
-from app.data import results, store
 from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.tables import filter_rows, leaderboard_rows
@@ -36,6 +36,13 @@ from app.url import MANY_ROWS, RELIABILITY_TABS
 from engine import leaderboard_report
 from engine.app_support import leaderboard_headline, md_isolated, md_text, zero_one
 from engine.results import Leaderboard
+
+#: Above the ranked table when a judge metric is corrected with human labels: what it ranks.
+CORRECTED_TABLE = ("**Below: ranked on the corrected scores.** The ranked table's ranks, means, "
+                   "intervals, groups and rank ranges are the PPI++ estimates of the human-label "
+                   "means and their pair tests, the headline's; win rate, strength and Elo rank "
+                   "the judge's own example battles, with no corrected version, so they are "
+                   "empty.")
 
 token, catalog, view = widgets.page_context()
 view, token = restrict(view, token)  # a slice in the URL: every result below is the slice's
@@ -69,16 +76,21 @@ except ValueError as exc:
     st.stop()
 # the headline ends with the confidence set for the best
 headline_slot.markdown(f"**{md_text(leaderboard_headline(board))}**")
-with corrected:  # the judge's figures corrected first, the judge's own below
-    # one answer per page: the corrected board's headline and count; the judge's own table
-    # stays below, labelled so, with no second count of differing pairs
+with corrected:  # the judge's figures corrected with the human labels, first
+    # one answer per page: the headline, its count of differing pairs and the ranked table
+    # below all come from the one judge board (PPI++), as the Judge page and the CLI
     lead = judge_systems(query)
     if lead is not None:
         headline_slot.markdown(f"**{lead}.**")
-        st.markdown(JUDGE_OWN)
-own = "Judge's own scores. " if lead is not None else ""
-if board.rank_sets is not None:
-    st.caption(f"{own}*Rank range*: each system's rank confidence set; shaded rows may be the best "
+        st.markdown(CORRECTED_TABLE)
+# the table's board: the judge's ranked on the PPI++ estimates when human labels correct it
+ranked_board = (judge.corrected_leaderboard(query) if lead is not None else None) or board
+if ranked_board is not board:
+    st.caption("*Rank range*: from 1 + the systems significantly better to the systems not "
+               "significantly worse, by the PPI++ pair tests the headline counts; shaded rows "
+               "may be the best. How they are computed: Methods.")
+elif board.rank_sets is not None:
+    st.caption(f"*Rank range*: each system's rank confidence set; shaded rows may be the best "
                f"(the {1 - board.rank_sets.alpha:.0%} confidence set for the best, "
                f"{len(board.rank_sets.best_set)} systems). How they are computed: Methods.")
 resolution = board.pairwise.resolution
@@ -148,7 +160,7 @@ def _unfinished_runs(meta: pd.DataFrame, systems: pd.Series) -> str | None:
 percent = zero_one(matrix)  # a 0/1 metric in percent, its runs averaged too
 metadata = store.system_metadata(token, view.benchmark)
 unfinished = _unfinished_runs(metadata, board.table["system"])
-rows = leaderboard_rows(board, metadata, percent=percent)
+rows = leaderboard_rows(ranked_board, metadata, percent=percent)
 view, columns = table_view(view, rows)
 matching = filter_rows(rows, view)
 # past MANY_ROWS systems the table starts with the best ones (a 300-row table took the browser
@@ -162,7 +174,7 @@ if view.table in RELIABILITY_TABS and not tries.available:
                 "scored 0/1; showing the ranked table."])
     view = replace(view, table="ranked")
     state.set_view(view)
-selection = ranked_table(board, view, shown, columns, percent=percent,
+selection = ranked_table(ranked_board, view, shown, columns, percent=percent,
                          reliability=(lambda: reliability_view(query, view, tries))
                          if tries.available else None)
 
@@ -177,8 +189,9 @@ with summary:
     scale = " (0/1 scores: means in percent)" if percent else ""
     plain, technical = widgets.plain_test(view, board)
     if lead is not None:
-        plain = judge_own_caption(len(board.table), "on the examples both scored"
-                                  if board.paired else "on all their scores (unpaired)")
+        plain = (f"{len(ranked_board.table)} systems ranked on judge scores corrected with "
+                 "human labels: groups and rank ranges from the PPI++ pair tests, as the "
+                 "headline counts them.")
     st.caption(f"{direction.capitalize()} {md_isolated(view.metric)} is better{scale}. {plain}",
                help=technical)
     if board.pairwise.clusters is not None:  # next to the intervals
@@ -214,6 +227,7 @@ else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
 if lead is not None:
-    st.caption("The charts below draw the judge's own uncorrected scores, as the ranked table.")
+    st.caption("The charts below draw the judge's own uncorrected scores (the ranked table "
+               "above is corrected with the human labels).")
 leaderboard_charts(query, view)
 arena_boards()  # battle lists in the store: their own leaderboards
