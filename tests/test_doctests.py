@@ -52,6 +52,7 @@ def test_the_engine_has_examples() -> None:
     assert found > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name: str) -> None:
     module = importlib.import_module(name)

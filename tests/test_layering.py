@@ -149,6 +149,7 @@ def _config_uses(source: str) -> list[tuple[int, str]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", _engine_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_engine_reads_no_configuration(path: Path) -> None:
     """The engine takes explicit arguments: no environment variables, no paths found from its
@@ -299,6 +300,7 @@ def test_data_layer_draws_on_no_page_part(path: Path) -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_only_the_data_layer_caches() -> None:
     """``st.cache_resource``/``st.cache_data`` appear in ``app/data`` only (and never in the
     engine): one place to look for what is cached and under which key."""
@@ -437,12 +439,14 @@ def _crossing_circles(graph: dict[str, list[tuple[int, str]]]) -> list[set[str]]
             if len({_folder_of(m) for m in c}) > 1]
 
 
+@pytest.mark.slow
 def test_floor_plan_names_every_folder() -> None:
     folders = {_folder_of(m) for m in _engine_graph()}
     assert folders <= set(FLOOR_OF), f"on no floor: {sorted(folders - set(FLOOR_OF))}"
     assert len(FLOOR_OF) == sum(map(len, FLOORS)), "a folder is on two floors"
 
 
+@pytest.mark.slow
 def test_engine_imports_only_lower_floors() -> None:
     """Every import between engine folders goes down the floors (statically, by AST: also
     the imports inside functions and under ``TYPE_CHECKING``)."""
@@ -450,6 +454,7 @@ def test_engine_imports_only_lower_floors() -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_no_import_circle_crosses_a_folder() -> None:
     """Circles inside one folder are that folder's business; one between folders means two
     floors depend on each other."""

@@ -76,6 +76,7 @@ def test_an_alias_is_one_system_on_every_page(aliased: Path, page: str) -> None:
         assert SYSTEM in shown, f"{page} shows the system"
 
 
+@pytest.mark.slow
 def test_the_benchmarks_page_counts_three_systems(aliased: Path) -> None:
     at = app("views/benchmarks.py")
     no_exception(at)

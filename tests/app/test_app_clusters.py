@@ -78,6 +78,7 @@ def test_one_pair_same_answer_on_the_three_pages(store: Path) -> None:
     assert "The Pairwise page grouped by passage: same p-value and interval." in _captions(at)
 
 
+@pytest.mark.slow
 def test_unknown_column_is_a_url_problem_and_no_grouping_is_plain(store: Path) -> None:
     at = app("views/leaderboard.py", benchmark="qa", cluster="nope")
     no_exception(at)

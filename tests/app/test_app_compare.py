@@ -48,6 +48,7 @@ def test_default_pair_verdict_models_and_power(store: Path) -> None:
     assert drawn[0].count("<g><title>") == len(expected.models)
 
 
+@pytest.mark.slow
 def test_cluster_column_and_planned_difference_from_the_url(store: Path) -> None:
     at = app(PAGE, benchmark="ab", base="other-model", cand="cand-model", cluster="family",
              pdiff="0.05")
@@ -87,6 +88,7 @@ def test_report_is_self_contained_html_with_verdict_and_chart() -> None:
         assert heading in html
 
 
+@pytest.mark.slow
 def test_markdown_downloads_and_the_pairwise_link_to_compare(store: Path) -> None:
     # Compare and Leaderboard offer the engine's Markdown report (engine.report._reports); a pair on
     # the Pairwise page links to its A/B comparison (a → candidate, b → baseline).

@@ -22,6 +22,9 @@ from pages_data_support import store_env
 from engine import compare_ab
 from engine.app_support import md_text, missing_bounds
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 PAGE = "views/compare.py"
 
 

@@ -56,6 +56,7 @@ def crux(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+@pytest.mark.slow
 def test_prompting_compared_on_the_eight_matched_models(crux: Path) -> None:
     at = app(PAGE, benchmark="CRUXEval-input")
     no_exception(at)
@@ -103,6 +104,7 @@ def test_a_fresh_link_opens_the_same_choice(crux: Path) -> None:
     assert at.multiselect(key="conditions_hold").value == ["hyperparams"]
 
 
+@pytest.mark.slow
 def test_demo_data_says_plainly_that_there_is_nothing_to_compare(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval")
     no_exception(at)
@@ -113,6 +115,7 @@ def test_demo_data_says_plainly_that_there_is_nothing_to_compare(db: Path) -> No
     assert any("No bundled demo benchmark has" in c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_names_from_the_upload_stay_text(tmp_path: Path) -> None:
     with store_env(tmp_path / "sigboard.db", hostile_frame()):
         at = app(PAGE, benchmark="syn")
@@ -174,6 +177,7 @@ def alpaca(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+@pytest.mark.slow
 def test_alpaca_offers_no_setting_that_names_the_system(alpaca: Path) -> None:
     # issue #27: generator_2 was offered as a "setting" (58 levels, 1,540 "matched pairs")
     at = app(PAGE, benchmark="alpaca_eval2_weighted_gpt4_turbo")

@@ -15,6 +15,9 @@ from apptest_support import app, no_exception
 from engine import MetricSpec
 from engine.store import open_store
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 
 def _zero_one(benchmark: str) -> pd.DataFrame:
     rows = [{"benchmark": benchmark, "system": f"s{k}", "example_id": f"e{j}", "metric": "acc",

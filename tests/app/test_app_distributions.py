@@ -45,6 +45,7 @@ def summary_table(at: AppTest) -> pd.DataFrame:
     return frame
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dist", ["means", "ranks", "values"])
 def test_each_distribution_view_draws_its_boxplots(db: Path, dist: str) -> None:
     at = app(DIST, benchmark="humaneval", dist=dist, boot="200")
@@ -58,6 +59,7 @@ def test_each_distribution_view_draws_its_boxplots(db: Path, dist: str) -> None:
     assert summary["p_first"].between(0, 1).all()
 
 
+@pytest.mark.slow
 def test_resamples_change_the_bootstrap_and_the_url(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", boot="200")
     first = summary_table(at)
@@ -67,6 +69,7 @@ def test_resamples_change_the_bootstrap_and_the_url(db: Path) -> None:
     assert not summary_table(at)["p_first"].equals(first["p_first"])
 
 
+@pytest.mark.slow
 def test_colour_by_system_metadata(db: Path) -> None:
     at = app(DIST, benchmark="CRUXEval-input", color="hyperparams", boot="200")
     no_exception(at)
@@ -103,6 +106,7 @@ def test_hostile_names_and_metadata_are_text_in_the_boxplots(db: Path) -> None:
     assert set(summary_table(at)["system"]) == {script, rtl, "plain"}
 
 
+@pytest.mark.slow
 def test_unknown_parameters_fall_back_with_a_note(db: Path) -> None:
     at = app(DIST, benchmark="humaneval", color="no-such-column", boot="7", dist="violin")
     no_exception(at)
@@ -112,6 +116,7 @@ def test_unknown_parameters_fall_back_with_a_note(db: Path) -> None:
     assert "boot" not in params(at) and "color" not in params(at)
 
 
+@pytest.mark.slow
 def test_one_metric_benchmark_says_so_in_the_table_across_metrics(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", panel="metrics")
     no_exception(at)
@@ -150,6 +155,7 @@ def test_intervals_follow_alpha(db: Path) -> None:
     assert ((wide["ci_high"] - wide["ci_low"]) >= (narrow["ci_high"] - narrow["ci_low"])).all()
 
 
+@pytest.mark.slow
 def test_the_bootstrap_rank_interval_is_named_and_why_it_differs(db: Path) -> None:
     """Issue #25 item 5: the page's rank interval is labelled as the bootstrap's, with one
     sentence on why it differs from the Leaderboard's rank range."""

@@ -40,6 +40,7 @@ def _figures(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
+@pytest.mark.slow
 def test_first_suspect_shown_with_every_system_best_first(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval")
     no_exception(at)
@@ -60,6 +61,7 @@ def test_first_suspect_shown_with_every_system_best_first(db: Path) -> None:
     assert any("check its reference" in i.value for i in at.info) and not at.warning
 
 
+@pytest.mark.slow
 def test_another_example_from_the_selectbox_or_the_suspects_table(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval")
     at.selectbox(key="examples_ex").set_value("HumanEval/10").run()
@@ -73,6 +75,7 @@ def test_another_example_from_the_selectbox_or_the_suspects_table(db: Path) -> N
     assert _figures(at)["solved by"] == f"{int((solved[:, column] == 1).sum())} of 78"
 
 
+@pytest.mark.slow
 def test_each_suspect_links_to_itself_in_detail(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval", alpha="0.01")
     no_exception(at)
@@ -91,6 +94,7 @@ def test_each_suspect_links_to_itself_in_detail(db: Path) -> None:
     assert at.selectbox(key="examples_ex").value == second
 
 
+@pytest.mark.slow
 def test_a_fresh_link_opens_the_example(db: Path) -> None:
     at = app(PAGE, benchmark="humaneval", ex="HumanEval/10")
     assert at.selectbox(key="examples_ex").value == "HumanEval/10"
@@ -114,6 +118,7 @@ def _no_raw_tags(at: AppTest) -> str:
     assert not re.search(r"(?<!\\)<", shown), "no raw tag in any markdown element"
     return shown
 
+@pytest.mark.slow
 def test_prompt_and_reference_are_shown_as_literal_text(tmp_path: Path) -> None:
     with store_env(tmp_path / "sigboard.db", _text_frame()):
         at = app(PAGE, benchmark="txt")
@@ -139,6 +144,7 @@ def _output_frame() -> pd.DataFrame:
     return frame
 
 
+@pytest.mark.slow
 def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Path) -> None:
     frame = _output_frame()
     with store_env(tmp_path / "sigboard.db", frame):
@@ -168,6 +174,7 @@ def test_stored_outputs_are_shown_as_literal_text_beside_the_scores(tmp_path: Pa
         assert any(f"first {VIEW_CHARS:,} of 5,004 characters" in c.value for c in at.caption)
 
 
+@pytest.mark.slow
 def test_without_outputs_the_page_says_so(tmp_path: Path) -> None:
     with store_env(tmp_path / "sigboard.db", _text_frame()):
         at = app(PAGE, benchmark="txt", ex="e7")

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from apptest_support import app, no_exception, ranked
 from streamlit.testing.v1 import AppTest
 
 from engine import build_matrix, compare_ab, leaderboard
 from engine.app_support import compare_headline, leaderboard_headline, pair_headline
 from engine.store import open_store
+
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
 
 
 def headline(at: AppTest) -> str:

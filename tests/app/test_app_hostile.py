@@ -77,6 +77,7 @@ def test_plain_escapes_markdown_html_and_isolates() -> None:
     assert "\n" not in md_isolated("a\n# heading")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
                                   "views/distributions.py", "views/examples.py",
                                   "views/benchmarks.py"])
@@ -88,6 +89,7 @@ def test_every_page_shows_hostile_names_as_text(hostile_db: Path, page: str) -> 
         assert md_isolated(BENCH) in at.title[0].value
 
 
+@pytest.mark.slow
 def test_crafted_benchmark_in_the_url_is_inert(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark=PHISH)
     assert_inert(at)
@@ -107,6 +109,7 @@ def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
     assert cells.iloc[1, 0].replace(JOINER, "") == f"\u2068{PHISH}\u2069 failed"
 
 
+@pytest.mark.slow
 def test_rtl_names_are_isolated_in_the_ranked_table(hostile_db: Path) -> None:
     at = app("views/leaderboard.py", benchmark=BENCH)
     no_exception(at)
@@ -115,6 +118,7 @@ def test_rtl_names_are_isolated_in_the_ranked_table(hostile_db: Path) -> None:
     assert "<img" not in body.replace("&lt;img", "")
 
 
+@pytest.mark.slow
 def test_interactive_graph_labels_are_escaped_once(hostile_db: Path) -> None:
     at = app("views/leaderboard.py", benchmark=BENCH, graph="interactive")
     no_exception(at)
@@ -127,6 +131,7 @@ def test_interactive_graph_labels_are_escaped_once(hostile_db: Path) -> None:
         "\\u003c", "")
 
 
+@pytest.mark.slow
 def test_quote_in_a_metadata_column_does_not_break_the_distributions_chart(
         hostile_db: Path) -> None:
     at = app("views/distributions.py", benchmark=BENCH, color=META, boot="200")
@@ -198,6 +203,7 @@ def separated_db(db: Path) -> Path:
     return db
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py", "views/methods.py"])
 def test_url_in_alpha_is_plain_text(db: Path, page: str) -> None:
     at = app(page, alpha=f"0.05{EVIL_URL}")
@@ -219,6 +225,7 @@ def test_line_separators_and_urls_in_names_render_every_page(separated_db: Path,
     assert_no_bare_link(at)
 
 
+@pytest.mark.slow
 def test_url_in_a_system_name_is_plain_in_the_pair_sentence(separated_db: Path) -> None:
     at = app("views/pairwise.py", benchmark=SEP_BENCH, a=SEPARATED[2], b=SEPARATED[0])
     no_exception(at)
@@ -227,6 +234,7 @@ def test_url_in_a_system_name_is_plain_in_the_pair_sentence(separated_db: Path) 
     assert_no_bare_link(at)
 
 
+@pytest.mark.slow
 def test_line_separator_names_draw_the_mechanisms_charts(separated_db: Path) -> None:
     at = app("views/mechanisms.py", benchmark=SEP_BENCH)
     no_exception(at)
@@ -235,6 +243,7 @@ def test_line_separator_names_draw_the_mechanisms_charts(separated_db: Path) -> 
     assert any("line sep-model" in svg for svg in drawn), "the name, its separator a space"
 
 
+@pytest.mark.slow
 def test_src_url_in_a_name_keeps_the_interactive_graph(separated_db: Path) -> None:
     at = app("views/leaderboard.py", benchmark=SEP_BENCH, graph="interactive")
     no_exception(at)

@@ -15,6 +15,9 @@ from pages_data_support import store_env
 
 from app.url import MANY_ROWS
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 SYSTEMS, EXAMPLES = 130, 60
 
 

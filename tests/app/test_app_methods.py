@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from apptest_support import app, no_exception
 
 from app.components.methods import methods_markdown, page_markdown, references, sections
@@ -97,6 +98,7 @@ def _citations(section: str) -> Iterator[tuple[str, str]]:
         yield name.group(1), year.group(1)
 
 
+@pytest.mark.slow
 def test_every_work_a_docstring_cites_is_in_the_reference_list() -> None:
     entries = references()
     cited = {(where, *c) for where, section in _docstring_references() for c in _citations(section)}

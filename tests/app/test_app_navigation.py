@@ -50,6 +50,7 @@ def _walk(node: Any) -> list[Any]:
     return [leaf for child in children.values() for leaf in _walk(child)]
 
 
+@pytest.mark.slow
 def test_the_sidebar_groups_pages_by_job(db: Path) -> None:
     at = app()
     no_exception(at)
@@ -61,6 +62,7 @@ def test_the_sidebar_groups_pages_by_job(db: Path) -> None:
     assert "Overview" not in titles and "Plan" not in titles, "one name per question"
 
 
+@pytest.mark.slow
 def test_the_readme_lists_the_sidebar_as_drawn(db: Path) -> None:
     """The README and the page tour match the pages: the sentence on the sidebar (in both)
     names every section with its pages in the order drawn, each page has its line in the

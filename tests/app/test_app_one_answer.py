@@ -131,6 +131,7 @@ def _insignificant(board: Leaderboard) -> set[frozenset[str]]:
                                            strict=True) if not s}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_rank_chart_draws_the_tables_intervals_and_rank_ranges(store: Path, scene: str) -> None:
     board = _reference(scene)
@@ -170,6 +171,7 @@ def test_significance_graph_joins_the_pairs_the_table_groups_together(store: Pat
     assert vertices == table["group"].to_dict()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_groups_chart_and_member_table_are_one_grouping(store: Path, scene: str) -> None:
     board = _reference(scene)
@@ -198,6 +200,7 @@ def _adjusted_p(at: AppTest) -> dict[frozenset[str], float]:
                                                      frame["adjusted p"], strict=True)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_pvalue_heatmap_draws_the_pairs_tables_adjusted_p(store: Path, scene: str) -> None:
     board = _reference(scene)
@@ -217,6 +220,7 @@ def test_pvalue_heatmap_draws_the_pairs_tables_adjusted_p(store: Path, scene: st
                             rel_tol=1e-9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 @pytest.mark.parametrize("panel", ["effects", "pwpp"])
 def test_vega_panels_draw_the_pairs_tables_values(store: Path, scene: str, panel: str) -> None:
@@ -245,6 +249,7 @@ def test_across_metrics_table_is_the_clustered_pairs(store: Path, board: Leaderb
                                                                       rel_tol=1e-9), (a, b, p)
 
 
+@pytest.mark.slow
 def test_mechanisms_heatmap_draws_the_clustered_sign_tests(store: Path) -> None:
     frame = cluster_frame()
     matrix = build_matrix(frame.drop(columns="passage"), benchmark="qa", metric="score")
@@ -275,6 +280,7 @@ def _models_chart(svg: str) -> dict[str, tuple[float, float, float]]:
     return drawn
 
 
+@pytest.mark.slow
 def test_compare_models_chart_is_the_models_table(store: Path) -> None:
     at = app("views/compare.py", **CLUSTERED, base="base", cand="cand")
     no_exception(at)
@@ -308,6 +314,7 @@ def _judge_reference() -> Leaderboard:
     return leaderboard(matrix, cluster=design)
 
 
+@pytest.mark.slow
 def test_a_grouped_judge_metric_is_not_corrected_beside_a_clustered_table(store: Path
                                                                           ) -> None:
     # grouped by passage, the page's answer is the cluster-robust board's: PPI++, which

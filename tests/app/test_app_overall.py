@@ -161,6 +161,7 @@ def test_demo_headline_numbers_are_the_tables(db: Path) -> None:
     assert f"({top[4].split('[')[0]})" in text, "the headline's score is the table's"
 
 
+@pytest.mark.slow
 def test_choice_of_benchmarks_and_weights_comes_from_the_url(small: Path) -> None:
     at = _run(bench=["b2", "b1"], bw=["b1:3"])
     no_exception(at)
@@ -181,6 +182,7 @@ def test_choice_of_benchmarks_and_weights_comes_from_the_url(small: Path) -> Non
     assert sys_f[0] == UNRANKED and sys_f[5] == MISSING, "shown below, never dropped"
 
 
+@pytest.mark.slow
 def test_weight_widget_writes_the_url(small: Path) -> None:
     at = _run(bench=["b1", "b2"])
     no_exception(at)
@@ -199,6 +201,7 @@ def test_bad_url_values_are_reported_and_ignored(small: Path) -> None:
     assert overall_table(at).header[5:] == ["b1"]
 
 
+@pytest.mark.slow
 def test_primary_metric_by_default_and_the_aggregate_by_choice(small: Path) -> None:
     at = _run(bench=["b3"])
     no_exception(at)
@@ -243,6 +246,7 @@ def test_weights_parse_and_format() -> None:
     assert format_weights({"a": 2.0, "b": 1.0, "x:y": 0.5}) == ("a:2", "x:y:0.5")
 
 
+@pytest.mark.slow
 def test_groups_are_listed_under_the_pairs_tab(small: Path) -> None:
     """The maximal cliques are listed with the pairs (the systems tab shows letters only)."""
     systems = _run(bench=["b1", "b2"])

@@ -38,6 +38,7 @@ BAD_CSV = (b"benchmark,system,example_id,metric,value\n"
            b"humaneval,,HumanEval/2,pass1,1\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders_with_the_demo_data(db: Path, page: str) -> None:
     at = app(page, benchmark="humaneval")
@@ -46,6 +47,7 @@ def test_every_page_renders_with_the_demo_data(db: Path, page: str) -> None:
     assert not at.warning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("graph", ["ranks", "static", "interactive", "groups"])
 def test_every_leaderboard_chart_tab_renders(db: Path, graph: str) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", graph=graph)
@@ -75,6 +77,7 @@ def test_every_all_pairs_panel_renders(db: Path, panel: str) -> None:
     assert params(at).get("panel", "pvalues") == panel
 
 
+@pytest.mark.slow
 def test_the_landing_page_is_the_overall_leaderboard(db: Path) -> None:
     # issue #15: "Overall", the new landing page, with the per-benchmark overview one click away
     at = app()

@@ -79,6 +79,7 @@ def test_methods_page_states_each_convention(db: Path) -> None:
     assert f"{MIN_PAIRED_OVERLAP} shared examples" in text
 
 
+@pytest.mark.slow
 def test_methods_page_explains_the_newer_pages(db: Path) -> None:
     # issues #15 and #18: the combined p-value, rank ranges vs simultaneous vs bootstrap rank
     # intervals, slices and conditions are explained where users look for methods
@@ -108,6 +109,7 @@ def test_phones_get_the_most_significant_pairs_past_thirty_systems(db: Path) -> 
 
 
 
+@pytest.mark.slow
 def test_the_heatmaps_say_how_many_shown_pairs_differ(db: Path) -> None:
     """#27: the heatmap's answer in words (humaneval's best 20 at alpha 0.05). Reference: the
     engine's leaderboard on the stored scores, its pairwise table among the same 20 systems."""

@@ -27,6 +27,7 @@ def _metric(at, label: str) -> str:  # noqa: ANN001
     return next(m.value for m in at.metric if m.label == label)
 
 
+@pytest.mark.slow
 def test_defaults_plan_the_observed_design(store: Path) -> None:
     at = app(PAGE, benchmark="ab")
     no_exception(at)

@@ -52,6 +52,7 @@ def test_leaderboard_rank_range_is_the_rank_set(db: Path) -> None:
     assert body.count('class="top"') == len(shaded)  # shaded: the set for the best
 
 
+@pytest.mark.slow
 def test_overall_rank_range_is_the_rank_set(db: Path) -> None:
     # one benchmark: the overall score is the mean in percent, so its rank sets are the
     # leaderboard's (tests/engine/ranking/test_rank_sets.py checks the JSON the same way)

@@ -152,6 +152,7 @@ def test_examples_page_draws_in_plain_words(db: Path) -> None:
     assert chart["width"] == "container"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["views/leaderboard.py", "views/pairwise.py",
                                   "views/examples.py", "views/benchmarks.py"])
 def test_no_jargon_on_main_screens(db: Path, page: str) -> None:

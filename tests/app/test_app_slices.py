@@ -125,6 +125,7 @@ def _slice_board(alpaca: pd.DataFrame, column: str, value: str) -> pd.DataFrame:
     return leaderboard(build_matrix(part), bt_resamples=0).table
 
 
+@pytest.mark.slow
 def test_slices_page_shows_each_system_per_subset(alpaca_db: Path, alpaca: pd.DataFrame) -> None:
     at = app("views/slices.py", benchmark=BENCH)
     no_exception(at)
@@ -193,6 +194,7 @@ def test_pairwise_page_tests_the_slice(alpaca_db: Path, alpaca: pd.DataFrame) ->
     assert (shown["n"] == 80).all()
 
 
+@pytest.mark.slow
 def test_numeric_column_slices_are_quantile_bins(alpaca_db: Path, alpaca: pd.DataFrame) -> None:
     at = app("views/slices.py", benchmark=BENCH, scol="len_output_1")
     no_exception(at)
@@ -227,6 +229,7 @@ def test_bad_slice_in_the_url_gives_a_message_not_a_crash(
     assert "sval" not in params(at)
 
 
+@pytest.mark.slow
 def test_demo_benchmark_without_example_attributes_says_so(db: Path) -> None:
     at = app("views/slices.py", benchmark="humaneval")
     no_exception(at)

@@ -16,6 +16,7 @@ from typing import Any
 import altair as alt
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def test_nice_ticks_lie_in_the_range_with_a_round_step(low: float, width: float)
         assert any(math.isclose(mantissa, m, rel_tol=1e-3) for m in (1, 2, 5, 10))
 
 
+@pytest.mark.slow
 def test_vega_dicts_are_what_altair_writes() -> None:
     board = _board(["a", "b", "c"])
     order = list(board.table["system"])

@@ -132,6 +132,7 @@ _DOMAIN = st_strategies.from_regex(r"[a-z0-9-]{1,10}(\.[a-z0-9-]{1,10}){0,2}", f
 
 # Regex strategies generate slowly when the machine is loaded (CI under load gave up on
 # 'too_slow'); the property, not the generation speed, is what is tested.
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(local=_LOCAL, domain=_DOMAIN, other=_DOMAIN)
 def test_a_domain_on_the_allow_list_admits_its_addresses_only(local: str, domain: str,

@@ -21,6 +21,9 @@ import engine.io._worker
 import engine.io._zip
 from app.components.upload_read import parse
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 LOGS = Path(__file__).resolve().parents[1] / "data" / "harness-logs"
 INSPECT = sorted((LOGS / "inspect").glob("*.eval"))[0]
 OPENAI = sorted((LOGS / "openai_evals").glob("*.jsonl"))[0]

@@ -119,6 +119,7 @@ def test_user_strings_render_inert(db: Path) -> None:
         assert "](http" not in body and "<img" not in body, body
 
 
+@pytest.mark.slow
 def test_metric_definition_editable_after_upload(db: Path) -> None:
     store = open_store(f"sqlite:///{db}")
     store.import_frame(pd.read_csv(io.BytesIO(csv(["A", "B"], 4))), filename="one.csv")

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CATALOG = pd.DataFrame({"benchmark": ["humaneval"], "metric": ["pass1"]})
 
 
+@pytest.mark.slow
 def test_url_module_does_not_import_streamlit() -> None:
     code = "import sys, app.url; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,

@@ -51,6 +51,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield path
 
 
+@pytest.mark.slow
 def test_the_board_matches_the_engine_and_draws_a_chart_per_challenger(store: Path) -> None:
     at = app(PAGE, benchmark="arrive")
     no_exception(at)

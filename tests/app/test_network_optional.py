@@ -36,6 +36,7 @@ def test_without_pyvis_the_interactive_tab_says_how_to_install_it(
         figures.graph_html.clear()
 
 
+@pytest.mark.slow
 def test_the_app_code_imports_without_pyvis() -> None:
     code = ("import sys\n"
             "sys.modules['pyvis'] = None  # an import of pyvis (or pyvis.network) fails\n"

@@ -28,6 +28,7 @@ def test_every_module_of_the_app_and_the_engine_is_imported() -> None:
     assert "imported ahead" in imported.sentence()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", ["overall", "compare", "leaderboard", "mechanisms"])
 def test_a_first_visit_imports_nothing_more(db: Path, page: str) -> None:
     import_app_code()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def test_unknown_slice_names_the_slices_of_the_column() -> None:
     assert "python" in problems[0] and "rust" in problems[0] and "go" in problems[0]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.text(max_size=30), st.text(max_size=30))
 def test_any_url_text_gives_a_valid_view_or_a_message(column: str, value: str) -> None:

@@ -32,6 +32,9 @@ import pytest
 from engine.cli import main
 from engine.cli._common import cli_uploader
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 HERE = Path(__file__).resolve().parent
 FIX = HERE / "fixtures"
 GOLDEN = HERE / "golden"

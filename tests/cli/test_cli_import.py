@@ -16,6 +16,7 @@ FIX = Path(__file__).resolve().parent / "fixtures"
 RUNS = FIX / "runs.csv"
 
 
+@pytest.mark.slow
 def test_the_child_returns_the_sha256_of_the_bytes_it_read(tmp_path: Path) -> None:
     want = hashlib.sha256(RUNS.read_bytes()).hexdigest()  # reference: hashlib on the file
     assert ingest(str(RUNS)).content_hash == want
@@ -26,6 +27,7 @@ def test_the_child_returns_the_sha256_of_the_bytes_it_read(tmp_path: Path) -> No
     assert ingest(str(folder), format="long").content_hash is None  # a folder: no one file
 
 
+@pytest.mark.slow
 def test_import_holds_no_byte_of_the_upload(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI's own process never reads the file (the child does, in another process)."""
@@ -49,6 +51,7 @@ def test_import_holds_no_byte_of_the_upload(tmp_path: Path, capsys: pytest.Captu
     assert stored == [hashlib.sha256(RUNS.read_bytes()).hexdigest()]
 
 
+@pytest.mark.slow
 def test_log_format_and_output_format_are_two_options(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'f.db'}"
@@ -65,6 +68,7 @@ def test_log_format_and_output_format_are_two_options(tmp_path: Path,
     assert "--format: at most one output format" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_old_spelling_still_works_with_a_deprecation_note(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"

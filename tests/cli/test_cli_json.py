@@ -67,6 +67,7 @@ def test_one_place_reads_the_output_format() -> None:
     assert output_format(argparse.Namespace()) == "table"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("baseline", "candidate", "word", "code"), [
     ("mistral-7b-codealpaca", "opencodeinterpreter-ds-33b", "beats", 0),
     ("opencodeinterpreter-ds-33b", "mistral-7b-codealpaca", "trails", 1),

@@ -19,6 +19,9 @@ import pytest
 
 from engine.cli import main
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 ARGS = ["--baseline", "base", "--candidate", "cand"]
 SENTENCE = ("cand lacks 60 of 300 examples base has: with them failed the difference is "
             "+0.0 points, with them passed +20.0 points")

@@ -31,6 +31,7 @@ def results(tac: pd.DataFrame) -> list:
     return [pairwise_tests(build_matrix(tac, metric=m)) for m in pd.unique(tac["metric"])]
 
 
+@pytest.mark.slow
 def test_tac2008_table_shape_and_order(results: list) -> None:
     out = pairs_across_metrics(results)
     assert len(out.metrics) == 14 and len(out.table) == 58 * 57 // 2

@@ -118,6 +118,7 @@ def test_bad_input(long, kwargs, match):
         aggregate_metric(long, **kwargs)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, phases=[Phase.generate], database=None)
 @given(st.randoms(use_true_random=False), st.permutations(range(5)))
 def test_row_order_and_system_labels_do_not_matter(random, relabel):

@@ -94,6 +94,7 @@ def _coverage(draw: st.DrawFn) -> dict[str, list[str]]:
     return ran
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_coverage())
 def test_exact_on_small_stores(ran: dict[str, list[str]]) -> None:
@@ -101,6 +102,7 @@ def test_exact_on_small_stores(ran: dict[str, list[str]]) -> None:
     assert default_selection(df).benchmarks == _brute(df)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(_coverage(), st.data())
 def test_adding_a_benchmark_never_shrinks_the_block(ran: dict[str, list[str]],
@@ -153,6 +155,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield path
 
 
+@pytest.mark.slow
 def test_overall_page_says_the_engines_rule_and_ranks_its_block(store: Path) -> None:
     main = Path(__file__).resolve().parents[3] / "app" / "main.py"
     at = AppTest.from_file(str(main), default_timeout=60)

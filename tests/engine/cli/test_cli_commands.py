@@ -126,6 +126,7 @@ def _same_rows(got: pd.DataFrame, want: pd.DataFrame) -> None:
     assert len(got) == len(want)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_import_harness_folder_then_export_gives_expected_long(
         folder: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -175,6 +176,7 @@ def _exported_of(capsys: pytest.CaptureFixture[str], *data: str) -> pd.DataFrame
     return _exported(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_import_one_log_file_with_system_and_forced_format(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     # an lm-eval samples file without its results_*.json does not name the model
@@ -242,6 +244,7 @@ def test_read_commands_refuse_a_missing_sqlite_store(argv: list[str], tmp_path: 
     assert not path.exists()  # a read never creates an empty store
 
 
+@pytest.mark.slow
 def test_import_creates_the_store(results_csv: Path, tmp_path: Path,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "new" / "store.db"
@@ -262,6 +265,7 @@ def test_unusable_database_is_one_line_without_password(tmp_path: Path,
     assert _common.safe_url("sqlite:///var/a.db") == "sqlite:///var/a.db"
 
 
+@pytest.mark.slow
 def test_upload_limits_from_the_environment(results_csv: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("SIGBOARD_MAX_ROWS", "100")
@@ -305,6 +309,7 @@ def test_misspelt_benchmark_and_metric_get_did_you_mean(
     assert "did you mean 'b2'?" in line
 
 
+@pytest.mark.slow
 def test_long_name_lists_say_how_many_more(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     # issue #27: a list cut at 10 names says so
@@ -317,6 +322,7 @@ def test_long_name_lists_say_how_many_more(tmp_path: Path,
     assert "bench09 … and 3 more" in line and "bench10" not in line
 
 
+@pytest.mark.slow
 def test_restore_undoes_delete(results_csv: Path, tmp_path: Path,
                                capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 'r.db'}"
@@ -334,6 +340,7 @@ def test_restore_undoes_delete(results_csv: Path, tmp_path: Path,
 # ---------------------------------------------------------------- compare with runs, power
 
 
+@pytest.mark.slow
 def test_compare_with_runs_json_and_text(runs_csv: Path, capsys: pytest.CaptureFixture[str]) -> None:
     d = _json(capsys, "compare", str(runs_csv), "--baseline", "base", "--candidate", "cand")
     assert list(d)[:13] == ["baseline", "candidate", "benchmark", "metric", "n", "runs", "difference",

@@ -67,6 +67,7 @@ def test_text_output_names_the_level(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "Šidák over 6 intervals" in out and "certainly dominated" in out
 
 
+@pytest.mark.slow
 def test_promptfoo_log_cost_from_its_usage(capsys: pytest.CaptureFixture[str]) -> None:
     path = REAL / "promptfoo" / "results.json"
     code, doc = _json(capsys, "pareto", str(path), "--score", "pass", "--cost", "latency_ms",
@@ -82,6 +83,7 @@ def test_promptfoo_log_cost_from_its_usage(capsys: pytest.CaptureFixture[str]) -
         {k: float(np.mean(v)) for k, v in means.items()})
 
 
+@pytest.mark.slow
 def test_inspect_log_latency(capsys: pytest.CaptureFixture[str]) -> None:
     code, doc = _json(capsys, "pareto", str(REAL / "inspect" / "json"), "--score", "match",
                       "--cost", "latency_s", "--resamples", "499", "--format", "json")
@@ -94,6 +96,7 @@ def test_unknown_metric_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "latency_ms" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_prices_turn_tokens_into_cost(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rng = np.random.default_rng(5)
     rows = []

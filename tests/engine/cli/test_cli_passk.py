@@ -79,6 +79,7 @@ def test_passk_refuses_values_that_are_not_zero_or_one(
     assert "column 'value'" in err and "0 or 1" in err and "1 = pass" in err
 
 
+@pytest.mark.slow
 def test_compare_pass_hat_k_gate_exit_codes(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     # a pass^4 regression: the candidate's tries pass at 0.55 × the baseline's rate

@@ -13,6 +13,9 @@ import pytest
 
 from engine.cli import main
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 KEYS = {"cs_low", "cs_high", "p_always_valid", "n_seen", "stopped_at", "verdict", "exit_code",
         "history", "method", "e_value"}
 

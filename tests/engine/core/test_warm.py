@@ -62,6 +62,7 @@ def test_real_work_compiles_nothing_after_warming() -> None:
     assert _signatures() == before
 
 
+@pytest.mark.slow
 def test_warm_command_says_what_it_did() -> None:
     """``sigboard warm`` (``python -m engine warm``) exits 0 with one line naming the kernels."""
     out = subprocess.run([sys.executable, "-m", "engine", "warm"], capture_output=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabe
                      | st.dictionaries(st.text(alphabet='[]{}"a'), inner, max_size=3), max_leaves=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.lists(_JSON, min_size=1, max_size=4), st.integers(0, 5))
 def test_on_json_lines_fast_and_exact_agree(records: list[object], limit: int) -> None:

@@ -198,6 +198,7 @@ def test_harness_inspect_letters_as_value_to_float(raw: str, want: float) -> Non
     assert score_value(raw) == (want, None)
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(st.permutations(list(range(40))), st.permutations(["x", "y", "z"]))
 def test_harness_line_order_and_system_labels_do_not_matter(order: list[int], names: list[str]) -> None:

@@ -49,6 +49,7 @@ def test_the_premise_only_doc_2_differs() -> None:
     assert sx.HASH_COLUMNS == HASH_COLUMNS  # the store and the readers trust the same columns
 
 
+@pytest.mark.slow
 def test_a_later_upload_on_other_data_is_not_paired_and_the_preview_says_so(store_url: str) -> None:
     preview, first = _upload(store_url, "model-a")
     assert preview.unpaired == 0 and first.unpaired == 0
@@ -69,6 +70,7 @@ def test_a_later_upload_on_other_data_is_not_paired_and_the_preview_says_so(stor
     assert unpaired_note(matrix.examples) == [n for n in notes if "kept apart" in n]
 
 
+@pytest.mark.slow
 def test_the_same_data_pairs_and_a_deleted_upload_no_longer_counts(store_url: str) -> None:
     _upload(store_url, "model-a")
     preview, same = _upload(store_url, "model-a", system="other/model")  # same data, another name

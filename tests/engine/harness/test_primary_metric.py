@@ -39,6 +39,7 @@ def test_readers_record_the_primary_metric() -> None:
         "arith": ("match", "inspect")}
 
 
+@pytest.mark.slow
 def test_readme_ci_recipe_on_real_lm_eval_logs(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["compare", str(LM_EVAL), "--baseline", "sigtest/model-a",
             "--candidate", "sigtest/model-b", "--benchmark", "sig_choice", "--margin", "0.02"]
@@ -54,6 +55,7 @@ def test_readme_ci_recipe_on_real_lm_eval_logs(capsys: pytest.CaptureFixture[str
     assert "primary metric" not in err_named
 
 
+@pytest.mark.slow
 def test_json_stays_strict_and_the_filter_is_the_first(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["compare", str(LM_EVAL), "--baseline", "sigtest/model-a",
                            "--candidate", "sigtest/model-b", "--benchmark", "sig_arith",
@@ -63,6 +65,7 @@ def test_json_stays_strict_and_the_filter_is_the_first(capsys: pytest.CaptureFix
     assert "lm-eval's primary metric of sig_arith (others: exact_match,flexible-extract" in err
 
 
+@pytest.mark.slow
 def test_inspect_defaults_to_the_first_scorer(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["compare", str(INSPECT), "--baseline", "sigtest/model-a [temperature=0.0]",
                            "--candidate", "sigtest/model-b"], capsys)
@@ -72,6 +75,7 @@ def test_inspect_defaults_to_the_first_scorer(capsys: pytest.CaptureFixture[str]
             "choose with --metric)") in err
 
 
+@pytest.mark.slow
 def test_plain_table_with_two_metrics_still_refused(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     rows = [("b", s, str(i), m, float((i + len(s) + len(m)) % 2))

@@ -147,6 +147,7 @@ def test_interrupted_logs_say_how_many_sample_epochs_never_ran() -> None:
     assert per == {"sigtest/interrupt": 12, "sigtest/slow": 2}
 
 
+@pytest.mark.slow
 def test_the_cli_import_prints_the_sentence(tmp_path: Path) -> None:
     from engine.cli import main
 

@@ -33,6 +33,7 @@ def zip64() -> bytes:
     return many_files(70_000)  # past 65,535: Python writes a Zip64 end record
 
 
+@pytest.mark.slow
 def test_member_count_from_the_end_record(zip64: bytes) -> None:
     assert zip_member_count(many_files(12)) == 12
     assert zip_member_count(zip64) == 70_000

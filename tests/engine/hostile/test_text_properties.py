@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -110,6 +111,7 @@ def test_unlinked_only_adds_joiners(text: str) -> None:
     assert not GFM_LINK.search(out)
 
 
+@pytest.mark.slow
 @given(st.recursive(st.one_of(TEXTS, st.integers(), st.floats(allow_nan=False), st.none()),
                     lambda inner: st.one_of(st.lists(inner, max_size=4),
                                             st.dictionaries(TEXTS, inner, max_size=4)),

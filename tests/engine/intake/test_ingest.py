@@ -37,6 +37,7 @@ def _zip(folder: str) -> bytes:
     return buf.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_the_childs_frame_is_the_in_process_readers(folder: str) -> None:
     content = _zip(folder)
@@ -50,6 +51,7 @@ def test_the_childs_frame_is_the_in_process_readers(folder: str) -> None:
     pd.testing.assert_frame_equal(got.skipped, want.skipped)
 
 
+@pytest.mark.slow
 def test_tables_battles_and_the_system_override() -> None:
     table = b"benchmark,system,example_id,metric,value\nb,A,e1,m,1\nb,A,e2,m,0\n"
     got = ingest(("r.csv", table), system="named")
@@ -63,6 +65,7 @@ def test_tables_battles_and_the_system_override() -> None:
         ingest(("arena.csv", b"model_a,model_b,winner\nA,B,tie\n"), battles=False)
 
 
+@pytest.mark.slow
 def test_a_memory_cap_refusal_names_the_member() -> None:
     """A log that needs more than the cap is refused by the child with the member."""
     members = {"header.json": b'{"eval": {"task": "t", "model": "m"}}',
@@ -102,6 +105,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return started
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", ["inspect", "lm_eval"])
 def test_cli_import_runs_one_child_and_parses_nothing_itself(
         children: list[str], tmp_path: Path, folder: str,
@@ -115,6 +119,7 @@ def test_cli_import_runs_one_child_and_parses_nothing_itself(
     assert f"{folder} log: " in capsys.readouterr().err or folder == "lm_eval"
 
 
+@pytest.mark.slow
 def test_cli_data_reading_runs_one_child(children: list[str], tmp_path: Path) -> None:
     from engine.cli._common import load_data
 

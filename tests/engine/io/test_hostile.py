@@ -72,6 +72,7 @@ def test_gzip_repeat_builds_valid_gzip() -> None:
         b"h" + b"ab\n" * 999 * 7)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(n for n in CASES if n not in STREAMING))
 def test_case_through_read_results(name: str) -> None:
     if CASES[name].get("generated"):
@@ -297,6 +298,7 @@ def test_parser_exhaustion_is_a_contract_error(monkeypatch: pytest.MonkeyPatch,
     assert str(info.value).startswith("r.csv")
 
 
+@pytest.mark.slow
 def test_parse_isolated_survives_a_parser_crash() -> None:
     # with the depth check lifted, pyarrow's JSON reader segfaults on 20,000 levels
     limits = Limits(max_depth=1_000_000)
@@ -364,6 +366,7 @@ def test_a_child_killed_after_its_answer_gives_that_answer(stdout: bytes, messag
         _answer(done, "lighteval.zip", Limits())
 
 
+@pytest.mark.slow
 def test_the_child_leaves_without_native_destructors() -> None:
     """The worker's entry point ends with os._exit after flushing (no interpreter teardown,
     where Arrow's thread pools can abort): its answers and exit codes are as before, a

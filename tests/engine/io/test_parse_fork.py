@@ -25,6 +25,7 @@ def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
                           env={"PATH": "/usr/bin:/bin", "NUMBA_DISABLE_JIT": "1", **env})
 
 
+@pytest.mark.slow
 def test_forks_only_while_the_process_is_one_thread() -> None:
     done = _run("""
         import threading, time
@@ -47,6 +48,7 @@ def test_forks_only_while_the_process_is_one_thread() -> None:
     assert off.stdout.split() == ["False"], off.stderr
 
 
+@pytest.mark.slow
 def test_a_fork_answers_as_a_fresh_interpreter_and_the_parent_parses_nothing() -> None:
     # the parsers are poisoned in the parent after the fork path is chosen: a child that
     # is a fork may run them, the parent may not; one fork per upload, no subprocess
@@ -108,6 +110,7 @@ def test_a_fork_answers_as_a_fresh_interpreter_and_the_parent_parses_nothing() -
                             + ["engine.intake._child"])
 
 
+@pytest.mark.slow
 def test_the_memory_cap_holds_in_a_fork() -> None:
     # 300 MiB of one JSON string, gzipped: under a 512 MiB cap the fresh child runs out
     # of memory; the fork, given the same room to parse, must too (and name the member)
@@ -156,6 +159,7 @@ def test_a_fork_past_its_time_limit_is_killed_and_reaped(tmp_path: Path) -> None
     assert done.stdout.splitlines() == ["timed out True", "no child left"]
 
 
+@pytest.mark.slow
 def test_the_parents_unflushed_output_is_written_once() -> None:
     done = _run("""
         import sys

@@ -182,6 +182,7 @@ names = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, ma
     lambda s: s.strip() == s and s.strip() != "")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(names, names, st.floats(-1e6, 1e6, allow_nan=False)), min_size=1,
                 max_size=20, unique_by=lambda t: (t[0], t[1])),
@@ -209,6 +210,7 @@ _pieces = st.sampled_from(list("abc,;\t \"'\n\r01.5-eNa{}[]:\\") + [
     "é", "\x1f\x8b", "PAR1"])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_pieces, max_size=40).map("".join),
        st.sampled_from(["x.csv", "x.tsv", "x.jsonl", "x.json", "x", "x.parquet"]), st.booleans())
@@ -239,6 +241,7 @@ def test_an_output_column_stays_per_observation_with_one_system() -> None:
 
 
 
+@pytest.mark.slow
 def test_a_wide_files_inclusion_probability_is_a_design_column_not_a_metric(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A wide judge file (judge_score, partial human_score, inclusion_probability): the

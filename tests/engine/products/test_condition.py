@@ -116,6 +116,7 @@ def test_bad_arguments_name_the_argument() -> None:
         condition_and_compare(one_level, factor="template")
 
 
+@pytest.mark.slow
 @settings(max_examples=5)
 @given(st.integers(0, 2**31 - 1))
 def test_row_order_and_system_names_do_not_matter(seed: int) -> None:

@@ -67,6 +67,7 @@ def test_text_columns_come_back_as_plain_unescaped_strings() -> None:
         example_drilldown(_texts(), example_id="q2", text_columns=["nope"])
 
 
+@pytest.mark.slow
 def test_stored_outputs_join_the_scores_by_system() -> None:
     """Outputs as the store returns them (``system, run, name, value``) replace a column of
     the same name; several runs come one after the other; scores are unchanged."""

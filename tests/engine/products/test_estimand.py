@@ -57,6 +57,7 @@ def test_an_incomplete_system_is_never_narrower_than_its_own_scores_interval() -
     assert (row["ci_low"] + row["ci_high"]) / 2 == pytest.approx(row["mean"])
 
 
+@pytest.mark.slow
 def test_intervals_of_systems_missing_scores_at_random_cover() -> None:
     """benchmarks/calibrate_partial_intervals.py at 60 replications (fixed seed): coverage of
     the incomplete systems' intervals ≥ 0.93 for numeric and 0/1 scores (was 0.84 / 0.91)."""

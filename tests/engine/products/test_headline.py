@@ -48,6 +48,7 @@ def test_leaderboard_headline_counts_what_the_table_shows(humaneval: pd.DataFram
     assert "Holm" not in text and "mcnemar" not in text.lower()
 
 
+@pytest.mark.slow
 def test_overall_headline_counts_what_the_table_shows() -> None:
     df = pd.concat([read_results(ROOT / "data" / f"{b}.jsonl.gz") for b in CODE],
                    ignore_index=True)
@@ -87,6 +88,7 @@ def test_compare_headline_is_the_ab_result(humaneval: pd.DataFrame) -> None:
     assert ab_json(res, headline=text)["headline"] == text
 
 
+@pytest.mark.slow
 def test_compare_json_headline_is_the_sentence(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """``compare --format json`` writes :func:`compare_headline` of its result (the key in

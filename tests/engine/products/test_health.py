@@ -74,6 +74,7 @@ def test_sign_test_hand_values():
     np.testing.assert_allclose(p, [0.001953125, 0.625, 1.0, 1.0], rtol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.integers(0, 400), st.integers(0, 400))
 def test_sign_test_matches_scipy_binomtest(a, b):
@@ -302,6 +303,7 @@ def arena_frame():
     return pd.concat([read_results(f) for f in files], ignore_index=True)
 
 
+@pytest.mark.slow
 @needs_arena
 def test_humaneval_plus_published_p5_min(arena_frame):
     report = benchmark_health(build_matrix(arena_frame, benchmark="humaneval+"))
@@ -374,6 +376,7 @@ def test_chrf_tac2009_noise_is_measured_in_chrf_units():
     json.dumps(out, allow_nan=True)
 
 
+@pytest.mark.slow
 def test_alpaca_eval_preference_scale_is_analysed():
     # Issue #12 C: AlpacaEval 2.0 preferences on a 1–2 scale (60 systems × 805 instructions,
     # 797 shared) used to be refused ("health needs scores in [0, 1]").

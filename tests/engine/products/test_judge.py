@@ -84,6 +84,7 @@ def test_label_rate_differing_by_system_is_refused() -> None:
         judge_board(long_of(wide), judge="judge_score", human="human_score")
 
 
+@pytest.mark.slow
 def test_random_labels_pass_the_checks_at_the_refusal_level() -> None:
     # 20 random labellings: refusals only at the 0.001 level by chance
     refused = 0
@@ -176,6 +177,7 @@ def only_s0_labelled_csv(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_cli_refusal_exits_2_with_one_line(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     path = only_s0_labelled_csv(tmp_path)

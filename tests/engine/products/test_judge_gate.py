@@ -96,6 +96,7 @@ def test_margin_decides_by_non_inferiority_on_the_ppi_difference() -> None:
         loose.figures.n_both - 2)  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_cli_compare_uses_the_ppi_gate_and_agrees_with_leaderboard_and_pairwise(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "biased.csv"
@@ -133,6 +134,7 @@ def test_cli_compare_uses_the_ppi_gate_and_agrees_with_leaderboard_and_pairwise(
     assert code == 0 and "judge_gate" not in own and own["model"] != "ppi++"
 
 
+@pytest.mark.slow
 def test_cli_compare_refuses_with_exit_2(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     path = only_s0_labelled_csv(tmp_path)
@@ -208,6 +210,7 @@ def test_gate_false_alarm_rate_within_alpha_when_only_the_judges_bias_differs() 
 # --------------------------------------------------------------------------- Overall (#31)
 
 
+@pytest.mark.slow
 def test_overall_ranks_a_judge_benchmark_by_its_ppi_estimates(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from engine import overall
@@ -276,6 +279,7 @@ def test_judged_parts_pairs_are_the_boards_rows_for_the_pairs_tab() -> None:
         assert tests.loc[key if key in tests.index else key[::-1], "pvalue"] == r.pvalue
 
 
+@pytest.mark.slow
 def test_cli_pairwise_on_a_judge_metric_gives_the_ppi_rows_of_leaderboard_and_gate(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # #31: `pairwise --judge J` (or a human_* metric beside it) = leaderboard --judge's pairs

@@ -194,6 +194,7 @@ def test_to_dict_has_spec_fields() -> None:
 # ---------------------------------------------------------------- eval-arena humaneval+
 
 
+@pytest.mark.slow
 def test_humaneval_plus_leaderboard(humaneval_plus: tuple[ScoreMatrix, Leaderboard]) -> None:
     m, lb = humaneval_plus
     t = lb.table

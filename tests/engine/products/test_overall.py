@@ -74,6 +74,7 @@ def _reversal(names=("A", "B"), n=200) -> pd.DataFrame:
 # ------------------------------------------------------------------ coverage and selection
 
 
+@pytest.mark.slow
 def test_complete_systems_are_ranked_above_every_partial_one(code_result):
     out = overall_document(code_result)
     systems = out["systems"]
@@ -99,6 +100,7 @@ def test_partial_systems_are_grouped_by_what_they_ran(code_result):
     assert "humaneval" not in gpt4 and code_result.coverage["gpt-4-1106-preview"] == gpt4
 
 
+@pytest.mark.slow
 def test_score_is_the_weighted_mean_of_the_benchmarks_own_scores(code):
     weights = {"humaneval": 2.0, "humaneval+": 1.0, "mbpp": 1.0, "mbpp+": 0.0}
     res = overall(code, benchmarks=list(CODE), benchmark_weights=weights)
@@ -150,6 +152,7 @@ def test_opposite_benchmarks_are_no_overall_order(code_result):
     assert not row["significant"] and row["verdict"] == MIXED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("benchmark", ["humaneval+", "mbpp"])
 def test_one_benchmark_is_its_leaderboard(code, benchmark):
     one = overall(code, benchmarks=[benchmark])
@@ -231,6 +234,7 @@ def test_shared_ids_correlation_is_numpys():
     assert not no.any() and not none.any()
 
 
+@pytest.mark.slow
 def test_shared_examples_are_named_and_widen_the_intervals(code, code_result):
     assert {(a, b) for a, b, _ in code_result.correlated} == {("humaneval", "humaneval+"),
                                                              ("mbpp", "mbpp+")}
@@ -255,6 +259,7 @@ def test_one_sided_sets_need_an_order_fixed_in_advance():
         overall(df, order=["A", "B"])
 
 
+@pytest.mark.slow
 def test_ordered_set_is_one_sided_in_the_given_order(code):
     order = ["starcoder2-15b-oci", "claude-3-opus-20240229", "openchat"]
     res = overall(code, benchmarks=list(CODE), options=TestOptions(compare="successive"),
@@ -332,6 +337,7 @@ def test_json_shape(code_result):
     assert out["headline"].startswith(first["system"] + " ranks first of 37 systems")
 
 
+@pytest.mark.slow
 def test_score_interval_on_benchmarks_of_different_sizes_by_hand() -> None:
     """Two 0/1 benchmarks of 10 and 200 examples, their own examples (no correlation), equal
     weights: each benchmark's standard error is the larger of its interval's half-width over

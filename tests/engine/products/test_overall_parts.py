@@ -60,6 +60,7 @@ def _same(a, b) -> None:  # noqa: ANN001
         (b.benchmarks, b.metrics, b.benchmark_weights, b.n_tests, b.alternative, b.notes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compare", ["all", "first", "successive"])
 def test_parts_give_exactly_the_overall_leaderboard(compare):
     options = TestOptions(compare=compare)
@@ -72,6 +73,7 @@ def test_parts_give_exactly_the_overall_leaderboard(compare):
                   order=order))
 
 
+@pytest.mark.slow
 @settings(max_examples=6)
 @given(st.lists(st.floats(0.05, 20.0), min_size=3, max_size=3))
 def test_any_weights_reuse_the_same_parts(weights):
@@ -109,6 +111,7 @@ def test_the_comparison_does_not_change_the_parts():
     assert first.options == TestOptions().with_(compare="all", alternative="two-sided")
 
 
+@pytest.mark.slow
 def test_a_leaderboard_already_computed_gives_the_same_part() -> None:
     """A benchmark's part made from its leaderboard computed as the part would (the app's
     cached Leaderboard, #27 item 3) equals the part computed from the rows, and so does the

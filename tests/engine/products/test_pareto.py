@@ -27,6 +27,7 @@ def _exact_front(score: list[float], cost: list[float]) -> set[int]:
 points = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=7)
 
 
+@pytest.mark.slow
 @given(points)
 @settings(max_examples=200, deadline=None)
 def test_zero_width_boxes_give_the_exact_front(pts: list[tuple[int, int]]) -> None:
@@ -46,6 +47,7 @@ boxes = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 0.3), st.floats(0, 5), 
                  min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 @given(boxes, st.randoms(use_true_random=False))
 @settings(max_examples=150, deadline=None)
 def test_relabelling_and_reordering_relabel_the_output(spec: list[tuple[float, ...]], rnd) -> None:

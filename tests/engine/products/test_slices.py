@@ -117,6 +117,7 @@ def _key(pairs: pd.DataFrame, rename: dict[str, str] | None = None) -> pd.DataFr
     return pairs.sort_values(["slice", "system_a", "system_b"]).reset_index(drop=True)
 
 
+@pytest.mark.slow
 @settings(max_examples=5)
 @given(st.integers(0, 2**31 - 1))
 def test_row_order_and_slice_labels_do_not_matter(seed: int) -> None:
@@ -131,6 +132,7 @@ def test_row_order_and_slice_labels_do_not_matter(seed: int) -> None:
                                   rtol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=5)
 @given(st.integers(0, 2**31 - 1))
 def test_relabelling_systems_relabels_the_table(seed: int) -> None:
@@ -175,6 +177,7 @@ def _changes_by_loop(pairs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from("ABCD"), st.sampled_from("ABCD"),
                           st.sampled_from(["s1", "s2", "s3", "s4"]),

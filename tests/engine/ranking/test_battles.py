@@ -174,6 +174,7 @@ def _arena_rank_sandwich_se(df: pd.DataFrame, rating: pd.Series) -> pd.Series:
 # ------------------------------------------------------------------ tests
 
 
+@pytest.mark.slow
 def test_bradley_terry_equals_fastchat_compute_bt_within_1e6_points(battles: pd.DataFrame
                                                                      ) -> None:
     want = _fastchat_bt(battles)
@@ -245,6 +246,7 @@ def test_elo_equals_fastchat_compute_elo(battles: pd.DataFrame) -> None:
     np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=0, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_pair_counts_win_rates_and_groups(battles: pd.DataFrame) -> None:
     counts = pair_counts(battles)
     assert counts.battles.sum() == 2 * len(battles)  # each battle once per direction
@@ -258,6 +260,7 @@ def test_pair_counts_win_rates_and_groups(battles: pd.DataFrame) -> None:
     assert res.converged
 
 
+@pytest.mark.slow
 def test_weights_count_as_repeated_battles(battles: pd.DataFrame) -> None:
     doubled = battles.assign(weight=2.0)
     once = arena_ratings(battles).table.set_index("system")
@@ -265,6 +268,7 @@ def test_weights_count_as_repeated_battles(battles: pd.DataFrame) -> None:
     np.testing.assert_allclose(twice["rating"], once["rating"], atol=1e-8)
 
 
+@pytest.mark.slow
 def test_davidson_ties_fit(battles: pd.DataFrame) -> None:
     res = arena_ratings(battles, ties="davidson")
     assert res.converged and res.tie_strength > 0

@@ -180,6 +180,7 @@ def battles_with_ties(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
     return w, t
 
 
+@pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(case=battles_with_ties(), data=st.data())
 def test_davidson_solves_its_likelihood_equations(case: tuple[np.ndarray, np.ndarray],
@@ -335,6 +336,7 @@ def test_bootstrap_validation() -> None:
     assert frame["low"].tolist() == [1000.0]
 
 
+@pytest.mark.slow
 def test_bootstrap_elo_intervals_cover_the_true_ratings() -> None:
     # Calibration: x_ie = μ_i + Gumbel noise gives P(x_i > x_j) = logistic(μ_i − μ_j), i.e.
     # Bradley–Terry with θ = μ, so the true centred Elo is 400 log10(e) (μ_i − mean μ) + 1000.
@@ -349,6 +351,7 @@ def test_bootstrap_elo_intervals_cover_the_true_ratings() -> None:
     assert 0.9 <= np.mean(hits) <= 0.99
 
 
+@pytest.mark.slow
 @settings(max_examples=20, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bootstrap_relabelling_and_example_order(data: st.DataObject) -> None:
@@ -476,6 +479,7 @@ def test_sandwich_example_counts_equal_brute_force(kind: str, compiled: bool,
     np.testing.assert_array_equal(others, np.where(has, has.sum(axis=0) - 1, 0))
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(s=st.integers(1, 9), density=st.floats(0.0, 1.0), seed=st.integers(0, 2**32 - 1))
 def test_prior_check_agrees_with_scipy_strong_components(s: int, density: float,

@@ -96,6 +96,7 @@ def test_unchanged_when_scores_equal_expectations(r: float, opp: list[float], k:
     assert res.rating == pytest.approx(r, abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(r=RATING, opp=st.lists(RATING, min_size=1, max_size=10), data=st.data(), k=K)
 def test_monotone_in_the_score(r: float, opp: list[float], data: st.DataObject,

@@ -206,6 +206,7 @@ def significance_tables(draw: st.DrawFn) -> tuple[list[str], list[float], pd.Dat
     return systems, quality, _pairs(rows)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(case=significance_tables())
 def test_groups_properties(case: tuple[list[str], list[float], pd.DataFrame]) -> None:
@@ -295,6 +296,7 @@ def _interval_case(rng: np.random.Generator, n: int) -> tuple[list[str], list[fl
     return systems, quality.tolist(), _pairs(rows)
 
 
+@pytest.mark.slow
 def test_interval_structures_give_todays_letters_and_cliques() -> None:
     rng = np.random.default_rng(19)
     for n in (2, 5, 12, 40, 80):
@@ -329,6 +331,7 @@ def essential_tables(draw: st.DrawFn) -> tuple[list[str], list[float], pd.DataFr
     return systems, quality, _pairs(rows)
 
 
+@pytest.mark.slow
 @settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 @given(case=essential_tables())
 def test_letters_follow_the_rules_and_equal_todays_when_every_clique_is_needed(
@@ -347,6 +350,7 @@ def test_letters_follow_the_rules_and_equal_todays_when_every_clique_is_needed(
     assert g.letters == today
 
 
+@pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(case=essential_tables(), seed=st.integers(0, 2**32 - 1))
 def test_input_order_and_labels_do_not_matter(

@@ -115,6 +115,7 @@ def test_monte_carlo_over_each_pair_once_matches_the_full_matrix(systems: int, n
                                  rel=1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(st.lists(st.floats(-5, 5), min_size=2, max_size=8), st.integers(0, 2**31 - 1))
 def test_intervals_contain_the_point_rank_and_ignore_input_order(ys: list[float], seed: int) -> None:

@@ -83,6 +83,7 @@ def _estimates_and_cov(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, int]:
     return x, root @ root.T * 0.3 + np.diag(noise), draw(st.integers(0, 1000))
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(_estimates_and_cov())
 def test_simultaneous_sets_contain_marginal_sets(case: tuple[np.ndarray, np.ndarray, int]) -> None:
@@ -220,6 +221,7 @@ def test_cli_ranks_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert json.loads(capsys.readouterr().out)["cluster"] == "family"
 
 
+@pytest.mark.slow
 def test_cli_ranks_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = str(_long_csv(tmp_path / "r.csv"))
     assert main(["ranks", data, "--tau-best", "9"]) == 2
@@ -239,6 +241,7 @@ def humaneval() -> pd.DataFrame:
     return read_results(str(HUMANEVAL))
 
 
+@pytest.mark.slow
 def test_leaderboard_and_overall_json_carry_the_same_rank_sets(humaneval: pd.DataFrame) -> None:
     # one benchmark: the overall score is 100 × the mean, so its simultaneous sets are the
     # leaderboard's (same draws after standardising), which are rank_sets_of the matrix on

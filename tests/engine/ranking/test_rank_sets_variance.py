@@ -90,6 +90,7 @@ def boards(draw: st.DrawFn) -> ScoreMatrix:
     return build_matrix(validate_long(pd.concat(frames, ignore_index=True)))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(m=boards())
 def test_every_set_holds_every_rank_the_tests_cannot_rule_out(m: ScoreMatrix) -> None:
@@ -116,6 +117,7 @@ def test_every_set_holds_every_rank_the_tests_cannot_rule_out(m: ScoreMatrix) ->
             assert row.rank_set_low == 1
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 10_000), data=st.data())
 def test_relabelling_leaves_every_set_unchanged(seed: int, data: st.DataObject) -> None:

@@ -22,6 +22,7 @@ POOL = st.sampled_from([0.0, -0.0, 0.1, 0.1 + 1e-17, 0.3, 1.0, -2.5, 1e300, np.i
 VALUES = st.lists(st.one_of(POOL, st.floats(-1e6, 1e6, allow_nan=False)), max_size=60)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(values=VALUES, higher=st.booleans())
 def test_matches_scipy_rankdata_min(values: list[float], higher: bool) -> None:
@@ -32,6 +33,7 @@ def test_matches_scipy_rankdata_min(values: list[float], higher: bool) -> None:
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(values=st.lists(POOL, min_size=1, max_size=40))
 def test_matches_the_pandas_rank_it_replaces(values: list[float]) -> None:

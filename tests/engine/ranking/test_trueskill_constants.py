@@ -5,6 +5,7 @@ test dependency only (requirements-test.txt), on random inputs."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import trueskill
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +24,7 @@ def test_default_constants_are_the_packages_bit_for_bit() -> None:
         assert getattr(ours, name) == getattr(theirs, name), name
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.floats(0.0, 0.9), st.floats(0.01, 100.0), st.integers(2, 8))
 def test_draw_margin_equals_the_packages(p: float, beta: float, size: int) -> None:
@@ -35,6 +37,7 @@ def test_draw_margin_equals_the_packages(p: float, beta: float, size: int) -> No
                                atol=1e-7 * beta * size)  # its ppf(0.5) is ~2.7e-8, not 0
 
 
+@pytest.mark.slow
 @settings(max_examples=15)
 @given(st.integers(0, 2**31 - 1))
 def test_ratings_with_random_constants_equal_the_packages(seed: int) -> None:

@@ -20,6 +20,7 @@ KERNELS = _jit.kernels()
 pytestmark = pytest.mark.skipif(KERNELS is None, reason="Numba is not installed")
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(st.integers(2, 12), st.integers(1, 60), st.integers(1, 6), st.sampled_from(["ignore", "draw"]),
        st.integers(0, 2**31 - 1))

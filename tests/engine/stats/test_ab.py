@@ -110,6 +110,7 @@ def test_to_dict_is_spec_and_difference_is_oriented() -> None:
     assert out["runs"] == 5 and out["n"] == 100
 
 
+@pytest.mark.slow
 def test_variance_components_match_anova_lm_mean_squares() -> None:
     # σ²_ε = MS_resid, σ²_run = (MS_run − MS_resid)/n, σ²_example = (MS_ex − MS_resid)/R,
     # from statsmodels' anova_lm of value ~ system + system:run + system:example.

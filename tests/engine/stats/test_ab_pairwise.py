@@ -60,6 +60,7 @@ def _pairs() -> list[tuple[str, str]]:
     return sorted(chosen)
 
 
+@pytest.mark.slow
 def test_named_pair_through_the_command_line(pairwise_json: dict) -> None:
     a, b = "claude-3-opus-20240229", "deepseek-coder-33b-instruct"
     ab = _compare_json(a, b)
@@ -72,6 +73,7 @@ def test_named_pair_through_the_command_line(pairwise_json: dict) -> None:
     assert ab["same_as_pairwise"] and ab["note"] == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("baseline", "candidate"), _pairs())
 def test_one_run_compare_is_the_pairwise_test(pairwise_json: dict, baseline: str,
                                               candidate: str) -> None:

@@ -85,6 +85,7 @@ def _interval(n: int, width: float, seed: int) -> np.ndarray:
 # ------------------------------------------------------------------ groups
 
 
+@pytest.mark.slow
 @settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(adj=near_interval())
 def test_cover_is_maximal_cliques_covering_every_pair(adj: np.ndarray) -> None:
@@ -383,6 +384,7 @@ def test_compiled_win_counts_equal_the_byte_lane_counts(s: int, e: int, levels: 
     np.testing.assert_array_equal(k._rank_comparisons(x), k._rank_comparisons_numpy(x))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(s=st.integers(1, 120), e=st.integers(1, 12),
        kind=st.sampled_from(["normal", "heavy", "levels", "zeros", "tiny", "inf"]),
@@ -432,6 +434,7 @@ def test_compiled_win_counts_across_blocks_and_systems_past_256(monkeypatch: pyt
     np.testing.assert_array_equal(k._rank_comparisons(x), want)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(text=st.lists(st.sampled_from(list(b'[]{}"\\\na, 1')), max_size=80),
        cap=st.sampled_from([1, 3, 1_000]))

@@ -59,6 +59,7 @@ def test_tango_limits_equal_a_root_finder_pair_by_pair() -> None:
         np.testing.assert_allclose([low[i], high[i]], ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40)),
                 min_size=1, max_size=25), st.randoms(use_true_random=False))

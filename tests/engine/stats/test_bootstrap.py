@@ -152,6 +152,7 @@ def test_paired_without_shared_examples_is_refused() -> None:
     assert not bootstrap_ranks(_matrix(x), n_resamples=5).paired
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(st.integers(2, 6), st.integers(2, 25), st.integers(0, 2**32 - 1), st.randoms())
 def test_relabelling_systems_relabels_the_output(s: int, n: int, seed: int, shuffle) -> None:

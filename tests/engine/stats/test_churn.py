@@ -19,6 +19,7 @@ from engine.stats._ab import compare_ab
 from engine.stats._churn import churn
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, np.nan]), st.sampled_from([0.0, 1.0, np.nan])),
                 min_size=1, max_size=60))
@@ -69,6 +70,7 @@ def test_bad_systems_are_named() -> None:
 HUMANEVAL = Path(__file__).resolve().parents[3] / "data" / "humaneval.jsonl.gz"
 
 
+@pytest.mark.slow
 def test_compare_json_fixed_and_broken_match_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     from engine import read_results
 

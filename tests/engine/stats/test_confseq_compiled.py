@@ -34,6 +34,7 @@ def _data(rng: np.random.Generator, kind: int, n: int) -> np.ndarray:
     return np.clip(rng.normal(0.7, 0.02, n), 0.0, 1.0)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 700), st.sampled_from([4, 100, 1000]),
        st.integers(0, 2), st.sampled_from([0.01, 0.05, 0.2]), st.booleans())
@@ -70,6 +71,7 @@ def test_a_sequence_far_from_its_start_keeps_exact_wealth() -> None:
     np.testing.assert_allclose(steps.log_e, log_e, rtol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 900), st.booleans(),
        st.sampled_from([0.01, 0.05, 0.2]))

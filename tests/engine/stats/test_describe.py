@@ -56,6 +56,7 @@ def test_negative_whis_is_refused() -> None:
         box_stats(np.zeros((3, 1)), ["a"], whis=-1)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(arrays(float, (25, 3), elements=st.floats(-1e6, 1e6, allow_nan=False)))
 def test_random_samples_match_matplotlib_and_keep_order(x: np.ndarray) -> None:

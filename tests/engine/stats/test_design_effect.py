@@ -115,6 +115,7 @@ def test_design_effect_is_at_least_the_mean_size_formula(n: list[int], icc: floa
     assert design_effect(sizes, icc) >= 1 + (sizes.mean() - 1) * icc - 1e-12
 
 
+@pytest.mark.slow
 def test_calibration_known_icc_by_simulation() -> None:
     # Clustered normal data y_ij = u_j + e_ij, Var u = 0.2, Var e = 0.8 (ICC 0.2), 200
     # clusters of m = 5: the variance of the mean over replications, over the independent-

@@ -125,6 +125,7 @@ def test_newcombe_unpaired_published_examples(counts: tuple[int, ...],
     assert (round(float(low[0]), 4), round(float(high[0]), 4)) == expected
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(st.integers(1, 200), st.integers(1, 200), st.data(), st.sampled_from([0.05, 0.1, 0.01]))
 def test_newcombe_unpaired_matches_statsmodels(n_a: int, n_b: int, data: st.DataObject,
@@ -150,6 +151,7 @@ def test_wilson_matches_statsmodels_and_degenerate_unpaired() -> None:
 # ------------------------------------------------------------------ numeric
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(hnp.arrays(float, st.integers(2, 40), elements=st.floats(-100, 100, width=32)),
        st.sampled_from([0.05, 0.1, 0.2]))
@@ -160,6 +162,7 @@ def test_paired_t_matches_scipy(d: np.ndarray, alpha: float) -> None:
     np.testing.assert_allclose([low[0], high[0]], [ref.low, ref.high], rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(hnp.arrays(float, st.integers(2, 30), elements=st.floats(-100, 100, width=32)),
        hnp.arrays(float, st.integers(2, 30), elements=st.floats(-100, 100, width=32)))

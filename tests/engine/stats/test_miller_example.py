@@ -44,6 +44,7 @@ def _scores(n: int, right: int) -> np.ndarray:
     return np.r_[np.ones(right), np.zeros(n - right)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(TABLE))
 def test_standard_errors_and_which_difference_is_noise(name: str) -> None:
     n, a, b = TABLE[name]

@@ -91,6 +91,7 @@ def test_compare_exits_2_naming_the_missingness(tmp_path: Path, capsys) -> None:
     assert main(["compare", str(f), "--baseline", "s0", "--candidate", "s1"]) in (0, 1)
 
 
+@pytest.mark.slow
 def test_leaderboard_json_warns(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     f = _csv(tmp_path, _scores(2, skip_failures=True))
     assert main(["leaderboard", str(f), "--format", "json", "--bt-resamples", "0"]) == 0

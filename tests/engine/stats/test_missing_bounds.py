@@ -206,6 +206,7 @@ def _tables(draw: st.DrawFn) -> pd.DataFrame:
     return _frame(base, cand, keep_b, keep_c)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_tables())
 def test_swapping_the_sides_mirrors_the_bounds(df: pd.DataFrame) -> None:

@@ -11,6 +11,7 @@ do not separate them.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ def _sets(values: np.ndarray, names: list[str]) -> dict[str, tuple[int, int, boo
             for r in sets.table.itertuples()}
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(values=boards(), data=st.data())
 def test_renaming_leaves_every_rank_set_unchanged(values: np.ndarray, data: st.DataObject) -> None:
@@ -80,6 +82,7 @@ def _shares_letter(a: str, b: str) -> bool:
     return bool(set(a) & set(b))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(values=boards())
 def test_systems_with_disjoint_rank_sets_share_no_letter(values: np.ndarray) -> None:

@@ -45,6 +45,7 @@ def test_midp_reproduces_fagerland_2013_example() -> None:
         pytest.approx(0.0390625)  # 2 · (P(X=0) + P(X=1)/2), X ~ Bin(8, 1/2) = 10/256
 
 
+@pytest.mark.slow
 @given(st.integers(0, 60), st.integers(0, 60))
 @settings(max_examples=200)
 def test_midp_is_exact_minus_half_the_observed_probability(b: int, c: int) -> None:

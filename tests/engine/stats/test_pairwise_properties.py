@@ -81,6 +81,7 @@ def _close(actual: float, expected: float) -> bool:
 # ---------------------------------------------------------------- exact McNemar / sign
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(kind="binary"), alternative=st.sampled_from(ALTERNATIVES))
 def test_mcnemar_equals_binomtest(x: np.ndarray, alternative: str) -> None:
@@ -97,6 +98,7 @@ def test_mcnemar_equals_binomtest(x: np.ndarray, alternative: str) -> None:
         assert row.statistic == min(b, c)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(kind="grid"), alternative=st.sampled_from(ALTERNATIVES))
 def test_sign_test_equals_binomtest(x: np.ndarray, alternative: str) -> None:
@@ -120,6 +122,7 @@ def test_exact_sign_kernel_equals_binomtest(b: int, c: int, alternative: str) ->
 # ---------------------------------------------------------------- t-tests, z-test
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(kind="continuous"), alternative=st.sampled_from(ALTERNATIVES),
        higher=st.booleans())
@@ -141,6 +144,7 @@ def test_paired_t_equals_ttest_rel(x: np.ndarray, alternative: str, higher: bool
         assert np.isclose(row.effect_size, d.mean() / d.std(ddof=1), rtol=1e-7)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(kind="continuous", min_examples=4), holes=st.data(),
        alternative=st.sampled_from(ALTERNATIVES))
@@ -170,6 +174,7 @@ def test_welch_equals_ttest_ind(x: np.ndarray, holes: st.DataObject, alternative
         assert np.isclose(row.effect_size, (a.mean() - b.mean()) / sp, rtol=1e-7)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(kind="binary", min_examples=2, max_examples=30), holes=st.data(),
        alternative=st.sampled_from(ALTERNATIVES))
@@ -210,6 +215,7 @@ WILCOXON_DATA = st.one_of(matrices(kind="normal", min_examples=2, max_examples=3
                           matrices(kind="binary", min_examples=14, max_examples=30))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=WILCOXON_DATA, alternative=st.sampled_from(ALTERNATIVES))
 def test_wilcoxon_equals_scipy(x: np.ndarray, alternative: str) -> None:
@@ -249,6 +255,7 @@ def _mean_diff(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.mean(a, axis=axis) - np.mean(b, axis=axis)
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=30)
 @given(x=matrices(kind="grid", min_examples=2, max_examples=8, max_systems=4),
        alternative=st.sampled_from(ALTERNATIVES))
@@ -264,6 +271,7 @@ def test_paired_permutation_equals_scipy_exact(x: np.ndarray, alternative: str) 
         assert np.isclose(row.statistic, (v[i] - v[j]).mean())
 
 
+@pytest.mark.slow
 @settings(SETTINGS, max_examples=30)
 @given(x=matrices(kind="grid", min_examples=2, max_examples=5, max_systems=3),
        alternative=st.sampled_from(ALTERNATIVES))
@@ -287,6 +295,7 @@ def test_unpaired_permutation_equals_scipy_exact(x: np.ndarray, alternative: str
 PERMUTABLE = [("auto", True), ("auto", False), ("sign", True), ("mcnemar", True), ("wilcoxon", True)]
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=st.data(), test_paired=st.sampled_from(PERMUTABLE),
        correction=st.sampled_from(CORRECTIONS))
@@ -336,6 +345,7 @@ def test_adjusted_p_is_at_least_raw_p(p: list[float], correction: str, alpha: fl
     assert (np.diff(adj[order]) >= -1e-12).all()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(x=matrices(), correction=st.sampled_from(CORRECTIONS), alternative=st.sampled_from(ALTERNATIVES))
 def test_adjusted_p_at_least_raw_in_tables(x: np.ndarray, correction: str, alternative: str) -> None:

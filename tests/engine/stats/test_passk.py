@@ -92,6 +92,7 @@ def test_issue_exact_values() -> None:
     assert round(float(pass_at_k(10, 3, 5)), 4) == 0.9167
 
 
+@pytest.mark.slow
 def test_chen_product_form_equals_binomial_form() -> None:
     rng = np.random.default_rng(20210707)
     n = rng.integers(1, 1001, 400)
@@ -265,6 +266,7 @@ def test_identical_systems_are_not_different() -> None:
 # ---------------------------------------------------------------- properties
 
 
+@pytest.mark.slow
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), systems=st.integers(2, 5), tasks=st.integers(3, 12),
        k=st.integers(1, 4))

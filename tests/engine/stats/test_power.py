@@ -36,6 +36,7 @@ def within_mc(ours: float, blog: float, blog_trials: int = 500) -> bool:
     return abs(ours - blog) <= 3 * se
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("runs", "paired", "unpaired"), [
     (5, 0.59, 0.368),   # Lumiste (2023): "avg paired t-test" 0.59, "t-test" 0.368 (5 iterations)
     (1, 0.154, 0.046),  # Lumiste (2023): "paired t-test" 0.154, "t-test" 0.046 (one run)
@@ -73,6 +74,7 @@ def test_mdd_is_the_health_reports_with_one_run() -> None:
     assert list(power_json(res))[:4] == ["mdd", "examples_needed", "runs_needed", "power"]
 
 
+@pytest.mark.slow
 def test_reported_mdd_has_the_target_power_on_humaneval_plus() -> None:
     """Issue #25: at the reported mdd the default test (exact McNemar) has 0.8 ± 0.05 power
     in its own simulation (the closed form gave 0.61–0.65). Data: data/humaneval+.jsonl.gz
@@ -100,6 +102,7 @@ def test_examples_needed_matches_statsmodels_normal_power() -> None:
     assert res.examples_needed == math.ceil(n) or abs(res.examples_needed - n) < 1.5
 
 
+@pytest.mark.slow
 def test_at_the_mdd_the_paired_t_has_the_target_power() -> None:
     rng = np.random.default_rng(3)
     mu = rng.normal(0, 1, 300)
@@ -194,6 +197,7 @@ def _rasch_mcnemar_power(scenario: PowerScenario, gain: float, n_sim: int, seed:
     return float(np.mean(rejected))
 
 
+@pytest.mark.slow
 def test_power_at_the_reported_mdd_is_the_target_under_a_logit_shift() -> None:
     """At the reported smallest detectable difference — a mean gain in success probability —
     exact McNemar has power 0.80 ± 0.03 when that gain is a shift of every example's logit

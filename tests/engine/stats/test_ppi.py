@@ -44,6 +44,7 @@ def _random_case(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.n
     return y, f, fu
 
 
+@pytest.mark.slow
 def test_mean_and_lambda_equal_ppi_py_on_random_inputs() -> None:
     rng = np.random.default_rng(20231105)
     for _ in range(300):

@@ -46,6 +46,7 @@ def test_estimate_equals_ppi_pys_weighted_variant(seed: int, n_examples: int,
     assert r.estimate[0] == pytest.approx(float(np.squeeze(ref)), abs=1e-10)
 
 
+@pytest.mark.slow
 def test_lambda_minimises_the_estimated_variance() -> None:
     rng = np.random.default_rng(11)
     grid = np.linspace(0, 1, 101)
@@ -224,6 +225,7 @@ def test_weighted_pair_test_false_alarms_within_alpha(labels: int) -> None:
     assert rate <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 12000)
 
 
+@pytest.mark.slow
 def test_cli_pairwise_weighted_labels_give_the_boards_rows(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # #31: `pairwise --judge` on labels drawn with known inclusion probabilities = the

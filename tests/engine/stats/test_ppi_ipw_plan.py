@@ -97,6 +97,7 @@ def test_scale_needed_is_the_smallest_reaching_the_width() -> None:
         ipw_scale_needed(d)
 
 
+@pytest.mark.slow
 def test_weighted_board_plans_by_scaling_the_declared_design() -> None:
     board = judge_board(_frame(3), judge="judge", human="human")
     plan = label_budget(board, target_width=0.3)
@@ -116,6 +117,7 @@ def test_weighted_board_plans_by_scaling_the_declared_design() -> None:
     assert (out_of_reach["labels_needed"] == out_of_reach["n_judge"] + 1).all()
 
 
+@pytest.mark.slow
 def test_cli_budget_plans_the_files_design(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "weighted.csv"

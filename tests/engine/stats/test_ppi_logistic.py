@@ -45,6 +45,7 @@ def _battles(rng: np.random.Generator, n: int, share: float, s: int = 6,
     return x[:, 1:], y, yhat, rng.random(n) < share
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("lam", [None, 0.0, 0.4, 1.0])
 def test_equals_ppi_py_on_random_battles(seed: int, lam: float | None) -> None:
@@ -148,6 +149,7 @@ def test_contract_messages_name_column_rows_rule_and_fix() -> None:
     np.testing.assert_array_equal(ok["judge_y"], judged_battles(frame)["judge_y"])
 
 
+@pytest.mark.slow
 def test_cli_leaderboard_on_judged_battles(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "judged.csv"

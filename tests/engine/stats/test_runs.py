@@ -171,6 +171,7 @@ def test_cluster_variance_miller_hand_example_and_statsmodels() -> None:
     assert cr1.bse[0] ** 2 == pytest.approx(v, rel=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(seed=st.integers(0, 10_000), flip=st.booleans())
 def test_row_order_and_system_names_do_not_matter(seed: int, flip: bool) -> None:

@@ -118,6 +118,7 @@ def test_cli_warns_and_compare_refuses(tmp_path: Path, capsys) -> None:  # type:
     assert len(err) == 1 and "paired" in err[0]
 
 
+@pytest.mark.slow
 def test_cli_symmetric_scores_no_warning(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     f = _csv(tmp_path, _symmetric(3))
     assert main(["leaderboard", str(f), "--format", "json", "--bt-resamples", "0"]) == 0

@@ -39,6 +39,7 @@ def null_store(tmp_path_factory: pytest.TempPathFactory) -> object:
     return store
 
 
+@pytest.mark.slow
 def test_a_champion_chosen_on_the_same_data_marks_no_null_challenger(null_store: object) -> None:
     board = watch_board(null_store, "b", "acc", keep=False)  # type: ignore[arg-type]
     assert board.champion == "s5" and board.champion_rule == CHAMPION_CHOSEN
@@ -80,6 +81,7 @@ def test_champion_marks_refuses_a_factor_below_one() -> None:
         [True, True, False, False]
 
 
+@pytest.mark.slow
 def test_a_small_simulation_keeps_the_rule_calibrated() -> None:
     # 60 null replications of the calibration's design at 20 systems (where choosing on
     # the same data matters most); the full run (300 each) is the benchmark's

@@ -55,6 +55,7 @@ def test_all_challengers_equal_each_pair(seed: int, n_rows: int, runs: bool, uni
                                   candidate=c, **options))
 
 
+@pytest.mark.slow
 def test_runs_and_clusters_take_the_pair_path() -> None:
     frame = _uploads(5, 90, runs=True, unit=True).assign(benchmark="b", metric="m")
     assert _layout(frame) is None  # some system scored an example twice

@@ -32,6 +32,7 @@ def _csv(path: Path, metric: str = "score") -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_declared_numeric_wins_over_zero_one_values(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """`engine import --numeric score` then `pairwise <store>`: paired t, not McNemar."""
@@ -70,6 +71,7 @@ def test_declared_binary_with_runs_is_a_proportion() -> None:
     assert not m.binary
 
 
+@pytest.mark.slow
 def test_health_uses_the_stored_direction(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """An error metric (lower is better): the system that erred on every example is not solving.
@@ -95,6 +97,7 @@ def test_health_uses_the_stored_direction(tmp_path: Path,
     assert open_store(url).metric_spec("b", "err").higher_is_better is False
 
 
+@pytest.mark.slow
 def test_health_uses_the_declared_threshold_for_numeric_metrics(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A numeric metric has no 'solved' unless a threshold is declared (issue #12, item 9)."""

@@ -31,6 +31,7 @@ from engine.store._store import ConflictError, frame_hash, open_store
 ROOT = Path(__file__).resolve().parents[3]
 
 
+@pytest.mark.slow
 def test_import_and_load_roundtrip(store_url: str) -> None:
     store = open_store(store_url)
     v0 = store.data_version()
@@ -48,6 +49,7 @@ def test_import_and_load_roundtrip(store_url: str) -> None:
     assert len(store.load_frame("nope")) == 0 and len(store.load_frame("b", "nope")) == 0
 
 
+@pytest.mark.slow
 def test_identical_content_is_stored_once(store_url: str, tmp_path: Path) -> None:
     store = open_store(store_url)
     path = tmp_path / "r.csv"
@@ -65,6 +67,7 @@ def test_identical_content_is_stored_once(store_url: str, tmp_path: Path) -> Non
     assert dup.duplicate_of is not None
 
 
+@pytest.mark.slow
 def test_collision_rejected_with_list_and_store_unchanged(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 10), filename="one.csv")
@@ -81,6 +84,7 @@ def test_collision_rejected_with_list_and_store_unchanged(store_url: str) -> Non
     assert store.dump() == before and store.data_version() == version
 
 
+@pytest.mark.slow
 def test_replace_drops_old_rows_of_colliding_systems(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 10), filename="one.csv")
@@ -94,6 +98,7 @@ def test_replace_drops_old_rows_of_colliding_systems(store_url: str) -> None:
     assert store.uploads().set_index("upload_id")["rows_stored"].to_dict() == {2: 4, 1: 10}
 
 
+@pytest.mark.slow
 def test_add_run_stores_new_runs(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 6), filename="r0.csv")
@@ -106,6 +111,7 @@ def test_add_run_stores_new_runs(store_url: str) -> None:
     assert cat.loc[0, ["systems", "examples", "rows", "runs"]].tolist() == [3, 6, 30, 3]
 
 
+@pytest.mark.slow
 def test_delete_upload_and_data_version(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 5), filename="one.csv")
@@ -123,6 +129,7 @@ def test_delete_upload_and_data_version(store_url: str) -> None:
     assert store.catalog().empty and store.uploads().empty
 
 
+@pytest.mark.slow
 def test_catalog_metric_specs_and_stored_binary(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 5), filename="acc.csv",
@@ -142,6 +149,7 @@ def test_catalog_metric_specs_and_stored_binary(store_url: str) -> None:
     assert store.dump() == before
 
 
+@pytest.mark.slow
 def test_metadata_newest_upload_wins(store_url: str) -> None:
     store = open_store(store_url)
     df = grid(["A", "B"], 3).assign(size=lambda d: d["system"].map({"A": "7b", "B": "70b"}),
@@ -158,6 +166,7 @@ def test_metadata_newest_upload_wins(store_url: str) -> None:
         {"A": "7b", "B": "70b"}
 
 
+@pytest.mark.slow
 def test_html_and_formula_names_stored_verbatim(store_url: str) -> None:
     store = open_store(store_url)
     names = ['<img src=x onerror="alert(1)">', "=cmd|' /C calc'!A0", "+SUM(1)", "@x", "a\"b,c'd",
@@ -205,6 +214,7 @@ def test_postgres_url_without_driver_uses_psycopg() -> None:
     engine.dispose()
 
 
+@pytest.mark.slow
 def test_loaded_frame_is_canonical(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 4).assign(run=[0, 1] * 4), filename="r.csv")
@@ -256,6 +266,7 @@ def test_version_1_store_gains_metric_thresholds(tmp_path: Path) -> None:
     assert upgraded.metric_spec("b", "err").threshold == 0.5
 
 
+@pytest.mark.slow
 def test_catalog_and_thresholds_give_every_metric_spec(store_url: str) -> None:
     """The app builds every metric's spec from the catalog and one threshold query
     (``app.data.store.metric_specs``): the same specs as one ``metric_spec`` call each."""
@@ -354,6 +365,7 @@ def test_cli_import_list_delete(sqlite_url: str, tmp_path: Path,
     assert main(["import", str(path), "--db", "not-a-url"]) == 2
 
 
+@pytest.mark.slow
 def test_cli_declares_metrics(sqlite_url: str, tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     grid(["A", "B"], 4, binary=False).to_csv(path, index=False)
@@ -365,6 +377,7 @@ def test_cli_declares_metrics(sqlite_url: str, tmp_path: Path) -> None:
                  "--on-conflict", "replace"]) == 2  # 0.x values declared binary
 
 
+@pytest.mark.slow
 @settings(max_examples=5,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.permutations(list(range(24))), st.sampled_from(["reject", "add-run"]))

@@ -19,6 +19,7 @@ BATTLES = pd.DataFrame({"model_a": ["gpt-4", "claude", "gpt-4", "llama"],
                         "judge": ["h1", "h2", "h1", "h3"]})
 
 
+@pytest.mark.slow
 def test_battles_round_trip_with_provenance_duplicates_and_delete(store_url: str) -> None:
     """Stored in the file's order with the canonical winners, read per arena; identical
     content stored once; a deleted upload's battles are hidden and come back on restore."""

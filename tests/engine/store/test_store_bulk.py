@@ -102,6 +102,7 @@ def _outcome(df: pd.DataFrame, **kwargs: bool) -> pd.DataFrame | str:
 
 
 # ----------------------------------------------------------------- validate_long
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(tables())
 def test_keys_are_cleaned_as_the_row_by_row_reference(df: pd.DataFrame) -> None:
@@ -116,6 +117,7 @@ def test_keys_are_cleaned_as_the_row_by_row_reference(df: pd.DataFrame) -> None:
             assert out[col].tolist() == text[col].astype(object).tolist()
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(tables())
 def test_value_and_duplicate_checks_match_the_reference(df: pd.DataFrame) -> None:
@@ -160,6 +162,7 @@ def test_the_callers_frame_is_not_changed() -> None:
 
 
 # ----------------------------------------------------------------- frame_hash
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(tables())
 def test_frame_hash_is_the_reference_hash(df: pd.DataFrame) -> None:
@@ -178,6 +181,7 @@ def test_frame_hash_of_a_validated_harness_sized_table() -> None:
     assert frame_hash(df.sample(frac=1, random_state=1)) == frame_hash(df)
 
 
+@pytest.mark.slow
 @settings(max_examples=30)
 @given(tables())
 def test_validation_codes_spell_the_key_columns(df: pd.DataFrame) -> None:

@@ -40,6 +40,7 @@ def test_declared_cluster_is_stored_per_benchmark_and_checked(sqlite_url: str) -
     assert open_store(sqlite_url).schema_version == version, "no schema version change"
 
 
+@pytest.mark.slow
 def test_cli_import_cluster_declares_it(sqlite_url: str, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "qa.csv"
@@ -50,6 +51,7 @@ def test_cli_import_cluster_declares_it(sqlite_url: str, tmp_path: Path,
     assert open_store(sqlite_url).benchmark_cluster("qa") == "passage"
 
 
+@pytest.mark.slow
 def test_cli_import_cluster_absent_column_is_named(sqlite_url: str, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "qa.csv"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from engine.app_support import choose_overall, default_selection
 from engine.store import open_store
@@ -21,6 +22,7 @@ def _frame(benchmark: str, systems: list[str], metrics: list[str], seed: int) ->
     return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
 
 
+@pytest.mark.slow
 def test_coverage_is_the_long_tables_triples_in_its_order(store_url: str) -> None:
     """Three uploads (a later one adds a system and a metric to an earlier benchmark, a system
     named by an alias): the rows and their order are the long table's, aliases applied,

@@ -25,6 +25,7 @@ from engine.store import _schema as S
 from engine.store._store import _ENGINES, open_store
 
 
+@pytest.mark.slow
 def test_replace_then_delete_brings_the_replaced_rows_back(store_url: str) -> None:
     store = open_store(store_url)
     one = grid(["A", "B"], 10)
@@ -37,6 +38,7 @@ def test_replace_then_delete_brings_the_replaced_rows_back(store_url: str) -> No
     assert store.uploads().set_index("upload_id")["rows_stored"].to_dict() == {1: 20}
 
 
+@pytest.mark.slow
 def test_delete_is_soft_restore_and_purge(store_url: str) -> None:
     store = open_store(store_url)
     one = grid(["A", "B"], 5).assign(size=lambda d: d["system"].map({"A": "7b", "B": "70b"}))
@@ -65,6 +67,7 @@ def test_delete_is_soft_restore_and_purge(store_url: str) -> None:
         store.restore_upload(1)
 
 
+@pytest.mark.slow
 def test_upload_ids_are_never_reused(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A"], 3), filename="one.csv")
@@ -74,6 +77,7 @@ def test_upload_ids_are_never_reused(store_url: str) -> None:
     assert store.import_frame(grid(["C"], 3), filename="three.csv").upload_id == 3
 
 
+@pytest.mark.slow
 def test_a_chain_of_replacements_unwinds_in_any_order(store_url: str) -> None:
     store = open_store(store_url)
     frames = [grid(["A"], 4, seed=s, binary=False) for s in range(3)]
@@ -118,6 +122,7 @@ def test_deleting_then_restoring_changes_nothing(tmp_path: Path, order: list[int
     _ENGINES.pop(url, None)
 
 
+@pytest.mark.slow
 def test_check_conflicts_before_commit_writes_nothing(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 3), filename="one.csv")
@@ -130,6 +135,7 @@ def test_check_conflicts_before_commit_writes_nothing(store_url: str) -> None:
     assert store.dump() == dump
 
 
+@pytest.mark.slow
 def test_metric_definitions_are_editable_with_history(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(grid(["A", "B"], 3, metric="err", binary=False), filename="one.csv")
@@ -176,6 +182,7 @@ def _as_version_2(path: Path) -> None:
         """)
 
 
+@pytest.mark.slow
 def test_version_2_store_upgrades_keeping_ids(tmp_path: Path) -> None:
     path = tmp_path / "v2.db"
     url = f"sqlite:///{path}"

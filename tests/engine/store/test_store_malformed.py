@@ -85,6 +85,7 @@ def test_messages_are_specific(tmp_path: Path) -> None:
     assert len(set(messages)) == len(CASES)  # but never the same message
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_rejected_on_postgres_store_unchanged(pg_url: str) -> None:
     store = _seeded(pg_url)

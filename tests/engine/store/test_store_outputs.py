@@ -37,6 +37,7 @@ def _outputs(store, example: str = "ex1") -> dict[tuple[str, int], str]:  # type
                                               strict=True)}
 
 
+@pytest.mark.slow
 def test_outputs_are_stored_per_observation_and_read_per_example(store_url: str) -> None:
     store = open_store(store_url)
     df = _with_output(grid(["A", "B"], 3), "v1").assign(
@@ -53,6 +54,7 @@ def test_outputs_are_stored_per_observation_and_read_per_example(store_url: str)
     assert store.load_frame().shape == (6, 6)  # the scores are unchanged
 
 
+@pytest.mark.slow
 def test_long_text_is_cut_with_a_note(store_url: str) -> None:
     store = open_store(store_url)
     long = "é" * (so.MAX_CHARS + 5)
@@ -62,6 +64,7 @@ def test_long_text_is_cut_with_a_note(store_url: str) -> None:
     assert f"{so.MAX_CHARS + 5:,} characters uploaded" in value
 
 
+@pytest.mark.slow
 def test_one_system_upload_keeps_its_output_per_observation(store_url: str) -> None:
     """With one system, ``output`` is constant within each example; it is still an output."""
     store = open_store(store_url)
@@ -71,6 +74,7 @@ def test_one_system_upload_keeps_its_output_per_observation(store_url: str) -> N
     assert store.example_metadata("b").columns.tolist() == ["example_id"]
 
 
+@pytest.mark.slow
 def test_several_metrics_and_runs(store_url: str) -> None:
     store = open_store(store_url)
     both = pd.concat([grid(["A"], 2), grid(["A"], 2, metric="f1", binary=False)])
@@ -82,6 +86,7 @@ def test_several_metrics_and_runs(store_url: str) -> None:
     assert _outputs(store)[("A", 2)] == "later A ex1 r0"  # the run it was stored as
 
 
+@pytest.mark.slow
 def test_delete_restore_and_purge_take_the_outputs_along(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(_with_output(grid(["A", "B"], 3), "v1"), filename="one.csv")
@@ -98,6 +103,7 @@ def test_delete_restore_and_purge_take_the_outputs_along(store_url: str) -> None
     assert left == [2]
 
 
+@pytest.mark.slow
 def test_a_replaced_row_takes_its_output_along(store_url: str) -> None:
     store = open_store(store_url)
     store.import_frame(_with_output(grid(["A", "B"], 3), "v1"), filename="one.csv")
@@ -113,6 +119,7 @@ def test_a_replaced_row_takes_its_output_along(store_url: str) -> None:
     assert _outputs(store, "ex2") == {("A", 0): "v1 A ex2 r0"}
 
 
+@pytest.mark.slow
 def test_a_version_3_store_gains_the_outputs_table(store_url: str) -> None:
     """A store at schema version 3 (no ``outputs`` table) upgrades in place, data kept."""
     store = open_store(store_url)

@@ -51,6 +51,7 @@ def _store(path: Path, values: np.ndarray, *, seed: int = 0):  # noqa: ANN202
 _DOUBLES = st.floats(allow_nan=False, allow_infinity=False, width=64)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(values=st.lists(_DOUBLES, min_size=1, max_size=60))
 def test_every_value_reads_back_bit_for_bit(tmp_path_factory: pytest.TempPathFactory,

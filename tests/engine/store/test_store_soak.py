@@ -27,6 +27,9 @@ import pytest
 
 from engine.store._store import open_store
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 SOAK = ROOT / "benchmarks" / "soak_store.py"
 

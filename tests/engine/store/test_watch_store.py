@@ -31,6 +31,7 @@ def _all(batches: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat([b.assign(batch=i + 1) for i, b in enumerate(batches)], ignore_index=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("binary", [True, False])
 @pytest.mark.parametrize("cluster", [None, "family"])
 def test_three_uploads_give_the_sequence_of_all_the_data(sqlite_url: str, binary: bool,
@@ -100,6 +101,7 @@ def test_budget_and_settings(sqlite_url: str) -> None:
         store.watch("b", "acc", baseline="A", candidate="B", cluster="nope")
 
 
+@pytest.mark.slow
 def test_champion_board_combines_e_values_by_e_bh(store_url: str) -> None:
     import xml.etree.ElementTree as ET
 
