@@ -20,7 +20,7 @@ from typing import IO
 import numpy as np
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits, active_limits, limit_error
+from ._limits import InflateRoom, Limits, active_limits, limit_error
 
 __all__ = [
     "MAX_BYTES",
@@ -104,6 +104,7 @@ def decompress(data: bytes, label: str, limits: Limits | None = None,
     if data[:2] != b"\x1f\x8b":
         return data
     limits = limits or active_limits()
+    room = InflateRoom(label, None)  # MemoryError for JSON the capped child cannot hold
     out = io.BytesIO()
     allowed_lines: int | None = None
     newlines = 0
@@ -113,6 +114,7 @@ def decompress(data: bytes, label: str, limits: Limits | None = None,
                 where = f" in gzip member {member}" if member > 1 else ""
                 raise limit_error(label, "max_bytes", limits,
                                   f"the file grows past the size limit{where} once decompressed")
+            room.add(chunk)
             out.write(chunk)
             if allowed_lines is None and out.tell() >= 4096:
                 allowed_lines = _allowed_lines(out.getbuffer()[:4096].tobytes(), label, fmt,

@@ -21,8 +21,9 @@ import pandas as pd
 
 from .._contract import DataContractError, Problem
 
-__all__ = ["ENV_NAMES", "Limits", "active_limits", "check_produced", "count_lines", "limit_error",
-           "limits_in_force", "nesting_depth", "reading", "when_reading"]
+__all__ = ["ENV_NAMES", "InflateRoom", "Limits", "active_limits", "check_produced", "count_lines",
+           "limit_error", "limits_in_force", "nesting_depth", "reading", "set_parse_room",
+           "when_reading"]
 
 #: Field of :class:`Limits` → the environment variable the app and the CLI read it from.
 ENV_NAMES: dict[str, str] = {
@@ -70,7 +71,9 @@ class Limits:
     max_parse_memory : int
         Address space allowed to the child process of
         :func:`engine.io._worker.parse_isolated` and of :func:`engine.ingest`
-        (``SIGBOARD_MAX_PARSE_MEMORY``; default 1 GiB): every upload is read there.
+        (``SIGBOARD_MAX_PARSE_MEMORY``; default 1 GiB): every upload is read there, and a
+        zip member or gzip file it could never hold is refused before it is inflated
+        (:class:`InflateRoom`).
     parse_timeout : float
         Seconds the child may take (``SIGBOARD_PARSE_TIMEOUT``; default 300).
 
@@ -179,6 +182,63 @@ def reading(what: str) -> None:
 def when_reading(listener: Callable[[str], None]) -> None:
     """Call ``listener`` on every :func:`reading` of this process (the child's reporter)."""
     _ON_READING.append(listener)
+
+
+#: What the memory-capped child can ever give one upload's data (its cap less what a fresh
+#: interpreter holds once it has imported the readers); None outside the child.
+_PARSE_ROOM: list[int] = []
+#: The least memory CPython (64-bit) gives one parsed JSON object and one array:
+#: ``sys.getsizeof({})`` is 64 bytes and ``sys.getsizeof([])`` 56 on CPython 3.11.
+_OBJECT_BYTES, _ARRAY_BYTES = 64, 56
+_JSON_NAME = re.compile(r"\.jsonl?$", re.I)
+
+
+def set_parse_room(room: int) -> None:
+    """Note that this process is the capped child and ``room`` bytes is the most it can
+    ever give one upload's data (:func:`engine.io._worker.cap_memory` calls it)."""
+    _PARSE_ROOM[:] = [max(int(room), 0)]
+
+
+class InflateRoom:
+    """A lower bound of the memory a zip member or a gzip file being inflated will take,
+    held to the child's room (:func:`set_parse_room`) before and while it is inflated.
+
+    The bound counts what is certain. Before a byte is inflated: twice the size a zip
+    member's directory entry declares (the growing buffer and the ``bytes`` it is returned
+    as exist together). While inflating: the bytes so far, and for JSON (the name ends in
+    ``.json`` or ``.jsonl``, before any ``.gz``) one empty dict per ``{`` and one empty list
+    per ``[``, what parsing it allocates at the least (a bracket inside a string counts too,
+    so the bound is high for text full of brackets). Text that is not JSON therefore reaches
+    the size limit (:attr:`Limits.max_bytes`, below the room) before this bound, and keeps
+    its size-limit message. Past the room it raises :class:`MemoryError`, as the allocation
+    would once made: the child answers it with its usual refusal naming the file or member
+    being read, the rule and the fix. Outside the child it checks nothing.
+
+    Examples
+    --------
+    >>> InflateRoom("samples/1.json", declared=None).add(b"{}," * 1000)  # no room noted: inert
+    """
+
+    def __init__(self, name: str, declared: int | None) -> None:
+        self.room = _PARSE_ROOM[0] if _PARSE_ROOM else None
+        self.json = bool(_JSON_NAME.search(re.sub(r"\.gz(ip)?$", "", name, flags=re.I)))
+        self.size = self.structures = 0
+        if declared is not None:
+            self._check(2 * declared, "its directory entry states")
+
+    def add(self, chunk: bytes | bytearray) -> None:
+        """Count one inflated chunk; MemoryError once the bound passes the room."""
+        if self.room is None:
+            return
+        self.size += len(chunk)
+        if self.json:
+            self.structures += (chunk.count(b"{") * _OBJECT_BYTES
+                                + chunk.count(b"[") * _ARRAY_BYTES)
+        self._check(self.size + self.structures, "inflated so far")
+
+    def _check(self, need: int, what: str) -> None:
+        if self.room is not None and need > self.room:
+            raise MemoryError(f"at least {need:,} bytes ({what}) in a room of {self.room:,}")
 
 
 def _parse_setting(var: str, text: str, *, seconds: bool) -> int | float:

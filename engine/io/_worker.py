@@ -220,11 +220,18 @@ def last_reading(stderr: bytes) -> str | None:
 
 
 def cap_memory(limit: int) -> None:
-    """Cap this process's address space at ``limit`` bytes (no core files), and report on
-    stderr each file or member its readers start on (:func:`last_reading` reads it back)."""
-    from ._limits import when_reading
+    """Cap this process's address space at ``limit`` bytes (no core files), note the room
+    that leaves an upload's data (``limit`` less :data:`engine.io._fork.FRESH_SPACE`, what a
+    fresh child holds once it has imported its readers; a fork's cap adds what it inherited,
+    so its room is the same), and report on stderr each file or member its readers start on
+    (:func:`last_reading` reads it back)."""
+    from ._fork import FRESH_SPACE
+    from ._limits import set_parse_room, when_reading
 
     _cap_memory(limit)
+    # a zip member or gzip file that cannot fit is refused before it is inflated, with the
+    # refusal of a failed allocation (engine.io._limits.InflateRoom)
+    set_parse_room(limit - FRESH_SPACE)
 
     def report(what: str) -> None:
         sys.stderr.write(f"{_READING}{what}\n")

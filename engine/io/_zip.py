@@ -19,7 +19,7 @@ import zlib
 from collections.abc import Iterator
 
 from .._contract import DataContractError, Problem
-from ._limits import Limits, active_limits, limit_error, reading
+from ._limits import InflateRoom, Limits, active_limits, limit_error, reading
 
 __all__ = ["ZSTD", "inflate", "member_bytes"]
 
@@ -86,6 +86,7 @@ def inflate(raw: bytes, method: int, *, name: str, label: str, declared: int | N
         chunks = _chunks_zstd(raw)
     else:
         raise unsupported(method, name, label)
+    room = InflateRoom(name, declared)  # MemoryError for a member the capped child cannot hold
     out = bytearray()
     try:
         for chunk in chunks:
@@ -96,6 +97,7 @@ def inflate(raw: bytes, method: int, *, name: str, label: str, declared: int | N
             if declared is not None and len(out) > declared:
                 raise _corrupt(name, label, f"it inflates to more than the {declared:,} bytes "
                                "its directory entry states")
+            room.add(chunk)
     except (zlib.error, EOFError, zstandard.ZstdError) as exc:
         kind = _METHODS.get(method, str(method))
         raise _corrupt(name, label, f"its {kind} data is damaged ({exc})") from None
