@@ -68,11 +68,14 @@ class TreeSampler:
     """Samples the RSS of ``pid``'s tree every ``interval`` seconds while in its ``with``
     block (on a thread of its own); ``peak_kb`` is the largest sum seen, ``hwm_kb`` the
     sum of each process's own peak (an upper bound: the peaks need not coincide),
-    ``processes`` how many distinct processes were seen."""
+    ``processes`` how many distinct processes were seen; ``root_peak_kb`` the root's own
+    largest RSS sampled, ``below_peak_kb`` the largest sum over its descendants, and
+    ``root_at_peak_kb`` the root's share of the largest sum."""
 
     def __init__(self, pid: int, interval: float = 0.05) -> None:
         self.pid, self.interval = pid, interval
         self.peak_kb = 0
+        self.root_peak_kb = self.below_peak_kb = self.root_at_peak_kb = 0
         self._hwm: dict[int, int] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -87,11 +90,16 @@ class TreeSampler:
 
     def sample(self) -> None:
         """One sample now."""
-        total = 0
+        total = root = 0
         for p in tree(self.pid):
-            total += status_kb(p, "VmRSS")
+            rss = status_kb(p, "VmRSS")
+            total += rss
+            root = rss if p == self.pid else root
             self._hwm[p] = max(self._hwm.get(p, 0), status_kb(p, "VmHWM"))
-        self.peak_kb = max(self.peak_kb, total)
+        if total > self.peak_kb:
+            self.peak_kb, self.root_at_peak_kb = total, root
+        self.root_peak_kb = max(self.root_peak_kb, root)
+        self.below_peak_kb = max(self.below_peak_kb, total - root)
 
     def _run(self) -> None:
         while not self._stop.is_set():

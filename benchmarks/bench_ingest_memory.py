@@ -1,6 +1,6 @@
 """Peak memory of ``sigboard import`` refusing small hostile logs, for the whole process tree.
 
-Three hostile files, each a few hundred KB at most (built by
+Three hostile files of the acceptance and a fourth, each a few hundred KB at most (built by
 tests/engine/hostile/make_corpus.py, as the tests build them), and one normal log (the
 baseline):
 
@@ -10,6 +10,9 @@ baseline):
 * ``tiny_objects.json.gz``: 128 MB of tiny JSON objects, gzipped (a JSON log candidate);
 * ``parquet_bomb.zip``: a zip holding one Parquet file whose dictionary decodes to 3 GiB
   of text (tests/engine/hostile/make_corpus.py's ``dictionary_bomb``);
+* ``bomb_single.csv.gz``: 600 MiB of spaces gzipped (not JSON: it is read up to the size
+  limit, 512 MiB, and refused by it; the child's early refusal of JSON must not take that
+  message from it);
 * ``normal.eval``: a real Inspect log from tests/data/harness-logs/inspect.
 
 Each runs as ``python -m engine import FILE --db sqlite:///…`` with a clean environment
@@ -57,11 +60,12 @@ def _corpus():  # type: ignore[no-untyped-def]
 
 
 def hostile_files(folder: Path) -> dict[str, Path]:
-    """The three hostile files and the baseline, written into ``folder``."""
+    """The hostile files and the baseline, written into ``folder``."""
     corpus = _corpus()
     made = {"zstd_bomb.eval": corpus.zstd_bomb_eval(),
             "tiny_objects.json.gz": corpus.tiny_objects_json_gz(),
-            "parquet_bomb.zip": corpus.parquet_bomb_zip()}
+            "parquet_bomb.zip": corpus.parquet_bomb_zip(),
+            "bomb_single.csv.gz": corpus.bomb_single()}
     paths = {}
     for name, data in made.items():
         paths[name] = folder / name
@@ -105,7 +109,7 @@ def _healthy(url: str) -> bool:
 
 #: what the Upload page shows when it refuses each file (its problem table)
 REFUSALS = {"zstd_bomb.eval": "memory limit", "tiny_objects.json.gz": "memory limit",
-            "parquet_bomb.zip": "too large to decode",
+            "parquet_bomb.zip": "too large to decode", "bomb_single.csv.gz": "size limit",
             "normal.eval (baseline)": "Commit to the store"}
 
 
@@ -132,8 +136,10 @@ def browser(folder: Path, env: dict[str, str]) -> None:
             time.sleep(0.3)
         print(f"\nThe server (sigboard serve, pid {proc.pid}) during a browser upload "
               f"(headless chromium), its process tree sampled every 50 ms ({_load()}):")
-        print(f"{'file':26} {'idle':>8} {'tree peak':>10} {'sum of peaks':>12} {'procs':>5} "
-              f"{'s':>5}  answer")
+        print("(server, child: each one's own largest RSS sampled; at peak: the server's "
+              "share of the tree peak)")
+        print(f"{'file':26} {'idle':>8} {'tree peak':>10} {'server':>7} {'child':>7} "
+              f"{'at peak':>8} {'procs':>5} {'s':>5}  answer")
         with sync_playwright() as p:
             chromium = p.chromium.launch(executable_path="/usr/bin/chromium",
                                          args=["--no-sandbox", "--disable-gpu"])
@@ -156,7 +162,9 @@ def browser(folder: Path, env: dict[str, str]) -> None:
                     time.sleep(0.5)  # the child's exit and the page's last run
                 seconds = time.perf_counter() - start
                 print(f"{label:26} {idle / 1024:>5.0f}MiB {sampler.peak_kb / 1024:>7.0f}MiB "
-                      f"{sampler.hwm_kb / 1024:>9.0f}MiB {sampler.processes:>5} "
+                      f"{sampler.root_peak_kb / 1024:>4.0f}MiB "
+                      f"{sampler.below_peak_kb / 1024:>4.0f}MiB "
+                      f"{sampler.root_at_peak_kb / 1024:>5.0f}MiB {sampler.processes:>5} "
                       f"{seconds:>5.1f}  {answer}")
                 sys.stdout.flush()
                 context.close()
