@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import COMPARISONS
+from .._units import interval_text, score_text, zero_one
 from ._common import NO_CLUSTER, Loaded, add_data_options, emit, load_data, wants_json
 from ._json import board_rank_range, leaderboard_json, overall_json
 from ._lists import LIST_HELP, floats, names
@@ -32,9 +33,11 @@ if TYPE_CHECKING:
 __all__ = ["register_leaderboard", "register_overall"]
 
 
-def _leaderboard_rows(lb: Leaderboard) -> pd.DataFrame:
+def _leaderboard_rows(lb: Leaderboard, *, percent: bool = False) -> pd.DataFrame:
     """The leaderboard for reading: intervals in brackets next to their estimates, the rank
-    range the JSON and the pages give (the rank set, :func:`board_rank_range`)."""
+    range the JSON and the pages give (the rank set, :func:`board_rank_range`); ``percent``
+    (a 0/1 metric, :func:`engine._units.zero_one`): the mean and its interval in percent, as
+    the pages write them."""
     import pandas as pd
 
     table, ranks = lb.table, board_rank_range(lb)
@@ -44,6 +47,10 @@ def _leaderboard_rows(lb: Leaderboard) -> pd.DataFrame:
                           "group": table["group"], "mean": table["mean"]})
     shown["ci"] = [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"],
                                                       strict=True)]
+    if percent:
+        shown["mean"] = [score_text(m, percent=True) for m in table["mean"]]
+        shown["ci"] = [interval_text(lo, hi, percent=True)
+                       for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)]
     for c in ("n", "runs", "win_rate", "bt_strength"):
         shown[c] = table[c]
     if "bt_low" in table.columns:
@@ -93,7 +100,7 @@ def _leaderboard(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit(leaderboard_json(lb, warnings), None, "json")
         return 0
-    emit({}, _leaderboard_rows(lb), "table")
+    emit({}, _leaderboard_rows(lb, percent=zero_one(matrix)), "table")
     for warning in warnings:  # right under the table
         if warning.kind != "cannot-separate":  # that sentence is also a note below
             print(f"warning: {warning.text}")

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .._options import ALTERNATIVES, COMPARISONS, TestOptions
+from .._units import zero_one
 from ._common import Loaded, add_data_options, emit, load_data, wants_json
 from ._json import pairwise_json
 from ._lists import LIST_HELP, floats, names
@@ -36,14 +37,22 @@ def _sorted_pairs(table: pd.DataFrame, sort: str) -> pd.DataFrame:
     return table.sort_values(["pvalue_adj", "pvalue"], kind="stable", na_position="last")
 
 
-def _pair_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The columns a reader needs: n, difference with its interval, test, p-values, effect."""
+def _pair_rows(table: pd.DataFrame, *, percent: bool = False) -> pd.DataFrame:
+    """The columns a reader needs: n, difference with its interval, test, p-values, effect;
+    ``percent`` (a 0/1 metric, :func:`engine._units.zero_one`): the difference and its
+    interval in percentage points, as the pages and ``compare`` write them."""
     import pandas as pd
 
+    from .._units import difference_text, interval_text
+
+    bounds = zip(table["ci_low"], table["ci_high"], strict=True)
     return pd.DataFrame({
         "system_a": table["system_a"], "system_b": table["system_b"], "n": table["n"],
-        "paired": table["paired"], "difference": table["difference"],
-        "ci": [interval(lo, hi) for lo, hi in zip(table["ci_low"], table["ci_high"], strict=True)],
+        "paired": table["paired"],
+        "difference": [difference_text(d, percent=True) for d in table["difference"]]
+        if percent else table["difference"],
+        "ci": [interval_text(lo, hi, percent=True, difference=True) if percent
+               else interval(lo, hi) for lo, hi in bounds],
         "test": table["test"], "pvalue": table["pvalue"], "pvalue_adj": table["pvalue_adj"],
         "effect_size": table["effect_size"], "effect": table["effect_name"],
         "significant": table["significant"],
@@ -103,7 +112,7 @@ def _pairwise(args: argparse.Namespace) -> int:
     if wants_json(args):
         emit(payload, None, "json")
         return 0
-    emit(payload, _pair_rows(table), "table")
+    emit(payload, _pair_rows(table, percent=zero_one(matrix)), "table")
     print(f"\n{res.benchmark} / {res.metric}: {res.reason}; {res.correction} at alpha "
           f"{res.alpha}; difference = system_a − system_b (positive = system_a better), "
           f"interval at {1 - res.alpha:.0%}")

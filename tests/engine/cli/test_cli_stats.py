@@ -279,4 +279,5 @@ def test_leaderboard_table_output(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "b / acc: paired binary (0/1) scores" in out and "holm-sidak at alpha 0.05" in out
     # 5 examples cannot tell A (0.8) from B (0.4): one group, listed as the README promises
     assert "1. A, B" in out
-    assert "0.8 [" in out  # the mean, then its interval in brackets, rounded for reading
+    # the mean of a 0/1 metric in percent (as the pages), then its interval in brackets
+    assert "80.0% [" in out
