@@ -174,8 +174,8 @@ from each system's mean and standard error taken as independent, per system
 `tukey_rank_low`, `tukey_rank_high`. They ignore the pairing, the runs and the clusters, so
 they are not the rank range: that is the rank confidence set of `leaderboard` and
 `ranks` (`rank_set_low`, `rank_set_high`), built on the pairwise tests, and usually
-narrower (HumanEval: claude-3-opus-20240229's rank range is 1–21, its Tukey interval
-1–26).""",
+narrower (`data/humaneval.jsonl.gz`: claude-3-opus-20240229's rank range is 1–21, its
+Tukey interval 1–26).""",
     "import": """\
 Validates and stores, one upload per argument; identical content is stored once. Harness
 logs are detected (`--log-format` forces one; `--system NAME` names the model of logs that
