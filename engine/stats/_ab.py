@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import optimize, stats
 
 from .._contract import MetricSpec
-from .._matrix import ScoreMatrix, build_matrix
+from .._matrix import ScoreMatrix, _pick, build_matrix
 from .._options import TestOptions
 from ._ab_models import model_table, variance_components
 from ._churn import Churn, churn_of_pair
@@ -206,8 +206,8 @@ def compare_ab(df: pd.DataFrame, *, baseline: str, candidate: str, benchmark: st
     """
     opts = options if options is not None else TestOptions()
     margin = check_margin(margin)
-    pair, codes, whole = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
-    figure, binary, reach, missing = _pairwise_figure(df, pair, spec, opts, codes, cluster)
+    pair, codes, whole, part = _pair(df, baseline, candidate, benchmark, metric, spec, cluster)
+    figure, binary, reach, missing = _pairwise_figure(part, pair, spec, opts, codes, cluster)
     pooled = pooled_runs(run_anova(whole.values, whole.runs), whole.systems)
     if cluster is None and margin is None and not pooled.systems:
         test = _from_pairwise(figure, pair, opts)  # the Pairwise page's test: same answer
@@ -256,8 +256,9 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
                      opts: TestOptions, codes: np.ndarray | None = None,
                      cluster: str | None = None
                      ) -> tuple[dict[str, Any], bool, Resolution | None, tuple[str, ...]]:
-    """The Pairwise page's test of the pair (per-example means, its automatic test, the
-    same alternative), oriented candidate − baseline; whether the metric is 0/1; whether
+    """The Pairwise page's test of the pair on ``df``, the rows of its slice
+    (:func:`_slice`): per-example means, its automatic test, the
+    same alternative, oriented candidate − baseline; whether the metric is 0/1; whether
     the pair can be significant at all (its :class:`Resolution`); and the two systems'
     informative-missingness warnings, judged by every system of the benchmark.
 
@@ -267,7 +268,7 @@ def _pairwise_figure(df: pd.DataFrame, pair: RunCube, spec: MetricSpec | None,
     With clusters the page's test is the CR2 cluster-robust t on the shared examples
     (:func:`engine.stats._clusters.clustered_pairs`), whatever the modality."""
     baseline, candidate = pair.systems
-    bench = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
+    bench = df  # the slice's rows (_slice)
     everyone = build_matrix(bench, benchmark=pair.benchmark, metric=pair.metric, spec=spec)
     missing = tuple(c.warning() for c in missing_checks(everyone, systems=(baseline, candidate))
                     if c.informative)
@@ -372,21 +373,23 @@ def _note(test: PairRunTest, figure: dict[str, Any], margin: float | None) -> st
 
 
 def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None,
-          metric: str | None, spec: MetricSpec | None,
-          cluster: str | None) -> tuple[RunCube, np.ndarray | None, RunCube]:
-    """The pair's cube on their shared examples, its examples' cluster codes, and the cube of
+          metric: str | None, spec: MetricSpec | None, cluster: str | None
+          ) -> tuple[RunCube, np.ndarray | None, RunCube, pd.DataFrame]:
+    """The pair's cube on their shared examples, its examples' cluster codes, the cube of
     every system of the benchmark (whose runs estimate the seed variance, as the leaderboard
     and Pairwise pool it: :func:`engine.stats._runs.pooled_runs`; two single-run systems then
     pay the seed variance the others' runs show: the plain paired t there gave
-    ``compare`` false alarms 0.227 / 0.283). The pair's cube is cut from the benchmark's,
-    pivoted once: the same examples (sorted), runs and values as its own pivot."""
+    ``compare`` false alarms 0.227 / 0.283), and the slice's rows (:func:`_slice`). The
+    pair's cube is cut from the benchmark's, pivoted once: the same examples (sorted), runs
+    and values as its own pivot."""
     if baseline == candidate:
         raise ValueError(f"candidate: must differ from the baseline; got {candidate!r} for both")
     if cluster is not None and cluster not in df.columns:
         raise ValueError(f"cluster: column {cluster!r} not in the data; columns: {list(df.columns)!r}")
-    whole = run_cube(df, benchmark=benchmark, metric=metric, spec=spec)
+    df, bench, met = _slice(df, benchmark, metric)
+    whole = run_cube(df, benchmark=bench, metric=met, spec=spec)
     if baseline not in whole.systems or candidate not in whole.systems:  # its message
-        run_cube(df, benchmark=benchmark, metric=metric, systems=[baseline, candidate], spec=spec)
+        run_cube(df, benchmark=bench, metric=met, systems=[baseline, candidate], spec=spec)
     cube = whole.restrict([baseline, candidate], np.ones(len(whole.examples), dtype=bool))
     shared = cube.common()
     if shared.sum() < 2:
@@ -395,15 +398,51 @@ def _pair(df: pd.DataFrame, baseline: str, candidate: str, benchmark: str | None
                          "at least 2")
     pair = cube.restrict([baseline, candidate], shared)
     if cluster is None:
-        return pair, None, whole
-    part = df[(df["benchmark"] == pair.benchmark) & (df["metric"] == pair.metric)]
-    labels = part.groupby("example_id")[cluster].agg(["first", "nunique"])
+        return pair, None, whole, df
+    labels = df.groupby("example_id")[cluster].agg(["first", "nunique"])
     if (labels["nunique"] > 1).any():
         bad = labels.index[labels["nunique"] > 1][0]
         raise ValueError(f"cluster: column {cluster!r} must hold one value per example; example "
                          f"{bad!r} has {int(labels.loc[bad, 'nunique'])}")
     codes, _ = pd.factorize(labels["first"].reindex(list(pair.examples)).astype("string"))
-    return pair, np.asarray(codes), whole
+    return pair, np.asarray(codes), whole, df
+
+
+def _slice(df: pd.DataFrame, benchmark: str | None, metric: str | None
+           ) -> tuple[pd.DataFrame, str, str]:
+    """The rows of one (benchmark, metric), chosen as :func:`engine.stats._runs.run_cube`
+    chooses them (the same :func:`engine._matrix._pick`, its messages and its stated
+    default metric), with ``benchmark`` and ``metric`` as one-category categoricals; and
+    the two names.
+
+    Why: the comparison filters its slice again in every pivot it makes (the cube, the
+    Pairwise page's matrix, its run-aware test), and ``==`` on a column of Python strings
+    is a Python comparison per row (on 100,000 rows about seven times as long as hashing
+    them once); on a categorical it compares integer codes. The values, and so every
+    result, are the same.
+    """
+    bench = _pick(df, "benchmark", benchmark)
+    part = _rows(df, _equal(df["benchmark"], bench))
+    met = _pick(part, "metric", metric)
+    part = _rows(part, _equal(part["metric"], met))
+    n = len(part)
+    zeros = np.zeros(n, dtype=np.int8)
+    part = part.assign(benchmark=pd.Categorical.from_codes(zeros, pd.Index([bench])),
+                       metric=pd.Categorical.from_codes(zeros, pd.Index([met])))
+    return part, bench, met
+
+
+def _equal(column: pd.Series, value: str) -> np.ndarray | None:
+    """``column == value`` by one hash of the column (None: every row)."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    hits = np.flatnonzero(np.asarray([u == value for u in uniques], dtype=bool))
+    if len(hits) == len(uniques) and (codes >= 0).all():
+        return None
+    return np.isin(codes, hits)
+
+
+def _rows(df: pd.DataFrame, mask: np.ndarray | None) -> pd.DataFrame:
+    return df if mask is None else df[mask]
 
 
 def _verdict(test: PairRunTest, alpha: float) -> tuple[str, int]:

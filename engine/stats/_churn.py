@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from statsmodels.stats.proportion import proportion_confint
+from scipy import stats
 
 from .._matrix import ScoreMatrix, orient
 from ._runs import RunCube
@@ -98,8 +98,18 @@ def churn_of_scores(baseline: np.ndarray, candidate: np.ndarray, examples: tuple
 
 
 def _wilson(k: int, n: int, alpha: float) -> tuple[float, float]:
-    low, high = proportion_confint(k, n, alpha=alpha, method="wilson")
-    return float(low), float(high)
+    """Wilson's score interval of k / n at level 1 − alpha (Wilson 1927, JASA 22:209–212),
+    cut to [0, 1]: statsmodels' ``proportion_confint(k, n, alpha, method="wilson")``
+    operation for operation, so the same floats, without importing statsmodels on the
+    compare path (its import was about 2% of ``sigboard compare``'s start-up)."""
+    q, m = np.asarray(k) / np.asarray(n), np.asarray(n)
+    crit = stats.norm.isf(alpha / 2.0)
+    crit2 = crit**2
+    denom = 1 + crit2 / m
+    center = (q + crit2 / (2 * m)) / denom
+    dist = crit * np.sqrt(q * (1.0 - q) / m + crit2 / (4.0 * m**2))
+    dist /= denom
+    return float(np.clip(center - dist, 0, 1)), float(np.clip(center + dist, 0, 1))
 
 
 def churn(matrix: ScoreMatrix, baseline: str, candidate: str, *, threshold: float = 0.0,

@@ -215,6 +215,13 @@ def _filled(frame: pd.DataFrame, system: str, other: str, lacking: list[str],
     return rows
 
 
+def _ids_of(rows: pd.DataFrame, system: str) -> set[str]:
+    """The example ids ``system`` has among ``rows``, each once: the distinct ones taken as
+    a NumPy array first (``set`` of a string column walks it one Arrow scalar at a time:
+    on 100,000 rows 0.2 s, three quarters of what the bounds took)."""
+    return set(np.asarray(rows.loc[rows["system"] == system, "example_id"].unique()))
+
+
 def bound_gate(frame: pd.DataFrame, observed: Outcome, decide: Callable[[pd.DataFrame], Outcome],
                *, baseline: str, candidate: str, metric: str, binary: bool,
                higher_is_better: bool, declared: int = 0, tolerance: float = TOLERANCE
@@ -232,8 +239,7 @@ def bound_gate(frame: pd.DataFrame, observed: Outcome, decide: Callable[[pd.Data
         raise ValueError(f"tolerance: must be a share in [0, 1); got {tolerance!r}")
     frame = frame.assign(example_id=frame["example_id"].astype(str))
     main = frame[frame["metric"] == metric]
-    has_base = set(main.loc[main["system"] == baseline, "example_id"])
-    has_cand = set(main.loc[main["system"] == candidate, "example_id"])
+    has_base, has_cand = _ids_of(main, baseline), _ids_of(main, candidate)
     cand_lacks, base_lacks = sorted(has_base - has_cand), sorted(has_cand - has_base)
     if not cand_lacks and not base_lacks:
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from .._contract import MetricSpec
 from .._matrix import ScoreMatrix
@@ -112,8 +113,15 @@ def run_aware_tests(matrix: ScoreMatrix, opts: TestOptions, ia: np.ndarray, ja: 
 
     assert matrix.run_scores is not None  # checked by wants_runs
     order = {s: i for i, s in enumerate(matrix.systems)}
+    # each row's place in the matrix's order of systems, looked up once per system (as
+    # Series.map(order) gives it, NaN for a system not in it, without its per-row lookup:
+    # on 100,000 rows a sixth of the A/B comparison's time)
+    codes, names = pd.factorize(matrix.run_scores["system"])
+    place = np.array([order.get(s, np.nan) for s in names] + [np.nan])[codes]
+    if not np.isnan(place).any():
+        place = place.astype(np.int64)
     frame = matrix.run_scores.assign(benchmark=matrix.benchmark, metric=matrix.metric,
-                                     _order=matrix.run_scores["system"].map(order))
+                                     _order=place)
     frame = frame.sort_values("_order", kind="stable").drop(columns="_order")
     spec = MetricSpec(higher_is_better=matrix.higher_is_better)
     runs = runs_pairwise(frame, spec=spec, options=opts)
