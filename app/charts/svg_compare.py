@@ -33,7 +33,7 @@ from app.charts.svg import (
     vertical_grid,
 )
 from app.charts.svg_boxes import _BREAK
-from engine.app_support import html_text, isolate, nice_ticks
+from engine.app_support import POINTS, html_text, isolate, nice_ticks
 
 MODEL_ROW, COMPONENT_ROW = 30.0, 28.0  # pixels per row, as the altair charts' steps
 #: Characters of a model's label shown (the rest in its hover text): the verdict's label
@@ -82,7 +82,8 @@ def _tip(lines: Sequence[str]) -> str:
     return f"<title>{_BREAK.join(html_text(line) for line in lines)}</title>"
 
 
-def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 560) -> str:
+def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 560,
+               percent: bool = False) -> str:
     """Each model's estimate of candidate − baseline with its interval, as SVG.
 
     Parameters
@@ -94,6 +95,9 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
         The axis title's metric (uploaded text: escaped) and interval level (``"95%"``).
     width : int
         Pixels of the plot; the labels take 320 more on its left.
+    percent : bool
+        A 0/1 metric (:func:`engine.app_support.zero_one`): the axis, its ticks and the hover
+        text in percentage points, as the verdict and the models' table beside the chart.
 
     Returns
     -------
@@ -106,6 +110,9 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
     """
     names = models["model"].astype(str).tolist()
     numbers = models[["estimate", "ci_low", "ci_high", "pvalue"]].to_numpy(float)
+    # a 0/1 metric drawn in points: round ticks in points (1, 2, 5 ...), not fractions
+    scale = 100.0 if percent else 1.0
+    numbers = numbers * np.array([scale, scale, scale, 1.0])
     # 0 always in view: the dashed line says which side of "no difference" each model is
     values = np.append(numbers[:, :3].ravel(), 0.0)
     finite = values[np.isfinite(values)]
@@ -117,12 +124,15 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
     def x(value: float) -> float:
         return names_w + width * (value - low) / (high - low)
 
+    # hover text as the verdict writes it: "+1.2 points" (engine._units.difference_text)
+    spec, unit = ("+.1f", f" {POINTS}") if percent else (".4f", "")
+    units = f", {POINTS}" if percent else ""
     parts = [_open(total_w, height, f"Difference by model: candidate − baseline in {metric} "
                                     f"estimated by {len(names)} models"),
              _title(names_w + width / 2, "Difference by model"),
              vertical_grid(ticks, x, _TOP, _TOP + plot_h),
              _axis_title(names_w + width / 2, height - 8,
-                         f"candidate − baseline ({metric}; {level} interval)")]
+                         f"candidate − baseline ({metric}{units}; {level} interval)")]
     zero = _num(x(0.0))
     parts.append(f'<line x1="{zero}" x2="{zero}" y1="{_num(_TOP)}" y2="{_num(_TOP + plot_h)}" '
                  f'stroke="{BEST}" stroke-dasharray="4 4"/>')
@@ -137,8 +147,9 @@ def models_svg(models: pd.DataFrame, *, metric: str, level: str, width: int = 56
         if not math.isfinite(estimate):
             marks.append(f'<text x="{_num(names_w + 6)}" y="{_num(y + 4)}" font-size="11" '
                          f'fill="{MUTED}">— not estimable</text>')
-        tip = [isolate(label), f"model: {isolate(model)}", f"estimate: {_g(estimate, '.4f')}",
-               f"interval: {_g(ci_low, '.4f')} to {_g(ci_high, '.4f')}",
+        tip = [isolate(label), f"model: {isolate(model)}",
+               f"estimate: {_g(estimate, spec)}{unit}",
+               f"interval: {_g(ci_low, spec)} to {_g(ci_high, spec)}{unit}",
                f"p: {_g(pvalue, '.3g')}"]
         parts.append(f"<g>{_tip(tip)}{''.join(marks)}</g>")
     parts.append("</svg>")

@@ -186,5 +186,5 @@ def ab_svgs(q: Query) -> tuple[str, str]:
 def _ab_svgs(q: Query) -> tuple[str, str]:
     ab = results.ab_result(q)
     level = f"{1 - q.options.alpha:.0%}"
-    return (models_svg(ab.models, metric=q.metric, level=level, width=560),
+    return (models_svg(ab.models, metric=q.metric, level=level, width=560, percent=ab.binary),
             variance_svg(ab.variance, width=360))
