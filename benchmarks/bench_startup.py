@@ -30,8 +30,10 @@ the baseline's best time / sigboard's (≥ 1: sigboard is no slower); the streng
 is the largest difference of the sum-one strengths, a check that all compute the same fit.
 
 Usage: ``.venv/bin/python benchmarks/bench_startup.py [--repeats 5] [--battles 1000000]
-[--skip-cli] [--skip-battles] [--engine DIR] [--before DIR]``. Prints figures and the load
-average; asserts nothing.
+[--skip-cli] [--skip-battles] [--engine DIR] [--before DIR] [--evalica-path DIR]``.
+``--evalica-path``: a folder holding evalica outside the project's requirements (``pip install
+--no-deps --target DIR evalica``; it needs only numpy, pandas and scipy). Prints figures and
+the load average; asserts nothing.
 """
 
 from __future__ import annotations
@@ -314,7 +316,12 @@ def main() -> None:
     parser.add_argument("--engine", type=Path, default=ROOT,
                         help="the folder holding the engine/ to run (e.g. `git archive` of "
                         "an older commit unpacked; default: this checkout)")
+    parser.add_argument("--evalica-path", type=Path, default=None,
+                        help="a folder holding evalica (e.g. `pip install --no-deps --target "
+                        "DIR evalica`), searched first for the battle path's comparison")
     args = parser.parse_args()
+    if args.evalica_path is not None:
+        sys.path.insert(0, str(args.evalica_path.resolve()))
     if not args.skip_cli:
         cli(args.repeats, args.engine.resolve(), args.before.resolve() if args.before else None)
     if not args.skip_battles:
