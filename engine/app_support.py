@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from .products._judge_battles import judge_battle_board
     from .io._battles_judged import judged_battles
     from .store._judge_links import judge_links
+    from .store._reads import RUN_FIELDS
 
     # --- Repeated tries: the Leaderboard's reliability view, the Examples page's flaky list -
     from .stats._passk import PassKCurves, pass_k_curves

@@ -43,6 +43,7 @@ from engine import (
 )
 from engine.app_support import (
     MISSING_TOLERANCE,
+    RUN_FIELDS,
     missing_bounds,
     missing_checks,
     restrict_to_slice,
@@ -484,6 +485,7 @@ def factor_columns(meta: pd.DataFrame) -> tuple[list[str], list[str]]:
     (['t'], ['family', 't'])
     """
     names = set(system_identifiers(meta)) if "system" in meta.columns else set()
+    names |= set(RUN_FIELDS)  # how a harness run ended is not a setting to compare
     settings = [str(c) for c in meta.columns if c != "system" and c not in names]
     levels = {c: meta[c].nunique(dropna=True) for c in settings}
     return sorted((c for c in settings if levels[c] >= 2), key=levels.__getitem__), settings

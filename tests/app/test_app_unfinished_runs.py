@@ -90,3 +90,12 @@ def test_complete_logs_say_nothing_of_it(db: Path) -> None:
     at = app(PAGE)
     no_exception(at)
     assert not _note(at)
+
+
+def test_how_a_run_ended_is_not_a_setting_to_compare(interrupted: Path) -> None:
+    from app.data.results import factor_columns
+
+    meta = open_store(f"sqlite:///{interrupted}").system_metadata("arith")
+    assert set(meta["run_status"]) == {"cancelled", "killed"}  # two levels: would be compared
+    assert not {"run_status", "sample_epochs_planned",
+                "sample_epochs_never_ran"} & set(factor_columns(meta)[1])
