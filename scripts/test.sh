@@ -91,7 +91,7 @@ fi
 status=0
 
 # every Numba kernel compiled once (or loaded from its cache: ~1 s), before the test workers
-# and the test servers would each compile them while running (#27 item 3)
+# and the test servers would each compile them while running
 step "sigboard warm (the engine's compiled kernels)"
 "$VENV/bin/python" -m engine warm || status=1
 

@@ -265,22 +265,3 @@ def _primaries(parts: list[Part], kept: set[tuple[str, str]],
         named.setdefault(p.benchmark, set()).add(p.primary)
     return {b: (m, fmt) for b, ms in named.items() if len(ms) == 1
             for m in ms if m is not None and (b, m) in kept}
-
-
-def long_rows(records: Iterable[tuple[str, str, Any]], *, benchmark: str, skips: Skips,
-              note: Mapping[str, str] | None = None) -> pd.DataFrame:
-    """``(example_id, metric, raw value)`` triples → rows, counting what is not a score."""
-    ids: list[str] = []
-    metrics: list[str] = []
-    values: list[float] = []
-    for example_id, metric, raw in records:
-        value, reason = to_score(raw)
-        if reason is None:
-            ids.append(example_id)
-            metrics.append(metric)
-            values.append(value)  # type: ignore[arg-type]
-        else:
-            skips.add(reason, benchmark, metric, note=(note or {}).get(reason))
-    return pd.DataFrame({"example_id": pd.Series(ids, dtype=object),
-                         "metric": pd.Series(metrics, dtype=object),
-                         "value": np.asarray(values, dtype=np.float64)})

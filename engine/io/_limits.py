@@ -130,10 +130,6 @@ class Limits:
             field, rest = str(exc).split(": ", 1)
             raise ValueError(f"{ENV_NAMES[field]}: {rest}") from None
 
-    def as_mapping(self) -> dict[str, str]:
-        """The environment entries that rebuild these limits (inverse of :meth:`from_mapping`)."""
-        return {var: str(getattr(self, field)) for field, var in ENV_NAMES.items()}
-
 
 _IN_FORCE: ContextVar[Limits | None] = ContextVar("sigboard_limits", default=None)
 

@@ -259,7 +259,9 @@ def test_limits_from_the_environment() -> None:
     limits = Limits.from_mapping(env)
     assert (limits.max_rows, limits.max_bytes, limits.max_depth, limits.parse_timeout) == (
         1000, 64 << 20, 64, 2.5)
-    assert Limits.from_mapping(limits.as_mapping()) == limits
+    # the environment entries that rebuild these limits: from_mapping inverts them
+    as_env = {var: str(getattr(limits, field)) for field, var in ENV_NAMES.items()}
+    assert Limits.from_mapping(as_env) == limits
     assert Limits.from_mapping({"SIGBOARD_MAX_PARSE_MEMORY": "2GiB"}).max_parse_memory == 2 << 30
 
 
