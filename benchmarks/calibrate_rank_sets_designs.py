@@ -22,14 +22,14 @@ P(correct) = logistic of it):
 * few examples: 10 / 25 binary examples, one run;
 * clean: 300 examples, one run (binary, numeric).
 
-Last run (300 replications, seed 2031, 2026-12-03), new / old / pairwise FWER: seeds
-binary 0.033 ± 0.010 / 0.470 / 0.033, numeric 0.033 ± 0.010 / 0.543 / 0.033; 2 × 10 runs
-and 8 × 1 binary 0.027 ± 0.009 / 0.853 / 0.027, numeric 0.017 ± 0.007 / 1.000 / 0.017;
-heteroscedastic runs 0.073 ± 0.015 / 0.520 / 0.073 (FAILS: the pairwise vc-t's pooled seed
-variance assumes one seed SD for all systems, and the sets can only be as right as the
-tests they are gated by); clustered SD 0.5 0.030 ± 0.010 / 0.137 / 0.030, SD 1.0 0.050 ±
-0.013 / 0.143 / 0.050; 10 examples 0.000 / 0.170 / 0.000, 25 examples 0.010 ± 0.006 / 0.123 /
-0.010; clean binary 0.030 ± 0.010 / 0.050 / 0.030, numeric 0.020 ± 0.008 / 0.027 / 0.020.
+Last run (300 replications, seed 2031, 2026-12-07, a pair's seed variance the pool or a
+system's own where larger, engine.stats._runs.pair_components), new / old / pairwise FWER:
+seeds binary 0.013 ± 0.007 / 0.470 / 0.013, numeric 0.013 ± 0.007 / 0.543 / 0.013; 2 × 10
+runs and 8 × 1 binary 0.027 ± 0.009 / 0.853 / 0.027, numeric 0.017 ± 0.007 / 1.000 / 0.017;
+heteroscedastic runs 0.023 ± 0.009 / 0.520 / 0.023 (was 0.073 ± 0.015 with one pooled seed
+SD for all systems); clustered SD 0.5 0.030 ± 0.010 / 0.137 / 0.030, SD 1.0 0.050 ± 0.013 /
+0.143 / 0.050; 10 examples 0.000 / 0.173 / 0.000, 25 examples 0.010 ± 0.006 / 0.123 / 0.010;
+clean binary 0.030 ± 0.010 / 0.050 / 0.030, numeric 0.020 ± 0.008 / 0.027 / 0.020.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 """Run-aware tests of pairs: every pair of a benchmark (:func:`runs_pairwise`) or one pair
-(:func:`pair_run_test`, the A/B gate), each with the seed variance pooled by
-:mod:`engine.stats._runs` added to the variance of the difference.
+(:func:`pair_run_test`, the A/B gate), each with the seed variance of its two systems added
+to the variance of the difference: the pool of every system with runs, or a system's own
+where that is larger (:func:`engine.stats._runs.pair_components`).
 
-Chain: run cube → pooled run ANOVA (:func:`engine.stats._runs.pooled_runs`) → per pair: the
-paired (or cluster-robust, or MixedLM) variance of the difference plus the run component →
-t with Satterthwaite degrees of freedom (:func:`engine.stats._runs.satterthwaite_t`).
+Chain: run cube → run ANOVA per system and its pool (:func:`engine.stats._runs.pooled_runs`)
+→ per pair: the paired (or cluster-robust, or MixedLM) variance of the difference plus the
+two systems' run components → t with Satterthwaite degrees of freedom over every mean square
+in it (Welch-style, :func:`engine.stats._runs.welch_runs_t`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from .._contract import MetricSpec
 from .._options import TestOptions, compared_pairs
 from ._clusters import ClusterDesign
 from ._multitest import adjust_pvalues
-from ._runs import PooledRuns, RunCube, pooled_runs, run_anova, run_cube, satterthwaite_t
+from ._runs import (
+    PooledRuns,
+    RunAnova,
+    RunCube,
+    pair_components,
+    pooled_runs,
+    run_anova,
+    run_cube,
+    welch_runs_t,
+)
 
 __all__ = ["RUNS_TABLE_COLUMNS", "PairRunTest", "RunsPairwise", "cluster_variance",
            "cr2_variance", "mixedlm_fit", "pair_run_test", "runs_pairwise"]
@@ -75,14 +86,17 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
     Notes
     -----
     On the examples every system scored, ``d_i`` is the difference of the two
-    systems' per-example means over runs. ``V = s²_d / n + σ̂²_run (1/R_a + 1/R_b)``
-    with ``σ̂²_run`` pooled over the run × example ANOVAs (:func:`run_anova`) of every
-    system with repeated runs (:func:`pooled_runs`; pooling over the two
-    systems of a pair only gave two single-run systems the plain paired t while the
-    others' runs showed seed variance, FWER 0.227), so single-run systems pay it too;
-    ``t = d̄ / √V`` with Satterthwaite df. When σ̂²_run = 0
-    this is exactly the paired t-test on per-example means. All pairs at once:
-    s²_d from one Gram matrix, the ANOVA sums by broadcasting.
+    systems' per-example means over runs. ``V = s²_d / n + σ̂²_a / R_a + σ̂²_b / R_b``
+    with ``σ̂²_s`` the run (seed) variance pooled over the run × example ANOVAs
+    (:func:`run_anova`) of every system with repeated runs (:func:`pooled_runs`; pooling
+    over the two systems of a pair only gave two single-run systems the plain paired t
+    while the others' runs showed seed variance, FWER 0.227), or system s's own where that
+    is larger (seed SDs differ between systems: one pooled SD for all gave FWER 0.073 with
+    seed SDs 0.05–0.6; :func:`engine.stats._runs.pair_components` says why not the own
+    alone); ``t = d̄ / √V`` with Satterthwaite df over every mean square in V
+    (:func:`engine.stats._runs.welch_runs_t`). When every σ̂² = 0 this is exactly the
+    paired t-test on per-example means. All pairs at once: s²_d from one Gram matrix, the
+    ANOVA sums by broadcasting.
 
     Examples
     --------
@@ -109,14 +123,16 @@ def runs_pairwise(df: pd.DataFrame, *, benchmark: str | None = None, metric: str
         notes.append("runs missing on some examples for " + ", ".join(unbalanced[:10]) +
                      ": per-example means use the runs present, and the run effect is "
                      "estimated on the examples every run scored")
-    pooled = pooled_runs(run_anova(cube.values, cube.runs), cube.systems)
+    anova = run_anova(cube.values, cube.runs)
+    pooled = pooled_runs(anova, cube.systems)
     notes.append(pooled.note())
-    table = _all_pairs(cube, opts, pooled)
+    table = _all_pairs(cube, opts, pooled, anova)
     return RunsPairwise(table, cube.systems, cube.benchmark, cube.metric, opts, n, tuple(notes),
                         pooled)
 
 
-def _all_pairs(cube: RunCube, opts: TestOptions, pooled: PooledRuns) -> pd.DataFrame:
+def _all_pairs(cube: RunCube, opts: TestOptions, pooled: PooledRuns,
+               anova: RunAnova) -> pd.DataFrame:
     means = np.nanmean(cube.values, axis=1)  # per-example means over runs, systems × n
     x = means * cube.sign
     n = x.shape[1]
@@ -127,12 +143,9 @@ def _all_pairs(cube: RunCube, opts: TestOptions, pooled: PooledRuns) -> pd.DataF
     var_d = np.clip((own[ia] + own[ja] - 2.0 * gram[ia, ja]) / (n - 1), 0.0, None)
     var_d = np.where(var_d <= 1e-12 * (own[ia] + own[ja]) / (n - 1), 0.0, var_d)
     diff = x.mean(axis=1)[ia] - x.mean(axis=1)[ja]
-    r = cube.runs.astype(float)
-    every = np.ones(len(ia))  # one pooled estimate for every pair
-    res = satterthwaite_t(diff, var_d / n, np.full(len(ia), n - 1.0), pooled.ss_run * every,
-                          pooled.df_run * every, pooled.ss_resid * every,
-                          pooled.df_resid * every, pooled.n_weight * every,
-                          1.0 / r[ia] + 1.0 / r[ja], opts.alternative)
+    # the pooled seed variance, or a system's own where larger (pair_components)
+    comps = pair_components(anova, pooled, ia, ja, cube.runs)
+    res = welch_runs_t(diff, var_d / n, np.full(len(ia), n - 1.0), comps, opts.alternative)
     p_adj = _adjust(res["pvalue"], opts.correction, opts.alpha)
     names = np.asarray(cube.systems, dtype=object)
     raw_means = means.mean(axis=1)
@@ -258,7 +271,9 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
         Interval level 1 − alpha; test direction ("greater": candidate better).
     pooled : PooledRuns, optional
         The run variance pooled over every system with runs (:func:`pooled_runs` of the
-        whole benchmark); default: pooled over the two systems of the pair.
+        whole benchmark); default: pooled over the two systems of the pair. A system of the
+        pair whose own seed variance (its run ANOVA on the pair's shared examples) is larger
+        brings that instead.
 
     Returns
     -------
@@ -266,10 +281,10 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
 
     Notes
     -----
-    Balanced runs: ``V = V_d + σ̂²_run (1/R_a + 1/R_b)`` with ``V_d = s²_d / n`` (or the
+    Balanced runs: ``V = V_d + σ̂²_a / R_a + σ̂²_b / R_b`` with ``V_d = s²_d / n`` (or the
     CR2 cluster-robust variance with Bell–McCaffrey df, :func:`cr2_variance`, as on the
-    Pairwise page) and σ̂²_run the pooled ANOVA estimator (see
-    :func:`satterthwaite_t`); t with Satterthwaite df. Unbalanced runs: V_d is
+    Pairwise page) and σ̂²_s the pooled ANOVA estimator, or the system's own where larger
+    (as :func:`runs_pairwise`); t with Satterthwaite df over every mean square. Unbalanced runs: V_d is
     MixedLM's variance of the treatment coefficient (statsmodels, REML, random
     intercept per example) — the closed forms need equal runs on every example.
     """
@@ -286,12 +301,13 @@ def pair_run_test(pair: RunCube, *, cluster: np.ndarray | None = None, cluster_n
     else:
         estimate, v_d = mixedlm_fit(pair)
         df_d, base = float(n - 1), "mixedlm"
+    anova = run_anova(pair.values, pair.runs)
     if pooled is None:
-        pooled = pooled_runs(run_anova(pair.values, pair.runs), pair.systems)
-    r = pair.runs.astype(float)
-    res = satterthwaite_t(one(estimate), one(v_d), one(df_d), one(pooled.ss_run),
-                          one(pooled.df_run), one(pooled.ss_resid), one(pooled.df_resid),
-                          one(pooled.n_weight), one((1.0 / r).sum()), alternative)
+        pooled = pooled_runs(anova, pair.systems)
+    # the pooled seed variance, or a system's own (on the pair's shared examples) where
+    # larger (:func:`engine.stats._runs.pair_components`)
+    comps = pair_components(anova, pooled, np.array([1]), np.array([0]), pair.runs)
+    res = welch_runs_t(one(estimate), one(v_d), one(df_d), comps, alternative)
     out = {k: float(v[0]) for k, v in res.items()}
     sweeps = out["var_run"] > 0
     model = {"paired-t": "vc-t", "cluster-t": "cluster-vc-t", "mixedlm": "mixedlm+run-vc"}[base] \
