@@ -11,7 +11,10 @@ one: the labels are a random subset of examples, and a label kept out of the fil
 the human-label scale — the gate's — bounded only through the judge (by λ of the gap), not by
 the worst label. The bounded gate is rebuilt on the filled table as the gate was (the judge
 board of every system, same options, same inclusion probabilities). Calibrated in
-``benchmarks/bench_missing_judge_watch.py``.
+``benchmarks/bench_missing_judge_watch.py``
+(no difference, failures dropped at 0.5: never "better" in 0.997 of 300 replications; 5%
+missing at random: decides as on complete data in 0.950, and 0.893 ± 0.018 with +12
+points, where the gate's own verdict is a coin flip).
 """
 
 from __future__ import annotations

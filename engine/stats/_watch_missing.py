@@ -16,7 +16,10 @@ good), so a fill is put where the lacking system's score would have come: in its
 and row order, right after its score of the example that precedes the lacking one in the other
 system's order (before its first score when none does). A fill put at the end of the stream
 could never undo an exclusion already made. Calibrated in
-``benchmarks/bench_missing_judge_watch.py``.
+``benchmarks/bench_missing_judge_watch.py``
+(no difference, failures dropped at 0.5: never "better" in 0.980 of 300 replications; 5%
+missing at random: decides as on complete data in 0.977, and 0.890 ± 0.018 with +12
+points, where the sequence's own verdict is a coin flip).
 """
 
 from __future__ import annotations
