@@ -83,6 +83,7 @@ def test_the_benchmarks_page_counts_three_systems(aliased: Path) -> None:
     assert int(html_frame(at, "benchmarks").set_index("benchmark").at[BENCH, "systems"]) == 3
 
 
+@pytest.mark.slow
 def test_the_upload_page_lists_the_alias_and_its_history(aliased: Path) -> None:
     at = app("views/upload.py")
     no_exception(at)

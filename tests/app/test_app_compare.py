@@ -61,6 +61,7 @@ def test_cluster_column_and_planned_difference_from_the_url(store: Path) -> None
     assert shown == f"{expected.mdd:.4f}"
 
 
+@pytest.mark.slow
 def test_bad_url_values_fall_back_with_a_note(store: Path) -> None:
     at = app(PAGE, benchmark="ab", base=XSS, cand="cand-model", cluster="nope", pdiff="-1")
     no_exception(at)

@@ -85,6 +85,7 @@ def test_colour_by_system_metadata(db: Path) -> None:
         "and in each row's tooltip"
 
 
+@pytest.mark.slow
 def test_hostile_names_and_metadata_are_text_in_the_boxplots(db: Path) -> None:
     # issue #17: uploaded names and metadata values are shown as text, never as markup
     script, rtl = "<script>alert(1)</script>", "safe\u202eevil"

@@ -96,6 +96,7 @@ def test_crafted_benchmark_in_the_url_is_inert(db: Path) -> None:
     assert any("benchmark" in w.value for w in at.warning), "the bad parameter is reported"
 
 
+@pytest.mark.slow
 def test_pair_sentence_and_two_by_two_are_inert(hostile_db: Path) -> None:
     at = app("views/pairwise.py", benchmark=BENCH, a=PHISH, b=RTL)
     assert_inert(at)

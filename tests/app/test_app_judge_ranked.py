@@ -48,6 +48,7 @@ def test_the_premise_the_judges_own_ranking_differs_from_the_corrected() -> None
     assert int(board.pairs.table["significant"].sum()) == 4
 
 
+@pytest.mark.slow
 def test_the_ranked_table_is_the_headlines_corrected_ranking(store: Path) -> None:
     frame = _long()
     board = judge_board(frame, judge="judge_score", human="human_score", benchmark="judged")

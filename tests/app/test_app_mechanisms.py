@@ -36,6 +36,7 @@ def _table(at: object) -> str:
     return bodies[0]
 
 
+@pytest.mark.slow
 def test_rankings_side_by_side_with_rank_ranges_and_intervals(store: Path) -> None:
     at = app(PAGE, benchmark="mech")
     no_exception(at)
@@ -76,12 +77,14 @@ def test_page_matches_the_engine_with_the_same_orders(store: Path) -> None:
     assert scores["elo"].round(6).tolist() == expected.scores["elo"].round(6).tolist()
 
 
+@pytest.mark.slow
 def test_unknown_benchmark_in_the_url_warns(store: Path) -> None:
     at = app(PAGE, benchmark="missing-bench")
     no_exception(at)
     assert any("missing" in w.value for w in at.warning)
 
 
+@pytest.mark.slow
 def test_sign_test_is_labelled_with_the_leaderboards_verdict_beside(store: Path) -> None:
     """Issue #25 item 8: "who beats whom" is its own question (a sign test on wins), and the
     Leaderboard's verdict is shown beside it, with the pairs where the two disagree.

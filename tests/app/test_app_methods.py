@@ -40,6 +40,7 @@ def test_the_packaged_text_is_docs_methods() -> None:
     assert methods_markdown() == DOC.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_page_shows_the_documents_text(db: Path) -> None:
     at = app("views/methods.py")
     no_exception(at)

@@ -28,6 +28,9 @@ from test_judge import long_of  # noqa: E402
 from test_judge_missing import _complete, _dropped  # type: ignore[import-not-found]  # noqa: E402
 from test_watch_missing import _streams  # type: ignore[import-not-found]  # noqa: E402
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:

@@ -99,6 +99,7 @@ def test_every_page_shows_the_whole_navigation(db: Path, page: str) -> None:
     assert sum(len(v) for v in drawn.values()) >= 12
 
 
+@pytest.mark.slow
 def test_plan_is_linked_from_a_b_compare(db: Path) -> None:
     at = app("views/compare.py", benchmark="humaneval")
     no_exception(at)

@@ -152,6 +152,7 @@ def test_rank_chart_draws_the_tables_intervals_and_rank_ranges(store: Path, scen
         assert tip["ranks"] == table.loc[row.system, "rank range"], row.system
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_significance_graph_joins_the_pairs_the_table_groups_together(store: Path, scene: str
                                                                       ) -> None:

@@ -193,6 +193,7 @@ def test_weight_widget_writes_the_url(small: Path) -> None:
     assert "b2 67%" in caption
 
 
+@pytest.mark.slow
 def test_bad_url_values_are_reported_and_ignored(small: Path) -> None:
     at = _run(bench=["b1", "nope"], bw=["b1:-2", "zz:1"])
     no_exception(at)
@@ -216,6 +217,7 @@ def test_primary_metric_by_default_and_the_aggregate_by_choice(small: Path) -> N
     assert overall_table(at).header[5] == "b3aggregate of 2 metrics", "the aggregate, labelled"
 
 
+@pytest.mark.slow
 def test_pairs_tab_orders_pairs_by_the_overall_test(small: Path) -> None:
     at = _run(bench=["b1", "b2"], otab="pairs")
     no_exception(at)

@@ -70,6 +70,7 @@ def test_every_leaderboard_chart_tab_renders(db: Path, graph: str) -> None:
         assert any('aria-label="groups"' in h.proto.body for h in at.get("html"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("panel", ["pvalues", "effects", "pwpp", "metrics", "table"])
 def test_every_all_pairs_panel_renders(db: Path, panel: str) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", panel=panel)
@@ -101,6 +102,7 @@ def test_overview_lists_benchmarks_with_sizes_and_links(db: Path) -> None:
     assert any("benchmark=humaneval" in q for q in links)
 
 
+@pytest.mark.slow
 def test_leaderboard_table_and_settings_change(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)
@@ -117,6 +119,7 @@ def test_leaderboard_table_and_settings_change(db: Path) -> None:
     assert params(at)["correction"] == "bonferroni"
 
 
+@pytest.mark.slow
 def test_leaderboard_search_filters_rows_and_is_in_the_url(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     at.text_input(key="url_q").input("claude").run()
@@ -126,6 +129,7 @@ def test_leaderboard_search_filters_rows_and_is_in_the_url(db: Path) -> None:
     assert params(at)["q"] == "claude"
 
 
+@pytest.mark.slow
 def test_ranked_rows_link_to_the_pair_with_the_best_system(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", alpha="0.01")
     board, links = ranked(at)
@@ -151,6 +155,7 @@ def test_grid_view_sorts_and_selects(db: Path) -> None:
     assert "Select one or two rows" in captions
 
 
+@pytest.mark.slow
 def test_grid_writes_percents_as_the_ranked_table_does(db: Path) -> None:
     """A 0/1 metric's mean: the grid's figure, one decimal, is the ranked table's text (#27:
     the grid showed 80.81% beside the table's 80.8%)."""
@@ -160,11 +165,13 @@ def test_grid_writes_percents_as_the_ranked_table_does(db: Path) -> None:
     assert [f"{v:.1f}%" for v in grid["mean"]] == [texts[s] for s in grid["system"]]
 
 
+@pytest.mark.slow
 def test_leaderboard_offers_a_csv_download(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     assert at.get("download_button"), "the table can be downloaded"
 
 
+@pytest.mark.slow
 def test_pairwise_pair_from_url_and_changed_by_widget(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", a="gpt-3.5-turbo",
              b="claude-3-opus-20240229")
@@ -180,6 +187,7 @@ def test_pairwise_pair_from_url_and_changed_by_widget(db: Path) -> None:
     assert params(at)["b"] == "openchat"
 
 
+@pytest.mark.slow
 def test_examples_page_shows_suspects_and_health(db: Path) -> None:
     at = app("views/examples.py", benchmark="humaneval")
     no_exception(at)
@@ -268,6 +276,7 @@ def test_upload_restricted_by_token(db: Path, monkeypatch: pytest.MonkeyPatch) -
     assert at.get("file_uploader"), "the token unlocks uploading"
 
 
+@pytest.mark.slow
 def test_a_benchmark_change_forgets_the_choices_of_the_old_benchmark(db: Path) -> None:
     # an example id, slice or system setting of humaneval means nothing on mbpp
     at = app("views/examples.py", benchmark="humaneval", ex="HumanEval/10")
@@ -277,6 +286,7 @@ def test_a_benchmark_change_forgets_the_choices_of_the_old_benchmark(db: Path) -
     assert params(at).get("ex") != "HumanEval/10" and not at.warning
 
 
+@pytest.mark.slow
 def test_examples_page_follows_a_benchmark_change(db: Path) -> None:
     at = app("views/examples.py", benchmark="humaneval")
     at.selectbox(key="url_benchmark").set_value("mbpp").run()
@@ -332,6 +342,7 @@ def test_metadata_filter_from_the_url(db: Path) -> None:
     assert "family" in ranked(at)[0].columns
 
 
+@pytest.mark.slow
 def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
     at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
     at.query_params["benchmark"] = "humaneval"
@@ -344,6 +355,7 @@ def test_column_choice_is_a_repeated_url_parameter(db: Path) -> None:
     assert at.query_params["cols"] == ["rank", "mean", "elo"], "keys in the URL, not labels"
 
 
+@pytest.mark.slow
 def test_column_labels_from_older_links_still_work(db: Path) -> None:
     at = AppTest.from_file(MAIN, default_timeout=TIMEOUT)
     at.query_params["benchmark"] = "humaneval"

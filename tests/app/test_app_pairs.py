@@ -20,6 +20,7 @@ def summary_of(at) -> str:  # noqa: ANN001
     return next(m.value for m in at.markdown if "beats" in m.value or " tie" in m.value)
 
 
+@pytest.mark.slow
 def test_pair_sentence_gives_difference_interval_n_and_pairing(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", a="gpt-3.5-turbo",
              b="claude-3-opus-20240229")

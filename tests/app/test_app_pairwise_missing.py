@@ -51,6 +51,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         yield p
 
 
+@pytest.mark.slow
 def test_the_premise_pairwise_flags_pairs_the_gate_cannot_decide() -> None:
     frame = dropped_half()
     assert _flagged(frame) == {frozenset(p) for p in
@@ -75,6 +76,7 @@ def test_the_pair_cannot_decide_in_the_headline_and_the_sentence(store: Path) ->
     assert "3 of the pairs that would differ cannot be decided" in shown
 
 
+@pytest.mark.slow
 def test_the_table_and_the_matrix_say_the_same(store: Path) -> None:
     at = app(PAGE, benchmark="many", metric="acc", a="s3", b="s6", panel="table")
     no_exception(at)

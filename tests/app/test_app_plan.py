@@ -46,6 +46,7 @@ def test_defaults_plan_the_observed_design(store: Path) -> None:
     assert "seed" not in at.query_params and "pn" not in at.query_params  # defaults stay out
 
 
+@pytest.mark.slow
 def test_design_difference_power_and_seed_from_the_url(store: Path) -> None:
     at = app(PAGE, benchmark="ab", pn="100", pr="2", pdiff="0.05", ppower="0.9", nsim="200",
              seed="3")
@@ -67,6 +68,7 @@ def test_design_difference_power_and_seed_from_the_url(store: Path) -> None:
         assert at.query_params[key] == value, key
 
 
+@pytest.mark.slow
 def test_widgets_write_the_url(store: Path) -> None:
     at = app(PAGE, benchmark="ab")
     at.number_input(key="url_pn").set_value(80).run()
@@ -109,6 +111,7 @@ def test_binary_scores_plan_in_points(db: Path) -> None:
     assert grid.loc[164, "1 run"] == pytest.approx(float(shown.split()[0]), abs=0.05)
 
 
+@pytest.mark.slow
 def test_one_smallest_detectable_difference_on_every_page(store: Path) -> None:
     """Examples, A/B compare and Plan show the same smallest detectable difference, the
     engine's simulated one (the Examples page showed the health report's closed form)."""

@@ -35,6 +35,7 @@ def _column(at: AppTest, label: str, column: str) -> dict[str, str]:
     return dict(zip(shown["system"].astype(str), shown[column].astype(str), strict=True))
 
 
+@pytest.mark.slow
 def test_leaderboard_headline_says_which_systems_may_be_best(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     no_exception(at)
@@ -63,6 +64,7 @@ def test_overall_rank_range_is_the_rank_set(db: Path) -> None:
     assert {s: shown[s] for s in expected} == expected
 
 
+@pytest.mark.slow
 def test_distributions_table_has_the_rank_sets(db: Path) -> None:
     at = app("views/distributions.py", benchmark="humaneval", boot="200")
     no_exception(at)

@@ -74,6 +74,7 @@ def test_rank_ci_plot_is_the_first_chart_and_names_every_system(db: Path) -> Non
     assert not elements(at), "the Leaderboard's first screen loads no chart library"
 
 
+@pytest.mark.slow
 def test_graph_focus_is_in_the_url_and_labels_every_system_shown(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", top="10", graph="static")
     no_exception(at)
@@ -89,6 +90,7 @@ def test_graph_focus_is_in_the_url_and_labels_every_system_shown(db: Path) -> No
     assert svg_texts(pictures(at)[0]) & names == set(chosen)
 
 
+@pytest.mark.slow
 def test_heatmaps_label_every_system_and_mark_alpha(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="humaneval", top="30", alpha="0.01")
     no_exception(at)
@@ -105,6 +107,7 @@ def test_heatmaps_label_every_system_and_mark_alpha(db: Path) -> None:
     assert cells and all(int(c) >= MIN_CELL for c in cells), "one label line per system"
 
 
+@pytest.mark.slow
 def test_group_letters_are_short_or_a_count(db: Path) -> None:
     # long letters read as how many systems it ties with: a count, so that the row's one
     # rank span is its rank set (issue #29)
@@ -117,6 +120,7 @@ def test_group_letters_are_short_or_a_count(db: Path) -> None:
     assert len(board) == 78
 
 
+@pytest.mark.slow
 def test_clique_members_wrap(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval", graph="groups")
     no_exception(at)
@@ -124,6 +128,7 @@ def test_clique_members_wrap(db: Path) -> None:
     assert "white-space:normal" in groups and "overflow-wrap:anywhere" in groups
 
 
+@pytest.mark.slow
 def test_examples_heatmap_fits_and_stays_small() -> None:
     rng = np.random.default_rng(0)
     matrix = ScoreMatrix.from_array((rng.random((100, 1000)) > 0.5).astype(float))
@@ -135,6 +140,7 @@ def test_examples_heatmap_fits_and_stays_small() -> None:
     assert len(json.dumps(as_json, default=float)) < 600_000, "no megabytes of chart data"
 
 
+@pytest.mark.slow
 def test_examples_page_draws_in_plain_words(db: Path) -> None:
     at = app("views/examples.py", benchmark="humaneval")
     no_exception(at)
@@ -177,12 +183,14 @@ def test_permutation_test_has_no_empty_effect_chart(db: Path) -> None:
     assert "nan" not in sentence and "none =" not in sentence
 
 
+@pytest.mark.slow
 def test_percent_scale_for_binary_metrics(db: Path) -> None:
     at = app("views/leaderboard.py", benchmark="humaneval")
     board, _ = ranked(at)
     assert board["mean"][0].endswith("%") and board["CI"][0].endswith("%]")
 
 
+@pytest.mark.slow
 def test_links_carry_only_used_settings_that_differ(db: Path) -> None:
     at = app("views/pairwise.py", benchmark="mbpp", alpha="0.01", panel="effects")
     no_exception(at)
@@ -195,12 +203,14 @@ def test_links_carry_only_used_settings_that_differ(db: Path) -> None:
     assert "correction" not in params(at) and "seed" not in params(at)
 
 
+@pytest.mark.slow
 def test_demo_opens_on_humaneval(db: Path) -> None:
     at = app("views/leaderboard.py")
     no_exception(at)
     assert "humaneval" in at.title[0].value and params(at)["benchmark"] == "humaneval"
 
 
+@pytest.mark.slow
 def test_errors_show_a_friendly_message_and_log_the_details(
         db: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     def boom(*args: object, **kwargs: object) -> None:

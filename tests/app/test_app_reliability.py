@@ -22,6 +22,9 @@ from reliability_support import BENCHMARK, TRIES, tries_frame  # type: ignore[im
 from app.charts.reliability import percent
 from engine.app_support import pass_k_curves, reliability
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 #: Word joiners and isolates the app's escaping puts around names and before "@".
 _INVISIBLE = dict.fromkeys(map(ord, "\u2060\u2066\u2067\u2068\u2069"))
 _TIP = re.compile(r"(?P<system>.+): (?P<name>pass\^k|pass@k) at k = (?P<k>\d+) (?P<v>\S+), "

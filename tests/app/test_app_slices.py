@@ -153,6 +153,7 @@ def test_slices_page_shows_each_system_per_subset(alpaca_db: Path, alpaca: pd.Da
     assert (0 if changes is None else len(changes.rows)) == min(len(expected), 100)
 
 
+@pytest.mark.slow
 def test_slice_link_restricts_the_leaderboard_as_the_engine_does(
         alpaca_db: Path, alpaca: pd.DataFrame) -> None:
     at = app("views/leaderboard.py", benchmark=BENCH, scol="subset", sval="koala")
@@ -179,6 +180,7 @@ def test_slice_link_restricts_the_leaderboard_as_the_engine_does(
                            ref.set_index("system")["mean"].sort_index())
 
 
+@pytest.mark.slow
 def test_pairwise_page_tests_the_slice(alpaca_db: Path, alpaca: pd.DataFrame) -> None:
     at = app("views/pairwise.py", benchmark=BENCH, scol="subset", sval="vicuna", panel="table")
     no_exception(at)
@@ -240,6 +242,7 @@ def test_demo_benchmark_without_example_attributes_says_so(db: Path) -> None:
     assert any("no per-example columns" in w for w in _texts(at.warning))
 
 
+@pytest.mark.slow
 def test_across_metrics_panel_and_links_keep_the_slice(alpaca_db: Path) -> None:
     at = app("views/pairwise.py", benchmark=BENCH, scol="subset", sval="koala", panel="metrics")
     no_exception(at)

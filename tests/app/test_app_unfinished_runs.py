@@ -50,12 +50,14 @@ def _note(at: object) -> list[str]:
     return [w.value for w in at.warning if "did not finish" in w.value]  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_the_import_report_says_it_the_premise() -> None:
     report = ingest(str(INTERRUPTED)).report
     assert "was cancelled: 5 of 12 sample-epochs never ran" in report
     assert "did not finish (no header.json" in report and "5 of 6 sample-epochs never ran" in report
 
 
+@pytest.mark.slow
 def test_the_leaderboard_says_which_runs_did_not_finish(interrupted: Path) -> None:
     at = app(PAGE, benchmark="arith", metric="match")
     no_exception(at)
@@ -71,6 +73,7 @@ def test_the_leaderboard_says_which_runs_did_not_finish(interrupted: Path) -> No
     assert "none counted as 0" in note
 
 
+@pytest.mark.slow
 def test_a_complete_rerun_that_replaced_the_scores_clears_the_note(interrupted: Path) -> None:
     # the killed system's run done again in full (6 examples), replacing its stored scores
     store = open_store(f"sqlite:///{interrupted}")
@@ -92,6 +95,7 @@ def test_complete_logs_say_nothing_of_it(db: Path) -> None:
     assert not _note(at)
 
 
+@pytest.mark.slow
 def test_how_a_run_ended_is_not_a_setting_to_compare(interrupted: Path) -> None:
     from app.data.results import factor_columns
 

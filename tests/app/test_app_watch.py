@@ -74,6 +74,7 @@ def test_the_board_matches_the_engine_and_draws_a_chart_per_challenger(store: Pa
     assert open_store(f"sqlite:///{store}").watched().empty
 
 
+@pytest.mark.slow
 def test_the_champion_comes_from_the_url(store: Path) -> None:
     at = app(PAGE, benchmark="arrive", base="weak")
     no_exception(at)

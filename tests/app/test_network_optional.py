@@ -18,6 +18,7 @@ from app.data import figures
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_without_pyvis_the_interactive_tab_says_how_to_install_it(
         db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(network, "HAVE_PYVIS", False)

@@ -19,6 +19,9 @@ import pytest
 
 from engine.cli import main
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 
 def _runs_csv(path: Path) -> Path:
     g = np.random.default_rng(5)

@@ -42,6 +42,7 @@ def test_tac2008_table_shape_and_order(results: list) -> None:
     assert len(out.cells) == 14 * len(out.table)
 
 
+@pytest.mark.slow
 def test_hmp_is_scipy_harmonic_mean_of_raw_pvalues(results: list) -> None:
     out = pairs_across_metrics(results)
     row = out.table.iloc[100]

@@ -57,6 +57,7 @@ def test_corrected_statistic_equals_scipy() -> None:
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
 
+@pytest.mark.slow
 @settings(max_examples=40)
 @given(st.integers(2, 9), st.integers(3, 6), st.integers(0, 2**31 - 1))
 def test_against_scipy_on_random_tables_with_ties(n: int, k: int, seed: int) -> None:

@@ -129,6 +129,7 @@ def test_adding_a_benchmark_never_shrinks_the_block(ran: dict[str, list[str]],
         assert "all" in after.benchmarks, "a benchmark every system ran joins the block"
 
 
+@pytest.mark.slow
 def test_many_coverage_patterns_fall_back_to_greedy_and_say_so() -> None:
     """17 systems, each missing a different one of 17 benchmarks: 2^17 − 2 closed subsets
     (every subset is some systems' common set), over the exact search's cap."""

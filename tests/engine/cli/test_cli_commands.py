@@ -441,6 +441,7 @@ def test_pairwise_across_json_shape(across: str, extra: list[str], results_csv: 
     assert "harmonic mean p" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_pairwise_across_metrics_needs_one_benchmark(results_csv: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     line = _error(capsys, "pairwise", str(results_csv), "--across", "metrics")

@@ -41,6 +41,7 @@ def _table(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_json_systems_and_headline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _table(tmp_path / "r.csv")
     code, doc = _json(capsys, "pareto", str(path), "--score", "acc", "--cost", "cost",
@@ -60,6 +61,7 @@ def test_json_systems_and_headline(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "bad is certainly dominated by" in doc["headline"]
 
 
+@pytest.mark.slow
 def test_text_output_names_the_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _table(tmp_path / "r.csv")
     assert main(["pareto", str(path), "--score", "acc", "--cost", "cost", "--resamples", "499"]) == 0
@@ -90,6 +92,7 @@ def test_inspect_log_latency(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and doc["benchmark"] == "capitals" and len(doc["systems"]) == 2
 
 
+@pytest.mark.slow
 def test_unknown_metric_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _table(tmp_path / "r.csv")
     assert main(["pareto", str(path), "--score", "acc", "--cost", "latency_ms"]) == 2

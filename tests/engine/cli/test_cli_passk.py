@@ -40,6 +40,7 @@ def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
     return code, json.loads(out, parse_constant=lambda name: pytest.fail(f"JSON has {name}"))
 
 
+@pytest.mark.slow
 def test_passk_json_keys_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _tries(tmp_path / "tries.csv", {"a": 1.0, "b": 0.8, "c": 0.6})
     code, doc = _json(capsys, "passk", str(path), "--k", "4", "--format", "json")
@@ -64,6 +65,7 @@ def test_passk_json_keys_exactly(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert doc["k"] == 4 and set(doc["excluded"]) == {"a", "b", "c"}
 
 
+@pytest.mark.slow
 def test_passk_text_is_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _tries(tmp_path / "tries.csv", {"a": 1.0, "b": 0.7})
     assert main(["passk", str(path), "--k", "2"]) == 0
@@ -71,6 +73,7 @@ def test_passk_text_is_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "pass@2" in out and "pass^2" in out and "flaky" in out and "C_out" in out
 
 
+@pytest.mark.slow
 def test_passk_refuses_values_that_are_not_zero_or_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _tries(tmp_path / "scores.csv", {"a": 1.0}, value=0.37)

@@ -18,6 +18,9 @@ from scipy import stats
 
 from engine.cli import main
 
+# every test here takes seconds: ./scripts/test.sh --fast leaves them out
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "data"  # bundled eval-arena files
 HUMANEVAL_PLUS = DATA / "humaneval+.jsonl.gz"

@@ -73,6 +73,7 @@ def test_overall_and_across_select_helm_benchmarks_and_lm_eval_metrics(tmp_path:
     assert res["benchmarks"] == [HELM_A]
 
 
+@pytest.mark.slow
 def test_import_prints_what_it_read_and_skipped(tmp_path: Path) -> None:
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):

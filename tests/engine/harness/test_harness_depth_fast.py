@@ -17,6 +17,7 @@ HOSTILE = Path(__file__).resolve().parent.parent / "hostile"
 ALPHABET = b'[]{}"\\\n a:,'  # every byte the depth scan looks at, and a few it skips
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(st.binary(max_size=60).map(lambda b: bytes(ALPHABET[x % len(ALPHABET)] for x in b)),
        st.integers(0, 6))

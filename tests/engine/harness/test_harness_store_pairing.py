@@ -87,6 +87,7 @@ def test_the_same_data_pairs_and_a_deleted_upload_no_longer_counts(store_url: st
     assert kept == [int(store.uploads()["upload_id"].iloc[0])]
 
 
+@pytest.mark.slow
 def test_uploads_without_hashes_store_none(store_url: str) -> None:
     store = open_store(store_url)
     frame = read_harness(DOC_HASH / "sigtest__model-a").frame.drop(columns="doc_hash")

@@ -40,6 +40,7 @@ def test_member_count_from_the_end_record(zip64: bytes) -> None:
     assert zip_member_count(b"not a zip") is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".zip", ".eval"])
 def test_too_many_members_refused_naming_the_limit(zip64: bytes, suffix: str) -> None:
     assert Limits().max_members < 70_000

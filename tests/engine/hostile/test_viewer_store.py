@@ -19,6 +19,7 @@ FRAME = pd.DataFrame({"benchmark": "b", "system": ["A", "B", "A", "B"],
                       "value": [1.0, 0.0, 1.0, 1.0]})
 
 
+@pytest.mark.slow
 def test_the_viewer_reads_what_the_writer_stored_and_cannot_write(store_url: str) -> None:
     writer = open_store(store_url)
     writer.import_frame(FRAME, filename="r.csv", uploader="tester")

@@ -90,6 +90,7 @@ def test_gzipped_json_of_tiny_objects_is_refused_while_inflating(room: None) -> 
         decompress(zlib.compress(body, wbits=31), "tiny.json.gz")
 
 
+@pytest.mark.slow
 def test_the_child_notes_its_cap_less_a_fresh_interpreters_space() -> None:
     # the rule: the room is the cap (Limits.max_parse_memory) less FRESH_SPACE, in a fresh
     # interpreter as in a fork (whose cap adds what it inherited, not its room)
@@ -106,6 +107,7 @@ def test_the_child_notes_its_cap_less_a_fresh_interpreters_space() -> None:
     assert int(done.stdout.split()[0]) == (768 << 20) - FRESH_SPACE
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as on Linux")
 def test_the_zstd_bomb_is_refused_in_the_child_naming_the_member() -> None:
     # 480 MiB declared: twice that is past the room of the default 1 GiB cap, so the child

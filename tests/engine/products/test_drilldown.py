@@ -107,6 +107,7 @@ def test_unknown_example_names_the_argument() -> None:
         example_drilldown(_texts(), example_id="zz")
 
 
+@pytest.mark.slow
 @settings(max_examples=10)
 @given(st.integers(0, 2**31 - 1))
 def test_row_order_and_system_names_do_not_matter(seed: int) -> None:

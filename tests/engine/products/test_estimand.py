@@ -36,6 +36,7 @@ def test_numeric_complete_system_gets_its_t_interval() -> None:
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((ref.low, ref.high))
 
 
+@pytest.mark.slow
 def test_an_incomplete_system_is_never_narrower_than_its_own_scores_interval() -> None:
     """One missing score on AlpacaEval (tests/data/alpaca-eval, 805 examples): the adjusted
     interval was 27% narrower than the t interval of the system's own 804 scores (scipy's);

@@ -329,6 +329,7 @@ def test_humaneval_plus_published_p5_min(arena_frame):
     assert report.mdd == pytest.approx(d * report.sd_diff, rel=0.01)
 
 
+@pytest.mark.slow
 @needs_arena
 def test_mbpp_plus_suspects_include_the_inspected_errors(arena_frame):
     report = benchmark_health(build_matrix(arena_frame, benchmark="mbpp+"))

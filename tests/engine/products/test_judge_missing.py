@@ -83,6 +83,7 @@ def _csv(tmp_path: Path, wide: pd.DataFrame) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_cli_judge_gate_exits_2_with_one_line(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     wide = _complete()
@@ -110,6 +111,7 @@ def test_cli_judge_gate_exits_2_with_one_line(tmp_path: Path,
     assert code == 2 and json.loads(capsys.readouterr().out)["missing_bounds"]["declared"] == 3
 
 
+@pytest.mark.slow
 def test_cli_judge_gate_complete_or_within_tolerance_decides(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wide = _complete()

@@ -93,6 +93,7 @@ def test_default_selection_is_the_largest_complete_block(code):
     assert set(sel.benchmarks) == set(CODE) and len(sel.complete) == 37
 
 
+@pytest.mark.slow
 def test_partial_systems_are_grouped_by_what_they_ran(code_result):
     un = code_result.unranked
     assert list(un["ran"]) == sorted(un["ran"], reverse=True)
@@ -312,6 +313,7 @@ def test_pairs_across_benchmarks_and_weights(long):
     assert not np.allclose(equal["p_hmp"].sort_values(), tilted["p_hmp"].sort_values())
 
 
+@pytest.mark.slow
 def test_weights_and_errors(long):
     by_list = overall(long, metrics=list(METRICS), weights=[2, 1, 1])
     by_map = overall(long, metrics=list(METRICS), weights={"ROUGE_L": 2, "BERTScore": 1, "JS_2": 1})

@@ -32,6 +32,7 @@ def alpaca() -> pd.DataFrame:
     return out
 
 
+@pytest.mark.slow
 def test_alpaca_subsets_match_the_leaderboard_of_each_slice(alpaca: pd.DataFrame) -> None:
     res = slice_table(alpaca, column="subset")
     assert res.slices == ("helpful_base", "koala", "oasst", "selfinstruct", "vicuna")

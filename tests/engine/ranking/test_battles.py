@@ -205,6 +205,7 @@ def test_public_sample_bradley_terry_elo_and_sandwich_equal_lmarena(
                                elo.to_numpy(), rtol=0, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_sklearn_compute_mle_elo_agrees(battles: pd.DataFrame) -> None:
     """The older compute_mle_elo: rows (a, b) labelled 1 with weight 2·wins_ab + ties and
     labelled 0 with weight 2·wins_ba + ties, X = ±ln 10, no intercept, no penalty."""

@@ -87,6 +87,7 @@ def test_zero_sum_between_two_players_with_equal_k(ra: float, rb: float, s: floa
     assert a.rating + b.rating == pytest.approx(ra + rb, abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(r=RATING, opp=st.lists(RATING, min_size=1, max_size=10), k=K)
 def test_unchanged_when_scores_equal_expectations(r: float, opp: list[float], k: float) -> None:

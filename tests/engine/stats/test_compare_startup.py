@@ -22,6 +22,7 @@ from engine.stats._churn import _wilson
 from engine.stats._missing_bounds import missing_bounds
 
 
+@pytest.mark.slow
 def test_the_compare_statistics_import_no_statsmodels() -> None:
     code = ("import sys, engine.stats._ab, engine.stats._churn, engine.stats._missing_bounds; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'statsmodels')[:3])")

@@ -83,6 +83,7 @@ def _files(tmp_path: Path) -> list[str]:
     return paths
 
 
+@pytest.mark.slow
 def test_cli_watch_exits_2_with_one_line(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     files = _files(tmp_path)
