@@ -2,7 +2,7 @@
 
 Pure (no Streamlit): the engine's :class:`engine.ConditionComparison` table becomes
 display text (differences in percentage points for 0/1 metrics, intervals as
-``[low, high]``, "—" for missing values, a verdict per row).
+``[low, high]`` in the same units, "—" for missing values, a verdict per row).
 """
 
 from __future__ import annotations
@@ -12,21 +12,20 @@ import math
 import pandas as pd
 
 from app.ranked import MISSING
+from engine.app_support import difference_text, interval_text
 from engine.results import ConditionComparison
 
 
 def amount(value: float, binary: bool, *, sign: bool = True) -> str:
-    """A difference in the metric's units: percentage points for 0/1 scores.
+    """A difference in the metric's units (:func:`engine.app_support.difference_text`):
+    percentage points for a 0/1 metric, else four decimals.
 
     Examples
     --------
     >>> amount(0.125, True), amount(-0.5, False), amount(float("nan"), True)
-    ('+12.5 pts', '-0.5', '—')
+    ('+12.5 points', '-0.5000', '—')
     """
-    if not math.isfinite(value):
-        return MISSING
-    fmt = "+" if sign else ""
-    return f"{100 * value:{fmt}.1f} pts" if binary else f"{value:{fmt}.3g}"
+    return difference_text(value, percent=binary, signed=sign)
 
 
 def pvalue(value: float) -> str:
@@ -46,13 +45,15 @@ def verdict(result: ConditionComparison, row: pd.Series) -> str:
 
 def pairs_table(result: ConditionComparison, binary: bool) -> pd.DataFrame:
     """One display row per matched pair: levels, verdict, difference, interval, adjusted p,
-    held settings, the two systems, test and examples (the verdict early: seen on a phone)."""
+    held settings, the two systems, test and examples (the verdict early: seen on a phone).
+    ``binary``: a 0/1 metric (:func:`engine.app_support.zero_one`, repeated runs too), whose
+    differences are in points ("+4.2 points", "[-0.7, +15.7] points")."""
     t = result.table
     out = pd.DataFrame({"compared": [f"{b} vs {a}" for a, b in
                                      zip(t["level_a"], t["level_b"], strict=True)]})
     out["verdict"] = [verdict(result, row) for _, row in t.iterrows()]
     out["difference"] = [amount(float(d), binary) for d in t["difference"]]
-    out["interval"] = [f"[{amount(float(lo), binary)}, {amount(float(hi), binary)}]"
+    out["interval"] = [interval_text(float(lo), float(hi), percent=binary, difference=True)
                        for lo, hi in zip(t["ci_low"], t["ci_high"], strict=True)]
     out["adjusted p"] = [pvalue(float(p)) for p in t["pvalue_adj"]]
     for h in result.held:

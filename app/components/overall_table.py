@@ -10,7 +10,7 @@ Every name is escaped (:func:`engine.html_text`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy as np
 import pandas as pd
@@ -98,7 +98,7 @@ def _score(value: object, percent: bool) -> str:
 
 
 def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
-                 groups: bool = True) -> str:
+                 groups: bool = True, zero_one: Collection[str] = ()) -> str:
     """The systems × benchmarks table: first the ranked systems (they ran every selected
     benchmark), best first — rank, rank range, group, score and interval, then per benchmark
     its primary metric in its own units with its interval and group letters there; then the
@@ -107,7 +107,9 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
 
     A system not scored on a benchmark gets a visible, hatched *not run* cell.
     ``links``: benchmark → URL of its leaderboard (the header becomes a link);
-    ``groups`` False leaves the overall group letters blank. The table carries
+    ``groups`` False leaves the overall group letters blank; ``zero_one``: the benchmarks
+    whose metric is 0/1 (:func:`engine.app_support.zero_one`), whose cells are in percent
+    beside a standardised score too (every cell is when the score is in percent). The table carries
     ``data-rows`` (ranked rows), ``data-unranked`` and ``data-missing`` (counts) for tests.
     """
     links = links or {}
@@ -146,7 +148,7 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell, percent=percent, label=labels[b]))
+            per.append(_cell(cell, percent=percent or b in zero_one, label=labels[b]))
         low, high = int(lows[k]), int(highs[k])
         shade = ' class="top"' if best[k] else ""  # may be the best
         body.append(
@@ -157,7 +159,8 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
             f'<td data-label="{score_label}">{_score(row["score"], percent)}'
             f'<small>[{_score(row["ci_low"], percent)}, '
             f'{_score(row["ci_high"], percent)}]</small></td>{"".join(per)}</tr>')
-    unranked = _unranked_rows(result, cells, percent)
+    unranked = _unranked_rows(result, cells, {b: percent or b in zero_one
+                                              for b in result.benchmarks})
     missing += unranked[1]
     return (f'{_STYLE}<div class="sb-overall"><table aria-label="overall" '
             f'data-rows="{len(result.table)}" data-unranked="{len(result.unranked)}" '
@@ -167,9 +170,9 @@ def systems_html(result: Overall, *, links: Mapping[str, str] | None = None,
 
 
 def _unranked_rows(result: Overall, cells: Mapping[tuple[str, str], Mapping[str, object]],
-                   percent: bool) -> tuple[str, int]:
+                   percent: Mapping[str, bool]) -> tuple[str, int]:
     """The systems that did not run every benchmark, one heading row per group of what they
-    ran, and the number of their *not run* cells."""
+    ran, and the number of their *not run* cells (``percent``: per benchmark)."""
     rows, missing, width = [], 0, 5 + len(result.benchmarks)
     total = len(result.benchmarks)
     last: tuple[str, ...] | None = None
@@ -185,7 +188,7 @@ def _unranked_rows(result: Overall, cells: Mapping[tuple[str, str], Mapping[str,
         for b in result.benchmarks:
             cell = cells.get((system, b))
             missing += cell is None
-            per.append(_cell(cell, percent=percent, label=html_text(b)))
+            per.append(_cell(cell, percent=percent[b], label=html_text(b)))
         rows.append(f'<tr class="unranked"><td>{UNRANKED}</td><td>{html_text(system)}</td>'
                     f'<td></td><td class="grp"></td><td></td>{"".join(per)}</tr>')
     return "".join(rows), missing

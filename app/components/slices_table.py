@@ -15,7 +15,7 @@ from numbers import Real
 
 import pandas as pd
 
-from engine.app_support import html_text
+from engine.app_support import html_text, interval_text, score_text
 from engine.results import SliceTable
 
 MISSING = "—"
@@ -54,24 +54,17 @@ _STYLE = """<style>
 </style>""".replace("\n", "")  # one line: markdown ends an HTML block at a blank line
 
 
-def _number(value: float, *, percent: bool) -> str:
-    if not math.isfinite(value):
-        return MISSING
-    return f"{100 * value:.1f}" if percent else f"{value:.3f}"
-
-
 def _float(value: object) -> float:
     return float(value) if isinstance(value, Real) else math.nan
 
 
 def cell_text(mean: float, low: float, high: float, *, percent: bool) -> tuple[str, str]:
-    """A slice's mean and its interval as shown (percent for 0/1 metrics); "—" when missing."""
+    """A slice's mean and its interval as shown, in the units of every page
+    (:mod:`engine._units`: "82.9%" and "[76.4%, 87.9%]" for a 0/1 metric, else four
+    decimals); "—" when missing."""
     if not math.isfinite(mean):
         return MISSING, ""
-    unit = "%" if percent else ""
-    interval = (f"[{_number(low, percent=percent)}, {_number(high, percent=percent)}]"
-                if math.isfinite(low) and math.isfinite(high) else MISSING)
-    return f"{_number(mean, percent=percent)}{unit}", interval
+    return score_text(mean, percent=percent), interval_text(low, high, percent=percent)
 
 
 def estimates_html(result: SliceTable, order: Sequence[str], *, counts: Mapping[str, int],
@@ -90,7 +83,7 @@ def estimates_html(result: SliceTable, order: Sequence[str], *, counts: Mapping[
     links : mapping, optional
         Slice → URL of the Leaderboard restricted to it (the header becomes a link).
     percent : bool
-        Means and intervals in percent (0/1 metrics).
+        Means and intervals in percent: a 0/1 metric (:func:`engine.app_support.zero_one`).
 
     Returns
     -------

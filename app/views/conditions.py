@@ -13,7 +13,7 @@ from app.data.query import Query
 from app.downloads import safe_csv
 from app.tables import fit_height
 from app.url import check_conditions, held
-from engine.app_support import md_text
+from engine.app_support import md_text, zero_one
 from engine.results import ConditionComparison
 
 #: Sentences of the summary shown (one per pair of levels; a setting with many levels has
@@ -95,6 +95,7 @@ if result is None:
     st.stop()
 
 matrix = results.matrix(token, view.benchmark, view.metric)
+percent = zero_one(matrix)  # on the runs' own scores: averaged 0/1 runs stay in points
 table = result.table
 significant = int(table["significant"].sum())
 one, two, three = st.columns(3)
@@ -114,11 +115,11 @@ held_text = ", ".join(map(md_text, result.held)) or "nothing"
 st.caption(f"Held fixed: {held_text}. Each pair is tested on its own examples with the "
            f"leaderboard's tests; p-values are adjusted over all {len(table)} pairs together "
            f"(alpha = {view.alpha:g}). Differences: second level minus first, positive when the "
-           "second is better" + (", in percentage points." if matrix.binary else "."))
+           "second is better" + (", in percentage points." if percent else "."))
 widgets.notes(result.notes)
 
 st.subheader("Matched pairs")
-shown = pairs_table(result, matrix.binary)
+shown = pairs_table(result, percent)
 st.dataframe(shown, hide_index=True, width="stretch", height=fit_height(len(shown)),
              column_config={
                  "compared": st.column_config.TextColumn(help="Second level vs first level."),

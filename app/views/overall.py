@@ -15,11 +15,11 @@ from app.components.cluster_choice import cluster_sentence
 from app.components.judge_note import judge_systems
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
-from app.data import overall
+from app.data import overall, results
 from app.data.query import AcrossQuery
 from app.downloads import safe_csv
 from app.url import OVERALL_TABS, check_choices, format_weights, parse_weights
-from engine.app_support import md_text, overall_document, overall_headline
+from engine.app_support import md_text, overall_document, overall_headline, zero_one
 
 token, catalog, view = widgets.page_context()
 all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
@@ -145,7 +145,9 @@ if tabs["systems"].open:
         "rank first (the confidence set for the best). Below the ranked systems, the "
         "others, unranked, by what they ran; *not run*: no results there. Click a benchmark "
         "for its leaderboard.")
-    tabs["systems"].html(systems_html(result, links=links))
+    # a 0/1 benchmark's cells in percent beside a standardised score too (runs' own scores)
+    zero_ones = {b for b, m in metric_of.items() if zero_one(results.matrix(token, b, m))}
+    tabs["systems"].html(systems_html(result, links=links, zero_one=zero_ones))
     with tabs["systems"]:  # judge metrics with human labels: corrected beside the rank
         for b, m in metric_of.items():
             judge_systems(query.benchmark_query(b, m))

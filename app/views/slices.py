@@ -14,7 +14,7 @@ from app.data import results, slices
 from app.data.query import Query
 from app.downloads import file_name, safe_csv
 from app.url import SLICE_BINS, check_slice
-from engine.app_support import md_isolated
+from engine.app_support import md_isolated, zero_one
 
 token, catalog, view = widgets.page_context()
 
@@ -69,17 +69,18 @@ links = dict(zip(result.slices, state.hrefs("leaderboard", [
     {"scol": view.scol, "sval": name, "sbins": str(view.sbins)} for name in result.slices]),
     strict=True))
 direction = "higher" if matrix.higher_is_better else "lower"
+percent = zero_one(matrix)  # on the runs' own scores: averaged 0/1 runs stay in percent
 level = f"{1 - query.options.alpha:.0%}"
 st.caption(f"{len(result.slices)} slices of {md_isolated(view.scol)} · mean {md_isolated(view.metric)} and "
            f"its {level} interval per slice ({direction} is better"
-           f"{'; 0/1 scores in percent' if matrix.binary else ''}) · systems from best to "
+           f"{'; 0/1 scores in percent' if percent else ''}) · systems from best to "
            "worst on the whole benchmark · a slice's name opens its leaderboard.")
 if result.binned:  # the engine's note says "quantile bins": here in plain words
     st.caption(f":material/info: {md_isolated(view.scol)} is a number: the examples are split into "
                f"{len(result.slices)} slices of about equal size, from its smallest values (q1) "
                "to its largest; the brackets give each slice's range.")
 widgets.notes([n for n in result.notes if "quantile bins" not in n])
-st.html(estimates_html(result, order, counts=counts, links=links, percent=matrix.binary))
+st.html(estimates_html(result, order, counts=counts, links=links, percent=percent))
 st.download_button("Download CSV", lambda: safe_csv(result.estimates),
                    icon=":material/download:", on_click="ignore",
                    file_name=file_name(view.benchmark, view.metric, f"slices-{view.scol}"),

@@ -14,7 +14,7 @@ import streamlit as st
 from app import state, widgets
 from app.data import results, watch
 from app.data.query import Query
-from engine.app_support import md_isolated, md_text, sequence_svg
+from engine.app_support import POINTS, md_isolated, md_text, sequence_svg, zero_one
 
 #: Charts drawn open at first (the rest one click away, in order of the table).
 OPEN_CHARTS = 1
@@ -68,9 +68,11 @@ st.markdown(f"**{found} of {len(table)}** challenger(s) differ from "
 for bound in board.undecided:
     st.warning(f"**Cannot decide {md_isolated(bound.candidate)} (`watch` exits 2):** "
                f"{md_text(bound.sentence(flag=None))}", icon=":material/block:")
-# in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header)
-scale, unit = (100.0, "points") if matrix.binary else (1.0, view.metric)
-low, high = (f"low ({unit})", f"high ({unit})") if matrix.binary else ("low", "high")
+# in points for 0/1 scores, as on Pairwise and A/B compare (the unit in the header); 0/1
+# decided on the runs' own scores, so averaged 0/1 runs stay in points
+percent = zero_one(matrix)
+scale, unit = (100.0, POINTS) if percent else (1.0, view.metric)
+low, high = (f"low ({unit})", f"high ({unit})") if percent else ("low", "high")
 shown = pd.DataFrame({
     "challenger": table["challenger"].astype(str),
     "seen": table["n_seen"],
@@ -98,10 +100,10 @@ st.dataframe(styled, hide_index=True, placeholder="—", column_config={
     "challenger": st.column_config.TextColumn(help="The system compared with the champion",
                                               pinned=True),  # named on a phone's scroll too
     "seen": st.column_config.NumberColumn(help="Paired observations (examples, or clusters) so far"),
-    low: st.column_config.NumberColumn(format="%.1f" if matrix.binary else "%.4f",
+    low: st.column_config.NumberColumn(format="%.1f" if percent else "%.4f",
                                        help="Lower end of the sequence's interval for "
                                             f"challenger − champion ({unit})"),
-    high: st.column_config.NumberColumn(format="%.1f" if matrix.binary else "%.4f",
+    high: st.column_config.NumberColumn(format="%.1f" if percent else "%.4f",
                                         help="Upper end of the sequence's interval for "
                                              f"challenger − champion ({unit})"),
     "always-valid p": st.column_config.NumberColumn(format="%.3g", help="A p-value that stays "

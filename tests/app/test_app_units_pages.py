@@ -3,7 +3,7 @@ are averaged: A/B compare's chart of the difference by model, Overall, Slices, C
 and Watch. Each in the units of ``engine._units``: scores in percent ("82.9%"), differences
 in percentage points ("+4.2 points"), other metrics with four decimals.
 
-The store is ``test_app_zero_one_runs``'s (seeded; 4 systems × 60 examples × 3 runs of a
+The store is as ``test_app_zero_one_runs``'s (seeded; 4 systems × 60 examples × 3 runs of a
 pass/fail metric), whose cells are means of three 0/1 runs (``matrix.binary`` is False).
 """
 
@@ -17,15 +17,37 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception, pictures
+from apptest_support import app, no_exception, other_html, pictures
 from pages_data_support import store_env
-from test_app_zero_one_runs import BENCH, runs_frame
 
 from app.charts.svg_compare import models_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
+BENCH = "runs01"
+QUALITY = {"sys-a": 0.85, "sys-b": 0.65, "sys-c": 0.45, "sys-d": 0.25}
 PERCENT = re.compile(r"^\d+\.\d%$")
 POINTS = re.compile(r"^[+-]?\d+\.\d points$")
+
+
+def runs_frame() -> pd.DataFrame:
+    """As ``test_app_zero_one_runs.runs_frame`` without its flipped examples, with a column
+    ``lang`` (one value per example) for the Slices page and the system settings ``model``
+    and ``prompting`` (sys-a/sys-b and sys-c/sys-d differ only in prompting) for the
+    Conditions page; plus a numeric benchmark ``num`` (scores in [0, 10], one run) for
+    Overall, whose score is then standardised."""
+    g = np.random.default_rng(44)
+    model = {"sys-a": "m1", "sys-b": "m1", "sys-c": "m2", "sys-d": "m2"}
+    prompting = {"sys-a": "cot", "sys-b": "direct", "sys-c": "cot", "sys-d": "direct"}
+    rows = []
+    for system, q in QUALITY.items():
+        for run in range(3):
+            for i in range(60):
+                rows.append((BENCH, system, f"e{i:02d}", "pass", float(g.random() < q), run,
+                             "py" if i % 2 else "go", model[system], prompting[system]))
+        rows += [("num", system, f"n{i:02d}", "score", 10 * q * g.random(), 0, "py",
+                  model[system], prompting[system]) for i in range(60)]
+    return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value",
+                                       "run", "lang", "model", "prompting"])
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +95,40 @@ def test_ab_compare_page_draws_the_difference_in_points(store: Path) -> None:
     assert "points; 95% interval)" in chart
     ticks = [float(t) for t in _tick_labels(chart)]
     assert max(abs(t) for t in ticks) >= 5, ticks  # sys-a − sys-b is about 20 points
+
+
+def _cells(html: str, label: str) -> list[str]:
+    """The texts of the table cells whose phone label is ``label`` (before their interval)."""
+    return re.findall(rf'<td data-label="{re.escape(label)}">([^<]*)<small>', html)
+
+
+@pytest.mark.slow
+def test_overall_writes_a_zero_one_benchmark_in_percent_beside_a_numeric_one(store: Path
+                                                                            ) -> None:
+    at = app("views/overall.py")
+    no_exception(at)
+    table = next(h for h in other_html(at) if 'aria-label="overall"' in h)
+    assert "standardised score" in table  # the two benchmarks' units differ
+    shares, numbers = _cells(table, BENCH), _cells(table, "num")
+    assert len(shares) == len(QUALITY) and all(PERCENT.match(c) for c in shares), shares
+    assert numbers and not any("%" in c for c in numbers), numbers
+
+
+@pytest.mark.slow
+def test_slices_keep_percent_with_repeated_runs(store: Path) -> None:
+    at = app("views/slices.py", benchmark=BENCH, scol="lang")
+    no_exception(at)
+    table = next(h for h in other_html(at) if "sb-slices" in h and "<table" in h)
+    means = re.findall(r'<td class="num"[^>]*>([^<]*)<small>', table)
+    assert means and all(PERCENT.match(m) for m in means), means
+    assert any("0/1 scores in percent" in c.value for c in at.caption)
+
+
+@pytest.mark.slow
+def test_conditions_keep_points_with_repeated_runs(store: Path) -> None:
+    at = app("views/conditions.py", benchmark=BENCH)
+    no_exception(at)
+    shown = at.dataframe[0].value
+    assert len(shown) == 2, shown  # m1 and m2, cot vs direct
+    assert shown["difference"].str.fullmatch(POINTS).all(), shown["difference"].tolist()
+    assert shown["interval"].str.fullmatch(r"\[[+-]\d+\.\d, [+-]\d+\.\d\] points").all()
