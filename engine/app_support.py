@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     # --- The pages' plumbing --------------------------------------------------------------
     from .stats._overlap import MIN_PAIRED_OVERLAP
     from .stats._missing_bounds import TOLERANCE as MISSING_TOLERANCE, missing_bounds
-    from .stats._missing import missing_checks
+    from .stats._missing import ALPHA_MISSING, missing_checks
     from .products._judge_missing import judge_gate_bounds
     from .products._slices import restrict_to_slice, slice_labels
     from .products._condition import system_identifiers

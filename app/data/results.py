@@ -26,6 +26,7 @@ from engine import (
     MetricSpec,
     ScoreMatrix,
     TestOptions,
+    adjust_pvalues,
     benchmark_health,
     bootstrap_ranks,
     build_matrix,
@@ -42,6 +43,7 @@ from engine import (
     slice_table,
 )
 from engine.app_support import (
+    ALPHA_MISSING,
     MISSING_TOLERANCE,
     RUN_FIELDS,
     missing_bounds,
@@ -165,9 +167,21 @@ def _pairwise_of(q: Query) -> PairwiseTests:
     only = has @ (1 - has).T
     either = has.sum(1)[:, None] + has.sum(1)[None, :] - has @ has.T
     a_lacks, b_lacks = only[ib, ia], only[ia, ib]
+    sig = t["significant"].to_numpy(bool)
     # the gate bounds only what it would enforce: past the tolerance (engine.stats._missing_bounds)
     beyond = np.maximum(a_lacks, b_lacks) > MISSING_TOLERANCE * either[ia, ib]
-    check = np.flatnonzero(t["significant"].to_numpy(bool) & beyond)
+    # compare_ab's own check of missing scores not at random (engine.stats._missing), at any
+    # amount missing: each system's rank test once, Holm over the pair's checked systems as
+    # compare_ab's missing_checks(systems=(baseline, candidate)) takes it
+    raw = {c.system: c.pvalue for c in missing_checks(m)} if sig.any() else {}
+
+    def informative(a: str, b: str) -> bool:
+        ps = [raw[s] for s in (a, b) if s in raw]
+        return bool(ps) and bool((adjust_pvalues(np.array(ps), method="holm",
+                                                 alpha=ALPHA_MISSING) < ALPHA_MISSING).any())
+
+    checked = t["system_a"].astype(str).isin(raw) | t["system_b"].astype(str).isin(raw)
+    check = np.flatnonzero(sig & (beyond | checked.to_numpy(bool)))
     if not len(check):
         return result
     frame = _with_cluster_rows(_metric_frame(q.token, q.benchmark, q.metric), q)
@@ -177,10 +191,12 @@ def _pairwise_of(q: Query) -> PairwiseTests:
         row = t.iloc[k]
         better, worse = ((str(row["system_a"]), str(row["system_b"])) if bool(row["a_better"])
                          else (str(row["system_b"]), str(row["system_a"])))
-        # as `compare`: missing scores that look not at random by every system's scores
-        # refuse first (compare_ab's own check, on the same matrix: milliseconds, where the
-        # gate costs 0.2 s a run), then the worst and best case for the lacking examples
-        if not any(c.informative for c in missing_checks(m, systems=(worse, better))):
+        # as `compare`: missing scores that look not at random refuse first (milliseconds,
+        # where the gate costs 0.2 s a run), then past the tolerance the worst and best case
+        # for the lacking examples
+        if not informative(worse, better):
+            if not beyond[k]:
+                continue
             ab = compare_ab(frame, baseline=worse, candidate=better, benchmark=q.benchmark,
                             metric=q.metric, spec=spec, options=q.options,
                             cluster=q.cluster or None)
@@ -189,8 +205,9 @@ def _pairwise_of(q: Query) -> PairwiseTests:
                 continue
         lacks = [(int(n), str(s)) for n, s in ((a_lacks[k], row["system_a"]),
                                                 (b_lacks[k], row["system_b"])) if n]
-        said = ", ".join(f"{n} {'examples ' if i == 0 else ''}missing on {s}"
-                         for i, (n, s) in enumerate(sorted(lacks, reverse=True)))
+        said = (", ".join(f"{n} {'examples ' if i == 0 else ''}missing on {s}"
+                          for i, (n, s) in enumerate(sorted(lacks, reverse=True)))
+                or "missing scores not at random")
         labels[k] = f"cannot decide ({said})"
     if not any(labels):
         return result

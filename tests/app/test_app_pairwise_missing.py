@@ -38,6 +38,20 @@ def dropped_half() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
 
 
+def within_tolerance() -> pd.DataFrame:
+    """s9 truly better (+1.2 logits) that dropped 13 of its hard failures: 7.9% of 164
+    examples, under the bound's 10% tolerance, yet not at random by the other systems'
+    scores, so ``compare`` refuses (exit 2) on every pair with it (seed 0)."""
+    rng = np.random.default_rng(0)
+    difficulty = rng.normal(0, 1.5, 164)
+    skill = np.r_[np.zeros(9), 1.2][:, None]
+    x = (rng.random((10, 164)) < 1 / (1 + np.exp(-(0.5 + skill - difficulty)))).astype(float)
+    x[-1][(x[-1] == 0) & (rng.random(164) < 0.45) & (difficulty > 0.5)] = np.nan
+    rows = [("within", f"s{s}", f"e{i:03d}", "acc", x[s, i]) for s in range(10)
+            for i in range(164) if not np.isnan(x[s, i])]
+    return pd.DataFrame(rows, columns=["benchmark", "system", "example_id", "metric", "value"])
+
+
 def _flagged(frame: pd.DataFrame) -> set[frozenset[str]]:
     t = leaderboard(build_matrix(frame, benchmark="many", metric="acc"), bt_resamples=0).pairwise.table
     return {frozenset(p) for p in zip(t.loc[t["significant"], "system_a"],
@@ -47,7 +61,7 @@ def _flagged(frame: pd.DataFrame) -> set[frozenset[str]]:
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with store_env(tmp_path_factory.mktemp("pairwise-missing") / "sigboard.db",
-                   dropped_half()) as p:
+                   pd.concat([dropped_half(), within_tolerance()], ignore_index=True)) as p:
         yield p
 
 
@@ -97,3 +111,25 @@ def test_the_table_and_the_matrix_say_the_same(store: Path) -> None:
     assert "? cannot decide (examples missing)" in svg
     assert "significantly different**" in " ".join(m.value for m in at.markdown)  # s3–s6
 
+
+
+def test_missing_not_at_random_under_the_tolerance_cannot_decide_either(store: Path) -> None:
+    frame = within_tolerance()
+    t = leaderboard(build_matrix(frame, benchmark="within", metric="acc"),
+                    bt_resamples=0).pairwise.table
+    with_s9 = t[t["significant"] & ((t["system_a"] == "s9") | (t["system_b"] == "s9"))]
+    others = sorted({*with_s9["system_a"], *with_s9["system_b"]} - {"s9"})
+    assert len(others) == 9
+    for other in others:  # the A/B gate on each: not at random, so exit 2
+        ab = compare_ab(frame, baseline=other, candidate="s9")
+        assert ab.verdict == "candidate is significantly better" and not ab.decided
+        bounds = missing_bounds(frame, ab)
+        assert bounds is not None and bounds.candidate_lacks == 13 and bounds.within_tolerance
+    at = app(PAGE, benchmark="within", metric="acc", a="s9", b="s0", panel="table")
+    no_exception(at)
+    rows = at.dataframe[0].value
+    open_ = rows[rows["missing examples"].notna()]
+    assert len(open_) == 9 and not open_["significant"].any()
+    assert set(open_["missing examples"]) == {"cannot decide (13 examples missing on s9)"}
+    assert md_text("cannot decide (13 examples missing on s9)") in " ".join(
+        m.value for m in at.markdown)
