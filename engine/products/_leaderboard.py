@@ -143,8 +143,11 @@ def _estimates(matrix: ScoreMatrix, level: float
     # the one informative-missingness check (Holm over the systems, calibrated in
     # calibrate.py), so the page, the JSON notes and the CLI's warnings say the same
     notes += [c.warning() for c in missing_checks(matrix) if c.informative]
-    return fit.adjusted_mean, low - mean + fit.adjusted_mean, high - mean + fit.adjusted_mean, \
-        n, notes
+    # ``mean`` (the row means of the adjusted scores) is the unbounded adjusted mean, so
+    # low/high are already its interval; intersected with the scores' range, as the
+    # estimate is (engine.stats._additive), it keeps its coverage
+    low, high = np.clip(low, *fit.bounds), np.clip(high, *fit.bounds)
+    return fit.adjusted_mean, low, high, n, notes
 
 
 def _snap(quality: np.ndarray) -> np.ndarray:

@@ -41,6 +41,8 @@ class AdditiveFit:
     adjusted: np.ndarray
     iterations: int
     converged: bool
+    #: (lowest, highest) observed score: the range the adjusted means are kept in.
+    bounds: tuple[float, float] = (-np.inf, np.inf)
 
 
 def additive_fit(values: np.ndarray, *, tol: float = 1e-10, max_iter: int = 500) -> AdditiveFit:
@@ -57,13 +59,17 @@ def additive_fit(values: np.ndarray, *, tol: float = 1e-10, max_iter: int = 500)
     -------
     AdditiveFit
         ``adjusted_mean[s]`` = μ + a_s + mean(b): the system's predicted mean over
-        every example; ``example_effect[e]`` = b_e centred to mean 0.
+        every example, kept within the observed scores' range (``bounds``);
+        ``example_effect[e]`` = b_e centred to mean 0.
 
     Examples
     --------
     >>> x = np.array([[1.0, 2.0, 3.0], [2.0, 3.0, np.nan]])
     >>> additive_fit(x).adjusted_mean.round(6).tolist()   # B is 1 higher on shared examples
     [2.0, 3.0]
+    >>> y = np.array([[1.0, np.nan, np.nan], [0.0, 1.0, 1.0]])
+    >>> additive_fit(y).adjusted_mean.round(6).tolist()  # 1 + 2/3 bounded to the 0/1 range
+    [1.0, 0.666667]
     """
     has = ~np.isnan(values)
     y = np.where(has, values, 0.0)
@@ -83,7 +89,9 @@ def additive_fit(values: np.ndarray, *, tol: float = 1e-10, max_iter: int = 500)
             converged = True
             break
     adjusted = np.where(has, values - b[None, :], np.nan)
-    return AdditiveFit(a, b, adjusted, it, converged)
+    bounds = (float(np.nanmin(values)), float(np.nanmax(values))) if has.any() \
+        else (-np.inf, np.inf)
+    return AdditiveFit(np.clip(a, *bounds), b, adjusted, it, converged, bounds)
 
 
 def complete_system_intervals(values: np.ndarray, binary: bool, level: float, low: np.ndarray,

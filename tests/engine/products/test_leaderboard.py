@@ -166,10 +166,13 @@ def test_notes_for_partial_pairing_and_bt_prior() -> None:
     assert any("adjusted means" in n for n in lb.notes)
     assert any("Bradley–Terry: some system never wins" in n for n in lb.notes)
     # battles use the examples each pair shares; B's estimate is on equal footing with A's:
-    # the additive model compares them on the 4 shared examples (A 1, B 0 on each)
+    # the additive model compares them on the 4 shared examples (A 1, B 0 on each): A's
+    # predicted mean 0.2 + 1 = 1.2 is kept to the scores' range, 1.0 (engine.stats._additive)
     t = lb.table.set_index("system")
     assert t.loc["B", "n"] == 5
-    assert t.loc["A", "mean"] - t.loc["B", "mean"] == pytest.approx(1.0)
+    assert t.loc["B", "mean"] == pytest.approx(0.2)
+    assert t.loc["A", "mean"] == pytest.approx(1.0)
+    assert (t[["ci_low", "ci_high"]].to_numpy() <= 1.0).all()
     assert t.loc["A", "win_rate"] == 1.0
 
 
