@@ -68,29 +68,39 @@ def _units(loaded: Loaded, bench: str, met: str, binary: bool | None) -> tuple[f
 
 
 def _compare_text(res: ABComparison, scale: float, unit: str) -> str:
+    from .._units import difference_text, interval_text
     from ..stats._churn import churn_sentence
 
     t = res.test
     d, lo, hi = (t.estimate * scale, t.ci_low * scale, t.ci_high * scale)
     ci = f"[{fmt_number(lo, 3)}, {fmt_number(hi, 3)}]"
+    points = unit == " points"  # to 0.1 point, as `pairwise` and the pages write them
+
+    def size(value: float) -> str:
+        return (difference_text(value / scale, percent=True, signed=False) if points
+                else f"{fmt_number(value, 3)}{unit}")
+
+    if points:
+        ci = interval_text(lo / scale, hi / scale, percent=True, difference=True)
     level = f"{1 - res.options.alpha:.0%}"
     ni = res.noninferiority
     if ni is not None:
-        head = f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}"
+        head = f"{res.candidate} vs {res.baseline}: {size(d)} {ci}"
     elif ab_exit(res) == 1:
-        worse = f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]"
-        head = f"{res.candidate} trails {res.baseline} by {fmt_number(-d, 3)}{unit} {worse}"
+        worse = (interval_text(-hi / scale, -lo / scale, percent=True, difference=True)
+                 if points else f"[{fmt_number(-hi, 3)}, {fmt_number(-lo, 3)}]")
+        head = f"{res.candidate} trails {res.baseline} by {size(-d)} {worse}"
     elif t.pvalue < res.options.alpha and t.estimate > 0:  # significantly better
-        head = f"{res.candidate} beats {res.baseline} by {fmt_number(d, 3)}{unit} {ci}"
+        head = f"{res.candidate} beats {res.baseline} by {size(d)} {ci}"
     else:
-        head = (f"{res.candidate} vs {res.baseline}: {fmt_number(d, 3)}{unit} {ci}")
+        head = (f"{res.candidate} vs {res.baseline}: {size(d)} {ci}")
     base_runs, cand_runs = t.runs
     runs = (f"{base_runs} run(s)" if base_runs == cand_runs else
             f"{base_runs}/{cand_runs} runs (baseline/candidate)")
     margin = "" if ni is None else (
         f"non-inferiority: {ni.hypothesis()} (margin in {res.metric} units); t = "
         f"{fmt_number(ni.statistic, 3)}, p = {fmt_number(ni.pvalue, 3)}; one-sided "
-        f"{1 - ni.alpha:.0%} lower bound {fmt_number(ni.lower * scale, 3)}{unit}\n")
+        f"{1 - ni.alpha:.0%} lower bound {size(ni.lower * scale)}\n")
     return (f"{head} on {res.benchmark}/{res.metric}: {res.verdict}\n"
             f"difference = {res.candidate} − {res.baseline} (positive = candidate better), "
             f"{level} interval; p = {fmt_number(t.pvalue, 3)}; n = {t.n} examples, "
