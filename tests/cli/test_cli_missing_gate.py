@@ -104,7 +104,7 @@ def test_complete_evaluation_decides_as_before(tmp_path: Path, capsys) -> None: 
     f = _csv(tmp_path, _frame(*_kinds(90, 60, 60, 90)))
     assert main(["compare", f, *ARGS]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("cand vs base: 0 points") and "lacks" not in captured.out
+    assert captured.out.startswith("cand vs base: 0.0 points") and "lacks" not in captured.out
     assert captured.err == ""
     assert main(["compare", f, *ARGS, "--format", "json"]) == 0
     assert "missing_bounds" not in json.loads(capsys.readouterr().out)
