@@ -74,3 +74,16 @@ def store_env(path: Path, frame: pd.DataFrame) -> Iterator[Path]:
             mp.delenv(name, raising=False)
         mp.setenv("SIGBOARD_DB_PATH", str(path))
         yield path
+
+
+def judged_wide(seed: int = 0) -> pd.DataFrame:
+    """4 systems x 400 examples: a judge score beside human labels on 15% of the examples
+    (the Judge pages' AppTests)."""
+    rng = np.random.default_rng(seed)
+    s, e = 4, 400
+    h = np.linspace(60, 70, s)[:, None] + rng.normal(0, 20, (s, e))
+    j = h + np.array([5.0, 0.0, -3.0, 2.0])[:, None] + rng.normal(0, 8, (s, e))
+    lab = np.broadcast_to(rng.random(e) < 0.15, (s, e))
+    return pd.DataFrame({"benchmark": "judged", "system": np.repeat([f"s{i}" for i in range(s)], e),
+                         "example_id": np.tile([f"e{k}" for k in range(e)], s),
+                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel()})

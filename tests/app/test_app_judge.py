@@ -11,22 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 from apptest_support import app, html_frame, no_exception
+from pages_data_support import judged_wide as _wide
 
 from engine import judge_board, open_store
 from engine.app_support import judge_pair_figures, label_budget
 
 PAGE = "views/judge.py"
-
-
-def _wide(seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    s, e = 4, 400
-    h = np.linspace(60, 70, s)[:, None] + rng.normal(0, 20, (s, e))
-    j = h + np.array([5.0, 0.0, -3.0, 2.0])[:, None] + rng.normal(0, 8, (s, e))
-    lab = np.broadcast_to(rng.random(e) < 0.15, (s, e))
-    return pd.DataFrame({"benchmark": "judged", "system": np.repeat([f"s{i}" for i in range(s)], e),
-                         "example_id": np.tile([f"e{k}" for k in range(e)], s),
-                         "judge_score": j.ravel(), "human_score": np.where(lab, h, np.nan).ravel()})
 
 
 def _upload(frame: pd.DataFrame, name: str) -> None:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from apptest_support import app, no_exception, ranked
+from pages_data_support import judged_wide as _wide
 from pages_data_support import store_env
-from test_app_judge import _wide
 
 from engine import build_matrix, judge_board, leaderboard
 
