@@ -82,12 +82,12 @@ def test_methods_page_states_each_convention(db: Path) -> None:
 
 @pytest.mark.slow
 def test_methods_page_explains_the_newer_pages(db: Path) -> None:
-    # issues #15 and #18: the combined p-value, rank ranges vs simultaneous vs bootstrap rank
-    # intervals, slices and conditions are explained where users look for methods
+    # the combined p-value, rank ranges vs Tukey vs bootstrap rank intervals, slices and
+    # conditions are explained where users look for methods
     at = app("views/methods.py")
     no_exception(at)
     text = " ".join(m.value for m in at.markdown)
-    for phrase in ("harmonic mean p-value", "simultaneous rank intervals", "rank range",
+    for phrase in ("harmonic mean p-value", "Tukey rank intervals", "rank range",
                    "Slices.", "Conditions", "Kendall's tau", "critical difference", "I²"):
         assert phrase in text, phrase
 

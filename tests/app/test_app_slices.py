@@ -133,14 +133,16 @@ def test_slices_page_shows_each_system_per_subset(alpaca_db: Path, alpaca: pd.Da
     table = _table(at, "slices")
     assert table.header == ["system", *SLICES]
     assert len(table.rows) == 8 and all(len(r) == 1 + len(SLICES) for r in table.rows)
-    # each cell: the slice's mean (3 decimals) and its interval; reference: engine.slice_table
+    # each cell: the slice's mean and its interval in the metric's units (AlpacaEval's 1–2
+    # preference is not 0/1: four decimals, as engine._units writes every page's scores);
+    # reference: engine.slice_table
     ref = slice_table(alpaca, column="subset").estimates.set_index(["system", "slice"])
     for row in table.rows:
         for name, cell in zip(SLICES, row[1:], strict=True):
             mean, low, high = (float(x) for x in cell.replace("[", "").replace("]", "")
                                .replace(",", "").split())
             exp = ref.loc[(row[0], name)]
-            assert (mean, low, high) == tuple(round(float(exp[c]), 3)
+            assert (mean, low, high) == tuple(round(float(exp[c]), 4)
                                                for c in ("mean", "ci_low", "ci_high"))
     # each slice links to the leaderboard of that slice (with the current benchmark and metric)
     query = parse_qs(urlparse(table.links["koala"]).query)
