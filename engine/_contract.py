@@ -18,6 +18,7 @@ __all__ = [
     "DataContractError",
     "MetricSpec",
     "MetricSpecs",
+    "USAGE_METRICS",
     "Problem",
     "spec_for",
     "validate_long",
@@ -26,6 +27,10 @@ __all__ = [
 REQUIRED_COLUMNS: tuple[str, ...] = ("benchmark", "system", "example_id", "metric", "value")
 KEY_COLUMNS: tuple[str, ...] = ("benchmark", "system", "example_id", "metric")
 _MAX_LISTED_ROWS = 5
+#: What a harness records of each example's usage, imported as lower-is-better metrics beside
+#: the scores (engine.harness._usage): listed after the scores, never a benchmark's default.
+USAGE_METRICS: frozenset[str] = frozenset(
+    {"tokens_in", "tokens_out", "latency_s", "working_s", "latency_ms", "cost"})
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sqlalchemy import BigInteger, Connection, Engine, case, cast, func, select
 
-from .._contract import MetricSpec
+from .._contract import USAGE_METRICS, MetricSpec
 from . import _aliases as sa
 from . import _io as sio
 from . import _outputs as so
@@ -158,8 +158,12 @@ class StoreReads:
                         "binary": binary})
         cols = ["benchmark", "metric", "systems", "examples", "rows", "runs", "last_upload",
                 "higher_is_better", "binary"]
-        return pd.DataFrame(out, columns=cols).sort_values(["benchmark", "metric"],
-                                                           ignore_index=True)
+        table = pd.DataFrame(out, columns=cols)
+        # a benchmark's usage metrics (tokens, times, cost) after its scores: the first metric
+        # is every page's default, and a cost is never the quality a board ranks by default
+        usage = table["metric"].isin(USAGE_METRICS)
+        return (table.assign(_usage=usage).sort_values(["benchmark", "_usage", "metric"])
+                .drop(columns="_usage").reset_index(drop=True))
 
     def _systems_merged(self, conn: Connection) -> dict[tuple[int, int], int]:
         """Systems per (benchmark id, metric id) once aliases are applied (empty: none)."""
