@@ -47,7 +47,8 @@ _READERS: dict[str, _Reader] = {
 }
 #: the readers that also give each example's usage (tokens, times, cost) as metrics
 _WITH_USAGE: dict[str, _Reader] = {"inspect": partial(read_inspect, usage=True),
-                                   "promptfoo": partial(read_promptfoo, usage=True)}
+                                   "promptfoo": partial(read_promptfoo, usage=True),
+                                   "helm": partial(read_helm, usage=True)}
 
 
 def _check_format(fmt: str | None) -> str | None:
@@ -189,7 +190,7 @@ def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - t
         File name of bytes or a buffer (messages, name-based detection).
     usage : bool
         Also each example's usage as lower-is-better metrics where the log records it
-        (Inspect, promptfoo: :mod:`engine.harness._usage`); scores only by default.
+        (Inspect, promptfoo, HELM: :mod:`engine.harness._usage`); scores only by default.
 
     Returns
     -------

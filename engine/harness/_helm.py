@@ -17,6 +17,13 @@ text as HELM wrote it, leading space included (``display_predictions.json``),
 ``content_hash`` of input and references. A perturbed instance keeps the id of the one it
 perturbed, with a ``perturbation`` object, in both files: its texts are looked up by
 (instance id, perturbation name), as its scores are.
+
+With ``usage`` (:mod:`engine.harness._usage`), each instance and trial's efficiency stats
+are imported too, as lower-is-better metrics (``metrics/efficiency_metrics.py``):
+``tokens_in`` = ``num_prompt_tokens``, ``tokens_out`` = ``num_completion_tokens`` (the
+tokens of every completion, what a provider bills; ``num_output_tokens`` counts the first
+only), ``latency_s`` = ``inference_runtime`` (seconds). Each is the stat's ``sum``: an
+instance answered by several requests (one per choice) used all of them.
 """
 
 from __future__ import annotations
@@ -34,7 +41,14 @@ from ._report import Skips
 from ._texts import content_hash
 from ._walk import LogFile
 
-__all__ = ["is_score_stat", "read_helm"]
+__all__ = ["USAGE_SPECS", "USAGE_STATS", "is_score_stat", "read_helm"]
+
+#: HELM efficiency stat -> usage metric (its sum over the instance's requests)
+USAGE_STATS = {"num_prompt_tokens": "tokens_in", "num_completion_tokens": "tokens_out",
+               "inference_runtime": "latency_s"}
+#: usage metrics and their direction: fewer tokens, less time is better
+USAGE_SPECS = {name: MetricSpec(higher_is_better=False, binary=False)
+               for name in USAGE_STATS.values()}
 
 #: Accuracy-type stat names imported by default (basic_metrics, reference metrics, annotators).
 _SCORE = re.compile(r"^(.*exact_match.*|f1_score|.*_f1|rouge_.+|bleu_\d|math_equiv.*|.*accuracy.*|"
@@ -142,9 +156,11 @@ def _with_texts(frame: pd.DataFrame, variant: str | None,
     return frame
 
 
-def read_helm(logs: list[LogFile], files: list[LogFile],
-              skips: Skips) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
-    """One part per run directory and perturbation variant."""
+def read_helm(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
+              usage: bool = False) -> tuple[list[Part], dict[tuple[str, str], MetricSpec]]:
+    """One part per run directory and perturbation variant; with ``usage``, each
+    instance's tokens and inference runtime too (:data:`USAGE_STATS`)."""
+    specs: dict[tuple[str, str], MetricSpec] = {}
     specs_by_dir = {f.parent: f for f in files if f.name == "run_spec.json"}
     by_dir: dict[str, dict[str, LogFile]] = {}
     for f in files:
@@ -182,6 +198,14 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
                 name = str(name_obj.get("name"))
                 split = name_obj.get("split")
                 metric = name if split in (None, "test") else f"{name}[{split}]"
+                if usage and name in USAGE_STATS and split in (None, "test"):
+                    total, reason = to_score(stat.get("sum"))
+                    if (stat.get("count") or 0) and reason is None and total is not None:
+                        used = USAGE_STATS[name]
+                        bucket[(str(entry["instance_id"]),
+                                int(entry.get("train_trial_index") or 0), used)] = total
+                        specs[(bench, used)] = USAGE_SPECS[used]
+                        continue
                 if not is_score_stat(name, declared):
                     skips.add("not a score", bench, "")
                     continue
@@ -202,7 +226,9 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
                     if adapter.get(k) is not None}
         inputs, outputs = _texts(by_dir, f.parent)
         for variant, bucket in rows.items():
-            frame = pd.DataFrame([(i, m, v, r) for (i, r, m), v in bucket.items()],
+            # the scores first, the usage after them (a reader's first metric leads)
+            ordered = sorted(bucket.items(), key=lambda kv: kv[0][2] in USAGE_SPECS)
+            frame = pd.DataFrame([(i, m, v, r) for (i, r, m), v in ordered],
                                  columns=["example_id", "metric", "value", "run"])
             frame = _with_texts(frame, variant, inputs, outputs)
             meta: dict[str, Any] = {"harness_version": f"helm suite {suite}" if suite else "helm"}
@@ -215,4 +241,4 @@ def read_helm(logs: list[LogFile], files: list[LogFile],
                               frame.astype({"value": "float64", "run": "int64"}),
                               invocation=suite, settings=settings, meta=meta,
                               seed="train_trial_index"))
-    return parts, {}
+    return parts, specs
