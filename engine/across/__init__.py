@@ -5,9 +5,10 @@ fixed-effect meta-analysis and standardised means (``_meta``), the aggregate met
 benchmark (``_aggregate``), a weighted combination of correlated differences (``_combine``),
 a pair's tests combined and the pooling inputs the Overall product reads (``_pairs_across``),
 the table across metrics (``_metrics_table``), the Friedman test (``_friedman``), coverage
-and the default selection of benchmarks (``_coverage``) and the leading systems of a large
-store (``_bounded``). The Overall page's product built from them lives in
-:mod:`engine.products` (``_overall*``), above this folder. The workflow's names
+and the default selection of benchmarks (``_coverage``), the leading systems of a large
+store (``_bounded``) and the joint model of the whole results matrix that ranks systems
+which skipped benchmarks (``_joint``; its cells and identifiability: ``_joint_cells``).
+The Overall page's product built from them lives in :mod:`engine.products` (``_overall*``), above this folder. The workflow's names
 are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
 is imported from the module that defines it.
 """
