@@ -8,7 +8,7 @@ the table across metrics (``_metrics_table``), the Friedman test (``_friedman``)
 and the default selection of benchmarks (``_coverage``), the leading systems of a large
 store (``_bounded``) and the joint model of the whole results matrix that ranks systems
 which skipped benchmarks (``_joint``; its cells and identifiability: ``_joint_cells``).
-The Overall page's product built from them lives in :mod:`engine.products` (``_overall*``), above this folder. The workflow's names
-are exported by :mod:`engine`, the result types by :mod:`engine.results`; anything else
-is imported from the module that defines it.
+The Overall page's product built from them lives in :mod:`engine.products` (``_overall*``),
+above this folder. The workflow's names are exported by :mod:`engine`, the result types by
+:mod:`engine.results`; anything else is imported from the module that defines it.
 """
