@@ -16,11 +16,12 @@ tables (read by :func:`engine.io._readers.read_results`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 import pandas as pd
 
-from .._contract import DataContractError, MetricSpec, Problem, validate_long
+from .._contract import USAGE_METRICS, DataContractError, MetricSpec, Problem, validate_long
 from ..io._readers import metric_specs_of, read_results_bytes
 from ._common import Part, assemble
 from ._detect import COMPANION, classify
@@ -242,5 +243,18 @@ def read_harness(source: Source, *, format: str | None = None,  # noqa: A002 - t
     skips = Skips()
     reader = _WITH_USAGE.get(fmt, _READERS[fmt]) if usage else _READERS[fmt]
     parts, specs = reader(sorted(logs, key=lambda f: f.path), files, skips)
-    return assemble(parts, fmt=fmt, skips=skips, label=label, specs=specs, system=system,
-                    files=[f.label for f in logs])
+    got = assemble(parts, fmt=fmt, skips=skips, label=label, specs=specs, system=system,
+                   files=[f.label for f in logs])
+    return _usage_last(got) if usage else got
+
+
+def _usage_last(got: HarnessImport) -> HarnessImport:
+    """The usage rows after every score row (stable): a reader's first (benchmark, metric)
+    is the one an upload links to and lands on first, and it is a score, never a cost."""
+    frame = got.frame
+    usage = frame["metric"].isin(USAGE_METRICS).to_numpy()
+    if not usage.any() or not usage[:1].any() and usage[int(usage.argmax()):].all():
+        return got
+    ordered = pd.concat([frame[~usage], frame[usage]], ignore_index=True)
+    ordered.attrs = frame.attrs
+    return replace(got, frame=ordered)

@@ -67,3 +67,16 @@ def test_lm_eval_records_no_usage() -> None:
     folder = REAL / "lm_eval" / "out"
     plain, got = read_harness(folder).frame, read_harness(folder, usage=True).frame
     pd.testing.assert_frame_equal(got, plain)
+
+
+def test_usage_rows_after_every_score_row() -> None:
+    """Inspect appends a sample's usage beside its first scorer: the import puts every usage
+    row after the scores, so an upload's first (benchmark, metric) is a score."""
+    from engine._contract import USAGE_METRICS
+
+    for folder in (REAL / "inspect" / "eval", REAL / "promptfoo", HELM):
+        frame = read_harness(folder, usage=True).frame
+        usage = frame["metric"].isin(USAGE_METRICS).to_numpy()
+        assert usage.any() and not usage[: int(usage.argmax())].any()
+        assert usage[int(usage.argmax()):].all(), folder
+        assert frame.index.is_unique
