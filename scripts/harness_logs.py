@@ -2,8 +2,8 @@
 """Writes tests/data/harness-logs-real/: small logs produced offline by the real harnesses.
 
     python3 scripts/harness_logs.py [--venvs /tmp/harness-venv] [--work /tmp/harness-work]
-                                    [--only inspect,inspect_clustered,lm_eval,helm,lighteval,
-                                            promptfoo,openai_evals]
+                                    [--only inspect,inspect_clustered,inspect_passk,lm_eval,helm,
+                                            lighteval,promptfoo,openai_evals]
                                     [--no-copy]
 
 For each harness this creates a virtual environment outside the repository (one per harness:
@@ -35,6 +35,7 @@ TORCH = "torch==2.13.0"
 PINS: dict[str, list[str]] = {
     "inspect": ["inspect-ai==0.3.285"],
     "inspect_clustered": ["inspect-ai==0.3.285"],  # stderr(cluster=...): its own folder
+    "inspect_passk": ["inspect-ai==0.3.285"],  # 8 epochs, the pass_k / pass_at reducers
     "lm_eval": [TORCH, "lm-eval==0.4.13"],
     "helm": [TORCH, "crfm-helm==0.5.16"],
     # lighteval 0.13.0 hashes str with xxhash, which xxhash 4 refuses ("Strings must be encoded")
@@ -49,7 +50,7 @@ OFFLINE = {"HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFL
 
 
 #: harnesses that run in another one's environment (same pins)
-SHARED_VENV = {"inspect_clustered": "inspect"}
+SHARED_VENV = {"inspect_clustered": "inspect", "inspect_passk": "inspect"}
 
 
 def venv(root: Path, harness: str) -> Path:
