@@ -29,11 +29,11 @@ __all__ = ["COMMANDS", "Command", "build_parser", "command_parser", "main"]
 
 def _registrars() -> list[Callable[[Any], None]]:
     """Every group's ``register``, in the order of :data:`COMMANDS` (the full parser)."""
-    from . import explore, health, judge, pareto, passk, ranks, runs, serve, stats, store, watch
+    from . import audit, explore, health, judge, pareto, passk, ranks, runs, serve, stats, store, watch
 
     return [stats.register, health.register, runs.register, explore.register, store.register,
             serve.register, ranks.register, watch.register, judge.register, passk.register,
-            pareto.register]
+            pareto.register, audit.register]
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("pareto", "pareto", "register",
             "the systems that may be the best trade-off of a score and a cost (Pareto set "
             "with simultaneous confidence boxes)"),
+    Command("audit", "audit", "register",
+            "audit a public board from its per-item results: ties with #1, separable adjacent "
+            "ranks, rank sets, split-half stability of #1"),
 )
 
 
