@@ -62,8 +62,10 @@ def parse(name: str, content: bytes, *, choice: str = "auto", system: str = "",
                 name, rule=f"the file has {len(content):,} bytes, more than the "
                 f"{limits.max_bytes:,} this server accepts",
                 fix="split it into several uploads")])
+        # harness logs with their usage (tokens, times, cost): stored beside the scores as
+        # lower-is-better metrics, listed after them (never a benchmark's default metric)
         got = ingest((name, content), format=None if choice == "auto" else choice,
-                     system=system.strip() or None, limits=limits)
+                     system=system.strip() or None, limits=limits, usage=True)
     except DataContractError as exc:
         return Parsed(name, content, None, tuple(exc.problems))
     if got.kind == "battles":  # model_a, model_b, winner: in any table format, zipped too

@@ -106,17 +106,20 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
     as one upload. :func:`engine.ingest` makes the whole decision once, in the
     memory-capped child, which reads the file from disk and returns its SHA-256 (the
     duplicate check) with the frame: this process holds none of the file's bytes."""
+    from ..harness._usage import usage_line
     from ..intake import ingest
 
     check_size(path)  # from its size on disk, before a byte is read
     named = {k: v for k, v in declared.items() if isinstance(k, str)}
     got = ingest(path, format=fmt, system=args.system, limits=upload_limits(),
-                 metrics=named or None)
+                 metrics=named or None, usage=True)  # a harness log's tokens, times, cost too
     label = got.label
     if got.kind == "battles":  # model_a, model_b, winner: pairwise judgements, not scores
         return _import_battles(store, got.frame, got.content_hash, label, args)
     if got.format != "table":
         print(f"{label}: {got.format} log: {got.report}", file=sys.stderr)
+        if line := usage_line(got.frame):
+            print(f"{label}: {line}", file=sys.stderr)
     specs: dict[str | tuple[str, str], MetricSpec] = dict(got.specs.items())
     report = store.import_frame(got.frame, filename=label, content_hash=got.content_hash,
                                 uploader=cli_uploader(args.uploader), note=args.note,

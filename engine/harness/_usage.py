@@ -24,11 +24,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._contract import USAGE_METRICS
+
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ._report import HarnessImport
     from ._walk import Source
 
-__all__ = ["read_with_usage"]
+__all__ = ["USAGE_MEANINGS", "read_with_usage", "usage_line", "usage_table"]
+
+#: each usage metric: what it measures, in which unit
+USAGE_MEANINGS = {"tokens_in": ("tokens sent to the model (prompt)", "tokens"),
+                  "tokens_out": ("tokens the model wrote (completion)", "tokens"),
+                  "latency_s": ("time to answer, wall clock", "seconds"),
+                  "working_s": ("time to answer without waits on rate limits", "seconds"),
+                  "latency_ms": ("time to answer, wall clock", "milliseconds"),
+                  "cost": ("money the log records", "the provider's currency")}
 
 
 def read_with_usage(source: Source, *, format: str | None = None,  # noqa: A002 - the CLI's name
@@ -48,3 +60,47 @@ def read_with_usage(source: Source, *, format: str | None = None,  # noqa: A002 
     from . import read_harness
 
     return read_harness(source, format=format, system=system, name=name, usage=True)
+
+
+def usage_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The usage metrics of a long table, one row per (benchmark, metric): what it measures,
+    its unit, the systems and examples that have it and its mean (lower is better).
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"benchmark": "b", "system": ["m", "m", "n"], "example_id": "e",
+    ...                      "metric": ["score", "latency_s", "latency_s"],
+    ...                      "value": [1.0, 2.0, 4.0]})
+    >>> usage_table(rows)[["metric", "unit", "systems", "mean"]].values.tolist()
+    [['latency_s', 'seconds', 2, 3.0]]
+    """
+    import pandas as pd
+
+    used = frame[frame["metric"].isin(USAGE_METRICS)]
+    cols = ["benchmark", "metric", "measures", "unit", "systems", "examples", "mean"]
+    if used.empty:
+        return pd.DataFrame(columns=cols)
+    out = (used.groupby(["benchmark", "metric"], sort=False)
+           .agg(systems=("system", "nunique"), examples=("example_id", "nunique"),
+                mean=("value", "mean")).reset_index())
+    out["measures"] = [USAGE_MEANINGS[str(m)][0] for m in out["metric"]]
+    out["unit"] = [USAGE_MEANINGS[str(m)][1] for m in out["metric"]]
+    return out[cols]
+
+
+def usage_line(frame: pd.DataFrame) -> str:
+    """One sentence naming the usage metrics an import stores (empty when none).
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"benchmark": "b", "system": "m", "example_id": ["e1", "e2"],
+    ...                      "metric": ["score", "latency_s"], "value": [1.0, 2.0]})
+    >>> usage_line(rows)
+    'usage stored as metrics where lower is better: latency_s (seconds, 1 example)'
+    """
+    table = usage_table(frame)
+    if table.empty:
+        return ""
+    per = table.groupby("metric", sort=False).agg(unit=("unit", "first"),
+                                                 examples=("examples", "sum"))
+    said = [f"{m} ({u}, {n} example{'s' if n != 1 else ''})"
+            for m, u, n in per[["unit", "examples"]].itertuples()]
+    return "usage stored as metrics where lower is better: " + ", ".join(said)
