@@ -318,8 +318,12 @@ def _result(cells: Cells, d: _Design, theta: np.ndarray, diff: np.ndarray, lam: 
     ran = cells.ran
     run = ran.sum(axis=1)
     if rank:
-        sets = rank_sets(theta, cov, kind="simultaneous", alpha=alpha, labels=cells.systems,
-                         n_draws=n_draws, rng=seed)
+        # Σθ = 0 makes cov singular (its eigenvectors, hence the draws, would turn with noise
+        # in the last digits); a common shift c·11ᵀ leaves every difference θ_a − θ_b, all
+        # the rank sets read, with the same law, and makes it positive definite (Cholesky)
+        shifted = cov + float(np.mean(np.diag(cov))) * np.ones_like(cov)
+        sets = rank_sets(theta, shifted, kind="simultaneous", alpha=alpha,
+                         labels=cells.systems, n_draws=n_draws, rng=seed)
         by = sets.table.set_index("system")
     else:
         sets = None
