@@ -62,6 +62,10 @@ if TYPE_CHECKING:
     from .store._judge_links import judge_links
     from .store._reads import RUN_FIELDS
 
+    # --- The Audit page: a public board's per-system files, audited -------------------------
+    from .io._board import read_board
+    from .products._audit import audit_board
+
     # --- Repeated tries: the Leaderboard's reliability view, the Examples page's flaky list -
     from .stats._passk import PassKCurves, pass_k_curves
     from .stats._passk_reliability import Reliability, reliability
