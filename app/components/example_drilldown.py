@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from app.ranked import MISSING, html_table
-from engine.app_support import md_text
+from engine.app_support import md_text, score_text
 from engine.results import ExampleDrilldown
 
 #: Columns of the engine's scores table that are not uploaded text.
@@ -67,8 +67,12 @@ def _solved(value: object) -> str:
     return "yes" if bool(value) else "no"
 
 
-def scores_table(d: ExampleDrilldown, binary: bool) -> pd.DataFrame:
-    """Display rows: rank, system, quality (percent for 0/1 metrics), score, solved, outputs.
+def scores_table(d: ExampleDrilldown, percent: bool) -> pd.DataFrame:
+    """Display rows: rank, system, quality, score, solved, outputs.
+
+    ``percent``: the metric is 0/1 (``engine.zero_one``, decided on the runs' own scores), so
+    quality, the system's mean, reads as a share ("82.9%"), as on every page; otherwise four
+    decimals (``engine._units``).
 
     Examples
     --------
@@ -81,8 +85,7 @@ def scores_table(d: ExampleDrilldown, binary: bool) -> pd.DataFrame:
     s = d.scores
     out = pd.DataFrame({"rank": s["rank"], "system": s["system"].astype(str)})
     quality = s["quality"].to_numpy(float)
-    out["quality"] = [MISSING if math.isnan(q) else (f"{100 * q:.1f}%" if binary else f"{q:.4g}")
-                      for q in quality]
+    out["quality"] = [score_text(q, percent=percent) for q in quality]
     out["score"] = [MISSING if math.isnan(v) else f"{v:.4g}" for v in s["score"].to_numpy(float)]
     out["solved"] = [_solved(v) for v in s["solved"]]
     for col in output_columns(d):
@@ -95,7 +98,7 @@ def tau_text(tau: float) -> str:
     return MISSING if math.isnan(tau) else f"{tau:+.2f}"
 
 
-def show(d: ExampleDrilldown, *, binary: bool) -> None:
+def show(d: ExampleDrilldown, *, percent: bool) -> None:
     """Draw one example's drill-down (figures, texts, every system's score)."""
     one, two, three = st.columns(3)
     one.metric("solved by", MISSING if d.n_solved is None else f"{d.n_solved} of {d.n_scored}",
@@ -121,7 +124,7 @@ def show(d: ExampleDrilldown, *, binary: bool) -> None:
     if not d.text:
         st.caption("No text was uploaded for this example (per-example columns such as prompt "
                    "or reference are shown here when present).")
-    table = scores_table(d, binary)
+    table = scores_table(d, percent)
     # static HTML, not st.dataframe: the grid's code is ~1.7 MB to fetch and compile on a
     # first visit; every cell escaped
     st.html(html_table(table, label="scores on this example", help={

@@ -28,7 +28,7 @@ TIPS = {"mean": "Mean score over the examples every system has (in the metric's 
                "(Elo points, 1000 = average; 400 points more = 10:1 odds of winning a battle)",
         "trueskill": "TrueSkill mean skill (μ) over the battles, averaged over random orders "
                      "(TrueSkill points, 25 = a new player)"}
-#: Headers wrap at their spaces: with long system names the last column ("simultaneous rank
+#: Headers wrap at their spaces: with long system names the last column ("Tukey rank
 #: interval") ran past the page at 1,400 px.
 _STYLE = """<style>
 .sb-mech{overflow:auto;border:1px solid rgba(31,41,51,.14);border-radius:.5rem;max-height:560px}
@@ -78,8 +78,8 @@ def rankings_html(result: Mechanisms, board: Leaderboard | None,
     head.append(f'<th title="Simultaneous {level} intervals for all ranks at once (Tukey, '
                 f'Al Mohamad et al. 2022) for independent means of equal variance: a different '
                 f'question from the rank range, which uses the paired covariance of the '
-                f'means">simultaneous '
-                f'rank interval</th>')
+                f'means">Tukey rank '
+                f'interval</th>')
     body = []
     for system, row in pos.iterrows():
         cells = [f"<td>{html_text(system)}</td>"]

@@ -370,7 +370,7 @@ def battle_count(q: Query) -> int:
     return m.n_systems * (m.n_systems - 1) // 2 * complete
 
 
-@st.cache_resource(show_spinner="Computing simultaneous rank intervals…", max_entries=_FEWER)
+@st.cache_resource(show_spinner="Computing Tukey rank intervals…", max_entries=_FEWER)
 def _rank_intervals(q: Query) -> RankIntervals:
     design = cluster_design(q) if q.cluster else None
     return rank_intervals_of(matrix(q.token, q.benchmark, q.metric), options=q.options,

@@ -88,7 +88,7 @@ def _detail() -> None:
     except ValueError as exc:
         st.warning(f"This example cannot be shown: {md_isolated(exc)}")
         return
-    example_drilldown.show(detail, binary=matrix.binary)
+    example_drilldown.show(detail, percent=percent)
 
 
 if report is not None:

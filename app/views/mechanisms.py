@@ -62,7 +62,7 @@ try:
 except ValueError:
     board = None
 intervals: RankIntervals | None
-steps.step("Computing simultaneous rank intervals")
+steps.step("Computing Tukey rank intervals")
 try:
     intervals = results.rank_intervals(query)
 except ValueError:
@@ -91,7 +91,7 @@ level = f"{1 - view.alpha:.0%}"
 st.caption(f"Position of each system under each mechanism, systems in the order of the mean. "
            f"Green: higher than by the mean; red: lower. *Rank range (leaderboard)*: each "
            f"system's {level} rank confidence set, the same span on every page (from the paired "
-           f"covariance of the means, all sets together); *simultaneous rank interval*: Tukey "
+           f"covariance of the means, all sets together); *Tukey rank interval*: simultaneous "
            f"intervals for all ranks at once that take the means as independent with equal "
            f"variances — a different question, so the spans can differ. Computed on the "
            f"{result.n_examples} examples every system has "

@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from .._text import isolate
+from .._units import score_text, zero_one
 from ..ranking._rank_sets import RankSets, best_set_sentence
 
 if TYPE_CHECKING:
@@ -139,7 +139,9 @@ def leaderboard_headline(board: Leaderboard) -> str:
         return f"No system on {board.benchmark}."
     top = _first(table)
     row = table[table["system"] == top[0]].iloc[0]
-    value = f"{row['mean'] * 100:.1f}%" if _is_fraction(board) else f"mean {row['mean']:.3g}"
+    percent = _is_fraction(board)
+    value = score_text(row["mean"], percent=percent) if percent else \
+        f"mean {score_text(row['mean'], percent=False)}"
     level = _level(board.pairwise.alpha, board.pairwise.correction)
     lead = (f"{_named(top[0])} ranks first on {_named(board.benchmark)} ({value})"
             if len(top) == 1 else
@@ -155,15 +157,12 @@ def leaderboard_headline(board: Leaderboard) -> str:
 
 
 def _is_fraction(board: Leaderboard) -> bool:
-    """A 0/1 metric (shown in percent): a binary test ran, or every mean and interval end
-    lies within [0, 1] with higher = better."""
-    if str(board.test).startswith(("mcnemar", "z")):
-        return True
-    t = board.table
-    ends = np.concatenate([t["mean"].to_numpy(float), t["ci_low"].to_numpy(float),
-                           t["ci_high"].to_numpy(float)])
-    ends = ends[np.isfinite(ends)]
-    return bool(board.higher_is_better and ends.size and ends.min() >= 0 and ends.max() <= 1)
+    """A 0/1 metric, shown in percent as on every page: decided on the ranked matrix's raw
+    scores (:func:`engine._units.zero_one`); a numeric metric whose means happen to lie in
+    [0, 1] keeps its own units. Without the matrix, a binary test's name says it."""
+    if board.source is not None:
+        return zero_one(board.source)
+    return str(board.test).startswith(("mcnemar", "z"))
 
 
 def pair_headline(row: Mapping[str, Any] | pd.Series, *, binary: bool, alpha: float,

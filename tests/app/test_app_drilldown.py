@@ -194,7 +194,7 @@ def _outputs_script() -> None:
                        "example_id": ["1", "2", "3"] * 2, "value": [1.0, 1, 0, 0, 1, 1],
                        "output": ["ok", "ok", "<script>alert('owned')</script>", "x", "y",
                                   "<b>bold</b>"]})
-    example_drilldown.show(drill(df, example_id="3"), binary=True)
+    example_drilldown.show(drill(df, example_id="3"), percent=True)
 
 
 def test_outputs_are_shown_as_literal_text() -> None:
@@ -218,7 +218,7 @@ def test_numeric_metric_without_threshold_says_so_plainly() -> None:
 
         df = pd.DataFrame({"benchmark": "b", "metric": "m", "system": ["A"] * 2 + ["B"] * 2,
                            "example_id": ["1", "2"] * 2, "value": [0.2, 0.9, 0.4, 0.3]})
-        example_drilldown.show(drill(df, example_id="1"), binary=False)
+        example_drilldown.show(drill(df, example_id="1"), percent=False)
 
     at = AppTest.from_function(script).run()
     assert not at.exception
@@ -263,3 +263,19 @@ def test_an_uploaded_output_column_reaches_the_drilldown(db: Path) -> None:
     assert "<script>alert(1)</script>" in [c.value for c in at.code]
     assert all("<script" not in body for body in other_html(at) + pictures(at))
     assert not any(e.label == "output" for e in at.expander), "not per-example text"
+
+
+@pytest.mark.slow
+def test_quality_of_a_repeated_zero_one_metric_reads_in_percent(tmp_path: Path) -> None:
+    # Two runs of a 0/1 metric per example: the cells are fractions (0.5), yet the metric is
+    # 0/1, so a system's quality is a share, written as the Leaderboard writes it.
+    rows = [{"benchmark": "tries", "metric": "pass", "system": s, "example_id": f"e{i}",
+             "run": r, "value": float((i + r) % k == 0)}
+            for s, k in (("often", 1), ("half", 2)) for i in range(12) for r in range(2)]
+    with store_env(tmp_path / "sigboard.db", pd.DataFrame(rows)):
+        at = app(PAGE, benchmark="tries", ex="e0")
+        no_exception(at)
+        quality = dict(zip(*(html_frame(at, SCORES)[c] for c in ("system", "quality")),
+                           strict=True))
+    # reference: the mean of each system's runs (12 examples × 2 runs, by the rule above)
+    assert quality == {"often": "100.0%", "half": "50.0%"}

@@ -43,7 +43,7 @@ def test_rankings_side_by_side_with_rank_ranges_and_intervals(store: Path) -> No
     assert [t.value for t in at.title] == ["Mechanisms · mech"]
     body = _table(at)
     assert 'data-rows="7"' in body
-    for label in [*LABELS.values(), "rank range (leaderboard)", "simultaneous rank interval"]:
+    for label in [*LABELS.values(), "rank range (leaderboard)", "Tukey rank interval"]:
         assert f">{label}</th>" in body  # each span named as what it is (#25 item 5)
     answers = " ".join(m.value for m in at.markdown)
     for question in ("Same winner everywhere?", "Same top 3 everywhere?", "Lowest agreement"):

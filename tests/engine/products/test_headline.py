@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -104,3 +105,26 @@ def test_compare_json_headline_is_the_sentence(tmp_path: Path,
     res = compare_ab(read_results(path), baseline="base", candidate="cand")
     assert code == 1 and out["headline"] == compare_headline(res, binary=True)
     assert list(out).index("headline") == list(ab_json(res)).index("headline")
+
+
+def _made_up(values: dict[str, list[float]], runs: int = 1) -> pd.DataFrame:
+    """One benchmark, systems → per-example scores (repeated ``runs`` times per example)."""
+    rows = [{"benchmark": "b", "metric": "m", "system": s, "example_id": f"e{i:02d}",
+             "run": r, "value": v}
+            for s, vs in values.items() for i, v in enumerate(vs) for r in range(runs)]
+    return pd.DataFrame(rows)
+
+
+def test_leaderboard_headline_writes_the_score_in_the_tables_units() -> None:
+    # A numeric score whose means lie in [0, 1] is not a share: the headline writes it with
+    # four decimals, as the table (engine._units), not "72.6%" beside a table of 0.7255.
+    rng = np.random.default_rng(3)
+    numeric = _made_up({"alpha": list(rng.uniform(0.6, 0.9, 40)),
+                        "beta": list(rng.uniform(0.3, 0.6, 40))})
+    board = leaderboard(build_matrix(numeric, benchmark="b", metric="m"))
+    top = board.table.iloc[0]
+    assert f"ranks first on b (mean {top['mean']:.4f})" in leaderboard_headline(board)
+    # A 0/1 metric run twice per example (cells are fractions) still reads as a share.
+    tries = _made_up({"alpha": [1.0] * 30 + [0.0] * 10, "beta": [1.0] * 15 + [0.0] * 25}, runs=2)
+    board = leaderboard(build_matrix(tries, benchmark="b", metric="m"))
+    assert "ranks first on b (75.0%)" in leaderboard_headline(board)
