@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 __all__ = ["CANONICAL_COLUMNS", "HARNESS_FORMATS", "register"]
 
 #: engine.HARNESS_FORMATS, spelt out so that ``--help`` needs no pandas (a test keeps them equal)
-HARNESS_FORMATS = ("lm-eval", "inspect", "helm", "lighteval", "openai-evals", "promptfoo", "long",
-                   "wide")
+HARNESS_FORMATS = ("lm-eval", "inspect", "helm", "lighteval", "openai-evals", "promptfoo", "eee",
+                   "long", "wide")
 #: the first columns of ``export``; metadata columns follow
 CANONICAL_COLUMNS = ("benchmark", "system", "example_id", "metric", "value", "run")
 

@@ -25,6 +25,7 @@ from .._contract import USAGE_METRICS, DataContractError, MetricSpec, Problem, v
 from ..io._readers import metric_specs_of, read_results_bytes
 from ._common import Part, assemble
 from ._detect import COMPANION, classify
+from ._eee import read_eee
 from ._helm import read_helm
 from ._inspect import read_inspect
 from ._lighteval import read_lighteval
@@ -38,18 +39,20 @@ __all__ = ["HARNESS_FORMATS", "SKIP_COLUMNS", "HarnessImport", "detect_format", 
 
 #: Every format :func:`read_harness` reads, as ``format=`` accepts it.
 HARNESS_FORMATS: tuple[str, ...] = ("lm-eval", "inspect", "helm", "lighteval", "openai-evals",
-                                    "promptfoo", "long", "wide")
+                                    "promptfoo", "eee", "long", "wide")
 
 _Reader = Callable[[list[LogFile], list[LogFile], Skips],
                    tuple[list[Part], dict[tuple[str, str], MetricSpec]]]
 _READERS: dict[str, _Reader] = {
     "lm-eval": read_lm_eval, "inspect": read_inspect, "helm": read_helm,
     "lighteval": read_lighteval, "openai-evals": read_openai_evals, "promptfoo": read_promptfoo,
+    "eee": read_eee,
 }
 #: the readers that also give each example's usage (tokens, times, cost) as metrics
 _WITH_USAGE: dict[str, _Reader] = {"inspect": partial(read_inspect, usage=True),
                                    "promptfoo": partial(read_promptfoo, usage=True),
-                                   "helm": partial(read_helm, usage=True)}
+                                   "helm": partial(read_helm, usage=True),
+                                   "eee": partial(read_eee, usage=True)}
 
 
 def _check_format(fmt: str | None) -> str | None:
@@ -57,7 +60,8 @@ def _check_format(fmt: str | None) -> str | None:
         return None
     norm = str(fmt).strip().lower().replace("_", "-")
     norm = {"lm-evaluation-harness": "lm-eval", "lmeval": "lm-eval", "openai": "openai-evals",
-            "oaieval": "openai-evals", "inspect-ai": "inspect"}.get(norm, norm)
+            "oaieval": "openai-evals", "inspect-ai": "inspect",
+            "every-eval-ever": "eee"}.get(norm, norm)
     if norm not in HARNESS_FORMATS:
         raise ValueError(f"format: must be one of {'|'.join(HARNESS_FORMATS)} or None (detect); "
                          f"got {fmt!r}")

@@ -55,6 +55,10 @@ def _from_json(obj: Any) -> str | None:
     if not isinstance(obj, dict):
         return None
     keys = obj.keys()
+    from ._eee import is_aggregate, is_instance
+
+    if is_aggregate(obj) or is_instance(obj):
+        return "eee"
     if isinstance(obj.get("spec"), dict) and "completion_fns" in obj["spec"]:
         return "openai-evals"
     if "doc_id" in keys and ({"doc", "arguments", "resps", "filtered_resps"} & keys):

@@ -18,7 +18,7 @@ from engine.harness import HARNESS_FORMATS, HarnessImport, detect_format, read_h
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "harness-logs"
 FOLDERS = {"lm_eval": "lm-eval", "inspect": "inspect", "helm": "helm", "lighteval": "lighteval",
-           "openai_evals": "openai-evals", "promptfoo": "promptfoo"}
+           "openai_evals": "openai-evals", "promptfoo": "promptfoo", "eee": "eee"}
 KEYS = ["benchmark", "system", "example_id", "metric"]
 
 
