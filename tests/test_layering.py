@@ -329,6 +329,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("io",),  # how a file becomes the canonical long table (limits, formats, readers)
     ("harness",),  # how a harness log becomes that table, with io's readers and limits
     ("intake",),  # the one decision about an upload, over io and harness, in the capped child
+    # read-only analytics sources (DuckDB, ClickHouse): a query read as a table upload, in a
+    # capped child of its own, shaped by intake's table readers
+    ("sources",),
     ("stats",),  # one benchmark: tests, intervals, multiplicity, runs, A/B, power
     # the order of the systems (built on the statistics), and where results live (the store
     # reads io's readers and the statistics' sequences); neither needs the other

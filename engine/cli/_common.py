@@ -18,24 +18,27 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .._text import masked, safe_url
+from ..sources import is_source
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .._contract import MetricSpec
     from .._matrix import ScoreMatrix
+    from ..intake import Ingested
     from ..io._limits import Limits
     from ..store import ResultsStore
 
 __all__ = ["Loaded", "add_data_options", "closest", "emit", "load_data",
            "open_existing", "safe_url", "scrubbed", "store_url", "cli_uploader", "check_size",
            "upload_limits", "command_url", "EXIT_BAD_INPUT", "OUTPUT_FORMATS",
-           "add_format_option", "output_format", "wants_json", "importing_meanwhile"]
+           "add_format_option", "output_format", "wants_json", "importing_meanwhile",
+           "DataArguments", "add_columns_option", "source_ingest"]
 
 EXIT_BAD_INPUT = 2
 DEFAULT_DB_PATH = os.path.join("var", "sigboard.db")
@@ -197,12 +200,19 @@ class Loaded:
 
 #: ``--cluster -``: no grouping, even where the store declares a cluster column
 NO_CLUSTER = "-"
-def _read_one(path: str, usage: bool = False
+def _read_one(path: str, usage: bool = False, columns: dict[str, str] | None = None,
               ) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
     """One DATA argument: a results table or harness logs (a folder, a zip, an Inspect
     ``.eval``, a JSON/JSONL log), read by :func:`engine.ingest` within the upload
     limits ``SIGBOARD_MAX_*``: the whole decision is made in the memory-capped child, so a
-    bomb costs only the child and this process parses nothing."""
+    bomb costs only the child and this process parses nothing. An analytics source
+    (``duckdb:…``, ``chdb:…``, ``clickhouse://…``) is queried in the same kind of child,
+    within the same limits (:func:`engine.sources.read_source`)."""
+    if is_source(path):
+        from ..sources import read_source
+
+        got = read_source(path, columns=columns, limits=upload_limits())
+        return got.frame, dict(got.specs)
     from ..intake import ingest
 
     check_size(path)  # from its size on disk, before the child starts
@@ -281,20 +291,30 @@ def importing_meanwhile(modules: Sequence[str]) -> Iterator[None]:
 
 
 def load_data(data: Sequence[str], *, meanwhile: Sequence[str] = (),
-              usage: bool = False) -> Loaded:
-    """Read DATA: result files or harness logs, or one results-store URL (``sqlite:///…``).
+              usage: bool = False, columns: dict[str, str] | None = None) -> Loaded:
+    """Read DATA: result files or harness logs, analytics sources (``duckdb:…``,
+    ``chdb:…``, ``clickhouse://…``), or one results-store URL (``sqlite:///…``).
 
     ``meanwhile``: modules the command needs next, imported while the capped child reads the
     first file (:func:`importing_meanwhile`); ``usage``: harness logs also give their usage
-    metrics (tokens, times, cost), read in the same child."""
-    if len(data) == 1 and "://" in data[0]:
+    metrics (tokens, times, cost), read in the same child; ``columns``: the ``--columns``
+    mapping of the sources (default: the one the command line gave with DATA,
+    :class:`DataArguments`)."""
+    columns = columns if columns is not None else getattr(data, "columns", None)
+    sources = [d for d in data if is_source(d)]
+    if columns and not sources:
+        raise ValueError("--columns: maps the columns of a duckdb:, chdb: or clickhouse:// "
+                         "DATA argument; a file's columns are read by their names (rename "
+                         "them in the file, or read it through duckdb:FILE)")
+    if len(data) == 1 and "://" in data[0] and not sources:
         return Loaded(open_existing(data[0]).load_frame(), url=data[0])
-    stores = [d for d in data if "://" in d]
+    stores = [d for d in data if "://" in d and not is_source(d)]
     if stores:
         raise ValueError(f"DATA: a store URL ({stores[0]}) must be the only DATA argument")
     with importing_meanwhile(meanwhile):
-        first = _read_one(data[0], usage) if data else None
-    read = ([] if first is None else [first]) + [_read_one(path, usage) for path in data[1:]]
+        first = _read_one(data[0], usage, columns) if data else None
+    read = ([] if first is None else [first]) + [_read_one(path, usage, columns)
+                                                 for path in data[1:]]
     specs = {k: v for _, s in read for k, v in s.items()}
     if len(read) == 1:
         return Loaded(_stating(read[0][0]), specs=specs)
@@ -335,11 +355,78 @@ def _stating(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+class DataArguments(list[str]):
+    """DATA as parsed: the arguments, and the ``--columns`` mapping given with them.
+
+    The mapping is read from the parsed namespace when asked for (``--columns`` may come
+    before or after DATA on the command line), so every command that hands ``args.data``
+    to :func:`load_data` reads its sources with the mapping without passing it along."""
+
+    namespace: argparse.Namespace | None = None
+
+    @property
+    def columns(self) -> dict[str, str] | None:
+        found = getattr(self.namespace, "columns", None)
+        return dict(found) if found else None
+
+
+class _DataAction(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        data = DataArguments(values if isinstance(values, list) else [values])
+        data.namespace = namespace
+        setattr(namespace, self.dest, data)
+
+
+def _columns_type(text: str) -> dict[str, str]:
+    from ..sources import parse_columns
+
+    try:
+        return parse_columns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--columns: ")) from None
+
+
+#: the help of DATA's source spellings (docs/sources.md has the details)
+SOURCES_HELP = ("an analytics source: duckdb:PATH_OR_GLOB (Parquet files or a folder; "
+                "duckdb:FILE.duckdb?table=T), chdb:PATH?table=DB.T or "
+                "clickhouse://HOST:PORT/DB?table=T")
+
+
+def add_columns_option(parser: argparse.ArgumentParser) -> None:
+    """``--columns NAME=COLUMN,…``: the source columns holding the canonical ones."""
+    parser.add_argument("--columns", type=_columns_type, default=None,
+                        metavar="benchmark=…,system=…,example_id=…,metric=…,value=…",
+                        help="for a duckdb:/chdb:/clickhouse:// source whose column names "
+                             "differ: the source column of each canonical column (also run)")
+
+
+def source_ingest(args: argparse.Namespace) -> Callable[..., Ingested]:
+    """:func:`engine.ingest`, or for an analytics source DATA the query of that source with
+    the command's ``--columns`` (:func:`engine.sources.read_source`): what ``import`` reads
+    each argument with (a source is stored like an upload of the same rows)."""
+    from ..intake import ingest
+
+    def read(path: str, **options: Any) -> Ingested:
+        if not is_source(path):
+            if getattr(args, "columns", None):
+                raise ValueError(f"{path}: --columns maps the columns of a duckdb:, chdb: or "
+                                 "clickhouse:// source, not of a file")
+            return ingest(path, **options)
+        from ..sources import read_source
+
+        return read_source(path, columns=getattr(args, "columns", None),
+                           limits=options.get("limits"))
+
+    return read
+
+
 def add_data_options(parser: argparse.ArgumentParser) -> None:
     """DATA plus the options every analysis command shares."""
-    parser.add_argument("data", nargs="+", metavar="DATA",
+    parser.add_argument("data", nargs="+", metavar="DATA", action=_DataAction,
                         help="result file(s) (CSV/JSONL/Parquet, .gz too), harness output "
-                             "folder(s) or zip(s), or a store URL")
+                             f"folder(s) or zip(s), a store URL, or {SOURCES_HELP}")
+    add_columns_option(parser)
     parser.add_argument("--benchmark", help="benchmark to analyse (needed when DATA has several)")
     parser.add_argument("--metric", help="metric to analyse (needed when DATA has several)")
     add_format_option(parser)
@@ -409,6 +496,6 @@ def command_url(args: argparse.Namespace) -> str:
     """The store a command was using (its --db, URL or store DATA), for a message about it."""
     explicit = getattr(args, "db", None) or getattr(args, "url", None)
     data = getattr(args, "data", None) or []
-    if not explicit and len(data) == 1 and "://" in data[0]:
+    if not explicit and len(data) == 1 and "://" in data[0] and not is_source(data[0]):
         explicit = data[0]
     return store_url(explicit)
