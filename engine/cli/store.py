@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._common import (
     OUTPUT_FORMATS,
+    add_columns_option,
     add_format_option,
     check_size,
     cli_uploader,
@@ -31,6 +32,7 @@ from ._common import (
     load_data,
     open_existing,
     output_format,
+    source_ingest,
     store_url,
     upload_limits,
 )
@@ -107,7 +109,7 @@ def _import_one(store: ResultsStore, path: str, args: argparse.Namespace, fmt: s
     memory-capped child, which reads the file from disk and returns its SHA-256 (the
     duplicate check) with the frame: this process holds none of the file's bytes."""
     from ..harness._usage import usage_line
-    from ..intake import ingest
+    ingest = source_ingest(args)  # engine.ingest, or the query of a duckdb:/chdb:/… source
 
     check_size(path)  # from its size on disk, before a byte is read
     named = {k: v for k, v in declared.items() if isinstance(k, str)}
@@ -324,7 +326,9 @@ def register(subparsers: Any) -> None:
                               "them (one upload each; identical content is stored once)")
     p.add_argument("files", nargs="+", metavar="FILE|DIR|ZIP",
                    help="CSV/TSV/JSONL/JSON/Parquet (optionally gzipped), or an evaluation "
-                        "harness's output: a folder, a zip of it, or a log file")
+                        "harness's output: a folder, a zip of it, or a log file; or a "
+                        "duckdb:/chdb:/clickhouse:// source (see --columns)")
+    add_columns_option(p)
     _db_options(p, positional=False, output=False)
     p.add_argument("--log-format", choices=HARNESS_FORMATS, default=None, metavar="F",
                    help="the logs' format, one of " + "|".join(HARNESS_FORMATS)
