@@ -70,6 +70,14 @@ if TYPE_CHECKING:
     from .stats._passk import PassKCurves, pass_k_curves
     from .stats._passk_reliability import Reliability, reliability
 
+    # --- Cost and speed beside quality: the upload's usage, the Trade-offs page -------------
+    from ._contract import USAGE_METRICS
+    from .harness._usage import USAGE_MEANINGS, usage_table
+    from .products._pareto import (
+        CERTAINLY_DOMINATED, POSSIBLY_OPTIMAL, PRICE_COLUMNS, ParetoSet, cost_from_prices,
+        pareto_set,
+    )
+
     # --- Server start: compile the kernels ahead of the first request ---------------------
     from ._warm import warm_kernels
 

@@ -14,9 +14,10 @@ import streamlit as st
 from app.components.upload_read import Parsed
 from app.data import store
 from engine import REQUIRED_COLUMNS, Problem
-from engine.app_support import is_text, md_text, split_metadata
+from engine.app_support import is_text, md_text, split_metadata, usage_table
 
-__all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary"]
+__all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary",
+           "usage"]
 
 def problem_table(problems: tuple[Problem, ...]) -> pd.DataFrame:
     """Every problem as a row: where (file, column, rows), what rule, how to fix."""
@@ -97,6 +98,7 @@ def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
             f"{frame['benchmark'].nunique()} benchmarks · {frame['metric'].nunique()} metrics"
             f" · {runs} run(s) · {len(frame)} rows")
     st.dataframe(pairs, hide_index=True, width="stretch")
+    usage(frame)
     with st.expander(f"Systems ({frame['system'].nunique()})"):
         st.dataframe(frame.groupby("system", sort=False)
                      .agg(benchmarks=("benchmark", "nunique"), rows=("value", "size"))
@@ -119,6 +121,19 @@ def found(parsed: Parsed, frame: pd.DataFrame, pairs: pd.DataFrame) -> None:
         preview = frame.head(50).copy()
         preview.attrs = {}  # the reader's metric specs are not JSON: Streamlit warned on each preview
         st.dataframe(preview, hide_index=True, width="stretch")
+
+
+def usage(frame: pd.DataFrame) -> None:
+    """The tokens, times and cost the log recorded: stored as metrics where lower is better,
+    listed after the scores (never a benchmark's default); the Pareto page weighs them."""
+    table = usage_table(frame)
+    if table.empty:
+        return
+    st.caption("Cost and speed the log recorded, stored beside the scores as metrics where "
+               "lower is better (the Trade-offs page sets them against a score):")
+    shown = table.rename(columns={"mean": "mean per example"})
+    st.dataframe(shown, hide_index=True, width="stretch", column_config={
+        "mean per example": st.column_config.NumberColumn(format="%.4g")})
 
 
 def conflicts(frame: pd.DataFrame) -> pd.DataFrame:
