@@ -4,6 +4,7 @@
                                               [--on-conflict reject|replace|add-run]
                                               [--format table|json]
     python -m engine export DATA [--benchmark B] > results.csv
+    python -m engine export DATA --format eee --out DIR [--alpha A]
     python -m engine uploads [URL] [--db URL]
     python -m engine delete UPLOAD_ID [URL] [--db URL]
     python -m engine restore UPLOAD_ID [URL] [--db URL]
@@ -253,7 +254,29 @@ def _export(args: argparse.Namespace) -> int:
         df = df[df["benchmark"] == args.benchmark]
     if loaded.url is not None:
         df = _with_store_metadata(open_existing(loaded.url), df)
+    if args.format == "eee":
+        return _export_eee(args, loaded, df)
+    if args.out is not None:
+        raise ValueError("--out: only with --format eee (the CSV goes to stdout)")
     canonical(df).to_csv(sys.stdout, index=False, lineterminator="\n")
+    return 0
+
+
+def _export_eee(args: argparse.Namespace, loaded: Any, df: pd.DataFrame) -> int:
+    """``export --format eee --out DIR``: Every Eval Ever records with sigboard's intervals."""
+    from .. import __version__
+    from ..report._eee import write_eee
+
+    if args.out is None:
+        raise ValueError("--out: --format eee writes a folder of records; give --out DIR")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out: {out} is a file; give a folder (created when missing)")
+    specs = {k: v for k, v in loaded.all_specs().items()
+             if k[0] in set(df["benchmark"].astype(str))}
+    got = write_eee(df, out, specs=specs, alpha=args.alpha, library_version=__version__)
+    print(f"export: {got.aggregates} EEE aggregate record(s) and {got.instances} instance "
+          f"record(s) written under {out / 'data'} (schema 0.3.0)", file=sys.stderr)
     return 0
 
 
@@ -367,6 +390,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("data", nargs="+", metavar="DATA",
                    help="result file(s), harness output folder(s) or zip(s), or a store URL")
     p.add_argument("--benchmark", help="export one benchmark only")
+    p.add_argument("--format", choices=["csv", "eee"], default="csv",
+                   help="csv (default): the long table on stdout; eee: Every Eval Ever records "
+                        "(schema 0.3.0) under --out DIR, with each score's interval, standard "
+                        "error and the test behind its rank filled in")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="the folder the EEE records go to (DIR/data/<benchmark>/<developer>/"
+                        "<model>/<uuid>.json and _samples.jsonl)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="EEE: intervals at 1 - alpha, the rank tests at alpha (default 0.05)")
     p.set_defaults(handler=_export)
 
     p = subparsers.add_parser("uploads", help="list the uploads in the results store")

@@ -13,7 +13,8 @@ Mapping, one row per instance record: benchmark = the linked result's
 ``source_data.dataset_name`` (without an aggregate: the record's ``evaluation_name``);
 system = ``model_id``; example_id = ``sample_id``; metric = ``evaluation_result_id`` (else
 ``evaluation_name``); value = ``evaluation.score``; run = ``metadata.run`` (what sigboard
-writes) or ``metadata.epoch`` (what the Inspect converter writes), when present. Texts:
+writes) or ``metadata.epoch`` (what the Inspect converter writes), when present;
+``metadata.content_hash`` when sigboard wrote it, else the hash of prompt and reference. Texts:
 prompt = ``input.raw``, reference = ``input.reference`` one per line, output = ``output.raw``
 one per line (for multi-turn and agentic records, the last assistant message). Direction
 from ``metric_config.lower_is_better``, binary when ``score_type`` is ``binary``. The
@@ -119,10 +120,12 @@ class _Aggregate:
         self.results = [_Result(f, obj, r, i) for i, r in enumerate(results)]
         details = model.get("additional_details") or {}
         library = obj.get("eval_library") or {}
+        # the details last: a record sigboard wrote keeps the harness and schema version the
+        # rows were first read with
         self.meta: dict[str, Any] = {
-            **{str(k): v for k, v in details.items() if k not in _REQUIRED_DETAILS},
             "harness_version": " ".join(str(library[k]) for k in ("name", "version") if library.get(k)),
-            "eee_schema_version": self.version}
+            "eee_schema_version": self.version,
+            **{str(k): v for k, v in _object(details).items() if k not in _REQUIRED_DETAILS}}
         self.used: set[int] = set()
 
     def result(self, key: Any, name: Any) -> _Result | None:
@@ -253,7 +256,9 @@ def read_eee(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
             refs = inp.get("reference")
             reference = chat_text([str(r) for r in refs]) if isinstance(refs, list) and refs else None
             run = _run(rec, f, row)
-            texts = (prompt, reference, _output(rec), content_hash(prompt, reference))
+            digest = _object(rec.get("metadata")).get("content_hash")  # as sigboard wrote it
+            texts = (prompt, reference, _output(rec),
+                     str(digest) if digest else content_hash(prompt, reference))
             pairs: list[tuple[str, Any]] = [(metric, evaluation["score"])]
             if usage and (sample, run) not in group["seen"]:
                 group["seen"].add((sample, run))
