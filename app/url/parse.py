@@ -210,6 +210,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         etab=_choice(raw, "etab", tuple(EXAMPLE_TABS), default.etab, problems),
         rows=_choice(raw, "rows", ("", "all"), "", problems),
         k=int(_number(raw, "k", _int, (0, MAX_K), default.k, problems)),
+        cost=_text(raw, "cost", problems),
     )
     if view.sval and not view.scol:
         problems.append(f"URL parameter `sval`={quoted(view.sval)} needs `scol`, the column it "

@@ -72,6 +72,7 @@ class View:
     etab: str = "difficulty"  # Examples: open chart tab (EXAMPLE_TABS)
     rows: str = ""  # Leaderboard: "all" shows every row past MANY_ROWS systems ("": the best)
     k: int = 0  # Leaderboard reliability view: tries k of pass@k and pass^k (0: the default)
+    cost: str = ""  # Trade-offs: the cost axis (a lower-is-better metric; "": the first usage one)
 
     def params(self, page: str | None = None) -> dict[str, str | list[str]]:
         """Query parameters of this view: only values that differ from the defaults (the
@@ -126,6 +127,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
     "slices": (*_TESTED, "scol", "sbins"),
     "conditions": (*_TESTED, "factor", "hold"),
+    "pareto": ("benchmark", "metric", "alpha", "seed", "cost"),
 }
 
 
