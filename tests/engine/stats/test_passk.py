@@ -46,6 +46,7 @@ from engine.stats._passk_reliability import (
     outcome_consistency,
     pass_k_gate,
     reliability,
+    task_gate,
 )
 
 
@@ -376,3 +377,84 @@ def test_clustered_reliability_runs_and_widens() -> None:
     assert np.allclose(plain.estimates.pass_hat_k, clustered.estimates.pass_hat_k)
     width = (clustered.estimates.pass_hat_k_high - clustered.estimates.pass_hat_k_low)
     assert (width > plain.estimates.pass_hat_k_high - plain.estimates.pass_hat_k_low).all()
+
+
+# ---------------------------------------------------------------- per-task gates
+
+
+def _two(base: list[tuple[int, int]], cand: list[tuple[int, int]]) -> TryCounts:
+    """Counts of systems base, cand from (tries, successes) per task."""
+    n = np.array([[t for t, _ in base], [t for t, _ in cand]])
+    c = np.array([[s for _, s in base], [s for _, s in cand]])
+    return TryCounts("b", "m", ("base", "cand"), tuple(f"t{i}" for i in range(n.shape[1])),
+                     n, c)
+
+
+def test_broken_rule_fires_only_on_always_passed_then_always_failed() -> None:
+    # t0: always passed on the baseline, failed every try of the candidate -> broken;
+    # t1: always passed, candidate flaky (1 of 8) -> not; t2: baseline flaky, candidate 0/8
+    # -> not; t3: both always pass -> not; t4: the candidate never ran it -> left out
+    counts = _two([(8, 8), (8, 8), (8, 7), (8, 8), (8, 8)],
+                  [(8, 0), (8, 1), (8, 0), (8, 8), (0, 0)])
+    gate = task_gate(counts, baseline="base", candidate="cand", rule="broken")
+    assert gate.failed
+    assert gate.failing()["example_id"].tolist() == ["t0"]
+    assert gate.table["example_id"].tolist() == ["t0", "t1", "t2", "t3"]
+    # the Fisher exact p-value of each task = scipy.stats.fisher_exact one-sided
+    for row in gate.table.itertuples():
+        table = [[row.baseline_successes, row.baseline_tries - row.baseline_successes],
+                 [row.successes, row.tries - row.successes]]
+        assert row.pvalue == pytest.approx(
+            stats.fisher_exact(table, alternative="greater").pvalue, rel=1e-12)
+    assert gate.table["pvalue"].iloc[0] == pytest.approx(1 / math.comb(16, 8), rel=1e-12)
+    # a flaky candidate with a far lower pass^k does not fail the broken rule
+    calm = task_gate(_two([(8, 8)] * 4, [(8, 1)] * 4), baseline="base", candidate="cand",
+                     rule="broken")
+    assert not calm.failed
+
+
+def test_pass_rate_rule_is_an_adjusted_exact_binomial_test() -> None:
+    counts = _two([(8, 8)] * 4, [(20, 2), (20, 14), (20, 20), (4, 0)])
+    gate = task_gate(counts, baseline="base", candidate="cand", rule="pass-rate",
+                     threshold=0.8, alpha=0.05, correction="holm")
+    want = [stats.binomtest(int(c), int(n), 0.8, alternative="less").pvalue
+            for n, c in [(20, 2), (20, 14), (20, 20), (4, 0)]]
+    np.testing.assert_allclose(gate.table["pvalue"], want, rtol=1e-10)
+    from statsmodels.stats.multitest import multipletests
+
+    np.testing.assert_allclose(gate.table["pvalue_adj"],
+                               multipletests(want, method="holm")[1], rtol=1e-10)
+    # 2 of 20 (p ~ 1e-11) and 0 of 4 (p = 0.2^4 = 0.0016, Holm × 3 = 0.0048) are shown below
+    # 0.8; 14 of 20 (p = 0.196) and 20 of 20 are not
+    assert gate.failing()["example_id"].tolist() == ["t0", "t3"]
+    assert gate.failed
+    # the interval beside each task is the exact (Clopper–Pearson) one of binomtest
+    ci = stats.binomtest(2, 20).proportion_ci(0.95, method="exact")
+    assert gate.table["low"].iloc[0] == pytest.approx(ci.low, rel=1e-10)
+    assert gate.table["high"].iloc[0] == pytest.approx(ci.high, rel=1e-10)
+    with pytest.raises(ValueError, match="threshold: the pass-rate rule needs"):
+        task_gate(counts, baseline="base", candidate="cand", rule="pass-rate")
+    with pytest.raises(ValueError, match="rule: one of"):
+        task_gate(counts, baseline="base", candidate="cand", rule="nope")
+
+
+def test_gate_with_a_task_rule_decides_on_the_rule() -> None:
+    # the candidate's pass^4 is far lower (flaky everywhere) but no task that always passed
+    # on the baseline fails every try: the difference says worse, the broken rule passes
+    rng = np.random.default_rng(3)
+    wins = np.vstack([np.full(30, 8), rng.binomial(8, 0.5, 30).clip(1, 7)])
+    df = long_table(wins, 8)
+    plain = pass_k_gate(df, baseline="s0", candidate="s1", k=4)
+    assert plain.worse and plain.fails and plain.task is None
+    tolerant = pass_k_gate(df, baseline="s0", candidate="s1", k=4, fail_on="broken")
+    assert tolerant.worse and not tolerant.fails
+    assert tolerant.verdict().startswith("pass: no task that always passed")
+    assert tolerant.diff == plain.diff and tolerant.pvalue == plain.pvalue
+    wins[1, 0] = 0  # one task now fails every try of the candidate
+    broken = pass_k_gate(long_table(wins, 8), baseline="s0", candidate="s1", k=4,
+                         fail_on="broken")
+    assert broken.fails and broken.verdict().startswith("fail: 1 task(s)")
+    with pytest.raises(ValueError, match="min_pass_rate: only with"):
+        pass_k_gate(df, baseline="s0", candidate="s1", k=4, min_pass_rate=0.5)
+    with pytest.raises(ValueError, match="fail_on: one of"):
+        pass_k_gate(df, baseline="s0", candidate="s1", k=4, fail_on="never")
