@@ -40,6 +40,7 @@ PAGES = {
     "watch": _page("watch", "Watch", ":material/visibility:"),
     "judge": _page("judge", "Judge + humans", ":material/gavel:"),
     "upload": _page("upload", "Upload", ":material/upload:"),
+    "audit": _page("audit", "Audit a board", ":material/fact_check:"),
     "methods": _page("methods", "Methods", ":material/menu_book:"),
 }
 
@@ -49,7 +50,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "Leaderboards": ("overall", "leaderboard", "benchmarks", "judge"),
     "Compare": ("pairwise", "compare", "watch"),
     "Diagnose": ("examples", "distributions", "mechanisms", "slices", "conditions"),
-    "Data": ("upload",),
+    "Data": ("upload", "audit"),
     "Help": ("methods",),
 }
 
