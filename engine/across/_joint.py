@@ -75,7 +75,8 @@ class JointFit:
     benchmarks_run. ``benchmark_fit`` (data order): benchmark, systems, difficulty,
     discrimination, rmse_points (root mean square of observed − predicted mean, in
     percentage points), rms_z (the same residuals over each cell's own standard error),
-    fits_badly. ``cov``: the abilities' covariance (logit scale), rows in ``systems`` order.
+    fits_badly. ``cov``: the abilities' covariance (logit scale), rows in ``systems`` order;
+    ``ran``: (systems, benchmarks) whether each system has a score there.
     """
 
     table: pd.DataFrame
@@ -97,6 +98,12 @@ class JointFit:
     converged: bool
     iterations: int
     rescaled: tuple[str, ...]
+    ran: np.ndarray
+
+    def coverage(self, system: str) -> list[str]:
+        """The benchmarks ``system`` ran, in the selection's order."""
+        i = self.systems.index(system)
+        return [b for b, r in zip(self.benchmarks, self.ran[i], strict=True) if r]
 
     @property
     def cells_missing(self) -> int:
@@ -354,7 +361,7 @@ def _result(cells: Cells, d: _Design, theta: np.ndarray, diff: np.ndarray, lam: 
         worst_benchmark=str(fit["benchmark"].to_numpy()[int(np.argmax(fit["rmse_points"]))]),
         badly_fitting=tuple(fit.loc[fit["fits_badly"], "benchmark"]),
         reference_difficulty=ref, model=model, ridge=ridge, alpha=alpha,
-        converged=converged, iterations=iterations, rescaled=cells.rescaled)
+        converged=converged, iterations=iterations, rescaled=cells.rescaled, ran=ran)
 
 
 def _no_sets(alpha: float) -> RankSets:

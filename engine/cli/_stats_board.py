@@ -180,6 +180,15 @@ def _overall_judges(loaded: Loaded, benchmarks: Sequence[str], metrics: list[str
 
 
 def _overall(args: argparse.Namespace) -> int:
+    if args.model == "irt":  # every system, on a joint model of the results matrix
+        given = [flag for flag, value in (("--weights", args.weights), ("--order", args.order))
+                 if value]
+        if given:
+            raise ValueError(f"{', '.join(given)}: not used by --model irt (it weighs each "
+                             "benchmark by its examples); leave it out or use --model block")
+        from ._overall_joint import overall_joint
+
+        return overall_joint(args)
     from ..across._coverage import coverage_groups, default_selection
     from ..products._overall import overall
 
@@ -277,4 +286,10 @@ def register_overall(sub: Any) -> None:
                    "give it is tested cluster-robustly (CR2); the notes give its clusters and "
                    "design effect. Default with a store: each benchmark's declared cluster "
                    "column; '-': none")
+    p.add_argument("--model", choices=("block", "irt"), default="block",
+                   help="block (default): rank the systems that ran every selected benchmark; "
+                   "irt: rank every system by a joint two-parameter logistic model of the whole "
+                   "results matrix (missing cells allowed), with ability intervals from the "
+                   "examples, simultaneous rank sets and fit residuals per benchmark (default "
+                   "benchmarks: the largest part of the matrix it can place on one scale)")
     p.set_defaults(handler=_overall)
