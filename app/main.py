@@ -38,6 +38,7 @@ PAGES = {
     "slices": _page("slices", "Slices", ":material/splitscreen:"),
     "conditions": _page("conditions", "Conditions", ":material/alt_route:"),
     "watch": _page("watch", "Watch", ":material/visibility:"),
+    "pareto": _page("pareto", "Trade-offs", ":material/scatter_plot:"),
     "judge": _page("judge", "Judge + humans", ":material/gavel:"),
     "upload": _page("upload", "Upload", ":material/upload:"),
     "audit": _page("audit", "Audit a board", ":material/fact_check:"),

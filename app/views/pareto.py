@@ -1,0 +1,160 @@
+"""Trade-offs: which systems may be the best trade-off of a score and a cost (or a time) on
+one benchmark, each system's confidence box in a chart and a table, and the engine's
+headline (:mod:`app.data.pareto`). The address bar keeps the benchmark, the score
+(``metric``), the cost (``cost``), the confidence (``alpha``) and the seed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from app import state, widgets
+from app.charts.pareto import STATUS_WORDS, trade_off_chart
+from app.data.pareto import PRICED, axes, trade_offs
+from app.downloads import safe_csv
+from engine.app_support import (
+    CERTAINLY_DOMINATED,
+    PRICE_COLUMNS,
+    USAGE_MEANINGS,
+    md_isolated,
+    md_text,
+)
+
+#: confidence choices: alpha -> how the page says it
+CONFIDENCE = {0.05: "95%", 0.1: "90%", 0.01: "99%"}
+_PRICES_KEY = "pareto_prices"
+
+token, catalog, view = widgets.page_context()
+benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
+with_costs = [b for b in benchmarks if all(axes(catalog, b))]
+asked = "benchmark" in state.raw_params()
+if view.benchmark not in with_costs and with_costs and not asked:
+    view = replace(view, benchmark=with_costs[0], metric="")  # the first benchmark with costs
+scores, costs = axes(catalog, view.benchmark)
+prices = st.session_state.get(_PRICES_KEY)
+tokens = {"tokens_in", "tokens_out"} <= set(
+    catalog.loc[catalog["benchmark"].astype(str) == view.benchmark, "metric"].astype(str))
+if prices is not None and tokens:
+    costs = [PRICED, *costs]
+metric = view.metric if view.metric in scores else (scores[0] if scores else "")
+cost = view.cost if view.cost in costs else ("cost" if "cost" in costs else
+                                              (costs[0] if costs else ""))
+if view.cost and view.cost != cost:
+    state.warn([f"URL parameter `cost`={md_isolated(view.cost)} is not a cost of "
+                f"{md_isolated(view.benchmark)}; showing {md_isolated(cost or 'none')}."])
+alpha = view.alpha if view.alpha in CONFIDENCE else 0.05
+view = replace(view, metric=metric, cost=cost, alpha=alpha)
+state.set_view(view)
+
+st.title(f"Trade-offs · {md_isolated(view.benchmark)}")
+st.caption("Is the expensive system really better, and worth its price? Each system's score "
+           "is set against its cost or its speed, both with their uncertainty: a system is "
+           "marked beaten only when another is surely better and surely cheaper.")
+with st.popover(f"Benchmark {md_isolated(view.benchmark)} · {md_isolated(metric or 'no score')} "
+                f"against {md_isolated(cost or 'no cost')}", icon=":material/swap_horiz:"):
+    state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark,
+                options=with_costs + [b for b in benchmarks if b not in with_costs],
+                format_func=widgets.names, clears=("metric", "cost"),
+                help="Benchmarks whose uploads recorded a cost or a time are listed first.")
+    if scores:
+        state.bound(st.selectbox, "Score (higher is better)", "metric", metric, options=scores,
+                    format_func=widgets.names)
+    if costs:
+        state.bound(st.selectbox, "Cost or time (lower is better)", "cost", cost,
+                    options=costs, format_func=widgets.names)
+    state.bound(st.selectbox, "Confidence", "alpha", alpha, options=list(CONFIDENCE),
+                format_func=lambda a: f"{CONFIDENCE[a]} for all systems at once")
+
+if not scores or not costs:
+    have = ", ".join(md_isolated(b) for b in with_costs) or "none yet"
+    st.info(f"{md_isolated(view.benchmark)} has no "
+            f"{'score' if not scores else 'cost or time'} to set against "
+            f"{'its costs' if not scores else 'its scores'}. Harness logs that record usage "
+            "(Inspect's tokens and times, promptfoo's cost and latency, HELM's tokens and "
+            f"runtime) give one when uploaded. Benchmarks that have both: {have}.",
+            icon=":material/info:")
+    st.stop()
+
+with st.expander("Prices (optional): compute the cost from tokens", icon=":material/sell:"):
+    st.caption(f"A CSV with the columns {', '.join(PRICE_COLUMNS)}: each system's price of one "
+               "input token and one output token, in your currency. The cost of each example "
+               "is then tokens in × input price + tokens out × output price. Prices are used "
+               "as you give them, never looked up.")
+    up = st.file_uploader("Price table (CSV)", type=["csv"], key="pareto_prices_file")
+    if up is not None:
+        st.session_state[_PRICES_KEY] = (up.name, up.getvalue())
+    elif _PRICES_KEY in st.session_state:
+        st.session_state.pop(_PRICES_KEY)
+    if up is not None and not tokens:
+        st.warning(f"{md_isolated(view.benchmark)} has no token counts to price.")
+    elif (up is not None) != (prices is not None):
+        st.rerun()  # the cost choices change with the table
+
+steps = widgets.Progress(1)
+steps.step("Computing each system's score and cost with their uncertainty")
+name, content = prices if (prices is not None and cost == PRICED) else ("", b"")
+try:
+    answer = trade_offs(token, view.benchmark, metric, cost, 1 - alpha, view.seed,
+                        prices=content, prices_name=name)
+except ValueError as exc:
+    steps.done()
+    st.warning(md_text(exc), icon=":material/warning:")
+    st.stop()
+steps.done()
+res = answer.result
+shown_cost = res.cost_metric
+unit = USAGE_MEANINGS.get(shown_cost, ("", "as uploaded"))[1]
+if cost == PRICED:
+    unit = "your currency"
+score_title = f"{metric} ({'share of examples, ' if answer.binary else ''}higher is better)"
+cost_title = f"{shown_cost}: mean per example ({unit}, lower is better)"
+
+st.markdown(f"**{md_text(res.headline)}**")
+if answer.prices:
+    st.caption(md_text(answer.prices))
+t = res.table
+st.altair_chart(trade_off_chart(t, score_title, cost_title, percent=answer.binary),
+                width="stretch")
+st.caption(f"Each box: the range the system's true {md_text(metric)} (up) and true mean "
+           f"{md_text(shown_cost)} (right) lie in, {CONFIDENCE[alpha]} sure for all "
+           f"{len(t)} systems at once; {res.n_examples} examples every system has both for.")
+
+
+def _num(value: float) -> str:
+    return f"{value:.1%}" if answer.binary else f"{value:.4g}"
+
+
+rows = pd.DataFrame({
+    "system": t["system"],
+    "trade-off": t["status"].map(STATUS_WORDS),
+    metric: [_num(v) for v in t["score"]],
+    f"{metric} range": [f"{_num(a)} to {_num(b)}"
+                        for a, b in zip(t["score_low"], t["score_high"], strict=True)],
+    shown_cost: [f"{v:.4g}" for v in t["cost"]],
+    f"{shown_cost} range": [f"{a:.4g} to {b:.4g}"
+                            for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
+    "beaten by": [", ".join(d) for d in t["dominated_by"]],
+})
+order = (t["status"] == CERTAINLY_DOMINATED).to_numpy().argsort(kind="stable")
+st.dataframe(rows.iloc[order], hide_index=True, width="stretch")
+st.download_button("Download the table (CSV)", safe_csv(t.assign(
+    dominated_by=[";".join(d) for d in t["dominated_by"]])),
+    file_name=f"trade-offs-{view.benchmark}-{metric}-{shown_cost}.csv", mime="text/csv",
+    icon=":material/download:")
+
+command = (f"sigboard pareto DATA --score {metric} --cost {shown_cost}"
+           + (" --prices FILE" if cost == PRICED else "")).replace("`", "'")
+with st.expander("How this is computed"):
+    st.markdown(
+        f"Each system gets a **simultaneous confidence box**: an interval for its mean score "
+        f"(t interval) and one for its mean cost (studentised bootstrap of the mean, "
+        f"{4999:,} resamples, seed {view.seed}: costs are heavy-tailed), each at the Šidák "
+        f"level {res.per_interval:.4f}, so that all {2 * len(t)} intervals hold at once with "
+        f"probability at least {CONFIDENCE[alpha]}. A system is *certainly dominated* when "
+        "another system's box is better on both axes than its whole box (higher score "
+        "bound, lower cost bound); otherwise it is *possibly optimal*: the possibly-optimal "
+        "set contains the true Pareto front with that confidence. Repeated tries are "
+        "averaged per example. The command line gives the same answer: "
+        f"`{command}`.")
