@@ -37,7 +37,8 @@ COMPARE_EXIT_CODES = """exit codes:
      design cannot keep its promise (labels not a random sample by the data's evidence,
      fewer than 10 examples labelled for both systems, clustered examples)
 
---pass-hat-k K: the same codes on the pass^K difference (tries as runs, values 0/1)
+--pass-hat-k K: the same codes on the pass^K difference (tries as runs, values 0/1); --fail-on
+broken / --min-pass-rate R: 1 on a per-task rule instead (the difference still shown)
 
 judge metrics with human labels (--judge/--human, the store's judge-link, or a human_*
 metric of the benchmark): the verdict, interval, p-value and exit code are the PPI++ paired
@@ -155,6 +156,9 @@ def _compare(args: argparse.Namespace) -> int:
     from ..stats._ab import compare_ab
 
     bench, met = _check_systems(loaded, args)
+    if args.pass_hat_k is None and (args.fail_on or args.min_pass_rate is not None):
+        raise ValueError("--fail-on / --min-pass-rate: rules of the pass^k gate; add "
+                         "--pass-hat-k K")
     if args.pass_hat_k is not None:  # repeated 0/1 tries: the gate on the pass^k difference
         from .passk import compare_pass_hat_k
 
@@ -327,6 +331,15 @@ def register(sub: Any) -> None:
                    help="gate on pass^K over repeated 0/1 tries (runs): the paired difference "
                    "on the tasks both ran with at least K tries; exit 1 when the candidate's "
                    "pass^K is significantly lower")
+    p.add_argument("--fail-on", choices=("difference", "broken", "pass-rate"), default=None,
+                   help="with --pass-hat-k: what fails the gate. difference (default): the "
+                   "pass^K difference; broken: only a task that always passed on the baseline "
+                   "and fails every try of the candidate; pass-rate: a task whose success rate "
+                   "is shown below --min-pass-rate (exact binomial test per task, Holm–Šidák "
+                   "over the tasks)")
+    p.add_argument("--min-pass-rate", type=float, default=None, metavar="R",
+                   help="with --pass-hat-k: fail if a task's success rate over its tries is "
+                   "shown below R (implies --fail-on pass-rate)")
     p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
                    "(self-contained, charts inline) or FILE.md (Markdown tables)")
     p.set_defaults(handler=_compare)

@@ -15,6 +15,10 @@ and ``rules`` (the exclusion and flaky rules in words).
 ``sigboard compare DATA --baseline A --candidate B --pass-hat-k K`` decides on the pass^k
 difference (:func:`compare_pass_hat_k`; JSON :func:`gate_json`), exit codes as
 ``compare``'s: 1 when the candidate is significantly worse, 0 otherwise, 2 on bad input.
+``--fail-on broken`` (fail only if a task that always passed on the baseline fails on every
+try of the candidate) or ``--min-pass-rate R`` (fail if a task's success rate is shown below
+R) let a per-task rule of :func:`engine.stats._passk_reliability.task_gate` decide instead;
+the JSON adds ``fail_on`` and ``task_rule`` (:func:`task_rule_json`).
 """
 
 from __future__ import annotations
@@ -26,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 from ._common import add_data_options, emit, load_data, wants_json
 
 if TYPE_CHECKING:
-    from ..stats._passk_reliability import PassKGate, Reliability
+    from ..stats._passk_reliability import PassKGate, Reliability, TaskGate
     from ._common import Loaded
 
-__all__ = ["FLAKY_KEYS", "PAIR_KEYS", "SYSTEM_KEYS", "compare_pass_hat_k", "gate_json",
-           "passk_json", "register"]
+__all__ = ["FLAKY_KEYS", "PAIR_KEYS", "SYSTEM_KEYS", "TASK_KEYS", "compare_pass_hat_k",
+           "gate_json", "passk_json", "register", "task_rule_json"]
 
 SYSTEM_KEYS = ("system", "tasks", "pass_at_k", "pass_at_k_low", "pass_at_k_high",
                "pass_hat_k", "pass_hat_k_low", "pass_hat_k_high")
@@ -161,7 +165,21 @@ def gate_json(gate: PassKGate, exit_code: int) -> dict[str, Any]:
             "candidate_pass_hat_k": gate.candidate_pass_hat_k, "difference": gate.diff,
             "ci_low": gate.low, "ci_high": gate.high, "pvalue": gate.pvalue,
             "alpha": gate.alpha, "cluster": gate.clusters, "verdict": gate.verdict(),
+            "fail_on": "difference" if gate.task is None else gate.task.rule,
+            "task_rule": None if gate.task is None else task_rule_json(gate.task),
             "exit_code": exit_code}
+
+
+TASK_KEYS = ("example_id", "baseline_tries", "baseline_successes", "tries", "successes",
+             "rate", "low", "high", "pvalue", "pvalue_adj")
+
+
+def task_rule_json(task: TaskGate) -> dict[str, Any]:
+    """The per-task rule of ``compare --pass-hat-k K --fail-on RULE``: the rule in words,
+    the threshold, and the failing tasks with their exact intervals and p-values."""
+    return {"rule": task.rule, "description": task.describe(), "threshold": task.threshold,
+            "correction": task.correction if task.rule == "pass-rate" else None,
+            "tasks": len(task.table), "failed": _rows(task.failing(), TASK_KEYS)}
 
 
 def compare_pass_hat_k(loaded: Loaded, args: argparse.Namespace, bench: str, met: str) -> int:
@@ -181,10 +199,13 @@ def compare_pass_hat_k(loaded: Loaded, args: argparse.Namespace, bench: str, met
         raise ValueError("--pass-hat-k: the pass^k gate is two-sided (drop --alternative)")
     cluster = loaded.cluster_column(bench, args.cluster)
     frame = loaded.frame if cluster is None else loaded.with_attribute(bench, cluster)
+    min_rate = getattr(args, "min_pass_rate", None)
+    fail_on = getattr(args, "fail_on", None) or ("pass-rate" if min_rate is not None
+                                                 else "difference")
     gate = pass_k_gate(frame, baseline=args.baseline, candidate=args.candidate,
                        k=args.pass_hat_k, benchmark=bench, metric=met, cluster=cluster,
-                       options=opts)
-    code = EXIT_FAIL if gate.worse else EXIT_PASS
+                       options=opts, fail_on=fail_on, min_pass_rate=min_rate)
+    code = EXIT_FAIL if gate.fails else EXIT_PASS
     if wants_json(args):
         emit(gate_json(gate, code), None, "json")
         return code
@@ -199,4 +220,22 @@ def compare_pass_hat_k(loaded: Loaded, args: argparse.Namespace, bench: str, met
         f"{level} interval; paired t over {gate.tasks} tasks with ≥ {k} tries each"
         + ("" if gate.clusters is None else f", CR2 over clusters of {gate.clusters}")
         + f"; p = {fmt_number(gate.pvalue, 3)}\n")
+    if gate.task is not None:
+        sys.stdout.write(_task_text(gate.task))
     return code
+
+
+def _task_text(task: TaskGate) -> str:
+    """The per-task rule: what decided, and the tasks that fail it."""
+    from ._text import table_text
+
+    failing = task.failing()
+    out = [f"gate rule: {task.describe()}; the pass^k difference above is reported, the "
+           f"rule decides: {len(failing)} of {len(task.table)} task(s) fail it"]
+    if len(failing):
+        cols = ["example_id", "baseline_tries", "baseline_successes", "tries", "successes",
+                "low", "high", "pvalue"] + (["pvalue_adj"] if task.rule == "pass-rate" else [])
+        out.append(table_text(failing[cols].head(20)))
+        if len(failing) > 20:
+            out.append(f"… {len(failing) - 20} more (--format json lists them all)")
+    return "\n".join(out) + "\n"

@@ -106,3 +106,61 @@ def test_compare_pass_hat_k_gate_exit_codes(tmp_path: Path,
     assert "at least 9 tries" in capsys.readouterr().err
     assert main(["compare", str(path), "--baseline", "base", "--candidate", "nope",
                  "--pass-hat-k", "4"]) == 2
+
+
+def _rule_data(path: Path, *, broken: bool) -> Path:
+    """base passes every try of 20 tasks; cand passes 4-6 of 8 on each (a far lower pass^4,
+    flaky everywhere) and, with ``broken``, none of 8 on task00."""
+    rows = []
+    for t in range(20):
+        wins = 0 if broken and t == 0 else 4 + t % 3
+        rows += [("agent", "success", "base", f"task{t:02d}", r, 1) for r in range(8)]
+        rows += [("agent", "success", "cand", f"task{t:02d}", r, int(r < wins))
+                 for r in range(8)]
+    pd.DataFrame(rows, columns=["benchmark", "metric", "system", "example_id", "run",
+                                "value"]).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.slow
+def test_compare_pass_hat_k_task_rules_exit_codes(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    flaky = _rule_data(tmp_path / "flaky.csv", broken=False)
+    gate = ["compare", str(flaky), "--baseline", "base", "--candidate", "cand",
+            "--pass-hat-k", "4"]
+    # the pass^4 difference is a regression: exit 1
+    code, doc = _json(capsys, *gate, "--format", "json")
+    assert code == 1 and doc["fail_on"] == "difference" and doc["task_rule"] is None
+    # tolerating flakiness: no task that always passed on the baseline fails every try
+    code, doc = _json(capsys, *gate, "--fail-on", "broken", "--format", "json")
+    assert code == 0 and doc["exit_code"] == 0 and doc["fail_on"] == "broken"
+    assert doc["difference"] < 0 and doc["pvalue"] < 0.05  # still reported
+    assert doc["task_rule"]["failed"] == [] and doc["task_rule"]["tasks"] == 20
+    # one task broken: exit 1, the task named with its counts
+    broken = _rule_data(tmp_path / "broken.csv", broken=True)
+    code, doc = _json(capsys, "compare", str(broken), "--baseline", "base", "--candidate",
+                      "cand", "--pass-hat-k", "4", "--fail-on", "broken", "--format", "json")
+    assert code == 1 and doc["verdict"].startswith("fail: 1 task(s)")
+    [row] = doc["task_rule"]["failed"]
+    assert row["example_id"] == "task00" and row["baseline_successes"] == 8
+    assert row["successes"] == 0 and row["tries"] == 8
+    assert main(["compare", str(broken), "--baseline", "base", "--candidate", "cand",
+                 "--pass-hat-k", "4", "--fail-on", "broken"]) == 1
+    text = capsys.readouterr().out
+    assert "gate rule: fail only if a task that always passed" in text and "task00" in text
+    # a per-task pass-rate threshold: 0 of 8 is shown below 0.8 (p = 0.2^8, Holm–Šidák
+    # over 20 tasks 5e-5), 4-6 of 8 are not: exit 1 naming task00 only
+    code, doc = _json(capsys, "compare", str(broken), "--baseline", "base", "--candidate",
+                      "cand", "--pass-hat-k", "4", "--min-pass-rate", "0.8", "--format", "json")
+    assert code == 1 and doc["fail_on"] == "pass-rate" and doc["task_rule"]["threshold"] == 0.8
+    assert [r["example_id"] for r in doc["task_rule"]["failed"]] == ["task00"]
+    assert doc["task_rule"]["failed"][0]["pvalue"] == pytest.approx(0.2**8, rel=1e-10)
+    # a threshold the candidate's flaky tasks are not shown below: exit 0
+    assert main([*gate, "--min-pass-rate", "0.6"]) == 0
+    capsys.readouterr()
+    # bad input: a rule without --pass-hat-k, a rate outside (0, 1]
+    assert main(["compare", str(flaky), "--baseline", "base", "--candidate", "cand",
+                 "--fail-on", "broken"]) == 2
+    assert "add --pass-hat-k K" in capsys.readouterr().err
+    assert main([*gate, "--min-pass-rate", "1.5"]) == 2
+    assert "threshold: the pass-rate rule needs a rate in (0, 1]" in capsys.readouterr().err
