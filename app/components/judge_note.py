@@ -36,12 +36,6 @@ PAIR_HELP = {"source": "Which scores the difference is estimated from",
              "high": "Upper end of its interval", "p": "p-value of this pair alone",
              "adjusted p": "Corrected for testing every pair (PPI++ row only)",
              "examples": "Examples the estimate uses (labelled for both, or judged for both)"}
-#: Above the Leaderboard's ranked table when the judge is corrected: what the table, its
-#: groups and the charts rank (the page's one count of differing pairs is the headline's).
-JUDGE_OWN = ("**Below: the judge's own uncorrected scores.** The ranked table, its rank "
-             "ranges and groups, and the charts rank the judge's scores as they are (biased if "
-             "the judge is), without the human labels; the answer on the human-label scale is "
-             "the corrected table above and the headline.")
 FORMATS = {c: ".4g" for c in ("corrected", "low", "high", "difference", "p", "adjusted p")}
 
 

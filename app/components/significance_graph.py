@@ -14,7 +14,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app import state, widgets
 from app.charts.graph import clique_frame
-from app.data import figures, results
+from app.data import figures, judge
 from app.data.query import Query
 from app.ranked import NARROW
 from app.url import GRAPH_TABS, View
@@ -70,9 +70,9 @@ def leaderboard_charts(q: Query, view: View) -> None:
     """The Leaderboard's charts in tabs (URL ``graph``), only the open one drawn: the rank/CI
     plot first, then the significance graph (Ackerman et al. 2025, §5.1: systems at the
     height of their mean, edges between ties) as a picture or interactive, and the groups
-    (cliques). Every one is drawn from the query's board, the table's (``view``: the tab
-    and the focus)."""
-    board = results.board_of(q)
+    (cliques). Every one is drawn from the board the table shows (:func:`app.data.judge.shown_board`;
+    ``view``: the tab and the focus)."""
+    board = judge.shown_board(q)
     st.subheader("Charts")
     tabs = state.bound_tabs("graph", view.graph, GRAPH_TABS)
     if tabs["ranks"].open:

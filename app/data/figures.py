@@ -35,7 +35,7 @@ from app.charts.svg_boxes import box_svg
 from app.charts.svg_compare import models_svg, variance_svg
 from app.charts.svg_pairwise import difference_histogram_svg, pair_scatter_svg, pvalue_heatmap_svg
 from app.charts.vl import Spec
-from app.data import results, store
+from app.data import judge, results, store
 from app.data.query import Query
 from engine.app_support import box_stats, zero_one
 from engine.results import BoxStats
@@ -56,30 +56,31 @@ def arrow(spec: Spec) -> Spec:
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def rank_svg(q: Query, systems: tuple[str, ...] | None = None) -> str:
-    """The rank/CI plot of :func:`app.data.results.board_of` as SVG (``systems``: the rows
+    """The rank/CI plot of the Leaderboard's board (:func:`app.data.judge.shown_board`: the
+    PPI++ ranking when human labels correct a judge metric) as SVG (``systems``: the rows
     shown, default all; percent for 0/1 metrics)."""
     percent = zero_one(results.matrix(q.token, q.benchmark, q.metric))
-    return rank_ci_svg(results.board_of(q), percent=percent, systems=systems)
+    return rank_ci_svg(judge.shown_board(q), percent=percent, systems=systems)
 
 
 @st.cache_resource(show_spinner=False, max_entries=_ENTRIES)
 def graph_svg(q: Query, systems: tuple[str, ...]) -> str:
     """The static significance graph among ``systems`` as SVG: shown on the page and
     downloaded as it is (a standalone document)."""
-    return static_graph_svg(results.board_of(q), systems)
+    return static_graph_svg(judge.shown_board(q), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the significance graph…", max_entries=_ENTRIES)
 def graph_html(q: Query, systems: tuple[str, ...]) -> str:
     """The self-contained interactive significance graph of
-    :func:`app.data.results.board_of` among ``systems``."""
-    return network_html(results.board_of(q), systems)
+    :func:`app.data.judge.shown_board` among ``systems``."""
+    return network_html(judge.shown_board(q), systems)
 
 
 @st.cache_resource(show_spinner="Drawing the groups…", max_entries=_ENTRIES)
 def clique_spec(q: Query) -> Spec:
-    """The clique view of :func:`app.data.results.board_of`."""
-    return arrow(_clique_spec(results.board_of(q)))
+    """The clique view of :func:`app.data.judge.shown_board`."""
+    return arrow(_clique_spec(judge.shown_board(q)))
 
 
 # ----------------------------------------------------------------- the Pairwise page's charts

@@ -141,8 +141,26 @@ def corrected_ranking(own: Leaderboard, judged: JudgeBoard) -> Leaderboard:
         rank_high=[groups.rank_high[s] for s in systems],
         group=[groups.letters[s] for s in systems],
         win_rate=np.nan, bt_strength=np.nan, elo=np.nan)
+    # the pair tests the charts draw (edges, p-values) are the PPI++ ones the groups come
+    # from, not the judge's own: one answer for the table and every chart beside it
+    tests = pd.DataFrame({"system_a": pairs["system_a"], "system_b": pairs["system_b"],
+                          "estimate": p["estimate"].to_numpy(float),
+                          "pvalue": p["pvalue"].to_numpy(float),
+                          "pvalue_adj": pairs["pvalue_adj"], "significant": pairs["significant"],
+                          "effect_size": np.nan})
+    pairwise = replace(own.pairwise, table=tests, test="ppi++", wins=None, ties=None,
+                       reason="judge scores corrected with human labels → PPI++ pair tests "
+                              "(Angelopoulos et al. 2023)")
     # no source matrix: the rank sets of the judge's own scores are not this ranking's
-    return replace(own, table=table, groups=groups, source=None, given_rank_sets=None)
+    return replace(own, table=table, groups=groups, pairwise=pairwise, test="ppi++",
+                   source=None, given_rank_sets=None)
+
+
+def shown_board(q: Query) -> Leaderboard:
+    """The board the Leaderboard page shows for ``q``: ranked on the PPI++ estimates when
+    human labels correct its judge metric (:func:`corrected_leaderboard`), else the
+    query's own board. The ranked table, every chart and the Markdown report draw it."""
+    return corrected_leaderboard(q) or results.board_of(q)
 
 
 def gate_of(q: Query) -> JudgeGate | None:

@@ -182,7 +182,7 @@ with bar:
     widgets.benchmark_metric(view, catalog)
     cluster_select(view, cluster_columns)
     table_controls(view, rows)
-    _downloads(matching[columns], board)  # every matching row, also past MANY_ROWS
+    _downloads(matching[columns], ranked_board)  # every matching row, also past MANY_ROWS
 with summary:
     scope_note(view, query, matrix.n_examples)
     direction = "higher" if board.higher_is_better else "lower"
@@ -226,8 +226,5 @@ else:
     else:
         st.caption("Select one or two rows to compare them on the Pairwise page.")
 
-if lead is not None:
-    st.caption("The charts below draw the judge's own uncorrected scores (the ranked table "
-               "above is corrected with the human labels).")
 leaderboard_charts(query, view)
 arena_boards()  # battle lists in the store: their own leaderboards

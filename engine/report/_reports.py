@@ -234,11 +234,15 @@ def leaderboard_report(lb: Leaderboard, *, fmt: str = "html", created: str = "",
     """
     pw = lb.pairwise
     title = f"Leaderboard: {lb.benchmark} / {lb.metric}"
+    # the rank range the table shows (_board_table): the rank sets, or without them the
+    # pair tests' range
+    ranks = (f"the simultaneous {1 - pw.alpha:.0%} confidence set for each rank (Mogstad et "
+             "al. 2024)" if lb.rank_sets is not None else "from 1 + the systems significantly "
+             "better to the systems not significantly worse, by the pair tests")
     head = _heading(fmt, title, f"{len(lb.table)} systems · "
                     f"{'higher' if lb.higher_is_better else 'lower'} is better · {pw.reason}; "
                     f"{pw.correction} correction at alpha {pw.alpha:g}; means with "
-                    f"{1 - pw.alpha:.0%} intervals; rank range: the simultaneous "
-                    f"{1 - pw.alpha:.0%} confidence set for each rank (Mogstad et al. 2024); "
+                    f"{1 - pw.alpha:.0%} intervals; rank range: {ranks}; "
                     "systems sharing a group letter do not differ significantly", created)
     table = _board_table(lb)
     cliques = [", ".join(c) for c in lb.cliques]

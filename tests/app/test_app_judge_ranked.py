@@ -2,7 +2,7 @@
 PPI++ ranking, the very object its headline and its count of differing pairs come from (the
 Judge page's and the CLI's), labelled as corrected, not the judge's own scores.
 
-The data: ``_wide(0)`` of tests/app/test_app_judge.py (4 systems × 400 examples, the judge
+The data: ``judged_wide(0)`` of tests/app/pages_data_support.py (4 systems × 400 examples, the judge
 biased by +5, 0, −3, +2 points, 15% of the examples labelled). There the judge's own scores
 rank s3, s0, s1, s2 with 3 of 6 pairs different, the PPI++ estimates s3, s2, s1, s0 with 4 of
 6. Reference: the engine's :func:`judge_board` and :func:`leaderboard` on the same table.
@@ -10,17 +10,20 @@ rank s3, s0, s1, s2 with 3 of 6 pairs different, the PPI++ estimates s3, s2, s1,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import combinations
 from pathlib import Path
 
+import networkx as nx
 import pandas as pd
 import pytest
-from apptest_support import app, no_exception, ranked
+from apptest_support import app, html_frame, no_exception, pictures, ranked
 from pages_data_support import judged_wide as _wide
 from pages_data_support import store_env
 
-from engine import build_matrix, judge_board, leaderboard
+from app.data.judge import corrected_ranking
+from engine import build_matrix, judge_board, leaderboard, leaderboard_report
 
 PAGE = "views/leaderboard.py"
 
@@ -74,3 +77,42 @@ def test_the_ranked_table_is_the_headlines_corrected_ranking(store: Path) -> Non
     labels = " ".join(m.value for m in at.markdown)
     assert "ranked on the corrected scores" in labels
     assert "Below: the judge's own uncorrected scores" not in labels
+
+
+@pytest.mark.slow
+def test_the_charts_draw_the_tables_corrected_ranking(store: Path) -> None:
+    # one answer per page: the rank chart and the groups beside the corrected table are
+    # drawn from the same PPI++ ranking (they drew the judge's own scores under a caption)
+    frame = _long()
+    board = judge_board(frame, judge="judge_score", human="human_score", benchmark="judged")
+    at = app(PAGE, benchmark="judged", metric="judge_score")
+    no_exception(at)
+    rank_chart = pictures(at)[0]
+    order = re.findall(r">\u2068(s\d)\u2069</text>", rank_chart)  # names isolated (bidi)
+    assert list(dict.fromkeys(order)) == board.table["system"].tolist()  # s3, s2, s1, s0
+    assert "uncorrected" not in " ".join(c.value for c in at.caption)
+    # the Groups tab: maximal sets of systems no PPI++ pair test separates (networkx)
+    at = app(PAGE, benchmark="judged", metric="judge_score", graph="groups")
+    no_exception(at)
+    p = board.pairs.table
+    ties = nx.Graph(list(zip(p.loc[~p["significant"], "system_a"],
+                             p.loc[~p["significant"], "system_b"], strict=True)))
+    ties.add_nodes_from(board.table["system"])
+    expected = {frozenset(c) for c in nx.find_cliques(ties)}
+    shown = html_frame(at, "groups")
+    assert {frozenset(m.split(", ")) for m in shown["members"]} == expected
+
+
+def test_the_markdown_report_is_the_corrected_ranking() -> None:
+    # the Leaderboard's "Download Markdown report" of a corrected judge metric: the PPI++
+    # order and means, the PPI++ pair tests named, the rank range the pair tests' range
+    frame = _long()
+    board = judge_board(frame, judge="judge_score", human="human_score", benchmark="judged")
+    own = leaderboard(build_matrix(frame[frame["metric"] == "judge_score"], benchmark="judged",
+                                   metric="judge_score"), bt_resamples=0)
+    text = leaderboard_report(corrected_ranking(own, board), fmt="markdown")
+    rows = [line.split(" | ") for line in text.splitlines() if line.startswith("| ") and
+            line[2].isdigit()]
+    assert [r[1] for r in rows] == board.table["system"].tolist()
+    assert [float(r[4]) for r in rows] == [round(m, 2) for m in board.table["ppi_mean"]]
+    assert "PPI++ pair tests" in text and "Mogstad" not in text and "paired-t" not in text
