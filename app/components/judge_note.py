@@ -99,14 +99,6 @@ def judge_systems(q: Query) -> str | None:
             f"scale, {error_rate_words(board.alpha, board.correction)}")
 
 
-def judge_own_caption(systems: int, how: str) -> str:
-    """The Leaderboard's test sentence when the judge is corrected: what the table below
-    compares, without a second count of differing pairs (the headline has the corrected one)."""
-    return (f"{systems} systems' judge scores compared two at a time {how}, uncorrected: the "
-            "groups below are the judge's own; which pairs differ on the human-label scale "
-            "is the headline's count (PPI++, as on the Judge page).")
-
-
 def judge_pair(q: Query, a: str, b: str, *, sentence: bool = True) -> None:
     """The corrected difference a − b (Pairwise, A/B compare) when the query's metric has
     human labels, with the judge-only and human-only differences beside it (``sentence``:

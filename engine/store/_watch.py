@@ -128,22 +128,13 @@ class StoreWatches(StoreReads):
             report = self._update(conn, row, key, arr, max_n)
         return report
 
-    def watch_preview(self, benchmark: str, metric: str, *, baseline: str, candidate: str,
-                      cluster: str | None = None, options: TestOptions | None = None,
-                      bounds: tuple[float, float] | None | str = "auto",
-                      max_n: int | None = None) -> WatchReport:
-        """What :meth:`watch` would report, computed from the uploads and stored nowhere
-        (for a read-only store)."""
-        return self.watch_previews(benchmark, metric, baseline=baseline, candidates=[candidate],
-                                   cluster=cluster, options=options, bounds=bounds,
-                                   max_n=max_n)[0]
-
     def watch_previews(self, benchmark: str, metric: str, *, baseline: str,
                        candidates: list[str], cluster: str | None = None,
                        options: TestOptions | None = None,
                        bounds: tuple[float, float] | None | str = "auto",
                        max_n: int | None = None) -> list[WatchReport]:
-        """:meth:`watch_preview` of each of ``candidates`` against ``baseline``, the rows read
+        """What :meth:`watch` would report for each of ``candidates`` against ``baseline``,
+        computed from the uploads and stored nowhere (for a read-only store), the rows read
         once (the Watch page: every challenger of the champion)."""
         frame = self.watch_rows(benchmark, metric, [baseline, *candidates], cluster=cluster)
         spec = self.metric_spec(benchmark, metric)
