@@ -15,7 +15,8 @@ Each metric of the benchmark is one ``evaluation_results[]`` entry, ``evaluation
 ``score_details`` are the leaderboard's (:func:`engine.products.leaderboard`, the one every
 page shows): ``score`` = the estimate (the mean, or the additive model's adjusted mean when
 not every system scored every example), ``uncertainty.confidence_interval`` = its 1 − alpha
-interval (Wilson for 0/1 scores, t otherwise, ``method`` says which),
+interval (Wilson for 0/1 scores, t otherwise, with the seed variance of repeated runs when
+the runs disagree; ``method`` says which),
 ``uncertainty.standard_error`` = s / √n over the system's per-example scores (runs averaged
 first), ``standard_deviation`` = s and ``num_samples`` = n; ``details`` name the pairwise
 test and correction behind the rank and letters, the rank, the simultaneous rank set and
@@ -129,7 +130,11 @@ def _uncertainty(values: np.ndarray, binary: bool, level: float,
             details["sigboard_rank_set"] = (f"{int(st.at[system, 'rank_set_low'])}-"
                                             f"{int(st.at[system, 'rank_set_high'])}")
             details["sigboard_rank_set_kind"] = str(sets.kind)
+        pooled = board.pairwise.pooled_runs
+        seeds = pooled is not None and pooled.var_run > 0
         method = ("t, adjusted means" if partial else "wilson" if binary else "t")
+        if seeds:  # engine.stats._runs.mean_intervals_with_runs: s²/n + σ²_run/R, Satterthwaite df
+            method += " with the seed variance of repeated runs (Satterthwaite df)"
     else:  # one system: its interval, no test
         m, lo, hi, _ = _confidence_intervals(row[None, :], binary, level)
         mean, low, high = float(m[0]), float(lo[0]), float(hi[0])
