@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ._common import add_data_options, emit, load_data, wants_json
 
 if TYPE_CHECKING:
+    from .._options import TestOptions
     from ..stats._passk_reliability import PassKGate, Reliability, TaskGate
     from ._common import Loaded
 
@@ -115,6 +116,11 @@ def _text(res: Reliability) -> str:
 
 
 def _passk(args: argparse.Namespace) -> int:
+    fmt = None
+    if args.report:  # a bad name fails before the work
+        from ..report._reports import report_format
+
+        fmt = report_format(args.report)
     loaded = load_data(args.data, meanwhile=_STATISTICS)
     from .._matrix import pick_slice
     from .._options import TestOptions
@@ -126,11 +132,37 @@ def _passk(args: argparse.Namespace) -> int:
     opts = TestOptions(alpha=args.alpha, correction=args.correction)
     res = reliability(frame, k=args.k, benchmark=bench, metric=met, cluster=cluster,
                       margin=args.flaky_margin, options=opts)
+    if args.report and fmt is not None:
+        _write_report(args.report, fmt, loaded, res, opts)
     if wants_json(args):
         emit(passk_json(res), None, "json")
     else:
         sys.stdout.write(_text(res))
     return 0
+
+
+def _write_report(path: str, fmt: str, loaded: Loaded, res: Reliability,
+                  opts: TestOptions) -> None:
+    """``--report FILE``: the leaderboard report of the tries' mean success rate (runs
+    averaged per task, as ``sigboard leaderboard``) with its repeated-tries section: pass^k
+    and pass@k at k ranked by pass^k and the k-curves (k = 1…n) with simultaneous bands."""
+    from ..products._leaderboard import leaderboard
+    from ..report._reports import leaderboard_report
+    from ..stats._passk import pass_k_curves
+    from ._stats_common import write_report
+
+    matrix = loaded.matrix(res.benchmark, res.metric)
+    design = None
+    if res.counts.clusters is not None:
+        from ..stats._clusters import ClusterDesign, cluster_codes
+
+        column = res.counts.clusters.name
+        part = loaded.with_attribute(res.benchmark, column)
+        part = part[part["metric"] == res.metric]
+        design = ClusterDesign.from_codes(cluster_codes(part, column, matrix.examples), column)
+    lb = leaderboard(matrix, opts, cluster=design)
+    curves = pass_k_curves(res.counts, alpha=opts.alpha)
+    write_report(path, leaderboard_report(lb, fmt=fmt, reliability=(res, curves)))
 
 
 def register(subparsers: Any) -> None:
@@ -154,6 +186,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--flaky-margin", type=float, default=0.0, metavar="M",
                    help="flaky when the exact interval of the task's success rate lies "
                         "inside (M, 1 − M) (default 0: excludes both 0 and 1)")
+    p.add_argument("--report", metavar="FILE", help="also write a report: FILE.html "
+                   "(self-contained) or FILE.md (Markdown): the leaderboard of the mean "
+                   "success rate with pass^k and pass@k at K ranked by pass^k and the "
+                   "k-curves (k = 1…n) with simultaneous bands")
     p.set_defaults(handler=_passk)
 
 

@@ -164,3 +164,24 @@ def test_compare_pass_hat_k_task_rules_exit_codes(tmp_path: Path,
     assert "add --pass-hat-k K" in capsys.readouterr().err
     assert main([*gate, "--min-pass-rate", "1.5"]) == 2
     assert "threshold: the pass-rate rule needs a rate in (0, 1]" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_passk_report_holds_the_k_curves(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # the report is the engine's leaderboard_report with reliability=(result, curves): the
+    # values against engine.stats._passk on the same file
+    from engine.stats._passk import pass_k_curves, try_counts
+
+    data = _tries(tmp_path / "t.csv", {"a": 1.0, "b": 0.7}, tasks=12, tries=4, seed=2)
+    frame = pd.read_csv(data)
+    curves = pass_k_curves(try_counts(frame)).table
+    for name in ("r.html", "r.md"):
+        assert main(["passk", str(data), "--k", "2", "--report", str(tmp_path / name)]) == 0
+        assert "report written to" in capsys.readouterr().err
+        text = (tmp_path / name).read_text()
+        assert "Repeated tries: pass^k and pass@k" in text and "ranked by pass^2" in text
+        assert "pass^k for every k" in text and "k = 4" in text
+        row = curves[(curves["system"] == "b") & (curves["k"] == 3)].iloc[0]
+        assert f"{row['pass_hat_k']:.1%}" in text  # the k = 3 cell of b's pass^k curve
+    assert main(["passk", str(data), "--k", "2", "--report", str(tmp_path / "r.pdf")]) == 2
