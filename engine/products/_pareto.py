@@ -21,7 +21,8 @@ boxes it is the exact Pareto front of the point estimates.
 Intervals (on the examples every system has both metrics for, repeated tries averaged per
 example): score, the t interval of the mean (clipped to [0, 1] for a 0/1 score); cost
 (lower is better, heavy-tailed), the symmetric studentised bootstrap of the mean
-(:func:`engine.stats._cost.bootstrap_t_interval`).
+(:func:`engine.stats._cost.bootstrap_t_interval`), its lower bound raised to 0 when no cost
+is negative. Intersecting an interval with the set its parameter lies in keeps its coverage.
 """
 
 from __future__ import annotations
@@ -174,12 +175,15 @@ def pareto_set(frame: pd.DataFrame, score: str, cost: str, *, benchmark: str | N
     s_mean = s_wide.mean().to_numpy(float)
     s_half = t * s_wide.std(ddof=1).to_numpy(float) / np.sqrt(n)
     s_low, s_high = s_mean - s_half, s_mean + s_half
-    values = s_wide.to_numpy(float)
-    if np.isin(values, (0.0, 1.0)).all():  # a 0/1 score: its mean is in [0, 1]
+    raw = frame.loc[(frame["metric"] == score) & (frame["benchmark"].astype(str) == benchmark),
+                    "value"]
+    if raw.isin((0.0, 1.0)).all():  # a 0/1 score (tries averaged too): its mean is in [0, 1]
         s_low, s_high = np.clip(s_low, 0, 1), np.clip(s_high, 0, 1)
     rng = np.random.default_rng(seed)
     c_bounds = [bootstrap_t_interval(c_wide[s].to_numpy(float), level, n_resamples, rng)
                 for s in systems]
+    if (c_wide.to_numpy(float) >= 0).all():  # tokens, times, money: a mean cost is ≥ 0
+        c_bounds = [(max(lo, 0.0), hi) for lo, hi in c_bounds]
     out = pareto_boxes([str(s) for s in systems], s_mean, s_low, s_high,
                        c_wide.mean().to_numpy(float), [b[0] for b in c_bounds],
                        [b[1] for b in c_bounds], score_metric=score, cost_metric=cost)
