@@ -54,6 +54,10 @@ if TYPE_CHECKING:
     from .ranking._groups import find_groups
     from .across._coverage import default_selection
     from .across._bounded import leading_systems
+    from .across._joint import joint_model
+    from .across._joint_cells import connected_selection
+    from .across._joint_words import SCALE_TEXT as JOINT_SCALE_TEXT, joint_document
+    from .across._joint_words import joint_headline, joint_notes
     from .products._judge import budget_check, label_budget
     from .products._judge_pair import judge_pair_figures
     from .products._judge_gate import report_with_gate

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from .across._hmp import HarmonicMeanP
     from .across._friedman import Friedman
     from .across._metrics_table import MetricsTable
+    from .across._joint import JointFit
 
 
 @functools.cache

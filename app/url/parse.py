@@ -189,6 +189,7 @@ def parse_view(raw: Mapping[str, Sequence[str]], catalog: pd.DataFrame) -> tuple
         ometric=_texts(raw, "ometric", problems),
         bw=_texts(raw, "bw", problems),
         otab=_choice(raw, "otab", ("", *OVERALL_TABS), "", problems),
+        omodel=_choice(raw, "omodel", ("", "irt"), "", problems),
         base=_text(raw, "base", problems),
         cand=_text(raw, "cand", problems),
         cluster=_text(raw, "cluster", problems),

@@ -54,6 +54,7 @@ class View:
     ometric: tuple[str, ...] = ()  # Overall: metrics used where measured (none: all)
     bw: tuple[str, ...] = ()  # Overall: benchmark weights, "benchmark:weight" (none: equal)
     otab: str = ""  # Overall: open tab (OVERALL_TABS; "": the first)
+    omodel: str = ""  # Overall: "irt" ranks every system by the joint model ("": complete block)
     base: str = ""  # Compare: baseline system
     cand: str = ""  # Compare: candidate system
     cluster: str = ""  # Leaderboard/Pairwise/Compare/Mechanisms/Distributions: example attribute
@@ -122,7 +123,7 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
                       "cluster"),
     "examples": (*_TESTED, "ex", "etab"),
     "plan": ("benchmark", "metric", "alpha", "seed", "pdiff", "pn", "pr", "ppower", "nsim"),
-    "overall": (*OPTION_PARAMS, "bench", "ometric", "bw", "otab"),
+    "overall": (*OPTION_PARAMS, "bench", "ometric", "bw", "otab", "omodel"),
     "mechanisms": (*_TESTED, "cluster"),
     "compare": (*_TESTED, "base", "cand", "cluster", "pdiff"),
     "slices": (*_TESTED, "scol", "sbins"),
