@@ -15,6 +15,7 @@ table back (:mod:`engine.intake._wire`), or the problems as JSON (exit 3).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -163,10 +164,15 @@ def select_list(names: list[str], columns: dict[str, str], label: str,
 def _engine_error(label: str, kind: str, exc: Exception, room: int) -> DataContractError:
     """An engine's refusal as the upload's: memory, a missing file or table, a connection."""
     text = " ".join(str(exc).split())[:300]
-    lowered = text.lower()
-    if "memory" in lowered and ("limit" in lowered or "out of memory" in lowered):
+    # DuckDB's OutOfMemoryException; ClickHouse's MEMORY_LIMIT_EXCEEDED (error code 241)
+    kinds = {k.__name__ for k in type(exc).__mro__}
+    # (code 241), or an allocation refused under the child's address-space cap (173, or a
+    # failed malloc while its answer is written)
+    if "OutOfMemoryException" in kinds or any(
+            mark in text for mark in ("MEMORY_LIMIT_EXCEEDED", "CANNOT_ALLOCATE_MEMORY",
+                                      "Out of memory", "Cannot allocate memory")):
         return _problem(label, f"the query does not fit in the memory limit of "
-                        f"{room >> 20:,} MiB the engine is given ({text})",
+                        f"{2 * room >> 20:,} MiB per upload, half of it the engine's ({text})",
                         "narrow the source (a folder or a table per benchmark), or raise "
                         "SIGBOARD_MAX_PARSE_MEMORY on the server")
     return _problem(label, f"{kind} could not read the source ({text})",
@@ -205,22 +211,33 @@ def read(spec: SourceSpec, columns: dict[str, str], limits: Any) -> Any:
     except Exception as exc:  # noqa: BLE001
         raise _engine_error(label, spec.kind, exc, room) from None
     if table.num_rows > limits.max_rows:
-        from ..io._bytes import too_many_rows
-
-        raise too_many_rows(label, limits)
+        raise _problem(label, f"the source has more than {limits.max_rows:,} rows (the limit "
+                       f"per upload is {limits.max_rows:,})", _NARROW.format("SIGBOARD_MAX_ROWS"))
     if table.nbytes > limits.max_bytes:
         raise limit_error(label, "max_bytes", limits, f"the query returned {table.nbytes:,} bytes")
-    check_parquet_types(table.schema, label)
     digest = _digest(table)
-    frame = _nested_to_json(table).to_pandas()
-    del table
-    check_frame_types(frame, label)
-    check_counts(frame, label, limits)
-    got = _shaped(frame, label, None, None, False)
+    try:
+        check_parquet_types(table.schema, label)
+        frame = _nested_to_json(table).to_pandas()
+        del table
+        check_frame_types(frame, label)
+        check_counts(frame, label, limits)
+        got = _shaped(frame, label, None, None, False)
+    except DataContractError as exc:
+        raise _in_source_names(exc, columns) from None
     del frame
-    import dataclasses
-
     return dataclasses.replace(got, content_hash=digest)
+
+
+_NARROW = ("read part of it (a Parquet folder or a table per benchmark, or a view that "
+           "filters), or raise {} on the server")
+
+
+def _in_source_names(exc: DataContractError, columns: dict[str, str]) -> DataContractError:
+    """The problems with each column named as the source names it (``--columns``)."""
+    named = [dataclasses.replace(p, column=f"{columns[p.column]} (mapped to {p.column})")
+             if p.column in columns else p for p in exc.problems]
+    return DataContractError(named)
 
 
 def _digest(table: Any) -> str:
