@@ -5,8 +5,8 @@
 
 every-eval-ever 0.3.0 needs Python >= 3.12 and sigboard runs on 3.11, so the package never
 enters sigboard's environment: this script makes a separate virtual environment (``--venv``,
-outside the repository) with the interpreter ``--python`` (default: the first of
-``python3.12`` on PATH or ``/root/.pyenv/versions/3.12.*/bin/python``), installs PINS, and
+outside the repository) with the interpreter ``--python`` (default: the first that runs of
+``/root/.pyenv/versions/3.12.*/bin/python`` and ``python3.12`` on PATH), installs PINS, and
 re-runs itself there with ``--inside``, which calls the package's ``convert`` command
 (``every_eval_ever.cli.main``) on logs the real harnesses wrote, committed in
 tests/data/harness-logs-real/ (no network once the environment exists):
@@ -52,8 +52,11 @@ COMMON = ["--source_organization_name", "sigboard-tests", "--evaluator_relations
 
 def find_python() -> str:
     """A Python >= 3.12 interpreter, or exit with what to install."""
-    found = shutil.which("python3.12") or next(
-        iter(sorted(glob.glob("/root/.pyenv/versions/3.12.*/bin/python"))), None)
+    candidates = [*sorted(glob.glob("/root/.pyenv/versions/3.12.*/bin/python"), reverse=True),
+                  *filter(None, [shutil.which("python3.12")])]  # a pyenv shim may not run
+    found = next((p for p in candidates if subprocess.run(
+        [p, "-c", "import sys; assert sys.version_info >= (3, 12)"], capture_output=True
+    ).returncode == 0), None)
     if found is None:
         sys.exit("eee_records: no Python 3.12 found; pass --python /path/to/python3.12 "
                  "(every-eval-ever 0.3.0 requires Python >= 3.12)")
