@@ -102,15 +102,14 @@ with st.spinner(f"Testing every pair of the {matrix.n_systems} systems"):
         st.stop()
 headline.markdown(f"**{md_text(audit.headline)}**")
 percent = zero_one(matrix)
-cols = st.columns(4)
-cols[0].metric("Leader", audit.leader, help="Rank 1 by mean on the Leaderboard of this data.")
-cols[1].metric("Cannot be told apart from #1", len(audit.tied_with_leader),
-               help="Systems whose difference from the leader is not significant (the "
-                    "Leaderboard's groups: they share a letter with it).")
-cols[2].metric("Neighbouring ranks told apart",
+cols = st.columns(3)
+cols[0].metric("Cannot be told apart from #1", len(audit.tied_with_leader),
+               help=f"Systems whose difference from the leader ({audit.leader}) is not "
+                    "significant (the Leaderboard's groups: they share a letter with it).")
+cols[1].metric("Neighbouring ranks told apart",
                f"{audit.adjacent_separable} of {audit.adjacent_total}",
                help="Pairs of adjacent rows of the ranked table whose difference is significant.")
-cols[3].metric("#1 stable across halves", f"{audit.top_split_half_stability:.0%}",
+cols[2].metric("#1 stable across halves", f"{audit.top_split_half_stability:.0%}",
                help=f"{SPLITS_HELP} ± {audit.split_half_se:.1%} from drawing {audit.n_splits:,} "
                     "splits (Monte Carlo standard error).")
 table = audit.board.table
@@ -120,17 +119,17 @@ if sets is not None:
     by = sets.table.assign(system=sets.table["system"].astype(str)).set_index("system")
     low = by["rank_set_low"].reindex(table["system"].astype(str)).to_numpy()
     high = by["rank_set_high"].reindex(table["system"].astype(str)).to_numpy()
+ranges = ([f"{a}–{b}" if a != b else str(a) for a, b in zip(low, high, strict=True)]
+          if low is not None and high is not None else
+          [f"{a}–{b}" for a, b in zip(table["rank_low"], table["rank_high"], strict=True)])
+# the columns a phone shows first: who, where they may rank, their score, tied with #1
 shown = pd.DataFrame({
-    "System": table["system"].astype(str), "Rank": table["rank"],
-    "Rank range": ([f"{a}–{b}" if a != b else str(a) for a, b in zip(low, high, strict=True)]
-                   if low is not None and high is not None else
-                   [f"{a}–{b}" for a, b in zip(table["rank_low"], table["rank_high"],
-                                                strict=True)]),
+    "System": table["system"].astype(str), "Rank range": ranges,
     "Score": [score_text(m, percent=percent) for m in table["mean"]],
-    "Group": table["group"],
     "Told apart from #1": ["leader" if s == audit.leader else
                            ("no" if s in audit.tied_with_leader else "yes")
-                           for s in table["system"].astype(str)]})
+                           for s in table["system"].astype(str)],
+    "Rank": table["rank"], "Group": table["group"]})
 st.dataframe(shown, hide_index=True, width="stretch")
 gap = audit.smallest_separable_gap_uncorrected
 st.caption(f"{matrix.n_examples:,} items, {matrix.n_systems} systems. Rank range: the "

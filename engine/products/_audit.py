@@ -134,13 +134,13 @@ def _smallest_gap(pairs: pd.DataFrame, significant: np.ndarray) -> float | None:
 def _audit_sentence(adjacent: pd.DataFrame, share: float, n_splits: int, n: int,
                     binary: bool) -> str:
     adj, total = int(adjacent["separable"].sum()), len(adjacent)
-    which = ("no two adjacent ranks are" if adj == 0 else
-             "every pair of adjacent ranks is" if adj == total else
-             f"{adj} of {total} pairs of adjacent ranks are")
+    which = ("no two neighbouring ranks are" if adj == 0 else
+             "every two neighbouring ranks are" if adj == total else
+             f"{adj} of {total} pairs of neighbouring ranks are")
     half = n // 2
-    return (f"On this board {which} separable; the system on top of a random half of the "
-            f"{n:,} items ({half:,}) is on top of the other half in {share:.0%} of "
-            f"{n_splits:,} random splits.")
+    return (f"On this board {which} told apart; the #1 of a random half of the {n:,} items "
+            f"({half:,}) is also #1 of the other half in {share:.0%} of {n_splits:,} random "
+            "splits.")
 
 
 def audit_board(matrix: ScoreMatrix, options: TestOptions | None = None, /, *,
