@@ -99,7 +99,6 @@ def extract(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     paths = {"csv": folder / "tac2008.csv", "parquet": folder / "tac2008.parquet",
              "lake": folder / "lake", "duckdb": folder / "tac2008.duckdb"}
     paths["chdb"] = folder / "chdb"
-    write_chdb(paths["chdb"], paths["parquet"])
     return paths
 
 
@@ -329,5 +328,6 @@ def test_control_characters_are_refused() -> None:
             quote("a\nb")
 
 
-if __name__ == "__main__":  # the module fixture's writer
+if __name__ == "__main__":  # the writer of the fixtures (here and in tests/cli)
     write_extract(Path(sys.argv[1]))
+    write_chdb(Path(sys.argv[1]) / "chdb", Path(sys.argv[1]) / "tac2008.parquet")
