@@ -9,7 +9,8 @@ and a count of every value it did not import, with the reason.
 Formats (docs/formats.md describes each: the files read, the mapping, what is skipped):
 ``lm-eval`` (``--log_samples``), ``inspect`` (``.eval``/``.json``), ``helm``
 (``per_instance_stats.json``), ``lighteval`` (``--save-details``), ``openai-evals``
-(record JSONL), ``promptfoo`` (``-o output.json``), and sigboard's own ``long``/``wide``
+(record JSONL), ``promptfoo`` (``-o output.json``), ``eee`` (Every Eval Ever aggregate and
+instance-level records), and sigboard's own ``long``/``wide``
 tables (read by :func:`engine.io._readers.read_results`).
 """
 
@@ -92,7 +93,8 @@ def _choose(label: str, groups: dict[str, list[LogFile]]) -> str:
         + (f" (only companion files such as {groups[COMPANION][0].label})" if groups.get(COMPANION) else ""),
         fix="upload the per-example files: lm-eval samples_*.jsonl, Inspect .eval/.json, HELM "
         "per_instance_stats.json with run_spec.json, lighteval details_*.parquet, openai/evals "
-        "record .jsonl, promptfoo output.json, or a long/wide CSV")])
+        "record .jsonl, promptfoo output.json, Every Eval Ever {uuid}.json with "
+        "{uuid}_samples.jsonl, or a long/wide CSV")])
 
 
 def detect_format(source: Source, *, name: str | None = None) -> str:

@@ -53,6 +53,7 @@ _REQUIRED_DETAILS = frozenset({"deployment_type", "model_availability"})
 #: usage metrics: fewer tokens, less time is better
 USAGE_SPECS = {name: MetricSpec(higher_is_better=False, binary=False)
                for name in ("tokens_in", "tokens_out", "latency_ms", "working_s")}
+_KIND = {str: "a string", dict: "an object", list: "a list", bool: "true or false"}
 _FIX_AGGREGATE = ("upload the records as every-eval-ever wrote them, or check them with its "
                   "validator (python -m every_eval_ever validate FILE)")
 
@@ -79,10 +80,10 @@ def _need(f: LogFile, obj: Mapping[str, Any], key: str, kind: type | tuple[type,
           where: str, prefix: str = "", row: int | None = None) -> Any:
     value = obj.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        names = " or ".join(_KIND.get(t, t.__name__) for t in kinds)
         shown = "missing" if key not in obj else f"is {json.dumps(value, default=str)[:60]}"
-        raise _bad(f, where, prefix + key, f"must be {names.replace('str', 'a string')} ({shown})",
-                   row=row)
+        raise _bad(f, where, prefix + key, f"must be {names} ({shown})", row=row)
     return value
 
 

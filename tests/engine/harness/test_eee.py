@@ -275,7 +275,7 @@ def test_a_bad_direction_is_refused(tmp_path: Path) -> None:
     record["evaluation_results"][1]["metric_config"]["lower_is_better"] = "no"
     agg.write_text(json.dumps(record))
     with pytest.raises(DataContractError, match=r"evaluation_results\[1\]: field "
-                       r"metric_config.lower_is_better must be bool"):
+                       r"metric_config.lower_is_better must be true or false \(is \"no\"\)"):
         read_harness(tmp_path)
 
 
