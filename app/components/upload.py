@@ -190,7 +190,8 @@ def upload_files(token: str, uploader: str) -> None:
     (nothing is stored before a commit)."""
     st.caption("Results tables (CSV, TSV, JSON Lines, JSON or Parquet, optionally gzipped, "
                "long or wide) or evaluation-harness logs (lm-evaluation-harness, Inspect, "
-               "HELM, lighteval, OpenAI evals, promptfoo; a harness output folder as a zip, "
+               "HELM, lighteval, OpenAI evals, promptfoo, Every Eval Ever records; a harness "
+               "output folder as a zip, "
                "or its files together). Each upload is checked first; nothing is stored "
                "until you commit it.")
     files = st.file_uploader("Result files or harness logs", accept_multiple_files=True,
