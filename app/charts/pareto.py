@@ -8,11 +8,12 @@ Altair, rendered by Streamlit's bundled Vega-Lite (nothing fetched).
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
 from engine.app_support import POSSIBLY_OPTIMAL
 
-__all__ = ["LABELLED", "STATUS_WORDS", "trade_off_chart"]
+__all__ = ["LABELLED", "STATUS_WORDS", "edges", "trade_off_chart"]
 
 #: the engine's statuses in plain words (the table and the legend)
 STATUS_WORDS = {POSSIBLY_OPTIMAL: "may be the best trade-off",
@@ -20,6 +21,23 @@ STATUS_WORDS = {POSSIBLY_OPTIMAL: "may be the best trade-off",
 #: systems labelled by name on the chart (more would overlap; the table names them all)
 LABELLED = 12
 _COLOURS = ["#1f77b4", "#b0b0b0"]
+
+
+def edges(data: pd.DataFrame, axis: str) -> tuple[pd.Series, pd.Series]:
+    """An axis's box bounds with an infinite side moved to the chart's edge: a tenth of the
+    finite span beyond the farthest finite bound or estimate.
+
+    >>> t = pd.DataFrame({"cost": [1.0, 2.0], "cost_low": [0.5, -np.inf],
+    ...                   "cost_high": [1.5, np.inf]})
+    >>> [list(b) for b in edges(t, "cost")]
+    [[0.5, 0.35], [1.5, 2.15]]
+    """
+    low, high = data[f"{axis}_low"].astype(float), data[f"{axis}_high"].astype(float)
+    finite = np.concatenate([data[axis].to_numpy(float), low[np.isfinite(low)].to_numpy(),
+                             high[np.isfinite(high)].to_numpy()])
+    span = float(np.ptp(finite)) or max(abs(float(finite.max())), 1.0)
+    bottom, top = float(finite.min()) - span / 10, float(finite.max()) + span / 10
+    return low.where(np.isfinite(low), bottom), high.where(np.isfinite(high), top)
 
 
 def trade_off_chart(table: pd.DataFrame, score_title: str, cost_title: str, *,
@@ -31,6 +49,8 @@ def trade_off_chart(table: pd.DataFrame, score_title: str, cost_title: str, *,
     """
     data = table[["system", "score", "score_low", "score_high", "cost", "cost_low",
                   "cost_high"]].copy()
+    for axis in ("score", "cost"):  # an unbounded side (too few examples) ends at the edge
+        data[f"{axis}_low"], data[f"{axis}_high"] = edges(data, axis)
     data["status"] = table["status"].map(STATUS_WORDS).fillna(table["status"])
     data["dominated by"] = [", ".join(d) or "none" for d in table["dominated_by"]]
     base = alt.Chart(data)

@@ -5,8 +5,10 @@ headline (:mod:`app.data.pareto`). The address bar keeps the benchmark, the scor
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -25,13 +27,14 @@ from engine.app_support import (
 #: confidence choices: alpha -> how the page says it
 CONFIDENCE = {0.05: "95%", 0.1: "90%", 0.01: "99%"}
 _PRICES_KEY = "pareto_prices"
+_BOUNDS = ["score_low", "score_high", "cost_low", "cost_high"]
 
 token, catalog, view = widgets.page_context()
 benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
 with_costs = [b for b in benchmarks if all(axes(catalog, b))]
-asked = "benchmark" in state.raw_params()
-if view.benchmark not in with_costs and with_costs and not asked:
-    view = replace(view, benchmark=with_costs[0], metric="")  # the first benchmark with costs
+switched = ""
+if view.benchmark not in with_costs and with_costs:  # the first benchmark with costs instead
+    switched, view = view.benchmark, replace(view, benchmark=with_costs[0], metric="")
 scores, costs = axes(catalog, view.benchmark)
 prices = st.session_state.get(_PRICES_KEY)
 tokens = {"tokens_in", "tokens_out"} <= set(
@@ -55,9 +58,9 @@ st.caption("Is the expensive system really better, and worth its price? Each sys
 with st.popover(f"Benchmark {md_isolated(view.benchmark)} · {md_isolated(metric or 'no score')} "
                 f"against {md_isolated(cost or 'no cost')}", icon=":material/swap_horiz:"):
     state.bound(st.selectbox, "Benchmark", "benchmark", view.benchmark,
-                options=with_costs + [b for b in benchmarks if b not in with_costs],
-                format_func=widgets.names, clears=("metric", "cost"),
-                help="Benchmarks whose uploads recorded a cost or a time are listed first.")
+                options=with_costs or [view.benchmark], format_func=widgets.names,
+                clears=("metric", "cost"),
+                help="The benchmarks whose uploads recorded a cost or a time beside a score.")
     if scores:
         state.bound(st.selectbox, "Score (higher is better)", "metric", metric, options=scores,
                     format_func=widgets.names)
@@ -67,15 +70,15 @@ with st.popover(f"Benchmark {md_isolated(view.benchmark)} · {md_isolated(metric
     state.bound(st.selectbox, "Confidence", "alpha", alpha, options=list(CONFIDENCE),
                 format_func=lambda a: f"{CONFIDENCE[a]} for all systems at once")
 
+_RECORDED = ("Harness logs that record usage (Inspect's tokens and times, promptfoo's cost and "
+             "latency, HELM's tokens and runtime) give one when uploaded.")
 if not scores or not costs:
-    have = ", ".join(md_isolated(b) for b in with_costs) or "none yet"
-    st.info(f"{md_isolated(view.benchmark)} has no "
-            f"{'score' if not scores else 'cost or time'} to set against "
-            f"{'its costs' if not scores else 'its scores'}. Harness logs that record usage "
-            "(Inspect's tokens and times, promptfoo's cost and latency, HELM's tokens and "
-            f"runtime) give one when uploaded. Benchmarks that have both: {have}.",
+    st.info("No benchmark has both a score and a cost or time recorded yet. " + _RECORDED,
             icon=":material/info:")
     st.stop()
+if switched:
+    st.info(f"{md_isolated(switched)} has no cost or time recorded, so this page shows "
+            f"{md_isolated(view.benchmark)}. " + _RECORDED, icon=":material/info:")
 
 with st.expander("Prices (optional): compute the cost from tokens", icon=":material/sell:"):
     st.caption(f"A CSV with the columns {', '.join(PRICE_COLUMNS)}: each system's price of one "
@@ -119,11 +122,15 @@ st.altair_chart(trade_off_chart(t, score_title, cost_title, percent=answer.binar
                 width="stretch")
 st.caption(f"Each box: the range the system's true {md_text(metric)} (up) and true mean "
            f"{md_text(shown_cost)} (right) lie in, {CONFIDENCE[alpha]} sure for all "
-           f"{len(t)} systems at once; {res.n_examples} examples every system has both for.")
+           f"{len(t)} systems at once; {res.n_examples} examples every system has both for."
+           + (" A box reaching the chart's edge has no bound on that side: too few examples "
+              "to bound it." if not np.isfinite(t[_BOUNDS].to_numpy(float)).all() else ""))
 
 
-def _num(value: float) -> str:
-    return f"{value:.1%}" if answer.binary else f"{value:.4g}"
+def _num(value: float, percent: bool | None = None) -> str:
+    if not math.isfinite(value):  # too few examples to bound this side
+        return "unbounded"
+    return f"{value:.1%}" if (answer.binary if percent is None else percent) else f"{value:.4g}"
 
 
 rows = pd.DataFrame({
@@ -132,8 +139,8 @@ rows = pd.DataFrame({
     metric: [_num(v) for v in t["score"]],
     f"{metric} range": [f"{_num(a)} to {_num(b)}"
                         for a, b in zip(t["score_low"], t["score_high"], strict=True)],
-    shown_cost: [f"{v:.4g}" for v in t["cost"]],
-    f"{shown_cost} range": [f"{a:.4g} to {b:.4g}"
+    shown_cost: [_num(v, False) for v in t["cost"]],
+    f"{shown_cost} range": [f"{_num(a, False)} to {_num(b, False)}"
                             for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
     "beaten by": [", ".join(d) for d in t["dominated_by"]],
 })
