@@ -42,7 +42,7 @@ VIEWS = {
     "judge": "judge",
     "leaderboard-alpaca": f"leaderboard?benchmark={A}", "pairwise-alpaca": f"pairwise?benchmark={A}",
     "compare-alpaca": f"compare?benchmark={A}", "mechanisms-alpaca": f"mechanisms?benchmark={A}",
-    "watch-alpaca": f"watch?benchmark={A}",
+    "watch-alpaca": f"watch?benchmark={A}", "slices-alpaca": f"slices?benchmark={A}",
 }
 WIDTHS = ((1400, 1000), (390, 844))
 
