@@ -147,3 +147,23 @@ def reliability_of(q: Query) -> ReliabilityAnswer:
     difference, the k-curves, flaky tasks and outcome consistency: one cached object,
     under :func:`reliability_query`. ValueError when the tries are not 0/1."""
     return _answer(reliability_query(q))
+
+
+def pair_difference(answer: ReliabilityAnswer, a: str, b: str) -> pd.Series | None:
+    """The engine's paired pass^k / pass@k difference of one pair oriented ``a − b`` (the
+    row of :attr:`Reliability.pairs`, mirrored when the engine holds it as b − a: the
+    differences and interval ends negated and swapped, the p-values unchanged), or None
+    when the pair is not among the answer's systems."""
+    t = answer.result.pairs.table
+    hit = t[(t["system_a"] == a) & (t["system_b"] == b)]
+    if len(hit):
+        return hit.iloc[0]
+    hit = t[(t["system_a"] == b) & (t["system_b"] == a)]
+    if not len(hit):
+        return None
+    row = hit.iloc[0].copy()
+    row["system_a"], row["system_b"] = a, b
+    for stat in ("diff_pass_hat_k", "diff_pass_at_k"):
+        d, low, high = row[stat], row[f"{stat}_low"], row[f"{stat}_high"]
+        row[stat], row[f"{stat}_low"], row[f"{stat}_high"] = -d, -high, -low
+    return row

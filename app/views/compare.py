@@ -27,6 +27,7 @@ from app.components.compare_report import (
     report_html,
 )
 from app.components.judge_note import gate_verdict, judge_pair
+from app.components.pair_reliability import pair_reliability
 from app.components.watch_note import several_uploads
 from app.data import figures, judge, results
 from app.data.query import PowerPlan, Query
@@ -216,6 +217,8 @@ with left:
 with right:
     st.caption("How much of the score's variation comes from which examples are drawn, from "
                "how each system handles each example, and from run to run.")
+
+pair_reliability(query, view.cand, view.base)  # repeated 0/1 tries: pass^k candidate − baseline
 
 # Static HTML tables (app.ranked.html_table), not st.dataframe: the data grid's browser code
 # (~1.5 MB) made this page's first view the slowest after Mechanisms

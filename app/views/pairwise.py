@@ -16,6 +16,7 @@ from app.components.cluster_choice import (
 )
 from app.components.judge_note import judge_pair
 from app.components.pair_drilldown import pair_drilldown, pair_row
+from app.components.pair_reliability import pair_reliability
 from app.components.slices_scope import restrict, scope_note
 from app.components.watch_note import several_uploads
 from app.data import results
@@ -90,6 +91,7 @@ elif row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
         row, binary=zero_one(matrix), alpha=result.alpha, correction=result.correction)) + "**")
 judge_pair(query, view.a, view.b)  # the judge's difference corrected with human labels
+pair_reliability(query, view.a, view.b)  # repeated 0/1 tries: the pass^k difference
 pair_drilldown(board, view, matrix, result)
 
 st.subheader("All pairs")
