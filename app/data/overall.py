@@ -4,11 +4,12 @@ The page's one key is an :class:`app.data.query.AcrossQuery`. Each benchmark's s
 matrix, leaderboard and all-pairs tests) is cached on its own (``_benchmark_part``), so a
 change of the benchmark weights only reruns the weighted steps (:func:`overall_result`), and
 the pairs the page lists per benchmark are the shares it combined (:func:`benchmark_pairs`).
+"Model all systems" fits the joint model of the whole matrix instead (:func:`joint_result`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -19,13 +20,16 @@ from engine import TestOptions
 from engine.app_support import benchmark_part as engine_benchmark_part
 from engine.app_support import (
     choose_overall,
+    connected_selection,
     default_selection,
+    joint_model,
     judged_part,
     leading_systems,
     overall_from_parts,
 )
 from engine.results import (
     BenchmarkPart,
+    JointFit,
     JudgeBoard,
     Leaderboard,
     Overall,
@@ -178,3 +182,42 @@ def benchmark_pairs(q: AcrossQuery, benchmark: str) -> PairwiseTests:
     if pairwise is None:
         raise ValueError(f"benchmark: {benchmark!r} has a single system; nothing to test")
     return pairwise
+
+
+@dataclass(frozen=True)
+class JointAnswer:
+    """The Overall page's "model all systems" answer: the joint model's fit, or the reason it
+    cannot place the systems (``fit`` None), and the benchmarks left out of the default."""
+
+    fit: JointFit | None
+    reason: str
+    benchmarks: tuple[str, ...]
+    left_out: tuple[str, ...]
+
+
+def joint_benchmarks(token: str, chosen: tuple[str, ...]) -> tuple[tuple[str, ...],
+                                                                   tuple[str, ...]]:
+    """The benchmarks the joint model fits: ``chosen`` as given, else the largest part of the
+    matrix it can place on one scale (:func:`engine.connected_selection`) and those left out."""
+    if chosen:
+        return chosen, ()
+    return connected_selection(store.coverage(token))
+
+
+@st.cache_resource(show_spinner="Fitting the joint model of every system…", max_entries=_ENTRIES)
+def joint_result(token: str, chosen: tuple[str, ...], metrics: tuple[str, ...] | None,
+                 alpha: float, seed: int) -> JointAnswer:
+    """Every system of the selection ranked by the joint model (:func:`engine.joint_model`),
+    or the engine's reason it cannot: a system sharing no benchmark with the others, a
+    benchmark too few systems ran."""
+    benchmarks, left_out = joint_benchmarks(token, chosen)
+    if not benchmarks:
+        return JointAnswer(None, "no benchmark was run by three or more systems", (), left_out)
+    picked, per = overall_choice(token, benchmarks, metrics)
+    rows = pd.concat([_ranked_rows(token, b, per[b][:1]) for b in picked], ignore_index=True)
+    try:
+        fit = joint_model(rows, benchmarks=list(picked), metrics=metrics,
+                          specs=store.metric_specs(token), alpha=alpha, seed=seed)
+    except ValueError as exc:
+        return JointAnswer(None, str(exc), tuple(picked), left_out)
+    return JointAnswer(fit, "", tuple(picked), left_out)

@@ -1,7 +1,8 @@
 """Overall: systems ranked across benchmarks, with each benchmark's result beside the rank.
 
-Choices (benchmarks, metrics, benchmark weights, test settings, open tab) live in
-the URL. The first screen is static HTML (no data grid), like the leaderboard's.
+Choices (benchmarks, metrics, benchmark weights, test settings, open tab, and whether the
+complete block or every system by the joint model is ranked) live in the URL. The first
+screen is static HTML (no data grid), like the leaderboard's.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import streamlit as st
 from app import state, widgets
 from app.components.cluster_choice import cluster_sentence
 from app.components.judge_note import judge_systems
+from app.components.overall_joint import joint_section
 from app.components.overall_pairs import cliques_section, pairs_section
 from app.components.overall_table import systems_html
 from app.data import overall, results
@@ -26,7 +28,11 @@ all_benchmarks = list(dict.fromkeys(catalog["benchmark"].astype(str)))
 
 view, problems = check_choices(view, "bench", all_benchmarks)
 default = overall.default_benchmarks(token)  # first visit: the largest complete block
-chosen = list(view.bench) or [b for b in all_benchmarks if b in default.benchmarks]
+joint = view.omodel == "irt"  # "model all systems": the joint model of the whole matrix
+if joint:  # first visit: the largest part of the matrix the model can place on one scale
+    chosen = list(overall.joint_benchmarks(token, tuple(view.bench))[0])
+else:
+    chosen = list(view.bench) or [b for b in all_benchmarks if b in default.benchmarks]
 measured = list(dict.fromkeys(catalog.loc[catalog["benchmark"].isin(chosen), "metric"].astype(str)))
 view, more = check_choices(view, "ometric", measured)
 weights, bad_weights = parse_weights(view.bw, all_benchmarks)
@@ -40,6 +46,14 @@ st.caption("Which systems are better across all your benchmarks — and which ca
            "apart. Each benchmark is tested on its own, then every pair's results are combined.")
 state.link("benchmarks", "Per benchmark: sizes and health of each benchmark",
            icon=":material/dashboard:")
+MODELS = {"": "Complete block only", "irt": "Model all systems"}
+state.bound(st.radio, "Systems ranked", "omodel", view.omodel, options=list(MODELS),
+            format_func=MODELS.__getitem__, horizontal=True,
+            help="Complete block only: the systems that ran every selected benchmark, each "
+                 "pair tested benchmark by benchmark. Model all systems: every system, also "
+                 "those that skipped benchmarks, ranked by a joint model of the whole results "
+                 "matrix (a two-parameter logistic fit to every system's examples, Methods), "
+                 "each with its rank set — wider for a system that ran few benchmarks.")
 
 # one row of buttons (choices, weights, downloads), each opening its widgets only when clicked:
 # the landing page's first screen is the table, with no widget code for the browser to fetch
@@ -49,8 +63,12 @@ metrics_label = ("primary metrics" if not view.ometric
 with bar.popover(f"{len(chosen)} of {len(all_benchmarks)} benchmarks · {metrics_label}",
                  icon=":material/checklist:", help="Choose the benchmarks and metrics combined."):
     state.bound(st.multiselect, "Benchmarks", "bench", tuple(chosen), options=all_benchmarks,
-                placeholder="the largest complete block",
-                help="Benchmarks to combine. None chosen: " + md_text(default.rule) + ".")
+                placeholder="the largest complete block" if not joint else "every benchmark "
+                "the model can place",
+                help="Benchmarks to combine. None chosen: " + (
+                    md_text(default.rule) if not joint else "the largest part of the matrix "
+                    "the joint model can place on one scale (benchmarks 3 or more systems "
+                    "ran, connected through the systems that ran them)") + ".")
     state.bound(st.multiselect, "Metrics", "ometric", view.ometric, options=measured,
                 disabled=len(measured) < 2, placeholder="each benchmark's primary metric",
                 help="None chosen: each benchmark's primary (first) metric, in its own units. "
@@ -67,14 +85,20 @@ def _push_weights(names: list[str]) -> None:
         st.query_params.pop("bw", None)
 
 
-with bar.popover("Weights", icon=":material/balance:"):
-    st.caption("How much each benchmark counts in the score and in the combined tests.")
-    for i, b in enumerate(chosen):
-        key = f"overall_w_{i}"
-        st.session_state[key] = float(weights.get(b, 1.0))
-        st.number_input(md_text(b), key=key, min_value=0.0, max_value=100.0, step=0.5,
-                        on_change=_push_weights, args=(chosen,))
+if not joint:  # the joint model weighs each benchmark by its examples
+    with bar.popover("Weights", icon=":material/balance:"):
+        st.caption("How much each benchmark counts in the score and in the combined tests.")
+        for i, b in enumerate(chosen):
+            key = f"overall_w_{i}"
+            st.session_state[key] = float(weights.get(b, 1.0))
+            st.number_input(md_text(b), key=key, min_value=0.0, max_value=100.0, step=0.5,
+                            on_change=_push_weights, args=(chosen,))
 widgets.test_settings(view)
+if joint:
+    joint_section(overall.joint_result(token, tuple(view.bench),
+                                       tuple(view.ometric) if view.ometric else None,
+                                       view.alpha, view.seed), headline_slot)
+    st.stop()
 
 # every pair of ranked systems, two-sided: a one-sided set needs an order fixed before the
 # results (the CLI's --order), never the order this page would show
