@@ -316,3 +316,28 @@ def test_an_errored_sample_is_skipped_and_counted(tmp_path: Path) -> None:
     got = read_harness(tmp_path)
     assert len(got.frame) == 11
     assert int(got.skipped.loc[got.skipped["reason"] == "errored sample", "count"].sum()) == 1
+
+
+def test_an_agentic_record_without_its_aggregate(tmp_path: Path) -> None:
+    """A samples file alone: the benchmark is the record's evaluation_name, the output the
+    last assistant message, usage from token_usage and performance (values: the record's)."""
+    record = {"schema_version": "0.3.0", "evaluation_id": "e1", "model_id": "org/agent",
+              "evaluation_name": "swe", "sample_id": "task-1", "interaction_type": "agentic",
+              "input": {"raw": "Fix the bug", "reference": ["patch"]}, "output": None,
+              "messages": [{"turn_idx": 0, "role": "user", "content": "Fix the bug"},
+                           {"turn_idx": 1, "role": "assistant", "content": "looking"},
+                           {"turn_idx": 2, "role": "tool", "content": "ok"},
+                           {"turn_idx": 3, "role": "assistant", "content": "done"}],
+              "answer_attribution": [], "evaluation": {"score": 1.0, "is_correct": True},
+              "token_usage": {"input_tokens": 120, "output_tokens": 30, "total_tokens": 150},
+              "performance": {"latency_ms": 2500.0, "generation_time_ms": 2000.0}}
+    other = {**record, "model_id": "org/other", "evaluation_id": "e2",
+             "evaluation": {"score": 0.0, "is_correct": False}}
+    (tmp_path / "x_samples.jsonl").write_text(json.dumps(record) + "\n" + json.dumps(other) + "\n")
+    got = read_harness(tmp_path, usage=True)
+    a = got.frame[got.frame["system"] == "org/agent"].set_index("metric")
+    assert a.loc["swe", "value"] == 1.0 and a.loc["swe", "output"] == "done"
+    assert a.loc["tokens_in", "value"] == 120 and a.loc["tokens_out", "value"] == 30
+    assert a.loc["latency_ms", "value"] == 2500.0 and a.loc["working_s", "value"] == 2.0
+    assert not got.specs[("swe", "tokens_in")].higher_is_better
+    assert set(got.frame["benchmark"]) == {"swe"}
