@@ -55,7 +55,7 @@ def _from_files() -> tuple[ScoreMatrix, TestOptions] | None:
             (folder / own).write_bytes(f.getvalue())
         try:
             board = read_board(folder, benchmark=name.strip() or "board",
-                               limits=config.current().limits)
+                               limits=config.current().limits, isolated=True)
         except ValueError as exc:
             st.error(md_text(str(exc).replace(str(folder) + "/", "")))
             st.stop()

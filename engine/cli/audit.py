@@ -68,7 +68,7 @@ def board_matrix(args: argparse.Namespace) -> ScoreMatrix:
     from ._common import load_data, upload_limits
 
     board = read_board(args.data, instances=args.instances, benchmark=args.benchmark,
-                       limits=upload_limits())
+                       limits=upload_limits(), isolated=True)
     if board is not None:
         return build_matrix(board.frame, spec=None)
     if args.instances is not None:

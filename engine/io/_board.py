@@ -208,7 +208,8 @@ def _candidates(root: Path) -> list[Path]:
 
 
 def read_board(path: str | Path, *, instances: str | Path | None = None,
-               benchmark: str | None = None, limits: Limits | None = None) -> BoardFiles | None:
+               benchmark: str | None = None, limits: Limits | None = None,
+               isolated: bool = False) -> BoardFiles | None:
     """A public board's per-system files (a folder, or one JSON file mapping each system to
     its resolved ids) as the canonical long table; None when ``path`` is no board file.
 
@@ -223,6 +224,9 @@ def read_board(path: str | Path, *, instances: str | Path | None = None,
         The benchmark's name (default: the folder's or file's name).
     limits : Limits, optional
         Bytes, depth, systems and rows allowed (default :class:`Limits`' defaults).
+    isolated : bool
+        Parse in the memory-capped child with the time limit (:mod:`._board_child`), as
+        every upload is read; the CLI and the app do.
 
     Returns
     -------
@@ -237,6 +241,12 @@ def read_board(path: str | Path, *, instances: str | Path | None = None,
         only, bare resolved lists without the item list, limits exceeded.
     """
     limits = Limits() if limits is None else limits
+    if isolated:
+        from ._board_child import read_board_isolated
+
+        answer: BoardFiles | None = read_board_isolated(path, instances=instances,
+                                                        benchmark=benchmark, limits=limits)
+        return answer
     root = Path(path)
     budget = [limits.max_bytes]
     if root.is_dir():

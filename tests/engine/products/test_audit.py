@@ -124,6 +124,7 @@ def test_seeded() -> None:
         m, seed=1, n_splits=200)
 
 
+@pytest.mark.slow  # 15 audits: 1.8 s idle, more under load
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000), st.permutations(range(4)))
 def test_relabelling_systems_relabels_the_audit(seed: int, perm: list[int]) -> None:
@@ -245,3 +246,18 @@ def test_limits_apply(tmp_path: Path) -> None:
     _write(tmp_path / "deep" / "a.json", [[[["1"]]]])
     with pytest.raises(DataContractError, match="SIGBOARD_MAX_DEPTH"):
         read_board(tmp_path / "deep", limits=Limits(max_depth=3))
+
+
+def test_isolated_reading_gives_the_same_board_and_problems(tmp_path: Path) -> None:
+    """The capped child (as the CLI and the app read) answers as the in-process reader."""
+    here, there = read_board(BOARD), read_board(BOARD, isolated=True)
+    assert here is not None and there is not None
+    pd.testing.assert_frame_equal(here.frame.reset_index(drop=True),
+                                  there.frame.reset_index(drop=True), check_dtype=False)
+    assert (there.benchmark, there.metric, there.n_items) == ("humaneval_plus", "resolved", 164)
+    _write(tmp_path / "a.json", ["1"])
+    _write(tmp_path / "b.json", ["2"])
+    with pytest.raises(DataContractError, match="--instances FILE"):
+        read_board(tmp_path, isolated=True)
+    (tmp_path / "t.csv").write_text("x\n", encoding="utf-8")
+    assert read_board(tmp_path / "t.csv", isolated=True) is None
