@@ -30,7 +30,8 @@ ALPACA = ROOT / "tests/data/alpaca-eval/alpaca_eval2_weighted_gpt4_turbo_long.js
 A = "alpaca_eval2_weighted_gpt4_turbo"
 #: view name → URL path and query; views on the uploaded benchmark end in "-alpaca"
 VIEWS = {
-    "overall": "", "overall-pairs": "?otab=pairs", "leaderboard": "leaderboard?benchmark=humaneval",
+    "overall": "", "overall-pairs": "?otab=pairs", "overall-joint": "?omodel=irt",
+    "leaderboard": "leaderboard?benchmark=humaneval",
     "leaderboard-grid": "leaderboard?benchmark=humaneval&table=grid",
     "significance-graph": "leaderboard?benchmark=CRUXEval-input&graph=static",
     "benchmarks": "benchmarks", "pairwise": "pairwise?benchmark=humaneval",
