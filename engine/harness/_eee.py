@@ -14,7 +14,8 @@ Mapping, one row per instance record: benchmark = the linked result's
 system = ``model_id``; example_id = ``sample_id``; metric = ``evaluation_result_id`` (else
 ``evaluation_name``); value = ``evaluation.score``; run = ``metadata.run`` (what sigboard
 writes) or ``metadata.epoch`` (what the Inspect converter writes), when present;
-``metadata.content_hash`` when sigboard wrote it, else the hash of prompt and reference. Texts:
+``metadata.content_hash`` when sigboard wrote it, else the hash of prompt and reference;
+``metadata["sigboard:<column>"]`` (what sigboard writes of example metadata) as that column. Texts:
 prompt = ``input.raw``, reference = ``input.reference`` one per line, output = ``output.raw``
 one per line (for multi-turn and agentic records, the last assistant message). Direction
 from ``metric_config.lower_is_better``, binary when ``score_type`` is ``binary``. The
@@ -50,6 +51,8 @@ __all__ = ["USAGE_SPECS", "is_aggregate", "is_instance", "read_eee"]
 _COLUMNS = ("example_id", "metric", "value", "run", "prompt", "reference", "output", "content_hash")
 #: model_info.additional_details keys the schema requires (not facts about the system)
 _REQUIRED_DETAILS = frozenset({"deployment_type", "model_availability"})
+#: instance ``metadata`` keys of example metadata columns (engine.report._eee writes them)
+_EXAMPLE = "sigboard:"
 #: usage metrics: fewer tokens, less time is better
 USAGE_SPECS = {name: MetricSpec(higher_is_better=False, binary=False)
                for name in ("tokens_in", "tokens_out", "latency_ms", "working_s")}
@@ -248,7 +251,7 @@ def read_eee(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
                 specs[(bench, metric)] = result.spec
             group = groups.setdefault((f.label, eval_id, bench), {
                 "file": f, "system": system, "agg": agg, "result": result, "seen": set(),
-                "cols": {k: [] for k in _COLUMNS}})
+                "cols": {k: [] for k in _COLUMNS}, "meta_cols": {}})
             if rec.get("error"):
                 skips.add("errored sample", bench, metric)
                 continue
@@ -257,7 +260,8 @@ def read_eee(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
             refs = inp.get("reference")
             reference = chat_text([str(r) for r in refs]) if isinstance(refs, list) and refs else None
             run = _run(rec, f, row)
-            digest = _object(rec.get("metadata")).get("content_hash")  # as sigboard wrote it
+            extra = _object(rec.get("metadata"))
+            digest = extra.get("content_hash")  # as sigboard wrote it
             texts = (prompt, reference, _output(rec),
                      str(digest) if digest else content_hash(prompt, reference))
             pairs: list[tuple[str, Any]] = [(metric, evaluation["score"])]
@@ -273,6 +277,10 @@ def read_eee(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
                     continue
                 for key, item in zip(_COLUMNS, (sample, met, value, run, *texts), strict=True):
                     group["cols"][key].append(item)
+                for key, item in extra.items():  # example metadata sigboard wrote
+                    if isinstance(key, str) and key.startswith(_EXAMPLE):
+                        column = group["meta_cols"].setdefault(key[len(_EXAMPLE):], {})
+                        column[len(group["cols"]["value"]) - 1] = item
     parts = []
     for (label, eval_id, bench), g in groups.items():
         frame = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in g["cols"].items()})
@@ -283,6 +291,10 @@ def read_eee(logs: list[LogFile], files: list[LogFile], skips: Skips, *,
             frame["run"] = runs.fillna(0).astype(np.int64)
         empty = [c for c in _COLUMNS[4:] if frame[c].isna().all()]
         frame = frame.astype({"value": np.float64}).drop(columns=empty)
+        for name, cells in g["meta_cols"].items():
+            if name not in frame.columns:
+                frame[name] = pd.Series(cells, index=pd.Index(list(cells)), dtype=object) \
+                    .reindex(frame.index)
         agg, result = g["agg"], g["result"]
         meta = dict(agg.meta) if agg else {}
         parts.append(Part(label, bench, g["system"], frame, invocation=eval_id,

@@ -27,7 +27,9 @@ One instance record per (example, metric, run): ``sample_id`` = example_id, ``ev
 converters write it), ``input.raw`` / ``input.reference`` / ``output.raw`` = the texts when the
 table has them (empty otherwise: the schema requires the fields), ``metadata.run`` = the run,
 ``metadata.content_hash`` = the example's content hash (how sigboard pairs examples).
-System metadata columns go to ``model_info.additional_details`` (as text), with the
+Other columns go to ``model_info.additional_details`` when they hold one value on all of a
+system's rows (system metadata), else to each instance record's ``metadata`` as
+``sigboard:<column>`` (example metadata), as text; with the
 required ``deployment_type`` and ``model_availability`` ``unknown`` (sigboard does not know
 them). :func:`engine.harness.read_harness` reads the records back to the same rows.
 """
@@ -49,10 +51,12 @@ import pandas as pd
 from .._contract import REQUIRED_COLUMNS, MetricSpec
 from .._matrix import build_matrix
 
-__all__ = ["SCHEMA_VERSION", "EeeExport", "write_eee"]
+__all__ = ["EXAMPLE_PREFIX", "SCHEMA_VERSION", "EeeExport", "write_eee"]
 
 #: the EEE schema version the records follow (every-eval-ever 0.3.0)
 SCHEMA_VERSION = "0.3.0"
+#: an instance record's ``metadata`` key of an example metadata column (``sigboard:difficulty``)
+EXAMPLE_PREFIX = "sigboard:"
 _TEXTS = ("prompt", "reference", "output", "content_hash")
 _UNPORTABLE = re.compile(r'[<>:"\\|?*\x00-\x1f/]')
 _RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
@@ -94,7 +98,8 @@ def _uuid4(*keys: str) -> str:
 
 
 def _text(value: Any) -> str | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or (not isinstance(value, list | tuple | dict | np.ndarray)
+                         and bool(pd.isna(value))):
         return None
     return str(value)
 
@@ -152,13 +157,18 @@ def _uncertainty(values: np.ndarray, binary: bool, level: float,
     return mean, unc, details
 
 
-def _system_details(part: pd.DataFrame, extra: list[str]) -> dict[str, str]:
+def _system_details(part: pd.DataFrame, extra: list[str]) -> tuple[dict[str, str], list[str]]:
+    """The system's metadata (columns with one value on all its rows) and the other extra
+    columns (example metadata: one value per row, written to each instance record)."""
     out = {"deployment_type": "unknown", "model_availability": "unknown"}
+    per_row = []
     for col in extra:
         vals = part[col].dropna().unique()
-        if len(vals) == 1 and col not in out:
+        if len(vals) == 1 and col not in out and part[col].notna().all():
             out[col] = str(vals[0])
-    return out
+        elif len(vals):
+            per_row.append(col)
+    return out, per_row
 
 
 def write_eee(frame: pd.DataFrame, out_dir: str | Path, *,
@@ -249,6 +259,7 @@ def write_eee(frame: pd.DataFrame, out_dir: str | Path, *,
             binary = {m: r["metric_config"]["score_type"] == "binary"
                       for m, r in results[system].items()}
             lower = {m: r["metric_config"]["lower_is_better"] for m, r in results[system].items()}
+            details, per_row = _system_details(spart, extra)
             lines = []
             order = ["metric", "example_id", *(["run"] if has_run else [])]
             records: list[dict[str, Any]] = spart.sort_values(  # type: ignore[assignment]
@@ -260,7 +271,9 @@ def write_eee(frame: pd.DataFrame, out_dir: str | Path, *,
                 correct = (value == (0.0 if lower[metric] else 1.0)) if binary[metric] else value > 0
                 meta = {**({"run": str(int(rec["run"]))} if has_run else {}),
                         **({"content_hash": str(rec["content_hash"])}
-                           if _text(rec.get("content_hash")) else {})} or None
+                           if _text(rec.get("content_hash")) else {}),
+                        **{f"{EXAMPLE_PREFIX}{c}": t for c in per_row
+                           if (t := _text(rec.get(c))) is not None}} or None
                 lines.append(json.dumps({
                     "schema_version": SCHEMA_VERSION, "evaluation_id": eval_id,
                     "model_id": system, "evaluation_name": bench, "evaluation_result_id": metric,
@@ -286,7 +299,7 @@ def write_eee(frame: pd.DataFrame, out_dir: str | Path, *,
                 "model_info": {"name": system, "id": system,
                                **({"developer": system} if "/" not in system.strip() else
                                   {"developer": system.strip().split("/")[0]}),
-                               "additional_details": _system_details(spart, extra)},
+                               "additional_details": details},
                 "evaluation_results": list(results[system].values()),
                 "detailed_evaluation_results": {
                     "format": "jsonl",

@@ -341,3 +341,20 @@ def test_an_agentic_record_without_its_aggregate(tmp_path: Path) -> None:
     assert a.loc["latency_ms", "value"] == 2500.0 and a.loc["working_s", "value"] == 2.0
     assert not got.specs[("swe", "tokens_in")].higher_is_better
     assert set(got.frame["benchmark"]) == {"swe"}
+
+
+def test_example_and_system_metadata_come_back(tmp_path: Path) -> None:
+    from engine import validate_long
+
+    rows = [("b", s, f"ex{i}", "acc", float((i + j) % 2), f"{i * 0.1:.1f}", team)
+            for j, (s, team) in enumerate([("a/x", "red"), ("b/y", "blue")]) for i in range(4)]
+    df = validate_long(pd.DataFrame(rows, columns=[*CORE, "difficulty", "team"]), source="t")
+    write_eee(df, tmp_path, retrieved="0")
+    agg = json.loads(next(tmp_path.rglob("*-*-*-*-*.json")).read_text())
+    assert agg["model_info"]["additional_details"]["team"] in {"red", "blue"}
+    line = json.loads(next(tmp_path.rglob("*_samples.jsonl")).read_text().splitlines()[0])
+    assert line["metadata"] == {"sigboard:difficulty": "0.0"}
+    back = _sorted(read_harness(tmp_path).frame)
+    want = _sorted(df)
+    for col in (*CORE, "difficulty", "team"):
+        assert (back[col].astype(str) == want[col].astype(str)).all(), col
