@@ -33,6 +33,7 @@ from ._common import (
     load_data,
     open_existing,
     output_format,
+    safe_url,
     source_ingest,
     store_url,
     upload_limits,
@@ -157,7 +158,9 @@ def _import(args: argparse.Namespace) -> int:
         report = _import_one(store, path, args, fmt, declared)
         if report.unpaired:  # example ids kept apart from the store's: their content differs
             print(report.message, file=sys.stderr)
-        reports.append({"file": path, "upload_id": report.upload_id, "rows": report.rows,
+        # a clickhouse:// source's password is not echoed back
+        reports.append({"file": safe_url(path), "upload_id": report.upload_id,
+                        "rows": report.rows,
                         "duplicate_of": report.duplicate_of, "replaced": report.replaced,
                         "unpaired": report.unpaired, "message": report.message})
     clusters = _declare_cluster(store, args.cluster, reports) if args.cluster else {}

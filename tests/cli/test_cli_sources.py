@@ -118,6 +118,50 @@ def test_bad_mappings_and_misplaced_columns_are_refused(capsys: pytest.CaptureFi
     assert code == 2 and "hunter2" not in err and "server is running" in err
 
 
+# ------------------------------------------------------------------ ClickHouse over HTTP
+
+
+@pytest.fixture(scope="module")
+def clickhouse_http(data: dict[str, str]) -> Iterator[str]:
+    """The chDB data path behind ClickHouse's HTTP interface on a loopback port
+    (tests/cli/clickhouse_http.py; it stops by itself after 300 s), as a
+    ``clickhouse://`` source spelling with its table."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("clickhouse_http.py")),
+         str(Path(data["folder"]) / "chdb"), str(port), "300"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None and server.stdout.readline().strip() == "ready"
+        yield f"clickhouse://reader:s3cret@127.0.0.1:{port}/evals?table=scores"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        if server.stdout is not None:
+            server.stdout.close()
+
+
+def test_clickhouse_connect_reads_a_clickhouse_engine_over_http(
+        capsys: pytest.CaptureFixture[str], data: dict[str, str], clickhouse_http: str,
+        tmp_path: Path) -> None:
+    """clickhouse-connect's path (connect, then query_arrow with the child's settings) against
+    ClickHouse 26.9 (chDB behind the HTTP interface): the leaderboard of the file, and an
+    import like the file's upload; the password appears nowhere."""
+    _, want, _ = _run(capsys, "leaderboard", data["csv"], "--metric", "S3_pyr")
+    code, got, err = _run(capsys, "leaderboard", clickhouse_http, "--columns", CHDB_COLUMNS,
+                          "--metric", "S3_pyr")
+    assert (code, err) == (0, "") and got == want
+    url = f"sqlite:///{tmp_path / 'ch.db'}"
+    code, out, err = _run(capsys, "import", clickhouse_http, "--columns", CHDB_COLUMNS,
+                          "--db", url, "--format", "json")
+    assert code == 0, err
+    listing = _run(capsys, "uploads", url, "--format", "json")[1]
+    assert "clickhouse://127.0.0.1" in listing and "s3cret" not in listing + out + err
+    code, _, err = _run(capsys, "leaderboard", clickhouse_http.replace("scores", "nope"),
+                        "--columns", CHDB_COLUMNS)
+    assert code == 2 and "could not read the source" in err and "s3cret" not in err
+
+
 # ------------------------------------------------------------------ a ClickHouse server
 
 
