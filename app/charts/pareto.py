@@ -40,12 +40,13 @@ def edges(data: pd.DataFrame, axis: str) -> tuple[pd.Series, pd.Series]:
     return low.where(np.isfinite(low), bottom), high.where(np.isfinite(high), top)
 
 
-def trade_off_chart(table: pd.DataFrame, score_title: str, cost_title: str, *,
+def trade_off_chart(table: pd.DataFrame, score_title: list[str], cost_title: list[str], *,
                     percent: bool = False) -> alt.LayerChart:
-    """Boxes (``score_low..score_high`` × ``cost_low..cost_high``), estimates and names.
+    """Boxes (``score_low..score_high`` × ``cost_low..cost_high``), estimates and each
+    system's number (its row in the table: names would overlap on a phone's width).
 
-    ``score_title`` / ``cost_title`` are the axis titles, units included; ``percent`` shows
-    a 0/1 score's axis in percent.
+    ``score_title`` / ``cost_title`` are the axis titles, one line each item (units
+    included); ``percent`` shows a 0/1 score's axis in percent.
     """
     data = table[["system", "score", "score_low", "score_high", "cost", "cost_low",
                   "cost_high"]].copy()
@@ -53,12 +54,15 @@ def trade_off_chart(table: pd.DataFrame, score_title: str, cost_title: str, *,
         data[f"{axis}_low"], data[f"{axis}_high"] = edges(data, axis)
     data["status"] = table["status"].map(STATUS_WORDS).fillna(table["status"])
     data["dominated by"] = [", ".join(d) or "none" for d in table["dominated_by"]]
+    data["label"] = [str(i) for i in range(1, len(data) + 1)]  # the table's "#" column
+    middle = float(data["cost"].median())
     base = alt.Chart(data)
     y_axis = alt.Axis(title=score_title, format=".0%" if percent else "~g")
     x_axis = alt.Axis(title=cost_title, format="~g", labelOverlap=True)
     colour = alt.Color("status:N", title=None,
                        scale=alt.Scale(domain=list(STATUS_WORDS.values()), range=_COLOURS),
-                       legend=alt.Legend(orient="bottom", direction="vertical"))
+                       legend=alt.Legend(orient="bottom", direction="vertical", symbolOpacity=1,
+                                         symbolStrokeWidth=0, labelLimit=0))
     tips = [alt.Tooltip("system:N"), alt.Tooltip("status:N"),
             alt.Tooltip("score:Q", format=".4g"), alt.Tooltip("score_low:Q", format=".4g"),
             alt.Tooltip("score_high:Q", format=".4g"), alt.Tooltip("cost:Q", format=".4g"),
@@ -75,7 +79,9 @@ def trade_off_chart(table: pd.DataFrame, score_title: str, cost_title: str, *,
                                                                  range=_COLOURS)),
         tooltip=tips)
     layers: list[alt.Chart] = [boxes, points]
-    if len(data) <= LABELLED:
-        layers.append(base.mark_text(align="left", dx=5, dy=-6, fontSize=11,
-                                     limit=140).encode(x="cost:Q", y="score:Q", text="system:N"))
+    if len(data) <= LABELLED:  # left of the middle: number on the right, else on the left
+        for right, keep in ((False, f"datum.cost <= {middle!r}"), (True, f"datum.cost > {middle!r}")):
+            layers.append(base.transform_filter(keep).mark_text(
+                align="right" if right else "left", dx=-6 if right else 6, dy=-7, fontSize=12,
+                fontWeight="bold").encode(x="cost:Q", y="score:Q", text="label:N"))
     return alt.layer(*layers).properties(height=420).configure_view(strokeWidth=0)

@@ -111,8 +111,9 @@ shown_cost = res.cost_metric
 unit = USAGE_MEANINGS.get(shown_cost, ("", "as uploaded"))[1]
 if cost == PRICED:
     unit = "your currency"
-score_title = f"{metric} ({'share of examples, ' if answer.binary else ''}higher is better)"
-cost_title = f"{shown_cost}: mean per example ({unit}, lower is better)"
+score_title = [f"{metric}: {'share of examples' if answer.binary else 'mean'}",
+               "(higher is better)"]
+cost_title = [f"{shown_cost}: mean per example", f"({unit}, lower is better)"]
 
 st.markdown(f"**{md_text(res.headline)}**")
 if answer.prices:
@@ -120,7 +121,8 @@ if answer.prices:
 t = res.table
 st.altair_chart(trade_off_chart(t, score_title, cost_title, percent=answer.binary),
                 width="stretch")
-st.caption(f"Each box: the range the system's true {md_text(metric)} (up) and true mean "
+st.caption("Each number is a system's row in the table. Each box: the range the system's "
+           f"true {md_text(metric)} (up) and true mean "
            f"{md_text(shown_cost)} (right) lie in, {CONFIDENCE[alpha]} sure for all "
            f"{len(t)} systems at once; {res.n_examples} examples every system has both for."
            + (" A box reaching the chart's edge has no bound on that side: too few examples "
@@ -134,6 +136,7 @@ def _num(value: float, percent: bool | None = None) -> str:
 
 
 rows = pd.DataFrame({
+    "#": range(1, len(t) + 1),  # the system's number on the chart
     "system": t["system"],
     "trade-off": t["status"].map(STATUS_WORDS),
     metric: [_num(v) for v in t["score"]],

@@ -83,8 +83,8 @@ def test_default_opens_a_benchmark_with_costs_and_matches_the_engine(usage_db: P
     charts = _charts(at)
     assert len(charts) == 1  # the chart, from the same result as the table
     spec = charts[0].proto.spec
-    assert "latency_s: mean per example (seconds, lower is better)" in spec
-    assert "includes (share of examples, higher is better)" in spec
+    assert '["latency_s: mean per example", "(seconds, lower is better)"]' in spec
+    assert '["includes: share of examples", "(higher is better)"]' in spec
     # the main screen in plain words: the method's terms only in "How this is computed"
     main = [_headline(at), *(c.value for c in at.caption), *(i.value for i in at.info),
             *(str(w.label) for w in at.selectbox)]
