@@ -93,7 +93,7 @@ def _need(f: LogFile, obj: Mapping[str, Any], key: str, kind: type | tuple[type,
 class _Result:
     """One aggregate ``evaluation_results[]`` entry, as the instance records need it."""
 
-    def __init__(self, f: LogFile, record: dict[str, Any], result: Any, pos: int) -> None:
+    def __init__(self, f: LogFile, result: Any, pos: int) -> None:
         where = f"evaluation_results[{pos}]"
         if not isinstance(result, dict):
             raise _bad(f, where, "", "must be an object")
@@ -110,7 +110,6 @@ class _Result:
                          if isinstance(v, str | int | float | bool) or v is None}
         self.key = result.get("evaluation_result_id")
         self.name = name
-        del record
 
 
 class _Aggregate:
@@ -121,9 +120,13 @@ class _Aggregate:
         model = _need(f, obj, "model_info", dict, where)
         self.system = _need(f, model, "id", str, where, "model_info.")
         results = _need(f, obj, "evaluation_results", list, where)
-        self.results = [_Result(f, obj, r, i) for i, r in enumerate(results)]
-        details = model.get("additional_details") or {}
-        library = obj.get("eval_library") or {}
+        self.results = [_Result(f, r, i) for i, r in enumerate(results)]
+        # an instance record names its result by evaluation_result_id, else by evaluation_name
+        self._by_key = {r.key: i for i, r in reversed(list(enumerate(self.results)))
+                        if r.key is not None}
+        self._by_name = {r.name: i for i, r in reversed(list(enumerate(self.results)))}
+        details = model.get("additional_details")
+        library = _object(obj.get("eval_library"))
         # the details last: a record sigboard wrote keeps the harness and schema version the
         # rows were first read with
         self.meta: dict[str, Any] = {
@@ -133,11 +136,14 @@ class _Aggregate:
         self.used: set[int] = set()
 
     def result(self, key: Any, name: Any) -> _Result | None:
-        for i, r in enumerate(self.results):
-            if (key is not None and r.key == key) or (key is None and r.name == name):
-                self.used.add(i)
-                return r
-        return None
+        if not isinstance(key, str):  # none (or not an id): joined by name
+            key = None
+        i = self._by_key.get(key) if key is not None else \
+            self._by_name.get(name) if isinstance(name, str) else None
+        if i is None:
+            return None
+        self.used.add(i)
+        return self.results[i]
 
 
 def _lines(f: LogFile) -> list[tuple[int, Any]]:
