@@ -415,6 +415,11 @@ def source_ingest(args: argparse.Namespace) -> Callable[..., Ingested]:
             return ingest(path, **options)
         from ..sources import read_source
 
+        if options.get("system"):
+            raise ValueError(f"{path}: --system names the one system of a file; a source's "
+                             "rows name theirs (map the column: --columns system=COLUMN)")
+        if options.get("format") is not None:
+            raise ValueError(f"{path}: --log-format is for harness logs; a source is a table")
         return read_source(path, columns=getattr(args, "columns", None),
                            limits=options.get("limits"))
 

@@ -108,6 +108,9 @@ def test_bad_mappings_and_misplaced_columns_are_refused(capsys: pytest.CaptureFi
     code, _, err = _run(capsys, "import", data["csv"], "--columns", "system=model",
                         "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert code == 2 and "not of a file" in err
+    code, _, err = _run(capsys, "import", data["duckdb"], "--system", "M0",
+                        "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert code == 2 and "--columns system=COLUMN" in err
     with pytest.raises(SystemExit):
         main(["leaderboard", data["duckdb"], "--columns", "sistem=model"])
     assert "not a column sigboard reads" in capsys.readouterr().err
