@@ -39,7 +39,7 @@ def ability_chart(table: pd.DataFrame) -> alt.LayerChart:
     x = alt.X("position:Q", title="Systems, best first (rank)",
               scale=alt.Scale(domain=[0, len(data) + 1], nice=False),
               axis=alt.Axis(format="d", tickMinStep=1))
-    y_axis = alt.Axis(title="Ability (% on the reference benchmark)", format="~g")
+    y_axis = alt.Axis(title="Ability (%)", format="d")
     colour = alt.Color("benchmarks_run:O", title="benchmarks run",
                        scale=alt.Scale(scheme="viridis", reverse=True),
                        legend=alt.Legend(orient="bottom", direction="horizontal"))
@@ -47,9 +47,9 @@ def ability_chart(table: pd.DataFrame) -> alt.LayerChart:
             alt.Tooltip("ability_low:Q", format=".1f", title="interval from"),
             alt.Tooltip("ability_high:Q", format=".1f", title="to"),
             alt.Tooltip("rank set:N"), alt.Tooltip("benchmarks_run:O", title="benchmarks run")]
-    bars = base.mark_rule(strokeWidth=2, opacity=0.8).encode(
+    bars = base.mark_rule(strokeWidth=3, opacity=0.85).encode(
         x=x, y=alt.Y("ability_low:Q", axis=y_axis, scale=alt.Scale(zero=False, nice=True)),
         y2="ability_high:Q", color=colour, tooltip=tips)
-    points = base.mark_point(filled=True, size=22, color="black").encode(
+    points = base.mark_point(filled=True, size=10, color="#1f2933").encode(
         x="position:Q", y="ability:Q", tooltip=tips)
     return alt.layer(bars, points).properties(height=340).configure_view(strokeWidth=0)

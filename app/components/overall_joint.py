@@ -62,14 +62,15 @@ def joint_section(answer: JointAnswer, headline: st.delta_generator.DeltaGenerat
                f"({fit.cells_missing / fit.cells_total:.0%}) · {few} system(s) rest on fewer "
                f"than half the benchmarks" + ("" if not answer.left_out else
                                               f" · left out: {md_text(', '.join(answer.left_out))}"))
-    for line in joint_notes(fit, answer.left_out):
+    for line in joint_notes(fit, answer.left_out)[1:]:  # the first: the caption's count
         st.caption(f":material/info: {md_isolated(line)}")
+    st.altair_chart(ability_chart(fit.table), width="stretch")
     st.caption(md_text(JOINT_SCALE_TEXT) + f" *Rank set*: the ranks each system could hold "
                f"({1 - fit.alpha:.0%}, all sets together); a system resting on few benchmarks "
                "has a wider interval and rank set.")
-    st.altair_chart(ability_chart(fit.table), width="stretch")
     st.dataframe(joint_frame(answer), hide_index=True, width="stretch",
-                 column_config={"ran": st.column_config.TextColumn("benchmarks it ran")})
+                 column_config={"ran": st.column_config.TextColumn("benchmarks it ran"),
+                                "ability %": st.column_config.NumberColumn(format="%.1f")})
     with st.expander("Fit per benchmark"):
         bf = fit.benchmark_fit
         st.caption("Residuals: each system's observed mean minus the model's prediction, root "
