@@ -76,6 +76,11 @@ def _from_store() -> tuple[ScoreMatrix, TestOptions]:
     widgets.benchmark_metric(view, catalog)
     widgets.test_settings(view)
     query = Query.of(view, token)
+    declared = results.default_query(token, view.benchmark, view.metric).cluster
+    if declared:  # the Leaderboard groups the examples; the audit counts each one alone
+        st.caption(f"The Leaderboard groups this benchmark's examples by "
+                   f"{md_text(declared)}; this audit treats every item as independent, so "
+                   "its groups can be narrower than the Leaderboard's.")
     return results.matrix(token, view.benchmark, view.metric), query.options
 
 
