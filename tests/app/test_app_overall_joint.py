@@ -51,6 +51,7 @@ def _headline(at: AppTest) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("**")).strip("*")
 
 
+@pytest.mark.slow
 def test_model_all_systems_ranks_everyone(small: Path) -> None:
     at = _run(omodel="irt")
     no_exception(at)

@@ -83,6 +83,7 @@ def test_sandwich_equals_statsmodels_cluster_robust() -> None:
     np.testing.assert_allclose(ours, ref, rtol=1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10_000), perm_seed=st.integers(0, 10_000))
 def test_relabelling_and_row_order(seed: int, perm_seed: int) -> None:
