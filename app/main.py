@@ -49,7 +49,7 @@ PAGES = {
 #: names is listed under "More" (so a page added to ``PAGES`` is never unreachable).
 SECTIONS: dict[str, tuple[str, ...]] = {
     "Leaderboards": ("overall", "leaderboard", "benchmarks", "judge"),
-    "Compare": ("pairwise", "compare", "watch"),
+    "Compare": ("pairwise", "compare", "watch", "pareto"),
     "Diagnose": ("examples", "distributions", "mechanisms", "slices", "conditions"),
     "Data": ("upload", "audit"),
     "Help": ("methods",),
