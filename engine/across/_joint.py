@@ -213,6 +213,15 @@ def _meat(cells: Cells, d: _Design, phi: np.ndarray) -> np.ndarray:
     return np.asarray(m * len(at) / max(len(at) - 1, 1), dtype=float)
 
 
+def _separated(cells: Cells) -> np.ndarray:
+    """Systems whose every score is 1, or every score 0 (their ability is only bounded)."""
+    lo = np.nanmin(np.column_stack([np.where(np.isnan(x), np.inf, x).min(axis=1)
+                                    for x in cells.scores]), axis=1)
+    hi = np.nanmax(np.column_stack([np.where(np.isnan(x), -np.inf, x).max(axis=1)
+                                    for x in cells.scores]), axis=1)
+    return np.asarray((lo == hi) & ((hi == 0) | (hi == 1)))
+
+
 def _design(cells: Cells, rasch: bool) -> _Design:
     ran = cells.ran
     ss, bb, yy, nn = [], [], [], []
@@ -287,6 +296,11 @@ def fit_cells(cells: Cells, *, model: JointForm = "2pl", ridge: float = 0.1, alp
     cov_phi = z @ cov_q @ z.T
     theta, diff, lam = d.unpack(phi)
     cov = (cov_phi[: d.n_sys, : d.n_sys] + cov_phi[: d.n_sys, : d.n_sys].T) / 2
+    # a system that solved every example it ran (or none) leaves no residual for the
+    # sandwich to see: its variance is the model's, (penalised) Fisher, where that is larger
+    model = (z @ bread @ z.T)[: d.n_sys, : d.n_sys]
+    extra = np.where(_separated(cells), np.clip(np.diag(model) - np.diag(cov), 0, None), 0.0)
+    cov = cov + np.diag(extra)
     return _result(cells, d, theta, diff, lam, cov, model, ridge, alpha, n_draws, seed, rank,
                    bool(res.success), int(res.nit))
 

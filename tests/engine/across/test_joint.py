@@ -171,3 +171,15 @@ def test_complete_block_agrees_with_overall() -> None:
           f"{len(sel.benchmarks)} benchmarks: {tau:.3f}")
     assert len(merged) == len(sel.complete)
     assert tau >= 0.9
+
+
+def test_a_perfect_system_keeps_an_honest_interval() -> None:
+    """A system that solved every example leaves the sandwich no residual; its variance is
+    then the model's (Fisher), not ~0, and it still ranks first."""
+    rng = np.random.default_rng(0)
+    scores = [(rng.random((6, 50)) < np.linspace(0.2, 0.8, 6)[:, None]).astype(float)
+              for _ in range(3)]
+    scores[0][5], scores[1][5], scores[2][5] = 1.0, 1.0, np.nan
+    t = fit_cells(cells_from_arrays(scores)).table.set_index("system")
+    assert t.loc["s5", "rank"] == 1
+    assert t.loc["s5", "se"] > 3 * t.drop(index="s5")["se"].max()
