@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._contract import REQUIRED_COLUMNS, MetricSpec
+from .._contract import REQUIRED_COLUMNS, USAGE_METRICS, MetricSpec
 from .._matrix import ScoreMatrix, build_matrix
 from .._options import TestOptions
 from ..across._aggregate import aggregate_metric, spec_of
@@ -122,7 +122,9 @@ def choose_overall(df: pd.DataFrame, benchmarks: Sequence[str] | None,
     per: dict[str, list[str]] = {}
     for b in chosen:
         on_b = [str(m) for m in pd.unique(df.loc[df["benchmark"] == b, "metric"])]
-        per[b] = on_b[:1] if metrics is None else [m for m in metrics if m in on_b]
+        # the primary metric: the first score, never a usage metric (a cost, a time)
+        scores = [m for m in on_b if m not in USAGE_METRICS] or on_b
+        per[b] = scores[:1] if metrics is None else [m for m in metrics if m in on_b]
         if not per[b]:
             raise ValueError(f"metrics: none of {list(metrics or [])!r} is measured on "
                              f"benchmark {b!r} (it has {on_b!r})")

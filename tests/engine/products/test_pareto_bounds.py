@@ -52,3 +52,14 @@ def test_cost_lower_bound_is_the_unclipped_one_or_zero(seed: int, shift: bool) -
     if (cost >= 0).all():
         want = want.clip(lower=0.0)
     np.testing.assert_allclose(got["cost_low"], want, rtol=0, atol=1e-9)
+
+
+def test_overall_primary_metric_is_never_a_usage_metric() -> None:
+    """A table whose first rows are a cost still combines its score on Overall by default."""
+    from engine.products._overall_parts import choose_overall
+
+    rows = pd.DataFrame({"benchmark": "b", "system": ["x", "y"] * 3, "example_id": "e",
+                         "metric": ["cost", "cost", "latency_s", "latency_s", "acc", "acc"],
+                         "value": 1.0})
+    _, per = choose_overall(rows, ["b"], None)
+    assert per == {"b": ["acc"]}
