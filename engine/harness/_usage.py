@@ -13,6 +13,10 @@ usage as further metrics, declared lower-is-better (:class:`~engine._contract.Me
   ``latency_s`` (``inference_runtime``), per instance and trial
   (:data:`engine.harness._helm.USAGE_STATS`).
 
+A results table's per-row columns named as a usage metric (``cost``, ``latency_ms``,
+``latency_s``, ``working_s``, ``tokens_in``, ``tokens_out``) become those metrics on upload
+(:func:`usage_columns`): one value per example and try, lower is better.
+
 lm-eval (0.4) records no usage per example (only a run's ``total_evaluation_time_seconds``),
 so its import is the same with usage or without; lighteval and OpenAI evals likewise. Other
 formats are read as :func:`read_harness` reads them. A plain table's ``cost`` or
@@ -29,10 +33,11 @@ from .._contract import USAGE_METRICS
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .._contract import MetricSpec
     from ._report import HarnessImport
     from ._walk import Source
 
-__all__ = ["USAGE_MEANINGS", "read_with_usage", "usage_line", "usage_table"]
+__all__ = ["USAGE_MEANINGS", "read_with_usage", "usage_columns", "usage_line", "usage_table"]
 
 #: each usage metric: what it measures, in which unit
 USAGE_MEANINGS = {"tokens_in": ("tokens sent to the model (prompt)", "tokens"),
@@ -104,3 +109,60 @@ def usage_line(frame: pd.DataFrame) -> str:
     said = [f"{m} ({u}, {n} example{'s' if n != 1 else ''})"
             for m, u, n in per[["unit", "examples"]].itertuples()]
     return "usage stored as metrics where lower is better: " + ", ".join(said)
+
+
+def usage_columns(frame: pd.DataFrame, label: str = "the table"
+                  ) -> tuple[pd.DataFrame, dict[tuple[str, str], MetricSpec]]:
+    """A long results table's numeric columns named as usage metrics (:data:`USAGE_METRICS`)
+    as rows of those metrics, lower is better; the table unchanged when it has none.
+
+    Each column holds one value per (benchmark, system, example_id, run): the rows of one
+    example's several metrics repeat it. A value differing between those rows, or a metric
+    of that name already in the table, is refused (:class:`~engine.DataContractError`
+    naming the column and the fix); an empty cell records nothing.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"benchmark": "b", "system": "m", "example_id": ["e1", "e2"],
+    ...                   "metric": "acc", "value": [1.0, 0.0], "cost": [0.5, None]})
+    >>> out, specs = usage_columns(t)
+    >>> out[["example_id", "metric", "value"]].values.tolist()
+    [['e1', 'acc', 1.0], ['e2', 'acc', 0.0], ['e1', 'cost', 0.5]]
+    >>> specs[("b", "cost")].higher_is_better
+    False
+    """
+    import numpy as np
+    import pandas as pd
+
+    from .._contract import DataContractError, MetricSpec, Problem
+
+    cols = [c for c in frame.columns if c in USAGE_METRICS
+            and pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
+    if not cols:
+        return frame, {}
+    keys = [k for k in ("benchmark", "system", "example_id", "run") if k in frame.columns]
+    problems = []
+    for c in cols:
+        if c in set(frame["metric"].astype(str)):
+            problems.append(Problem(label, column=c, rule=f"the table has both a {c} column and "
+                                    f"rows of metric {c}", fix="keep one: rename the column or "
+                                    "the metric"))
+            continue
+        spread = frame.groupby(keys, sort=False)[c].nunique()
+        if (spread > 1).any():
+            where = spread[spread > 1].index[0]
+            problems.append(Problem(label, column=c, rule=f"{c} differs between the rows of one "
+                                    f"example and try ({', '.join(map(str, np.atleast_1d(where)))})",
+                                    fix=f"give each example and try one {c} value"))
+    if problems:
+        raise DataContractError(problems)
+    base = frame.drop_duplicates(keys)
+    added = []
+    for c in cols:
+        rows = base[np.isfinite(base[c].to_numpy(float))]
+        added.append(rows.assign(metric=c, value=rows[c].astype(float)))
+    out = pd.concat([frame, *added], ignore_index=True).drop(columns=cols)
+    out.attrs = dict(frame.attrs)
+    found = pd.concat(added)[["benchmark", "metric"]].drop_duplicates()
+    specs = {(str(b), str(m)): MetricSpec(higher_is_better=False, binary=False)
+             for b, m in found.itertuples(index=False)}
+    return out, specs

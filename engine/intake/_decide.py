@@ -87,6 +87,12 @@ def _decide(source: str | tuple[str, bytes], fmt: str | None, system: str | None
     digest = hashlib.sha256(data).hexdigest()
     got = _decide_file(source, label, data, fmt, system, limits, metrics, battles, siblings,
                        usage)
+    if usage and got.kind == "results" and got.format == "table":
+        # a table's cost / latency_ms / tokens_* columns: usage metrics, lower is better
+        from ..harness._usage import usage_columns
+
+        frame, specs = usage_columns(got.frame, label)
+        got = dataclasses.replace(got, frame=frame, specs={**got.specs, **specs})
     return dataclasses.replace(got, content_hash=digest)
 
 
