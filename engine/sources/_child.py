@@ -80,7 +80,10 @@ class _ClickHouseSettings:
     """The settings every ClickHouse query of the child runs with."""
 
     def __init__(self, room: int) -> None:
-        self.values = {"max_threads": 1, "max_memory_usage": max(room, 16 << 20)}
+        # max_result_bytes: the answer's blocks too (the output format's buffers are outside
+        # max_memory_usage), refused as the query runs (TOO_MANY_ROWS_OR_BYTES)
+        self.values = {"max_threads": 1, "max_memory_usage": max(room, 16 << 20),
+                       "max_result_bytes": max(room, 16 << 20)}
 
 
 class _Chdb(_Engine):
@@ -166,11 +169,15 @@ def _engine_error(label: str, kind: str, exc: Exception, room: int) -> DataContr
     text = " ".join(str(exc).split())[:300]
     # DuckDB's OutOfMemoryException; ClickHouse's MEMORY_LIMIT_EXCEEDED (error code 241)
     kinds = {k.__name__ for k in type(exc).__mro__}
-    # (code 241), or an allocation refused under the child's address-space cap (173, or a
-    # failed malloc while its answer is written)
+    # (code 241) and max_result_bytes (396), or an allocation refused under the child's
+    # address-space cap (173, or a failed malloc while its answer is written)
     if "OutOfMemoryException" in kinds or any(
             mark in text for mark in ("MEMORY_LIMIT_EXCEEDED", "CANNOT_ALLOCATE_MEMORY",
-                                      "Out of memory", "Cannot allocate memory")):
+                                      "Out of memory", "Cannot allocate memory",
+                                      "TOO_MANY_ROWS_OR_BYTES",
+                                      # how chDB's Arrow writer reports a failed allocation
+                                      # at times (seen under the cap, never otherwise)
+                                      "CANNOT_WRITE_AFTER_BUFFER_CANCELED")):
         return _problem(label, f"the query does not fit in the memory limit of "
                         f"{2 * room >> 20:,} MiB per upload, half of it the engine's ({text})",
                         "narrow the source (a folder or a table per benchmark), or raise "
@@ -202,10 +209,12 @@ def read(spec: SourceSpec, columns: dict[str, str], limits: Any) -> Any:
     except Exception as exc:  # noqa: BLE001 - each client raises its own
         raise _engine_error(label, spec.kind, exc, room) from None
     _cap_address_space(limits.max_parse_memory)
-    sql = (f"SELECT {select_list(names, columns, label, engine.quote)} FROM {engine.source} "
-           f"LIMIT {limits.max_rows + 1}")
+    chosen = select_list(names, columns, label, engine.quote)
     try:
-        table = engine.fetch(sql)
+        _check_counts_first(engine, names, columns, label, limits)
+        table = engine.fetch(f"SELECT {chosen} FROM {engine.source} LIMIT {limits.max_rows + 1}")
+    except DataContractError:
+        raise
     except MemoryError:
         raise
     except Exception as exc:  # noqa: BLE001
@@ -227,6 +236,30 @@ def read(spec: SourceSpec, columns: dict[str, str], limits: Any) -> Any:
         raise _in_source_names(exc, columns) from None
     del frame
     return dataclasses.replace(got, content_hash=digest)
+
+
+def _check_counts_first(engine: _Engine, names: list[str], columns: dict[str, str], label: str,
+                        limits: Any) -> None:
+    """The rows and the systems, counted by the engine on the system column alone before
+    any row is fetched (one column read, not the texts): a source over the limits is
+    refused without its rows crossing into this process's memory."""
+    from ..io._checks import canonical_names
+
+    renamed = {column: canon for canon, column in columns.items()}
+    canon = canonical_names([renamed.get(n, n) for n in names])
+    system = names[canon.index("system")]
+    q = engine.quote(system)
+    counted = engine.fetch(f"SELECT count(*) AS n, count(DISTINCT {q}) AS s FROM "
+                           f"(SELECT {q} FROM {engine.source} LIMIT {limits.max_rows + 1}) AS t")
+    rows, systems = (int(counted.column(i)[0].as_py()) for i in (0, 1))
+    if rows > limits.max_rows:
+        raise _problem(label, f"the source has more than {limits.max_rows:,} rows (the limit "
+                       f"per upload is {limits.max_rows:,})", _NARROW.format("SIGBOARD_MAX_ROWS"))
+    if systems > limits.max_systems:
+        shown = f"{system} (mapped to system)" if system in renamed else system
+        raise _problem(label, f"the source has {systems:,} systems (the limit per upload is "
+                       f"{limits.max_systems:,})", _NARROW.format("SIGBOARD_MAX_SYSTEMS"),
+                       column=shown)
 
 
 _NARROW = ("read part of it (a Parquet folder or a table per benchmark, or a view that "
