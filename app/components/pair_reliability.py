@@ -16,8 +16,15 @@ import streamlit as st
 from app import state
 from app.data.query import Query
 from app.data.reliability import pair_difference, reliability_of, tries_of
-from app.ranked import html_table
+from app.ranked import NARROW, html_table
 from engine.app_support import md_isolated
+
+#: At a phone's width the table's cells wrap with tighter padding (as the Leaderboard's
+#: reliability tables do) instead of scrolling sideways: five columns did not fit 390 px.
+_WRAP = "sb_pair_rel"
+_PHONE_WRAP = (f"<style>@media (max-width:{NARROW}px){{[class*=st-key-{_WRAP}] .sb-ranked td,"
+               f"[class*=st-key-{_WRAP}] .sb-ranked th{{white-space:normal;"
+               "padding:.3rem .25rem;font-size:.78rem}}</style>")
 
 
 def _points(x: float) -> str:
@@ -53,7 +60,7 @@ def pair_reliability(q: Query, a: str, b: str) -> None:
         f"{_points(float(row['diff_pass_hat_k_high']))}]: {verdict}.")
     table = pd.DataFrame({
         "measure": [f"pass^{k}", f"pass@{k}"],
-        f"{a} − {b} (points)": [_points(d), _points(float(row["diff_pass_at_k"]))],
+        "difference (points)": [_points(d), _points(float(row["diff_pass_at_k"]))],
         f"{level} interval": [
             f"{_points(float(row['diff_pass_hat_k_low']))} to "
             f"{_points(float(row['diff_pass_hat_k_high']))}",
@@ -63,9 +70,16 @@ def pair_reliability(q: Query, a: str, b: str) -> None:
                          f"{float(row['pvalue_adj_pass_at_k']):.3g}"],
         "significant": ["yes" if shown else "no",
                         "yes" if bool(row["significant_pass_at_k"]) else "no"]})
-    st.html(html_table(table, label="pair reliability", max_height=None))
+    st.html(_PHONE_WRAP)
+    with st.container(key=_WRAP):
+        st.html(html_table(table, label="pair reliability", max_height=None, help={
+            "difference (points)": f"{a} − {b}, in percentage points",
+            f"{level} interval": "Interval of the difference over tasks (MOVER)",
+            "p (adjusted)": "p-value of 'no difference', adjusted over all pairs",
+            "significant": "Whether the adjusted p-value is below alpha"}))
     st.caption(
-        f"Paired over the {int(row['tasks'])} tasks both systems ran with at least {k} tries "
+        f"Differences {md_isolated(a)} − {md_isolated(b)}, paired over the "
+        f"{int(row['tasks'])} tasks both systems ran with at least {k} tries "
         f"(tasks are the sample, tries nested in them); {level} interval, p-value adjusted "
         f"over all pairs ({res.pairs.correction}). pass@{k}: at least one of {k} tries "
         "succeeds. The same numbers as the Leaderboard's reliability view, where k can be "

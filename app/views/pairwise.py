@@ -91,8 +91,8 @@ elif row is not None:
     headline_slot.markdown("**" + md_text(pair_headline(
         row, binary=zero_one(matrix), alpha=result.alpha, correction=result.correction)) + "**")
 judge_pair(query, view.a, view.b)  # the judge's difference corrected with human labels
-pair_reliability(query, view.a, view.b)  # repeated 0/1 tries: the pass^k difference
 pair_drilldown(board, view, matrix, result)
+pair_reliability(query, view.a, view.b)  # repeated 0/1 tries: the pass^k difference
 
 st.subheader("All pairs")
 all_pairs(query, view)

@@ -56,7 +56,7 @@ def _table(page: Page, label: str) -> list[dict[str, str]]:
 def _wide_enough(page: Page, width: int) -> None:
     """Nothing on the page is wider than the screen (no sideways scroll, nothing cut off)."""
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    for label in ("reliability", "flaky per system", "flaky examples"):
+    for label in ("reliability", "flaky per system", "flaky examples", "pair reliability"):
         boxes = page.locator(f"table[aria-label='{label}']")
         if boxes.count():  # the table fits its box: no inner sideways scroll either
             fits = page.evaluate("(t) => t.parentElement.scrollWidth <= "
@@ -143,4 +143,29 @@ def test_flaky_examples_list(browser: Browser, uploaded: str, width: int) -> Non
     page.locator("table[aria-label='flaky examples']").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"reliability-flaky-{width}.png"))
     assert not dialogs and not offline.blocked
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize(("path", "a", "b"), [
+    ("pairwise?a=agent-steady&b=agent-rough", "agent-steady", "agent-rough"),
+    ("compare?base=agent-base&cand=agent-bold", "agent-bold", "agent-base")])
+def test_pair_pass_k_difference(browser: Browser, uploaded: str, width: int, path: str, a: str,
+                                b: str) -> None:
+    context, page, offline, dialogs = open_context(browser, width)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{uploaded}/{path}&benchmark={BENCHMARK}")
+    idle(page)
+    rows = _table(page, "pair reliability")
+    assert [r["measure"] for r in rows] == ["pass^8", "pass@8"]
+    assert "difference (points)" in rows[0]
+    said = re.sub(_INVISIBLE, "", page.locator("[data-testid=stMain]").inner_text())
+    assert f"Differences {a} − {b}, paired over the 40 tasks" in said
+    page.get_by_text("Repeated tries: pass^8 and pass@8").first.wait_for(timeout=WAIT)
+    _wide_enough(page, width)
+    table = page.locator("table[aria-label='pair reliability']")
+    table.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"reliability-{path.split('?')[0]}-{width}.png"))
+    assert not errors and not dialogs and not offline.blocked
     context.close()
