@@ -14,7 +14,7 @@ import streamlit as st
 from app.components.upload_read import Parsed
 from app.data import store
 from engine import REQUIRED_COLUMNS, Problem
-from engine.app_support import is_text, md_text, split_metadata, usage_table
+from engine.app_support import USAGE_METRICS, is_text, md_text, split_metadata, usage_table
 
 __all__ = ["conflicts", "found", "metadata_columns", "missing_cells", "problem_table", "summary",
            "usage"]
@@ -42,6 +42,8 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
                 rows=("value", "size"), runs=("_run", "nunique"), _bin=("_bin", "all"))
            .reset_index())
     out["detected"] = out.pop("_bin").map({True: "binary (0/1)", False: "numeric"})
+    # tokens, times, money: counts and amounts, even when a log's are all 0 or 1
+    out.loc[out["metric"].isin(USAGE_METRICS), "detected"] = "numeric (cost or speed)"
     return out
 
 

@@ -72,3 +72,13 @@ def test_helm_run_zip_usage_previewed(db: Path) -> None:
     usage = _usage_table(at)
     assert set(usage["metric"]) == {"tokens_in", "tokens_out", "latency_s"}
     assert set(usage["unit"]) == {"tokens", "seconds"}
+
+
+def test_summary_calls_usage_numeric_even_when_all_zero() -> None:
+    """promptfoo's echo provider records cost 0 and no tokens as 0 (results.json): a cost of
+    0 is an amount, not a pass/fail."""
+    from app.components.upload_found import summary
+
+    frame = pd.DataFrame({"benchmark": "b", "system": "m", "example_id": ["e1", "e2"] * 2,
+                          "metric": ["pass", "pass", "cost", "cost"], "value": 0.0})
+    assert summary(frame)["detected"].tolist() == ["binary (0/1)", "numeric (cost or speed)"]
