@@ -46,6 +46,19 @@ class _Engine:
     def fetch(self, sql: str) -> Any:  # pragma: no cover - each engine's own
         raise NotImplementedError
 
+    #: a query over no user data (:meth:`warm_up`)
+    warm: str = "SELECT number AS n, toString(number) AS s FROM numbers(100000)"
+
+    def warm_up(self) -> None:
+        """Run :attr:`warm` before the cap: the engine's allocator reserves its arenas now
+        (DuckDB reserved ~1 GiB of address space on its first query in a forked child,
+        which the cap then refused: a one-row Parquet file failed), not while reading the
+        source."""
+        self.query(self.warm).nbytes  # noqa: B018 - Arrow's pool allocates too
+
+    def query(self, sql: str) -> Any:
+        return self.fetch(sql)
+
 
 class _DuckDB(_Engine):
     def __init__(self, spec: SourceSpec, room: int) -> None:
@@ -72,8 +85,13 @@ class _DuckDB(_Engine):
             self.params = [[path]]
             self.source = "read_parquet(?, union_by_name = true)"
 
+    warm = "SELECT range AS n, CAST(range AS VARCHAR) AS s FROM range(100000)"
+
     def fetch(self, sql: str) -> Any:
         return self.con.sql(sql, params=self.params or None).to_arrow_table()
+
+    def query(self, sql: str) -> Any:
+        return self.con.sql(sql).to_arrow_table()
 
 
 class _ClickHouseSettings:
@@ -208,6 +226,7 @@ def read(spec: SourceSpec, columns: dict[str, str], limits: Any) -> Any:
                        "pip install 'sigboard[sources]'") from None
     except Exception as exc:  # noqa: BLE001 - each client raises its own
         raise _engine_error(label, spec.kind, exc, room) from None
+    engine.warm_up()
     _cap_address_space(limits.max_parse_memory)
     chosen = select_list(names, columns, label, engine.quote)
     try:
