@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .._contract import MetricSpec
+from .._contract import USAGE_METRICS, MetricSpec
 
 __all__ = ["SKIP_COLUMNS", "SKIP_REASONS", "HarnessImport", "Skips"]
 
@@ -149,14 +149,17 @@ class HarnessImport:
 
     def report(self) -> str:
         """The human sentence: what was imported and what was skipped, with reasons."""
-        df = self.frame
+        usage = self.frame["metric"].isin(USAGE_METRICS)
+        df = self.frame[~usage]  # the scores; the usage values are counted after them
         n_sys = df["system"].nunique()
         n_bench = df["benchmark"].nunique()
         runs = f", {df['run'].nunique()} runs" if "run" in df.columns and df["run"].nunique() > 1 else ""
         head = (f"{len(df)} scores imported from {len(self.files)} {self.format} "
                 f"file{'s' if len(self.files) != 1 else ''}: {n_sys} system{'s' if n_sys != 1 else ''}, "
                 f"{n_bench} benchmark{'s' if n_bench != 1 else ''}, "
-                f"{df['metric'].nunique()} metric{'s' if df['metric'].nunique() != 1 else ''}{runs}")
+                f"{df['metric'].nunique()} metric{'s' if df['metric'].nunique() != 1 else ''}{runs}"
+                + (f", and {int(usage.sum())} usage values (tokens, times, cost)"
+                   if usage.any() else ""))
         tail = "".join(f" Not read: {label} ({why})." for label, why in self.unreadable)
         tail += "".join(f" {line}." for line in self.decisions)
         tail += "".join(f" {bench}: clustered by {col}, as the log's stderr(cluster=...) says."
