@@ -29,6 +29,27 @@ set the max-t critical value, whose Monte Carlo error at 500 draws moves the set
 by well under the replications' own MC error.
 
 Run: ``.venv/bin/python benchmarks/calibrate_joint.py [--reps 300]``.
+
+Figures of the last run (``--reps 300``; coverage seed 2026, correlations seed 2028; ± MC
+error; 135 + 83 CPU seconds):
+
+======  ======  =======  ====================  =======================
+target  kind    missing  ability 95% coverage  rank sets 95% (simult.)
+======  ======  =======  ====================  =======================
+30%     MCAR    29.7%    0.952 ± 0.002         1.000 ± 0.000
+50%     MCAR    49.8%    0.943 ± 0.003         0.997 ± 0.003
+70%     MCAR    69.5%    0.951 ± 0.003         1.000 ± 0.000
+30%     design  29.6%    0.948 ± 0.003         1.000 ± 0.000
+50%     design  49.3%    0.946 ± 0.003         1.000 ± 0.000
+70%     design  67.2%    0.948 ± 0.004         0.997 ± 0.003
+======  ======  =======  ====================  =======================
+
+Rank correlation with the true abilities at 67% coverage, 50 systems × 8 benchmarks × 1,000
+examples: MCAR — Spearman joint 0.999 ± 0.000 vs averaging 0.961 ± 0.001, Kendall 0.985 ±
+0.000 vs 0.854 ± 0.003; by design — Spearman 0.999 ± 0.000 vs 0.949 ± 0.002, Kendall 0.985 ±
+0.000 vs 0.838 ± 0.003 (the shape of arXiv:2605.11205: the joint model stays near 1,
+averaging what each system ran falls well below). The simultaneous rank sets are
+conservative (they cover all ranks at once, so each is wider than a marginal set).
 """
 
 from __future__ import annotations
