@@ -60,8 +60,9 @@ class Cells:
         return np.stack([~np.isnan(x).all(axis=1) for x in self.scores], axis=1)
 
 
-def cells_from_arrays(scores: Sequence[np.ndarray], example_ids: Sequence[Sequence[str]] | None
-                      = None, systems: Sequence[str] | None = None,
+def cells_from_arrays(scores: Sequence[np.ndarray],
+                      example_ids: Sequence[Sequence[str] | np.ndarray] | None = None,
+                      systems: Sequence[str] | None = None,
                       benchmarks: Sequence[str] | None = None) -> Cells:
     """:class:`Cells` from arrays (simulations, tests): one (systems × examples) array per
     benchmark, scores in [0, 1] with NaN for not scored; ids default to distinct per benchmark."""
