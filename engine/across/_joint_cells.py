@@ -21,7 +21,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .._contract import REQUIRED_COLUMNS, MetricSpec
+from .._contract import REQUIRED_COLUMNS, USAGE_METRICS, MetricSpec
 from ._aggregate import spec_of
 
 __all__ = ["MIN_SYSTEMS", "Cells", "cells_from_arrays", "connected_selection", "identifiability",
@@ -106,7 +106,8 @@ def joint_cells(df: pd.DataFrame, *, benchmarks: Sequence[str] | None = None,
         Benchmarks to model (default all, data order).
     metrics : sequence of str, optional
         The metric to use on each benchmark: the first of these measured there (default:
-        each benchmark's first metric in data order, its primary).
+        each benchmark's primary metric, its first score in data order that is not a usage
+        metric such as a cost or a time, as the Overall page's).
     specs : mapping (benchmark, metric) → MetricSpec, optional
         Directions (default: the recorded spec, else higher is better).
 
@@ -132,7 +133,8 @@ def joint_cells(df: pd.DataFrame, *, benchmarks: Sequence[str] | None = None,
     for b in chosen:
         rows = part[part["benchmark"].astype(str) == b]
         on_b = [str(m) for m in pd.unique(rows["metric"])]
-        picked = on_b[:1] if metrics is None else [m for m in metrics if m in on_b][:1]
+        primary = [m for m in on_b if m not in USAGE_METRICS] or on_b  # never a cost or time
+        picked = primary[:1] if metrics is None else [m for m in metrics if m in on_b][:1]
         if not picked:
             raise ValueError(f"metrics: none of {list(metrics or [])!r} is measured on {b!r} "
                              f"(it measures {on_b!r}); choose one of those or leave it out")
