@@ -47,7 +47,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-__all__ = ["FRESH_SPACE", "can_fork", "enabled", "inherited_space", "run_forked"]
+__all__ = ["FRESH_SPACE", "address_space", "can_fork", "enabled", "inherited_space", "run_forked"]
 
 #: Address space of a fresh interpreter once it has imported what the child needs
 #: (``python -c "import engine.intake._decide"``: 358–367 MB VmSize, CPython 3.11,
@@ -99,7 +99,7 @@ def _blas_workers() -> int:
                if pool.get("internal_api") == "openblas")
 
 
-def _space() -> int:
+def address_space() -> int:
     """This process's address space in bytes (VmSize)."""
     with open("/proc/self/status") as handle:
         for line in handle:
@@ -126,7 +126,7 @@ def run_forked(module: str, argument: str, data: bytes, timeout: float,
     err_r, err_w = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
-    space = _space()
+    space = address_space()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child; its outcome is what the tests check
         _child(main, argument, data, out_w, err_w, (out_r, err_r), space)

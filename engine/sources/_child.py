@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._contract import DataContractError, Problem
+from ..io._fork import address_space
 from ..io._worker import exit_now, send_problems, send_table
 from . import SourceSpec, quote_clickhouse, quote_duckdb
 
@@ -303,14 +304,6 @@ def _digest(table: Any) -> str:
     return hashlib.sha256(memoryview(sink.getvalue())).hexdigest()
 
 
-def _space() -> int:
-    with open("/proc/self/status") as handle:
-        for line in handle:
-            if line.startswith("VmSize:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
 def _cap_address_space(limit: int) -> None:
     """What this process holds now (the interpreter, the readers, the engine's client)
     plus ``limit``: the room for the rows is the same as an upload's."""
@@ -318,7 +311,7 @@ def _cap_address_space(limit: int) -> None:
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = _space() + limit
+    cap = address_space() + limit
     if hard != resource.RLIM_INFINITY:
         cap = min(cap, hard)
     with contextlib.suppress(ValueError, OSError):
