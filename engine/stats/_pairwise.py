@@ -111,10 +111,6 @@ class PairwiseTests:
         sq[ja, ia] = flip * values
         return pd.DataFrame(sq, index=list(self.systems), columns=list(self.systems))
 
-    def significant_pairs(self) -> pd.DataFrame:
-        """Rows of ``table`` judged significant."""
-        return self.table[self.table["significant"]]
-
 
 def _adjust(p: np.ndarray, correction: str, alpha: float) -> np.ndarray:
     return adjust_pvalues(p, method=correction, alpha=alpha)

@@ -369,9 +369,3 @@ class StoreReads:
                     out.append((table.name, *row))
         return out
 
-    def is_empty(self) -> bool:
-        """No live upload (deleted ones do not count)."""
-        u = S.uploads.c
-        with self._read() as conn:
-            return conn.execute(select(u.id).where(u.deleted_at.is_(None))
-                                .limit(1)).first() is None

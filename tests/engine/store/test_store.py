@@ -125,7 +125,7 @@ def test_delete_upload_and_data_version(store_url: str) -> None:
     assert store.metric_spec("b", "f1") == MetricSpec(True, False)  # definition went too
     with pytest.raises(ValueError, match="no such upload"):
         store.delete_upload(2)
-    assert store.delete_upload(1) == 10 and store.is_empty()
+    assert store.delete_upload(1) == 10 and store.load_frame().empty
     assert store.catalog().empty and store.uploads().empty
 
 

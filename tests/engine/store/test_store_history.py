@@ -45,7 +45,7 @@ def test_delete_is_soft_restore_and_purge(store_url: str) -> None:
     store.import_frame(one, filename="one.csv", metrics={"acc": MetricSpec(False, True)})
     before = canon(store.load_frame())
     assert store.delete_upload(1, deleted_by="ann") == 10
-    assert store.load_frame().empty and store.is_empty() and store.uploads().empty
+    assert store.load_frame().empty and store.uploads().empty
     gone = store.uploads(deleted=True)
     assert gone["upload_id"].tolist() == [1] and gone["deleted_at"].notna().all()
     assert store.system_metadata("b").empty
