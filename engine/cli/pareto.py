@@ -2,10 +2,14 @@
 confidence (:mod:`engine.products._pareto`).
 
 JSON: ``systems`` (each ``system, score, score_low, score_high, cost, cost_low, cost_high,
-status, dominated_by``; ``status`` is ``"possibly optimal"`` or ``"certainly dominated"``,
-``dominated_by`` the systems whose boxes dominate it) and ``headline``; beside them
-``benchmark, score_metric, cost_metric, confidence, per_interval_confidence, n_examples`` and
-``prices`` (with ``--prices FILE``, the sentence saying the cost was computed from tokens at
+status, dominated_by, cost_per_point, cost_per_point_low, cost_per_point_high`` and, for a
+0/1 score, ``cost_per_success, cost_per_success_low, cost_per_success_high``: the system's
+mean cost per percentage point of a 0/1 score (else per unit of score) and per success, each
+with its interval at ``confidence`` for that system alone; ``status`` is ``"possibly
+optimal"`` or ``"certainly dominated"``, ``dominated_by`` the systems whose boxes dominate
+it) and ``headline``; beside them ``benchmark, score_metric, cost_metric, confidence,
+per_interval_confidence, n_examples`` and ``prices`` (with ``--prices FILE``, the sentence saying
+the cost was computed from tokens at
 the user's prices; null otherwise).
 
 Harness logs are read with their usage (tokens, times, cost: :mod:`engine.harness._usage`)
@@ -24,10 +28,13 @@ from ._common import add_format_option, emit, load_data, wants_json
 if TYPE_CHECKING:
     from ..products._pareto import ParetoSet
 
-__all__ = ["SYSTEM_KEYS", "pareto_json", "register"]
+__all__ = ["RATIO_KEYS", "SYSTEM_KEYS", "pareto_json", "register"]
 
 SYSTEM_KEYS = ("system", "score", "score_low", "score_high", "cost", "cost_low", "cost_high",
                "status", "dominated_by")
+#: per-system ratios (engine.products._pareto.RATIO_COLUMNS; cost_per_success* for a 0/1 score)
+RATIO_KEYS = ("cost_per_success", "cost_per_success_low", "cost_per_success_high",
+              "cost_per_point", "cost_per_point_low", "cost_per_point_high")
 _HELP = ("the systems that may be the best trade-off of a score and a cost (Pareto set with "
          "simultaneous confidence boxes)")
 
@@ -36,9 +43,12 @@ def pareto_json(res: ParetoSet, prices: str | None) -> dict[str, Any]:
     """The JSON of ``sigboard pareto`` (keys: the module docstring)."""
     from ._json import records
 
-    systems = records(res.table[[k for k in SYSTEM_KEYS if k != "dominated_by"]], finite=False)
+    keys = [k for k in (*SYSTEM_KEYS, *RATIO_KEYS) if k != "dominated_by" and k in res.table]
+    systems = records(res.table[keys], finite=False)
     for row, by in zip(systems, res.table["dominated_by"], strict=True):
         row["dominated_by"] = list(by)
+    order = [k for k in (*SYSTEM_KEYS, *RATIO_KEYS) if k in res.table]
+    systems = [{k: row[k] for k in order} for row in systems]
     return {"benchmark": res.benchmark, "score_metric": res.score_metric,
             "cost_metric": res.cost_metric, "confidence": res.confidence,
             "per_interval_confidence": res.per_interval, "n_examples": res.n_examples,
@@ -83,6 +93,13 @@ def _pareto(args: argparse.Namespace) -> int:
         res.cost_metric: t["cost"],
         "cost box": [interval(a, b) for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
         "dominated by": [", ".join(d) or "-" for d in t["dominated_by"]]})
+    unit = "percentage point" if res.zero_one else "point"
+    if "cost_per_success" in t:
+        shown["per success"] = [interval(a, b) for a, b in
+                                zip(t["cost_per_success_low"], t["cost_per_success_high"], strict=True)]
+    if "cost_per_point" in t:
+        shown[f"per {unit}"] = [interval(a, b) for a, b in
+                                zip(t["cost_per_point_low"], t["cost_per_point_high"], strict=True)]
     sys.stdout.write(
         f"{res.benchmark}: {res.score_metric} (higher is better) against {res.cost_metric} (lower "
         f"is better), {res.n_examples} examples; boxes at {res.per_interval:.4f} per interval "

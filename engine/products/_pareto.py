@@ -23,6 +23,11 @@ example): score, the t interval of the mean (clipped to [0, 1] for a 0/1 score);
 (lower is better, heavy-tailed), the symmetric studentised bootstrap of the mean
 (:func:`engine.stats._cost.bootstrap_t_interval`), its lower bound raised to 0 when no cost
 is negative. Intersecting an interval with the set its parameter lies in keeps its coverage.
+
+Beside the boxes, each system's **cost per success** (a 0/1 score) and **cost per point** of
+score (one percentage point of a 0/1 score, else one unit): Σcost/Σscore with a bootstrap-t
+interval on its log (:func:`engine.stats._cost.ratio_of_means`), at ``confidence`` for each
+system alone — they say what a system's quality costs, not which system dominates.
 """
 
 from __future__ import annotations
@@ -34,9 +39,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..stats._cost import bootstrap_t_interval
+from ..stats._cost import bootstrap_t_interval, ratio_of_means
 
-__all__ = ["CERTAINLY_DOMINATED", "POSSIBLY_OPTIMAL", "PRICE_COLUMNS", "ParetoSet",
+__all__ = ["CERTAINLY_DOMINATED", "POSSIBLY_OPTIMAL", "PRICE_COLUMNS", "RATIO_COLUMNS", "ParetoSet",
            "cost_from_prices", "pareto_boxes", "pareto_set"]
 
 #: a price table: one row per system, the price of one input token and of one output token
@@ -46,12 +51,17 @@ POSSIBLY_OPTIMAL = "possibly optimal"
 CERTAINLY_DOMINATED = "certainly dominated"
 COLUMNS = ("system", "score", "score_low", "score_high", "cost", "cost_low", "cost_high",
            "status", "dominated_by")
+#: per-system ratio columns :func:`pareto_set` adds (``cost_per_success*`` for a 0/1 score only)
+RATIO_COLUMNS = ("cost_per_success", "cost_per_success_low", "cost_per_success_high",
+                 "cost_per_point", "cost_per_point_low", "cost_per_point_high")
 
 
 @dataclass(frozen=True)
 class ParetoSet:
     """Each system's box and status; ``table`` has :data:`COLUMNS` (``dominated_by`` a
-    tuple of system names), in the order the systems were given."""
+    tuple of system names), in the order the systems were given, and from
+    :func:`pareto_set` the :data:`RATIO_COLUMNS` (``cost_per_point*`` always,
+    ``cost_per_success*`` when ``zero_one``)."""
 
     table: pd.DataFrame
     headline: str
@@ -61,6 +71,7 @@ class ParetoSet:
     confidence: float | None = None
     per_interval: float | None = None
     n_examples: int | None = None
+    zero_one: bool | None = None
 
     @property
     def possibly_optimal(self) -> tuple[str, ...]:
@@ -187,7 +198,33 @@ def pareto_set(frame: pd.DataFrame, score: str, cost: str, *, benchmark: str | N
     out = pareto_boxes([str(s) for s in systems], s_mean, s_low, s_high,
                        c_wide.mean().to_numpy(float), [b[0] for b in c_bounds],
                        [b[1] for b in c_bounds], score_metric=score, cost_metric=cost)
-    return ParetoSet(out.table, out.headline, score, cost, benchmark, confidence, level, n)
+    binary = bool(raw.isin((0.0, 1.0)).all())
+    table = _with_ratios(out.table, c_wide, s_wide, binary, confidence, n_resamples, seed)
+    return ParetoSet(table, out.headline, score, cost, benchmark, confidence, level, n, binary)
+
+
+def _with_ratios(table: pd.DataFrame, c_wide: pd.DataFrame, s_wide: pd.DataFrame, binary: bool,
+                 confidence: float, n_resamples: int, seed: int) -> pd.DataFrame:
+    """``table`` with each system's cost per success (a 0/1 score) and cost per point:
+    Σcost/Σscore (a ratio of means; tries averaged per example, so a 0/1 score's share of
+    successful tries counts) with its ``confidence`` interval for that system alone
+    (:func:`engine.stats._cost.ratio_of_means`; not simultaneous, unlike the boxes). A point
+    is one percentage point of a 0/1 score (cost per success / 100), else one unit. NaN when
+    a cost is negative or the system's mean score is ≤ 0 (no ratio has a meaning then)."""
+    ratios = []
+    for i, system in enumerate(table["system"]):
+        c, s = c_wide[system].to_numpy(float), s_wide[system].to_numpy(float)
+        if (c < 0).any() or s.sum() <= 0:
+            ratios.append((np.nan, np.nan, np.nan))
+            continue
+        r = ratio_of_means(c, s, confidence=confidence, n_resamples=n_resamples, seed=seed + i)
+        ratios.append((r.ratio, r.low, r.high))
+    values = np.array(ratios, dtype=float).reshape(len(table), 3)
+    out = table.copy()
+    if binary:
+        out[list(RATIO_COLUMNS[:3])] = values
+    out[list(RATIO_COLUMNS[3:])] = values / 100 if binary else values
+    return out
 
 
 def cost_from_prices(frame: pd.DataFrame, prices: pd.DataFrame, *, label: str = "the price table",

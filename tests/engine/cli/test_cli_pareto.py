@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
-from engine.cli.pareto import SYSTEM_KEYS
+from engine.cli.pareto import RATIO_KEYS, SYSTEM_KEYS
 from engine.products._pareto import pareto_set
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "harness-logs-real"
@@ -49,11 +49,15 @@ def test_json_systems_and_headline(tmp_path: Path, capsys: pytest.CaptureFixture
     assert code == 0
     assert set(doc) >= {"systems", "headline"}
     by = {s["system"]: s for s in doc["systems"]}
-    assert all(list(s) == list(SYSTEM_KEYS) for s in doc["systems"])
+    # a 0/1 score: cost per success and per percentage point beside the box
+    assert all(list(s) == [*SYSTEM_KEYS, *RATIO_KEYS] for s in doc["systems"])
     want = pareto_set(pd.read_csv(path), "acc", "cost", n_resamples=999).table.set_index("system")
     for system, row in by.items():
         for key in ("score", "score_low", "score_high", "cost", "cost_low", "cost_high"):
             assert row[key] == pytest.approx(want.loc[system, key], rel=1e-12)
+        for key in RATIO_KEYS:
+            assert row[key] == pytest.approx(want.loc[system, key], rel=1e-12)
+        assert row["cost_per_point"] == pytest.approx(row["cost_per_success"] / 100)
         assert row["status"] == want.loc[system, "status"]
         assert row["dominated_by"] == list(want.loc[system, "dominated_by"])
     assert by["bad"]["status"] == "certainly dominated" and "strong" in by["bad"]["dominated_by"]
@@ -67,6 +71,7 @@ def test_text_output_names_the_level(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["pareto", str(path), "--score", "acc", "--cost", "cost", "--resamples", "499"]) == 0
     out = capsys.readouterr().out
     assert "Šidák over 6 intervals" in out and "certainly dominated" in out
+    assert "per success" in out and "per percentage point" in out
 
 
 @pytest.mark.slow

@@ -116,6 +116,26 @@ def test_pareto_set_from_a_long_table() -> None:
     assert (t["score_low"] <= t["score"]).all() and (t["cost"] <= t["cost_high"]).all()
 
 
+def test_pareto_set_cost_per_success_and_per_point() -> None:
+    frame = _frame()
+    t = pareto_set(frame, "acc", "cost", n_resamples=999).table.set_index("system")
+    wide = frame.pivot_table(index=["system", "example_id"], columns="metric", values="value")
+    total = wide.groupby("system").sum()
+    # by hand: Σ cost / Σ successes; a 0/1 score's point is one percentage point
+    cps = total["cost"] / total["acc"]
+    assert t["cost_per_success"].to_numpy() == pytest.approx(cps[t.index].to_numpy(), rel=1e-12)
+    assert t["cost_per_point"].to_numpy() == pytest.approx(t["cost_per_success"].to_numpy() / 100)
+    assert (t["cost_per_success_low"] < t["cost_per_success"]).all()
+    assert (t["cost_per_success"] < t["cost_per_success_high"]).all()
+    graded = frame.assign(value=np.where(frame["metric"] == "acc", 0.5 * frame["value"] + 0.25,
+                                         frame["value"]))
+    g = pareto_set(graded, "acc", "cost", n_resamples=199).table.set_index("system")
+    assert "cost_per_success" not in g  # not a 0/1 score: a point is one unit of it
+    wide = graded.pivot_table(index=["system", "example_id"], columns="metric", values="value")
+    cpp = wide.groupby("system").sum().eval("cost / acc")
+    assert g["cost_per_point"].to_numpy() == pytest.approx(cpp[g.index].to_numpy(), rel=1e-12)
+
+
 def test_pareto_set_rejects_missing_metric_and_ambiguous_benchmark() -> None:
     frame = _frame()
     with pytest.raises(ValueError, match="metric 'latency' is not in the data"):
