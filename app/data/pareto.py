@@ -2,7 +2,8 @@
 score and a cost on one benchmark, each with its confidence box
 (:func:`engine.app_support.pareto_set`).
 
-The chart and the table of the page are drawn from the same :class:`TradeOffs`. Its cache
+The chart and the table of the page are drawn from the same :class:`TradeOffs`, the
+table's cost per success and cost per point included (columns of the engine's table). Its cache
 key holds every input: the data version (``token``), the benchmark, both metrics, the
 confidence, the bootstrap's seed and resamples, and the price table's bytes (a cost
 computed from tokens at the user's prices, :func:`engine.app_support.cost_from_prices`).

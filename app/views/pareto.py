@@ -147,6 +147,19 @@ rows = pd.DataFrame({
                             for a, b in zip(t["cost_low"], t["cost_high"], strict=True)],
     "beaten by": [", ".join(d) for d in t["dominated_by"]],
 })
+
+
+def _ratio(column: str) -> list[str]:
+    """A system's cost per success or per point: "0.0123 (0.0101 to 0.0150)"."""
+    return [f"{_num(v, False)} ({_num(a, False)} to {_num(b, False)})" if math.isfinite(v) else "—"
+            for v, a, b in zip(t[column], t[f"{column}_low"], t[f"{column}_high"], strict=True)]
+
+
+_POINT = "percentage point" if answer.binary else "point of " + metric
+if "cost_per_success" in t:
+    rows[f"{shown_cost} per success"] = _ratio("cost_per_success")
+if "cost_per_point" in t:
+    rows[f"{shown_cost} per {_POINT}"] = _ratio("cost_per_point")
 order = (t["status"] == CERTAINLY_DOMINATED).to_numpy().argsort(kind="stable")
 st.dataframe(rows.iloc[order], hide_index=True, width="stretch")
 st.download_button("Download the table (CSV)", safe_csv(t.assign(
@@ -166,5 +179,10 @@ with st.expander("How this is computed"):
         "another system's box is better on both axes than its whole box (higher score "
         "bound, lower cost bound); otherwise it is *possibly optimal*: the possibly-optimal "
         "set contains the true Pareto front with that confidence. Repeated tries are "
-        "averaged per example. The command line gives the same answer: "
+        "averaged per example. The cost per success (a pass/fail score) and per point of "
+        "score (a percentage point of a pass/fail score, else one unit) are the system's "
+        "total cost over its total score, each with its own interval at the same confidence "
+        "for that system alone (bootstrap-t on the log of the ratio, delta-method standard "
+        "error): what its quality costs, not part of the boxes. "
+        "The command line gives the same answer: "
         f"`{command}`.")

@@ -80,6 +80,15 @@ def test_default_opens_a_benchmark_with_costs_and_matches_the_engine(usage_db: P
     assert list(got["system"]) == list(want.table["system"])  # all possibly optimal: same order
     assert list(got["includes"]) == [f"{v:.1%}" for v in want.table["score"]]  # 0/1: percent
     assert list(got["latency_s"]) == [f"{v:.4g}" for v in want.table["cost"]]
+    # cost per success and per percentage point, from the same cached result
+    t = want.table
+    assert list(got["latency_s per success"]) == [
+        f"{v:.4g} ({a:.4g} to {b:.4g})" for v, a, b in
+        zip(t["cost_per_success"], t["cost_per_success_low"], t["cost_per_success_high"],
+            strict=True)]
+    assert list(got["latency_s per percentage point"]) == [
+        f"{v:.4g} ({a:.4g} to {b:.4g})" for v, a, b in
+        zip(t["cost_per_point"], t["cost_per_point_low"], t["cost_per_point_high"], strict=True)]
     assert md_text(want.headline) in _headline(at)
     charts = _charts(at)
     assert len(charts) == 1  # the chart, from the same result as the table
