@@ -212,12 +212,14 @@ def _with_ratios(table: pd.DataFrame, c_wide: pd.DataFrame, s_wide: pd.DataFrame
     is one percentage point of a 0/1 score (cost per success / 100), else one unit. NaN when
     a cost is negative or the system's mean score is ≤ 0 (no ratio has a meaning then)."""
     ratios = []
-    for i, system in enumerate(table["system"]):
+    for system in table["system"]:
         c, s = c_wide[system].to_numpy(float), s_wide[system].to_numpy(float)
         if (c < 0).any() or s.sum() <= 0:
             ratios.append((np.nan, np.nan, np.nan))
             continue
-        r = ratio_of_means(c, s, confidence=confidence, n_resamples=n_resamples, seed=seed + i)
+        # one seed for all: every system resamples the same examples, so renaming or
+        # reordering the systems changes no ratio's interval
+        r = ratio_of_means(c, s, confidence=confidence, n_resamples=n_resamples, seed=seed)
         ratios.append((r.ratio, r.low, r.high))
     values = np.array(ratios, dtype=float).reshape(len(table), 3)
     out = table.copy()

@@ -136,6 +136,17 @@ def test_pareto_set_cost_per_success_and_per_point() -> None:
     assert g["cost_per_point"].to_numpy() == pytest.approx(cpp[g.index].to_numpy(), rel=1e-12)
 
 
+def test_ratios_follow_the_systems_when_they_are_renamed() -> None:
+    frame = _frame()
+    renamed = frame.assign(system=frame["system"].map({"cheap": "z", "mid": "a", "bad": "m"}))
+    cols = ["cost_per_success", "cost_per_success_low", "cost_per_success_high",
+            "cost_per_point_low", "cost_per_point_high"]
+    one = pareto_set(frame, "acc", "cost", n_resamples=199).table.set_index("system")[cols]
+    two = pareto_set(renamed, "acc", "cost", n_resamples=199).table.set_index("system")[cols]
+    two = two.rename(index={"z": "cheap", "a": "mid", "m": "bad"}).loc[one.index]
+    assert one.to_numpy() == pytest.approx(two.to_numpy(), rel=1e-12)
+
+
 def test_pareto_set_rejects_missing_metric_and_ambiguous_benchmark() -> None:
     frame = _frame()
     with pytest.raises(ValueError, match="metric 'latency' is not in the data"):
