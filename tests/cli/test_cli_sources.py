@@ -10,6 +10,7 @@ tests/engine/sources/test_sources_engine.py run as a script.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -34,7 +35,10 @@ pytestmark = pytest.mark.slow  # each command reads its DATA in a capped child
 def data(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("cli-sources")
     subprocess.run([sys.executable, str(WRITER), str(folder)], check=True, timeout=180,
-                   cwd=ROOT)
+                   cwd=ROOT,
+                   # without PYTHONPATH: its tests/ folder (.ci/run's) holds a tests/engine
+                   # package that would shadow the project's engine in the script
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     return {"csv": str(folder / "tac2008.csv"), "parquet": str(folder / "tac2008.parquet"),
             "duckdb": f"duckdb:{folder / 'tac2008.parquet'}",
             "duckdb_table": f"duckdb:{folder / 'tac2008.duckdb'}?table=scores",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -89,6 +90,13 @@ def write_chdb(path: Path, parquet: Path) -> None:
                    timeout=120)
 
 
+def writer_env() -> dict[str, str]:
+    """The environment of the fixtures' writer, run as a script: without PYTHONPATH, whose
+    tests/ folder (.ci/run puts it there) holds a tests/engine package that would shadow
+    the project's engine when this file is run from its own folder."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 @pytest.fixture(scope="module")
 def extract(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The files, written by a separate process: Arrow's writers leave a thread pool
@@ -96,7 +104,7 @@ def extract(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (engine.io._fork), so each read in this one would start an interpreter instead."""
     folder = tmp_path_factory.mktemp("sources")
     subprocess.run([sys.executable, __file__, str(folder)], check=True, timeout=120,
-                   cwd=ROOT)
+                   cwd=ROOT, env=writer_env())
     paths = {"csv": folder / "tac2008.csv", "parquet": folder / "tac2008.parquet",
              "lake": folder / "lake", "duckdb": folder / "tac2008.duckdb"}
     paths["chdb"] = folder / "chdb"
